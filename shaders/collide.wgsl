@@ -1,0 +1,105 @@
+// collide.wgsl: Bird's no-time-counter (NTC) collisions, one invocation per cell.
+// Candidates M = N(N-1)/2 * Fnum (sigma_T c_r)_max dt / V plus the remainder carried from the last
+// step; each candidate pair is accepted with probability sigma_T c_r / (sigma_T c_r)_max, and the
+// per-cell maximum is raised whenever a larger value is met. VHS: isotropic scattering;
+// VSS: cos(chi) = 2 R^(1/alpha) - 1 about the pre-collision relative velocity (Bird 1994, eq. 2.22).
+
+@group(0) @binding(0) var<uniform> params: SimParams;
+@group(0) @binding(1) var<storage, read> ctl: array<u32>;
+@group(0) @binding(2) var<storage, read_write> stats: array<atomic<u32>>;
+@group(0) @binding(3) var<storage, read> cellCounts: array<u32>;
+@group(0) @binding(4) var<storage, read> starts: array<u32>;
+@group(0) @binding(5) var<storage, read_write> sigmaCrMax: array<f32>;
+@group(0) @binding(6) var<storage, read_write> remainder: array<f32>;
+@group(0) @binding(7) var<storage, read_write> vx: array<f32>;
+@group(0) @binding(8) var<storage, read_write> vy: array<f32>;
+@group(0) @binding(9) var<storage, read_write> vz: array<f32>;
+@group(0) @binding(10) var<storage, read> species: array<u32>;
+@group(0) @binding(11) var<storage, read> pairs: array<PairInfo>;
+
+var<workgroup> wgCollisions: atomic<u32>;
+var<workgroup> wgCandidates: atomic<u32>;
+
+// Post-collision relative velocity: magnitude kept, direction scattered by VHS or VSS.
+fn scatter_relative(cr: vec3<f32>, pair: PairInfo, u: vec2<f32>) -> vec3<f32> {
+  let crMag = length(cr);
+  var cosChi = 2.0 * u.x - 1.0;
+  if (pair.vss != 0u) { cosChi = 2.0 * pow(u.x, pair.invAlpha) - 1.0; }
+  let sinChi = sqrt(max(1.0 - cosChi * cosChi, 0.0));
+  let eps = 2.0 * PI * u.y;
+  let ce = cos(eps);
+  let se = sin(eps);
+  if (pair.vss == 0u) {
+    return crMag * vec3<f32>(cosChi, sinChi * ce, sinChi * se);
+  }
+  let vw = sqrt(cr.y * cr.y + cr.z * cr.z);
+  if (vw > 1e-6 * crMag) {
+    return vec3<f32>(
+      cosChi * cr.x + sinChi * se * vw,
+      cosChi * cr.y + sinChi * (crMag * cr.z * ce - cr.x * cr.y * se) / vw,
+      cosChi * cr.z - sinChi * (crMag * cr.y * ce + cr.x * cr.z * se) / vw);
+  }
+  // relative velocity along x: any perpendicular frame will do
+  return vec3<f32>(cosChi * cr.x, sinChi * ce * crMag, sinChi * se * crMag);
+}
+
+// Runs the NTC procedure in cell c; returns (collisions, candidates).
+fn collide_cell(c: u32, step: u32) -> vec2<u32> {
+  let n = cellCounts[c];
+  if (n < 2u) { return vec2<u32>(0u, 0u); }
+  let s = starts[c];
+  var crMax = sigmaCrMax[c];
+  let m = f32(n) * f32(n - 1u) * params.collisionFactor * crMax + remainder[c];
+  let nCand = u32(floor(m));
+  remainder[c] = m - f32(nCand);
+  var accepted = 0u;
+  for (var k = 0u; k < nCand; k++) {
+    let u = rand4(c, step, STREAM_COLLIDE, 2u * k, params);
+    let a = min(u32(u.x * f32(n)), n - 1u);
+    var b = min(u32(u.y * f32(n - 1u)), n - 2u);
+    if (b >= a) { b = b + 1u; }
+    let i = s + a;
+    let j = s + b;
+    let v1 = vec3<f32>(vx[i], vy[i], vz[i]);
+    let v2 = vec3<f32>(vx[j], vy[j], vz[j]);
+    let cr = v1 - v2;
+    let pair = pairs[species[i] * params.nSpecies + species[j]];
+    let sigmaCr = pair.crossSection * pow(max(length(cr), 1e-30), pair.crExponent);
+    if (sigmaCr > crMax) { crMax = sigmaCr; }
+    if (u.z * crMax >= sigmaCr) { continue; }
+    accepted = accepted + 1u;
+    let w = rand4(c, step, STREAM_COLLIDE, 2u * k + 1u, params);
+    let vcm = pair.massFraction1 * v1 + pair.massFraction2 * v2;
+    let crNew = scatter_relative(cr, pair, w.xy);
+    let v1n = vcm + pair.massFraction2 * crNew;
+    let v2n = vcm - pair.massFraction1 * crNew;
+    vx[i] = v1n.x; vy[i] = v1n.y; vz[i] = v1n.z;
+    vx[j] = v2n.x; vy[j] = v2n.y; vz[j] = v2n.z;
+  }
+  sigmaCrMax[c] = crMax;
+  return vec2<u32>(accepted, nCand);
+}
+
+// One invocation per cell; collision and candidate counts summed per workgroup into the step's stats.
+@compute @workgroup_size(WG_SIZE)
+fn collide(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) li: u32) {
+  if (li == 0u) {
+    atomicStore(&wgCollisions, 0u);
+    atomicStore(&wgCandidates, 0u);
+  }
+  workgroupBarrier();
+  let c = flat_id(wg, nwg, li);
+  var counted = vec2<u32>(0u, 0u);
+  if (c < params.nCells) { counted = collide_cell(c, ctl[CTL_STEP]); }
+  if (counted.y > 0u) {
+    atomicAdd(&wgCollisions, counted.x);
+    atomicAdd(&wgCandidates, counted.y);
+  }
+  workgroupBarrier();
+  if (li == 0u) {
+    let slot = ctl[CTL_STATS_SLOT];
+    atomicAdd(&stats[slot + ST_COLLISIONS], atomicLoad(&wgCollisions));
+    atomicAdd(&stats[slot + ST_CANDIDATES], atomicLoad(&wgCandidates));
+  }
+}

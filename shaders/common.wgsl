@@ -1,0 +1,197 @@
+// common.wgsl: structs shared with TypeScript (layouts in src-main/solver/gpu/struct-layouts.ts,
+// checked by test/unit/struct-layouts.test.ts), the counter-based RNG and small helpers.
+// Prepended to every phase shader by src-main/solver/gpu/shader-source.ts.
+
+override WG_SIZE: u32 = 256u;
+
+const INVALID_CELL: u32 = 0xffffffffu;
+const BOLTZMANN: f32 = 1.380649e-23;
+const PI: f32 = 3.14159265358979;
+
+// Boundary kinds (src-main/solver/gpu/struct-layouts.ts: BOUNDARY_CODES).
+const BC_PERIODIC: u32 = 0u;
+const BC_SPECULAR: u32 = 1u;
+const BC_DIFFUSE: u32 = 2u;
+const BC_INFLOW: u32 = 3u;
+const BC_OUTFLOW: u32 = 4u;
+
+// RNG stream tags: the third word of the Philox counter, one per use, so no two uses share numbers.
+const STREAM_INIT: u32 = 1u;
+const STREAM_WALL: u32 = 2u;
+const STREAM_COLLIDE: u32 = 3u;
+const STREAM_INJECT_COUNT: u32 = 4u;
+const STREAM_INJECT_PARTICLE: u32 = 5u;
+
+// Control words (a u32 storage array shared by all phases).
+const CTL_STEP: u32 = 0u;          // step being computed (1-based)
+const CTL_N: u32 = 1u;             // live particles, stored contiguously in [0, N)
+const CTL_N_ALL: u32 = 2u;         // N plus particles injected this step (some may be dead)
+const CTL_NEXT_ID: u32 = 3u;       // next particle id to hand out
+const CTL_OVERFLOW: u32 = 4u;      // particles that did not fit the buffers (0 unless capacity ran out)
+const CTL_INJECTED: u32 = 5u;      // particles injected this step
+const CTL_STATS_SLOT: u32 = 6u;    // slot of this step in the step-statistics ring
+const CTL_ID_BASE: u32 = 7u;       // first particle id handed to this step's injected particles
+const CTL_WORDS: u32 = 8u;
+
+// Indirect dispatch arguments (three u32 each) in the `args` buffer.
+const ARGS_N: u32 = 0u;            // one invocation per live particle
+const ARGS_N_ALL: u32 = 3u;        // one invocation per particle including this step's injected ones
+
+// Step-statistics ring: STATS_WORDS u32 per step.
+const STATS_WORDS: u32 = 8u;
+const ST_STEP: u32 = 0u;
+const ST_N_BEFORE: u32 = 1u;       // live particles at the start of the step
+const ST_INJECTED: u32 = 2u;
+const ST_N_AFTER: u32 = 3u;        // live particles after move, injection and sort
+const ST_COLLISIONS: u32 = 4u;
+const ST_CANDIDATES: u32 = 5u;
+
+struct SimParams {
+  nx: u32,
+  ny: u32,
+  nz: u32,
+  nCells: u32,
+  dx: f32,
+  dy: f32,
+  dz: f32,
+  dt: f32,
+  lx: f32,
+  ly: f32,
+  lz: f32,
+  nSpecies: u32,
+  invDx: f32,
+  invDy: f32,
+  invDz: f32,
+  collisionFactor: f32,
+  seedLo: u32,
+  seedHi: u32,
+  capacity: u32,
+  nFaceCells: u32,
+  statsRing: u32,
+  nInflowFaces: u32,
+  sampleEnabled: u32,
+  pad0: u32,
+}
+
+// Collision constants of a species pair: sigma_T c_r = crossSection * c_r^crExponent.
+struct PairInfo {
+  crossSection: f32,
+  crExponent: f32,
+  invAlpha: f32,
+  massFraction1: f32,
+  massFraction2: f32,
+  vss: u32,
+  pad0: u32,
+  pad1: u32,
+}
+
+// Initial fill of the box (init.wgsl).
+struct InitParams {
+  count: u32,
+  kind: u32,
+  velX: f32,
+  velY: f32,
+  velZ: f32,
+  pad0: u32,
+  pad1: u32,
+  pad2: u32,
+}
+
+struct SpeciesInfo {
+  mass: f32,
+  initFraction: f32,
+  initThermalSpeed: f32,
+  pad0: f32,
+}
+
+// One face of the box: 0 xmin, 1 xmax, 2 ymin, 3 ymax, 4 zmin, 5 zmax.
+struct FaceInfo {
+  kind: u32,
+  faceCellBase: u32,
+  faceCellCount: u32,
+  pad0: u32,
+  velX: f32,
+  velY: f32,
+  velZ: f32,
+  pad1: f32,
+}
+
+// Per face and species: wall or free-stream thermal speed sqrt(kT/m), expected injected particles
+// per face cell per step, and the normal speed ratio s = u_n / c_mp of the stream.
+struct FaceSpecies {
+  thermalSpeed: f32,
+  injectMean: f32,
+  speedRatio: f32,
+  pad0: f32,
+}
+
+// ---- Philox-4x32-10 (Salmon et al., SC'11), counter-based: numbers depend only on (key, counter).
+
+// 32x32 -> 64-bit multiply, returned as (hi, lo); WGSL has no mulhi.
+fn mulhilo(a: u32, b: u32) -> vec2<u32> {
+  let al = a & 0xffffu;
+  let ah = a >> 16u;
+  let bl = b & 0xffffu;
+  let bh = b >> 16u;
+  let ll = al * bl;
+  let hl = ah * bl;
+  let lh = al * bh;
+  let hh = ah * bh;
+  let cross = (ll >> 16u) + (hl & 0xffffu) + lh;
+  let hi = hh + (hl >> 16u) + (cross >> 16u);
+  let lo = (cross << 16u) | (ll & 0xffffu);
+  return vec2<u32>(hi, lo);
+}
+
+// Ten Philox rounds of counter c under key k: four independent 32-bit random words.
+fn philox4x32(c_in: vec4<u32>, k_in: vec2<u32>) -> vec4<u32> {
+  var c = c_in;
+  var k = k_in;
+  for (var r = 0u; r < 10u; r++) {
+    let p0 = mulhilo(0xD2511F53u, c.x);
+    let p1 = mulhilo(0xCD9E8D57u, c.z);
+    c = vec4<u32>(p1.x ^ c.y ^ k.x, p1.y, p0.x ^ c.w ^ k.y, p0.y);
+    k = k + vec2<u32>(0x9E3779B9u, 0xBB67AE85u);
+  }
+  return c;
+}
+
+// Maps a 32-bit word to a float strictly inside (0, 1).
+fn u01(x: u32) -> f32 {
+  return (f32(x >> 8u) + 0.5) * (1.0 / 16777216.0);
+}
+
+// Four uniform numbers in (0,1) for (id, step, stream, n) under the run's seed.
+fn rand4(id: u32, step: u32, stream: u32, n: u32, p: SimParams) -> vec4<f32> {
+  let w = philox4x32(vec4<u32>(id, step, stream, n), vec2<u32>(p.seedLo, p.seedHi));
+  return vec4<f32>(u01(w.x), u01(w.y), u01(w.z), u01(w.w));
+}
+
+// Two standard normal numbers from two uniforms (Box-Muller).
+fn gauss2(u: vec2<f32>) -> vec2<f32> {
+  let r = sqrt(-2.0 * log(u.x));
+  let a = 2.0 * PI * u.y;
+  return vec2<f32>(r * cos(a), r * sin(a));
+}
+
+// ---- helpers
+
+// Flat invocation index of a 1D-or-2D dispatch (workgroups beyond 65535 spill into y).
+fn flat_id(wg: vec3<u32>, nwg: vec3<u32>, local: u32) -> u32 {
+  return (wg.y * nwg.x + wg.x) * WG_SIZE + local;
+}
+
+// Workgroup counts (x, y, 1) that cover n invocations of WG_SIZE with x <= 65535.
+fn dispatch_dims(n: u32) -> vec3<u32> {
+  let groups = (n + WG_SIZE - 1u) / WG_SIZE;
+  if (groups <= 65535u) { return vec3<u32>(groups, 1u, 1u); }
+  return vec3<u32>(65535u, (groups + 65534u) / 65535u, 1u);
+}
+
+// Cell index of a position inside the box (clamped so that x == L lands in the last cell).
+fn cell_of(pos: vec3<f32>, p: SimParams) -> u32 {
+  let ix = min(u32(max(pos.x * p.invDx, 0.0)), p.nx - 1u);
+  let iy = min(u32(max(pos.y * p.invDy, 0.0)), p.ny - 1u);
+  let iz = min(u32(max(pos.z * p.invDz, 0.0)), p.nz - 1u);
+  return ix + p.nx * (iy + p.ny * iz);
+}

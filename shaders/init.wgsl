@@ -1,0 +1,54 @@
+// init.wgsl: fills the box at step 0. Particle i gets id i, a position uniform in the box, a species
+// drawn by mole fraction, and a velocity from a drifting Maxwellian (kind 0) or the +-sqrt(kT/m)
+// start (kind 1: each component +-sqrt(kT/m) with a random sign, used to test relaxation).
+
+@group(0) @binding(0) var<uniform> params: SimParams;
+@group(0) @binding(1) var<uniform> init: InitParams;
+@group(0) @binding(2) var<storage, read> speciesInfo: array<SpeciesInfo>;
+@group(0) @binding(3) var<storage, read_write> px: array<f32>;
+@group(0) @binding(4) var<storage, read_write> py: array<f32>;
+@group(0) @binding(5) var<storage, read_write> pz: array<f32>;
+@group(0) @binding(6) var<storage, read_write> vx: array<f32>;
+@group(0) @binding(7) var<storage, read_write> vy: array<f32>;
+@group(0) @binding(8) var<storage, read_write> vz: array<f32>;
+@group(0) @binding(9) var<storage, read_write> cell: array<u32>;
+@group(0) @binding(10) var<storage, read_write> pid: array<u32>;
+@group(0) @binding(11) var<storage, read_write> species: array<u32>;
+
+// One invocation per initial particle.
+@compute @workgroup_size(WG_SIZE)
+fn init_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                  @builtin(local_invocation_index) li: u32) {
+  let i = flat_id(wg, nwg, li);
+  if (i >= init.count) { return; }
+  let u0 = rand4(i, 0u, STREAM_INIT, 0u, params);
+  let u1 = rand4(i, 0u, STREAM_INIT, 1u, params);
+  // species by cumulative mole fraction
+  var sp = params.nSpecies - 1u;
+  var acc = 0.0;
+  for (var s = 0u; s < params.nSpecies; s++) {
+    acc = acc + speciesInfo[s].initFraction;
+    if (u0.w < acc) { sp = s; break; }
+  }
+  let pos = min(u0.xyz * vec3<f32>(params.lx, params.ly, params.lz),
+                vec3<f32>(params.lx, params.ly, params.lz) * (1.0 - 1.0 / 16777216.0));
+  let vt = speciesInfo[sp].initThermalSpeed;
+  var v: vec3<f32>;
+  if (init.kind == 1u) {
+    v = vt * sign(u1.xyz - vec3<f32>(0.5));
+  } else {
+    let g0 = gauss2(u1.xy);
+    let g1 = gauss2(u1.zw);
+    v = vt * vec3<f32>(g0.x, g0.y, g1.x);
+  }
+  v = v + vec3<f32>(init.velX, init.velY, init.velZ);
+  px[i] = pos.x;
+  py[i] = pos.y;
+  pz[i] = pos.z;
+  vx[i] = v.x;
+  vy[i] = v.y;
+  vz[i] = v.z;
+  cell[i] = cell_of(pos, params);
+  pid[i] = i;
+  species[i] = sp;
+}

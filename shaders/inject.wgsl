@@ -1,0 +1,148 @@
+// inject.wgsl: free-stream inflow. Every step each inflow face cell injects, per species, a
+// Poisson-distributed number of particles with mean = Maxwellian flux * area * dt / Fnum. Counts are
+// drawn twice from the same counter-based stream (count pass, then write pass) so that the write
+// positions come from a prefix scan and the result does not depend on thread timing.
+// Injected particles start on the face and fly a random fraction of dt into the box (advance.wgsl).
+
+@group(0) @binding(0) var<uniform> params: SimParams;
+@group(0) @binding(1) var<storage, read> ctl: array<u32>;
+@group(0) @binding(2) var<storage, read> faces: array<FaceInfo>;
+@group(0) @binding(3) var<storage, read> faceSpecies: array<FaceSpecies>;
+@group(0) @binding(4) var<storage, read_write> injCounts: array<u32>;
+@group(0) @binding(5) var<storage, read> injStarts: array<u32>;
+@group(0) @binding(6) var<storage, read_write> px: array<f32>;
+@group(0) @binding(7) var<storage, read_write> py: array<f32>;
+@group(0) @binding(8) var<storage, read_write> pz: array<f32>;
+@group(0) @binding(9) var<storage, read_write> vx: array<f32>;
+@group(0) @binding(10) var<storage, read_write> vy: array<f32>;
+@group(0) @binding(11) var<storage, read_write> vz: array<f32>;
+@group(0) @binding(12) var<storage, read_write> cell: array<u32>;
+@group(0) @binding(13) var<storage, read_write> pid: array<u32>;
+@group(0) @binding(14) var<storage, read_write> species: array<u32>;
+
+// Poisson(mean) as a sum of Knuth draws of mean <= 8 each (exact by additivity), from the stream
+// of face cell fc and species s.
+fn poisson(mean: f32, fc: u32, s: u32, step: u32) -> u32 {
+  var k = 0u;
+  var left = mean;
+  var n = s * 65536u;
+  var buf = vec4<f32>(0.0);
+  var used = 4u;
+  while (left > 0.0) {
+    let m = min(left, 8.0);
+    left = left - m;
+    let limit = exp(-m);
+    var prod = 1.0;
+    loop {
+      if (used == 4u) {
+        buf = rand4(fc, step, STREAM_INJECT_COUNT, n, params);
+        n = n + 1u;
+        used = 0u;
+      }
+      prod = prod * buf[used];
+      used = used + 1u;
+      if (prod <= limit) { break; }
+      k = k + 1u;
+    }
+  }
+  return k;
+}
+
+// Normal speed / c_mp of a molecule crossing a plane from a Maxwellian drifting at speed ratio s:
+// density x exp(-(x-s)^2) on x > 0, by rejection under its maximum at x* = (s + sqrt(s^2+2))/2.
+fn flux_normal(s: f32, id: u32, step: u32) -> f32 {
+  let xs = 0.5 * (s + sqrt(s * s + 2.0));
+  let lo = max(0.0, s - 5.0);
+  let hi = xs + 5.0;
+  for (var t = 0u; t < 4096u; t++) {
+    let u = rand4(id, step, STREAM_INJECT_PARTICLE, 1u + t, params);
+    let x = lo + (hi - lo) * u.x;
+    let ratio = (x / xs) * exp((xs - s) * (xs - s) - (x - s) * (x - s));
+    if (u.y < ratio) { return x; }
+  }
+  return xs;
+}
+
+// Inflow face holding face cell fc (faces are numbered in order, their cells consecutive).
+fn face_of(fc: u32) -> u32 {
+  for (var f = 0u; f < 6u; f++) {
+    let info = faces[f];
+    if (info.kind == BC_INFLOW && fc >= info.faceCellBase && fc < info.faceCellBase + info.faceCellCount) {
+      return f;
+    }
+  }
+  return 6u;
+}
+
+// Count pass: particles this face cell injects this step (all species).
+@compute @workgroup_size(WG_SIZE)
+fn inject_count(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) li: u32) {
+  let fc = flat_id(wg, nwg, li);
+  if (fc >= params.nFaceCells) { return; }
+  let f = face_of(fc);
+  let step = ctl[CTL_STEP];
+  var total = 0u;
+  for (var s = 0u; s < params.nSpecies; s++) {
+    total = total + poisson(faceSpecies[f * params.nSpecies + s].injectMean, fc, s, step);
+  }
+  injCounts[fc] = total;
+}
+
+// Write pass: creates this face cell's particles at N + its scanned offset.
+@compute @workgroup_size(WG_SIZE)
+fn inject_write(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) li: u32) {
+  let fc = flat_id(wg, nwg, li);
+  if (fc >= params.nFaceCells) { return; }
+  let f = face_of(fc);
+  let info = faces[f];
+  let step = ctl[CTL_STEP];
+  let a = f / 2u;
+  let atMax = (f & 1u) == 1u;
+  let inward = select(1.0, -1.0, atMax);
+  // tangential axes and this face cell's indices on them
+  let t1 = select(0u, 1u, a == 0u);
+  let t2 = select(2u, 1u, a == 2u);
+  let dims = vec3<u32>(params.nx, params.ny, params.nz);
+  let d = vec3<f32>(params.dx, params.dy, params.dz);
+  let len = vec3<f32>(params.lx, params.ly, params.lz);
+  let local = fc - info.faceCellBase;
+  let i1 = local % dims[t1];
+  let i2 = local / dims[t1];
+  let stream = vec3<f32>(info.velX, info.velY, info.velZ);
+  let nAll = ctl[CTL_N_ALL];
+  var slot = ctl[CTL_N] + injStarts[fc];
+  var id = ctl[CTL_ID_BASE] + injStarts[fc];
+  for (var s = 0u; s < params.nSpecies; s++) {
+    let fs = faceSpecies[f * params.nSpecies + s];
+    let k = poisson(fs.injectMean, fc, s, step);
+    for (var j = 0u; j < k; j++) {
+      if (slot < nAll) {
+        let u = rand4(id, step, STREAM_INJECT_PARTICLE, 0u, params);
+        let g = gauss2(u.zw);
+        var pos = vec3<f32>(0.0);
+        pos[a] = select(0.0, len[a], atMax);
+        pos[t1] = (f32(i1) + u.x) * d[t1];
+        pos[t2] = (f32(i2) + u.y) * d[t2];
+        var vel = stream;
+        vel[t1] = stream[t1] + fs.thermalSpeed * g.x;
+        vel[t2] = stream[t2] + fs.thermalSpeed * g.y;
+        vel[a] = inward * flux_normal(fs.speedRatio, id, step) * fs.thermalSpeed * sqrt(2.0);
+        let u2 = rand4(id, step, STREAM_INJECT_PARTICLE, 0xffffu, params);
+        let fl = fly(Flight(pos, vel, true), u2.x * params.dt, s, id, step);
+        px[slot] = fl.pos.x;
+        py[slot] = fl.pos.y;
+        pz[slot] = fl.pos.z;
+        vx[slot] = fl.vel.x;
+        vy[slot] = fl.vel.y;
+        vz[slot] = fl.vel.z;
+        cell[slot] = select(INVALID_CELL, cell_of(fl.pos, params), fl.alive);
+        pid[slot] = id;
+        species[slot] = s;
+      }
+      slot = slot + 1u;
+      id = id + 1u;
+    }
+  }
+}

@@ -1,0 +1,50 @@
+// reduce.wgsl: per-workgroup partial sums over live particles for the conservation checks and
+// step statistics: momentum (3), kinetic energy, sum of m|v|, sum of |v|, particle count.
+// The host adds the partials in f64.
+
+const PARTIAL_WORDS: u32 = 8u;
+
+@group(0) @binding(0) var<uniform> params: SimParams;
+@group(0) @binding(1) var<storage, read> ctl: array<u32>;
+@group(0) @binding(2) var<storage, read> speciesInfo: array<SpeciesInfo>;
+@group(0) @binding(3) var<storage, read> vx: array<f32>;
+@group(0) @binding(4) var<storage, read> vy: array<f32>;
+@group(0) @binding(5) var<storage, read> vz: array<f32>;
+@group(0) @binding(6) var<storage, read> species: array<u32>;
+@group(0) @binding(7) var<storage, read_write> partials: array<f32>;
+
+var<workgroup> acc: array<array<f32, 8>, 256>;
+
+// Sums the quantities of one workgroup's particles into partials[workgroup].
+@compute @workgroup_size(256)
+fn reduce_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                    @builtin(local_invocation_index) li: u32) {
+  let block = wg.y * nwg.x + wg.x;
+  let i = block * 256u + li;
+  var q: array<f32, 8>;
+  for (var k = 0u; k < PARTIAL_WORDS; k++) { q[k] = 0.0; }
+  if (i < ctl[CTL_N]) {
+    // scaled by 1/mass of species 0 so that sums stay well inside f32 range; the host rescales
+    let m = speciesInfo[species[i]].mass / speciesInfo[0].mass;
+    let v = vec3<f32>(vx[i], vy[i], vz[i]);
+    let speed = length(v);
+    q[0] = m * v.x;
+    q[1] = m * v.y;
+    q[2] = m * v.z;
+    q[3] = 0.5 * m * dot(v, v);
+    q[4] = m * speed;
+    q[5] = speed;
+    q[6] = 1.0;
+  }
+  acc[li] = q;
+  workgroupBarrier();
+  for (var off = 128u; off > 0u; off = off / 2u) {
+    if (li < off) {
+      for (var k = 0u; k < PARTIAL_WORDS; k++) { acc[li][k] = acc[li][k] + acc[li + off][k]; }
+    }
+    workgroupBarrier();
+  }
+  if (li == 0u) {
+    for (var k = 0u; k < PARTIAL_WORDS; k++) { partials[block * PARTIAL_WORDS + k] = acc[0][k]; }
+  }
+}

@@ -1,0 +1,37 @@
+// Human-readable run summary for the terminal: totals and a phase table like SPARTA's loop-time breakdown.
+import type { RunSummary } from '../solver/summary.js';
+
+/** Pads a table: first column left-aligned, the others right-aligned. */
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')).join('\n');
+}
+
+/** Formats a duration in seconds with a readable unit. */
+function dur(s: number): string {
+  if (s >= 1) return `${s.toFixed(3)} s`;
+  if (s >= 1e-3) return `${(s * 1e3).toFixed(3)} ms`;
+  return `${(s * 1e6).toFixed(2)} us`;
+}
+
+/** The terminal summary of a run. */
+export function formatSummary(s: RunSummary): string {
+  const lines = [
+    `case ${s.case}: ${s.steps} steps, ${s.particles} particles (mean ${s.meanParticles.toFixed(0)}), ${s.seconds.toFixed(3)} s`,
+    `adapter: ${s.adapter.description} [${s.adapter.backend}]`,
+    `throughput: ${s.particleStepsPerSecond.toExponential(3)} particle-steps/s; ` +
+      `collisions ${s.collisionsPerParticleStep.toFixed(5)} and candidates ${s.candidatesPerParticleStep.toFixed(5)} per particle per step`,
+    `conservation: particles ${s.conservation.particlesStart} -> ${s.conservation.particlesEnd}; ` +
+      `momentum drift ${s.conservation.momentumRelDrift.toExponential(2)}, energy drift ${s.conservation.energyRelDrift.toExponential(2)}`,
+    `sampling: ${s.samples} passes; fields sha256 ${s.fieldsSha256.slice(0, 16)}...`,
+    `memory: ${(s.bytesPerParticle).toFixed(1)} bytes per particle of capacity (${s.capacity})`,
+    '',
+    `phase timing (${s.timing}):`,
+  ];
+  const rows = [['phase', 'calls', 'AVG x Call', 'min', 'max', 'total', '% of loop', 's/particle-step']];
+  for (const [name, p] of Object.entries(s.phases)) {
+    rows.push([name, String(p.calls), dur(p.avgSeconds), dur(p.minSeconds), dur(p.maxSeconds), dur(p.totalSeconds), p.percentOfLoop.toFixed(1), p.secondsPerParticleStep.toExponential(2)]);
+  }
+  rows.push(['other', '', '', '', '', dur(s.otherSeconds), s.seconds > 0 ? ((100 * s.otherSeconds) / s.seconds).toFixed(1) : '0', '']);
+  return lines.join('\n') + '\n' + table(rows);
+}

@@ -1,0 +1,106 @@
+// Kinetic-theory formulas for VHS/VSS gases (Bird 1994; ../shared/reference/PHYSICS.md), in SI units.
+// Pure functions: the solver setup, the pre-launch check, reports and tests all use these.
+
+/** Boltzmann constant, J/K (exact, SI 2019). */
+export const BOLTZMANN = 1.380649e-23;
+
+/** Molecular data of one species (VHS when alpha = 1, VSS otherwise). */
+export interface MoleculeModel {
+  mass: number;
+  dRef: number;
+  omega: number;
+  tRef: number;
+  alpha: number;
+}
+
+/** Lanczos approximation of the Gamma function (|rel. error| < 1e-13 for x > 0). */
+export function gamma(x: number): number {
+  const g = 7;
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+    -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+    1.5056327351493116e-7,
+  ];
+  if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * gamma(1 - x));
+  x -= 1;
+  let a = c[0];
+  const t = x + g + 0.5;
+  for (let i = 1; i < g + 2; i++) a += c[i] / (x + i);
+  return Math.sqrt(2 * Math.PI) * Math.pow(t, x + 0.5) * Math.exp(-t) * a;
+}
+
+/** Most probable speed sqrt(2kT/m). */
+export function mostProbableSpeed(temperature: number, mass: number): number {
+  return Math.sqrt((2 * BOLTZMANN * temperature) / mass);
+}
+
+/** Mean thermal speed sqrt(8kT/(pi m)). */
+export function meanSpeed(temperature: number, mass: number): number {
+  return Math.sqrt((8 * BOLTZMANN * temperature) / (Math.PI * mass));
+}
+
+/** Mean collision rate per molecule of a simple VHS/VSS gas: 4 d^2 n sqrt(pi k Tref/m) (T/Tref)^(1-omega). */
+export function collisionRate(g: MoleculeModel, numberDensity: number, temperature: number): number {
+  return (
+    4 * g.dRef * g.dRef * numberDensity * Math.sqrt((Math.PI * BOLTZMANN * g.tRef) / g.mass) *
+    Math.pow(temperature / g.tRef, 1 - g.omega)
+  );
+}
+
+/** Mean free path of a simple VHS/VSS gas: 1 / (sqrt(2) pi d^2 n (Tref/T)^(omega-1/2)). */
+export function meanFreePath(g: MoleculeModel, numberDensity: number, temperature: number): number {
+  return 1 / (Math.SQRT2 * Math.PI * g.dRef * g.dRef * numberDensity * Math.pow(g.tRef / temperature, g.omega - 0.5));
+}
+
+/** Collision parameters of a species pair (Bird's averaging of d, omega, Tref and alpha). */
+export interface PairModel {
+  reducedMass: number;
+  dRef: number;
+  omega: number;
+  tRef: number;
+  alpha: number;
+  /** sigma_T * c_r = crossSectionCoefficient * c_r^(2 - 2 omega). */
+  crossSectionCoefficient: number;
+}
+
+/** Combines two species into the pair model used for their collisions. */
+export function pairModel(a: MoleculeModel, b: MoleculeModel): PairModel {
+  const reducedMass = (a.mass * b.mass) / (a.mass + b.mass);
+  const dRef = 0.5 * (a.dRef + b.dRef);
+  const omega = 0.5 * (a.omega + b.omega);
+  const tRef = 0.5 * (a.tRef + b.tRef);
+  const alpha = 0.5 * (a.alpha + b.alpha);
+  const crossSectionCoefficient =
+    (Math.PI * dRef * dRef * Math.pow((2 * BOLTZMANN * tRef) / reducedMass, omega - 0.5)) / gamma(2.5 - omega);
+  return { reducedMass, dRef, omega, tRef, alpha, crossSectionCoefficient };
+}
+
+/** VHS/VSS total cross-section of a pair at relative speed cr. */
+export function totalCrossSection(p: PairModel, relativeSpeed: number): number {
+  return p.crossSectionCoefficient * Math.pow(relativeSpeed, 1 - 2 * p.omega);
+}
+
+/** Complementary error function (Numerical Recipes erfcc, |rel. error| < 1.2e-7). */
+export function erfc(x: number): number {
+  const z = Math.abs(x);
+  const t = 1 / (1 + 0.5 * z);
+  const r =
+    t *
+    Math.exp(
+      -z * z - 1.26551223 +
+        t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 +
+        t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
+  return x >= 0 ? r : 2 - r;
+}
+
+/**
+ * Number flux (molecules per m^2 per s) of a drifting Maxwellian through a plane, counted in the
+ * direction of the unit normal: n c_mp/(2 sqrt(pi)) [exp(-s^2) + sqrt(pi) s (1 + erf(s))],
+ * s = (u . normal)/c_mp (Bird 1994, eq. 4.22).
+ */
+export function maxwellianFlux(numberDensity: number, temperature: number, mass: number, normalVelocity: number): number {
+  const cmp = mostProbableSpeed(temperature, mass);
+  const s = normalVelocity / cmp;
+  return ((numberDensity * cmp) / (2 * Math.sqrt(Math.PI))) * (Math.exp(-s * s) + Math.sqrt(Math.PI) * s * (2 - erfc(s)));
+}

@@ -1,0 +1,42 @@
+// Small helpers for labelled GPU buffers and reading them back.
+
+/** Usage flags of a storage buffer that may also be copied from and to. */
+export const STORAGE = 0x80 | 0x04 | 0x08; // STORAGE | COPY_SRC | COPY_DST
+
+/** Creates a labelled buffer of at least 4 bytes, rounded up to a multiple of 4. */
+export function makeBuffer(device: GPUDevice, label: string, bytes: number, usage: number = STORAGE): GPUBuffer {
+  return device.createBuffer({ label, size: Math.max(4, Math.ceil(bytes / 4) * 4), usage });
+}
+
+/** Creates a buffer holding data (uniform or storage). */
+export function makeBufferWith(device: GPUDevice, label: string, data: ArrayBuffer | ArrayBufferView, usage: number): GPUBuffer {
+  const bytes = data.byteLength;
+  const buffer = makeBuffer(device, label, bytes, usage | 0x08);
+  const src = ArrayBuffer.isView(data) ? data : new Uint8Array(data);
+  device.queue.writeBuffer(buffer, 0, src as ArrayBufferView<ArrayBuffer>);
+  return buffer;
+}
+
+/** Copies bytes [offset, offset+bytes) of a buffer to the host once the queue reaches this point. */
+export async function readBuffer(device: GPUDevice, src: GPUBuffer, bytes: number, offset = 0): Promise<ArrayBuffer> {
+  const size = Math.max(4, Math.ceil(bytes / 4) * 4);
+  const staging = device.createBuffer({ label: `readback:${src.label}`, size, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
+  const enc = device.createCommandEncoder({ label: `readback:${src.label}` });
+  enc.copyBufferToBuffer(src, offset, staging, 0, size);
+  device.queue.submit([enc.finish()]);
+  await staging.mapAsync(0x0001);
+  const out = staging.getMappedRange().slice(0, bytes);
+  staging.unmap();
+  staging.destroy();
+  return out;
+}
+
+/** Invocations per workgroup of the per-particle and per-cell kernels (the WG_SIZE override). */
+export const WORKGROUP_SIZE = 256;
+
+/** Workgroup counts (x, y) covering n invocations with x <= 65535, as dispatch_dims in common.wgsl. */
+export function dispatchDims(n: number, workgroupSize: number): [number, number] {
+  const groups = Math.ceil(n / workgroupSize);
+  if (groups <= 65535) return [groups, 1];
+  return [65535, Math.ceil(groups / 65535)];
+}

@@ -1,0 +1,116 @@
+// Opens the WebGPU device (Dawn through the `webgpu` package) with the limits the solver needs,
+// and turns "no adapter" into an error that says which driver to install.
+import { create, globals } from 'webgpu';
+
+/** What a run records about the adapter it ran on. */
+export interface AdapterDescription {
+  description: string;
+  backend: string;
+  vendor: string;
+  architecture: string;
+}
+
+/** An open device and the facts about it the solver and the pre-launch check use. */
+export interface Gpu {
+  device: GPUDevice;
+  adapter: AdapterDescription;
+  limits: GPUSupportedLimits;
+  hasTimestamps: boolean;
+  /** Keeps Dawn's instance alive as long as the device is in use. */
+  instance: GPU;
+  /** Validation or out-of-memory errors the device reported so far (checked after each submit). */
+  errors: string[];
+}
+
+/** Throws when the device has reported an error since it was opened (a bug, or out of memory). */
+export function throwIfGpuError(gpu: Gpu): void {
+  if (gpu.errors.length > 0) {
+    throw new Error(`the GPU reported an error: ${gpu.errors[0].split('\n')[0]} (${gpu.errors.length} in all; run with DSMC_DEBUG=1 for details)`);
+  }
+}
+
+/** Thrown when no adapter is usable; the message names the driver to install. */
+export class NoAdapterError extends Error {}
+
+const INSTALL_HINT =
+  'Install a GPU driver with Vulkan (Linux/Windows), Metal (macOS) or D3D12 (Windows) support. ' +
+  'On a headless Linux box without a GPU, Mesa lavapipe >= 23 works; on Debian 12: ' +
+  'add bookworm-backports and run `apt-get install -t bookworm-backports mesa-vulkan-drivers libvulkan1` ' +
+  '(see README.md). Check with `vulkaninfo --summary`.';
+
+/** Resolves the promise or rejects after ms milliseconds with the given message. */
+async function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new NoAdapterError(message)), ms);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Installs the WebGPU globals (GPUBufferUsage, ...) once. */
+function installGlobals(): void {
+  if (!(globalThis as { GPUBufferUsage?: unknown }).GPUBufferUsage) Object.assign(globalThis, globals);
+}
+
+/** Requests the high-performance adapter and a device with its largest buffer and binding limits. */
+export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu> {
+  installGlobals();
+  process.env.XDG_RUNTIME_DIR ??= '/tmp';
+  const instance = create(['disable-dawn-features=timestamp_quantization']);
+  const timeoutMs = options.timeoutMs ?? 30000;
+  const adapter = await withTimeout(
+    instance.requestAdapter({ powerPreference: 'high-performance' }),
+    timeoutMs,
+    `No GPU adapter answered within ${timeoutMs / 1000} s. ${INSTALL_HINT}`,
+  );
+  if (!adapter) throw new NoAdapterError(`No WebGPU adapter found. ${INSTALL_HINT}`);
+  const info = adapter.info;
+  const hasTimestamps = adapter.features.has('timestamp-query');
+  const wanted = [
+    'maxStorageBufferBindingSize', 'maxBufferSize', 'maxStorageBuffersPerShaderStage',
+    'maxComputeWorkgroupStorageSize', 'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX',
+  ] as const;
+  const requiredLimits: Record<string, number> = {};
+  for (const k of wanted) requiredLimits[k] = adapter.limits[k];
+  const device = await withTimeout(
+    adapter.requestDevice({
+      label: 'dsmc-solver',
+      requiredFeatures: hasTimestamps ? ['timestamp-query'] : [],
+      requiredLimits,
+    }),
+    timeoutMs,
+    `The GPU adapter did not open a device within ${timeoutMs / 1000} s. ${INSTALL_HINT}`,
+  );
+  const errors: string[] = [];
+  device.addEventListener('uncapturederror', (e) => {
+    const err = (e as GPUUncapturedErrorEvent).error;
+    errors.push(err.message);
+    if (process.env.DSMC_DEBUG) process.stderr.write(`WebGPU error: ${err.message}\n`);
+  });
+  const detail = [info.vendor, info.architecture].filter((s) => s).join('/');
+  const description = `${info.description || info.device}${detail ? ` (${detail})` : ''}`;
+  return {
+    device,
+    instance,
+    errors,
+    limits: device.limits,
+    hasTimestamps,
+    adapter: {
+      description,
+      backend: backendOf(info.description),
+      vendor: info.vendor,
+      architecture: info.architecture,
+    },
+  };
+}
+
+/** Best guess of the native API under Dawn from the adapter description. */
+function backendOf(description: string): string {
+  if (process.platform === 'darwin') return 'metal';
+  if (/d3d12/i.test(description)) return 'd3d12';
+  return process.platform === 'win32' ? 'd3d12' : 'vulkan';
+}

@@ -1,0 +1,134 @@
+// Per-phase timing of the step loop, in the manner of SPARTA's timer: calls and total time per
+// phase. GPU timestamps (timestamp-query, one begin/end pair per compute pass) when the adapter has
+// them; otherwise wall clock, which submits and waits after each phase (slower, but honest).
+
+/** Accumulated time of one phase. */
+export interface PhaseTotals {
+  calls: number;
+  totalSeconds: number;
+  minSeconds: number;
+  maxSeconds: number;
+}
+
+/** Records compute passes into command buffers and accumulates each phase's time. */
+export interface PhaseRecorder {
+  readonly source: 'gpu-timestamps' | 'wall-clock';
+  /** The encoder of the command buffer being recorded (for copies between passes). */
+  readonly encoder: GPUCommandEncoder;
+  /** Records phase `name` as one compute pass filled by fn; wall-clock mode waits for it to run. */
+  pass(name: string, fn: (pass: GPUComputePassEncoder) => void): void | Promise<void>;
+  /** Submits what was recorded, waits for the GPU, and adds the measured times. */
+  submit(): Promise<void>;
+  /** Totals per phase, in the order phases were first seen. */
+  totals(): Map<string, PhaseTotals>;
+}
+
+/** Adds one measured duration to a phase's totals. */
+function addTime(map: Map<string, PhaseTotals>, name: string, seconds: number): void {
+  const t = map.get(name) ?? { calls: 0, totalSeconds: 0, minSeconds: Infinity, maxSeconds: 0 };
+  t.calls += 1;
+  t.totalSeconds += seconds;
+  t.minSeconds = Math.min(t.minSeconds, seconds);
+  t.maxSeconds = Math.max(t.maxSeconds, seconds);
+  map.set(name, t);
+}
+
+/** GPU-timestamp recorder: one begin/end timestamp pair per pass, resolved after each submit. */
+export class TimestampRecorder implements PhaseRecorder {
+  readonly source = 'gpu-timestamps' as const;
+  private readonly querySet: GPUQuerySet;
+  private readonly resolveBuf: GPUBuffer;
+  private readonly readBuf: GPUBuffer;
+  private readonly names: string[] = [];
+  private readonly map = new Map<string, PhaseTotals>();
+  private enc: GPUCommandEncoder;
+
+  /** maxPasses: the most passes recorded between two submits. */
+  constructor(private readonly device: GPUDevice, readonly maxPasses: number) {
+    const count = 2 * maxPasses;
+    if (count > 4096) throw new Error(`TimestampRecorder: ${maxPasses} passes per submit exceed the 2048 a query set holds`);
+    this.querySet = device.createQuerySet({ label: 'phase-timestamps', type: 'timestamp', count });
+    this.resolveBuf = device.createBuffer({ label: 'phase-timestamps-resolve', size: 8 * count, usage: 0x0200 | 0x0004 }); // QUERY_RESOLVE | COPY_SRC
+    this.readBuf = device.createBuffer({ label: 'phase-timestamps-read', size: 8 * count, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
+    this.enc = device.createCommandEncoder({ label: 'steps' });
+  }
+
+  get encoder(): GPUCommandEncoder {
+    return this.enc;
+  }
+
+  pass(name: string, fn: (pass: GPUComputePassEncoder) => void): void {
+    const k = this.names.length;
+    if (k >= this.maxPasses) throw new Error(`TimestampRecorder: more than ${this.maxPasses} passes before submit()`);
+    this.names.push(name);
+    const pass = this.enc.beginComputePass({
+      label: name,
+      timestampWrites: { querySet: this.querySet, beginningOfPassWriteIndex: 2 * k, endOfPassWriteIndex: 2 * k + 1 },
+    });
+    fn(pass);
+    pass.end();
+  }
+
+  async submit(): Promise<void> {
+    const n = this.names.length;
+    if (n > 0) {
+      this.enc.resolveQuerySet(this.querySet, 0, 2 * n, this.resolveBuf, 0);
+      this.enc.copyBufferToBuffer(this.resolveBuf, 0, this.readBuf, 0, 16 * n);
+    }
+    this.device.queue.submit([this.enc.finish()]);
+    this.enc = this.device.createCommandEncoder({ label: 'steps' });
+    if (n === 0) return this.device.queue.onSubmittedWorkDone();
+    await this.readBuf.mapAsync(0x0001, 0, 16 * n);
+    const ts = new BigUint64Array(this.readBuf.getMappedRange(0, 16 * n).slice(0));
+    this.readBuf.unmap();
+    for (let k = 0; k < n; k++) {
+      const dt = ts[2 * k + 1] > ts[2 * k] ? Number(ts[2 * k + 1] - ts[2 * k]) * 1e-9 : 0;
+      addTime(this.map, this.names[k], dt);
+    }
+    this.names.length = 0;
+  }
+
+  totals(): Map<string, PhaseTotals> {
+    return this.map;
+  }
+}
+
+/** Wall-clock recorder: each pass is submitted alone and timed from submit to completion. */
+export class WallClockRecorder implements PhaseRecorder {
+  readonly source = 'wall-clock' as const;
+  private readonly map = new Map<string, PhaseTotals>();
+  private enc: GPUCommandEncoder;
+
+  constructor(private readonly device: GPUDevice) {
+    this.enc = device.createCommandEncoder({ label: 'steps' });
+  }
+
+  get encoder(): GPUCommandEncoder {
+    return this.enc;
+  }
+
+  async pass(name: string, fn: (pass: GPUComputePassEncoder) => void): Promise<void> {
+    // work recorded before this pass (copies) runs first, outside the phase's time
+    this.device.queue.submit([this.enc.finish()]);
+    await this.device.queue.onSubmittedWorkDone();
+    const enc = this.device.createCommandEncoder({ label: name });
+    const pass = enc.beginComputePass({ label: name });
+    fn(pass);
+    pass.end();
+    const t0 = performance.now();
+    this.device.queue.submit([enc.finish()]);
+    await this.device.queue.onSubmittedWorkDone();
+    addTime(this.map, name, (performance.now() - t0) * 1e-3);
+    this.enc = this.device.createCommandEncoder({ label: 'steps' });
+  }
+
+  async submit(): Promise<void> {
+    this.device.queue.submit([this.enc.finish()]);
+    this.enc = this.device.createCommandEncoder({ label: 'steps' });
+    await this.device.queue.onSubmittedWorkDone();
+  }
+
+  totals(): Map<string, PhaseTotals> {
+    return this.map;
+  }
+}

@@ -1,0 +1,89 @@
+// The one TypeScript description of every struct shared with WGSL (shaders/common.wgsl, scan.wgsl).
+// Structs hold only 4-byte scalars, so field k sits at byte 4k; test/unit/struct-layouts.test.ts
+// parses the WGSL and checks names, order and types against these lists.
+
+export type ScalarType = 'u32' | 'f32';
+
+/** A WGSL struct of 4-byte scalars and its packer. */
+export class StructLayout<F extends string> {
+  readonly byteSize: number;
+
+  constructor(readonly name: string, readonly fields: readonly (readonly [F, ScalarType])[]) {
+    this.byteSize = fields.length * 4;
+  }
+
+  /** Writes one struct value into view at byteOffset (missing fields become 0). */
+  write(view: DataView, byteOffset: number, value: Partial<Record<F, number>>): void {
+    this.fields.forEach(([name, type], k) => {
+      const v = value[name] ?? 0;
+      if (type === 'u32') view.setUint32(byteOffset + 4 * k, v >>> 0, true);
+      else view.setFloat32(byteOffset + 4 * k, v, true);
+    });
+  }
+
+  /** Packs one struct (padded to 16 bytes, as uniform buffers need). */
+  pack(value: Partial<Record<F, number>>): ArrayBuffer {
+    const buf = new ArrayBuffer(Math.ceil(this.byteSize / 16) * 16);
+    this.write(new DataView(buf), 0, value);
+    return buf;
+  }
+
+  /** Packs an array of structs back to back (storage-buffer stride = byteSize). */
+  packArray(values: Partial<Record<F, number>>[]): ArrayBuffer {
+    const buf = new ArrayBuffer(Math.max(values.length, 1) * this.byteSize);
+    const view = new DataView(buf);
+    values.forEach((v, i) => this.write(view, i * this.byteSize, v));
+    return buf;
+  }
+}
+
+export const SimParams = new StructLayout('SimParams', [
+  ['nx', 'u32'], ['ny', 'u32'], ['nz', 'u32'], ['nCells', 'u32'],
+  ['dx', 'f32'], ['dy', 'f32'], ['dz', 'f32'], ['dt', 'f32'],
+  ['lx', 'f32'], ['ly', 'f32'], ['lz', 'f32'], ['nSpecies', 'u32'],
+  ['invDx', 'f32'], ['invDy', 'f32'], ['invDz', 'f32'], ['collisionFactor', 'f32'],
+  ['seedLo', 'u32'], ['seedHi', 'u32'], ['capacity', 'u32'], ['nFaceCells', 'u32'],
+  ['statsRing', 'u32'], ['nInflowFaces', 'u32'], ['sampleEnabled', 'u32'], ['pad0', 'u32'],
+] as const);
+
+export const PairInfo = new StructLayout('PairInfo', [
+  ['crossSection', 'f32'], ['crExponent', 'f32'], ['invAlpha', 'f32'], ['massFraction1', 'f32'],
+  ['massFraction2', 'f32'], ['vss', 'u32'], ['pad0', 'u32'], ['pad1', 'u32'],
+] as const);
+
+export const InitParams = new StructLayout('InitParams', [
+  ['count', 'u32'], ['kind', 'u32'], ['velX', 'f32'], ['velY', 'f32'],
+  ['velZ', 'f32'], ['pad0', 'u32'], ['pad1', 'u32'], ['pad2', 'u32'],
+] as const);
+
+export const SpeciesInfo = new StructLayout('SpeciesInfo', [
+  ['mass', 'f32'], ['initFraction', 'f32'], ['initThermalSpeed', 'f32'], ['pad0', 'f32'],
+] as const);
+
+export const FaceInfo = new StructLayout('FaceInfo', [
+  ['kind', 'u32'], ['faceCellBase', 'u32'], ['faceCellCount', 'u32'], ['pad0', 'u32'],
+  ['velX', 'f32'], ['velY', 'f32'], ['velZ', 'f32'], ['pad1', 'f32'],
+] as const);
+
+export const FaceSpecies = new StructLayout('FaceSpecies', [
+  ['thermalSpeed', 'f32'], ['injectMean', 'f32'], ['speedRatio', 'f32'], ['pad0', 'f32'],
+] as const);
+
+export const ScanParams = new StructLayout('ScanParams', [
+  ['n', 'u32'], ['pad0', 'u32'], ['pad1', 'u32'], ['pad2', 'u32'],
+] as const);
+
+/** Every shared layout, for the layout test. */
+export const ALL_LAYOUTS = [SimParams, PairInfo, InitParams, SpeciesInfo, FaceInfo, FaceSpecies, ScanParams];
+
+/** Boundary kind codes, as the BC_* constants of common.wgsl. */
+export const BOUNDARY_CODES = { periodic: 0, specular: 1, diffuse: 2, inflow: 3, outflow: 4 } as const;
+
+/** Control words and statistics ring layout, as the CTL_* and ST_* constants of common.wgsl. */
+export const CTL = { STEP: 0, N: 1, N_ALL: 2, NEXT_ID: 3, OVERFLOW: 4, INJECTED: 5, STATS_SLOT: 6, ID_BASE: 7, WORDS: 8 } as const;
+export const STATS = { WORDS: 8, STEP: 0, N_BEFORE: 1, INJECTED: 2, N_AFTER: 3, COLLISIONS: 4, CANDIDATES: 5 } as const;
+export const ARGS = { N: 0, N_ALL: 3, WORDS: 6 } as const;
+/** Moments per species and cell in the sampling sums (sample.wgsl). */
+export const SAMPLE_MOMENTS = 13;
+/** Words per workgroup in the reduction partials (reduce.wgsl). */
+export const PARTIAL_WORDS = 8;

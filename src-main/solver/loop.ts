@@ -1,0 +1,256 @@
+// The timestep loop of one rank, in the manner of SPARTA's Update::run: per step one call per
+// phase (move, inject, sort, collide, sample), each timed; many steps per submit, and the host
+// reads back only once per submit (step statistics, particle count, sampling sums).
+import { cellVolume, type Case } from '../common/case-schema.js';
+import { WORKGROUP_SIZE, readBuffer } from './gpu/buffers.js';
+import { throwIfGpuError, type Gpu } from './gpu/device.js';
+import { TimestampRecorder, WallClockRecorder, type PhaseRecorder } from './gpu/phase-timer.js';
+import { PipelineCache } from './gpu/pipeline-cache.js';
+import { CTL, SAMPLE_MOMENTS, STATS } from './gpu/struct-layouts.js';
+import { computeFields, type Fields } from './fields.js';
+import { particleTotals, type ParticleTotals } from './phases/conservation.js';
+import { CollidePhase } from './phases/collide.js';
+import { encodeInit } from './phases/init.js';
+import { InjectPhase } from './phases/inject.js';
+import { MovePhase } from './phases/move.js';
+import type { PhaseContext } from './phases/phase.js';
+import { SamplePhase } from './phases/sample.js';
+import { SortPhase } from './phases/sort.js';
+import { SimState, initialCapacity } from './state.js';
+import { buildTables, type SolverTables } from './tables.js';
+
+/** Statistics of one step, read back from the GPU's ring. */
+export interface StepStats {
+  step: number;
+  particlesBefore: number;
+  injected: number;
+  particlesAfter: number;
+  collisions: number;
+  candidates: number;
+}
+
+/** Progress reported after every submit. */
+export interface Progress {
+  step: number;
+  steps: number;
+  particles: number;
+  elapsedSeconds: number;
+  particleStepsPerSecond: number;
+}
+
+/** Options of a run beyond the case. */
+export interface LoopOptions {
+  /** 'auto': GPU timestamps when the adapter has them, else wall clock. */
+  timing?: 'auto' | 'wall';
+  onProgress?: (p: Progress) => void;
+  /** Called with the statistics of every step as they are read back. */
+  onSteps?: (s: StepStats[]) => void;
+  signal?: AbortSignal;
+}
+
+/** What a finished loop hands to the summary. */
+export interface LoopResult {
+  steps: number;
+  seconds: number;
+  stepStats: StepStats[];
+  phases: Map<string, { calls: number; totalSeconds: number; minSeconds: number; maxSeconds: number }>;
+  timingSource: 'gpu-timestamps' | 'wall-clock';
+  start: ParticleTotals;
+  end: ParticleTotals;
+  samples: number;
+  fields: Fields;
+  /** Raw f64 moment sums (layout of sample.wgsl), for tests and exports. */
+  sums: Float64Array;
+  capacity: number;
+  tables: SolverTables;
+}
+
+/** Thrown when a run is cancelled through its AbortSignal. */
+export class RunCancelled extends Error {}
+
+/** Most passes per step (move, inject, sort, collide, sample). */
+const PASSES_PER_STEP = 5;
+
+/** One simulation on one device. */
+export class Simulation {
+  readonly tables: SolverTables;
+  readonly state: SimState;
+  readonly cache: PipelineCache;
+  private readonly ctx: PhaseContext;
+  private readonly move: MovePhase;
+  private readonly inject?: InjectPhase;
+  private readonly sort: SortPhase;
+  private readonly collide: CollidePhase;
+  private readonly sample: SamplePhase;
+  private readonly chunk: number;
+  private readonly sums: Float64Array;
+  private samples = 0;
+  private particles: number;
+  private step = 0;
+
+  constructor(private readonly gpu: Gpu, readonly kase: Case) {
+    this.tables = buildTables(kase);
+    this.chunk = Math.min(kase.run.stepsPerSubmit, Math.floor(2048 / PASSES_PER_STEP));
+    const device = gpu.device;
+    this.cache = new PipelineCache(device, { WG_SIZE: WORKGROUP_SIZE });
+    this.state = new SimState(device, this.tables, initialCapacity(this.tables, this.chunk), this.chunk);
+    this.ctx = { device, cache: this.cache, state: this.state };
+    this.move = new MovePhase(this.ctx);
+    if (InjectPhase.needed(this.ctx)) this.inject = new InjectPhase(this.ctx);
+    this.sort = new SortPhase(this.ctx);
+    this.collide = new CollidePhase(this.ctx);
+    this.sample = new SamplePhase(this.ctx);
+    this.bindAll();
+    this.sums = new Float64Array(SAMPLE_MOMENTS * this.tables.species.length * this.tables.nCells);
+    this.particles = this.tables.initialParticles;
+  }
+
+  /** (Re)creates every phase's bind groups. */
+  private bindAll(): void {
+    for (const p of [this.move, this.inject, this.sort, this.collide, this.sample]) p?.bind();
+  }
+
+  /** True when step s (1-based) is a sampling step. */
+  private samples_at(s: number): boolean {
+    const { start, interval } = this.kase.sampling;
+    return s >= start && (s - start) % interval === 0;
+  }
+
+  /** Fills the box (step 0). */
+  async initialize(): Promise<void> {
+    const enc = this.gpu.device.createCommandEncoder({ label: 'init' });
+    const pass = enc.beginComputePass({ label: 'init' });
+    encodeInit(this.ctx, pass);
+    pass.end();
+    this.gpu.device.queue.submit([enc.finish()]);
+    await this.gpu.device.queue.onSubmittedWorkDone();
+    throwIfGpuError(this.gpu);
+  }
+
+  /** Grows the particle buffers when the next batch could exceed them (never drops particles). */
+  private ensureCapacity(batch: number): void {
+    const inj = this.tables.injectionPerStep * batch;
+    const need = this.particles + inj + 10 * Math.sqrt(inj) + 64;
+    if (need <= this.state.capacity) return;
+    const next = Math.ceil(1.5 * need);
+    const maxBinding = Number(this.gpu.limits.maxStorageBufferBindingSize);
+    if (4 * next > maxBinding) {
+      throw new Error(
+        `The particle count is heading for ${Math.round(need)}, more than one buffer binding of this adapter holds ` +
+        `(${Math.floor(maxBinding / 4)} particles at ${maxBinding} bytes). Use fewer particles (particles.fnum larger or ` +
+        'particles.perCell smaller) or an adapter with larger bindings.',
+      );
+    }
+    this.state.grow(next, this.particles);
+    this.bindAll();
+  }
+
+  /** Records one timestep; returns whether it sampled. */
+  private async recordStep(rec: PhaseRecorder, s: number): Promise<boolean> {
+    const st = this.state;
+    const set = st.current;
+    await rec.pass('move', (p) => this.move.encode(p, set));
+    if (this.inject) await rec.pass('inject', (p) => this.inject!.encode(p, set));
+    await rec.pass('sort', (p) => this.sort.encode(p, set));
+    st.current = set === 0 ? 1 : 0;
+    await rec.pass('collide', (p) => this.collide.encode(p, st.current));
+    if (!this.samples_at(s)) return false;
+    await rec.pass('sample', (p) => this.sample.encode(p, st.current));
+    return true;
+  }
+
+  /** Reads the step ring and control words after a submit; folds sampling sums into f64. */
+  private async readBack(first: number, count: number, sampled: boolean): Promise<StepStats[]> {
+    const device = this.gpu.device;
+    const st = this.state;
+    const stats = new Uint32Array(await readBuffer(device, st.stats, 4 * STATS.WORDS * st.statsRing));
+    const ctl = new Uint32Array(await readBuffer(device, st.ctl, 4 * CTL.WORDS));
+    if (ctl[CTL.OVERFLOW] > 0) {
+      throw new Error(
+        `${ctl[CTL.OVERFLOW]} injected particles did not fit the particle buffers (capacity ${st.capacity}) in steps ` +
+        `${first}..${first + count - 1}; the run was stopped rather than lose them. Lower run.stepsPerSubmit so the ` +
+        'capacity is checked more often, and please report this case.',
+      );
+    }
+    this.particles = ctl[CTL.N];
+    if (sampled) {
+      const f32 = new Float32Array(await readBuffer(device, st.sums, 4 * this.sums.length));
+      for (let k = 0; k < f32.length; k++) this.sums[k] += f32[k];
+      const enc = device.createCommandEncoder({ label: 'clear-sums' });
+      enc.clearBuffer(st.sums);
+      device.queue.submit([enc.finish()]);
+    }
+    const out: StepStats[] = [];
+    for (let s = first; s < first + count; s++) {
+      const o = (s % st.statsRing) * STATS.WORDS;
+      if (stats[o + STATS.STEP] !== s) throw new Error(`internal: step statistics slot holds step ${stats[o + STATS.STEP]}, expected ${s}`);
+      out.push({
+        step: s,
+        particlesBefore: stats[o + STATS.N_BEFORE],
+        injected: stats[o + STATS.INJECTED],
+        particlesAfter: stats[o + STATS.N_AFTER],
+        collisions: stats[o + STATS.COLLISIONS],
+        candidates: stats[o + STATS.CANDIDATES],
+      });
+    }
+    return out;
+  }
+
+  /** Totals of the live particles now. */
+  totals(): Promise<ParticleTotals> {
+    return particleTotals(this.ctx, this.particles);
+  }
+
+  /** Current live particle count (as of the last read-back). */
+  get liveParticles(): number {
+    return this.particles;
+  }
+
+  /** Runs `steps` timesteps (default: the case's run.steps) and returns everything measured. */
+  async run(options: LoopOptions = {}, steps = this.kase.run.steps): Promise<LoopResult> {
+    const device = this.gpu.device;
+    const useTimestamps = this.gpu.hasTimestamps && options.timing !== 'wall';
+    const rec: PhaseRecorder = useTimestamps
+      ? new TimestampRecorder(device, this.chunk * PASSES_PER_STEP)
+      : new WallClockRecorder(device);
+    const start = await this.totals();
+    const stepStats: StepStats[] = [];
+    const t0 = performance.now();
+    let moved = 0;
+    const last = this.step + steps;
+    while (this.step < last) {
+      if (options.signal?.aborted) throw new RunCancelled(`cancelled at step ${this.step}`);
+      const batch = Math.min(this.chunk, last - this.step);
+      this.ensureCapacity(batch);
+      let sampled = false;
+      for (let k = 1; k <= batch; k++) {
+        if (await this.recordStep(rec, this.step + k)) {
+          sampled = true;
+          this.samples += 1;
+        }
+      }
+      await rec.submit();
+      throwIfGpuError(this.gpu);
+      const got = await this.readBack(this.step + 1, batch, sampled);
+      this.step += batch;
+      for (const s of got) moved += s.particlesBefore;
+      stepStats.push(...got);
+      options.onSteps?.(got);
+      const elapsed = (performance.now() - t0) / 1000;
+      options.onProgress?.({ step: this.step, steps: last, particles: this.particles, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const end = await this.totals();
+    const t = this.tables;
+    return {
+      steps, seconds, stepStats, start, end,
+      phases: rec.totals(),
+      timingSource: rec.source,
+      samples: this.samples,
+      fields: computeFields(this.sums, this.samples, t.species.map((s) => s.mass), t.nCells, t.fnum, cellVolume(this.kase)),
+      sums: this.sums,
+      capacity: this.state.capacity,
+      tables: t,
+    };
+  }
+}

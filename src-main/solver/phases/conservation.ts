@@ -1,0 +1,47 @@
+// Totals over all live particles (momentum, kinetic energy, sum of m|v|, mean speed, count) for
+// the conservation checks and step statistics: per-workgroup f32 partials (reduce.wgsl), summed
+// on the host in f64.
+import { bindBuffers } from '../gpu/bind.js';
+import { dispatchDims, readBuffer } from '../gpu/buffers.js';
+import { PARTIAL_WORDS } from '../gpu/struct-layouts.js';
+import type { PhaseContext } from './phase.js';
+
+/** Physical totals of the particle system (SI units; real molecules, i.e. times Fnum). */
+export interface ParticleTotals {
+  particles: number;
+  momentum: [number, number, number];
+  kineticEnergy: number;
+  /** Sum of m|v|: the scale momentum drift is measured against. */
+  momentumMagnitudeSum: number;
+  meanSpeed: number;
+}
+
+/** Reads the totals of the live particle set (n live particles, known to the caller). */
+export async function particleTotals(ctx: PhaseContext, n: number): Promise<ParticleTotals> {
+  const { device, cache, state: s } = ctx;
+  if (n === 0) return { particles: 0, momentum: [0, 0, 0], kineticEnergy: 0, momentumMagnitudeSum: 0, meanSpeed: 0 };
+  const pipeline = cache.get({ file: 'reduce.wgsl', entry: 'reduce_particles' });
+  const p = s.live;
+  const blocks = Math.ceil(n / 256);
+  const enc = device.createCommandEncoder({ label: 'reduce' });
+  const pass = enc.beginComputePass({ label: 'reduce' });
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, bindBuffers(device, pipeline, 'reduce', {
+    1: s.ctl, 2: s.speciesInfo, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.species, 7: s.partials,
+  }));
+  pass.dispatchWorkgroups(...dispatchDims(n, 256));
+  pass.end();
+  device.queue.submit([enc.finish()]);
+  const partials = new Float32Array(await readBuffer(device, s.partials, 4 * PARTIAL_WORDS * blocks));
+  const sum = new Float64Array(PARTIAL_WORDS);
+  for (let b = 0; b < blocks; b++) for (let k = 0; k < PARTIAL_WORDS; k++) sum[k] += partials[b * PARTIAL_WORDS + k];
+  const m0 = s.tables.species[0].mass;
+  const w = s.tables.fnum * m0;
+  return {
+    particles: sum[6],
+    momentum: [sum[0] * w, sum[1] * w, sum[2] * w],
+    kineticEnergy: sum[3] * w,
+    momentumMagnitudeSum: sum[4] * w,
+    meanSpeed: sum[6] > 0 ? sum[5] / sum[6] : 0,
+  };
+}

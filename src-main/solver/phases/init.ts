@@ -1,0 +1,20 @@
+// Initial fill of the box at step 0 (init.wgsl): positions, species and velocities of the
+// initial particles, generated on the GPU from the counter-based RNG.
+import { bindBuffers } from '../gpu/bind.js';
+import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
+import type { PhaseContext } from './phase.js';
+
+/** Records the initial fill into the live particle set. */
+export function encodeInit(ctx: PhaseContext, pass: GPUComputePassEncoder): void {
+  const { device, cache, state: s } = ctx;
+  const count = s.tables.initialParticles;
+  if (count === 0) return;
+  const pipeline = cache.get({ file: 'init.wgsl', entry: 'init_particles' });
+  const p = s.live;
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, bindBuffers(device, pipeline, 'init', {
+    0: s.params, 1: s.initParams, 2: s.speciesInfo,
+    3: p.px, 4: p.py, 5: p.pz, 6: p.vx, 7: p.vy, 8: p.vz, 9: p.cell, 10: p.pid, 11: p.species,
+  }));
+  pass.dispatchWorkgroups(...dispatchDims(count, WORKGROUP_SIZE));
+}

@@ -1,0 +1,56 @@
+// Inflow phase: Poisson-distributed injection of free-stream molecules on every inflow face
+// (inject.wgsl), placed after the live particles at offsets from a prefix scan of the counts.
+import { bindBuffers } from '../gpu/bind.js';
+import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
+import { PrefixScan } from '../gpu/prefix-scan.js';
+import type { Phase, PhaseContext } from './phase.js';
+
+export class InjectPhase implements Phase {
+  readonly name = 'inject';
+  private readonly count: GPUComputePipeline;
+  private readonly write: GPUComputePipeline;
+  private readonly after: GPUComputePipeline;
+  private readonly scan: PrefixScan;
+  private countGroup!: GPUBindGroup;
+  private afterGroup!: GPUBindGroup;
+  private writeGroups: GPUBindGroup[] = [];
+
+  constructor(private readonly ctx: PhaseContext) {
+    this.count = ctx.cache.get({ file: 'inject.wgsl', entry: 'inject_count', modules: ['advance.wgsl'] });
+    this.write = ctx.cache.get({ file: 'inject.wgsl', entry: 'inject_write', modules: ['advance.wgsl'] });
+    this.after = ctx.cache.get({ file: 'control.wgsl', entry: 'after_inject_scan' });
+    this.scan = new PrefixScan(ctx.device, ctx.cache, 'inject', ctx.state.tables.nFaceCells);
+  }
+
+  /** True when the case has at least one inflow face. */
+  static needed(ctx: PhaseContext): boolean {
+    return ctx.state.tables.nFaceCells > 0;
+  }
+
+  bind(): void {
+    const { device, state: s } = this.ctx;
+    this.countGroup = bindBuffers(device, this.count, 'inject-count', { 0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies, 4: s.injCounts });
+    this.scan.bind(s.injCounts, s.injStarts);
+    this.afterGroup = bindBuffers(device, this.after, 'after-inject', { 0: s.params, 1: s.ctl, 2: s.stats, 3: s.args, 4: s.injCounts, 5: s.injStarts });
+    this.writeGroups = s.sets.map((p, k) =>
+      bindBuffers(device, this.write, `inject-write-${k}`, {
+        0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies, 5: s.injStarts,
+        6: p.px, 7: p.py, 8: p.pz, 9: p.vx, 10: p.vy, 11: p.vz, 12: p.cell, 13: p.pid, 14: p.species,
+      }),
+    );
+  }
+
+  encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
+    const groups = dispatchDims(this.ctx.state.tables.nFaceCells, WORKGROUP_SIZE);
+    pass.setPipeline(this.count);
+    pass.setBindGroup(0, this.countGroup);
+    pass.dispatchWorkgroups(...groups);
+    this.scan.encode(pass);
+    pass.setPipeline(this.after);
+    pass.setBindGroup(0, this.afterGroup);
+    pass.dispatchWorkgroups(1);
+    pass.setPipeline(this.write);
+    pass.setBindGroup(0, this.writeGroups[set]);
+    pass.dispatchWorkgroups(...groups);
+  }
+}

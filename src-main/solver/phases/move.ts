@@ -1,0 +1,38 @@
+// Move phase: starts the step (control.wgsl:begin_step), then flies every particle for dt through
+// the box with its boundary conditions and re-indexes it (move.wgsl).
+import { bindBuffers } from '../gpu/bind.js';
+import { ARGS } from '../gpu/struct-layouts.js';
+import type { Phase, PhaseContext } from './phase.js';
+
+export class MovePhase implements Phase {
+  readonly name = 'move';
+  private readonly begin: GPUComputePipeline;
+  private readonly move: GPUComputePipeline;
+  private beginGroup!: GPUBindGroup;
+  private moveGroups: GPUBindGroup[] = [];
+
+  constructor(private readonly ctx: PhaseContext) {
+    this.begin = ctx.cache.get({ file: 'control.wgsl', entry: 'begin_step' });
+    this.move = ctx.cache.get({ file: 'move.wgsl', entry: 'move_particles', modules: ['advance.wgsl'] });
+  }
+
+  bind(): void {
+    const { device, state: s } = this.ctx;
+    this.beginGroup = bindBuffers(device, this.begin, 'begin-step', { 0: s.params, 1: s.ctl, 2: s.stats, 3: s.args });
+    this.moveGroups = s.sets.map((p, k) =>
+      bindBuffers(device, this.move, `move-${k}`, {
+        0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies,
+        4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 11: p.pid, 12: p.species,
+      }),
+    );
+  }
+
+  encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
+    pass.setPipeline(this.begin);
+    pass.setBindGroup(0, this.beginGroup);
+    pass.dispatchWorkgroups(1);
+    pass.setPipeline(this.move);
+    pass.setBindGroup(0, this.moveGroups[set]);
+    pass.dispatchWorkgroupsIndirect(this.ctx.state.args, 4 * ARGS.N);
+  }
+}

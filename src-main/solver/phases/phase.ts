@@ -1,0 +1,19 @@
+// What every timestep phase shares: the device, the pipeline cache and the state it works on.
+import type { PipelineCache } from '../gpu/pipeline-cache.js';
+import type { SimState } from '../state.js';
+
+/** Everything a phase needs to build its pipelines and bind groups. */
+export interface PhaseContext {
+  device: GPUDevice;
+  cache: PipelineCache;
+  state: SimState;
+}
+
+/** A timestep phase: its own .wgsl, pipelines made once, bind groups per particle set. */
+export interface Phase {
+  readonly name: string;
+  /** (Re)creates bind groups, after setup and whenever the state's buffers are reallocated. */
+  bind(): void;
+  /** Records the phase's dispatches for one step; `set` is the particle set it reads. */
+  encode(pass: GPUComputePassEncoder, set: 0 | 1): void;
+}

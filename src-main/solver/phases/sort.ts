@@ -1,0 +1,83 @@
+// Index phase: counting sort of particles by cell with no cap per cell (sort.wgsl), cells' particles
+// ordered by id, then every particle array gathered into the other set in that order, which also
+// drops particles that left the box. Afterwards the live particles are cell-contiguous.
+import { bindBuffers } from '../gpu/bind.js';
+import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
+import { PrefixScan } from '../gpu/prefix-scan.js';
+import { ARGS } from '../gpu/struct-layouts.js';
+import { PARTICLE_ATTRIBUTES } from '../particle-attributes.js';
+import type { Phase, PhaseContext } from './phase.js';
+
+export class SortPhase implements Phase {
+  readonly name = 'sort';
+  private readonly clear: GPUComputePipeline;
+  private readonly count: GPUComputePipeline;
+  private readonly after: GPUComputePipeline;
+  private readonly scatter: GPUComputePipeline;
+  private readonly orderCells: GPUComputePipeline;
+  private readonly permute: GPUComputePipeline;
+  private readonly scan: PrefixScan;
+  private clearGroup!: GPUBindGroup;
+  private afterGroup!: GPUBindGroup;
+  private orderGroups: GPUBindGroup[] = [];
+  private countGroups: GPUBindGroup[] = [];
+  private scatterGroups: GPUBindGroup[] = [];
+  /** permuteGroups[from][attribute]: gather from set `from` into the other set. */
+  private permuteGroups: GPUBindGroup[][] = [];
+
+  constructor(private readonly ctx: PhaseContext) {
+    const get = (entry: string) => ctx.cache.get({ file: 'sort.wgsl', entry });
+    this.clear = get('clear_counts');
+    this.count = get('count_cells');
+    this.scatter = get('scatter');
+    this.orderCells = get('order_cells');
+    this.permute = get('permute');
+    this.after = ctx.cache.get({ file: 'control.wgsl', entry: 'after_sort_scan' });
+    this.scan = new PrefixScan(ctx.device, ctx.cache, 'sort', ctx.state.tables.nCells);
+  }
+
+  bind(): void {
+    const { device, state: s } = this.ctx;
+    this.clearGroup = bindBuffers(device, this.clear, 'sort-clear', { 0: s.params, 3: s.counts });
+    this.scan.bind(s.counts, s.starts);
+    this.afterGroup = bindBuffers(device, this.after, 'after-sort', { 0: s.params, 1: s.ctl, 2: s.stats, 3: s.args, 4: s.counts, 5: s.starts });
+    this.countGroups = s.sets.map((p, k) => bindBuffers(device, this.count, `sort-count-${k}`, { 1: s.ctl, 2: p.cell, 3: s.counts, 4: s.slot }));
+    this.scatterGroups = s.sets.map((p, k) =>
+      bindBuffers(device, this.scatter, `sort-scatter-${k}`, { 1: s.ctl, 2: p.cell, 4: s.slot, 5: s.starts, 6: s.order }));
+    this.orderGroups = s.sets.map((p, k) =>
+      bindBuffers(device, this.orderCells, `sort-order-${k}`, { 0: s.params, 3: s.counts, 5: s.starts, 6: s.order, 7: p.pid }));
+    this.permuteGroups = s.sets.map((from, k) => {
+      const to = s.sets[1 - k];
+      return PARTICLE_ATTRIBUTES.map((a) =>
+        bindBuffers(device, this.permute, `sort-permute-${a}-${k}`, { 1: s.ctl, 6: s.order, 8: from[a], 9: to[a] }));
+    });
+  }
+
+  /** Sorts set `set` into the other set; the caller then treats the other set as live. */
+  encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
+    const s = this.ctx.state;
+    const cellGroups = dispatchDims(s.tables.nCells, WORKGROUP_SIZE);
+    pass.setPipeline(this.clear);
+    pass.setBindGroup(0, this.clearGroup);
+    pass.dispatchWorkgroups(...cellGroups);
+    pass.setPipeline(this.count);
+    pass.setBindGroup(0, this.countGroups[set]);
+    pass.dispatchWorkgroupsIndirect(s.args, 4 * ARGS.N_ALL);
+    this.scan.encode(pass);
+    pass.setPipeline(this.scatter);
+    pass.setBindGroup(0, this.scatterGroups[set]);
+    pass.dispatchWorkgroupsIndirect(s.args, 4 * ARGS.N_ALL);
+    // after_sort_scan rewrites args[N]: it must follow the N_ALL dispatches that read args
+    pass.setPipeline(this.after);
+    pass.setBindGroup(0, this.afterGroup);
+    pass.dispatchWorkgroups(1);
+    pass.setPipeline(this.orderCells);
+    pass.setBindGroup(0, this.orderGroups[set]);
+    pass.dispatchWorkgroups(...cellGroups);
+    pass.setPipeline(this.permute);
+    for (const group of this.permuteGroups[set]) {
+      pass.setBindGroup(0, group);
+      pass.dispatchWorkgroupsIndirect(s.args, 4 * ARGS.N);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+// The run summary printed by `dsmc run --json` (and later stored in the run database).
+import type { AdapterDescription } from './gpu/device.js';
+import { fieldsSha256 } from './fields.js';
+import type { LoopResult } from './loop.js';
+
+/** Time of one phase in the summary. */
+export interface PhaseSummary {
+  calls: number;
+  totalSeconds: number;
+  avgSeconds: number;
+  minSeconds: number;
+  maxSeconds: number;
+  percentOfLoop: number;
+  secondsPerParticleStep: number;
+}
+
+/** The `--json` summary of a run. */
+export interface RunSummary {
+  case: string;
+  steps: number;
+  particles: number;
+  meanParticles: number;
+  particleSteps: number;
+  seconds: number;
+  particleStepsPerSecond: number;
+  collisionsPerParticleStep: number;
+  candidatesPerParticleStep: number;
+  timing: 'gpu-timestamps' | 'wall-clock';
+  phases: Record<string, PhaseSummary>;
+  otherSeconds: number;
+  conservation: { particlesStart: number; particlesEnd: number; momentumRelDrift: number; energyRelDrift: number };
+  samples: number;
+  fieldsSha256: string;
+  capacity: number;
+  bytesPerParticle: number;
+  adapter: { description: string; backend: string };
+}
+
+/** Builds the summary of a finished loop. */
+export function summarize(name: string, r: LoopResult, adapter: AdapterDescription, gpuBytes: number): RunSummary {
+  let particleSteps = 0, collisions = 0, candidates = 0;
+  for (const s of r.stepStats) {
+    particleSteps += s.particlesBefore;
+    collisions += s.collisions;
+    candidates += s.candidates;
+  }
+  const meanParticles = r.steps > 0 ? particleSteps / r.steps : r.end.particles;
+  let phaseSeconds = 0;
+  const phases: Record<string, PhaseSummary> = {};
+  for (const [k, t] of r.phases) {
+    phaseSeconds += t.totalSeconds;
+    phases[k] = {
+      calls: t.calls,
+      totalSeconds: t.totalSeconds,
+      avgSeconds: t.totalSeconds / t.calls,
+      minSeconds: t.minSeconds,
+      maxSeconds: t.maxSeconds,
+      percentOfLoop: r.seconds > 0 ? (100 * t.totalSeconds) / r.seconds : 0,
+      secondsPerParticleStep: particleSteps > 0 ? t.totalSeconds / particleSteps : 0,
+    };
+  }
+  const dp = r.end.momentum.map((p, i) => p - r.start.momentum[i]);
+  return {
+    case: name,
+    steps: r.steps,
+    particles: r.end.particles,
+    meanParticles,
+    particleSteps,
+    seconds: r.seconds,
+    particleStepsPerSecond: r.seconds > 0 ? particleSteps / r.seconds : 0,
+    collisionsPerParticleStep: particleSteps > 0 ? collisions / particleSteps : 0,
+    candidatesPerParticleStep: particleSteps > 0 ? candidates / particleSteps : 0,
+    timing: r.timingSource,
+    phases,
+    otherSeconds: Math.max(0, r.seconds - phaseSeconds),
+    conservation: {
+      particlesStart: r.start.particles,
+      particlesEnd: r.end.particles,
+      momentumRelDrift: r.start.momentumMagnitudeSum > 0 ? Math.hypot(dp[0], dp[1], dp[2]) / r.start.momentumMagnitudeSum : 0,
+      energyRelDrift: r.start.kineticEnergy > 0 ? Math.abs(r.end.kineticEnergy - r.start.kineticEnergy) / r.start.kineticEnergy : 0,
+    },
+    samples: r.samples,
+    fieldsSha256: fieldsSha256(r.fields),
+    capacity: r.capacity,
+    bytesPerParticle: r.capacity > 0 ? gpuBytes / r.capacity : 0,
+    adapter: { description: adapter.description, backend: adapter.backend },
+  };
+}

@@ -1,0 +1,154 @@
+// Turns a parsed case into the constants and tables the shaders read (no GPU here, so it is
+// unit-tested directly): SimParams, species pairs, faces, inflow rates and the initial fill.
+import {
+  FACES, cellCount, cellVolume, domainLengths, domainVolume, moleFractions, resolvedFnum, type Case,
+} from '../common/case-schema.js';
+import { BOLTZMANN, maxwellianFlux, mostProbableSpeed, pairModel } from '../common/physics.js';
+import { BOUNDARY_CODES } from './gpu/struct-layouts.js';
+
+type Values = Record<string, number>;
+
+/** Everything the GPU state is built from, in SI units. */
+export interface SolverTables {
+  simParams: Values;
+  pairs: Values[];
+  species: Values[];
+  faces: Values[];
+  faceSpecies: Values[];
+  init: Values;
+  fnum: number;
+  nCells: number;
+  nFaceCells: number;
+  initialParticles: number;
+  /** Expected particles injected per step over all inflow faces. */
+  injectionPerStep: number;
+  /** Particle count of the whole box at the reference density (capacity planning). */
+  referenceParticles: number;
+  /** Start value of every cell's (sigma_T c_r)_max. */
+  sigmaCrMaxInit: number;
+}
+
+/** Tangential axes of a face normal to axis a (the order inject.wgsl uses). */
+export function tangentialAxes(axis: number): [number, number] {
+  return axis === 0 ? [1, 2] : axis === 1 ? [0, 2] : [0, 1];
+}
+
+/** Highest temperature anywhere in the case (initial gas, inflows, walls). */
+function hottest(c: Case): number {
+  let t = c.initial.temperature;
+  for (const f of FACES) {
+    const b = c.boundaries[f];
+    if (b.type === 'diffuse' || b.type === 'inflow') t = Math.max(t, b.temperature);
+  }
+  return t;
+}
+
+/** Builds the solver tables of a parsed case. */
+export function buildTables(c: Case): SolverTables {
+  const [nx, ny, nz] = c.grid.cells;
+  const [dx, dy, dz] = c.grid.cellSize;
+  const [lx, ly, lz] = domainLengths(c);
+  const nCells = cellCount(c);
+  const fnum = resolvedFnum(c);
+  const nSpecies = c.species.length;
+  const dt = c.run.dt;
+
+  // species pairs, row-major [i][j]
+  const pairs: Values[] = [];
+  const tHot = hottest(c);
+  let sigmaCrMaxInit = 0;
+  for (const a of c.species) {
+    for (const b of c.species) {
+      const p = pairModel(a, b);
+      const crExponent = 2 - 2 * p.omega;
+      pairs.push({
+        crossSection: p.crossSectionCoefficient,
+        crExponent,
+        invAlpha: 1 / p.alpha,
+        massFraction1: a.mass / (a.mass + b.mass),
+        massFraction2: b.mass / (a.mass + b.mass),
+        vss: p.alpha !== 1 ? 1 : 0,
+      });
+      // a relative speed three times the most probable one of the hottest state: rarely exceeded
+      const cr0 = 3 * Math.sqrt((2 * BOLTZMANN * tHot) / p.reducedMass);
+      sigmaCrMaxInit = Math.max(sigmaCrMaxInit, p.crossSectionCoefficient * Math.pow(cr0, crExponent));
+    }
+  }
+
+  // faces and inflow face cells
+  const faces: Values[] = [];
+  const faceSpecies: Values[] = [];
+  let nFaceCells = 0;
+  let nInflowFaces = 0;
+  let injectionPerStep = 0;
+  FACES.forEach((name, f) => {
+    const b = c.boundaries[name];
+    const axis = Math.floor(f / 2);
+    const inward = f % 2 === 0 ? 1 : -1;
+    const [t1, t2] = tangentialAxes(axis);
+    const vel = b.type === 'diffuse' || b.type === 'inflow' ? b.velocity : [0, 0, 0];
+    const face: Values = { kind: BOUNDARY_CODES[b.type], velX: vel[0], velY: vel[1], velZ: vel[2] };
+    if (b.type === 'inflow') {
+      const count = c.grid.cells[t1] * c.grid.cells[t2];
+      face.faceCellBase = nFaceCells;
+      face.faceCellCount = count;
+      nFaceCells += count;
+      nInflowFaces += 1;
+    }
+    faces.push(face);
+    const x = b.type === 'inflow' ? moleFractions(c, b.fractions) : c.species.map(() => 0);
+    c.species.forEach((s, k) => {
+      if (b.type === 'inflow') {
+        const un = vel[axis] * inward;
+        const area = c.grid.cellSize[t1] * c.grid.cellSize[t2];
+        const mean = (maxwellianFlux(x[k] * b.numberDensity, b.temperature, s.mass, un) * area * dt) / fnum;
+        injectionPerStep += mean * face.faceCellCount;
+        faceSpecies.push({
+          thermalSpeed: Math.sqrt((BOLTZMANN * b.temperature) / s.mass),
+          injectMean: mean,
+          speedRatio: un / mostProbableSpeed(b.temperature, s.mass),
+        });
+      } else if (b.type === 'diffuse') {
+        faceSpecies.push({ thermalSpeed: Math.sqrt((BOLTZMANN * b.temperature) / s.mass), injectMean: 0, speedRatio: 0 });
+      } else {
+        faceSpecies.push({ thermalSpeed: 0, injectMean: 0, speedRatio: 0 });
+      }
+    });
+  });
+
+  // initial fill
+  const filled = c.initial.kind !== 'empty' && c.initial.numberDensity > 0;
+  const initialParticles = filled ? Math.round((c.initial.numberDensity * domainVolume(c)) / fnum) : 0;
+  const xInit = moleFractions(c, c.initial.fractions);
+  const species = c.species.map((s, k) => ({
+    mass: s.mass,
+    initFraction: xInit[k],
+    initThermalSpeed: Math.sqrt((BOLTZMANN * c.initial.temperature) / s.mass),
+  }));
+  const init: Values = {
+    count: initialParticles,
+    kind: c.initial.kind === 'plusMinus' ? 1 : 0,
+    velX: c.initial.velocity[0],
+    velY: c.initial.velocity[1],
+    velZ: c.initial.velocity[2],
+  };
+
+  let nRef = filled ? c.initial.numberDensity : 0;
+  for (const f of FACES) {
+    const b = c.boundaries[f];
+    if (b.type === 'inflow') nRef = Math.max(nRef, b.numberDensity);
+  }
+
+  const simParams: Values = {
+    nx, ny, nz, nCells, dx, dy, dz, dt, lx, ly, lz, nSpecies,
+    invDx: 1 / dx, invDy: 1 / dy, invDz: 1 / dz,
+    collisionFactor: (0.5 * fnum * dt) / cellVolume(c),
+    seedLo: c.run.seed, seedHi: 0x5eed,
+    nFaceCells, nInflowFaces,
+  };
+  return {
+    simParams, pairs, species, faces, faceSpecies, init, fnum, nCells, nFaceCells,
+    initialParticles, injectionPerStep, sigmaCrMaxInit,
+    referenceParticles: (nRef * domainVolume(c)) / fnum,
+  };
+}
