@@ -1,0 +1,197 @@
+// The case file: its zod schema (SI units throughout), the parsed Case type with defaults applied,
+// parseCase (schema + cross-field rules, throwing CaseError) and the JSON Schema for editors.
+import { z } from 'zod';
+import { CaseError, issuesFromZod } from './case-errors.js';
+import { caseRuleIssues } from './case-rules.js';
+
+export { CaseError } from './case-errors.js';
+export type { CaseIssue } from './case-errors.js';
+export {
+  FACES,
+  cellCount,
+  cellVolume,
+  domainLengths,
+  domainVolume,
+  moleFractions,
+  referenceState,
+  resolvedFnum,
+} from './case-helpers.js';
+export type { Face, ReferenceState } from './case-helpers.js';
+
+// --- leaf builders: each carries the "expected ..." text used in every error about the field ---
+
+// A finite number strictly greater than zero.
+function positive(unit: string) {
+  const e = `expected a finite number > 0 (${unit})`;
+  return z.number({ error: e }).positive({ error: e });
+}
+
+// A finite number greater than or equal to zero.
+function nonNegative(unit: string) {
+  const e = `expected a finite number >= 0 (${unit})`;
+  return z.number({ error: e }).min(0, { error: e });
+}
+
+// A finite number in the closed range [min, max].
+function ranged(min: number, max: number, what: string) {
+  const e = `expected a number from ${min} to ${max} (${what})`;
+  return z.number({ error: e }).min(min, { error: e }).max(max, { error: e });
+}
+
+// An integer >= min, or in [min, max] when max is given.
+function integer(min: number, max?: number) {
+  const e = max === undefined ? `expected an integer >= ${min}` : `expected an integer from ${min} to ${max}`;
+  const base = z.number({ error: e }).int({ error: e }).min(min, { error: e });
+  return max === undefined ? base : base.max(max, { error: e });
+}
+
+// A string of min..max characters.
+function text(min: number, max: number) {
+  const e = `expected a string of ${min} to ${max} characters`;
+  return z.string({ error: e }).min(min, { error: e }).max(max, { error: e });
+}
+
+// Exactly three items of one kind, e.g. [nx, ny, nz].
+function triple<T extends z.ZodType>(item: T, what: string) {
+  return z.tuple([item, item, item], { error: `expected an array of exactly 3 ${what}` });
+}
+
+// A velocity vector [vx, vy, vz] in m/s, defaulting to rest.
+function velocity() {
+  const e = 'expected a finite number (m/s)';
+  return triple(z.number({ error: e }), 'finite numbers [vx, vy, vz] in m/s')
+    .default((): [number, number, number] => [0, 0, 0])
+    .describe('velocity [vx, vy, vz], m/s (default [0, 0, 0])');
+}
+
+// An object that rejects unknown keys, listing the allowed ones.
+function strict<S extends z.ZodRawShape>(shape: S) {
+  const keys = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (iss) => (iss.code === 'unrecognized_keys' ? keys : `expected an object with keys: ${keys}`),
+  });
+}
+
+// Mole fractions by species name (normalised when used; species not named get 0).
+function fractions() {
+  const e = 'expected a finite number >= 0 (mole fraction)';
+  return z
+    .record(z.string(), z.number({ error: e }).min(0, { error: e }), {
+      error: 'expected an object mapping species names to mole fractions >= 0, e.g. {"Ar": 0.8, "N2": 0.2}',
+    })
+    .describe('mole fractions by species name; normalised; species not named get 0 (default: all equal)');
+}
+
+// --- the case ---
+
+const speciesSchema = strict({
+  name: text(1, 32).describe('unique species name'),
+  mass: positive('kg').describe('molecular mass, kg'),
+  dRef: positive('m').describe('VHS/VSS reference diameter, m'),
+  omega: ranged(0.5, 1.0, 'viscosity-temperature exponent').describe('viscosity-temperature exponent'),
+  tRef: positive('K').describe('reference temperature of dRef, K'),
+  alpha: ranged(1, 2, 'VSS scattering exponent; 1 = VHS').default(1).describe('VSS scattering exponent; 1 = VHS (default)'),
+});
+
+const boundaryTypes = ['periodic', 'specular', 'diffuse', 'inflow', 'outflow'] as const;
+const boundarySchema = z.discriminatedUnion(
+  'type',
+  [
+    strict({ type: z.literal('periodic') }),
+    strict({ type: z.literal('specular') }),
+    strict({
+      type: z.literal('diffuse'),
+      temperature: positive('K').describe('wall temperature, K'),
+      velocity: velocity(),
+    }),
+    strict({
+      type: z.literal('inflow'),
+      numberDensity: positive('m^-3').describe('number density of the reservoir, m^-3'),
+      temperature: positive('K').describe('reservoir temperature, K'),
+      velocity: velocity(),
+      fractions: fractions().optional(),
+    }),
+    strict({ type: z.literal('outflow') }),
+  ],
+  {
+    error: (iss) =>
+      iss.code === 'invalid_union'
+        ? `expected one of ${boundaryTypes.map((t) => `"${t}"`).join(', ')}`
+        : `expected an object such as {"type": "specular"}; types: ${boundaryTypes.join(', ')}`,
+  },
+);
+
+/** Schema of a case file. parseCase adds the cross-field rules; use it rather than this alone. */
+export const caseSchema = strict({
+  $schema: z.string({ error: 'expected a string (path of the JSON Schema)' }).optional(),
+  name: text(1, 100).describe('case name'),
+  description: z.string({ error: 'expected a string' }).optional(),
+  grid: strict({
+    cells: triple(integer(1), 'integers >= 1 [nx, ny, nz]').describe('number of cells along x, y, z'),
+    cellSize: triple(positive('m'), 'numbers > 0 [dx, dy, dz] in metres').describe('cell edge lengths [dx, dy, dz], m'),
+  }),
+  species: z
+    .array(speciesSchema, { error: 'expected an array of 1 to 16 species' })
+    .min(1, { error: 'expected an array of 1 to 16 species' })
+    .max(16, { error: 'expected an array of 1 to 16 species' }),
+  particles: strict({
+    fnum: positive('real molecules per simulated particle').optional().describe('real molecules per simulated particle'),
+    perCell: positive('simulated particles per cell').optional().describe('simulated particles per cell at the reference density (largest of initial and inflow densities)'),
+  }).describe('exactly one of fnum and perCell'),
+  initial: strict({
+    kind: z.enum(['maxwellian', 'plusMinus', 'empty'], { error: 'expected one of "maxwellian", "plusMinus", "empty"' }).default('maxwellian'),
+    numberDensity: nonNegative('m^-3').default(0).describe('number density, m^-3 (must be > 0 unless kind is "empty")'),
+    temperature: positive('K').default(273.15).describe('temperature, K'),
+    velocity: velocity(),
+    fractions: fractions().optional(),
+  }),
+  boundaries: strict({
+    xmin: boundarySchema,
+    xmax: boundarySchema,
+    ymin: boundarySchema,
+    ymax: boundarySchema,
+    zmin: boundarySchema,
+    zmax: boundarySchema,
+  }),
+  run: strict({
+    steps: integer(0).describe('number of timesteps'),
+    dt: positive('s').describe('timestep, s'),
+    seed: integer(0, 4294967295).default(1).describe('random seed'),
+    stepsPerSubmit: integer(1, 1000).default(50).describe('timesteps batched in one GPU submit'),
+  }),
+  sampling: strict({
+    start: integer(0).default(0).describe('first sampled step'),
+    interval: integer(1).default(1).describe('steps between samples'),
+  }).default(() => ({ start: 0, interval: 1 })),
+});
+
+/** A parsed case with every default applied (SI units). */
+export type Case = z.output<typeof caseSchema>;
+/** One species of a parsed case. */
+export type Species = Case['species'][number];
+/** One face's boundary condition of a parsed case. */
+export type Boundary = Case['boundaries']['xmin'];
+/** The case file as written (before defaults). */
+export type CaseInput = z.input<typeof caseSchema>;
+
+// Validates a case (parsed JSON or a JS object) and applies defaults; throws CaseError listing every problem.
+export function parseCase(json: unknown): Case {
+  const result = caseSchema.safeParse(json);
+  if (!result.success) throw new CaseError(issuesFromZod(result.error.issues, json));
+  const ruleIssues = caseRuleIssues(result.data);
+  if (ruleIssues.length > 0) throw new CaseError(ruleIssues);
+  return result.data;
+}
+
+// JSON Schema (draft 2020-12) of the case file as written, for editors; resources/case.schema.json holds a copy.
+export function caseJsonSchema(): object {
+  const { $schema, ...rest } = z.toJSONSchema(caseSchema, { io: 'input', target: 'draft-2020-12' });
+  return {
+    $schema,
+    $id: 'urn:dsmc-studio:case.schema.json',
+    title: 'DSMC case',
+    description:
+      'A DSMC case file (SI units). Cross-field rules are checked by parseCase (the dsmc tool), not by this schema: unique species names, periodic on both faces of an axis or neither, exactly one of particles.fnum / particles.perCell, fraction keys naming species, numberDensity > 0 unless initial.kind is "empty".',
+    ...rest,
+  };
+}
