@@ -68,7 +68,8 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (e) {
     const err = e as Error;
-    process.stderr.write(`dsmc ${command ?? ''}: ${err.message}\n`);
+    const text = err.name === 'CaseError' ? `invalid case, fix these fields:\n  ${err.message.split('\n').join('\n  ')}` : err.message;
+    process.stderr.write(`dsmc ${command ?? ''}: ${text}\n`);
     if (process.env.DSMC_DEBUG) process.stderr.write(`${err.stack}\n`);
     return err.name === 'CaseError' ? 2 : 1;
   }

@@ -16,6 +16,7 @@ import { MovePhase } from './phases/move.js';
 import type { PhaseContext } from './phases/phase.js';
 import { SamplePhase } from './phases/sample.js';
 import { SortPhase } from './phases/sort.js';
+import type { ParticleAttribute } from './particle-attributes.js';
 import { SimState, initialCapacity } from './state.js';
 import { buildTables, type SolverTables } from './tables.js';
 
@@ -199,6 +200,13 @@ export class Simulation {
   /** Totals of the live particles now. */
   totals(): Promise<ParticleTotals> {
     return particleTotals(this.ctx, this.particles);
+  }
+
+  /** Copies the live particles' arrays to the host (tests, exports); u32 arrays come back as bits to reinterpret. */
+  async readParticles(attrs: readonly ParticleAttribute[]): Promise<Record<ParticleAttribute, ArrayBuffer>> {
+    const out = {} as Record<ParticleAttribute, ArrayBuffer>;
+    for (const a of attrs) out[a] = await readBuffer(this.gpu.device, this.state.live[a], 4 * this.particles);
+    return out;
   }
 
   /** Current live particle count (as of the last read-back). */

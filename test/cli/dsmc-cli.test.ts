@@ -1,0 +1,96 @@
+// The `dsmc` command as a user runs it (bin/dsmc.js on the compiled out/; `npm test` builds first):
+// --json summary shape, errors on stderr with exit codes and no stack traces, no-adapter message.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
+
+/** Runs dsmc with args; a run that has not finished after 120 s is killed (and fails the test). */
+function dsmc(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The JSON object on the last line of stdout. */
+function lastJson(stdout: string): Record<string, unknown> {
+  const lines = stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]);
+}
+
+describe('dsmc run', () => {
+  it('prints the summary as JSON on the last line', () => {
+    const r = dsmc(['run', 'collide-box', '--set', 'run.steps=6', '--set', 'grid.cells=[8,8,8]', '--json']);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.code).toBe(0);
+    const s = lastJson(r.stdout);
+    for (const k of ['steps', 'particles', 'particleSteps', 'seconds', 'particleStepsPerSecond', 'collisionsPerParticleStep',
+      'candidatesPerParticleStep', 'phases', 'conservation', 'samples', 'fieldsSha256', 'adapter']) expect(s, k).toHaveProperty(k);
+    expect(s.steps).toBe(6);
+    expect(s.particles).toBe(5120);
+    expect(s.particleSteps).toBe(6 * 5120);
+    expect(s.samples).toBe(6);
+    expect(s.fieldsSha256).toMatch(/^[0-9a-f]{64}$/);
+    const phases = s.phases as Record<string, { calls: number; totalSeconds: number; avgSeconds: number }>;
+    for (const name of ['move', 'sort', 'collide', 'sample']) {
+      expect(phases[name].calls).toBe(6);
+      expect(phases[name].avgSeconds).toBeCloseTo(phases[name].totalSeconds / 6, 12);
+    }
+    expect(Object.keys(s.conservation as object).sort()).toEqual(['energyRelDrift', 'momentumRelDrift', 'particlesEnd', 'particlesStart']);
+    expect((s.adapter as { description: string }).description.length).toBeGreaterThan(0);
+  });
+
+  it('times phases by wall clock when asked', () => {
+    const r = dsmc(['run', 'free-stream', '--set', 'run.steps=4', '--timing', 'wall', '--json']);
+    expect(r.code).toBe(0);
+    const s = lastJson(r.stdout);
+    expect(s.timing).toBe('wall-clock');
+    expect((s.phases as Record<string, { calls: number }>).inject.calls).toBe(4);
+  });
+
+  it('names every bad field, exits 2 and prints no stack trace', () => {
+    const r = dsmc(['run', 'collide-box', '--set', 'grid.cells=[0,1,2]', '--set', 'run.dt=-1', '--set', 'bogus=3']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('grid.cells[0]: got 0');
+    expect(r.stderr).toContain('run.dt: got -1');
+    expect(r.stderr).toContain('"bogus"');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('rejects a malformed --set and an unknown case with the fix in the message', () => {
+    const bad = dsmc(['run', 'collide-box', '--set', 'nonsense']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('expected --set path=value');
+    const missing = dsmc(['run', 'no-such-case']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('collide-box');
+  });
+
+  it('says which driver to install when no adapter exists, without hanging', () => {
+    const r = dsmc(['run', 'collide-box', '--set', 'run.steps=1'], { VK_DRIVER_FILES: '/nonexistent.json', VK_ICD_FILENAMES: '/nonexistent.json' });
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('mesa-vulkan-drivers');
+  });
+});
+
+describe('dsmc bench and check', () => {
+  it('runs the collide-box benchmark at a requested size', () => {
+    const r = dsmc(['bench', '--particles', '10000', '--set', 'run.steps=5', '--json']);
+    expect(r.code).toBe(0);
+    const s = lastJson(r.stdout);
+    expect(s.case).toBe('collide-box');
+    expect(s.particles).toBe(10000);
+    expect(s.samples).toBe(0);
+  });
+
+  it('prints the pre-launch check and refuses a case that does not fit the adapter', () => {
+    const ok = dsmc(['check', 'collide-box', '--json']);
+    expect(ok.code).toBe(0);
+    expect(lastJson(ok.stdout).ok).toBe(true);
+    // 4e9 cells cannot be indexed by one binding on any adapter
+    const big = dsmc(['check', 'collide-box', '--set', 'grid.cells=[2000,2000,1000]']);
+    expect(big.code).toBe(1);
+    expect(big.stdout + big.stderr).toMatch(/binding|buffer/i);
+  });
+});
