@@ -26,4 +26,24 @@ describe('periodic box conservation', () => {
     expect(s.conservation.momentumRelDrift).toBeLessThan(1e-5);
     expect(s.conservation.energyRelDrift).toBeLessThan(1e-5);
   });
+
+  it('conserves momentum and energy in a two-species mixture (unequal masses, VSS with VHS)', async () => {
+    const species = [
+      { name: 'Ar', mass: 6.63e-26, dRef: 4.11e-10, omega: 0.81, tRef: 273.15, alpha: 1.4 },
+      { name: 'He', mass: 6.65e-27, dRef: 2.33e-10, omega: 0.66, tRef: 273, alpha: 1 },
+    ];
+    const c = presetCase('periodic-relaxation', [
+      `species=${JSON.stringify(species)}`, 'initial.fractions={"Ar":0.6,"He":0.4}', 'initial.kind="maxwellian"',
+      'initial.velocity=[60,30,-90]', 'run.steps=300', 'sampling.start=301',
+    ]);
+    const { sim, result } = await simulate(gpu, c);
+    const s = summarize(c.name, result, gpu.adapter, 0);
+    expect(s.collisionsPerParticleStep).toBeGreaterThan(0.01);
+    expect(s.conservation.particlesEnd).toBe(s.conservation.particlesStart);
+    expect(s.conservation.momentumRelDrift).toBeLessThan(1e-5);
+    expect(s.conservation.energyRelDrift).toBeLessThan(1e-5);
+    const sp = new Uint32Array((await sim.readParticles(['species'])).species);
+    const he = sp.reduce((n, x) => n + x, 0) / sp.length;
+    expect(Math.abs(he - 0.4)).toBeLessThan(0.02);
+  });
 });
