@@ -13,6 +13,7 @@ export interface CommandOptions {
   timing: 'auto' | 'wall';
   progress: boolean;
   particles?: string;
+  warmup?: number;
 }
 
 /** Prints pre-launch warnings on stderr. */
@@ -28,7 +29,7 @@ export async function runCommand(ref: string, o: CommandOptions): Promise<number
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
-    const { summary } = await runCase(c, { timing: o.timing, onProgress: (p) => bar.update(p), onPrelaunch: reportPrelaunch, signal: controller.signal });
+    const { summary } = await runCase(c, { timing: o.timing, warmupSteps: o.warmup, onProgress: (p) => bar.update(p), onPrelaunch: reportPrelaunch, signal: controller.signal });
     bar.stop();
     process.stdout.write(o.json ? JSON.stringify(summary) + '\n' : formatSummary(summary) + '\n');
     return 0;
@@ -38,13 +39,13 @@ export async function runCommand(ref: string, o: CommandOptions): Promise<number
   }
 }
 
-/** dsmc bench: collide-box scaled to about --particles particles (10 per cell, cubic grid). */
+/** dsmc bench: collide-box scaled to about --particles particles (10 per cell, cubic grid), timed after 20 warm-up steps. */
 export async function benchCommand(o: CommandOptions): Promise<number> {
   const particles = Number(o.particles ?? 1e6);
   if (!(particles >= 10) || !Number.isFinite(particles)) throw new Error(`--particles: got "${o.particles}"; expected a number >= 10, e.g. 16e6`);
   const side = Math.max(1, Math.round(Math.cbrt(particles / 10)));
   const sets = [`grid.cells=[${side},${side},${side}]`, 'run.steps=200', 'sampling.start=1000000000', ...o.sets];
-  return runCommand('collide-box', { ...o, sets });
+  return runCommand('collide-box', { ...o, sets, warmup: o.warmup ?? 20 });
 }
 
 /** dsmc check CASE: validates and prints the pre-launch check on the default adapter. */

@@ -13,7 +13,8 @@ usage:
       --set overrides any field, value as JSON:  --set grid.cells=[40,40,40] --set run.steps=200
       --json prints the summary as one JSON object on the last line of stdout.
   dsmc bench [--particles N] [--set path=value ...] [--json]
-      Run the collide-box benchmark (SPARTA's bench/in.collide physics), ~N particles (default 1e6).
+      Run the collide-box benchmark (SPARTA's bench/in.collide physics), ~N particles (default 1e6),
+      200 timed steps after 20 untimed warm-up steps; sampling off.
   dsmc check CASE [--set path=value ...] [--json]
       Validate a case and print the pre-launch check (mean free path, dt, particles per cell, memory).
   dsmc presets              List the bundled case presets.

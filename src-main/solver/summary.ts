@@ -31,7 +31,9 @@ export interface RunSummary {
   conservation: { particlesStart: number; particlesEnd: number; momentumRelDrift: number; energyRelDrift: number };
   samples: number;
   fieldsSha256: string;
+  /** Particles the buffers hold before they grow. */
   capacity: number;
+  /** GPU memory of the run divided by the final particle count. */
   bytesPerParticle: number;
   adapter: { description: string; backend: string };
 }
@@ -82,7 +84,7 @@ export function summarize(name: string, r: LoopResult, adapter: AdapterDescripti
     samples: r.samples,
     fieldsSha256: fieldsSha256(r.fields),
     capacity: r.capacity,
-    bytesPerParticle: r.capacity > 0 ? gpuBytes / r.capacity : 0,
+    bytesPerParticle: r.end.particles > 0 ? gpuBytes / r.end.particles : 0,
     adapter: { description: adapter.description, backend: adapter.backend },
   };
 }
