@@ -33,9 +33,6 @@ const CTL_STATS_SLOT: u32 = 6u;    // slot of this step in the step-statistics r
 const CTL_ID_BASE: u32 = 7u;       // first particle id handed to this step's injected particles
 const CTL_WORDS: u32 = 8u;
 
-// Indirect dispatch arguments (three u32 each) in the `args` buffer.
-const ARGS_N: u32 = 0u;            // one invocation per live particle
-const ARGS_N_ALL: u32 = 3u;        // one invocation per particle including this step's injected ones
 
 // Step-statistics ring: STATS_WORDS u32 per step.
 const STATS_WORDS: u32 = 8u;
@@ -179,13 +176,6 @@ fn gauss2(u: vec2<f32>) -> vec2<f32> {
 // Flat invocation index of a 1D-or-2D dispatch (workgroups beyond 65535 spill into y).
 fn flat_id(wg: vec3<u32>, nwg: vec3<u32>, local: u32) -> u32 {
   return (wg.y * nwg.x + wg.x) * WG_SIZE + local;
-}
-
-// Workgroup counts (x, y, 1) that cover n invocations of WG_SIZE with x <= 65535.
-fn dispatch_dims(n: u32) -> vec3<u32> {
-  let groups = (n + WG_SIZE - 1u) / WG_SIZE;
-  if (groups <= 65535u) { return vec3<u32>(groups, 1u, 1u); }
-  return vec3<u32>(65535u, (groups + 65534u) / 65535u, 1u);
 }
 
 // Cell index of a position inside the box (clamped so that x == L lands in the last cell).

@@ -1,23 +1,16 @@
-// control.wgsl: single-invocation bookkeeping between phases: step counter, particle counts,
-// indirect dispatch sizes and the step-statistics ring. Keeps the host out of the per-step loop.
+// control.wgsl: single-invocation bookkeeping between phases: step counter, particle counts and
+// the step-statistics ring. Keeps the host out of the per-step loop. (Particle kernels are
+// dispatched over the buffer capacity and stop at the live count: on Dawn an indirect dispatch
+// costs far more than the idle invocations, since each is validated by an extra pass.)
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read_write> ctl: array<u32>;
 @group(0) @binding(2) var<storage, read_write> stats: array<u32>;
-@group(0) @binding(3) var<storage, read_write> args: array<u32>;
 // sums whose exclusive scan gives the total: cell counts (sort) or injection counts (inject)
 @group(0) @binding(4) var<storage, read> counts: array<u32>;
 @group(0) @binding(5) var<storage, read> starts: array<u32>;
 
-// Writes a three-word indirect dispatch covering n invocations at args[at].
-fn write_args(at: u32, n: u32) {
-  let d = dispatch_dims(n);
-  args[at] = d.x;
-  args[at + 1u] = d.y;
-  args[at + 2u] = d.z;
-}
-
-// Starts a step: advances the counter, opens its statistics slot, sizes the particle dispatches.
+// Starts a step: advances the counter and opens its statistics slot.
 @compute @workgroup_size(1)
 fn begin_step() {
   let step = ctl[CTL_STEP] + 1u;
@@ -30,8 +23,6 @@ fn begin_step() {
   for (var k = 0u; k < STATS_WORDS; k++) { stats[slot + k] = 0u; }
   stats[slot + ST_STEP] = step;
   stats[slot + ST_N_BEFORE] = n;
-  write_args(ARGS_N, n);
-  write_args(ARGS_N_ALL, n);
 }
 
 // After the injection counts are scanned: reserves room for the injected particles and hands out ids.
@@ -49,7 +40,6 @@ fn after_inject_scan() {
   ctl[CTL_ID_BASE] = ctl[CTL_NEXT_ID];
   ctl[CTL_NEXT_ID] = ctl[CTL_NEXT_ID] + total;
   stats[ctl[CTL_STATS_SLOT] + ST_INJECTED] = fit;
-  write_args(ARGS_N_ALL, n + fit);
 }
 
 // After the cell counts are scanned: the live particle count is the scan total.
@@ -59,5 +49,4 @@ fn after_sort_scan() {
   let n = starts[last] + counts[last];
   ctl[CTL_N] = n;
   stats[ctl[CTL_STATS_SLOT] + ST_N_AFTER] = n;
-  write_args(ARGS_N, n);
 }

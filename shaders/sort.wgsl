@@ -13,9 +13,19 @@
 @group(0) @binding(7) var<storage, read> pid: array<u32>;
 // counts as plain values once counting is over (same binding as `counts`, other entry points)
 @group(0) @binding(3) var<storage, read> cellCounts: array<u32>;
-// permute: one attribute, moved as raw 32-bit words
-@group(0) @binding(8) var<storage, read> srcWords: array<u32>;
-@group(0) @binding(9) var<storage, read_write> dstWords: array<u32>;
+// permute: six (positions, velocities) or three (cell, id, species) arrays moved as raw 32-bit words
+@group(0) @binding(8) var<storage, read> src0: array<u32>;
+@group(0) @binding(9) var<storage, read> src1: array<u32>;
+@group(0) @binding(10) var<storage, read> src2: array<u32>;
+@group(0) @binding(11) var<storage, read> src3: array<u32>;
+@group(0) @binding(12) var<storage, read> src4: array<u32>;
+@group(0) @binding(13) var<storage, read> src5: array<u32>;
+@group(0) @binding(14) var<storage, read_write> dst0: array<u32>;
+@group(0) @binding(15) var<storage, read_write> dst1: array<u32>;
+@group(0) @binding(16) var<storage, read_write> dst2: array<u32>;
+@group(0) @binding(17) var<storage, read_write> dst3: array<u32>;
+@group(0) @binding(18) var<storage, read_write> dst4: array<u32>;
+@group(0) @binding(19) var<storage, read_write> dst5: array<u32>;
 
 // Zeroes the per-cell counters.
 @compute @workgroup_size(WG_SIZE)
@@ -69,11 +79,29 @@ fn order_cells(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
   }
 }
 
-// Gathers one 32-bit attribute into sorted order: dst[k] = src[order[k]].
+// Gathers six arrays into sorted order: dst[k] = src[order[k]].
 @compute @workgroup_size(WG_SIZE)
-fn permute(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-           @builtin(local_invocation_index) li: u32) {
+fn permute6(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) li: u32) {
   let k = flat_id(wg, nwg, li);
   if (k >= ctl[CTL_N]) { return; }
-  dstWords[k] = srcWords[order[k]];
+  let i = order[k];
+  dst0[k] = src0[i];
+  dst1[k] = src1[i];
+  dst2[k] = src2[i];
+  dst3[k] = src3[i];
+  dst4[k] = src4[i];
+  dst5[k] = src5[i];
+}
+
+// Gathers three arrays into sorted order.
+@compute @workgroup_size(WG_SIZE)
+fn permute3(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) li: u32) {
+  let k = flat_id(wg, nwg, li);
+  if (k >= ctl[CTL_N]) { return; }
+  let i = order[k];
+  dst0[k] = src0[i];
+  dst1[k] = src1[i];
+  dst2[k] = src2[i];
 }

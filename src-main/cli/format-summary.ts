@@ -24,6 +24,7 @@ export function formatSummary(s: RunSummary): string {
     `conservation: particles ${s.conservation.particlesStart} -> ${s.conservation.particlesEnd}; ` +
       `momentum drift ${s.conservation.momentumRelDrift.toExponential(2)}, energy drift ${s.conservation.energyRelDrift.toExponential(2)}`,
     `sampling: ${s.samples} passes; fields sha256 ${s.fieldsSha256.slice(0, 16)}...`,
+    `host: ${s.host.submits} submits; encoding ${dur(s.host.encodeSeconds)}, waiting for the GPU ${dur(s.host.waitSeconds)}, read-back ${dur(s.host.readbackSeconds)}`,
     `memory: ${s.bytesPerParticle.toFixed(1)} bytes of GPU buffers per particle (capacity ${s.capacity} particles)`,
     '',
     `phase timing (${s.timing}):`,

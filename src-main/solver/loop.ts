@@ -64,6 +64,8 @@ export interface LoopResult {
   sums: Float64Array;
   capacity: number;
   tables: SolverTables;
+  /** Host side of the loop: recording commands, waiting for the GPU, reading results back. */
+  host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; submits: number };
 }
 
 /** Thrown when a run is cancelled through its AbortSignal. */
@@ -225,21 +227,29 @@ export class Simulation {
     const stepStats: StepStats[] = [];
     const t0 = performance.now();
     let moved = 0;
+    const host = { encodeSeconds: 0, waitSeconds: 0, readbackSeconds: 0, submits: 0 };
     const last = this.step + steps;
     while (this.step < last) {
       if (options.signal?.aborted) throw new RunCancelled(`cancelled at step ${this.step}`);
       const batch = Math.min(this.chunk, last - this.step);
       this.ensureCapacity(batch);
       let sampled = false;
+      const tEncode = performance.now();
       for (let k = 1; k <= batch; k++) {
         if (await this.recordStep(rec, this.step + k)) {
           sampled = true;
           this.samples += 1;
         }
       }
+      const tSubmit = performance.now();
       await rec.submit();
       throwIfGpuError(this.gpu);
+      const tRead = performance.now();
       const got = await this.readBack(this.step + 1, batch, sampled);
+      host.encodeSeconds += (tSubmit - tEncode) / 1000;
+      host.waitSeconds += (tRead - tSubmit) / 1000;
+      host.readbackSeconds += (performance.now() - tRead) / 1000;
+      host.submits += 1;
       this.step += batch;
       for (const s of got) moved += s.particlesBefore;
       stepStats.push(...got);
@@ -259,6 +269,7 @@ export class Simulation {
       sums: this.sums,
       capacity: this.state.capacity,
       tables: t,
+      host,
     };
   }
 }

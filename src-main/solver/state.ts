@@ -2,13 +2,12 @@
 // from one into the other), per-cell arrays, sampling sums, control words and step statistics.
 import { STORAGE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
 import {
-  ARGS, CTL, FaceInfo, FaceSpecies, InitParams, PARTIAL_WORDS, PairInfo, SAMPLE_MOMENTS, STATS, SimParams, SpeciesInfo,
+  CTL, FaceInfo, FaceSpecies, InitParams, PARTIAL_WORDS, PairInfo, SAMPLE_MOMENTS, STATS, SimParams, SpeciesInfo,
 } from './gpu/struct-layouts.js';
 import { PARTICLE_ATTRIBUTES, type ParticleSet } from './particle-attributes.js';
 import type { SolverTables } from './tables.js';
 
 const UNIFORM = 0x40 | 0x08; // UNIFORM | COPY_DST
-const INDIRECT = 0x100;
 
 /** One buffer the solver will allocate, for the pre-launch memory check. */
 export interface BufferRequirement {
@@ -49,7 +48,6 @@ export class SimState {
   readonly initParams: GPUBuffer;
   readonly ctl: GPUBuffer;
   readonly stats: GPUBuffer;
-  readonly args: GPUBuffer;
   readonly pairs: GPUBuffer;
   readonly speciesInfo: GPUBuffer;
   readonly faces: GPUBuffer;
@@ -74,7 +72,6 @@ export class SimState {
     this.initParams = makeBufferWith(device, 'init-params', InitParams.pack(t.init), UNIFORM);
     this.ctl = makeBufferWith(device, 'control', this.initialControl(), STORAGE);
     this.stats = makeBuffer(device, 'step-stats', 4 * STATS.WORDS * statsRing);
-    this.args = makeBuffer(device, 'dispatch-args', 4 * ARGS.WORDS, STORAGE | INDIRECT);
     this.pairs = makeBufferWith(device, 'pairs', PairInfo.packArray(t.pairs), STORAGE);
     this.speciesInfo = makeBufferWith(device, 'species', SpeciesInfo.packArray(t.species), STORAGE);
     this.faces = makeBufferWith(device, 'faces', FaceInfo.packArray(t.faces), STORAGE);

@@ -28,6 +28,8 @@ export interface RunSummary {
   timing: 'gpu-timestamps' | 'wall-clock';
   phases: Record<string, PhaseSummary>;
   otherSeconds: number;
+  /** Host side of the loop (encoding, waiting for the GPU, read-back) and the number of submits. */
+  host: LoopResult['host'];
   conservation: { particlesStart: number; particlesEnd: number; momentumRelDrift: number; energyRelDrift: number };
   samples: number;
   fieldsSha256: string;
@@ -75,6 +77,7 @@ export function summarize(name: string, r: LoopResult, adapter: AdapterDescripti
     timing: r.timingSource,
     phases,
     otherSeconds: Math.max(0, r.seconds - phaseSeconds),
+    host: r.host,
     conservation: {
       particlesStart: r.start.particles,
       particlesEnd: r.end.particles,

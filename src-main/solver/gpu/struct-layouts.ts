@@ -82,7 +82,6 @@ export const BOUNDARY_CODES = { periodic: 0, specular: 1, diffuse: 2, inflow: 3,
 /** Control words and statistics ring layout, as the CTL_* and ST_* constants of common.wgsl. */
 export const CTL = { STEP: 0, N: 1, N_ALL: 2, NEXT_ID: 3, OVERFLOW: 4, INJECTED: 5, STATS_SLOT: 6, ID_BASE: 7, WORDS: 8 } as const;
 export const STATS = { WORDS: 8, STEP: 0, N_BEFORE: 1, INJECTED: 2, N_AFTER: 3, COLLISIONS: 4, CANDIDATES: 5 } as const;
-export const ARGS = { N: 0, N_ALL: 3, WORDS: 6 } as const;
 /** Moments per species and cell in the sampling sums (sample.wgsl). */
 export const SAMPLE_MOMENTS = 13;
 /** Words per workgroup in the reduction partials (reduce.wgsl). */

@@ -1,7 +1,7 @@
 // Move phase: starts the step (control.wgsl:begin_step), then flies every particle for dt through
 // the box with its boundary conditions and re-indexes it (move.wgsl).
 import { bindBuffers } from '../gpu/bind.js';
-import { ARGS } from '../gpu/struct-layouts.js';
+import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import type { Phase, PhaseContext } from './phase.js';
 
 export class MovePhase implements Phase {
@@ -18,7 +18,7 @@ export class MovePhase implements Phase {
 
   bind(): void {
     const { device, state: s } = this.ctx;
-    this.beginGroup = bindBuffers(device, this.begin, 'begin-step', { 0: s.params, 1: s.ctl, 2: s.stats, 3: s.args });
+    this.beginGroup = bindBuffers(device, this.begin, 'begin-step', { 0: s.params, 1: s.ctl, 2: s.stats });
     this.moveGroups = s.sets.map((p, k) =>
       bindBuffers(device, this.move, `move-${k}`, {
         0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies,
@@ -33,6 +33,6 @@ export class MovePhase implements Phase {
     pass.dispatchWorkgroups(1);
     pass.setPipeline(this.move);
     pass.setBindGroup(0, this.moveGroups[set]);
-    pass.dispatchWorkgroupsIndirect(this.ctx.state.args, 4 * ARGS.N);
+    pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.capacity, WORKGROUP_SIZE));
   }
 }

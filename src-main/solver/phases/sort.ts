@@ -4,8 +4,7 @@
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import { PrefixScan } from '../gpu/prefix-scan.js';
-import { ARGS } from '../gpu/struct-layouts.js';
-import { PARTICLE_ATTRIBUTES } from '../particle-attributes.js';
+import { PARTICLE_ATTRIBUTES, type ParticleAttribute } from '../particle-attributes.js';
 import type { Phase, PhaseContext } from './phase.js';
 
 export class SortPhase implements Phase {
@@ -15,15 +14,16 @@ export class SortPhase implements Phase {
   private readonly after: GPUComputePipeline;
   private readonly scatter: GPUComputePipeline;
   private readonly orderCells: GPUComputePipeline;
-  private readonly permute: GPUComputePipeline;
+  private readonly permute6: GPUComputePipeline;
+  private readonly permute3: GPUComputePipeline;
   private readonly scan: PrefixScan;
   private clearGroup!: GPUBindGroup;
   private afterGroup!: GPUBindGroup;
   private orderGroups: GPUBindGroup[] = [];
   private countGroups: GPUBindGroup[] = [];
   private scatterGroups: GPUBindGroup[] = [];
-  /** permuteGroups[from][attribute]: gather from set `from` into the other set. */
-  private permuteGroups: GPUBindGroup[][] = [];
+  /** permuteGroups[from]: [six f32 arrays, three u32 arrays] gathered from set `from` into the other set. */
+  private permuteGroups: [GPUBindGroup, GPUBindGroup][] = [];
 
   constructor(private readonly ctx: PhaseContext) {
     const get = (entry: string) => ctx.cache.get({ file: 'sort.wgsl', entry });
@@ -31,7 +31,8 @@ export class SortPhase implements Phase {
     this.count = get('count_cells');
     this.scatter = get('scatter');
     this.orderCells = get('order_cells');
-    this.permute = get('permute');
+    this.permute6 = get('permute6');
+    this.permute3 = get('permute3');
     this.after = ctx.cache.get({ file: 'control.wgsl', entry: 'after_sort_scan' });
     this.scan = new PrefixScan(ctx.device, ctx.cache, 'sort', ctx.state.tables.nCells);
   }
@@ -40,7 +41,7 @@ export class SortPhase implements Phase {
     const { device, state: s } = this.ctx;
     this.clearGroup = bindBuffers(device, this.clear, 'sort-clear', { 0: s.params, 3: s.counts });
     this.scan.bind(s.counts, s.starts);
-    this.afterGroup = bindBuffers(device, this.after, 'after-sort', { 0: s.params, 1: s.ctl, 2: s.stats, 3: s.args, 4: s.counts, 5: s.starts });
+    this.afterGroup = bindBuffers(device, this.after, 'after-sort', { 0: s.params, 1: s.ctl, 2: s.stats, 4: s.counts, 5: s.starts });
     this.countGroups = s.sets.map((p, k) => bindBuffers(device, this.count, `sort-count-${k}`, { 1: s.ctl, 2: p.cell, 3: s.counts, 4: s.slot }));
     this.scatterGroups = s.sets.map((p, k) =>
       bindBuffers(device, this.scatter, `sort-scatter-${k}`, { 1: s.ctl, 2: p.cell, 4: s.slot, 5: s.starts, 6: s.order }));
@@ -48,8 +49,16 @@ export class SortPhase implements Phase {
       bindBuffers(device, this.orderCells, `sort-order-${k}`, { 0: s.params, 3: s.counts, 5: s.starts, 6: s.order, 7: p.pid }));
     this.permuteGroups = s.sets.map((from, k) => {
       const to = s.sets[1 - k];
-      return PARTICLE_ATTRIBUTES.map((a) =>
-        bindBuffers(device, this.permute, `sort-permute-${a}-${k}`, { 1: s.ctl, 6: s.order, 8: from[a], 9: to[a] }));
+      // binding 8 + j reads attribute j, binding 14 + j writes it
+      const entries = (attrs: readonly ParticleAttribute[]) => {
+        const e: Record<number, GPUBuffer> = { 1: s.ctl, 6: s.order };
+        attrs.forEach((a, j) => { e[8 + j] = from[a]; e[14 + j] = to[a]; });
+        return e;
+      };
+      return [
+        bindBuffers(device, this.permute6, `sort-permute6-${k}`, entries(PARTICLE_ATTRIBUTES.slice(0, 6))),
+        bindBuffers(device, this.permute3, `sort-permute3-${k}`, entries(PARTICLE_ATTRIBUTES.slice(6))),
+      ];
     });
   }
 
@@ -57,27 +66,28 @@ export class SortPhase implements Phase {
   encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
     const s = this.ctx.state;
     const cellGroups = dispatchDims(s.tables.nCells, WORKGROUP_SIZE);
+    const particleGroups = dispatchDims(s.capacity, WORKGROUP_SIZE);
     pass.setPipeline(this.clear);
     pass.setBindGroup(0, this.clearGroup);
     pass.dispatchWorkgroups(...cellGroups);
     pass.setPipeline(this.count);
     pass.setBindGroup(0, this.countGroups[set]);
-    pass.dispatchWorkgroupsIndirect(s.args, 4 * ARGS.N_ALL);
+    pass.dispatchWorkgroups(...particleGroups);
     this.scan.encode(pass);
     pass.setPipeline(this.scatter);
     pass.setBindGroup(0, this.scatterGroups[set]);
-    pass.dispatchWorkgroupsIndirect(s.args, 4 * ARGS.N_ALL);
-    // after_sort_scan rewrites args[N]: it must follow the N_ALL dispatches that read args
+    pass.dispatchWorkgroups(...particleGroups);
     pass.setPipeline(this.after);
     pass.setBindGroup(0, this.afterGroup);
     pass.dispatchWorkgroups(1);
     pass.setPipeline(this.orderCells);
     pass.setBindGroup(0, this.orderGroups[set]);
     pass.dispatchWorkgroups(...cellGroups);
-    pass.setPipeline(this.permute);
-    for (const group of this.permuteGroups[set]) {
-      pass.setBindGroup(0, group);
-      pass.dispatchWorkgroupsIndirect(s.args, 4 * ARGS.N);
-    }
+    pass.setPipeline(this.permute6);
+    pass.setBindGroup(0, this.permuteGroups[set][0]);
+    pass.dispatchWorkgroups(...particleGroups);
+    pass.setPipeline(this.permute3);
+    pass.setBindGroup(0, this.permuteGroups[set][1]);
+    pass.dispatchWorkgroups(...particleGroups);
   }
 }
