@@ -83,8 +83,24 @@ const particleResolution: Rule = (c) => {
   return [];
 };
 
+// A diffuse wall moves only in its own plane: the box does not deform, so a normal velocity has no meaning.
+const tangentialWalls: Rule = (c) => {
+  const issues: CaseIssue[] = [];
+  FACES.forEach((face, f) => {
+    const b = c.boundaries[face];
+    const axis = Math.floor(f / 2);
+    if (b.type === 'diffuse' && b.velocity[axis] !== 0) {
+      issues.push({
+        path: `boundaries.${face}.velocity[${axis}]`,
+        message: `got ${b.velocity[axis]} m/s; a wall moves only within its plane (the box does not deform): set the component along ${'xyz'[axis]} to 0`,
+      });
+    }
+  });
+  return issues;
+};
+
 /** Every cross-field rule, run in this order. */
-const RULES: Rule[] = [uniqueSpeciesNames, periodicPairs, initialDensity, fractionNames, particleResolution];
+const RULES: Rule[] = [uniqueSpeciesNames, periodicPairs, initialDensity, fractionNames, particleResolution, tangentialWalls];
 
 // Runs all cross-field rules on a schema-valid case and returns their issues.
 export function caseRuleIssues(c: Case): CaseIssue[] {

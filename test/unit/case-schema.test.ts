@@ -97,6 +97,7 @@ const badInputs: [string, () => unknown, string, string][] = [
     c.boundaries.xmax = { type: 'outflow' };
   }), 'boundaries.xmin.numberDensity', 'got 0; expected a finite number > 0 (m^-3)'],
   ['maxwellian without density', () => edited((c) => { c.initial = { kind: 'maxwellian' }; c.particles = { fnum: 1e10 }; }), 'initial.numberDensity', 'got 0; initial.kind "maxwellian" needs a number density > 0'],
+  ['diffuse wall moving along its normal', () => edited((c) => { c.boundaries.ymax = { type: 'diffuse', temperature: 300, velocity: [100, 5, 0] }; }), 'boundaries.ymax.velocity[1]', 'got 5 m/s; a wall moves only within its plane'],
   ['unknown initial kind', () => edited((c) => { c.initial.kind = 'uniform'; }), 'initial.kind', 'got "uniform"; expected one of "maxwellian", "plusMinus", "empty"'],
   ['stepsPerSubmit 0', () => edited((c) => { c.run.stepsPerSubmit = 0; }), 'run.stepsPerSubmit', 'got 0; expected an integer from 1 to 1000'],
   ['stepsPerSubmit 1001', () => edited((c) => { c.run.stepsPerSubmit = 1001; }), 'run.stepsPerSubmit', 'got 1001; expected an integer from 1 to 1000'],
