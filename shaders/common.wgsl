@@ -153,9 +153,10 @@ fn philox4x32(c_in: vec4<u32>, k_in: vec2<u32>) -> vec4<u32> {
   return c;
 }
 
-// Maps a 32-bit word to a float strictly inside (0, 1).
+// Maps a 32-bit word to a float strictly inside (0, 1). For k >= 2^23, k + 0.5 is not an f32 and
+// rounds to k or k + 1, so the top words would give exactly 1.0 without the min (test/gpu/rng.test.ts).
 fn u01(x: u32) -> f32 {
-  return (f32(x >> 8u) + 0.5) * (1.0 / 16777216.0);
+  return min((f32(x >> 8u) + 0.5) * (1.0 / 16777216.0), 0.99999994);
 }
 
 // Four uniform numbers in (0,1) for (id, step, stream, n) under the run's seed.

@@ -44,7 +44,8 @@ fn reduce_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
     }
     workgroupBarrier();
   }
-  if (li == 0u) {
+  // surplus workgroups of a 2D dispatch must not store (an out-of-bounds store may land anywhere)
+  if (li == 0u && block < (ctl[CTL_N] + 255u) / 256u) {
     for (var k = 0u; k < PARTIAL_WORDS; k++) { partials[block * PARTIAL_WORDS + k] = acc[0][k]; }
   }
 }

@@ -53,7 +53,9 @@ fn scan_blocks(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
     let idx = base + k;
     if (idx < sp.n) { dst[idx] = before + v[k]; }
   }
-  if (li == WG_SIZE - 1u) { blockSums[block] = tile[li]; }
+  // surplus workgroups of a 2D dispatch (more than 65535 blocks) must not store: WGSL lets an
+  // out-of-bounds store land anywhere in the buffer, e.g. on the last real block's sum
+  if (li == WG_SIZE - 1u && block < arrayLength(&blockSums)) { blockSums[block] = tile[li]; }
 }
 
 // Adds each block's scanned offset to its values, completing a multi-block scan.

@@ -1,0 +1,95 @@
+// The TypeScript struct layouts and shared constants (src-main/solver/gpu/struct-layouts.ts) against
+// the WGSL they describe, parsed from shaders/*.wgsl: names, field order, types and values.
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  ALL_LAYOUTS, BOUNDARY_CODES, CTL, PARTIAL_WORDS, SAMPLE_MOMENTS, STATS,
+} from '../../src-main/solver/gpu/struct-layouts.js';
+
+const shaderDir = fileURLToPath(new URL('../../shaders/', import.meta.url));
+
+// Text of a shader file with // comments removed.
+function wgsl(file: string): string {
+  return readFileSync(shaderDir + file, 'utf8').replace(/\/\/[^\n]*/g, '');
+}
+
+// Every `struct Name { field: type, ... }` of a WGSL text, as name -> [[field, type], ...].
+function parseStructs(text: string): Map<string, [string, string][]> {
+  const out = new Map<string, [string, string][]>();
+  for (const m of text.matchAll(/struct\s+(\w+)\s*\{([^}]*)\}/g)) {
+    const fields = m[2].split(',').map((f) => f.trim()).filter((f) => f.length > 0)
+      .map((f) => {
+        const fm = /^(\w+)\s*:\s*([\w<>, ]+)$/.exec(f);
+        if (!fm) throw new Error(`cannot parse field "${f}" of struct ${m[1]}`);
+        return [fm[1], fm[2].trim()] as [string, string];
+      });
+    out.set(m[1], fields);
+  }
+  return out;
+}
+
+// Every `const NAME: u32 = <n>u;` of a WGSL text, as NAME -> n.
+function parseU32Consts(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of text.matchAll(/const\s+(\w+)\s*:\s*u32\s*=\s*(0x[0-9a-fA-F]+|\d+)u\s*;/g)) out.set(m[1], Number(m[2]));
+  return out;
+}
+
+const structs = new Map([...parseStructs(wgsl('common.wgsl')), ...parseStructs(wgsl('scan.wgsl'))]);
+const consts = parseU32Consts(wgsl('common.wgsl'));
+
+// WGSL constants whose names start with prefix, keyed by the rest of the name.
+function constsWithPrefix(prefix: string): Record<string, number> {
+  return Object.fromEntries([...consts].filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+}
+
+describe('struct layouts', () => {
+  it('parses the shared structs of common.wgsl and scan.wgsl', () => {
+    expect([...structs.keys()].sort()).toEqual(ALL_LAYOUTS.map((l) => l.name).sort());
+  });
+
+  for (const layout of ALL_LAYOUTS) {
+    it(`${layout.name} matches its WGSL struct field by field`, () => {
+      expect(structs.get(layout.name)).toEqual(layout.fields.map(([name, type]) => [name, type]));
+      expect(layout.byteSize).toBe(4 * layout.fields.length);
+    });
+  }
+});
+
+describe('shared constants', () => {
+  it('BC_* equal BOUNDARY_CODES', () => {
+    const ts = Object.fromEntries(Object.entries(BOUNDARY_CODES).map(([k, v]) => [k.toUpperCase(), v]));
+    expect(constsWithPrefix('BC_')).toEqual(ts);
+  });
+
+  it('CTL_* equal CTL', () => {
+    expect(constsWithPrefix('CTL_')).toEqual({ ...CTL });
+  });
+
+  it('ST_* and STATS_WORDS equal STATS', () => {
+    expect({ ...constsWithPrefix('ST_'), WORDS: consts.get('STATS_WORDS') }).toEqual({ ...STATS });
+  });
+
+  it('every u32 constant of common.wgsl is one of the groups above or shader-only', () => {
+    // a new group (e.g. indirect-dispatch ARGS_* words) needs its TypeScript twin and a check here
+    const known = /^(BC_|CTL_|ST_|STATS_WORDS$|STREAM_|INVALID_CELL$)/;
+    expect([...consts.keys()].filter((k) => !known.test(k))).toEqual([]);
+  });
+
+  it('MOMENTS in sample.wgsl equals SAMPLE_MOMENTS, PARTIAL_WORDS in reduce.wgsl equals PARTIAL_WORDS', () => {
+    expect(parseU32Consts(wgsl('sample.wgsl')).get('MOMENTS')).toBe(SAMPLE_MOMENTS);
+    expect(parseU32Consts(wgsl('reduce.wgsl')).get('PARTIAL_WORDS')).toBe(PARTIAL_WORDS);
+  });
+
+  it('no other shader redefines a shared struct or constant', () => {
+    const shared = new Set([...structs.keys(), ...consts.keys()]);
+    const files = readdirSync(shaderDir).filter((f) => f.endsWith('.wgsl') && f !== 'common.wgsl' && f !== 'scan.wgsl');
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      const text = wgsl(file);
+      const defined = [...parseStructs(text).keys(), ...parseU32Consts(text).keys()];
+      expect(defined.filter((d) => shared.has(d)), file).toEqual([]);
+    }
+  });
+});
