@@ -191,7 +191,7 @@ const perCell: PhysicsRule = (_c, p) => {
 
 // Warns when sampling starts after the last step.
 const samplingStart: PhysicsRule = (c) => {
-  if (c.sampling.start <= c.run.steps) return [];
+  if (!c.sampling.enabled || c.sampling.start <= c.run.steps) return [];
   return [{
     code: 'sampling-after-end',
     field: 'sampling.start',

@@ -44,7 +44,7 @@ export async function benchCommand(o: CommandOptions): Promise<number> {
   const particles = Number(o.particles ?? 1e6);
   if (!(particles >= 10) || !Number.isFinite(particles)) throw new Error(`--particles: got "${o.particles}"; expected a number >= 10, e.g. 16e6`);
   const side = Math.max(1, Math.round(Math.cbrt(particles / 10)));
-  const sets = [`grid.cells=[${side},${side},${side}]`, 'run.steps=200', 'sampling.start=1000000000', ...o.sets];
+  const sets = [`grid.cells=[${side},${side},${side}]`, 'run.steps=200', 'sampling.enabled=false', ...o.sets];
   return runCommand('collide-box', { ...o, sets, warmup: o.warmup ?? 20 });
 }
 
@@ -54,7 +54,8 @@ export async function checkCommand(ref: string, o: CommandOptions): Promise<numb
   const gpu = await openGpu();
   try {
     const report = checkCase(c, gpu);
-    process.stdout.write(o.json ? JSON.stringify(report) + '\n' : formatPrelaunch(report) + '\n');
+    const adapter = { description: gpu.adapter.description, backend: gpu.adapter.backend };
+    process.stdout.write(o.json ? JSON.stringify({ ...report, adapter }) + '\n' : `adapter: ${adapter.description} [${adapter.backend}]\n${formatPrelaunch(report)}\n`);
     return report.ok ? 0 : 1;
   } finally {
     gpu.device.destroy();

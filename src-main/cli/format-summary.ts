@@ -14,6 +14,11 @@ function dur(s: number): string {
   return `${(s * 1e6).toFixed(2)} us`;
 }
 
+/** A relative drift, or why there is none to report. */
+function drift(x: number | null): string {
+  return x === null ? 'n/a (the boundaries exchange it)' : x.toExponential(2);
+}
+
 /** The terminal summary of a run. */
 export function formatSummary(s: RunSummary): string {
   const lines = [
@@ -22,7 +27,7 @@ export function formatSummary(s: RunSummary): string {
     `throughput: ${s.particleStepsPerSecond.toExponential(3)} particle-steps/s; ` +
       `collisions ${s.collisionsPerParticleStep.toFixed(5)} and candidates ${s.candidatesPerParticleStep.toFixed(5)} per particle per step`,
     `conservation: particles ${s.conservation.particlesStart} -> ${s.conservation.particlesEnd}; ` +
-      `momentum drift ${s.conservation.momentumRelDrift.toExponential(2)}, energy drift ${s.conservation.energyRelDrift.toExponential(2)}`,
+      `momentum drift ${drift(s.conservation.momentumRelDrift)}, energy drift ${drift(s.conservation.energyRelDrift)}`,
     `sampling: ${s.samples} passes; fields sha256 ${s.fieldsSha256.slice(0, 16)}...`,
     `host: ${s.host.submits} submits; encoding ${dur(s.host.encodeSeconds)}, waiting for the GPU ${dur(s.host.waitSeconds)}, read-back ${dur(s.host.readbackSeconds)}`,
     `memory: ${s.bytesPerParticle.toFixed(1)} bytes of GPU buffers per particle (capacity ${s.capacity} particles)`,

@@ -23,7 +23,8 @@ usage:
 
 /** Runs the CLI with argv (without node and script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  let [command] = argv;
+  const rest = argv.slice(1);
   try {
     const { values, positionals } = parseArgs({
       args: rest,
@@ -45,6 +46,7 @@ export async function main(argv: string[]): Promise<number> {
       progress: !values['no-progress'],
       particles: values.particles as string | undefined,
     };
+    if (values.help) command = 'help';
     switch (command) {
       case 'run':
         return await runCommand(oneCase(positionals, 'run'), opts);

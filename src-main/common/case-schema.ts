@@ -160,9 +160,10 @@ export const caseSchema = strict({
     stepsPerSubmit: integer(1, 1000).default(50).describe('timesteps batched in one GPU submit'),
   }),
   sampling: strict({
+    enabled: z.boolean({ error: 'expected true or false' }).default(true).describe('false turns sampling off (benchmarks)'),
     start: integer(0).default(0).describe('first sampled step'),
     interval: integer(1).default(1).describe('steps between samples'),
-  }).default(() => ({ start: 0, interval: 1 })),
+  }).default(() => ({ enabled: true, start: 0, interval: 1 })),
 });
 
 /** A parsed case with every default applied (SI units). */

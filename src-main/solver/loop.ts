@@ -74,6 +74,11 @@ export class RunCancelled extends Error {}
 /** Most passes per step (move, inject, sort, collide, sample). */
 const PASSES_PER_STEP = 5;
 
+/** Steps recorded per submit: the case's stepsPerSubmit, capped so that one query set (4096 timestamps) times them all. */
+export function stepsPerSubmit(c: Case): number {
+  return Math.min(c.run.stepsPerSubmit, Math.floor(2048 / PASSES_PER_STEP));
+}
+
 /** One simulation on one device. */
 export class Simulation {
   readonly tables: SolverTables;
@@ -93,7 +98,7 @@ export class Simulation {
 
   constructor(private readonly gpu: Gpu, readonly kase: Case) {
     this.tables = buildTables(kase);
-    this.chunk = Math.min(kase.run.stepsPerSubmit, Math.floor(2048 / PASSES_PER_STEP));
+    this.chunk = stepsPerSubmit(kase);
     const device = gpu.device;
     this.cache = new PipelineCache(device, { WG_SIZE: WORKGROUP_SIZE });
     this.state = new SimState(device, this.tables, initialCapacity(this.tables, this.chunk), this.chunk);
@@ -115,8 +120,8 @@ export class Simulation {
 
   /** True when step s (1-based) is a sampling step. */
   private samples_at(s: number): boolean {
-    const { start, interval } = this.kase.sampling;
-    return s >= start && (s - start) % interval === 0;
+    const { enabled, start, interval } = this.kase.sampling;
+    return enabled && s >= start && (s - start) % interval === 0;
   }
 
   /** Fills the box (step 0). */

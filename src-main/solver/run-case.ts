@@ -4,7 +4,7 @@ import { prelaunchCheck, formatPrelaunch, type PrelaunchReport } from '../cases/
 import { parseCase, type Case } from '../common/case-schema.js';
 import { applyOverrides } from '../common/case-overrides.js';
 import { openGpu, type Gpu } from './gpu/device.js';
-import { Simulation, type LoopOptions, type LoopResult } from './loop.js';
+import { Simulation, stepsPerSubmit, type LoopOptions, type LoopResult } from './loop.js';
 import { bufferPlan, initialCapacity } from './state.js';
 import { summarize, type RunSummary } from './summary.js';
 import { buildTables } from './tables.js';
@@ -24,7 +24,7 @@ export function loadCase(json: unknown, sets: string[] = []): Case {
 /** The pre-launch report of a case on an open device. */
 export function checkCase(c: Case, gpu: Gpu): PrelaunchReport {
   const tables = buildTables(c);
-  const capacity = initialCapacity(tables, Math.min(c.run.stepsPerSubmit, 409));
+  const capacity = initialCapacity(tables, stepsPerSubmit(c));
   return prelaunchCheck(c, {
     limits: {
       maxStorageBufferBindingSize: Number(gpu.limits.maxStorageBufferBindingSize),

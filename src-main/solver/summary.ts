@@ -1,6 +1,7 @@
 // The run summary printed by `dsmc run --json` (and later stored in the run database).
 import type { AdapterDescription } from './gpu/device.js';
 import { fieldsSha256 } from './fields.js';
+import { BOUNDARY_CODES } from './gpu/struct-layouts.js';
 import type { LoopResult } from './loop.js';
 
 /** Time of one phase in the summary. */
@@ -30,7 +31,8 @@ export interface RunSummary {
   otherSeconds: number;
   /** Host side of the loop (encoding, waiting for the GPU, read-back) and the number of submits. */
   host: LoopResult['host'];
-  conservation: { particlesStart: number; particlesEnd: number; momentumRelDrift: number; energyRelDrift: number };
+  /** Drifts are null where the boundaries exchange momentum (any wall or open face) or energy (diffuse, inflow, outflow). */
+  conservation: { particlesStart: number; particlesEnd: number; momentumRelDrift: number | null; energyRelDrift: number | null };
   samples: number;
   fieldsSha256: string;
   /** Particles the buffers hold before they grow. */
@@ -64,6 +66,9 @@ export function summarize(name: string, r: LoopResult, adapter: AdapterDescripti
     };
   }
   const dp = r.end.momentum.map((p, i) => p - r.start.momentum[i]);
+  const kinds = r.tables.faces.map((f) => f.kind);
+  const momentumConserved = kinds.every((k) => k === BOUNDARY_CODES.periodic);
+  const energyConserved = kinds.every((k) => k === BOUNDARY_CODES.periodic || k === BOUNDARY_CODES.specular);
   return {
     case: name,
     steps: r.steps,
@@ -81,8 +86,10 @@ export function summarize(name: string, r: LoopResult, adapter: AdapterDescripti
     conservation: {
       particlesStart: r.start.particles,
       particlesEnd: r.end.particles,
-      momentumRelDrift: r.start.momentumMagnitudeSum > 0 ? Math.hypot(dp[0], dp[1], dp[2]) / r.start.momentumMagnitudeSum : 0,
-      energyRelDrift: r.start.kineticEnergy > 0 ? Math.abs(r.end.kineticEnergy - r.start.kineticEnergy) / r.start.kineticEnergy : 0,
+      momentumRelDrift: !momentumConserved ? null
+        : r.start.momentumMagnitudeSum > 0 ? Math.hypot(dp[0], dp[1], dp[2]) / r.start.momentumMagnitudeSum : 0,
+      energyRelDrift: !energyConserved ? null
+        : r.start.kineticEnergy > 0 ? Math.abs(r.end.kineticEnergy - r.start.kineticEnergy) / r.start.kineticEnergy : 0,
     },
     samples: r.samples,
     fieldsSha256: fieldsSha256(r.fields),

@@ -102,6 +102,7 @@ const badInputs: [string, () => unknown, string, string][] = [
   ['stepsPerSubmit 0', () => edited((c) => { c.run.stepsPerSubmit = 0; }), 'run.stepsPerSubmit', 'got 0; expected an integer from 1 to 1000'],
   ['stepsPerSubmit 1001', () => edited((c) => { c.run.stepsPerSubmit = 1001; }), 'run.stepsPerSubmit', 'got 1001; expected an integer from 1 to 1000'],
   ['negative steps', () => edited((c) => { c.run.steps = -3; }), 'run.steps', 'got -3; expected an integer >= 0'],
+  ['sampling enabled as a string', () => edited((c) => { c.sampling = { enabled: 'no' }; }), 'sampling.enabled', 'got "no"; expected true or false'],
   ['sampling interval 0', () => edited((c) => { c.sampling = { interval: 0 }; }), 'sampling.interval', 'got 0; expected an integer >= 1'],
   ['empty name', () => edited((c) => { c.name = ''; }), 'name', 'got ""; expected a string of 1 to 100 characters'],
   ['name too long', () => edited((c) => { c.name = 'x'.repeat(101); }), 'name', 'expected a string of 1 to 100 characters'],
@@ -155,13 +156,13 @@ describe('defaults', () => {
     expect(c.species[0].alpha).toBe(1);
     expect(c.initial).toEqual({ kind: 'maxwellian', numberDensity: 1e21, temperature: 273.15, velocity: [0, 0, 0] });
     expect(c.run).toEqual({ steps: 10, dt: 1e-7, seed: 1, stepsPerSubmit: 50 });
-    expect(c.sampling).toEqual({ start: 0, interval: 1 });
+    expect(c.sampling).toEqual({ enabled: true, start: 0, interval: 1 });
     expect(c.boundaries.ymin).toEqual({ type: 'diffuse', temperature: 300, velocity: [0, 0, 0] });
     expect(c.boundaries.xmin).toEqual({ type: 'inflow', numberDensity: 1e20, temperature: 300, velocity: [0, 0, 0] });
   });
 
   it('fills missing sampling fields one by one', () => {
-    expect(parseCase(edited((c) => { c.sampling = { start: 5 }; })).sampling).toEqual({ start: 5, interval: 1 });
+    expect(parseCase(edited((c) => { c.sampling = { start: 5 }; })).sampling).toEqual({ enabled: true, start: 5, interval: 1 });
   });
 
   it('an empty box needs no density', () => {

@@ -60,7 +60,8 @@ function installGlobals(): void {
 export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu> {
   installGlobals();
   process.env.XDG_RUNTIME_DIR ??= '/tmp';
-  const instance = create(['disable-dawn-features=timestamp_quantization']);
+  const backend = nativeBackend();
+  const instance = create([`backend=${backend}`, 'disable-dawn-features=timestamp_quantization']);
   const timeoutMs = options.timeoutMs ?? 30000;
   const adapter = await withTimeout(
     instance.requestAdapter({ powerPreference: 'high-performance' }),
@@ -101,16 +102,16 @@ export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu
     hasTimestamps,
     adapter: {
       description,
-      backend: backendOf(info.description),
+      backend,
       vendor: info.vendor,
       architecture: info.architecture,
     },
   };
 }
 
-/** Best guess of the native API under Dawn from the adapter description. */
-function backendOf(description: string): string {
+/** The native API Dawn is asked to use on this platform. */
+function nativeBackend(): string {
   if (process.platform === 'darwin') return 'metal';
-  if (/d3d12/i.test(description)) return 'd3d12';
-  return process.platform === 'win32' ? 'd3d12' : 'vulkan';
+  if (process.platform === 'win32') return 'd3d12';
+  return 'vulkan';
 }
