@@ -7,6 +7,7 @@ import { throwIfGpuError, type Gpu } from './gpu/device.js';
 import { TimestampRecorder, WallClockRecorder, type PhaseRecorder } from './gpu/phase-timer.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
 import { CTL, SAMPLE_MOMENTS, STATS } from './gpu/struct-layouts.js';
+import { BatchMeans, submitsPerBlock } from './field-statistics.js';
 import { computeFields, type Fields } from './fields.js';
 import { particleTotals, type ParticleTotals } from './phases/conservation.js';
 import { CollidePhase } from './phases/collide.js';
@@ -60,8 +61,13 @@ export interface LoopResult {
   end: ParticleTotals;
   samples: number;
   fields: Fields;
+  /** Standard errors of `fields` per cell by batch means over `fieldBlocks` blocks (NaN when fewer than 2). */
+  fieldErrors: Fields;
+  fieldBlocks: number;
   /** Raw f64 moment sums (layout of sample.wgsl), for tests and exports. */
   sums: Float64Array;
+  /** Totals of the particle system after every submit (for step statistics over time). */
+  totalsOverTime: { step: number; totals: ParticleTotals }[];
   capacity: number;
   tables: SolverTables;
   /** Host side of the loop: recording commands, waiting for the GPU, reading results back. */
@@ -93,6 +99,11 @@ export class Simulation {
   private readonly chunk: number;
   private readonly sums: Float64Array;
   private samples = 0;
+  /** Sums and pass count of the current batch-means block, and the blocks' statistics. */
+  private readonly blockSums: Float64Array;
+  private blockPasses = 0;
+  private blockSubmits = 0;
+  private readonly batchMeans: BatchMeans;
   private particles: number;
   private step = 0;
 
@@ -110,6 +121,8 @@ export class Simulation {
     this.sample = new SamplePhase(this.ctx);
     this.bindAll();
     this.sums = new Float64Array(SAMPLE_MOMENTS * this.tables.species.length * this.tables.nCells);
+    this.blockSums = new Float64Array(this.sums.length);
+    this.batchMeans = new BatchMeans(this.tables.nCells);
     this.particles = this.tables.initialParticles;
   }
 
@@ -167,6 +180,21 @@ export class Simulation {
     return true;
   }
 
+  /** Fields of moment sums over `passes` passes. */
+  private fieldsOf(sums: Float64Array, passes: number): Fields {
+    const t = this.tables;
+    return computeFields(sums, passes, t.species.map((s) => s.mass), t.nCells, t.fnum, cellVolume(this.kase));
+  }
+
+  /** Closes the current batch-means block when it holds `perBlock` sampled submits (or `force`). */
+  private closeBlock(perBlock: number, force: boolean): void {
+    if (this.blockSubmits === 0 || (!force && this.blockSubmits < perBlock)) return;
+    this.batchMeans.add(this.fieldsOf(this.blockSums, this.blockPasses));
+    this.blockSums.fill(0);
+    this.blockPasses = 0;
+    this.blockSubmits = 0;
+  }
+
   /** Reads the step ring and control words after a submit; folds sampling sums into f64. */
   private async readBack(first: number, count: number, sampled: boolean): Promise<StepStats[]> {
     const device = this.gpu.device;
@@ -183,7 +211,11 @@ export class Simulation {
     this.particles = ctl[CTL.N];
     if (sampled) {
       const f32 = new Float32Array(await readBuffer(device, st.sums, 4 * this.sums.length));
-      for (let k = 0; k < f32.length; k++) this.sums[k] += f32[k];
+      for (let k = 0; k < f32.length; k++) {
+        this.sums[k] += f32[k];
+        this.blockSums[k] += f32[k];
+      }
+      this.blockSubmits += 1;
       const enc = device.createCommandEncoder({ label: 'clear-sums' });
       enc.clearBuffer(st.sums);
       device.queue.submit([enc.finish()]);
@@ -202,6 +234,16 @@ export class Simulation {
       });
     }
     return out;
+  }
+
+  /** Number of submits of a run of `steps` more steps that contain a sampling step. */
+  private sampledSubmits(steps: number): number {
+    let n = 0;
+    for (let first = this.step + 1; first <= this.step + steps; first += this.chunk) {
+      const last = Math.min(first + this.chunk - 1, this.step + steps);
+      for (let s = first; s <= last; s++) if (this.samples_at(s)) { n += 1; break; }
+    }
+    return n;
   }
 
   /** Totals of the live particles now. */
@@ -230,6 +272,8 @@ export class Simulation {
       : new WallClockRecorder(device);
     const start = await this.totals();
     const stepStats: StepStats[] = [];
+    const totalsOverTime: LoopResult['totalsOverTime'] = [];
+    const perBlock = submitsPerBlock(this.sampledSubmits(steps));
     const t0 = performance.now();
     let moved = 0;
     const host = { encodeSeconds: 0, waitSeconds: 0, readbackSeconds: 0, submits: 0 };
@@ -244,6 +288,7 @@ export class Simulation {
         if (await this.recordStep(rec, this.step + k)) {
           sampled = true;
           this.samples += 1;
+          this.blockPasses += 1;
         }
       }
       const tSubmit = performance.now();
@@ -256,6 +301,8 @@ export class Simulation {
       host.readbackSeconds += (performance.now() - tRead) / 1000;
       host.submits += 1;
       this.step += batch;
+      this.closeBlock(perBlock, false);
+      totalsOverTime.push({ step: this.step, totals: await this.totals() });
       for (const s of got) moved += s.particlesBefore;
       stepStats.push(...got);
       options.onSteps?.(got);
@@ -263,15 +310,19 @@ export class Simulation {
       options.onProgress?.({ step: this.step, steps: last, particles: this.particles, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
     }
     const seconds = (performance.now() - t0) / 1000;
-    const end = await this.totals();
+    this.closeBlock(perBlock, true);
+    const end = totalsOverTime.at(-1)?.totals ?? start;
     const t = this.tables;
     return {
       steps, seconds, stepStats, start, end,
       phases: rec.totals(),
       timingSource: rec.source,
       samples: this.samples,
-      fields: computeFields(this.sums, this.samples, t.species.map((s) => s.mass), t.nCells, t.fnum, cellVolume(this.kase)),
+      fields: this.fieldsOf(this.sums, this.samples),
+      fieldErrors: this.batchMeans.errors(),
+      fieldBlocks: this.batchMeans.count,
       sums: this.sums,
+      totalsOverTime,
       capacity: this.state.capacity,
       tables: t,
       host,

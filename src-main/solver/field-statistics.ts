@@ -1,0 +1,58 @@
+// Statistical standard errors of the sampled fields by the method of batch means: the sampling
+// passes are grouped into consecutive blocks (about 20 per run), each block's fields are computed
+// on their own, and the spread of the block values gives the standard error of the run's value.
+// Blocks many steps long make this honest for time-correlated DSMC samples, where the naive
+// sigma/sqrt(samples) would be too small.
+import { FIELD_NAMES, type Fields } from './fields.js';
+
+/** Running mean and variance (Welford) of every field of every cell over the blocks. */
+export class BatchMeans {
+  private readonly mean: Fields;
+  private readonly m2: Fields;
+  private blocks = 0;
+
+  constructor(private readonly nCells: number) {
+    this.mean = emptyFields(nCells);
+    this.m2 = emptyFields(nCells);
+  }
+
+  /** Adds one block's fields. */
+  add(block: Fields): void {
+    this.blocks += 1;
+    const k = this.blocks;
+    for (const name of FIELD_NAMES) {
+      const x = block[name], mean = this.mean[name], m2 = this.m2[name];
+      for (let c = 0; c < this.nCells; c++) {
+        const d = x[c] - mean[c];
+        mean[c] += d / k;
+        m2[c] += d * (x[c] - mean[c]);
+      }
+    }
+  }
+
+  /** Number of blocks so far. */
+  get count(): number {
+    return this.blocks;
+  }
+
+  /** Standard error of each field per cell: sqrt(var(block values) / blocks); NaN with fewer than 2 blocks. */
+  errors(): Fields {
+    const out = emptyFields(this.nCells);
+    const k = this.blocks;
+    for (const name of FIELD_NAMES) {
+      const e = out[name], m2 = this.m2[name];
+      for (let c = 0; c < this.nCells; c++) e[c] = k >= 2 ? Math.sqrt(m2[c] / (k - 1) / k) : NaN;
+    }
+    return out;
+  }
+}
+
+/** A zeroed set of fields. */
+function emptyFields(nCells: number): Fields {
+  return Object.fromEntries(FIELD_NAMES.map((k) => [k, new Float64Array(nCells)])) as Fields;
+}
+
+/** Submits per block so that a run's sampled submits form about `target` blocks. */
+export function submitsPerBlock(sampledSubmits: number, target = 20): number {
+  return Math.max(1, Math.ceil(sampledSubmits / target));
+}
