@@ -4,10 +4,9 @@
 import { createHash } from 'node:crypto';
 import { BOLTZMANN } from '../common/physics.js';
 
-/** Field names in the order they are hashed and exported. */
-export const FIELD_NAMES = ['n', 'ux', 'uy', 'uz', 'T', 'pxx', 'pyy', 'pzz', 'p', 'qx', 'qy', 'qz', 'particlesPerSample'] as const;
-export type FieldName = (typeof FIELD_NAMES)[number];
-export type Fields = Record<FieldName, Float64Array>;
+import { FIELD_NAMES, type Fields } from '../common/field-names.js';
+
+export { FIELD_NAMES, type FieldName, type Fields } from '../common/field-names.js';
 
 /** Converts moment sums over `passes` sampling passes into fields (SI units). */
 export function computeFields(sums: Float64Array, passes: number, masses: number[], nCells: number, fnum: number, cellVolume: number): Fields {

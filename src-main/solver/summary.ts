@@ -3,44 +3,9 @@ import type { AdapterDescription } from './gpu/device.js';
 import { fieldsSha256 } from './fields.js';
 import { BOUNDARY_CODES } from './gpu/struct-layouts.js';
 import type { LoopResult } from './loop.js';
+import type { PhaseSummary, RunSummary } from '../common/run-summary.js';
 
-/** Time of one phase in the summary. */
-export interface PhaseSummary {
-  calls: number;
-  totalSeconds: number;
-  avgSeconds: number;
-  minSeconds: number;
-  maxSeconds: number;
-  percentOfLoop: number;
-  secondsPerParticleStep: number;
-}
-
-/** The `--json` summary of a run. */
-export interface RunSummary {
-  case: string;
-  steps: number;
-  particles: number;
-  meanParticles: number;
-  particleSteps: number;
-  seconds: number;
-  particleStepsPerSecond: number;
-  collisionsPerParticleStep: number;
-  candidatesPerParticleStep: number;
-  timing: 'gpu-timestamps' | 'wall-clock';
-  phases: Record<string, PhaseSummary>;
-  otherSeconds: number;
-  /** Host side of the loop (encoding, waiting for the GPU, read-back) and the number of submits. */
-  host: LoopResult['host'];
-  /** Drifts are null where the boundaries exchange momentum (any wall or open face) or energy (diffuse, inflow, outflow). */
-  conservation: { particlesStart: number; particlesEnd: number; momentumRelDrift: number | null; energyRelDrift: number | null };
-  samples: number;
-  fieldsSha256: string;
-  /** Particles the buffers hold before they grow. */
-  capacity: number;
-  /** GPU memory of the run divided by the final particle count. */
-  bytesPerParticle: number;
-  adapter: { description: string; backend: string };
-}
+export type { PhaseSummary, RunSummary } from '../common/run-summary.js';
 
 /** Builds the summary of a finished loop. */
 export function summarize(name: string, r: LoopResult, adapter: AdapterDescription, gpuBytes: number): RunSummary {

@@ -1,0 +1,85 @@
+// The run database's records as the rest of the product sees them (CLI, reports, the renderer).
+// Environment-free types only; src-main/store reads and writes them.
+import type { FieldName } from './field-names.js';
+import type { RunSummary } from './run-summary.js';
+
+export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** A project groups runs. */
+export interface ProjectRecord {
+  id: number;
+  name: string;
+  createdAt: string;
+  archived: boolean;
+  runCount: number;
+}
+
+/** A validated case as stored (the full JSON with defaults applied, and its SHA-256). */
+export interface CaseRecord {
+  id: number;
+  name: string;
+  hash: string;
+  json: unknown;
+}
+
+/** Time of one phase on one rank. */
+export interface PhaseRecord {
+  rank: number;
+  phase: string;
+  calls: number;
+  totalSeconds: number;
+  minSeconds: number;
+  maxSeconds: number;
+}
+
+/** Statistics of one step. */
+export interface StepRecord {
+  step: number;
+  particles: number;
+  injected: number;
+  collisions: number;
+  candidates: number;
+}
+
+/** Totals of the particle system after a submit (real molecules, SI units). */
+export interface TotalsRecord {
+  step: number;
+  particles: number;
+  kineticEnergy: number;
+  momentum: [number, number, number];
+}
+
+/** One run with everything but its fields. */
+export interface RunRecord {
+  id: number;
+  project: string;
+  caseId: number;
+  caseName: string;
+  caseHash: string;
+  status: RunStatus;
+  /** Why a run failed or was cancelled (null otherwise). */
+  reason: string | null;
+  startedAt: string;
+  endedAt: string | null;
+  seed: number;
+  ranks: number;
+  gpus: number;
+  adapter: { description: string; backend: string };
+  productVersion: string;
+  /** Null until the run completes. */
+  summary: RunSummary | null;
+  tags: string[];
+  notes: string;
+}
+
+/** The sampled fields of a completed run with their standard errors (batch means). */
+export interface FieldSet {
+  cells: [number, number, number];
+  cellSize: [number, number, number];
+  /** Sampling passes behind the fields. */
+  samples: number;
+  /** Batch-means blocks behind the standard errors (errors are NaN with fewer than 2). */
+  blocks: number;
+  values: Record<FieldName, Float64Array>;
+  errors: Record<FieldName, Float64Array>;
+}

@@ -1,0 +1,40 @@
+// The summary of a finished run, as `dsmc run --json` prints it and the run database keeps it.
+// Environment-free: the renderer reads the same type.
+
+/** Time of one phase in the summary. */
+export interface PhaseSummary {
+  calls: number;
+  totalSeconds: number;
+  avgSeconds: number;
+  minSeconds: number;
+  maxSeconds: number;
+  percentOfLoop: number;
+  secondsPerParticleStep: number;
+}
+
+/** The `--json` summary of a run. */
+export interface RunSummary {
+  case: string;
+  steps: number;
+  particles: number;
+  meanParticles: number;
+  particleSteps: number;
+  seconds: number;
+  particleStepsPerSecond: number;
+  collisionsPerParticleStep: number;
+  candidatesPerParticleStep: number;
+  timing: 'gpu-timestamps' | 'wall-clock';
+  phases: Record<string, PhaseSummary>;
+  otherSeconds: number;
+  /** Host side of the loop (encoding, waiting for the GPU, read-back) and the number of submits. */
+  host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; submits: number };
+  /** Drifts are null where the boundaries exchange momentum (any wall or open face) or energy (diffuse, inflow, outflow). */
+  conservation: { particlesStart: number; particlesEnd: number; momentumRelDrift: number | null; energyRelDrift: number | null };
+  samples: number;
+  fieldsSha256: string;
+  /** Particles the buffers hold before they grow. */
+  capacity: number;
+  /** GPU memory of the run divided by the final particle count. */
+  bytesPerParticle: number;
+  adapter: { description: string; backend: string };
+}
