@@ -48,6 +48,8 @@ export interface LoopOptions {
   /** Called with the statistics of every step as they are read back. */
   onSteps?: (s: StepStats[]) => void;
   signal?: AbortSignal;
+  /** Time each stage of a multi-stage phase (sort.count, sort.scan, ...) as its own pass. */
+  detail?: boolean;
 }
 
 /** What a finished loop hands to the summary. */
@@ -77,8 +79,8 @@ export interface LoopResult {
 /** Thrown when a run is cancelled through its AbortSignal. */
 export class RunCancelled extends Error {}
 
-/** Most passes per step (move, inject, sort, collide, sample). */
-const PASSES_PER_STEP = 5;
+/** Most passes per step: move, inject, sort (five with detailed timing), collide, sample. */
+const PASSES_PER_STEP = 9;
 
 /** Steps recorded per submit: the case's stepsPerSubmit, capped so that one query set (4096 timestamps) times them all. */
 export function stepsPerSubmit(c: Case): number {
@@ -167,12 +169,16 @@ export class Simulation {
   }
 
   /** Records one timestep; returns whether it sampled. */
-  private async recordStep(rec: PhaseRecorder, s: number): Promise<boolean> {
+  private async recordStep(rec: PhaseRecorder, s: number, detail: boolean): Promise<boolean> {
     const st = this.state;
     const set = st.current;
     await rec.pass('move', (p) => this.move.encode(p, set));
     if (this.inject) await rec.pass('inject', (p) => this.inject!.encode(p, set));
-    await rec.pass('sort', (p) => this.sort.encode(p, set));
+    if (detail) {
+      for (const stage of this.sort.stages) await rec.pass(`sort.${stage}`, (p) => this.sort.encode(p, set, stage));
+    } else {
+      await rec.pass('sort', (p) => this.sort.encode(p, set));
+    }
     st.current = set === 0 ? 1 : 0;
     await rec.pass('collide', (p) => this.collide.encode(p, st.current));
     if (!this.samples_at(s)) return false;
@@ -285,7 +291,7 @@ export class Simulation {
       let sampled = false;
       const tEncode = performance.now();
       for (let k = 1; k <= batch; k++) {
-        if (await this.recordStep(rec, this.step + k)) {
+        if (await this.recordStep(rec, this.step + k, !!options.detail)) {
           sampled = true;
           this.samples += 1;
           this.blockPasses += 1;

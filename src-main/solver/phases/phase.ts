@@ -14,6 +14,8 @@ export interface Phase {
   readonly name: string;
   /** (Re)creates bind groups, after setup and whenever the state's buffers are reallocated. */
   bind(): void;
-  /** Records the phase's dispatches for one step; `set` is the particle set it reads. */
-  encode(pass: GPUComputePassEncoder, set: 0 | 1): void;
+  /** Sub-steps that detailed timing records as separate passes (absent: one pass). */
+  readonly stages?: readonly string[];
+  /** Records the phase's dispatches for one step (or only `stage`); `set` is the particle set it reads. */
+  encode(pass: GPUComputePassEncoder, set: 0 | 1, stage?: string): void;
 }

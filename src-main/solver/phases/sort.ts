@@ -62,32 +62,33 @@ export class SortPhase implements Phase {
     });
   }
 
-  /** Sorts set `set` into the other set; the caller then treats the other set as live. */
-  encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
+  /** Sub-steps that `--detail` timing records as separate passes. */
+  readonly stages = ['count', 'scan', 'scatter', 'order', 'permute'] as const;
+
+  /** Sorts set `set` into the other set (or one stage of it); the caller then treats the other set as live. */
+  encode(pass: GPUComputePassEncoder, set: 0 | 1, stage?: string): void {
     const s = this.ctx.state;
     const cellGroups = dispatchDims(s.tables.nCells, WORKGROUP_SIZE);
     const particleGroups = dispatchDims(s.capacity, WORKGROUP_SIZE);
-    pass.setPipeline(this.clear);
-    pass.setBindGroup(0, this.clearGroup);
-    pass.dispatchWorkgroups(...cellGroups);
-    pass.setPipeline(this.count);
-    pass.setBindGroup(0, this.countGroups[set]);
-    pass.dispatchWorkgroups(...particleGroups);
-    this.scan.encode(pass);
-    pass.setPipeline(this.scatter);
-    pass.setBindGroup(0, this.scatterGroups[set]);
-    pass.dispatchWorkgroups(...particleGroups);
-    pass.setPipeline(this.after);
-    pass.setBindGroup(0, this.afterGroup);
-    pass.dispatchWorkgroups(1);
-    pass.setPipeline(this.orderCells);
-    pass.setBindGroup(0, this.orderGroups[set]);
-    pass.dispatchWorkgroups(...cellGroups);
-    pass.setPipeline(this.permute6);
-    pass.setBindGroup(0, this.permuteGroups[set][0]);
-    pass.dispatchWorkgroups(...particleGroups);
-    pass.setPipeline(this.permute3);
-    pass.setBindGroup(0, this.permuteGroups[set][1]);
-    pass.dispatchWorkgroups(...particleGroups);
+    const run = (name: string, fn: () => void) => { if (stage === undefined || stage === name) fn(); };
+    const dispatch = (pipeline: GPUComputePipeline, group: GPUBindGroup, groups: [number, number]) => {
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, group);
+      pass.dispatchWorkgroups(...groups);
+    };
+    run('count', () => {
+      dispatch(this.clear, this.clearGroup, cellGroups);
+      dispatch(this.count, this.countGroups[set], particleGroups);
+    });
+    run('scan', () => this.scan.encode(pass));
+    run('scatter', () => {
+      dispatch(this.scatter, this.scatterGroups[set], particleGroups);
+      dispatch(this.after, this.afterGroup, [1, 1]);
+    });
+    run('order', () => dispatch(this.orderCells, this.orderGroups[set], cellGroups));
+    run('permute', () => {
+      dispatch(this.permute6, this.permuteGroups[set][0], particleGroups);
+      dispatch(this.permute3, this.permuteGroups[set][1], particleGroups);
+    });
   }
 }

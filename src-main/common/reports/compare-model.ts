@@ -1,0 +1,90 @@
+// Comparison of runs against the first: case differences, throughput and per-phase AVG x Call side by side
+// with ratios, and per-cell field differences in units of their combined standard error.
+import { FIELD_NAMES, type FieldName } from '../field-names.js';
+import type { CaseRecord, FieldSet, PhaseRecord, RunRecord } from '../run-record.js';
+import { caseDifferences, type CaseDifference } from './case-fields.js';
+import { fieldZStats, Z_LIMIT, DIFFERS_FRACTION, type FieldZStats } from './field-z.js';
+import { buildPhaseTable } from './phase-table.js';
+
+/** What one run contributes to a comparison. */
+export interface CompareInput {
+  run: RunRecord;
+  caseRecord: CaseRecord;
+  phases: PhaseRecord[];
+  fields: FieldSet | null;
+}
+
+/** A value per run and its ratio to the first run's (null where either is missing or the first is 0). */
+export interface SideBySide {
+  values: (number | null)[];
+  ratios: (number | null)[];
+}
+
+/** Field differences of one run against the first run. */
+export interface FieldComparison {
+  /** Index of the run in `runs` (>= 1). */
+  run: number;
+  /** Why the fields were not compared (no fields, different grids), or null. */
+  skippedReason: string | null;
+  /** Per field, z = (first - this) / sqrt(se_first^2 + se_this^2) summarised over cells. */
+  fields: Partial<Record<FieldName, FieldZStats>>;
+}
+
+/** The comparison of two or more runs. */
+export interface Comparison {
+  kind: 'dsmc-comparison';
+  version: 1;
+  zLimit: number;
+  differsFraction: number;
+  runs: { id: number; caseName: string; seed: number; status: string; startedAt: string; adapter: string; tags: string[] }[];
+  caseDifferences: CaseDifference[];
+  throughput: SideBySide;
+  /** Per phase: AVG x Call (seconds) per run, with ratios to the first run. */
+  phases: { phase: string; avgPerCall: SideBySide }[];
+  fieldComparisons: FieldComparison[];
+}
+
+/** Values side by side with their ratios to the first. */
+function sideBySide(values: (number | null)[]): SideBySide {
+  const first = values[0];
+  return { values, ratios: values.map((v) => (v === null || first === null || first === 0 ? null : v / first)) };
+}
+
+/** Field z statistics of `other` against `first`, or the reason they cannot be compared. */
+function compareFields(first: FieldSet | null, other: FieldSet | null, index: number): FieldComparison {
+  const skip = (why: string): FieldComparison => ({ run: index, skippedReason: why, fields: {} });
+  if (!first) return skip('the first run has no sampled fields');
+  if (!other) return skip('this run has no sampled fields');
+  if (first.cells.join('x') !== other.cells.join('x')) return skip(`the grids differ (${first.cells.join('x')} and ${other.cells.join('x')} cells)`);
+  const fields: Partial<Record<FieldName, FieldZStats>> = {};
+  for (const name of FIELD_NAMES) {
+    if (!first.values[name] || !other.values[name]) continue;
+    fields[name] = fieldZStats(first.values[name], first.errors[name], other.values[name], other.errors[name]);
+  }
+  return { run: index, skippedReason: null, fields };
+}
+
+/** Compares runs[1..] with runs[0]. */
+export function buildComparison(inputs: CompareInput[]): Comparison {
+  if (inputs.length < 2) throw new Error('compare needs at least two runs, e.g. dsmc compare 3 4');
+  const tables = inputs.map((x) => buildPhaseTable(x.phases, { loopSeconds: x.run.summary?.seconds ?? null, meanParticles: null, particleSteps: null }));
+  const phaseNames: string[] = [];
+  for (const t of tables) for (const r of t.rows) if (!phaseNames.includes(r.phase)) phaseNames.push(r.phase);
+  return {
+    kind: 'dsmc-comparison',
+    version: 1,
+    zLimit: Z_LIMIT,
+    differsFraction: DIFFERS_FRACTION,
+    runs: inputs.map(({ run }) => ({
+      id: run.id, caseName: run.caseName, seed: run.seed, status: run.status, startedAt: run.startedAt,
+      adapter: run.adapter.description, tags: [...run.tags],
+    })),
+    caseDifferences: caseDifferences(inputs.map((x) => x.caseRecord.json)),
+    throughput: sideBySide(inputs.map((x) => x.run.summary?.particleStepsPerSecond ?? null)),
+    phases: phaseNames.map((phase) => ({
+      phase,
+      avgPerCall: sideBySide(tables.map((t) => t.rows.find((r) => r.phase === phase)?.avgPerCallSeconds ?? null)),
+    })),
+    fieldComparisons: inputs.slice(1).map((x, i) => compareFields(inputs[0].fields, x.fields, i + 1)),
+  };
+}

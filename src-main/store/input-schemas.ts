@@ -1,0 +1,100 @@
+// Checks what callers hand the run store (zod), so bad data is refused at the boundary with the field named.
+import { z } from 'zod';
+import { FIELD_NAMES } from '../common/field-names.js';
+import type { FieldSet, PhaseRecord, RunStatus, StepRecord, TotalsRecord } from '../common/run-record.js';
+import type { RunSummary } from '../common/run-summary.js';
+
+const count = z.number().int().nonnegative();
+const finite = z.number().refine(Number.isFinite, 'expected a finite number');
+const seconds = z.number().nonnegative();
+const label = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `at most ${max} characters`);
+
+export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const satisfies readonly RunStatus[];
+export const runStatusSchema = z.enum(RUN_STATUSES);
+export const projectNameSchema = label(100);
+export const tagSchema = label(64).refine((t) => !/[\s,]/.test(t), 'no spaces or commas (e.g. "baseline" or "wall-300K")');
+export const notesSchema = z.string().max(20_000, 'at most 20000 characters');
+export const runIdSchema = z.number().int().positive();
+
+export const createRunSchema = z.object({
+  project: projectNameSchema,
+  caseName: label(100),
+  caseJson: z.unknown().refine((v) => v !== undefined && v !== null, 'the validated case JSON is required'),
+  seed: z.number().int().min(0).max(0xffffffff),
+  ranks: z.number().int().positive(),
+  gpus: z.number().int().nonnegative(),
+  adapter: z.object({ description: z.string().max(500), backend: z.string().max(100) }),
+  productVersion: label(50),
+});
+
+export const stepSchema = z.object({
+  step: count, particles: count, injected: count, collisions: count, candidates: count,
+}) satisfies z.ZodType<StepRecord>;
+
+export const totalsSchema = z.object({
+  step: count, particles: count, kineticEnergy: finite, momentum: z.tuple([finite, finite, finite]),
+}) satisfies z.ZodType<TotalsRecord>;
+
+export const phaseSchema = z.object({
+  rank: count, phase: label(50), calls: count, totalSeconds: seconds, minSeconds: seconds, maxSeconds: seconds,
+}) satisfies z.ZodType<PhaseRecord>;
+
+const phaseSummarySchema = z.object({
+  calls: count, totalSeconds: seconds, avgSeconds: seconds, minSeconds: seconds, maxSeconds: seconds,
+  percentOfLoop: z.number(), secondsPerParticleStep: z.number(),
+});
+
+export const summarySchema = z.object({
+  case: z.string(),
+  steps: count,
+  particles: count,
+  meanParticles: z.number(),
+  particleSteps: count,
+  seconds,
+  particleStepsPerSecond: z.number(),
+  collisionsPerParticleStep: z.number(),
+  candidatesPerParticleStep: z.number(),
+  timing: z.enum(['gpu-timestamps', 'wall-clock']),
+  phases: z.record(z.string(), phaseSummarySchema),
+  otherSeconds: z.number(),
+  host: z.object({ encodeSeconds: seconds, waitSeconds: seconds, readbackSeconds: seconds, submits: count }),
+  conservation: z.object({
+    particlesStart: count, particlesEnd: count, momentumRelDrift: z.number().nullable(), energyRelDrift: z.number().nullable(),
+  }),
+  samples: count,
+  fieldsSha256: z.string(),
+  capacity: count,
+  bytesPerParticle: z.number(),
+  adapter: z.object({ description: z.string(), backend: z.string() }),
+}).loose() satisfies z.ZodType<RunSummary>;
+
+const float64Array = z.instanceof(Float64Array, { message: 'expected a Float64Array' });
+const fieldArrays = z.object(Object.fromEntries(FIELD_NAMES.map((n) => [n, float64Array])) as Record<(typeof FIELD_NAMES)[number], typeof float64Array>);
+const positiveInt = z.number().int().positive();
+const positive = z.number().positive();
+
+export const fieldSetSchema = z.object({
+  cells: z.tuple([positiveInt, positiveInt, positiveInt]),
+  cellSize: z.tuple([positive, positive, positive]),
+  samples: count,
+  blocks: count,
+  values: fieldArrays,
+  errors: fieldArrays,
+}).superRefine((f, ctx) => {
+  const n = f.cells[0] * f.cells[1] * f.cells[2];
+  for (const part of ['values', 'errors'] as const) {
+    for (const name of FIELD_NAMES) {
+      if (f[part][name].length !== n) {
+        ctx.addIssue({ code: 'custom', path: [part, name], message: `has ${f[part][name].length} values; the grid has ${n} cells` });
+      }
+    }
+  }
+}) satisfies z.ZodType<FieldSet>;
+
+/** Parses `value` or throws an Error naming the call, every bad field and what was expected. */
+export function checkInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const lines = r.error.issues.slice(0, 10).map((i) => `  ${i.path.length ? i.path.join('.') : '(value)'}: ${i.message}`);
+  throw new Error(`${what}: invalid input\n${lines.join('\n')}`);
+}

@@ -1,0 +1,29 @@
+// Runs left 'running' by a process that no longer exists (crash, SIGKILL, power loss) are marked failed.
+import { hostname } from 'node:os';
+import type Database from 'better-sqlite3';
+
+export const STALE_RUN_REASON = 'the process running it ended without finishing (crash or kill)';
+
+/** True unless signalling the process says it does not exist (EPERM: it exists under another user). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/** Marks failed every running run of this host whose process is gone; returns their ids. */
+export function failStaleRuns(db: Database.Database, now: string): number[] {
+  const host = hostname();
+  const candidates = db.prepare("SELECT id, pid FROM runs WHERE status = 'running' AND hostname = ? AND pid IS NOT NULL")
+    .all(host) as { id: number; pid: number }[];
+  const stale = candidates.filter((r) => r.pid !== process.pid && !processAlive(r.pid)).map((r) => r.id);
+  if (stale.length === 0) return [];
+  const mark = db.prepare("UPDATE runs SET status = 'failed', reason = ?, ended_at = ? WHERE id = ? AND status = 'running'");
+  db.transaction(() => {
+    for (const id of stale) mark.run(STALE_RUN_REASON, now, id);
+  }).immediate();
+  return stale;
+}
