@@ -14,7 +14,7 @@
 @group(0) @binding(7) var<storage, read_write> vx: array<f32>;
 @group(0) @binding(8) var<storage, read_write> vy: array<f32>;
 @group(0) @binding(9) var<storage, read_write> vz: array<f32>;
-@group(0) @binding(10) var<storage, read> species: array<u32>;
+@group(0) @binding(10) var<storage, read> cell: array<u32>;
 @group(0) @binding(11) var<storage, read> pairs: array<PairInfo>;
 
 var<workgroup> wgCollisions: atomic<u32>;
@@ -63,7 +63,7 @@ fn collide_cell(c: u32, step: u32) -> vec2<u32> {
     let v1 = vec3<f32>(vx[i], vy[i], vz[i]);
     let v2 = vec3<f32>(vx[j], vy[j], vz[j]);
     let cr = v1 - v2;
-    let pair = pairs[species[i] * params.nSpecies + species[j]];
+    let pair = pairs[species_part(cell[i]) * params.nSpecies + species_part(cell[j])];
     let sigmaCr = pair.crossSection * pow(max(length(cr), 1e-30), pair.crExponent);
     if (sigmaCr > crMax) { crMax = sigmaCr; }
     if (u.z * crMax >= sigmaCr) { continue; }

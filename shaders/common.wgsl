@@ -5,6 +5,11 @@
 override WG_SIZE: u32 = 256u;
 
 const INVALID_CELL: u32 = 0xffffffffu;
+
+// A particle's cell word: the cell index in the low CELL_BITS bits, the species above them;
+// INVALID_CELL marks a particle that left the box.
+const CELL_BITS: u32 = 27u;
+const CELL_MASK: u32 = 0x07ffffffu;
 const BOLTZMANN: f32 = 1.380649e-23;
 const PI: f32 = 3.14159265358979;
 
@@ -26,11 +31,9 @@ const STREAM_INJECT_PARTICLE: u32 = 5u;
 const CTL_STEP: u32 = 0u;          // step being computed (1-based)
 const CTL_N: u32 = 1u;             // live particles, stored contiguously in [0, N)
 const CTL_N_ALL: u32 = 2u;         // N plus particles injected this step (some may be dead)
-const CTL_NEXT_ID: u32 = 3u;       // next particle id to hand out
-const CTL_OVERFLOW: u32 = 4u;      // particles that did not fit the buffers (0 unless capacity ran out)
-const CTL_INJECTED: u32 = 5u;      // particles injected this step
-const CTL_STATS_SLOT: u32 = 6u;    // slot of this step in the step-statistics ring
-const CTL_ID_BASE: u32 = 7u;       // first particle id handed to this step's injected particles
+const CTL_OVERFLOW: u32 = 3u;      // particles that did not fit the buffers (0 unless capacity ran out)
+const CTL_INJECTED: u32 = 4u;      // particles injected this step
+const CTL_STATS_SLOT: u32 = 5u;    // slot of this step in the step-statistics ring
 const CTL_WORDS: u32 = 8u;
 
 
@@ -177,6 +180,21 @@ fn gauss2(u: vec2<f32>) -> vec2<f32> {
 // Flat invocation index of a 1D-or-2D dispatch (workgroups beyond 65535 spill into y).
 fn flat_id(wg: vec3<u32>, nwg: vec3<u32>, local: u32) -> u32 {
   return (wg.y * nwg.x + wg.x) * WG_SIZE + local;
+}
+
+// The cell word of a particle of species sp in cell c.
+fn cell_word(c: u32, sp: u32) -> u32 {
+  return c | (sp << CELL_BITS);
+}
+
+// Cell index of a (valid) cell word.
+fn cell_part(w: u32) -> u32 {
+  return w & CELL_MASK;
+}
+
+// Species of a (valid) cell word.
+fn species_part(w: u32) -> u32 {
+  return w >> CELL_BITS;
 }
 
 // Cell index of a position inside the box (clamped so that x == L lands in the last cell).

@@ -37,8 +37,6 @@ fn after_inject_scan() {
   ctl[CTL_OVERFLOW] = ctl[CTL_OVERFLOW] + (total - fit);
   ctl[CTL_N_ALL] = n + fit;
   ctl[CTL_INJECTED] = fit;
-  ctl[CTL_ID_BASE] = ctl[CTL_NEXT_ID];
-  ctl[CTL_NEXT_ID] = ctl[CTL_NEXT_ID] + total;
   stats[ctl[CTL_STATS_SLOT] + ST_INJECTED] = fit;
 }
 

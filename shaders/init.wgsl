@@ -1,4 +1,4 @@
-// init.wgsl: fills the box at step 0. Particle i gets id i, a position uniform in the box, a species
+// init.wgsl: fills the box at step 0. Particle i gets a position uniform in the box, a species
 // drawn by mole fraction, and a velocity from a drifting Maxwellian (kind 0) or the +-sqrt(kT/m)
 // start (kind 1: each component +-sqrt(kT/m) with a random sign, used to test relaxation).
 
@@ -12,8 +12,6 @@
 @group(0) @binding(7) var<storage, read_write> vy: array<f32>;
 @group(0) @binding(8) var<storage, read_write> vz: array<f32>;
 @group(0) @binding(9) var<storage, read_write> cell: array<u32>;
-@group(0) @binding(10) var<storage, read_write> pid: array<u32>;
-@group(0) @binding(11) var<storage, read_write> species: array<u32>;
 
 // One invocation per initial particle.
 @compute @workgroup_size(WG_SIZE)
@@ -48,7 +46,5 @@ fn init_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
   vx[i] = v.x;
   vy[i] = v.y;
   vz[i] = v.z;
-  cell[i] = cell_of(pos, params);
-  pid[i] = i;
-  species[i] = sp;
+  cell[i] = cell_word(cell_of(pos, params), sp);
 }

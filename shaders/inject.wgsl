@@ -17,8 +17,8 @@
 @group(0) @binding(10) var<storage, read_write> vy: array<f32>;
 @group(0) @binding(11) var<storage, read_write> vz: array<f32>;
 @group(0) @binding(12) var<storage, read_write> cell: array<u32>;
-@group(0) @binding(13) var<storage, read_write> pid: array<u32>;
-@group(0) @binding(14) var<storage, read_write> species: array<u32>;
+@group(0) @binding(13) var<storage, read_write> counts: array<atomic<u32>>;
+@group(0) @binding(14) var<storage, read_write> slot: array<u32>;
 
 // Poisson(mean) as a sum of Knuth draws of mean <= 8 each (exact by additivity), from the stream
 // of face cell fc and species s.
@@ -89,7 +89,8 @@ fn inject_count(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
   injCounts[fc] = total;
 }
 
-// Write pass: creates this face cell's particles at N + its scanned offset.
+// Write pass: creates this face cell's particles at N + its scanned offset and counts them in their
+// cells (as move.wgsl does); a particle's buffer index is its random-stream id.
 @compute @workgroup_size(WG_SIZE)
 fn inject_write(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) li: u32) {
@@ -112,13 +113,13 @@ fn inject_write(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
   let i2 = local / dims[t1];
   let stream = vec3<f32>(info.velX, info.velY, info.velZ);
   let nAll = ctl[CTL_N_ALL];
-  var slot = ctl[CTL_N] + injStarts[fc];
-  var id = ctl[CTL_ID_BASE] + injStarts[fc];
+  var at = ctl[CTL_N] + injStarts[fc];
   for (var s = 0u; s < params.nSpecies; s++) {
     let fs = faceSpecies[f * params.nSpecies + s];
     let k = poisson(fs.injectMean, fc, s, step);
     for (var j = 0u; j < k; j++) {
-      if (slot < nAll) {
+      if (at < nAll) {
+        let id = at;
         let u = rand4(id, step, STREAM_INJECT_PARTICLE, 0u, params);
         let g = gauss2(u.zw);
         var pos = vec3<f32>(0.0);
@@ -131,18 +132,21 @@ fn inject_write(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
         vel[a] = inward * flux_normal(fs.speedRatio, id, step) * fs.thermalSpeed * sqrt(2.0);
         let u2 = rand4(id, step, STREAM_INJECT_PARTICLE, 0xffffu, params);
         let fl = fly(Flight(pos, vel, true), u2.x * params.dt, s, id, step);
-        px[slot] = fl.pos.x;
-        py[slot] = fl.pos.y;
-        pz[slot] = fl.pos.z;
-        vx[slot] = fl.vel.x;
-        vy[slot] = fl.vel.y;
-        vz[slot] = fl.vel.z;
-        cell[slot] = select(INVALID_CELL, cell_of(fl.pos, params), fl.alive);
-        pid[slot] = id;
-        species[slot] = s;
+        px[at] = fl.pos.x;
+        py[at] = fl.pos.y;
+        pz[at] = fl.pos.z;
+        vx[at] = fl.vel.x;
+        vy[at] = fl.vel.y;
+        vz[at] = fl.vel.z;
+        if (fl.alive) {
+          let c = cell_of(fl.pos, params);
+          cell[at] = cell_word(c, s);
+          slot[at] = atomicAdd(&counts[c], 1u);
+        } else {
+          cell[at] = INVALID_CELL;
+        }
       }
-      slot = slot + 1u;
-      id = id + 1u;
+      at = at + 1u;
     }
   }
 }

@@ -1,5 +1,6 @@
-// move.wgsl: the move phase. Each live particle flies for dt through the box (advance.wgsl),
-// meets the face boundary conditions, and gets its new cell index (INVALID_CELL once it left).
+// move.wgsl: the move phase. Each live particle flies for dt through the box (advance.wgsl), meets
+// the face boundary conditions, gets its new cell word (INVALID_CELL once it left) and is counted in
+// its new cell; its arrival slot there goes to `slot` (the sort's scratch, see sort.wgsl).
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read> ctl: array<u32>;
@@ -12,17 +13,27 @@
 @group(0) @binding(8) var<storage, read_write> vy: array<f32>;
 @group(0) @binding(9) var<storage, read_write> vz: array<f32>;
 @group(0) @binding(10) var<storage, read_write> cell: array<u32>;
-@group(0) @binding(11) var<storage, read> pid: array<u32>;
-@group(0) @binding(12) var<storage, read> species: array<u32>;
+@group(0) @binding(11) var<storage, read_write> counts: array<atomic<u32>>;
+@group(0) @binding(12) var<storage, read_write> slot: array<u32>;
 
-// One invocation per live particle: advance, apply boundaries, re-index.
+// Zeroes the per-cell counters before particles are counted.
+@compute @workgroup_size(WG_SIZE)
+fn clear_counts(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) li: u32) {
+  let c = flat_id(wg, nwg, li);
+  if (c < params.nCells) { atomicStore(&counts[c], 0u); }
+}
+
+// One invocation per live particle: advance, apply boundaries, re-index, count.
+// The particle's index is its random-stream id this step (the particle order is deterministic).
 @compute @workgroup_size(WG_SIZE)
 fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) li: u32) {
+                  @builtin(local_invocation_index) li: u32) {
   let i = flat_id(wg, nwg, li);
   if (i >= ctl[CTL_N]) { return; }
+  let sp = species_part(cell[i]);
   let start = Flight(vec3<f32>(px[i], py[i], pz[i]), vec3<f32>(vx[i], vy[i], vz[i]), true);
-  let f = fly(start, params.dt, species[i], pid[i], ctl[CTL_STEP]);
+  let f = fly(start, params.dt, sp, i, ctl[CTL_STEP]);
   if (!f.alive) {
     cell[i] = INVALID_CELL;
     return;
@@ -33,5 +44,7 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
   vx[i] = f.vel.x;
   vy[i] = f.vel.y;
   vz[i] = f.vel.z;
-  cell[i] = cell_of(f.pos, params);
+  let c = cell_of(f.pos, params);
+  cell[i] = cell_word(c, sp);
+  slot[i] = atomicAdd(&counts[c], 1u);
 }

@@ -10,7 +10,7 @@ const PARTIAL_WORDS: u32 = 8u;
 @group(0) @binding(3) var<storage, read> vx: array<f32>;
 @group(0) @binding(4) var<storage, read> vy: array<f32>;
 @group(0) @binding(5) var<storage, read> vz: array<f32>;
-@group(0) @binding(6) var<storage, read> species: array<u32>;
+@group(0) @binding(6) var<storage, read> cell: array<u32>;
 @group(0) @binding(7) var<storage, read_write> partials: array<f32>;
 
 var<workgroup> acc: array<array<f32, 8>, 256>;
@@ -25,7 +25,7 @@ fn reduce_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
   for (var k = 0u; k < PARTIAL_WORDS; k++) { q[k] = 0.0; }
   if (i < ctl[CTL_N]) {
     // scaled by 1/mass of species 0 so that sums stay well inside f32 range; the host rescales
-    let m = speciesInfo[species[i]].mass / speciesInfo[0].mass;
+    let m = speciesInfo[species_part(cell[i])].mass / speciesInfo[0].mass;
     let v = vec3<f32>(vx[i], vy[i], vz[i]);
     let speed = length(v);
     q[0] = m * v.x;

@@ -11,7 +11,7 @@ const MOMENTS: u32 = 13u;
 @group(0) @binding(3) var<storage, read> vx: array<f32>;
 @group(0) @binding(4) var<storage, read> vy: array<f32>;
 @group(0) @binding(5) var<storage, read> vz: array<f32>;
-@group(0) @binding(6) var<storage, read> species: array<u32>;
+@group(0) @binding(6) var<storage, read> cell: array<u32>;
 @group(0) @binding(7) var<storage, read_write> sums: array<f32>;
 
 // Adds value to moment m of species s in cell c (layout [moment][species][cell]).
@@ -36,7 +36,7 @@ fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
     var m3 = vec3<f32>(0.0);   // v^2 v_i
     for (var k = 0u; k < n; k++) {
       let i = first + k;
-      if (species[i] != s) { continue; }
+      if (species_part(cell[i]) != s) { continue; }
       let v = vec3<f32>(vx[i], vy[i], vz[i]);
       let v2 = dot(v, v);
       cnt = cnt + 1.0;

@@ -1,7 +1,8 @@
 // Pre-launch check of a parsed case against the rules of thumb in PHYSICS.md (cell size vs mean free
 // path, dt vs residence and collision times, particles per cell) and the GPU's buffer limits.
 import type { Case } from '../common/case-schema.js';
-import { FACES, cellVolume, domainVolume, moleFractions, referenceState, resolvedFnum } from '../common/case-schema.js';
+import { CELL_WORD } from '../solver/gpu/struct-layouts.js';
+import { FACES, cellCount, cellVolume, domainVolume, moleFractions, referenceState, resolvedFnum } from '../common/case-schema.js';
 import type { ReferenceState } from '../common/case-schema.js';
 import { mixtureCollisionRate, mixtureMeanFreePath } from '../common/gas-mixture.js';
 import { mostProbableSpeed } from '../common/physics.js';
@@ -62,11 +63,22 @@ interface Physics {
   particlesPerCell: number;
 }
 
+// Refuses grids whose cell index does not fit the particle's cell word (CELL_WORD in struct-layouts.ts).
+function cellIndexFindings(c: Case): Finding[] {
+  const n = cellCount(c);
+  if (n <= CELL_WORD.MASK) return [];
+  return [{
+    code: 'too-many-cells',
+    field: 'grid.cells',
+    message: `${n} cells; a particle stores its cell index in ${CELL_WORD.BITS} bits, so at most ${CELL_WORD.MASK} cells fit: use fewer, larger cells`,
+  }];
+}
+
 // Checks a case before launch: physics warnings, and errors for buffers the GPU cannot hold.
 export function prelaunchCheck(c: Case, gpu: PrelaunchGpu): PrelaunchReport {
   const p = physicsOf(c);
   const warnings = physicsFindings(c, p);
-  const errors = bufferFindings(gpu);
+  const errors = [...cellIndexFindings(c), ...bufferFindings(gpu)];
   const totalBufferBytes = gpu.buffers.reduce((s, b) => s + b.bytes, 0);
   const particles = c.initial.kind === 'empty' ? 0 : (c.initial.numberDensity * domainVolume(c)) / p.fnum;
   const referenceParticles = (p.ref.numberDensity * domainVolume(c)) / p.fnum;

@@ -2,5 +2,10 @@
 import type { CliCommand } from './command.js';
 import { presetsCommand, schemaCommand } from './commands/info-commands.js';
 import { benchCommand, checkCommand, runCommand } from './commands/solver-commands.js';
+import { deleteCommand, noteCommand, projectsCommand, runsCommand, showCommand, tagCommand } from './commands/store-commands.js';
 
-export const COMMANDS: CliCommand[] = [runCommand, benchCommand, checkCommand, presetsCommand, schemaCommand];
+export const COMMANDS: CliCommand[] = [
+  runCommand, benchCommand, checkCommand,
+  projectsCommand, runsCommand, showCommand, tagCommand, noteCommand, deleteCommand,
+  presetsCommand, schemaCommand,
+];

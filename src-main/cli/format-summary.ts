@@ -2,20 +2,20 @@
 import type { RunSummary } from '../solver/summary.js';
 
 /** Pads a table: first column left-aligned, the others right-aligned. */
-function table(rows: string[][]): string {
+export function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')).join('\n');
 }
 
 /** Formats a duration in seconds with a readable unit. */
-function dur(s: number): string {
+export function dur(s: number): string {
   if (s >= 1) return `${s.toFixed(3)} s`;
   if (s >= 1e-3) return `${(s * 1e3).toFixed(3)} ms`;
   return `${(s * 1e6).toFixed(2)} us`;
 }
 
 /** A relative drift, or why there is none to report. */
-function drift(x: number | null): string {
+export function drift(x: number | null): string {
   return x === null ? 'n/a (the boundaries exchange it)' : x.toExponential(2);
 }
 

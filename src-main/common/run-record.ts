@@ -35,6 +35,7 @@ export interface PhaseRecord {
 /** Statistics of one step. */
 export interface StepRecord {
   step: number;
+  /** Live particles after the step (after injection and outflow). */
   particles: number;
   injected: number;
   collisions: number;
@@ -68,6 +69,8 @@ export interface RunRecord {
   productVersion: string;
   /** Null until the run completes. */
   summary: RunSummary | null;
+  /** The last step whose statistics are recorded (0 before any): how far a running, failed or cancelled run got. */
+  lastStep: number;
   tags: string[];
   notes: string;
 }

@@ -15,11 +15,16 @@ export interface BufferRequirement {
   bytes: number;
 }
 
-/** Particle capacity to start with: the reference fill plus a batch of injection with margin. */
+/**
+ * Particle capacity to start with. A closed box keeps its initial count exactly; with inflow the
+ * count heads for the reference fill (plus 10 % and a batch of injection with margin); the loop
+ * grows the buffers between submits if the flow packs in more.
+ */
 export function initialCapacity(t: SolverTables, stepsPerSubmit: number): number {
-  const base = Math.max(t.initialParticles, t.referenceParticles);
+  if (t.nFaceCells === 0) return t.initialParticles + 1024;
+  const base = Math.max(t.initialParticles, 1.1 * t.referenceParticles);
   const inj = t.injectionPerStep * stepsPerSubmit;
-  return Math.ceil(1.25 * base + inj + 10 * Math.sqrt(inj) + 1024);
+  return Math.ceil(base + inj + 10 * Math.sqrt(inj) + 1024);
 }
 
 /** Every buffer of a run with this capacity, largest first. */
@@ -27,8 +32,7 @@ export function bufferPlan(t: SolverTables, capacity: number): BufferRequirement
   const S = t.species.length;
   const plan: BufferRequirement[] = [];
   for (const set of ['A', 'B']) for (const a of PARTICLE_ATTRIBUTES) plan.push({ label: `particles.${a}.${set}`, bytes: 4 * capacity });
-  plan.push({ label: 'sort.slot', bytes: 4 * capacity }, { label: 'sort.order', bytes: 4 * capacity });
-  plan.push({ label: 'sample.sums', bytes: 4 * SAMPLE_MOMENTS * S * t.nCells });
+  plan.push({ label: 'sample.sums', bytes: t.sampling ? 4 * SAMPLE_MOMENTS * S * t.nCells : 4 });
   for (const a of ['cell.counts', 'cell.starts', 'cell.sigmaCrMax', 'cell.remainder']) plan.push({ label: a, bytes: 4 * t.nCells });
   plan.push({ label: 'reduce.partials', bytes: 4 * PARTIAL_WORDS * Math.ceil(capacity / 256) });
   plan.push({ label: 'inject.counts', bytes: 4 * t.nFaceCells }, { label: 'inject.starts', bytes: 4 * t.nFaceCells });
@@ -60,8 +64,6 @@ export class SimState {
   readonly injCounts: GPUBuffer;
   readonly injStarts: GPUBuffer;
   sets: [ParticleSet, ParticleSet];
-  slot: GPUBuffer;
-  order: GPUBuffer;
   partials: GPUBuffer;
   /** Which particle set holds the live particles between steps. */
   current: 0 | 1 = 0;
@@ -80,12 +82,10 @@ export class SimState {
     this.starts = makeBuffer(device, 'cell.starts', 4 * t.nCells);
     this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', new Float32Array(t.nCells).fill(t.sigmaCrMaxInit), STORAGE);
     this.remainder = makeBuffer(device, 'cell.remainder', 4 * t.nCells);
-    this.sums = makeBuffer(device, 'sample.sums', 4 * SAMPLE_MOMENTS * t.species.length * t.nCells);
+    this.sums = makeBuffer(device, 'sample.sums', t.sampling ? 4 * SAMPLE_MOMENTS * t.species.length * t.nCells : 4);
     this.injCounts = makeBuffer(device, 'inject.counts', 4 * t.nFaceCells);
     this.injStarts = makeBuffer(device, 'inject.starts', 4 * t.nFaceCells);
     this.sets = [makeParticleSet(device, 'A', capacity), makeParticleSet(device, 'B', capacity)];
-    this.slot = makeBuffer(device, 'sort.slot', 4 * capacity);
-    this.order = makeBuffer(device, 'sort.order', 4 * capacity);
     this.partials = makeBuffer(device, 'reduce.partials', 4 * PARTIAL_WORDS * Math.ceil(capacity / 256));
   }
 
@@ -99,13 +99,17 @@ export class SimState {
     const ctl = new Uint32Array(CTL.WORDS);
     ctl[CTL.N] = this.tables.initialParticles;
     ctl[CTL.N_ALL] = this.tables.initialParticles;
-    ctl[CTL.NEXT_ID] = this.tables.initialParticles;
     return ctl;
   }
 
   /** Particle arrays holding the live particles. */
   get live(): ParticleSet {
     return this.sets[this.current];
+  }
+
+  /** Particle arrays not in use between steps (the sort's scratch and destination). */
+  get idle(): ParticleSet {
+    return this.sets[1 - this.current];
   }
 
   /**
@@ -121,9 +125,7 @@ export class SimState {
     const other = makeParticleSet(device, this.current === 0 ? 'B' : 'A', newCapacity);
     for (const set of this.sets) for (const a of PARTICLE_ATTRIBUTES) set[a].destroy();
     this.sets = this.current === 0 ? [fresh, other] : [other, fresh];
-    for (const b of [this.slot, this.order, this.partials]) b.destroy();
-    this.slot = makeBuffer(device, 'sort.slot', 4 * newCapacity);
-    this.order = makeBuffer(device, 'sort.order', 4 * newCapacity);
+    this.partials.destroy();
     this.partials = makeBuffer(device, 'reduce.partials', 4 * PARTIAL_WORDS * Math.ceil(newCapacity / 256));
     this.capacity = newCapacity;
     device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));

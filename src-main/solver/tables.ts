@@ -26,6 +26,8 @@ export interface SolverTables {
   referenceParticles: number;
   /** Start value of every cell's (sigma_T c_r)_max. */
   sigmaCrMaxInit: number;
+  /** Whether the case samples fields at all (sampling.enabled). */
+  sampling: boolean;
 }
 
 /** Tangential axes of a face normal to axis a (the order inject.wgsl uses). */
@@ -148,7 +150,7 @@ export function buildTables(c: Case): SolverTables {
   };
   return {
     simParams, pairs, species, faces, faceSpecies, init, fnum, nCells, nFaceCells,
-    initialParticles, injectionPerStep, sigmaCrMaxInit,
+    initialParticles, injectionPerStep, sigmaCrMaxInit, sampling: c.sampling.enabled,
     referenceParticles: (nRef * domainVolume(c)) / fnum,
   };
 }

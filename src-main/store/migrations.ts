@@ -56,8 +56,8 @@ export const MIGRATIONS: readonly Migration[] = [
         total REAL NOT NULL,
         min REAL NOT NULL,
         max REAL NOT NULL,
-        PRIMARY KEY (run_id, rank, phase)
-      ) WITHOUT ROWID;
+        UNIQUE (run_id, rank, phase)
+      ); -- a rowid table: rowid keeps the phases in loop order
       CREATE TABLE run_steps (
         run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
         step INTEGER NOT NULL,

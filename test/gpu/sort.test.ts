@@ -1,11 +1,12 @@
 // SortPhase (src-main/solver/phases/sort.ts, shaders/sort.wgsl) on particle arrays written by the
-// test: counts, starts, cell-then-id order, every attribute moved with its particle, removed ones gone.
+// test with the counts and arrival slots move.wgsl would leave: starts, cell-then-input order (stable),
+// every attribute moved with its particle, removed ones gone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCase } from '../../src-main/common/case-schema.js';
 import { WORKGROUP_SIZE } from '../../src-main/solver/gpu/buffers.js';
 import { PipelineCache } from '../../src-main/solver/gpu/pipeline-cache.js';
-import { CTL, STATS } from '../../src-main/solver/gpu/struct-layouts.js';
-import { PARTICLE_ATTRIBUTES, type ParticleAttribute } from '../../src-main/solver/particle-attributes.js';
+import { CELL_WORD, CTL, STATS } from '../../src-main/solver/gpu/struct-layouts.js';
+import { PARTICLE_ATTRIBUTES, SORT_SCRATCH, type ParticleAttribute } from '../../src-main/solver/particle-attributes.js';
 import { SortPhase } from '../../src-main/solver/phases/sort.js';
 import { SimState } from '../../src-main/solver/state.js';
 import { buildTables } from '../../src-main/solver/tables.js';
@@ -44,77 +45,85 @@ afterAll(() => gpu?.device.destroy());
 
 type Particles = Record<ParticleAttribute, Uint32Array>;
 
-// n particles with the given cells, unique shuffled ids and random words in every other attribute.
+// n particles in the given cell indices (INVALID = removed), random species bits, px = the input index
+// (to identify particles after the gather) and random words in the other attributes.
 function makeParticles(cells: Uint32Array, seed: number): Particles {
   const rnd = mulberry32(seed);
   const n = cells.length;
   const p = Object.fromEntries(PARTICLE_ATTRIBUTES.map((a) => [a, new Uint32Array(n).map(() => rnd())])) as Particles;
-  p.cell = cells;
-  const ids = Uint32Array.from({ length: n }, (_, i) => 3 + 7 * i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = rnd() % (i + 1);
-    [ids[i], ids[j]] = [ids[j], ids[i]];
-  }
-  p.pid = ids;
+  p.px = Uint32Array.from({ length: n }, (_, i) => i);
+  p.cell = cells.map((c) => (c === INVALID ? INVALID : c | ((rnd() % 4) << CELL_WORD.BITS)));
   return p;
 }
 
-// Writes particles into set `from`, sets N = N_ALL = n and statistics slot 0, runs the sort.
-function runSort(p: Particles, from: 0 | 1): void {
+// What move.wgsl leaves for the sort: per-cell counts and each particle's arrival slot, the slots
+// handed out in a shuffled order as concurrent atomics would.
+function countAndSlot(p: Particles, nCells: number, seed: number): { counts: Uint32Array; slots: Uint32Array } {
+  const rnd = mulberry32(seed);
+  const n = p.cell.length;
+  const counts = new Uint32Array(nCells);
+  const slots = new Uint32Array(n);
+  const visit = Uint32Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = rnd() % (i + 1);
+    [visit[i], visit[j]] = [visit[j], visit[i]];
+  }
+  for (const i of visit) {
+    if (p.cell[i] === INVALID) continue;
+    const c = p.cell[i] & CELL_WORD.MASK;
+    slots[i] = counts[c]++;
+  }
+  return { counts, slots };
+}
+
+// Writes particles into set `from` with counts and arrival slots, sets N = N_ALL = n, runs the sort.
+function runSort(p: Particles, from: 0 | 1, seed: number): Uint32Array {
   const device = gpu.device;
   const n = p.cell.length;
+  const { counts, slots } = countAndSlot(p, state.tables.nCells, seed);
   for (const a of PARTICLE_ATTRIBUTES) device.queue.writeBuffer(state.sets[from][a], 0, p[a] as Uint32Array<ArrayBuffer>);
+  device.queue.writeBuffer(state.counts, 0, counts);
+  device.queue.writeBuffer(state.sets[1 - from][SORT_SCRATCH.slot], 0, slots);
   const ctl = new Uint32Array(CTL.WORDS);
   ctl[CTL.N] = n;
   ctl[CTL.N_ALL] = n;
   ctl[CTL.STATS_SLOT] = 0;
   device.queue.writeBuffer(state.ctl, 0, ctl);
   runPass(device, 'sort-test', (pass) => sort.encode(pass, from));
+  return counts;
 }
 
 // Runs the sort and checks every promised property of its output against the host.
 async function checkSort(p: Particles, from: 0 | 1): Promise<void> {
-  runSort(p, from);
+  const hist = runSort(p, from, 99);
   const device = gpu.device;
   const nCells = state.tables.nCells;
   const n = p.cell.length;
-  const hist = new Uint32Array(nCells);
-  const index = new Map<number, number>(); // pid -> input index of surviving particles
-  for (let i = 0; i < n; i++) {
-    if (p.cell[i] === INVALID) continue;
-    hist[p.cell[i]]++;
-    index.set(p.pid[i], i);
-  }
-  const survivors = index.size;
+  const survivors = p.cell.filter((w) => w !== INVALID).length;
   const ctl = await readU32(device, state.ctl, CTL.WORDS);
   expect(ctl[CTL.N], 'ctl N').toBe(survivors);
   expect((await readU32(device, state.stats, STATS.WORDS))[STATS.N_AFTER], 'stats N_AFTER of slot 0').toBe(survivors);
-  expect(Array.from(await readU32(device, state.counts, nCells)), 'counts').toEqual(Array.from(hist));
   const starts = await readU32(device, state.starts, nCells);
   let run = 0;
   for (let c = 0; c < nCells; c++) {
     expect(starts[c], `starts[${c}]`).toBe(run);
     run += hist[c];
   }
+  // expected: cells in order, inside a cell the input order (a stable sort)
+  const expected: number[] = [];
+  const byCell: number[][] = Array.from({ length: nCells }, () => []);
+  for (let i = 0; i < n; i++) if (p.cell[i] !== INVALID) byCell[p.cell[i] & CELL_WORD.MASK].push(i);
+  for (const list of byCell) expected.push(...list);
 
   const out = {} as Particles;
   for (const a of PARTICLE_ATTRIBUTES) out[a] = await readU32(device, state.sets[1 - from][a], survivors);
-  const seen = new Set<number>();
   const problems: string[] = [];
   for (let k = 0; k < survivors && problems.length < 5; k++) {
-    const c = out.cell[k];
-    if (k < starts[c] || k >= starts[c] + hist[c]) problems.push(`slot ${k}: cell ${c} outside [${starts[c]}, ${starts[c] + hist[c]})`);
-    if (k > 0 && out.cell[k - 1] === c && out.pid[k - 1] >= out.pid[k]) problems.push(`slot ${k}: id ${out.pid[k]} after ${out.pid[k - 1]} in cell ${c}`);
-    const i = index.get(out.pid[k]);
-    if (i === undefined || seen.has(out.pid[k])) {
-      problems.push(`slot ${k}: id ${out.pid[k]} is not a surviving particle or appears twice`);
-      continue;
-    }
-    seen.add(out.pid[k]);
-    for (const a of PARTICLE_ATTRIBUTES) if (out[a][k] !== p[a][i]) problems.push(`slot ${k}: ${a} not moved with particle ${out.pid[k]}`);
+    const i = expected[k];
+    if (out.px[k] !== i) problems.push(`slot ${k}: particle ${out.px[k]}, expected ${i} (cell-then-input order)`);
+    for (const a of PARTICLE_ATTRIBUTES) if (out[a][k] !== p[a][i]) problems.push(`slot ${k}: ${a} not moved with particle ${i}`);
   }
   expect(problems).toEqual([]);
-  expect(seen.size).toBe(survivors);
   await expectNoGpuErrors(gpu);
 }
 

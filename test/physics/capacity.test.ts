@@ -2,6 +2,7 @@
 // closed box), the buffers grow between submits and every particle is kept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
+import { CELL_WORD } from '../../src-main/solver/gpu/struct-layouts.js';
 import { initialCapacity } from '../../src-main/solver/state.js';
 import { buildTables } from '../../src-main/solver/tables.js';
 import { gpuForTests, presetCase, simulate } from './harness.js';
@@ -21,8 +22,15 @@ describe('particle buffer growth', () => {
     for (let k = 1; k < result.stepStats.length; k++) {
       expect(result.stepStats[k].particlesBefore).toBe(result.stepStats[k - 1].particlesAfter);
     }
-    // every particle is still there exactly once
-    const ids = new Uint32Array((await sim.readParticles(['pid'])).pid);
-    expect(new Set(ids).size).toBe(sim.liveParticles);
+    // every particle in the buffers is a live one, inside the box, in the cell its position gives
+    const r = await sim.readParticles(['px', 'cell']);
+    const cells = new Uint32Array(r.cell);
+    const px = new Float32Array(r.px);
+    const [nx] = c.grid.cells;
+    expect(cells.length).toBe(sim.liveParticles);
+    for (let i = 0; i < cells.length; i++) {
+      const ix = Math.min(Math.floor(px[i] / c.grid.cellSize[0]), nx - 1);
+      expect((cells[i] & CELL_WORD.MASK) % nx).toBe(ix);
+    }
   });
 });

@@ -267,3 +267,12 @@ describe('formatPrelaunch', () => {
     expect(lines.filter((l) => l.startsWith('warning [dt-'))).toHaveLength(2);
   });
 });
+
+describe('cell index range', () => {
+  it('refuses a grid whose cell index does not fit 27 bits', () => {
+    const c = parseCase({ ...JSON.parse(JSON.stringify(preset('collide-box.json'))), grid: { cells: [1000, 1000, 200], cellSize: [1e-5, 1e-5, 1e-5] } });
+    const r = prelaunchCheck(c, { limits: { maxStorageBufferBindingSize: 2 ** 40, maxBufferSize: 2 ** 40 }, buffers: [] });
+    expect(r.ok).toBe(false);
+    expect(r.errors.map((e) => e.code)).toContain('too-many-cells');
+  });
+});

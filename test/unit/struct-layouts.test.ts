@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_LAYOUTS, BOUNDARY_CODES, CTL, PARTIAL_WORDS, SAMPLE_MOMENTS, STATS,
+  ALL_LAYOUTS, BOUNDARY_CODES, CELL_WORD, CTL, PARTIAL_WORDS, SAMPLE_MOMENTS, STATS,
 } from '../../src-main/solver/gpu/struct-layouts.js';
 
 const shaderDir = fileURLToPath(new URL('../../shaders/', import.meta.url));
@@ -67,13 +67,17 @@ describe('shared constants', () => {
     expect(constsWithPrefix('CTL_')).toEqual({ ...CTL });
   });
 
+  it('CELL_BITS and CELL_MASK equal CELL_WORD', () => {
+    expect({ BITS: consts.get('CELL_BITS'), MASK: consts.get('CELL_MASK') }).toEqual({ ...CELL_WORD });
+  });
+
   it('ST_* and STATS_WORDS equal STATS', () => {
     expect({ ...constsWithPrefix('ST_'), WORDS: consts.get('STATS_WORDS') }).toEqual({ ...STATS });
   });
 
   it('every u32 constant of common.wgsl is one of the groups above or shader-only', () => {
     // a new group (e.g. indirect-dispatch ARGS_* words) needs its TypeScript twin and a check here
-    const known = /^(BC_|CTL_|ST_|STATS_WORDS$|STREAM_|INVALID_CELL$)/;
+    const known = /^(BC_|CTL_|ST_|STATS_WORDS$|STREAM_|INVALID_CELL$|CELL_BITS$|CELL_MASK$)/;
     expect([...consts.keys()].filter((k) => !known.test(k))).toEqual([]);
   });
 

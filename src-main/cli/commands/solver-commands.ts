@@ -1,12 +1,18 @@
 // `dsmc run`, `dsmc bench` and `dsmc check`: a case on the default GPU adapter.
 import { formatPrelaunch, type PrelaunchReport } from '../../cases/prelaunch.js';
-import { openGpu } from '../../solver/gpu/device.js';
-import { checkCase, loadCase, runCase } from '../../solver/run-case.js';
+import type { Case } from '../../common/case-schema.js';
+import { openGpu, type Gpu } from '../../solver/gpu/device.js';
+import { RunCancelled } from '../../solver/loop.js';
+import { PrelaunchRefused, checkCase, loadCase, runCase } from '../../solver/run-case.js';
 import type { RunSummary } from '../../solver/summary.js';
+import { RunStore } from '../../store/run-store.js';
 import { readCaseFile } from '../case-file.js';
 import { CASE_OPTIONS, onePositional, type CliCommand, type CommandArgs, type CommandOptions } from '../command.js';
 import { formatSummary } from '../format-summary.js';
+import { onInterrupt } from '../interrupts.js';
 import { progressBar } from '../progress.js';
+import { RunRecorder } from '../run-recorder.js';
+import { DATA_DIR_OPTION } from '../store-args.js';
 
 /** Options of a run from the command line. */
 interface RunOptions {
@@ -15,6 +21,14 @@ interface RunOptions {
   timing: 'auto' | 'wall';
   progress: boolean;
   warmup?: number;
+  /** Record the run in the run database (project, data folder); null: --no-save. */
+  save: { project: string; dataDir?: string } | null;
+}
+
+/** Where to record a run, from --no-save, --project and --data-dir. */
+function saveOf(args: CommandArgs): RunOptions['save'] {
+  if (args.values['no-save']) return null;
+  return { project: args.values.project as string, dataDir: args.values['data-dir'] as string | undefined };
 }
 
 /** The --timing value, checked. */
@@ -29,21 +43,67 @@ function reportPrelaunch(r: PrelaunchReport): void {
   if (r.warnings.length > 0) process.stderr.write(`pre-launch check:\n${formatPrelaunch(r)}\n`);
 }
 
-/** Runs a case file with overrides and prints the summary; Ctrl-C cancels between submits. */
+/** Runs a case file with overrides, records it (unless --no-save) and prints the summary; Ctrl-C cancels between submits. */
 export async function runCaseFile(ref: string, o: RunOptions): Promise<RunSummary> {
   const c = loadCase(readCaseFile(ref), o.sets);
+  // opened before the GPU so a database problem shows before a long run; after the case is valid
+  const store = o.save ? RunStore.open({ dataDir: o.save.dataDir }) : null;
+  try {
+    const gpu = await openGpu();
+    try {
+      return await runOnGpu(c, gpu, o, store);
+    } finally {
+      gpu.device.destroy();
+    }
+  } finally {
+    store?.close();
+  }
+}
+
+/** The pre-launch check, the recorded run and the printed summary of a case on an open device. */
+async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null): Promise<RunSummary> {
+  const prelaunch = checkCase(c, gpu);
+  reportPrelaunch(prelaunch);
+  if (!prelaunch.ok) throw new PrelaunchRefused(prelaunch);
+  const recorder = store && o.save ? RunRecorder.start(store, o.save.project, c, gpu.adapter) : null;
   const bar = progressBar(o.progress);
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  let interruptedBy: string | undefined;
+  const removeHandlers = onInterrupt((signal) => {
+    interruptedBy = signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal;
+    process.stderr.write(`\n${signal}: stopping after the current submit (again to stop at once)\n`);
+    controller.abort();
+  }, (signal) => {
+    if (recorder) markFailed(recorder, new RunCancelled(`stopped at once by a second ${signal}`), undefined);
+    process.exit(130);
+  });
   try {
-    const { summary } = await runCase(c, { timing: o.timing, warmupSteps: o.warmup, onProgress: (p) => bar.update(p), onPrelaunch: reportPrelaunch, signal: controller.signal });
+    const { summary, result } = await runCase(c, {
+      gpu, timing: o.timing, warmupSteps: o.warmup, signal: controller.signal,
+      onProgress: (p) => bar.update(p), onSteps: recorder?.onSteps,
+    });
     bar.stop();
-    process.stdout.write(o.json ? JSON.stringify(summary) + '\n' : formatSummary(summary) + '\n');
+    recorder?.complete(c, summary, result);
+    if (o.json) process.stdout.write(JSON.stringify(recorder ? { runId: recorder.runId, ...summary } : summary) + '\n');
+    else process.stdout.write(formatSummary(summary) + '\n' + (recorder ? `saved as run ${recorder.runId} in ${store!.path} (dsmc show ${recorder.runId})\n` : ''));
     return summary;
+  } catch (e) {
+    bar.stop();
+    if (recorder) markFailed(recorder, e, interruptedBy);
+    throw e;
   } finally {
     bar.stop();
-    process.off('SIGINT', onSigint);
+    removeHandlers();
+  }
+}
+
+/** Records why a run ended early and names the saved run in the error; a database error here is reported, not thrown. */
+function markFailed(recorder: RunRecorder, e: unknown, interruptedBy: string | undefined): void {
+  try {
+    const status = recorder.fail(e, interruptedBy);
+    if (e instanceof Error) e.message += ` (saved as run ${recorder.runId}, ${status})`;
+  } catch (dbError) {
+    process.stderr.write(`could not mark run ${recorder.runId} as ended: ${(dbError as Error).message}\n`);
   }
 }
 
@@ -51,27 +111,31 @@ const RUN_OPTIONS: CommandOptions = {
   ...CASE_OPTIONS,
   timing: { type: 'string', default: 'auto' },
   'no-progress': { type: 'boolean', default: false },
+  'no-save': { type: 'boolean', default: false },
+  project: { type: 'string', default: 'default' },
+  ...DATA_DIR_OPTION,
 };
 
 export const runCommand: CliCommand = {
   name: 'run',
-  usage: 'run CASE [--set path=value ...] [--json] [--timing auto|wall] [--no-progress]',
-  summary: 'Run a case (a .json path or a preset name) on the default GPU adapter.\n' +
+  usage: 'run CASE [--set path=value ...] [--json] [--timing auto|wall] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
+  summary: 'Run a case (a .json path or a preset name) on the default GPU adapter and save it in the run database\n' +
+    '(project P, default "default"; --no-save skips that; dsmc runs lists saved runs).\n' +
     '--set overrides any field, value as JSON:  --set grid.cells=[40,40,40] --set run.steps=200\n' +
     '--json prints the summary as one JSON object on the last line of stdout.',
   options: RUN_OPTIONS,
   async run(args) {
     const ref = onePositional(args, 'CASE (a .json path or preset name)', 'run collide-box');
-    await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), progress: !args.values['no-progress'] });
+    await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), progress: !args.values['no-progress'], save: saveOf(args) });
     return 0;
   },
 };
 
 export const benchCommand: CliCommand = {
   name: 'bench',
-  usage: 'bench [--particles N] [--set path=value ...] [--json]',
+  usage: 'bench [--particles N] [--set path=value ...] [--json] [--project P] [--no-save] [--data-dir DIR]',
   summary: "Run the collide-box benchmark (SPARTA's bench/in.collide physics), ~N particles (default 1e6),\n" +
-    '200 timed steps after 20 untimed warm-up steps; sampling off.',
+    '200 timed steps after 20 untimed warm-up steps; sampling off. Saved like dsmc run.',
   options: { ...RUN_OPTIONS, particles: { type: 'string', default: '1e6' } },
   async run(args) {
     const text = args.values.particles as string;
@@ -79,7 +143,7 @@ export const benchCommand: CliCommand = {
     if (!(particles >= 10) || !Number.isFinite(particles)) throw new Error(`--particles: got "${text}"; expected a number >= 10, e.g. 16e6`);
     const side = Math.max(1, Math.round(Math.cbrt(particles / 10)));
     const sets = [`grid.cells=[${side},${side},${side}]`, 'run.steps=200', 'sampling.enabled=false', ...(args.values.set as string[])];
-    await runCaseFile('collide-box', { sets, json: !!args.values.json, timing: timingOf(args), progress: !args.values['no-progress'], warmup: 20 });
+    await runCaseFile('collide-box', { sets, json: !!args.values.json, timing: timingOf(args), progress: !args.values['no-progress'], warmup: 20, save: saveOf(args) });
     return 0;
   },
 };

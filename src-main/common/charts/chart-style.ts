@@ -20,5 +20,6 @@ export function baseOption(title: string): EChartsOption {
 export function axisNumber(v: number): string {
   if (v === 0) return '0';
   const a = Math.abs(v);
-  return a >= 1e5 || a < 1e-3 ? v.toExponential(1) : String(Number(v.toPrecision(4)));
+  const short = Number(v.toPrecision(6));
+  return a >= 1e5 || a < 1e-3 ? short.toExponential() : String(short);
 }

@@ -80,7 +80,9 @@ export const ALL_LAYOUTS = [SimParams, PairInfo, InitParams, SpeciesInfo, FaceIn
 export const BOUNDARY_CODES = { periodic: 0, specular: 1, diffuse: 2, inflow: 3, outflow: 4 } as const;
 
 /** Control words and statistics ring layout, as the CTL_* and ST_* constants of common.wgsl. */
-export const CTL = { STEP: 0, N: 1, N_ALL: 2, NEXT_ID: 3, OVERFLOW: 4, INJECTED: 5, STATS_SLOT: 6, ID_BASE: 7, WORDS: 8 } as const;
+export const CTL = { STEP: 0, N: 1, N_ALL: 2, OVERFLOW: 3, INJECTED: 4, STATS_SLOT: 5, WORDS: 8 } as const;
+/** A particle's cell word: cell index in the low BITS bits, species above (CELL_* in common.wgsl). */
+export const CELL_WORD = { BITS: 27, MASK: 0x07ffffff } as const;
 export const STATS = { WORDS: 8, STEP: 0, N_BEFORE: 1, INJECTED: 2, N_AFTER: 3, COLLISIONS: 4, CANDIDATES: 5 } as const;
 /** Moments per species and cell in the sampling sums (sample.wgsl). */
 export const SAMPLE_MOMENTS = 13;

@@ -17,7 +17,7 @@ export class CollidePhase implements Phase {
     this.groups = s.sets.map((p, k) =>
       bindBuffers(device, this.pipeline, `collide-${k}`, {
         0: s.params, 1: s.ctl, 2: s.stats, 3: s.counts, 4: s.starts, 5: s.sigmaCrMax, 6: s.remainder,
-        7: p.vx, 8: p.vy, 9: p.vz, 10: p.species, 11: s.pairs,
+        7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 11: s.pairs,
       }),
     );
   }

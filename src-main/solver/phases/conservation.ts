@@ -27,7 +27,7 @@ export async function particleTotals(ctx: PhaseContext, n: number): Promise<Part
   const pass = enc.beginComputePass({ label: 'reduce' });
   pass.setPipeline(pipeline);
   pass.setBindGroup(0, bindBuffers(device, pipeline, 'reduce', {
-    1: s.ctl, 2: s.speciesInfo, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.species, 7: s.partials,
+    1: s.ctl, 2: s.speciesInfo, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 7: s.partials,
   }));
   pass.dispatchWorkgroups(...dispatchDims(n, 256));
   pass.end();

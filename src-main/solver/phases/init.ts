@@ -14,7 +14,7 @@ export function encodeInit(ctx: PhaseContext, pass: GPUComputePassEncoder): void
   pass.setPipeline(pipeline);
   pass.setBindGroup(0, bindBuffers(device, pipeline, 'init', {
     0: s.params, 1: s.initParams, 2: s.speciesInfo,
-    3: p.px, 4: p.py, 5: p.pz, 6: p.vx, 7: p.vy, 8: p.vz, 9: p.cell, 10: p.pid, 11: p.species,
+    3: p.px, 4: p.py, 5: p.pz, 6: p.vx, 7: p.vy, 8: p.vz, 9: p.cell,
   }));
   pass.dispatchWorkgroups(...dispatchDims(count, WORKGROUP_SIZE));
 }

@@ -17,7 +17,7 @@ export class SamplePhase implements Phase {
     const { device, state: s } = this.ctx;
     this.groups = s.sets.map((p, k) =>
       bindBuffers(device, this.pipeline, `sample-${k}`, {
-        0: s.params, 1: s.counts, 2: s.starts, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.species, 7: s.sums,
+        0: s.params, 1: s.counts, 2: s.starts, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 7: s.sums,
       }),
     );
   }

@@ -1,0 +1,67 @@
+// Records one `dsmc run` into the run database: created before the loop, steps as they are read back,
+// totals, phases and fields at the end; a run that throws is marked failed (or cancelled).
+import type { Case } from '../common/case-schema.js';
+import type { PhaseRecord, StepRecord, TotalsRecord } from '../common/run-record.js';
+import type { AdapterDescription } from '../solver/gpu/device.js';
+import { RunCancelled, type LoopResult, type StepStats } from '../solver/loop.js';
+import type { RunSummary } from '../solver/summary.js';
+import type { RunStore } from '../store/run-store.js';
+import { productVersion } from './product-version.js';
+
+/** A step's statistics as the database keeps them. */
+function stepRecord(s: StepStats): StepRecord {
+  return { step: s.step, particles: s.particlesAfter, injected: s.injected, collisions: s.collisions, candidates: s.candidates };
+}
+
+/** Particle totals of the loop: at its start (the step before its first) and after every submit. */
+function totalsRecords(result: LoopResult): TotalsRecord[] {
+  const startStep = result.stepStats.length > 0 ? result.stepStats[0].step - 1 : 0;
+  const all = [{ step: startStep, totals: result.start }, ...result.totalsOverTime];
+  return all.map(({ step, totals: t }) => ({ step, particles: t.particles, kineticEnergy: t.kineticEnergy, momentum: [...t.momentum] }));
+}
+
+/** Phase timings of the summary as rank 0's records. */
+function phaseRecords(summary: RunSummary): PhaseRecord[] {
+  return Object.entries(summary.phases).map(([phase, p]) => ({
+    rank: 0, phase, calls: p.calls, totalSeconds: p.totalSeconds, minSeconds: p.minSeconds, maxSeconds: p.maxSeconds,
+  }));
+}
+
+export class RunRecorder {
+  private constructor(private readonly store: RunStore, readonly runId: number) {}
+
+  /** Records a new running run of a validated case on an adapter. */
+  static start(store: RunStore, project: string, c: Case, adapter: AdapterDescription): RunRecorder {
+    const runId = store.createRun({
+      project, caseName: c.name, caseJson: c, seed: c.run.seed, ranks: 1, gpus: 1,
+      adapter: { description: adapter.description, backend: adapter.backend }, productVersion: productVersion(),
+    });
+    return new RunRecorder(store, runId);
+  }
+
+  /** Appends the statistics of the steps of one submit (the loop's onSteps). */
+  readonly onSteps = (steps: StepStats[]): void => {
+    this.store.appendSteps(this.runId, steps.map(stepRecord), []);
+  };
+
+  /** Records the end of a run that finished: totals, then summary, phases and fields. */
+  complete(c: Case, summary: RunSummary, result: LoopResult): void {
+    this.store.appendSteps(this.runId, [], totalsRecords(result));
+    const fields = result.samples === 0 ? null : {
+      cells: c.grid.cells, cellSize: c.grid.cellSize, samples: result.samples, blocks: result.fieldBlocks,
+      values: result.fields, errors: result.fieldErrors,
+    };
+    this.store.completeRun(this.runId, { summary, phases: phaseRecords(summary), fields });
+  }
+
+  /** Marks the run cancelled (RunCancelled) or failed with the error's message; returns the status written. */
+  fail(error: unknown, interruptedBy?: string): 'failed' | 'cancelled' {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof RunCancelled) {
+      this.store.finishRun(this.runId, 'cancelled', interruptedBy ? `${message} (${interruptedBy})` : message);
+      return 'cancelled';
+    }
+    this.store.finishRun(this.runId, 'failed', message);
+    return 'failed';
+  }
+}

@@ -1,0 +1,52 @@
+// The profiling report as CSV: several tables in one file. Each section starts with a line "# <name>"
+// (metrics, phases, steps, totals), then a header row and data rows; sections are separated by one
+// empty line. Numbers are written in full precision; unknown values are empty cells.
+import type { ProfileReport } from '../common/reports/profile-model.js';
+import { csvRow } from './csv.js';
+
+type Cell = string | number | boolean | null;
+
+/** The key/value metrics of the run. */
+function metricRows(r: ProfileReport): Cell[][] {
+  const t = r.throughput;
+  const c = r.conservation;
+  return [
+    ['run_id', r.run.id], ['project', r.run.project], ['case', r.case.name], ['status', r.run.status], ['seed', r.run.seed],
+    ['ranks', r.run.ranks], ['adapter', r.adapter.description], ['backend', r.adapter.backend], ['timing', r.timing],
+    ['tags', r.run.tags.join(';')], ['notes', r.run.notes],
+    ['steps', t.steps], ['mean_particles', t.meanParticles], ['particle_steps', t.particleSteps],
+    ['loop_seconds', r.phaseTable.loopSeconds], ['particle_steps_per_second', t.particleStepsPerSecond],
+    ['seconds_per_particle_step', t.secondsPerParticleStep], ['loop_seconds_per_particle', t.loopSecondsPerParticle],
+    ['collisions_per_particle_step', t.collisionsPerParticleStep], ['candidates_per_particle_step', t.candidatesPerParticleStep],
+    ['particles_start', c?.particlesStart ?? null], ['particles_end', c?.particlesEnd ?? null],
+    ['momentum_rel_drift', c?.momentumRelDrift ?? null], ['energy_rel_drift', c?.energyRelDrift ?? null],
+    ['host_submits', r.host?.submits ?? null], ['host_encode_seconds', r.host?.encodeSeconds ?? null],
+    ['host_wait_seconds', r.host?.waitSeconds ?? null], ['host_readback_seconds', r.host?.readbackSeconds ?? null],
+  ];
+}
+
+/** The phase table, "other" last. */
+function phaseRows(r: ProfileReport): Cell[][] {
+  const rows: Cell[][] = r.phaseTable.rows.map((p) => [p.phase, p.calls, p.avgPerCallSeconds, p.minSeconds, p.avgSeconds, p.maxSeconds,
+    p.percentOfLoop, p.secondsPerParticle, p.callMinSeconds, p.callMaxSeconds]);
+  if (r.phaseTable.loopSeconds !== null) rows.push(['other', null, null, null, r.phaseTable.other.seconds, null, r.phaseTable.other.percentOfLoop, null, null, null]);
+  return rows;
+}
+
+/** One section: "# name", header, rows. */
+function section(name: string, header: string[], rows: Cell[][]): string {
+  return [`# ${name}`, csvRow(header), ...rows.map(csvRow)].join('\n');
+}
+
+/** The whole report as CSV text. */
+export function profileCsv(r: ProfileReport): string {
+  return [
+    section('metrics', ['key', 'value'], metricRows(r)),
+    section('phases', ['phase', 'calls', 'avg_per_call_s', 'min_s', 'avg_s', 'max_s', 'percent_of_loop', 's_per_particle', 'call_min_s', 'call_max_s'], phaseRows(r)),
+    section('steps', ['step', 'particles', 'injected', 'collisions', 'candidates', 'collisions_per_particle', 'candidates_per_particle'],
+      r.steps.map((s) => [s.step, s.particles, s.injected, s.collisions, s.candidates,
+        s.particles > 0 ? s.collisions / s.particles : null, s.particles > 0 ? s.candidates / s.particles : null])),
+    section('totals', ['step', 'particles', 'kinetic_energy_J', 'momentum_x', 'momentum_y', 'momentum_z'],
+      r.totals.map((t) => [t.step, t.particles, t.kineticEnergy, ...t.momentum])),
+  ].join('\n\n') + '\n';
+}

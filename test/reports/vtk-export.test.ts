@@ -1,0 +1,45 @@
+// VTK ImageData export read back by the test's own parser: extents from the cells, spacing from the cell
+// size, every field and its standard error bit for bit (NaN included), the velocity vector.
+import { describe, expect, it } from 'vitest';
+import { FIELD_NAMES } from '../../src-main/common/field-names.js';
+import { fieldsToVti, vtkBinaryBase64 } from '../../src-main/reports/vtk-image-data.js';
+import { syntheticFields } from './fixtures.js';
+import { parseVti } from './parse-helpers.js';
+
+describe('VTK ImageData export', () => {
+  it('round-trips dimensions, spacing and every array', () => {
+    const f = syntheticFields([4, 3, 2], 5);
+    f.errors.T[3] = NaN;
+    f.values.n[0] = -0;
+    const xml = fieldsToVti(f);
+    expect(xml).toContain('<VTKFile type="ImageData" version="1.0" byte_order="LittleEndian" header_type="UInt64">');
+    const v = parseVti(xml);
+    expect(v.wholeExtent).toEqual([0, 4, 0, 3, 0, 2]);
+    expect(v.spacing).toEqual([1e-5, 2e-5, 3e-5]);
+    expect(v.origin).toEqual([0, 0, 0]);
+    expect(v.headerType).toBe('UInt64');
+    expect(Object.keys(v.cellArrays).sort()).toEqual([...FIELD_NAMES, ...FIELD_NAMES.map((n) => `${n}_stderr`), 'u'].sort());
+    for (const name of FIELD_NAMES) {
+      expect(v.cellArrays[name].values, name).toEqual(f.values[name]);
+      expect(v.cellArrays[`${name}_stderr`].values, name).toEqual(f.errors[name]);
+      expect(v.cellArrays[name].values.length).toBe(24);
+    }
+    expect(Object.is(v.cellArrays.n.values[0], -0)).toBe(true);
+    expect(Number.isNaN(v.cellArrays.T_stderr.values[3])).toBe(true);
+    expect(v.cellArrays.u.components).toBe(3);
+    expect([...v.cellArrays.u.values.subarray(3 * 5, 3 * 5 + 3)]).toEqual([f.values.ux[5], f.values.uy[5], f.values.uz[5]]);
+    expect(v.fieldData).toEqual({ samples: [200], blocks: [20] });
+  });
+
+  it('encodes the byte count and data as one base64 stream', () => {
+    const b = Buffer.from(vtkBinaryBase64(new Float64Array([1.5, -2])), 'base64');
+    expect(b.readBigUInt64LE(0)).toBe(16n);
+    expect([b.readDoubleLE(8), b.readDoubleLE(16)]).toEqual([1.5, -2]);
+  });
+
+  it('refuses fields whose length does not match the grid', () => {
+    const f = syntheticFields([2, 2, 2], 1);
+    f.values.p = new Float64Array(3);
+    expect(() => fieldsToVti(f)).toThrow(/field p has 3 values for 8 cells/);
+  });
+});
