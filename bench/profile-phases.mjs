@@ -1,4 +1,5 @@
 // Detailed phase profile of collide-box at given sizes (sort stages as separate timed passes).
+// Then the same 200 steps with per-phase timestamps (the default) and with timing off.
 // Usage: node bench/profile-phases.mjs 1e6 16e6 ...   (after npm run build)
 import { openGpu } from '../out/src-main/solver/gpu/device.js';
 import { Simulation } from '../out/src-main/solver/loop.js';
@@ -21,6 +22,10 @@ for (const arg of process.argv.slice(2)) {
   console.log(`N=${n} cells=${side ** 3} steps=200 wall ${r.seconds.toFixed(3)} s -> ${(n * 200 / r.seconds).toExponential(3)} p-s/s; GPU phases ${(gpuTime / 200 * 1e3).toFixed(3)} ms/step -> ${(n / (gpuTime / 200)).toExponential(3)} p-s/s`);
   console.log(rows.join('\n'));
   console.log('  host', JSON.stringify(r.host));
+  for (const timing of ['auto', 'off']) {
+    const q = await sim.run({ timing }, 200);
+    console.log(`  timing=${timing}: wall ${q.seconds.toFixed(3)} s -> ${(n * 200 / q.seconds).toExponential(3)} p-s/s`);
+  }
   sim.state.sets.forEach((s) => Object.values(s).forEach((b) => b.destroy()));
 }
 gpu.device.destroy();

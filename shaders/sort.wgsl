@@ -41,7 +41,8 @@ fn scatter(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
   if (w != INVALID_CELL) { order[starts[cell_part(w)] + slot[i]] = i; }
 }
 
-// Sorts each cell's particle indices ascending (insertion sort: cells hold a few tens; any count works).
+// Sorts each cell's particle indices ascending by insertion sort in place (cells hold a few tens and
+// arrive nearly in order, so this is a read pass with few writes; any count works).
 @compute @workgroup_size(WG_SIZE)
 fn order_cells(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) li: u32) {
@@ -49,16 +50,24 @@ fn order_cells(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
   if (c >= params.nCells) { return; }
   let s = starts[c];
   let n = cellCounts[c];
+  if (n < 2u) { return; }
+  var prev = order[s];
   for (var k = 1u; k < n; k++) {
     let item = order[s + k];
+    if (item > prev) {
+      prev = item;
+      continue;
+    }
+    // item belongs further left: shift the larger ones right
     var j = k;
     while (j > 0u) {
-      let prev = order[s + j - 1u];
-      if (prev < item) { break; }
-      order[s + j] = prev;
+      let left = order[s + j - 1u];
+      if (left < item) { break; }
+      order[s + j] = left;
       j = j - 1u;
     }
     order[s + j] = item;
+    prev = order[s + k];
   }
 }
 

@@ -1,6 +1,9 @@
 // The summary of a finished run, as `dsmc run --json` prints it and the run database keeps it.
 // Environment-free: the renderer reads the same type.
 
+/** How phase times were measured. */
+export type TimingSource = 'gpu-timestamps' | 'wall-clock' | 'off';
+
 /** Time of one phase in the summary. */
 export interface PhaseSummary {
   calls: number;
@@ -23,7 +26,8 @@ export interface RunSummary {
   particleStepsPerSecond: number;
   collisionsPerParticleStep: number;
   candidatesPerParticleStep: number;
-  timing: 'gpu-timestamps' | 'wall-clock';
+  /** Where phase times come from; 'off': not measured (one pass per submit, the fastest loop). */
+  timing: TimingSource;
   phases: Record<string, PhaseSummary>;
   otherSeconds: number;
   /** Host side of the loop (encoding, waiting for the GPU, read-back) and the number of submits. */

@@ -75,6 +75,10 @@ function throughputSection(r: ProfileReport): string {
 /** The phase table in SPARTA's loop-time breakdown style, with the "other" row. */
 function phaseSection(r: ProfileReport): string {
   const t = r.phaseTable;
+  if (t.rows.length === 0) {
+    const why = r.timing === 'off' ? 'phase timing was off for this run (the fastest loop, one pass per submit)' : 'no phase timings were recorded';
+    return `<h2>Phase timing</h2><p>Not available: ${why}; the loop took ${escapeHtml(formatSeconds(t.loopSeconds))}.</p>`;
+  }
   const head = ['phase', 'calls', 'AVG x Call', 'min (ranks)', 'avg (ranks)', 'max (ranks)', '% of loop', 'time per particle'];
   const rows = t.rows.map((p) => `<tr data-phase="${escapeHtml(p.phase)}">${txt(p.phase)}${num(p.calls, String(p.calls))}` +
     `${num(p.avgPerCallSeconds, formatSeconds(p.avgPerCallSeconds))}${num(p.minSeconds, formatSeconds(p.minSeconds))}` +

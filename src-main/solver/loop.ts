@@ -4,7 +4,8 @@
 import { cellVolume, type Case } from '../common/case-schema.js';
 import { WORKGROUP_SIZE, readBuffer } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
-import { TimestampRecorder, WallClockRecorder, type PhaseRecorder } from './gpu/phase-timer.js';
+import { TimestampRecorder, UntimedRecorder, WallClockRecorder, type PhaseRecorder } from './gpu/phase-timer.js';
+import type { TimingSource } from '../common/run-summary.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
 import { CTL, SAMPLE_MOMENTS, STATS } from './gpu/struct-layouts.js';
 import { BatchMeans, submitsPerBlock } from './field-statistics.js';
@@ -42,8 +43,8 @@ export interface Progress {
 
 /** Options of a run beyond the case. */
 export interface LoopOptions {
-  /** 'auto': GPU timestamps when the adapter has them, else wall clock. */
-  timing?: 'auto' | 'wall';
+  /** 'auto': GPU timestamps when the adapter has them, else wall clock; 'off': no phase times. */
+  timing?: 'auto' | 'wall' | 'off';
   onProgress?: (p: Progress) => void;
   /** Called with the statistics of every step as they are read back. */
   onSteps?: (s: StepStats[]) => void;
@@ -58,7 +59,7 @@ export interface LoopResult {
   seconds: number;
   stepStats: StepStats[];
   phases: Map<string, { calls: number; totalSeconds: number; minSeconds: number; maxSeconds: number }>;
-  timingSource: 'gpu-timestamps' | 'wall-clock';
+  timingSource: TimingSource;
   start: ParticleTotals;
   end: ParticleTotals;
   samples: number;
@@ -272,10 +273,9 @@ export class Simulation {
   /** Runs `steps` timesteps (default: the case's run.steps) and returns everything measured. */
   async run(options: LoopOptions = {}, steps = this.kase.run.steps): Promise<LoopResult> {
     const device = this.gpu.device;
-    const useTimestamps = this.gpu.hasTimestamps && options.timing !== 'wall';
-    const rec: PhaseRecorder = useTimestamps
-      ? new TimestampRecorder(device, this.chunk * PASSES_PER_STEP)
-      : new WallClockRecorder(device);
+    const rec: PhaseRecorder = options.timing === 'off' ? new UntimedRecorder(device)
+      : this.gpu.hasTimestamps && options.timing !== 'wall' ? new TimestampRecorder(device, this.chunk * PASSES_PER_STEP)
+        : new WallClockRecorder(device);
     const start = await this.totals();
     const stepStats: StepStats[] = [];
     const totalsOverTime: LoopResult['totalsOverTime'] = [];

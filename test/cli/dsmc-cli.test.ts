@@ -1,13 +1,19 @@
 // The `dsmc` command as a user runs it (bin/dsmc.js on the compiled out/; `npm test` builds first):
 // --json summary shape, errors on stderr with exit codes and no stack traces, no-adapter message.
 import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
+/** Runs are saved by default: keep them out of the user's data folder. */
+const DATA_DIR = mkdtempSync(join(tmpdir(), 'dsmc-cli-'));
+afterAll(() => rmSync(DATA_DIR, { recursive: true, force: true }));
 
 /** Runs dsmc with args; a run that has not finished after 120 s is killed (and fails the test). */
 function dsmc(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, DSMC_DATA_DIR: DATA_DIR, ...env } });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 

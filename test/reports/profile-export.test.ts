@@ -1,6 +1,6 @@
 // The profile exporters: HTML (self-contained, SVG charts, escaped user text, numbers that read back),
 // CSV (sections that parse back to the records), JSON (the model) and the temp-and-rename write.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -104,10 +104,22 @@ describe('exporting to files', () => {
     expect(back.run.tags[0]).toBe(NASTY);
     expect(back.steps).toEqual(sampleInput().steps);
     expect(readFileSync(join(dir, 'r.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('names the formats when given a wrong one, and the folder when it cannot write', async () => {
     expect(() => profileFormatOf('docx')).toThrow('expected one of html, csv, json, pdf');
     await expect(exportProfile(report, 'json', '/nonexistent-dir/x.json')).rejects.toThrow(/folder \/nonexistent-dir exists/);
+  });
+});
+
+describe('a run without phase timing', () => {
+  it('says the phase timing was off instead of showing an empty table', () => {
+    const input = sampleInput();
+    input.run.summary = { ...input.run.summary!, timing: 'off' };
+    const html = profileHtml(buildProfileReport({ ...input, phases: [] }));
+    expect(html).toContain('phase timing was off');
+    expect(html).not.toContain('id="phase-table"');
+    expect(html).not.toContain('chart-phase-time');
   });
 });

@@ -1,6 +1,6 @@
 // PDF export through headless Debian chromium (playwright-core). Not skipped when chromium is missing:
 // the test fails and says how to install it.
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ describe('PDF profile', () => {
     expect(bytes.subarray(0, 4).toString('latin1')).toBe('%PDF');
     expect(bytes.length).toBeGreaterThan(5000);
     expect(readdirSync(dir)).toEqual(['report.pdf']);
+    rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
   it('names apt-get install chromium when the browser is missing', () => {

@@ -18,7 +18,7 @@ import { DATA_DIR_OPTION } from '../store-args.js';
 interface RunOptions {
   sets: string[];
   json: boolean;
-  timing: 'auto' | 'wall';
+  timing: 'auto' | 'wall' | 'off';
   progress: boolean;
   warmup?: number;
   /** Record the run in the run database (project, data folder); null: --no-save. */
@@ -32,9 +32,9 @@ function saveOf(args: CommandArgs): RunOptions['save'] {
 }
 
 /** The --timing value, checked. */
-function timingOf(args: CommandArgs): 'auto' | 'wall' {
+function timingOf(args: CommandArgs): 'auto' | 'wall' | 'off' {
   const t = args.values.timing;
-  if (t !== 'auto' && t !== 'wall') throw new Error(`--timing: got "${t}"; expected auto or wall`);
+  if (t !== 'auto' && t !== 'wall' && t !== 'off') throw new Error(`--timing: got "${t}"; expected auto, wall or off`);
   return t;
 }
 

@@ -11,6 +11,6 @@ export function energyChartOption(totals: TotalsRecord[], title = 'Kinetic energ
     ...baseOption(title),
     xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 25, min: 'dataMin', max: 'dataMax' },
     yAxis: { type: 'value', name: '(E - E0) / E0', scale: true, axisLabel: { formatter: axisNumber } },
-    series: [{ type: 'line', name: 'relative energy change', showSymbol: false, data }],
+    series: [{ type: 'line', name: 'relative energy change', showSymbol: false, sampling: 'lttb', data }],
   };
 }

@@ -16,9 +16,9 @@ export function stepStatsChartOption(steps: StepRecord[], title = 'Particles and
       { type: 'value', name: 'per particle per step', scale: true, axisLabel: { formatter: axisNumber }, splitLine: { show: false } },
     ],
     series: [
-      { type: 'line', name: 'particles', yAxisIndex: 0, showSymbol: false, data: steps.map((s) => [s.step, s.particles]) },
-      { type: 'line', name: 'collisions / particle', yAxisIndex: 1, showSymbol: false, data: perParticle('collisions') },
-      { type: 'line', name: 'candidates / particle', yAxisIndex: 1, showSymbol: false, data: perParticle('candidates') },
+      { type: 'line', name: 'particles', yAxisIndex: 0, showSymbol: false, sampling: 'lttb', data: steps.map((s) => [s.step, s.particles]) },
+      { type: 'line', name: 'collisions / particle', yAxisIndex: 1, showSymbol: false, sampling: 'lttb', data: perParticle('collisions') },
+      { type: 'line', name: 'candidates / particle', yAxisIndex: 1, showSymbol: false, sampling: 'lttb', data: perParticle('candidates') },
     ],
   };
 }

@@ -2,6 +2,7 @@
 // table, throughput, time per particle, collision statistics, conservation and host timings, and the
 // per-step series. Every exporter (HTML, CSV, JSON, PDF) and later the renderer format this one model.
 import type { CaseRecord, PhaseRecord, RunRecord, RunStatus, StepRecord, TotalsRecord } from '../run-record.js';
+import type { TimingSource } from '../run-summary.js';
 import { caseKeyFields, type CaseField } from './case-fields.js';
 import { buildPhaseTable, type PhaseTable } from './phase-table.js';
 
@@ -58,7 +59,7 @@ export interface ProfileReport {
   };
   adapter: { description: string; backend: string };
   case: { id: number; name: string; hash: string; keyFields: CaseField[]; json: unknown };
-  timing: 'gpu-timestamps' | 'wall-clock' | null;
+  timing: TimingSource | null;
   phaseTable: PhaseTable;
   throughput: ProfileThroughput;
   conservation: ProfileConservation | null;

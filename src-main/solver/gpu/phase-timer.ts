@@ -12,7 +12,7 @@ export interface PhaseTotals {
 
 /** Records compute passes into command buffers and accumulates each phase's time. */
 export interface PhaseRecorder {
-  readonly source: 'gpu-timestamps' | 'wall-clock';
+  readonly source: 'gpu-timestamps' | 'wall-clock' | 'off';
   /** The encoder of the command buffer being recorded (for copies between passes). */
   readonly encoder: GPUCommandEncoder;
   /** Records phase `name` as one compute pass filled by fn; wall-clock mode waits for it to run. */
@@ -130,5 +130,43 @@ export class WallClockRecorder implements PhaseRecorder {
 
   totals(): Map<string, PhaseTotals> {
     return this.map;
+  }
+}
+
+/** No phase timing: every phase of a submit goes into one compute pass (the least overhead). */
+export class UntimedRecorder implements PhaseRecorder {
+  readonly source = 'off' as const;
+  private enc: GPUCommandEncoder;
+  private open: GPUComputePassEncoder | null = null;
+
+  constructor(private readonly device: GPUDevice) {
+    this.enc = device.createCommandEncoder({ label: 'steps' });
+  }
+
+  get encoder(): GPUCommandEncoder {
+    this.close();
+    return this.enc;
+  }
+
+  pass(_name: string, fn: (pass: GPUComputePassEncoder) => void): void {
+    this.open ??= this.enc.beginComputePass({ label: 'steps' });
+    fn(this.open);
+  }
+
+  /** Ends the shared compute pass, if one is open. */
+  private close(): void {
+    this.open?.end();
+    this.open = null;
+  }
+
+  async submit(): Promise<void> {
+    this.close();
+    this.device.queue.submit([this.enc.finish()]);
+    this.enc = this.device.createCommandEncoder({ label: 'steps' });
+    await this.device.queue.onSubmittedWorkDone();
+  }
+
+  totals(): Map<string, PhaseTotals> {
+    return new Map();
   }
 }

@@ -1,0 +1,166 @@
+// The run database from the command line: `dsmc run` saves a run (unless --no-save) that `dsmc runs`
+// and `dsmc show` report with the same numbers; tag, note and delete; an invalid case or a Ctrl-C.
+// Uses the compiled out/ (`npm test` builds first) and tiny grids so lavapipe stays quick.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunStore } from '../../src-main/store/run-store.js';
+import { removeDir, tempDir } from '../store/store-fixtures.js';
+
+const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
+const TINY = ['--set', 'run.steps=5', '--set', 'grid.cells=[6,6,6]'];
+
+/** Runs dsmc with args (killed after 120 s); DSMC_DATA_DIR points nowhere useful so --data-dir must be honoured. */
+function dsmc(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8', timeout: 120_000, env: { ...process.env, DSMC_DATA_DIR: '/nonexistent/must-not-be-used' },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The JSON on the last line of stdout. */
+function lastJson<T = Record<string, unknown>>(stdout: string): T {
+  const lines = stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]) as T;
+}
+
+describe('dsmc run saves into the run database', () => {
+  let dir: string;
+  let runId: number;
+  let printed: Record<string, unknown>;
+  beforeAll(() => {
+    dir = tempDir('dsmc-cli-store-');
+  });
+  afterAll(() => removeDir(dir));
+
+  it('records a completed run and prints its id in the --json summary', () => {
+    const r = dsmc(['run', 'collide-box', ...TINY, '--data-dir', dir, '--project', 'demo', '--json']);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.code, r.stderr).toBe(0);
+    printed = lastJson(r.stdout);
+    expect(printed.runId).toBe(1);
+    runId = printed.runId as number;
+    expect(existsSync(join(dir, 'runs.sqlite'))).toBe(true);
+  });
+
+  it('dsmc runs and dsmc show report the same numbers', () => {
+    const { runId: _, ...summary } = printed;
+    const list = dsmc(['runs', '--data-dir', dir, '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    const runs = lastJson<Record<string, unknown>[]>(list.stdout);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ id: runId, project: 'demo', caseName: 'collide-box', status: 'completed', seed: 1, ranks: 1, gpus: 1, lastStep: 5 });
+    expect(runs[0].summary).toEqual(summary);
+
+    const show = dsmc(['show', String(runId), '--data-dir', dir, '--json']);
+    expect(show.code, show.stderr).toBe(0);
+    const d = lastJson<{
+      run: { summary: Record<string, unknown>; adapter: unknown };
+      case: { json: { grid: { cells: number[] } } };
+      phases: { phase: string; calls: number; totalSeconds: number }[];
+      steps: { recorded: number; last: number };
+      totalsRecorded: number;
+      fields: { cells: number[]; samples: number; blocks: number; names: string[] };
+    }>(show.stdout);
+    expect(d.run.summary).toEqual(summary);
+    expect(d.run.adapter).toEqual(summary.adapter);
+    expect(d.case.json.grid.cells).toEqual([6, 6, 6]);
+    const phases = summary.phases as Record<string, { calls: number; totalSeconds: number }>;
+    expect(d.phases.map((p) => p.phase)).toEqual(Object.keys(phases));
+    for (const p of d.phases) expect([p.calls, p.totalSeconds]).toEqual([phases[p.phase].calls, phases[p.phase].totalSeconds]);
+    expect(d.steps).toEqual({ recorded: 5, last: 5 });
+    expect(d.totalsRecorded).toBeGreaterThanOrEqual(2);
+    expect(d.fields).toMatchObject({ cells: [6, 6, 6], samples: summary.samples });
+    expect(d.fields.names).toContain('T');
+
+    const text = dsmc(['show', String(runId), '--data-dir', dir]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`run ${runId}: collide-box, completed (project demo)`);
+    expect(text.stdout).toMatch(/phase\s+calls\s+AVG x Call/);
+    const table = dsmc(['runs', '--data-dir', dir]);
+    expect(table.stdout).toMatch(/id\s+project\s+case\s+status\s+started\s+steps\s+particles\s+particle-steps\/s\s+tags/);
+    expect(table.stdout).toMatch(new RegExp(`${runId}\\s+demo\\s+collide-box\\s+completed`));
+    const projects = lastJson<{ name: string; runCount: number }[]>(dsmc(['projects', '--data-dir', dir, '--json']).stdout);
+    expect(projects.map((p) => [p.name, p.runCount])).toEqual([['demo', 1]]);
+  });
+
+  it('tags, notes and deletes runs', () => {
+    expect(dsmc(['tag', String(runId), 'baseline', '--data-dir', dir]).code).toBe(0);
+    expect(dsmc(['note', String(runId), 'first', 'try', '--data-dir', dir]).code).toBe(0);
+    const tagged = lastJson<{ id: number; tags: string[]; notes: string }[]>(dsmc(['runs', '--tag', 'baseline', '--data-dir', dir, '--json']).stdout);
+    expect(tagged.map((r) => [r.id, r.tags, r.notes])).toEqual([[runId, ['baseline'], 'first try']]);
+    expect(dsmc(['tag', String(runId), 'baseline', '--remove', '--data-dir', dir]).code).toBe(0);
+    expect(lastJson<unknown[]>(dsmc(['runs', '--tag', 'baseline', '--data-dir', dir, '--json']).stdout)).toEqual([]);
+    const missingTag = dsmc(['tag', String(runId), 'baseline', '--remove', '--data-dir', dir]);
+    expect(missingTag.code).toBe(1);
+    expect(missingTag.stderr).toContain('has no tag "baseline"');
+
+    const del = dsmc(['delete', String(runId), '--data-dir', dir]);
+    expect(del.code).toBe(0);
+    expect(del.stdout).toContain(`deleted run ${runId}`);
+    const gone = dsmc(['show', String(runId), '--data-dir', dir]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain(`run ${runId} not found`);
+    expect(gone.stderr).toContain('dsmc runs');
+    expect(gone.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('names bad arguments and the fix', () => {
+    const badId = dsmc(['show', 'abc', '--data-dir', dir]);
+    expect(badId.code).toBe(1);
+    expect(badId.stderr).toMatch(/RUN must be a run id .*got "abc".*usage: dsmc show RUN/);
+    const badStatus = dsmc(['runs', '--status', 'done', '--data-dir', dir]);
+    expect(badStatus.code).toBe(1);
+    expect(badStatus.stderr).toContain('expected one of queued, running, completed, failed, cancelled');
+  });
+
+  it('--no-save records nothing; an invalid case writes nothing', () => {
+    const other = tempDir('dsmc-cli-nosave-');
+    try {
+      const r = dsmc(['run', 'collide-box', ...TINY, '--no-save', '--data-dir', other, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(lastJson(r.stdout)).not.toHaveProperty('runId');
+      expect(existsSync(join(other, 'runs.sqlite'))).toBe(false);
+      const bad = dsmc(['run', 'collide-box', '--set', 'grid.cells=[0,1,2]', '--data-dir', other]);
+      expect(bad.code).toBe(2);
+      expect(existsSync(join(other, 'runs.sqlite'))).toBe(false);
+    } finally {
+      removeDir(other);
+    }
+    const before = lastJson<unknown[]>(dsmc(['runs', '--data-dir', dir, '--json']).stdout).length;
+    expect(dsmc(['run', 'collide-box', '--set', 'run.dt=-1', '--data-dir', dir]).code).toBe(2);
+    expect(lastJson<unknown[]>(dsmc(['runs', '--data-dir', dir, '--json']).stdout)).toHaveLength(before);
+  });
+
+  it('Ctrl-C marks the run cancelled with the reason, exit code non-zero', async () => {
+    const child = spawn(process.execPath, [BIN, 'run', 'collide-box', '--set', 'run.steps=1000000', '--set', 'grid.cells=[4,4,4]',
+      '--set', 'run.stepsPerSubmit=10', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // wait until the run is recording steps, then interrupt it
+    let id = 0;
+    for (let i = 0; i < 600 && id === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      if (!existsSync(join(dir, 'runs.sqlite'))) continue;
+      const store = RunStore.open({ dataDir: dir });
+      id = store.listRuns({ status: 'running' }).find((r) => r.lastStep > 0)?.id ?? 0;
+      store.close();
+    }
+    expect(id).toBeGreaterThan(0);
+    child.kill('SIGINT');
+    expect(await exited).toBe(1);
+    expect(stderr).toMatch(new RegExp(`cancelled at step \\d+.*saved as run ${id}, cancelled`));
+    const store = RunStore.open({ dataDir: dir });
+    try {
+      const run = store.getRun(id);
+      expect(run.status).toBe('cancelled');
+      expect(run.reason).toMatch(/cancelled at step \d+ \(Ctrl-C \(SIGINT\)\)/);
+      expect(run.summary).toBeNull();
+      expect(store.getSteps(id).length).toBe(run.lastStep);
+    } finally {
+      store.close();
+    }
+  });
+});
