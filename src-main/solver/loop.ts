@@ -80,12 +80,24 @@ export interface LoopResult {
 /** Thrown when a run is cancelled through its AbortSignal. */
 export class RunCancelled extends Error {}
 
+/** Batch-means blocks a sampled run aims for. */
+const BLOCKS = 20;
+
 /** Most passes per step: move, inject, sort (five with detailed timing), collide, sample. */
 const PASSES_PER_STEP = 9;
 
-/** Steps recorded per submit: the case's stepsPerSubmit, capped so that one query set (4096 timestamps) times them all. */
+/**
+ * Steps recorded per submit: the case's stepsPerSubmit, capped so that one query set (4096
+ * timestamps) times them all, and so that the sampled steps span at least BLOCKS submits (the
+ * batch-means blocks behind the fields' standard errors; short sampled runs submit more often).
+ */
 export function stepsPerSubmit(c: Case): number {
-  return Math.min(c.run.stepsPerSubmit, Math.floor(2048 / PASSES_PER_STEP));
+  let chunk = Math.min(c.run.stepsPerSubmit, Math.floor(2048 / PASSES_PER_STEP));
+  if (c.sampling.enabled) {
+    const span = c.run.steps - Math.max(c.sampling.start, 1) + 1;
+    if (span > 0) chunk = Math.min(chunk, Math.max(1, Math.floor(span / BLOCKS)));
+  }
+  return chunk;
 }
 
 /** One simulation on one device. */
@@ -279,7 +291,7 @@ export class Simulation {
     const start = await this.totals();
     const stepStats: StepStats[] = [];
     const totalsOverTime: LoopResult['totalsOverTime'] = [];
-    const perBlock = submitsPerBlock(this.sampledSubmits(steps));
+    const perBlock = submitsPerBlock(this.sampledSubmits(steps), BLOCKS);
     const t0 = performance.now();
     let moved = 0;
     const host = { encodeSeconds: 0, waitSeconds: 0, readbackSeconds: 0, submits: 0 };

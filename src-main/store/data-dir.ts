@@ -9,8 +9,13 @@ export const DATABASE_FILE = 'runs.sqlite';
 /** Application name of the data folder (the desktop app uses the same folder). */
 export const APP_NAME = 'dsmc-studio';
 
-/** The platform's data folder for the app (XDG data dir, Application Support, %LOCALAPPDATA%\dsmc-studio\Data). */
+/**
+ * The platform's data folder for the app: $XDG_DATA_HOME/dsmc-studio (~/.local/share) on Linux,
+ * ~/Library/Application Support/dsmc-studio on macOS (env-paths), %APPDATA%\dsmc-studio on Windows
+ * (roaming, as Electron's app data).
+ */
 export function defaultDataDir(): string {
+  if (process.platform === 'win32' && process.env.APPDATA) return join(process.env.APPDATA, APP_NAME);
   return envPaths(APP_NAME, { suffix: '' }).data;
 }
 

@@ -2,7 +2,6 @@
 import { buildComparison } from '../../common/reports/compare-model.js';
 import { buildProfileReport } from '../../common/reports/profile-model.js';
 import { comparisonText } from '../../reports/compare-text.js';
-import { exportProfile, PROFILE_FORMATS, profileFormatOf } from '../../reports/export-profile.js';
 import { loadCompareInput, loadProfileInput, requireFields } from '../../reports/run-source.js';
 import { fieldsToVti } from '../../reports/vtk-image-data.js';
 import { writeFileAtomic } from '../../reports/write-atomic.js';
@@ -23,7 +22,7 @@ function subcommandRun(args: CommandArgs, word: string, usage: string): number {
   return runIdArg(args.positionals[1], usage);
 }
 
-const REPORT_USAGE = `report profile RUN --format ${PROFILE_FORMATS.join('|')} --out FILE [--data-dir DIR]`;
+const REPORT_USAGE = 'report profile RUN --format html|csv|json|pdf --out FILE [--data-dir DIR]';
 
 export const reportCommand: CliCommand = {
   name: 'report',
@@ -33,6 +32,8 @@ export const reportCommand: CliCommand = {
   options: { ...DATA_DIR_OPTION, format: { type: 'string', default: 'html' }, out: { type: 'string' } },
   async run(args) {
     const id = subcommandRun(args, 'profile', REPORT_USAGE);
+    // loaded on demand: ECharts takes ~0.6 s to load and only reports need it
+    const { exportProfile, profileFormatOf } = await import('../../reports/export-profile.js');
     const format = profileFormatOf(args.values.format);
     const out = outOf(args, REPORT_USAGE);
     const report = withStore(args, (store) => buildProfileReport(loadProfileInput(store, id)));

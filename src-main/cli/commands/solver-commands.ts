@@ -19,6 +19,8 @@ interface RunOptions {
   sets: string[];
   json: boolean;
   timing: 'auto' | 'wall' | 'off';
+  /** Time the sort's stages (scan, scatter, order, permute) as separate phases. */
+  detail: boolean;
   progress: boolean;
   warmup?: number;
   /** Record the run in the run database (project, data folder); null: --no-save. */
@@ -79,7 +81,7 @@ async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null
   });
   try {
     const { summary, result } = await runCase(c, {
-      gpu, timing: o.timing, warmupSteps: o.warmup, signal: controller.signal,
+      gpu, timing: o.timing, detail: o.detail, warmupSteps: o.warmup, signal: controller.signal,
       onProgress: (p) => bar.update(p), onSteps: recorder?.onSteps,
     });
     bar.stop();
@@ -110,6 +112,7 @@ function markFailed(recorder: RunRecorder, e: unknown, interruptedBy: string | u
 const RUN_OPTIONS: CommandOptions = {
   ...CASE_OPTIONS,
   timing: { type: 'string', default: 'auto' },
+  detail: { type: 'boolean', default: false },
   'no-progress': { type: 'boolean', default: false },
   'no-save': { type: 'boolean', default: false },
   project: { type: 'string', default: 'default' },
@@ -118,22 +121,23 @@ const RUN_OPTIONS: CommandOptions = {
 
 export const runCommand: CliCommand = {
   name: 'run',
-  usage: 'run CASE [--set path=value ...] [--json] [--timing auto|wall] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
+  usage: 'run CASE [--set path=value ...] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
   summary: 'Run a case (a .json path or a preset name) on the default GPU adapter and save it in the run database\n' +
     '(project P, default "default"; --no-save skips that; dsmc runs lists saved runs).\n' +
     '--set overrides any field, value as JSON:  --set grid.cells=[40,40,40] --set run.steps=200\n' +
-    '--json prints the summary as one JSON object on the last line of stdout.',
+    '--json prints the summary as one JSON object on the last line of stdout.\n' +
+    '--timing: phase times from GPU timestamps (auto), wall clock, or off (fastest); --detail times the sort\'s stages.',
   options: RUN_OPTIONS,
   async run(args) {
     const ref = onePositional(args, 'CASE (a .json path or preset name)', 'run collide-box');
-    await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), progress: !args.values['no-progress'], save: saveOf(args) });
+    await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], save: saveOf(args) });
     return 0;
   },
 };
 
 export const benchCommand: CliCommand = {
   name: 'bench',
-  usage: 'bench [--particles N] [--set path=value ...] [--json] [--project P] [--no-save] [--data-dir DIR]',
+  usage: 'bench [--particles N] [--set path=value ...] [--json] [--timing auto|wall|off] [--detail] [--project P] [--no-save] [--data-dir DIR]',
   summary: "Run the collide-box benchmark (SPARTA's bench/in.collide physics), ~N particles (default 1e6),\n" +
     '200 timed steps after 20 untimed warm-up steps; sampling off. Saved like dsmc run.',
   options: { ...RUN_OPTIONS, particles: { type: 'string', default: '1e6' } },
@@ -143,7 +147,7 @@ export const benchCommand: CliCommand = {
     if (!(particles >= 10) || !Number.isFinite(particles)) throw new Error(`--particles: got "${text}"; expected a number >= 10, e.g. 16e6`);
     const side = Math.max(1, Math.round(Math.cbrt(particles / 10)));
     const sets = [`grid.cells=[${side},${side},${side}]`, 'run.steps=200', 'sampling.enabled=false', ...(args.values.set as string[])];
-    await runCaseFile('collide-box', { sets, json: !!args.values.json, timing: timingOf(args), progress: !args.values['no-progress'], warmup: 20, save: saveOf(args) });
+    await runCaseFile('collide-box', { sets, json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], warmup: 20, save: saveOf(args) });
     return 0;
   },
 };
