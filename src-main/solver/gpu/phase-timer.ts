@@ -17,6 +17,8 @@ export interface PhaseRecorder {
   readonly encoder: GPUCommandEncoder;
   /** Records phase `name` as one compute pass filled by fn; wall-clock mode waits for it to run. */
   pass(name: string, fn: (pass: GPUComputePassEncoder) => void): void | Promise<void>;
+  /** Submits what was recorded so far without waiting, so the GPU works while the host records on. */
+  flush(): void;
   /** Submits what was recorded, waits for the GPU, and adds the measured times. */
   submit(): Promise<void>;
   /** Totals per phase, in the order phases were first seen. */
@@ -67,6 +69,11 @@ export class TimestampRecorder implements PhaseRecorder {
     });
     fn(pass);
     pass.end();
+  }
+
+  flush(): void {
+    this.device.queue.submit([this.enc.finish()]);
+    this.enc = this.device.createCommandEncoder({ label: 'steps' });
   }
 
   async submit(): Promise<void> {
@@ -122,6 +129,10 @@ export class WallClockRecorder implements PhaseRecorder {
     this.enc = this.device.createCommandEncoder({ label: 'steps' });
   }
 
+  flush(): void {
+    // each pass is submitted on its own already
+  }
+
   async submit(): Promise<void> {
     this.device.queue.submit([this.enc.finish()]);
     this.enc = this.device.createCommandEncoder({ label: 'steps' });
@@ -157,6 +168,12 @@ export class UntimedRecorder implements PhaseRecorder {
   private close(): void {
     this.open?.end();
     this.open = null;
+  }
+
+  flush(): void {
+    this.close();
+    this.device.queue.submit([this.enc.finish()]);
+    this.enc = this.device.createCommandEncoder({ label: 'steps' });
   }
 
   async submit(): Promise<void> {
