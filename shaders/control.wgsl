@@ -9,10 +9,17 @@
 // sums whose exclusive scan gives the total: cell counts (sort) or injection counts (inject)
 @group(0) @binding(4) var<storage, read> counts: array<u32>;
 @group(0) @binding(5) var<storage, read> starts: array<u32>;
+// begin_step clears the per-cell counters that move.wgsl fills
+@group(0) @binding(6) var<storage, read_write> cellCounters: array<atomic<u32>>;
 
-// Starts a step: advances the counter and opens its statistics slot.
-@compute @workgroup_size(1)
-fn begin_step() {
+// Starts a step: every invocation clears a cell counter; invocation 0 also advances the step
+// counter and opens its statistics slot (one dispatch for both saves a barrier per step).
+@compute @workgroup_size(WG_SIZE)
+fn begin_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+              @builtin(local_invocation_index) li: u32) {
+  let c = flat_id(wg, nwg, li);
+  if (c < params.nCells) { atomicStore(&cellCounters[c], 0u); }
+  if (c != 0u) { return; }
   let step = ctl[CTL_STEP] + 1u;
   ctl[CTL_STEP] = step;
   let slot = (step % params.statsRing) * STATS_WORDS;
@@ -38,13 +45,4 @@ fn after_inject_scan() {
   ctl[CTL_N_ALL] = n + fit;
   ctl[CTL_INJECTED] = fit;
   stats[ctl[CTL_STATS_SLOT] + ST_INJECTED] = fit;
-}
-
-// After the cell counts are scanned: the live particle count is the scan total.
-@compute @workgroup_size(1)
-fn after_sort_scan() {
-  let last = params.nCells - 1u;
-  let n = starts[last] + counts[last];
-  ctl[CTL_N] = n;
-  stats[ctl[CTL_STATS_SLOT] + ST_N_AFTER] = n;
 }

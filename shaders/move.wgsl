@@ -16,14 +16,6 @@
 @group(0) @binding(11) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(12) var<storage, read_write> slot: array<u32>;
 
-// Zeroes the per-cell counters before particles are counted.
-@compute @workgroup_size(WG_SIZE)
-fn clear_counts(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-                @builtin(local_invocation_index) li: u32) {
-  let c = flat_id(wg, nwg, li);
-  if (c < params.nCells) { atomicStore(&counts[c], 0u); }
-}
-
 // One invocation per live particle: advance, apply boundaries, re-index, count.
 // The particle's index is its random-stream id this step (the particle order is deterministic).
 @compute @workgroup_size(WG_SIZE)

@@ -1,4 +1,5 @@
-// scan.wgsl: exclusive prefix sum of u32 values, in blocks of 4*WG_SIZE per workgroup.
+// scan.wgsl: exclusive prefix sum of u32 values, in blocks of PER_THREAD*WG_SIZE per workgroup
+// (16 per invocation: ten million cells need two levels, so the scan is three dispatches).
 // prefix-scan.ts chains the levels: scan_blocks on the data, recursively on the block sums,
 // then add_offsets back down.
 
@@ -15,6 +16,8 @@ struct ScanParams {
 @group(0) @binding(3) var<storage, read_write> blockSums: array<u32>;
 @group(0) @binding(4) var<storage, read> offsets: array<u32>;
 
+const PER_THREAD: u32 = 16u;
+
 var<workgroup> tile: array<u32, 1024>;
 
 // Flat workgroup index of a 1D-or-2D dispatch.
@@ -22,16 +25,16 @@ fn block_index(wg: vec3<u32>, nwg: vec3<u32>) -> u32 {
   return wg.y * nwg.x + wg.x;
 }
 
-// Exclusive scan of each block of 4*WG_SIZE values into dst; the block's total into blockSums.
+// Exclusive scan of each block of PER_THREAD*WG_SIZE values into dst; the block's total into blockSums.
 @compute @workgroup_size(WG_SIZE)
 fn scan_blocks(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) li: u32) {
   let block = block_index(wg, nwg);
-  let base = block * 4u * WG_SIZE + li * 4u;
-  // each invocation scans its four values serially
-  var v: array<u32, 4>;
+  let base = block * PER_THREAD * WG_SIZE + li * PER_THREAD;
+  // each invocation scans its PER_THREAD values serially
+  var v: array<u32, PER_THREAD>;
   var run = 0u;
-  for (var k = 0u; k < 4u; k++) {
+  for (var k = 0u; k < PER_THREAD; k++) {
     let idx = base + k;
     var x = 0u;
     if (idx < sp.n) { x = src[idx]; }
@@ -49,7 +52,7 @@ fn scan_blocks(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
     workgroupBarrier();
   }
   let before = tile[li] - run;
-  for (var k = 0u; k < 4u; k++) {
+  for (var k = 0u; k < PER_THREAD; k++) {
     let idx = base + k;
     if (idx < sp.n) { dst[idx] = before + v[k]; }
   }
@@ -64,8 +67,8 @@ fn add_offsets(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
                @builtin(local_invocation_index) li: u32) {
   let block = block_index(wg, nwg);
   let off = offsets[block];
-  let base = block * 4u * WG_SIZE + li * 4u;
-  for (var k = 0u; k < 4u; k++) {
+  let base = block * PER_THREAD * WG_SIZE + li * PER_THREAD;
+  for (var k = 0u; k < PER_THREAD; k++) {
     let idx = base + k;
     if (idx < sp.n) { dst[idx] = dst[idx] + off; }
   }

@@ -15,6 +15,9 @@
 @group(0) @binding(4) var<storage, read> slot: array<u32>;
 @group(0) @binding(5) var<storage, read> starts: array<u32>;
 @group(0) @binding(6) var<storage, read_write> order: array<u32>;
+// scatter also records the new live count (control words read-write, step statistics)
+@group(0) @binding(1) var<storage, read_write> ctlRW: array<u32>;
+@group(0) @binding(7) var<storage, read_write> stats: array<u32>;
 // permute: seven arrays moved as raw 32-bit words; dst6 holds the order on entry
 @group(0) @binding(8) var<storage, read> src0: array<u32>;
 @group(0) @binding(9) var<storage, read> src1: array<u32>;
@@ -31,12 +34,19 @@
 @group(0) @binding(20) var<storage, read_write> dst5: array<u32>;
 @group(0) @binding(21) var<storage, read_write> dst6: array<u32>;
 
-// Writes each particle's index at its cell's start plus its arrival slot.
+// Writes each particle's index at its cell's start plus its arrival slot; invocation 0 also sets the
+// live count to the scan total (read by permute and the next step; N_ALL is not touched).
 @compute @workgroup_size(WG_SIZE)
 fn scatter(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) li: u32) {
   let i = flat_id(wg, nwg, li);
-  if (i >= ctl[CTL_N_ALL]) { return; }
+  if (i == 0u) {
+    let last = params.nCells - 1u;
+    let n = starts[last] + cellCounts[last];
+    ctlRW[CTL_N] = n;
+    stats[ctlRW[CTL_STATS_SLOT] + ST_N_AFTER] = n;
+  }
+  if (i >= ctlRW[CTL_N_ALL]) { return; }
   let w = cell[i];
   if (w != INVALID_CELL) { order[starts[cell_part(w)] + slot[i]] = i; }
 }

@@ -1,10 +1,10 @@
 // PrefixScan (src-main/solver/gpu/prefix-scan.ts, shaders/scan.wgsl) against a host exclusive scan,
-// element by element, on lengths around the block size (1024) and with two and three levels.
+// element by element, on lengths around the block size (SCAN_BLOCK) and with two and three levels.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindBuffers } from '../../src-main/solver/gpu/bind.js';
 import { WORKGROUP_SIZE, makeBufferWith } from '../../src-main/solver/gpu/buffers.js';
 import { PipelineCache } from '../../src-main/solver/gpu/pipeline-cache.js';
-import { PrefixScan } from '../../src-main/solver/gpu/prefix-scan.js';
+import { PrefixScan, SCAN_BLOCK } from '../../src-main/solver/gpu/prefix-scan.js';
 import { ScanParams } from '../../src-main/solver/gpu/struct-layouts.js';
 import { expectNoGpuErrors, mulberry32, openGpu, readU32, runPass, storage, storageWith, type Gpu } from './gpu-helpers.js';
 
@@ -35,7 +35,8 @@ function firstMismatch(a: Uint32Array, b: Uint32Array): number {
 }
 
 describe('PrefixScan', () => {
-  for (const n of [1, 5, 1023, 1024, 1025, 1024 * 1024 + 3, 3_000_001]) {
+  const B = SCAN_BLOCK;
+  for (const n of [1, 5, B - 1, B, B + 1, B * B + 3, 3_000_001]) {
     it(`scans ${n} random values exactly`, async () => {
       const device = gpu.device;
       const rnd = mulberry32(n);
@@ -75,7 +76,7 @@ describe('PrefixScan', () => {
     // dispatchDims spills past 65535 workgroups into y, so the last row has surplus workgroups
     // (blocks > 65535 means > 67M values, too large for lavapipe); the same shape in small: 3 blocks as 2 x 2
     const device = gpu.device;
-    const n = 3 * 1024 - 7;
+    const n = 3 * SCAN_BLOCK - 7;
     const pipeline = cache.get({ file: 'scan.wgsl', entry: 'scan_blocks' });
     const values = new Uint32Array(n).fill(1);
     const params = makeBufferWith(device, 'scan-params', ScanParams.pack({ n }), 0x40);
@@ -88,7 +89,7 @@ describe('PrefixScan', () => {
       pass.setBindGroup(0, group);
       pass.dispatchWorkgroups(2, 2);
     });
-    expect(Array.from(await readU32(device, sums, 3))).toEqual([1024, 1024, 1024 - 7]);
+    expect(Array.from(await readU32(device, sums, 3))).toEqual([SCAN_BLOCK, SCAN_BLOCK, SCAN_BLOCK - 7]);
     await expectNoGpuErrors(gpu);
   });
 });

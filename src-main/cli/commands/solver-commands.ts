@@ -139,14 +139,14 @@ export const benchCommand: CliCommand = {
   name: 'bench',
   usage: 'bench [--particles N] [--set path=value ...] [--json] [--timing auto|wall|off] [--detail] [--project P] [--no-save] [--data-dir DIR]',
   summary: "Run the collide-box benchmark (SPARTA's bench/in.collide physics), ~N particles (default 1e6),\n" +
-    '200 timed steps after 20 untimed warm-up steps; sampling off. Saved like dsmc run.',
+    '200 timed steps (100 per submit) after 20 untimed warm-up steps; sampling off. Saved like dsmc run.',
   options: { ...RUN_OPTIONS, particles: { type: 'string', default: '1e6' } },
   async run(args) {
     const text = args.values.particles as string;
     const particles = Number(text);
     if (!(particles >= 10) || !Number.isFinite(particles)) throw new Error(`--particles: got "${text}"; expected a number >= 10, e.g. 16e6`);
     const side = Math.max(1, Math.round(Math.cbrt(particles / 10)));
-    const sets = [`grid.cells=[${side},${side},${side}]`, 'run.steps=200', 'sampling.enabled=false', ...(args.values.set as string[])];
+    const sets = [`grid.cells=[${side},${side},${side}]`, 'run.steps=200', 'run.stepsPerSubmit=100', 'sampling.enabled=false', ...(args.values.set as string[])];
     await runCaseFile('collide-box', { sets, json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], warmup: 20, save: saveOf(args) });
     return 0;
   },

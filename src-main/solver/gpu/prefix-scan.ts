@@ -1,11 +1,13 @@
 // Exclusive prefix sum of a u32 buffer on the GPU (shaders/scan.wgsl), any length: blocks of
-// 4*256 values are scanned, their sums scanned recursively, and the offsets added back.
+// 16*256 values are scanned, their sums scanned recursively, and the offsets added back.
 import { dispatchDims, makeBuffer, makeBufferWith } from './buffers.js';
 import type { PipelineCache } from './pipeline-cache.js';
 import { ScanParams } from './struct-layouts.js';
 
 const WG = 256;
-const BLOCK = 4 * WG;
+/** Values per workgroup block: PER_THREAD (16, scan.wgsl) per invocation. */
+export const SCAN_BLOCK = 16 * WG;
+const BLOCK = SCAN_BLOCK;
 
 /** One level of the scan hierarchy. */
 interface Level {

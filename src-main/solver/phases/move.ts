@@ -1,4 +1,4 @@
-// Move phase: starts the step (control.wgsl:begin_step), clears the cell counters, then flies every
+// Move phase: starts the step and clears the cell counters (control.wgsl:begin_step), then flies every
 // particle for dt through the box with its boundary conditions, re-indexes and counts it (move.wgsl).
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
@@ -8,22 +8,18 @@ import type { Phase, PhaseContext } from './phase.js';
 export class MovePhase implements Phase {
   readonly name = 'move';
   private readonly begin: GPUComputePipeline;
-  private readonly clear: GPUComputePipeline;
   private readonly move: GPUComputePipeline;
   private beginGroup!: GPUBindGroup;
-  private clearGroup!: GPUBindGroup;
   private moveGroups: GPUBindGroup[] = [];
 
   constructor(private readonly ctx: PhaseContext) {
     this.begin = ctx.cache.get({ file: 'control.wgsl', entry: 'begin_step' });
-    this.clear = ctx.cache.get({ file: 'move.wgsl', entry: 'clear_counts', modules: ['advance.wgsl'] });
     this.move = ctx.cache.get({ file: 'move.wgsl', entry: 'move_particles', modules: ['advance.wgsl'] });
   }
 
   bind(): void {
     const { device, state: s } = this.ctx;
-    this.beginGroup = bindBuffers(device, this.begin, 'begin-step', { 0: s.params, 1: s.ctl, 2: s.stats });
-    this.clearGroup = bindBuffers(device, this.clear, 'clear-counts', { 0: s.params, 11: s.counts });
+    this.beginGroup = bindBuffers(device, this.begin, 'begin-step', { 0: s.params, 1: s.ctl, 2: s.stats, 6: s.counts });
     this.moveGroups = s.sets.map((p, k) =>
       bindBuffers(device, this.move, `move-${k}`, {
         0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies,
@@ -37,9 +33,6 @@ export class MovePhase implements Phase {
     const s = this.ctx.state;
     pass.setPipeline(this.begin);
     pass.setBindGroup(0, this.beginGroup);
-    pass.dispatchWorkgroups(1);
-    pass.setPipeline(this.clear);
-    pass.setBindGroup(0, this.clearGroup);
     pass.dispatchWorkgroups(...dispatchDims(s.tables.nCells, WORKGROUP_SIZE));
     pass.setPipeline(this.move);
     pass.setBindGroup(0, this.moveGroups[set]);

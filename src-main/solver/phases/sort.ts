@@ -12,12 +12,10 @@ export class SortPhase implements Phase {
   readonly name = 'sort';
   /** Sub-steps that `--detail` timing records as separate passes. */
   readonly stages = ['scan', 'scatter', 'order', 'permute'] as const;
-  private readonly after: GPUComputePipeline;
   private readonly scatter: GPUComputePipeline;
   private readonly orderCells: GPUComputePipeline;
   private readonly permute: GPUComputePipeline;
   private readonly scan: PrefixScan;
-  private afterGroup!: GPUBindGroup;
   /** Per live set: scatter, order and permute bind groups (scratch and destination in the other set). */
   private groups: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup }[] = [];
 
@@ -26,21 +24,19 @@ export class SortPhase implements Phase {
     this.scatter = get('scatter');
     this.orderCells = get('order_cells');
     this.permute = get('permute');
-    this.after = ctx.cache.get({ file: 'control.wgsl', entry: 'after_sort_scan' });
     this.scan = new PrefixScan(ctx.device, ctx.cache, 'sort', ctx.state.tables.nCells);
   }
 
   bind(): void {
     const { device, state: s } = this.ctx;
     this.scan.bind(s.counts, s.starts);
-    this.afterGroup = bindBuffers(device, this.after, 'after-sort', { 0: s.params, 1: s.ctl, 2: s.stats, 4: s.counts, 5: s.starts });
     this.groups = s.sets.map((from, k) => {
       const to = s.sets[1 - k];
       const permute: Record<number, GPUBuffer> = { 1: s.ctl };
       PARTICLE_ATTRIBUTES.forEach((a, j) => { permute[8 + j] = from[a]; permute[15 + j] = to[a]; });
       return {
         scatter: bindBuffers(device, this.scatter, `sort-scatter-${k}`, {
-          1: s.ctl, 2: from.cell, 4: to[SORT_SCRATCH.slot], 5: s.starts, 6: to[SORT_SCRATCH.order],
+          0: s.params, 1: s.ctl, 2: from.cell, 3: s.counts, 4: to[SORT_SCRATCH.slot], 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats,
         }),
         order: bindBuffers(device, this.orderCells, `sort-order-${k}`, { 0: s.params, 3: s.counts, 5: s.starts, 6: to[SORT_SCRATCH.order] }),
         permute: bindBuffers(device, this.permute, `sort-permute-${k}`, permute),
@@ -60,10 +56,7 @@ export class SortPhase implements Phase {
       pass.setBindGroup(0, group);
       pass.dispatchWorkgroups(...groups);
     };
-    run('scan', () => {
-      this.scan.encode(pass);
-      dispatch(this.after, this.afterGroup, [1, 1]);
-    });
+    run('scan', () => this.scan.encode(pass));
     run('scatter', () => dispatch(this.scatter, g.scatter, particleGroups));
     run('order', () => dispatch(this.orderCells, g.order, cellGroups));
     run('permute', () => dispatch(this.permute, g.permute, particleGroups));
