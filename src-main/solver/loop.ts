@@ -333,7 +333,7 @@ export class Simulation {
       this.closeBlock(perBlock, false);
       // a reduction over every particle: every submit for small runs, less often for big ones
       submits += 1;
-      if (submits % this.totalsEvery() === 0 || this.step === last) {
+      if (submits % this.totalsEvery() === 0 && this.step < last) {
         totalsOverTime.push({ step: this.step, totals: await this.totals() });
       }
       for (const s of got) moved += s.particlesBefore;
@@ -344,7 +344,9 @@ export class Simulation {
     }
     const seconds = (performance.now() - t0) / 1000;
     this.closeBlock(perBlock, true);
-    const end = totalsOverTime.at(-1)?.totals ?? start;
+    // the final totals (conservation) are taken after the clock stops, as the first were before it started
+    const end = steps > 0 ? await this.totals() : start;
+    if (steps > 0) totalsOverTime.push({ step: this.step, totals: end });
     const t = this.tables;
     return {
       steps, seconds, stepStats, start, end,
