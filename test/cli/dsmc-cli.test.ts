@@ -53,6 +53,17 @@ describe('dsmc run', () => {
     expect((s.phases as Record<string, { calls: number }>).inject.calls).toBe(4);
   });
 
+  it('times the sort stages with --detail and nothing with --timing off, with the same result', () => {
+    const base = ['run', 'collide-box', '--set', 'run.steps=6', '--set', 'grid.cells=[6,6,6]', '--json'];
+    const detail = lastJson(dsmc([...base, '--detail']).stdout);
+    expect(Object.keys(detail.phases as object).sort()).toEqual(['collide', 'move', 'sample', 'sort.order', 'sort.permute', 'sort.scan', 'sort.scatter']);
+    const off = lastJson(dsmc([...base, '--timing', 'off']).stdout);
+    expect(off.timing).toBe('off');
+    expect(off.phases).toEqual({});
+    // timing changes how work is submitted, never the physics
+    expect(off.fieldsSha256).toBe(detail.fieldsSha256);
+  });
+
   it('names every bad field, exits 2 and prints no stack trace', () => {
     const r = dsmc(['run', 'collide-box', '--set', 'grid.cells=[0,1,2]', '--set', 'run.dt=-1', '--set', 'bogus=3']);
     expect(r.code).toBe(2);
