@@ -1,0 +1,104 @@
+// Wire format of one message: a JSON header frame (validated by its kind's zod schema) followed by zero or more
+// binary frames. Outgoing binary frames are copied, so the caller may reuse or unmap its buffers (a GPU readback)
+// as soon as send() returns; received frames are Uint8Array views the receiver owns.
+import type { z } from 'zod';
+import { MessageValidationError } from './errors.js';
+import { MESSAGE_SCHEMAS, isMessageType, type ClusterMessage, type MessageType } from './messages.js';
+
+/** A binary payload: an ArrayBuffer or any typed array / DataView over one. */
+export type Frame = ArrayBuffer | ArrayBufferView;
+
+/** A received message with its binary frames. */
+export interface Decoded<M extends ClusterMessage = ClusterMessage> {
+  message: M;
+  frames: Uint8Array[];
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** A copy of a payload's bytes (never shares memory with the caller). */
+export function copyFrame(frame: Frame): Uint8Array {
+  const bytes = frame instanceof ArrayBuffer
+    ? new Uint8Array(frame)
+    : new Uint8Array(frame.buffer, frame.byteOffset, frame.byteLength);
+  return bytes.slice();
+}
+
+/** Byte length of a payload. */
+export function frameBytes(frame: Frame): number {
+  return frame.byteLength;
+}
+
+/** The frames of a message: header JSON then copied payloads; validates the header first (sender-side bugs show here). */
+export function encodeMessage(message: ClusterMessage, frames: readonly Frame[] = [], sender = 'this process'): Uint8Array[] {
+  const checked = validateHeader(message, sender, Object.keys(MESSAGE_SCHEMAS) as MessageType[]);
+  checkFrameSizes(checked, frames.map(frameBytes), sender);
+  return [encoder.encode(JSON.stringify(checked)), ...frames.map(copyFrame)];
+}
+
+/** Parses and validates received frames (header + payloads) from `sender`, accepting only the `allowed` kinds. */
+export function decodeMessage(parts: readonly Uint8Array[], sender: string, allowed: readonly MessageType[]): Decoded {
+  if (parts.length === 0) throw new MessageValidationError(sender, null, null, 'empty message (no header frame)');
+  let header: unknown;
+  try {
+    header = JSON.parse(decoder.decode(parts[0]));
+  } catch (e) {
+    throw new MessageValidationError(sender, null, null, `header frame is not UTF-8 JSON (${(e as Error).message})`);
+  }
+  const message = validateHeader(header, sender, allowed);
+  const frames = parts.slice(1).map((p) => new Uint8Array(p.buffer, p.byteOffset, p.byteLength));
+  checkFrameSizes(message, frames.map((f) => f.byteLength), sender);
+  return { message, frames };
+}
+
+/** Validates a header object against its kind's schema; errors name the kind and the first bad field. */
+export function validateHeader(header: unknown, sender: string, allowed: readonly MessageType[]): ClusterMessage {
+  if (typeof header !== 'object' || header === null || Array.isArray(header)) {
+    throw new MessageValidationError(sender, null, null, 'header is not a JSON object');
+  }
+  const type = (header as { type?: unknown }).type;
+  if (!isMessageType(type)) {
+    throw new MessageValidationError(sender, null, 'type',
+      `unknown message type ${JSON.stringify(type)} (expected one of ${Object.keys(MESSAGE_SCHEMAS).join(', ')})`);
+  }
+  if (!allowed.includes(type)) {
+    throw new MessageValidationError(sender, type, 'type', `'${type}' is not expected here (expected one of ${allowed.join(', ')})`);
+  }
+  const schema: z.ZodType = MESSAGE_SCHEMAS[type];
+  const result = schema.safeParse(header);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue.path.length > 0 ? issue.path.map(String).join('.') : null;
+    throw new MessageValidationError(sender, type, field, issue.message);
+  }
+  return result.data as ClusterMessage;
+}
+
+/** For kinds that declare frameBytes (migrate): the binary frames must match in number and size. */
+function checkFrameSizes(message: ClusterMessage, sizes: readonly number[], sender: string): void {
+  if (!('frameBytes' in message)) return;
+  const declared = message.frameBytes;
+  if (declared.length !== sizes.length) {
+    throw new MessageValidationError(sender, message.type, 'frameBytes',
+      `declares ${declared.length} binary frames but ${sizes.length} came with it`);
+  }
+  const bad = declared.findIndex((n, i) => n !== sizes[i]);
+  if (bad >= 0) {
+    throw new MessageValidationError(sender, message.type, `frameBytes.${bad}`,
+      `declares ${declared[bad]} bytes but the frame has ${sizes[bad]}`);
+  }
+}
+
+/** A typed-array view of a received frame (copied when its offset is not aligned for the element type). */
+export function frameAs<T extends ArrayBufferView>(
+  frame: Uint8Array,
+  ctor: { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number },
+): T {
+  const size = ctor.BYTES_PER_ELEMENT;
+  if (frame.byteLength % size !== 0) {
+    throw new RangeError(`a frame of ${frame.byteLength} bytes is not a whole number of ${size}-byte elements`);
+  }
+  const source = frame.byteOffset % size === 0 ? frame : frame.slice();
+  return new ctor(source.buffer, source.byteOffset, source.byteLength / size);
+}

@@ -1,0 +1,111 @@
+// The messages between the orchestrator and the rank processes, and between ranks: one zod schema per kind,
+// a discriminated union on `type`. A message travels as one JSON header frame plus zero or more binary frames
+// (see message-codec.ts); only the header is described here.
+import { z } from 'zod';
+
+const rank = z.number().int().min(0);
+const count = z.number().int().min(0);
+const seconds = z.number().min(0);
+
+/** The adapter a rank runs on, as the run records it (null before the rank opened its device). */
+export const adapterInfoSchema = z.looseObject({ description: z.string(), backend: z.string().optional() });
+
+/** rank -> orchestrator: first message of a rank; says where its peer PULL socket listens. */
+export const helloSchema = z.object({
+  type: z.literal('hello'),
+  rank,
+  worldSize: z.number().int().min(1),
+  pid: z.number().int().min(1),
+  hostname: z.string().min(1),
+  adapter: adapterInfoSchema.nullable(),
+  peerAddress: z.string().min(1),
+});
+
+/** orchestrator -> rank: the run's setup (case, decomposition: any JSON) and every rank's peer address. */
+export const configureSchema = z.object({
+  type: z.literal('configure'),
+  payload: z.json(),
+  peers: z.record(z.string().regex(/^\d+$/, 'peer keys are rank numbers'), z.string().min(1)),
+});
+
+/** rank -> orchestrator: configured and connected to its peers. */
+export const readySchema = z.object({ type: z.literal('ready'), rank });
+
+/** rank -> orchestrator: one step (or batch of steps) done; phase times in seconds. */
+export const stepReportSchema = z.object({
+  type: z.literal('step-report'),
+  rank,
+  step: count,
+  particles: count,
+  phases: z.record(z.string(), seconds),
+});
+
+/** rank -> rank: particles leaving `from` for `to` at `step`; the arrays travel as binary frames of frameBytes. */
+export const migrateSchema = z.object({
+  type: z.literal('migrate'),
+  from: rank,
+  to: rank,
+  step: count,
+  particles: count,
+  frameBytes: z.array(count),
+});
+
+/** rank -> orchestrator: finished; the summary is any JSON. */
+export const doneSchema = z.object({ type: z.literal('done'), rank, summary: z.json() });
+
+/** rank -> orchestrator: the rank failed and says why before exiting. */
+export const errorSchema = z.object({
+  type: z.literal('error'),
+  rank,
+  message: z.string(),
+  lastLines: z.array(z.string()),
+});
+
+/** orchestrator -> rank: stop after the current step and exit cleanly. */
+export const stopSchema = z.object({ type: z.literal('stop'), reason: z.string().optional() });
+
+/** rank -> orchestrator: still alive (sent on a timer, so a blocked event loop stops it). */
+export const heartbeatSchema = z.object({ type: z.literal('heartbeat'), rank, step: count.optional() });
+
+/** Every message kind, by its `type` (dispatch table for validation). */
+export const MESSAGE_SCHEMAS = {
+  hello: helloSchema,
+  configure: configureSchema,
+  ready: readySchema,
+  'step-report': stepReportSchema,
+  migrate: migrateSchema,
+  done: doneSchema,
+  error: errorSchema,
+  stop: stopSchema,
+  heartbeat: heartbeatSchema,
+} as const;
+
+/** Any message (header only). */
+export const clusterMessageSchema = z.discriminatedUnion('type', [
+  helloSchema, configureSchema, readySchema, stepReportSchema, migrateSchema, doneSchema, errorSchema, stopSchema,
+  heartbeatSchema,
+]);
+
+export type ClusterMessage = z.infer<typeof clusterMessageSchema>;
+export type MessageType = keyof typeof MESSAGE_SCHEMAS;
+export type MessageOf<K extends MessageType> = Extract<ClusterMessage, { type: K }>;
+export type AdapterInfo = z.infer<typeof adapterInfoSchema>;
+export type HelloMessage = MessageOf<'hello'>;
+export type ConfigureMessage = MessageOf<'configure'>;
+export type MigrateMessage = MessageOf<'migrate'>;
+
+/** Kinds a rank sends to the orchestrator. */
+export const RANK_TO_ORCHESTRATOR = ['hello', 'ready', 'step-report', 'done', 'error', 'heartbeat'] as const;
+/** Kinds the orchestrator sends to a rank. */
+export const ORCHESTRATOR_TO_RANK = ['configure', 'stop'] as const;
+/** Kinds one rank sends to another. */
+export const RANK_TO_RANK = ['migrate'] as const;
+
+export type RankToOrchestratorMessage = MessageOf<(typeof RANK_TO_ORCHESTRATOR)[number]>;
+export type OrchestratorToRankMessage = MessageOf<(typeof ORCHESTRATOR_TO_RANK)[number]>;
+export type RankToRankMessage = MessageOf<(typeof RANK_TO_RANK)[number]>;
+
+/** True when `type` names a known message kind. */
+export function isMessageType(type: unknown): type is MessageType {
+  return typeof type === 'string' && Object.hasOwn(MESSAGE_SCHEMAS, type);
+}
