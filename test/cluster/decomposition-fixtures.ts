@@ -1,18 +1,10 @@
 // Helpers for the decomposition tests: a seeded random generator, weight fields, and a coverage count
 // written independently of the library (plain loops over each box).
 import type { Decomposition, Grid } from '../../src-main/cluster/decomposition/index.js';
+import { seededUniform } from '../seeded-random.js';
 
-/** Seeded uniform random numbers in [0, 1) (mulberry32), so every failure reproduces. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded uniform random numbers in [0, 1), so every failure reproduces. */
+export const seededRandom = seededUniform;
 
 /** Random integer in [lo, hi]. */
 export function randomInt(rand: () => number, lo: number, hi: number): number {

@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import { STORAGE, makeBuffer, makeBufferWith, readBuffer } from '../../src-main/solver/gpu/buffers.js';
 import { openGpu, type Gpu } from '../../src-main/solver/gpu/device.js';
+import { mulberry32Words } from '../seeded-random.js';
 
 export { openGpu, type Gpu };
 
@@ -40,14 +41,5 @@ export async function expectNoGpuErrors(gpu: Gpu): Promise<void> {
   expect(gpu.errors).toEqual([]);
 }
 
-/** Deterministic 32-bit PRNG (mulberry32) for test inputs. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
+/** Deterministic 32-bit PRNG for test inputs. */
+export const mulberry32 = mulberry32Words;

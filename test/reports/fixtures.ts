@@ -4,6 +4,7 @@ import { FIELD_NAMES, type FieldName } from '../../src-main/common/field-names.j
 import type { CaseRecord, FieldSet, PhaseRecord, RunRecord, StepRecord, TotalsRecord } from '../../src-main/common/run-record.js';
 import type { RunSummary } from '../../src-main/common/run-summary.js';
 import type { ProfileInput } from '../../src-main/common/reports/profile-model.js';
+import { seededUniform } from '../seeded-random.js';
 
 /** Text with HTML-active characters, as a user might type it. */
 export const NASTY = '<script>alert("x")</script> & <b>bold</b>';
@@ -80,17 +81,8 @@ export function sampleInput(): ProfileInput {
   return { run: sampleRun(), caseRecord: sampleCase(), phases: samplePhases(), steps: sampleSteps(), totals: sampleTotals() };
 }
 
-/** A seeded uniform random generator (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded uniform random generator. */
+export const rng = seededUniform;
 
 /** A standard normal generator (Box-Muller) on a seeded uniform generator. */
 export function normal(seed: number): () => number {

@@ -18,6 +18,10 @@ import { rankIdentity } from './rank-identity.js';
 import { SerialSender } from './serial-sender.js';
 import { settleWithin } from './settle-within.js';
 
+/** Linger of the peer sockets when closing after a stop: long enough for libzmq to finish in-flight
+ * frames (with 0 it can abort on a session assertion, EAGAIN in session_base.cpp), short enough for a quick cancel. */
+const STOP_LINGER_MS = 100;
+
 type OrchestratorKind = OrchestratorToRankMessage['type'];
 /** A rank message as the caller writes it: `rank` is filled in. */
 type Outgoing = RankToOrchestratorMessage extends infer M ? (M extends RankToOrchestratorMessage ? Omit<M, 'rank'> : never) : never;
@@ -159,7 +163,7 @@ export class RankChannel {
     if (this.heartbeat !== null) clearInterval(this.heartbeat);
     this.inbox.close();
     await settleWithin(this.sender.drain(), this.lingerMs);
-    await this.peers.close(this.stopSignal.aborted ? 0 : this.lingerMs);
+    await this.peers.close(this.stopSignal.aborted ? Math.min(STOP_LINGER_MS, this.lingerMs) : this.lingerMs);
     this.dealer.linger = this.lingerMs;
     this.dealer.close();
     await this.receiving;
