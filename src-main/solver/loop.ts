@@ -2,7 +2,7 @@
 // phase (move, inject, sort, collide, sample), each timed; many steps per submit, and the host
 // reads back only once per submit (step statistics, particle count, sampling sums).
 import { cellVolume, type Case } from '../common/case-schema.js';
-import { WORKGROUP_SIZE, readBuffer } from './gpu/buffers.js';
+import { Readback, WORKGROUP_SIZE, readBuffer } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
 import { TimestampRecorder, UntimedRecorder, WallClockRecorder, type PhaseRecorder } from './gpu/phase-timer.js';
 import type { TimingSource } from '../common/run-summary.js';
@@ -117,6 +117,8 @@ export class Simulation {
   private readonly chunk: number;
   private readonly sums: Float64Array;
   private samples = 0;
+  /** Staging buffers reused by the read-back after every submit. */
+  private readonly readback: Readback;
   /** Sums and pass count of the current batch-means block, and the blocks' statistics. */
   private readonly blockSums: Float64Array;
   private blockPasses = 0;
@@ -132,6 +134,7 @@ export class Simulation {
     this.cache = new PipelineCache(device, { WG_SIZE: WORKGROUP_SIZE });
     this.state = new SimState(device, this.tables, initialCapacity(this.tables, this.chunk), this.chunk);
     this.ctx = { device, cache: this.cache, state: this.state };
+    this.readback = new Readback(device);
     this.move = new MovePhase(this.ctx);
     if (InjectPhase.needed(this.ctx)) this.inject = new InjectPhase(this.ctx);
     this.sort = new SortPhase(this.ctx);
@@ -181,6 +184,7 @@ export class Simulation {
       );
     }
     this.state.grow(next, this.particles);
+    this.readback.release(); // the partials buffer was reallocated
     this.bindAll();
   }
 
@@ -221,8 +225,8 @@ export class Simulation {
   private async readBack(first: number, count: number, sampled: boolean): Promise<StepStats[]> {
     const device = this.gpu.device;
     const st = this.state;
-    const stats = new Uint32Array(await readBuffer(device, st.stats, 4 * STATS.WORDS * st.statsRing));
-    const ctl = new Uint32Array(await readBuffer(device, st.ctl, 4 * CTL.WORDS));
+    const stats = new Uint32Array(await this.readback.read(st.stats, 4 * STATS.WORDS * st.statsRing));
+    const ctl = new Uint32Array(await this.readback.read(st.ctl, 4 * CTL.WORDS));
     if (ctl[CTL.OVERFLOW] > 0) {
       throw new Error(
         `${ctl[CTL.OVERFLOW]} injected particles did not fit the particle buffers (capacity ${st.capacity}) in steps ` +
@@ -232,7 +236,7 @@ export class Simulation {
     }
     this.particles = ctl[CTL.N];
     if (sampled) {
-      const f32 = new Float32Array(await readBuffer(device, st.sums, 4 * this.sums.length));
+      const f32 = new Float32Array(await this.readback.read(st.sums, 4 * this.sums.length));
       for (let k = 0; k < f32.length; k++) {
         this.sums[k] += f32[k];
         this.blockSums[k] += f32[k];
@@ -275,7 +279,7 @@ export class Simulation {
 
   /** Totals of the live particles now. */
   totals(): Promise<ParticleTotals> {
-    return particleTotals(this.ctx, this.particles);
+    return particleTotals(this.ctx, this.particles, this.readback);
   }
 
   /** Copies the live particles' arrays to the host (tests, exports); u32 arrays come back as bits to reinterpret. */

@@ -1,7 +1,7 @@
 // The profiling report of one run as data: who/what/where (run, case, adapter, tags, notes), the phase
 // table, throughput, time per particle, collision statistics, conservation and host timings, and the
 // per-step series. Every exporter (HTML, CSV, JSON, PDF) and later the renderer format this one model.
-import type { CaseRecord, PhaseRecord, RunRecord, RunStatus, StepRecord, TotalsRecord } from '../run-record.js';
+import type { CaseRecord, PhaseRecord, RunRecord, StepRecord, TotalsRecord } from '../run-record.js';
 import type { TimingSource } from '../run-summary.js';
 import { caseKeyFields, type CaseField } from './case-fields.js';
 import { buildPhaseTable, type PhaseTable } from './phase-table.js';
@@ -43,20 +43,7 @@ export interface ProfileConservation {
 export interface ProfileReport {
   kind: 'dsmc-profile-report';
   version: 1;
-  run: {
-    id: number;
-    project: string;
-    status: RunStatus;
-    reason: string | null;
-    startedAt: string;
-    endedAt: string | null;
-    seed: number;
-    ranks: number;
-    gpus: number;
-    productVersion: string;
-    tags: string[];
-    notes: string;
-  };
+  run: Pick<RunRecord, 'id' | 'project' | 'status' | 'reason' | 'startedAt' | 'endedAt' | 'seed' | 'ranks' | 'gpus' | 'productVersion' | 'tags' | 'notes'>;
   adapter: { description: string; backend: string };
   case: { id: number; name: string; hash: string; keyFields: CaseField[]; json: unknown };
   timing: TimingSource | null;

@@ -31,6 +31,41 @@ export async function readBuffer(device: GPUDevice, src: GPUBuffer, bytes: numbe
   return out;
 }
 
+/**
+ * Read-backs that repeat every submit (step statistics, control words, sampling sums, reduction
+ * partials): one MAP_READ staging buffer per source, kept and grown as needed instead of created
+ * and destroyed on every call.
+ */
+export class Readback {
+  private readonly staging = new Map<GPUBuffer, GPUBuffer>();
+
+  constructor(private readonly device: GPUDevice) {}
+
+  /** Copies bytes [0, bytes) of src to the host once the queue reaches this point. */
+  async read(src: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
+    const size = Math.max(4, Math.ceil(bytes / 4) * 4);
+    let staging = this.staging.get(src);
+    if (!staging || staging.size < size) {
+      staging?.destroy();
+      staging = this.device.createBuffer({ label: `readback:${src.label}`, size, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
+      this.staging.set(src, staging);
+    }
+    const enc = this.device.createCommandEncoder({ label: `readback:${src.label}` });
+    enc.copyBufferToBuffer(src, 0, staging, 0, size);
+    this.device.queue.submit([enc.finish()]);
+    await staging.mapAsync(0x0001, 0, size);
+    const out = staging.getMappedRange(0, size).slice(0, bytes);
+    staging.unmap();
+    return out;
+  }
+
+  /** Frees the staging buffers (and forgets those of sources that were reallocated). */
+  release(): void {
+    for (const b of this.staging.values()) b.destroy();
+    this.staging.clear();
+  }
+}
+
 /** Invocations per workgroup of the per-particle and per-cell kernels (the WG_SIZE override). */
 export const WORKGROUP_SIZE = 256;
 

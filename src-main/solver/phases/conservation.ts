@@ -2,7 +2,7 @@
 // the conservation checks and step statistics: per-workgroup f32 partials (reduce.wgsl), summed
 // on the host in f64.
 import { bindBuffers } from '../gpu/bind.js';
-import { dispatchDims, readBuffer } from '../gpu/buffers.js';
+import { dispatchDims, type Readback } from '../gpu/buffers.js';
 import { PARTIAL_WORDS } from '../gpu/struct-layouts.js';
 import type { PhaseContext } from './phase.js';
 
@@ -16,8 +16,8 @@ export interface ParticleTotals {
   meanSpeed: number;
 }
 
-/** Reads the totals of the live particle set (n live particles, known to the caller). */
-export async function particleTotals(ctx: PhaseContext, n: number): Promise<ParticleTotals> {
+/** Reads the totals of the live particle set (n live particles, known to the caller) through the caller's staging buffers. */
+export async function particleTotals(ctx: PhaseContext, n: number, readback: Readback): Promise<ParticleTotals> {
   const { device, cache, state: s } = ctx;
   if (n === 0) return { particles: 0, momentum: [0, 0, 0], kineticEnergy: 0, momentumMagnitudeSum: 0, meanSpeed: 0 };
   const pipeline = cache.get({ file: 'reduce.wgsl', entry: 'reduce_particles' });
@@ -32,7 +32,7 @@ export async function particleTotals(ctx: PhaseContext, n: number): Promise<Part
   pass.dispatchWorkgroups(...dispatchDims(n, 256));
   pass.end();
   device.queue.submit([enc.finish()]);
-  const partials = new Float32Array(await readBuffer(device, s.partials, 4 * PARTIAL_WORDS * blocks));
+  const partials = new Float32Array(await readback.read(s.partials, 4 * PARTIAL_WORDS * blocks));
   const sum = new Float64Array(PARTIAL_WORDS);
   for (let b = 0; b < blocks; b++) for (let k = 0; k < PARTIAL_WORDS; k++) sum[k] += partials[b * PARTIAL_WORDS + k];
   const m0 = s.tables.species[0].mass;
