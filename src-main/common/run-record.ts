@@ -86,3 +86,44 @@ export interface FieldSet {
   values: Record<FieldName, Float64Array>;
   errors: Record<FieldName, Float64Array>;
 }
+
+/** How a scaling study grows: 'strong' keeps the problem and adds GPUs; 'weak' grows the problem with the GPUs. */
+export type StudyKind = 'strong' | 'weak';
+
+/** One rank's counts at one step of a multi-rank run (particles after the step, migration traffic, waiting). */
+export interface RankStepRecord {
+  rank: number;
+  step: number;
+  /** Particles the rank owns after the step. */
+  particles: number;
+  /** Particles the rank sent to other ranks during the step. */
+  sent: number;
+  /** Particles the rank received from other ranks during the step. */
+  received: number;
+  /** Host seconds the rank spent waiting for the other ranks during the step. */
+  waitSeconds: number;
+}
+
+/** One run of a study, on `gpus` GPUs. */
+export interface StudyRunRecord {
+  runId: number;
+  gpus: number;
+  /** Order in which the run was added to the study (0, 1, ...). */
+  position: number;
+  run: RunRecord;
+}
+
+/** A scaling study: a series of runs of one case on growing GPU counts. */
+export interface StudyRecord {
+  id: number;
+  name: string;
+  kind: StudyKind;
+  project: string;
+  caseName: string;
+  /** SHA-256 of the study's case (for weak studies: of the case on the smallest GPU count, before it is grown). */
+  caseHash: string;
+  createdAt: string;
+  notes: string;
+  /** The runs by GPU count (then by position). */
+  runs: StudyRunRecord[];
+}

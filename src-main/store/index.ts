@@ -1,5 +1,6 @@
 // The run database: import RunStore (and the data-folder helpers) from here.
 export { RunStore, type CreateRunInput } from './run-store.js';
+export type { CreateStudyInput } from './study-store.js';
 export { DATA_DIR_ENV, DATABASE_FILE, databasePath, defaultDataDir, resolveDataDir } from './data-dir.js';
 export { StoreOpenError } from './open-database.js';
 export { STALE_RUN_REASON } from './stale-runs.js';

@@ -1,7 +1,7 @@
 // Checks what callers hand the run store (zod), so bad data is refused at the boundary with the field named.
 import { z } from 'zod';
 import { FIELD_NAMES } from '../common/field-names.js';
-import type { FieldSet, PhaseRecord, RunStatus, StepRecord, TotalsRecord } from '../common/run-record.js';
+import type { FieldSet, PhaseRecord, RankStepRecord, RunStatus, StepRecord, StudyKind, TotalsRecord } from '../common/run-record.js';
 import type { RunSummary } from '../common/run-summary.js';
 
 const count = z.number().int().nonnegative();
@@ -91,6 +91,28 @@ export const fieldSetSchema = z.object({
     }
   }
 }) satisfies z.ZodType<FieldSet>;
+
+export const STUDY_KINDS = ['strong', 'weak'] as const satisfies readonly StudyKind[];
+export const studyIdSchema = z.number().int().positive();
+
+export const createStudySchema = z.object({
+  name: label(100),
+  kind: z.enum(STUDY_KINDS, { message: 'expected "strong" (same problem, more GPUs) or "weak" (problem grown with the GPUs)' }),
+  project: projectNameSchema,
+  caseName: label(100),
+  caseHash: z.string().regex(/^[0-9a-f]{64}$/, 'expected the SHA-256 of the case: 64 lower-case hex digits (RunRecord.caseHash)'),
+  notes: notesSchema.optional(),
+});
+
+export const studyRunSchema = z.object({
+  studyId: studyIdSchema,
+  runId: runIdSchema,
+  gpus: z.number().int().positive('must be at least 1').max(1_000_000),
+});
+
+export const rankStepSchema = z.object({
+  rank: count, step: count, particles: count, sent: count, received: count, waitSeconds: seconds,
+}) satisfies z.ZodType<RankStepRecord>;
 
 /** Parses `value` or throws an Error naming the call, every bad field and what was expected. */
 export function checkInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {

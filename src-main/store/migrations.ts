@@ -111,6 +111,45 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX run_tags_by_tag ON run_tags(tag);
     `,
   },
+  {
+    version: 3,
+    name: 'scaling studies and per-rank step series',
+    sql: `
+      -- the case is kept by name and hash, not by reference: deleting the last run of a case deletes the case
+      CREATE TABLE studies (
+        id INTEGER PRIMARY KEY,
+        project_id INTEGER NOT NULL REFERENCES projects(id),
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('strong', 'weak')),
+        case_name TEXT NOT NULL,
+        case_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        notes TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX studies_by_project ON studies(project_id);
+      -- one run per GPU count in a study; deleting a run or a study removes the row
+      CREATE TABLE study_runs (
+        study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        gpus INTEGER NOT NULL CHECK (gpus > 0),
+        position INTEGER NOT NULL,
+        PRIMARY KEY (study_id, run_id),
+        UNIQUE (study_id, gpus)
+      ) WITHOUT ROWID;
+      CREATE INDEX study_runs_by_run ON study_runs(run_id);
+      -- per rank and step of a multi-rank run: particles owned after the step, migrated particles, host wait
+      CREATE TABLE run_rank_steps (
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        step INTEGER NOT NULL,
+        rank INTEGER NOT NULL,
+        particles INTEGER NOT NULL,
+        sent INTEGER NOT NULL,
+        received INTEGER NOT NULL,
+        wait_seconds REAL NOT NULL,
+        PRIMARY KEY (run_id, step, rank)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** PRAGMA application_id of a dsmc run database ('DSMC' in ASCII): tells it from other SQLite files. */

@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import type {
-  CaseRecord, FieldSet, PhaseRecord, ProjectRecord, RunRecord, RunStatus, StepRecord, TotalsRecord,
+  CaseRecord, FieldSet, PhaseRecord, ProjectRecord, RankStepRecord, RunRecord, RunStatus, StepRecord, StudyRecord, TotalsRecord,
 } from '../common/run-record.js';
 import type { RunSummary } from '../common/run-summary.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
@@ -16,6 +16,7 @@ import {
 import { openDatabase } from './open-database.js';
 import { RUN_SELECT, runFromRow, type RunRow } from './run-rows.js';
 import { failStaleRuns } from './stale-runs.js';
+import { StudyStore, type CreateStudyInput } from './study-store.js';
 
 /** What createRun records about a new run. */
 export interface CreateRunInput {
@@ -35,7 +36,11 @@ function now(): string {
 }
 
 export class RunStore {
-  private constructor(private readonly db: Database.Database, readonly path: string, readonly dataDir: string) {}
+  private readonly studies: StudyStore;
+
+  private constructor(private readonly db: Database.Database, readonly path: string, readonly dataDir: string) {
+    this.studies = new StudyStore({ db, path, now, getRun: (id) => this.getRun(id), ensureProject: (name) => this.ensureProject(name) });
+  }
 
   /** Opens (creating and migrating) the database in the data folder; marks runs of dead processes failed. */
   static open(opts: { dataDir?: string } = {}): RunStore {
@@ -221,6 +226,51 @@ export class RunStore {
     const n = checkInput(notesSchema, notes, 'notes');
     this.getRun(id);
     this.db.prepare('UPDATE runs SET notes = ? WHERE id = ?').run(n, id);
+  }
+
+  /** Records a new, empty scaling study (strong or weak) of a case in a project. */
+  createStudy(input: CreateStudyInput): StudyRecord {
+    return this.studies.createStudy(input);
+  }
+
+  /** Adds a run to a study as its run on `gpus` GPUs (one run per GPU count). */
+  addStudyRun(studyId: number, runId: number, gpus: number): void {
+    this.studies.addStudyRun(studyId, runId, gpus);
+  }
+
+  /** Takes a run out of a study; the run stays. */
+  removeStudyRun(studyId: number, runId: number): void {
+    this.studies.removeStudyRun(studyId, runId);
+  }
+
+  /** Studies with their runs, oldest first, optionally of one project. */
+  listStudies(filter: { project?: string } = {}): StudyRecord[] {
+    return this.studies.listStudies(filter);
+  }
+
+  /** One study with its runs ordered by GPU count. */
+  getStudy(id: number): StudyRecord {
+    return this.studies.getStudy(id);
+  }
+
+  /** Deletes a study (its runs stay). */
+  deleteStudy(id: number): void {
+    this.studies.deleteStudy(id);
+  }
+
+  /** Replaces the notes of a study. */
+  setStudyNotes(id: number, notes: string): void {
+    this.studies.setStudyNotes(id, notes);
+  }
+
+  /** Adds per-rank step rows (particles, sent, received, wait) of a running multi-rank run, all or none. */
+  appendRankSteps(runId: number, rows: RankStepRecord[]): void {
+    this.studies.appendRankSteps(runId, rows);
+  }
+
+  /** Per-rank step rows of a run, by step then rank. */
+  getRankSteps(runId: number): RankStepRecord[] {
+    return this.studies.getRankSteps(runId);
   }
 
   /** A run id, checked. */
