@@ -3,11 +3,12 @@ import type { CliCommand } from './command.js';
 import { presetsCommand, schemaCommand } from './commands/info-commands.js';
 import { compareCommand, exportCommand, reportCommand } from './commands/report-commands.js';
 import { benchCommand, checkCommand, runCommand } from './commands/solver-commands.js';
+import { serveCommand } from './commands/serve-command.js';
 import { deleteCommand, noteCommand, projectsCommand, runsCommand, showCommand, tagCommand } from './commands/store-commands.js';
 
 export const COMMANDS: CliCommand[] = [
   runCommand, benchCommand, checkCommand,
   projectsCommand, runsCommand, showCommand, tagCommand, noteCommand, deleteCommand,
   compareCommand, reportCommand, exportCommand,
-  presetsCommand, schemaCommand,
+  presetsCommand, schemaCommand, serveCommand,
 ];

@@ -1,0 +1,126 @@
+// The one API between the renderer and the services (Electron IPC or the `dsmc serve` WebSocket carry it).
+// Every method takes one request object and returns a promise; CONTRACT_REQUESTS holds the zod schema of
+// each request, keyed by the interface's own method names, so the hosts need no separate list of channels.
+import { z } from 'zod';
+import { FIELD_NAMES } from '../field-names.js';
+import type {
+  CaseCheck, ExportedFile, FieldDifferenceSlice, FieldSlice, GpuInfo, LaunchResult, LiveRunState, PresetInfo,
+  ProjectRecord, RunComparison, RunDetail, RunRecord, RunStatus, StudyInfo,
+} from './types.js';
+
+/** Export formats of a run: the profile report's four and the fields as VTK ImageData. */
+export const EXPORT_FORMATS = ['html', 'csv', 'json', 'pdf', 'vtk'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Domain decompositions a multi-rank launch can ask for. */
+export const DECOMPOSITIONS = ['slab', 'block', 'rcb'] as const;
+export type Decomposition = (typeof DECOMPOSITIONS)[number];
+
+const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const satisfies readonly RunStatus[];
+
+const runId = z.number({ error: 'runId: expected a run id (a positive integer)' }).int().positive();
+const projectName = z.string({ error: 'project name: expected text' }).trim()
+  .min(1, 'project name must not be empty: type a name such as "nozzle-study"')
+  .max(100, 'project name: at most 100 characters');
+const field = z.enum(FIELD_NAMES, { error: `field: expected one of ${FIELD_NAMES.join(', ')}` });
+const axis = z.enum(['x', 'y', 'z'], { error: 'axis: expected "x", "y" or "z"' });
+const sliceIndex = z.number().int().min(0).optional();
+const empty = z.object({}).optional();
+
+/** Request schemas, one per contract method. */
+export const CONTRACT_REQUESTS = {
+  listProjects: z.object({ includeArchived: z.boolean().optional() }).optional(),
+  createProject: z.object({ name: projectName }),
+  renameProject: z.object({ name: projectName, newName: projectName }),
+  archiveProject: z.object({ name: projectName, archived: z.boolean() }),
+  listRuns: z.object({ project: projectName.optional(), status: z.enum(RUN_STATUSES).optional() }).optional(),
+  getRun: z.object({ runId }),
+  getFieldSlice: z.object({ runId, field, axis, index: sliceIndex }),
+  deleteRun: z.object({ runId }),
+  tagRun: z.object({ runId, tag: z.string().trim().min(1, 'tag must not be empty').max(64), remove: z.boolean().optional() }),
+  setNotes: z.object({ runId, notes: z.string().max(20_000, 'notes: at most 20000 characters') }),
+  listPresets: empty,
+  checkCase: z.object({ caseJson: z.unknown() }),
+  listGpus: empty,
+  launchRun: z.object({
+    project: projectName,
+    caseJson: z.unknown(),
+    ranks: z.number().int().min(1, 'ranks: at least 1').max(64, 'ranks: at most 64').default(1),
+    gpus: z.array(z.number().int().min(0)).max(64).optional(),
+    decomposition: z.enum(DECOMPOSITIONS, { error: `decomposition: expected one of ${DECOMPOSITIONS.join(', ')}` }).default('slab'),
+  }),
+  cancelRun: z.object({ runId }),
+  getLiveRun: z.object({ runId }),
+  compareRuns: z.object({ runIds: z.array(runId).min(2, 'pick at least two runs to compare').max(8, 'compare at most 8 runs at once') }),
+  compareFieldSlice: z.object({ runIds: z.tuple([runId, runId]), field, axis, index: sliceIndex }),
+  exportRun: z.object({ runId, format: z.enum(EXPORT_FORMATS, { error: `format: expected one of ${EXPORT_FORMATS.join(', ')}` }) }),
+  listStudies: empty,
+};
+
+/** The request type of each method (what the renderer passes). */
+export type ContractRequest<K extends ContractMethod> = z.input<(typeof CONTRACT_REQUESTS)[K]>;
+/** The request after validation (defaults applied), as implementations receive it. */
+export type ValidRequest<K extends ContractMethod> = z.output<(typeof CONTRACT_REQUESTS)[K]>;
+
+/** What each method resolves to. */
+export interface ContractResults {
+  listProjects: ProjectRecord[];
+  createProject: ProjectRecord;
+  renameProject: ProjectRecord;
+  archiveProject: ProjectRecord;
+  listRuns: RunRecord[];
+  getRun: RunDetail;
+  getFieldSlice: FieldSlice;
+  deleteRun: void;
+  tagRun: RunRecord;
+  setNotes: RunRecord;
+  listPresets: PresetInfo[];
+  checkCase: CaseCheck;
+  listGpus: GpuInfo[];
+  launchRun: LaunchResult;
+  cancelRun: void;
+  getLiveRun: LiveRunState;
+  compareRuns: RunComparison;
+  compareFieldSlice: FieldDifferenceSlice;
+  exportRun: ExportedFile;
+  listStudies: StudyInfo[];
+}
+
+export type ContractMethod = keyof typeof CONTRACT_REQUESTS & keyof ContractResults;
+
+/** The contract as the renderer calls it. */
+export type DsmcApi = { [K in ContractMethod]: (request: ContractRequest<K>) => Promise<ContractResults[K]> };
+
+/** The contract as the services implement it (requests already validated). */
+export type DsmcService = { [K in ContractMethod]: (request: ValidRequest<K>) => Promise<ContractResults[K]> };
+
+/** Every method name, taken from the request table. */
+export const CONTRACT_METHODS = Object.keys(CONTRACT_REQUESTS) as ContractMethod[];
+
+/** True when `name` is a method of the contract. */
+export function isContractMethod(name: unknown): name is ContractMethod {
+  return typeof name === 'string' && Object.hasOwn(CONTRACT_REQUESTS, name);
+}
+
+/** Thrown for a request that fails its schema; the message names each bad field and what it expects. */
+export class ContractRequestError extends Error {
+  constructor(method: string, issues: string[]) {
+    super(`${method}: ${issues.join('; ')}`);
+    this.name = 'ContractRequestError';
+  }
+}
+
+/** Validates a request for `method` (applying defaults); throws ContractRequestError naming the fields. */
+export function validateRequest<K extends ContractMethod>(method: K, request: unknown): ValidRequest<K> {
+  const schema = CONTRACT_REQUESTS[method] as z.ZodType;
+  const r = schema.safeParse(request);
+  if (r.success) return r.data as ValidRequest<K>;
+  throw new ContractRequestError(method, r.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)));
+}
+
+/** Calls a service method after validating the request: what every host does for every call. */
+export async function dispatch(service: DsmcService, method: string, request: unknown): Promise<unknown> {
+  if (!isContractMethod(method)) throw new Error(`unknown contract method "${method}"; methods: ${CONTRACT_METHODS.join(', ')}`);
+  const valid = validateRequest(method, request);
+  return (service[method] as (r: unknown) => Promise<unknown>)(valid);
+}

@@ -1,0 +1,146 @@
+// The data the contract carries between the services and the renderer (results and live events).
+// Environment-free types; the zod schemas of what the renderer sends are in methods.ts.
+import type { CaseIssue } from '../case-errors.js';
+import type { FieldName } from '../field-names.js';
+import type { Comparison } from '../reports/compare-model.js';
+import type { ProfileReport } from '../reports/profile-model.js';
+import type { RunRecord, RunStatus, StepRecord, TotalsRecord } from '../run-record.js';
+
+export type { ProjectRecord, RunRecord, RunStatus, StepRecord, TotalsRecord } from '../run-record.js';
+
+/** One finding of the pre-launch check (same shape as src-main/cases/prelaunch.ts Finding). */
+export interface CheckFinding {
+  code: string;
+  field: string;
+  message: string;
+}
+
+/** Result of checking a case as the user edits it: schema issues, or the pre-launch report. */
+export interface CaseCheck {
+  /** True when the case parses and the pre-launch check finds no error. */
+  ok: boolean;
+  /** Schema and cross-field problems, each naming its field path (empty when the case parses). */
+  issues: CaseIssue[];
+  /** Null while the case does not parse. */
+  prelaunch: {
+    errors: CheckFinding[];
+    warnings: CheckFinding[];
+    estimates: Record<string, number>;
+  } | null;
+  /** Adapter the check used for the GPU limits. */
+  adapter: string;
+}
+
+/** A GPU the launch view can choose. */
+export interface GpuInfo {
+  index: number;
+  description: string;
+  backend: string;
+  /** Largest buffer the adapter allocates (bytes); device memory is not reported by WebGPU. */
+  maxBufferBytes: number;
+}
+
+/** A bundled case preset. */
+export interface PresetInfo {
+  name: string;
+  description: string;
+  json: unknown;
+}
+
+/** Everything the run detail view shows but the fields. */
+export interface RunDetail {
+  run: RunRecord;
+  caseJson: unknown;
+  profile: ProfileReport;
+  hasFields: boolean;
+  cells: [number, number, number];
+}
+
+/** Axis normal to a field slice. */
+export type SliceAxis = 'x' | 'y' | 'z';
+
+/** A 2-D slice of one sampled field: values[row][col] with rows along the second in-plane axis. */
+export interface FieldSlice {
+  field: FieldName;
+  label: string;
+  unit: string;
+  axis: SliceAxis;
+  index: number;
+  /** Cells along the normal axis (the slider's range). */
+  depth: number;
+  /** In-plane axis names (horizontal, vertical). */
+  axes: [string, string];
+  width: number;
+  height: number;
+  /** Row-major: values[v * width + u]; null where there is no value (no sample, no standard error). */
+  values: (number | null)[];
+  min: number;
+  max: number;
+  samples: number;
+}
+
+/** Map of z = (first - second) / combined standard error on one slice, for the compare view. */
+export interface FieldDifferenceSlice extends FieldSlice {
+  runs: [number, number];
+}
+
+/** Compare view: the comparison model plus per-run curves to overlay. */
+export interface RunComparison {
+  comparison: Comparison;
+  curves: { runId: number; steps: StepRecord[]; totals: TotalsRecord[] }[];
+}
+
+/** A launched run. */
+export interface LaunchResult {
+  runId: number;
+}
+
+/** Snapshot of a run's progress (live events, or rebuilt from the database). */
+export interface RunProgress {
+  runId: number;
+  status: RunStatus;
+  step: number;
+  steps: number;
+  particles: number;
+  elapsedSeconds: number;
+  particleStepsPerSecond: number;
+  etaSeconds: number | null;
+}
+
+/** What the live view starts from when it opens: progress and the steps recorded so far. */
+export interface LiveRunState {
+  progress: RunProgress;
+  steps: StepRecord[];
+  /** Per-phase seconds so far (only once the run ends; live per-phase timing needs a solver hook). */
+  phases: { phase: string; seconds: number }[];
+  reason: string | null;
+  /** Ranks of the run (> 1: followed through the database). */
+  ranks: number;
+}
+
+/** Live events of a run, pushed by the host while it goes. */
+export type RunEvent =
+  | { kind: 'progress'; progress: RunProgress }
+  | { kind: 'steps'; runId: number; steps: StepRecord[] }
+  | { kind: 'field'; runId: number; slice: FieldSlice }
+  | { kind: 'ended'; runId: number; status: RunStatus; reason: string | null };
+
+/** A file made by an export: downloaded in browser mode, saved through a dialog in Electron. */
+export interface ExportedFile {
+  fileName: string;
+  mimeType: string;
+  /** File contents, base64 (empty when the host already saved it). */
+  base64: string;
+  /** Where the host saved it (Electron's save dialog), or null. */
+  savedPath: string | null;
+}
+
+/** A scaling study (multi-GPU); none exist until studies are recorded. */
+export interface StudyInfo {
+  id: number;
+  name: string;
+  caseName: string;
+  gpus: number[];
+}
+
+export type { CaseIssue, FieldName };

@@ -1,0 +1,71 @@
+// 2-D slices of a run's sampled fields for the heatmaps: one field on a plane normal to x, y or z, and the
+// difference of two runs on such a plane in units of their combined standard error.
+import type { FieldDifferenceSlice, FieldSlice, SliceAxis } from '../common/contract/types.js';
+import { FIELD_INFO, type FieldName } from '../common/field-names.js';
+import type { FieldSet } from '../common/run-record.js';
+
+/** In-plane axes (horizontal, vertical) for each normal axis. */
+const PLANES: Record<SliceAxis, { normal: number; u: number; v: number; names: [string, string] }> = {
+  x: { normal: 0, u: 1, v: 2, names: ['y', 'z'] },
+  y: { normal: 1, u: 0, v: 2, names: ['x', 'z'] },
+  z: { normal: 2, u: 0, v: 1, names: ['x', 'y'] },
+};
+
+/** Flat cell index of (i, j, k) with x fastest, then y, then z. */
+function cellIndex(cells: [number, number, number], ijk: number[]): number {
+  return ijk[0] + cells[0] * (ijk[1] + cells[1] * ijk[2]);
+}
+
+/** The slice index to use: the given one (checked) or the middle of the axis. */
+function planeIndex(cells: [number, number, number], axis: SliceAxis, index: number | undefined): number {
+  const depth = cells[PLANES[axis].normal];
+  if (index === undefined) return Math.floor(depth / 2);
+  if (index >= depth) throw new Error(`slice index ${index} is outside the grid: the ${axis} axis has ${depth} cells (use 0 to ${depth - 1})`);
+  return index;
+}
+
+/** Applies `valueAt(cell)` over a plane; returns the row-major values and their finite range. */
+function mapPlane(cells: [number, number, number], axis: SliceAxis, index: number, valueAt: (cell: number) => number) {
+  const p = PLANES[axis];
+  const width = cells[p.u];
+  const height = cells[p.v];
+  const values: (number | null)[] = new Array(width * height);
+  let min = Infinity;
+  let max = -Infinity;
+  const ijk = [0, 0, 0];
+  ijk[p.normal] = index;
+  for (let v = 0; v < height; v++) {
+    for (let u = 0; u < width; u++) {
+      ijk[p.u] = u;
+      ijk[p.v] = v;
+      const x = valueAt(cellIndex(cells, ijk));
+      const ok = Number.isFinite(x);
+      values[v * width + u] = ok ? x : null;
+      if (ok) { min = Math.min(min, x); max = Math.max(max, x); }
+    }
+  }
+  if (min > max) { min = 0; max = 0; }
+  return { width, height, values, min, max, depth: cells[p.normal], axes: p.names };
+}
+
+/** One field of a run on the plane `axis` = index (middle when omitted). */
+export function fieldSlice(f: FieldSet, field: FieldName, axis: SliceAxis, index?: number): FieldSlice {
+  const at = planeIndex(f.cells, axis, index);
+  const data = f.values[field];
+  const plane = mapPlane(f.cells, axis, at, (c) => data[c]);
+  return { field, label: FIELD_INFO[field].label, unit: FIELD_INFO[field].unit, axis, index: at, samples: f.samples, ...plane };
+}
+
+/** z = (a - b) / sqrt(se_a^2 + se_b^2) of one field on a plane; null where the error is missing. */
+export function differenceSlice(a: FieldSet, b: FieldSet, runs: [number, number], field: FieldName, axis: SliceAxis, index?: number): FieldDifferenceSlice {
+  if (a.cells.join('x') !== b.cells.join('x')) {
+    throw new Error(`runs ${runs[0]} and ${runs[1]} have different grids (${a.cells.join('x')} and ${b.cells.join('x')} cells); a difference map needs runs of the same grid`);
+  }
+  const at = planeIndex(a.cells, axis, index);
+  const [va, ea, vb, eb] = [a.values[field], a.errors[field], b.values[field], b.errors[field]];
+  const plane = mapPlane(a.cells, axis, at, (c) => {
+    const se = Math.hypot(ea[c], eb[c]);
+    return se > 0 ? (va[c] - vb[c]) / se : NaN;
+  });
+  return { field, label: `${FIELD_INFO[field].label}: difference / standard error`, unit: 'z', axis, index: at, samples: Math.min(a.samples, b.samples), runs, ...plane };
+}

@@ -1,0 +1,52 @@
+// What the services know about the GPU: the default adapter (opened once, then closed) for the launch view
+// and its limits for the live pre-launch check of the case editor.
+import { prelaunchCheck } from '../cases/prelaunch.js';
+import type { CaseCheck, GpuInfo } from '../common/contract/types.js';
+import { CaseError, parseCase } from '../common/case-schema.js';
+import { openGpu } from '../solver/gpu/device.js';
+import { stepsPerSubmit } from '../solver/loop.js';
+import { bufferPlan, initialCapacity } from '../solver/state.js';
+import { buildTables } from '../solver/tables.js';
+
+/** The default adapter's description and the limits the pre-launch check uses. */
+export interface AdapterFacts {
+  gpu: GpuInfo;
+  limits: { maxStorageBufferBindingSize: number; maxBufferSize: number };
+}
+
+let cached: Promise<AdapterFacts> | null = null;
+
+/** Opens the default adapter once (cached for the process) and keeps its description and limits. */
+export function adapterFacts(): Promise<AdapterFacts> {
+  cached ??= (async () => {
+    const gpu = await openGpu();
+    try {
+      const limits = {
+        maxStorageBufferBindingSize: Number(gpu.limits.maxStorageBufferBindingSize),
+        maxBufferSize: Number(gpu.limits.maxBufferSize),
+      };
+      return { gpu: { index: 0, description: gpu.adapter.description, backend: gpu.adapter.backend, maxBufferBytes: limits.maxBufferSize }, limits };
+    } finally {
+      gpu.device.destroy();
+    }
+  })();
+  cached.catch(() => { cached = null; });
+  return cached;
+}
+
+/** Validates a case and runs the pre-launch check against the default adapter's limits. */
+export async function checkCaseJson(caseJson: unknown): Promise<CaseCheck> {
+  const facts = await adapterFacts();
+  const adapter = `${facts.gpu.description} [${facts.gpu.backend}]`;
+  let c;
+  try {
+    c = parseCase(caseJson);
+  } catch (e) {
+    if (e instanceof CaseError) return { ok: false, issues: e.issues, prelaunch: null, adapter };
+    throw e;
+  }
+  const tables = buildTables(c);
+  const report = prelaunchCheck(c, { limits: facts.limits, buffers: bufferPlan(tables, initialCapacity(tables, stepsPerSubmit(c))) });
+  const estimates: Record<string, number> = { ...report.estimates };
+  return { ok: report.ok, issues: [], prelaunch: { errors: report.errors, warnings: report.warnings, estimates }, adapter };
+}

@@ -1,0 +1,160 @@
+// Starts runs in child processes so the host stays responsive, relays their live events, and cancels them.
+// One rank: a forked run-child (runCase + RunRecorder) that posts progress and steps over IPC.
+// Several ranks: `node bin/dsmc.js run CASE --ranks N ...`, followed through the run database.
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Decomposition } from '../common/contract/contract.js';
+import type { RunEvent, RunProgress } from '../common/contract/types.js';
+import type { RunStore } from '../store/run-store.js';
+import type { FromChild, ToChild } from './child-messages.js';
+import { DbFollower } from './db-follower.js';
+import { cliEntry, runChildEntry } from './install-paths.js';
+import { etaSeconds } from './run-progress.js';
+
+/** What to launch. */
+export interface LaunchSpec {
+  project: string;
+  caseJson: unknown;
+  ranks: number;
+  gpus?: number[];
+  decomposition: Decomposition;
+}
+
+/** A run this host started and still watches. */
+interface LiveRun {
+  progress: RunProgress;
+  cancel(): void;
+}
+
+/** How long a child may take to open the GPU and record its run. */
+const START_TIMEOUT_MS = 120_000;
+
+/** The last lines of a child's stderr (for error messages). */
+function stderrTail(child: ChildProcess): () => string {
+  let tail = '';
+  child.stderr?.on('data', (d: Buffer) => { tail = (tail + d.toString()).slice(-2000); });
+  return () => tail.trim();
+}
+
+export class RunLauncher {
+  private readonly live = new Map<number, LiveRun>();
+  private readonly children = new Set<ChildProcess>();
+
+  constructor(private readonly store: RunStore, private readonly emit: (e: RunEvent) => void) {}
+
+  /** Launches a run; resolves to its run id once it is recorded (rejects with the child's reason otherwise). */
+  launch(spec: LaunchSpec): Promise<number> {
+    return spec.ranks > 1 ? this.launchRanks(spec) : this.launchOne(spec);
+  }
+
+  /** The latest progress of a run this host launched, if it still watches it. */
+  progressOf(runId: number): RunProgress | undefined {
+    return this.live.get(runId)?.progress;
+  }
+
+  /** Asks a run to stop after its current submit; errors when this host does not run it. */
+  cancel(runId: number): void {
+    const run = this.live.get(runId);
+    if (!run) throw new Error(`run ${runId} is not running in this app (it may have ended, or was started elsewhere: stop it with Ctrl-C in its terminal)`);
+    run.cancel();
+  }
+
+  /** Kills every child still running (host shutdown); their runs are marked failed on the next open. */
+  closeAll(): void {
+    for (const c of this.children) c.kill('SIGKILL');
+  }
+
+  /** Forks the run child for a one-rank run and relays its messages. */
+  private launchOne(spec: LaunchSpec): Promise<number> {
+    const child = fork(runChildEntry(), [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    this.children.add(child);
+    const tail = stderrTail(child);
+    return new Promise<number>((resolve, reject) => {
+      let runId: number | null = null;
+      const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`the run did not start within ${START_TIMEOUT_MS / 1000} s (GPU busy?); try again`)); }, START_TIMEOUT_MS);
+      child.on('message', (m: FromChild) => {
+        if (m.type === 'refused') { clearTimeout(timer); reject(new Error(m.message)); return; }
+        if (m.type === 'started') {
+          clearTimeout(timer);
+          runId = m.runId;
+          const progress: RunProgress = { runId, status: 'running', step: 0, steps: m.steps, particles: 0, elapsedSeconds: 0, particleStepsPerSecond: 0, etaSeconds: null };
+          this.live.set(runId, { progress, cancel: () => child.send({ type: 'cancel' } satisfies ToChild) });
+          resolve(runId);
+          return;
+        }
+        if (runId !== null) this.relay(runId, m);
+      });
+      child.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        this.children.delete(child);
+        if (runId === null) reject(new Error(`the run process exited before the run started (${signal ?? `code ${code}`}): ${tail() || 'no message'}`));
+        else if (this.live.has(runId)) this.endFromDatabase(runId, `the run process exited (${signal ?? `code ${code}`}): ${tail() || 'no message'}`);
+      });
+      child.send({ type: 'start', caseJson: spec.caseJson, project: spec.project, dataDir: this.store.dataDir } satisfies ToChild);
+    });
+  }
+
+  /** Turns a child message into live events and updates the progress kept for late viewers. */
+  private relay(runId: number, m: FromChild): void {
+    const run = this.live.get(runId);
+    if (!run) return;
+    if (m.type === 'progress') {
+      run.progress = { ...run.progress, step: m.step, steps: m.steps, particles: m.particles, elapsedSeconds: m.elapsedSeconds, particleStepsPerSecond: m.particleStepsPerSecond, etaSeconds: etaSeconds(m.step, m.steps, m.elapsedSeconds) };
+      this.emit({ kind: 'progress', progress: run.progress });
+    } else if (m.type === 'steps') {
+      this.emit({ kind: 'steps', runId, steps: m.steps });
+    } else if (m.type === 'ended') {
+      this.live.delete(runId);
+      this.emit({ kind: 'progress', progress: { ...run.progress, status: m.status, etaSeconds: null } });
+      this.emit({ kind: 'ended', runId, status: m.status, reason: m.reason });
+    }
+  }
+
+  /** A watched run whose process went away: reports the status the database holds. */
+  private endFromDatabase(runId: number, why: string): void {
+    this.live.delete(runId);
+    const run = this.store.getRun(runId);
+    this.emit({ kind: 'ended', runId, status: run.status === 'running' ? 'failed' : run.status, reason: run.reason ?? why });
+  }
+
+  /** Starts `dsmc run --ranks N` for a multi-GPU launch and follows the run through the database. */
+  private async launchRanks(spec: LaunchSpec): Promise<number> {
+    const dir = join(this.store.dataDir, 'launched-cases');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `case-${Date.now()}-${process.pid}.json`);
+    writeFileSync(`${file}.tmp`, JSON.stringify(spec.caseJson, null, 2));
+    renameSync(`${file}.tmp`, file);
+    const before = Math.max(0, ...this.store.listRuns({ project: spec.project }).map((r) => r.id));
+    const args = [cliEntry(), 'run', file, '--ranks', String(spec.ranks), '--decomposition', spec.decomposition,
+      '--project', spec.project, '--json', '--no-progress', '--data-dir', this.store.dataDir];
+    if (spec.gpus && spec.gpus.length > 0) args.push('--gpus', spec.gpus.join(','));
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.children.add(child);
+    const tail = stderrTail(child);
+    let exited: string | null = null;
+    child.on('exit', (code, signal) => { this.children.delete(child); exited = `${signal ?? `code ${code}`}: ${tail() || 'no message'}`; });
+    const runId = await this.waitForRun(spec.project, before, () => exited);
+    const follower = new DbFollower(this.store, runId, (e) => {
+      if (e.kind === 'progress') { const r = this.live.get(runId); if (r) r.progress = e.progress; }
+      if (e.kind === 'ended') this.live.delete(runId);
+      this.emit(e);
+    });
+    this.live.set(runId, { progress: follower.progress(), cancel: () => child.kill('SIGINT') });
+    follower.start();
+    return runId;
+  }
+
+  /** Polls the database for the run a spawned `dsmc run` records (a new id in the project). */
+  private async waitForRun(project: string, before: number, exited: () => string | null): Promise<number> {
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      const run = this.store.listRuns({ project }).find((r) => r.id > before);
+      if (run) return run.id;
+      const why = exited();
+      if (why) throw new Error(`dsmc run --ranks exited before recording a run (${why})`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(`dsmc run --ranks recorded no run within ${START_TIMEOUT_MS / 1000} s; check the GPUs (dsmc check)`);
+  }
+}

@@ -1,0 +1,123 @@
+// The contract's implementation over the real services: the run database, the pre-launch check, the
+// report writers and the run launcher. Hosts (dsmc serve, Electron main) validate requests, then call this.
+import type { ContractResults, DsmcService, ValidRequest } from '../common/contract/contract.js';
+import type { LiveRunState, RunEvent } from '../common/contract/types.js';
+import { buildComparison } from '../common/reports/compare-model.js';
+import { buildProfileReport } from '../common/reports/profile-model.js';
+import { loadCompareInput, loadProfileInput, requireFields } from '../reports/run-source.js';
+import { RunStore } from '../store/run-store.js';
+import { exportRunFile } from './exports.js';
+import { differenceSlice, fieldSlice } from './field-slice.js';
+import { adapterFacts, checkCaseJson } from './gpu-info.js';
+import { listPresets } from './presets.js';
+import { renameProject, setProjectArchived } from './project-admin.js';
+import { RunLauncher } from './run-launcher.js';
+import { progressFromRecords } from './run-progress.js';
+
+type Listener = (e: RunEvent) => void;
+
+export class StudioService implements DsmcService {
+  readonly store: RunStore;
+  private readonly launcher: RunLauncher;
+  private readonly listeners = new Set<Listener>();
+
+  /** Opens the run database in `dataDir` (else $DSMC_DATA_DIR, else the platform's data folder). */
+  constructor(opts: { dataDir?: string } = {}) {
+    this.store = RunStore.open({ dataDir: opts.dataDir });
+    this.launcher = new RunLauncher(this.store, (e) => { for (const l of this.listeners) l(e); });
+  }
+
+  /** Subscribes to live run events; returns the unsubscribe function. */
+  onEvent(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops the runs this host started and closes the database. */
+  close(): void {
+    this.launcher.closeAll();
+    this.store.close();
+  }
+
+  /** The project of that name, or an error naming it. */
+  private project(name: string) {
+    const p = this.store.listProjects({ includeArchived: true }).find((x) => x.name === name);
+    if (!p) throw new Error(`project "${name}" not found; pick one from the project list`);
+    return p;
+  }
+
+  async listProjects(r: ValidRequest<'listProjects'>) { return this.store.listProjects({ includeArchived: r?.includeArchived }); }
+
+  async createProject(r: ValidRequest<'createProject'>) {
+    if (this.store.listProjects({ includeArchived: true }).some((p) => p.name === r.name)) {
+      throw new Error(`a project named "${r.name}" already exists; choose another name`);
+    }
+    return this.store.ensureProject(r.name);
+  }
+
+  async renameProject(r: ValidRequest<'renameProject'>) {
+    renameProject(this.store.path, r.name, r.newName);
+    return this.project(r.newName);
+  }
+
+  async archiveProject(r: ValidRequest<'archiveProject'>) {
+    setProjectArchived(this.store.path, r.name, r.archived);
+    return this.project(r.name);
+  }
+
+  async listRuns(r: ValidRequest<'listRuns'>) { return this.store.listRuns({ project: r?.project, status: r?.status }); }
+
+  async getRun(r: ValidRequest<'getRun'>): Promise<ContractResults['getRun']> {
+    const profile = buildProfileReport(loadProfileInput(this.store, r.runId));
+    const caseJson = this.store.getCase(r.runId).json as { grid: { cells: [number, number, number] } };
+    return { run: this.store.getRun(r.runId), caseJson, profile, hasFields: this.store.getFields(r.runId) !== null, cells: caseJson.grid.cells };
+  }
+
+  async getFieldSlice(r: ValidRequest<'getFieldSlice'>) { return fieldSlice(requireFields(this.store, r.runId), r.field, r.axis, r.index); }
+
+  async deleteRun(r: ValidRequest<'deleteRun'>) { this.store.deleteRun(r.runId); }
+
+  async tagRun(r: ValidRequest<'tagRun'>) {
+    if (r.remove) this.store.untagRun(r.runId, r.tag); else this.store.tagRun(r.runId, r.tag);
+    return this.store.getRun(r.runId);
+  }
+
+  async setNotes(r: ValidRequest<'setNotes'>) { this.store.setNotes(r.runId, r.notes); return this.store.getRun(r.runId); }
+
+  async listPresets() { return listPresets(); }
+
+  async checkCase(r: ValidRequest<'checkCase'>) { return checkCaseJson(r.caseJson); }
+
+  async listGpus() { return [(await adapterFacts()).gpu]; }
+
+  async launchRun(r: ValidRequest<'launchRun'>) {
+    this.store.ensureProject(r.project);
+    return { runId: await this.launcher.launch(r) };
+  }
+
+  async cancelRun(r: ValidRequest<'cancelRun'>) { this.launcher.cancel(r.runId); }
+
+  async getLiveRun(r: ValidRequest<'getLiveRun'>): Promise<LiveRunState> {
+    const run = this.store.getRun(r.runId);
+    const steps = this.store.getSteps(r.runId);
+    const total = Number((this.store.getCase(r.runId).json as { run: { steps: number } }).run.steps);
+    const progress = this.launcher.progressOf(r.runId) ?? progressFromRecords(run, steps, total);
+    const phases = Object.entries(run.summary?.phases ?? {}).map(([phase, p]) => ({ phase, seconds: p.totalSeconds }));
+    return { progress, steps, phases, reason: run.reason, ranks: run.ranks };
+  }
+
+  async compareRuns(r: ValidRequest<'compareRuns'>) {
+    const comparison = buildComparison(r.runIds.map((id) => loadCompareInput(this.store, id)));
+    const curves = r.runIds.map((runId) => ({ runId, steps: this.store.getSteps(runId), totals: this.store.getTotals(runId) }));
+    return { comparison, curves };
+  }
+
+  async compareFieldSlice(r: ValidRequest<'compareFieldSlice'>) {
+    const [a, b] = r.runIds;
+    return differenceSlice(requireFields(this.store, a), requireFields(this.store, b), [a, b], r.field, r.axis, r.index);
+  }
+
+  async exportRun(r: ValidRequest<'exportRun'>) { return exportRunFile(this.store, r.runId, r.format); }
+
+  async listStudies() { return []; }
+}
