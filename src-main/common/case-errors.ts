@@ -72,3 +72,98 @@ export function issuesFromZod(zodIssues: readonly z.core.$ZodIssue[], input: unk
   }
   return out;
 }
+
+/** Where a case file's text stops being JSON: offset, the field path there, and what was found. */
+interface SyntaxFault {
+  offset: number;
+  path: PropertyKey[];
+  problem: string;
+}
+
+// Parses a case file's text as strict JSON; a syntax error becomes a CaseError naming the field, line, column and fix.
+export function parseCaseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const fault = findSyntaxFault(text) ?? { offset: 0, path: [], problem: `${(e as Error).message}; a case file is strict JSON` };
+    const before = text.slice(0, fault.offset).split('\n');
+    const where = `line ${before.length} column ${before[before.length - 1].length + 1}`;
+    throw new CaseError([{ path: formatPath(fault.path), message: `the file is not valid JSON at ${where}: ${fault.problem}` }]);
+  }
+}
+
+// Walks the text as JSON and returns the first fault with the path of the value it is in (null when valid).
+function findSyntaxFault(text: string): SyntaxFault | null {
+  let i = 0;
+  const fail = (path: PropertyKey[], problem: string): never => {
+    throw { offset: i, path, problem } satisfies SyntaxFault;
+  };
+  const space = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+  };
+  // Explains an unexpected character where a value or a key should be.
+  const unexpected = (path: PropertyKey[], wanted: string): never => {
+    if (i >= text.length) fail(path, `the text ends early; ${wanted} is missing (check that every { and [ is closed)`);
+    const rest = text.slice(i, i + 12);
+    const word = /^-?(NaN|Infinity)\b/.exec(rest);
+    if (word) fail(path, `found ${word[0]}, which JSON cannot hold; write a finite number, e.g. 1e-7`);
+    if (rest.startsWith('//') || rest.startsWith('/*')) fail(path, 'found a comment; JSON has no comments: remove it (put notes in "description")');
+    if (rest.startsWith("'")) fail(path, "found a single quote; JSON strings and keys need double quotes: write \"text\"");
+    if (/^[}\]]/.test(rest)) fail(path, `found "${rest[0]}" after a comma; remove the trailing comma before it`);
+    if (/^[A-Za-z_$]/.test(rest)) fail(path, `found ${JSON.stringify(/^[\w$]+/.exec(rest)![0])} without quotes; JSON keys and strings need double quotes, values are numbers, true, false, null, "strings", [arrays] or {objects}`);
+    return fail(path, `found ${JSON.stringify(rest[0])}; expected ${wanted}`);
+  };
+  const string = (path: PropertyKey[]): string => {
+    const m = /^"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/.exec(text.slice(i));
+    if (!m) fail(path, 'found a string that is not closed or has a bad escape or a raw line break; close it with " and escape \\ as \\\\');
+    i += m![0].length;
+    return JSON.parse(m![0]) as string;
+  };
+  const value = (path: PropertyKey[]): void => {
+    space();
+    const ch = text[i];
+    if (ch === '{') {
+      i++;
+      space();
+      if (text[i] === '}') { i++; return; }
+      for (;;) {
+        space();
+        if (text[i] !== '"') unexpected(path, 'a key in double quotes');
+        const key = string(path);
+        space();
+        if (text[i] !== ':') unexpected([...path, key], `":" after the key "${key}"`);
+        i++;
+        value([...path, key]);
+        space();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i] === '}') { i++; return; }
+        unexpected(path, '"," or "}"');
+      }
+    }
+    if (ch === '[') {
+      i++;
+      space();
+      if (text[i] === ']') { i++; return; }
+      for (let k = 0; ; k++) {
+        value([...path, k]);
+        space();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i] === ']') { i++; return; }
+        unexpected([...path, k], '"," or "]"');
+      }
+    }
+    if (ch === '"') { string(path); return; }
+    const lit = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)(?![\w.])/.exec(text.slice(i));
+    if (lit) { i += lit[0].length; return; }
+    unexpected(path, 'a value: a number, "string", true, false, null, [array] or {object}');
+  };
+  try {
+    value([]);
+    space();
+    if (i < text.length) fail([], `found more text after the end of the case object; remove it`);
+    return null;
+  } catch (f) {
+    if (f && typeof f === 'object' && 'offset' in f) return f as SyntaxFault;
+    throw f;
+  }
+}

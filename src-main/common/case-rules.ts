@@ -2,8 +2,35 @@
 // finds, naming the field, the value received and how to fix it.
 import type { CaseIssue } from './case-errors.js';
 import { formatPath } from './case-errors.js';
-import { FACES, referenceState } from './case-helpers.js';
+import { FACES, cellCount, domainVolume, referenceState, resolvedFnum } from './case-helpers.js';
 import type { Case } from './case-schema.js';
+
+/**
+ * Bounds that keep every derived quantity finite in the solver's 32-bit floats and 32-bit counters,
+ * with wide margins around any physical gas: values outside them are typing mistakes.
+ */
+export const LIMITS = {
+  /** Cells along one axis: positions are f32, which resolve about 1 part in 2^24 of the box. */
+  cellsPerAxis: 16_777_216,
+  /** Cells in all: a particle keeps its cell index in 27 bits (CELL_WORD in solver/gpu/struct-layouts.ts). */
+  cells: 0x07ffffff,
+  /** Simulated particles: particle indices and counts are u32 on the GPU. */
+  particles: 4_294_967_295,
+  /** Steps and step numbers: the step counter that seeds the random streams is u32. */
+  steps: 4_294_967_295,
+  cellSizeMin: 1e-9,
+  cellSizeMax: 1e4,
+  massMin: 1e-31,
+  massMax: 1e-18,
+  dRefMin: 1e-11,
+  dRefMax: 1e-7,
+  temperatureMin: 1e-3,
+  temperatureMax: 1e6,
+  numberDensity: 1e33,
+  speed: 1e6,
+  dtMin: 1e-15,
+  dtMax: 1e3,
+} as const;
 
 type Rule = (c: Case) => CaseIssue[];
 
@@ -56,8 +83,8 @@ const fractionNames: Rule = (c) => {
       }
     }
     const sum = names.reduce((a, n) => a + (fr[n] ?? 0), 0);
-    if (Object.keys(fr).every((k) => names.includes(k)) && !(sum > 0)) {
-      issues.push({ path: formatPath(base), message: `got ${JSON.stringify(fr)}; expected mole fractions whose sum is > 0 (leave fractions out for equal fractions)` });
+    if (Object.keys(fr).every((k) => names.includes(k)) && !(sum > 0 && Number.isFinite(sum))) {
+      issues.push({ path: formatPath(base), message: `got ${JSON.stringify(fr)}; expected mole fractions whose sum is finite and > 0, e.g. {"${names[0]}": 1} (leave fractions out for equal fractions)` });
     }
   };
   check(['initial', 'fractions'], c.initial.fractions);
@@ -99,10 +126,66 @@ const tangentialWalls: Rule = (c) => {
   return issues;
 };
 
-/** Every cross-field rule, run in this order. */
-const RULES: Rule[] = [uniqueSpeciesNames, periodicPairs, initialDensity, fractionNames, particleResolution, tangentialWalls];
+// The grid must fit a particle's cell index (LIMITS.cells).
+const gridSize: Rule = (c) => {
+  const n = cellCount(c);
+  if (n <= LIMITS.cells) return [];
+  return [{
+    path: 'grid.cells',
+    message: `got ${JSON.stringify(c.grid.cells)} = ${n} cells; a particle stores its cell index in 27 bits, so at most ${LIMITS.cells} cells fit: use fewer, larger cells (grid.cells, grid.cellSize)`,
+  }];
+};
+
+// The simulated particle count (whole box at the reference density) must be finite and fit u32 counters.
+const particleCount: Rule = (c) => {
+  const nRef = referenceState(c).numberDensity;
+  if (!(nRef > 0)) return [];
+  const fnum = resolvedFnum(c);
+  const count = (nRef * domainVolume(c)) / fnum;
+  if (Number.isFinite(fnum) && fnum > 0 && count <= LIMITS.particles) return [];
+  const field = c.particles.fnum !== undefined ? 'particles.fnum' : 'particles.perCell';
+  const value = c.particles.fnum ?? c.particles.perCell;
+  return [{
+    path: field,
+    message: `got ${value}, which makes ${count.toPrecision(3)} simulated particles (number density ${nRef} m^-3 over ${domainVolume(c).toPrecision(3)} m^3); ` +
+      `at most ${LIMITS.particles} fit the GPU's 32-bit counters: ${field === 'particles.fnum' ? 'raise particles.fnum' : 'lower particles.perCell'} or use fewer cells`,
+  }];
+};
+
+// An inflow stream must not carry particles across more than one cell per step (dt too large for the flow).
+const inflowCrossing: Rule = (c) => {
+  const issues: CaseIssue[] = [];
+  for (const face of FACES) {
+    const b = c.boundaries[face];
+    if (b.type !== 'inflow') continue;
+    // the axis where the stream crosses cells fastest, skipping a single periodic cell (no gradient there)
+    let worst = -1;
+    let worstRatio = 1;
+    for (let a = 0; a < 3; a++) {
+      if (c.grid.cells[a] === 1 && c.boundaries[FACES[2 * a]].type === 'periodic') continue;
+      const ratio = (Math.abs(b.velocity[a]) * c.run.dt) / c.grid.cellSize[a];
+      if (ratio > worstRatio) { worst = a; worstRatio = ratio; }
+    }
+    if (worst < 0) continue;
+    const v = Math.abs(b.velocity[worst]);
+    const d = c.grid.cellSize[worst];
+    const xyz = 'xyz'[worst];
+    issues.push({
+      path: 'run.dt',
+      message: `got ${c.run.dt} s, but the inflow stream of boundaries.${face} (${v} m/s along ${xyz}) crosses ${worstRatio.toPrecision(3)} cells of d${xyz} = ${d} m per step; ` +
+        `use run.dt <= d${xyz} / |v${xyz}| = ${(d / v).toPrecision(3)} s (ideally a quarter of that), or larger cells, or a slower inflow`,
+    });
+  }
+  return issues;
+};
+
+/** Every cross-field rule, run in this order (particleCount after particleResolution has passed). */
+const RULES: Rule[] = [uniqueSpeciesNames, periodicPairs, initialDensity, fractionNames, particleResolution, tangentialWalls, gridSize, inflowCrossing];
 
 // Runs all cross-field rules on a schema-valid case and returns their issues.
 export function caseRuleIssues(c: Case): CaseIssue[] {
-  return RULES.flatMap((rule) => rule(c));
+  const issues = RULES.flatMap((rule) => rule(c));
+  // the particle count needs a resolvable fnum: only once the particle fields are consistent
+  if (!issues.some((i) => i.path.startsWith('particles') || i.path.endsWith('fractions'))) issues.push(...particleCount(c));
+  return issues;
 }

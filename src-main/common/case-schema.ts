@@ -1,10 +1,11 @@
 // The case file: its zod schema (SI units throughout), the parsed Case type with defaults applied,
 // parseCase (schema + cross-field rules, throwing CaseError) and the JSON Schema for editors.
 import { z } from 'zod';
-import { CaseError, issuesFromZod } from './case-errors.js';
-import { caseRuleIssues } from './case-rules.js';
+import { CaseError, issuesFromZod, parseCaseJson } from './case-errors.js';
+import { LIMITS, caseRuleIssues } from './case-rules.js';
 
-export { CaseError } from './case-errors.js';
+export { CaseError, parseCaseJson } from './case-errors.js';
+export { LIMITS } from './case-rules.js';
 export type { CaseIssue } from './case-errors.js';
 export {
   FACES,
@@ -20,16 +21,17 @@ export type { Face, ReferenceState } from './case-helpers.js';
 
 // --- leaf builders: each carries the "expected ..." text used in every error about the field ---
 
-// A finite number strictly greater than zero.
-function positive(unit: string) {
-  const e = `expected a finite number > 0 (${unit})`;
-  return z.number({ error: e }).positive({ error: e });
+// A finite number strictly greater than zero, and at most `max` when given.
+function positive(unit: string, max?: number) {
+  const e = max === undefined ? `expected a finite number > 0 (${unit})` : `expected a finite number > 0 and <= ${max} (${unit})`;
+  const base = z.number({ error: e }).positive({ error: e });
+  return max === undefined ? base : base.max(max, { error: e });
 }
 
-// A finite number greater than or equal to zero.
-function nonNegative(unit: string) {
-  const e = `expected a finite number >= 0 (${unit})`;
-  return z.number({ error: e }).min(0, { error: e });
+// A finite number greater than or equal to zero, and at most `max`.
+function nonNegative(unit: string, max: number) {
+  const e = `expected a finite number from 0 to ${max} (${unit})`;
+  return z.number({ error: e }).min(0, { error: e }).max(max, { error: e });
 }
 
 // A finite number in the closed range [min, max].
@@ -51,6 +53,11 @@ function text(min: number, max: number) {
   return z.string({ error: e }).min(min, { error: e }).max(max, { error: e });
 }
 
+// A temperature in kelvin within LIMITS.
+function temperature() {
+  return ranged(LIMITS.temperatureMin, LIMITS.temperatureMax, 'K');
+}
+
 // Exactly three items of one kind, e.g. [nx, ny, nz].
 function triple<T extends z.ZodType>(item: T, what: string) {
   return z.tuple([item, item, item], { error: `expected an array of exactly 3 ${what}` });
@@ -58,8 +65,8 @@ function triple<T extends z.ZodType>(item: T, what: string) {
 
 // A velocity vector [vx, vy, vz] in m/s, defaulting to rest.
 function velocity() {
-  const e = 'expected a finite number (m/s)';
-  return triple(z.number({ error: e }), 'finite numbers [vx, vy, vz] in m/s')
+  const e = `expected a finite number from ${-LIMITS.speed} to ${LIMITS.speed} (m/s)`;
+  return triple(z.number({ error: e }).min(-LIMITS.speed, { error: e }).max(LIMITS.speed, { error: e }), 'finite numbers [vx, vy, vz] in m/s')
     .default((): [number, number, number] => [0, 0, 0])
     .describe('velocity [vx, vy, vz], m/s (default [0, 0, 0])');
 }
@@ -86,10 +93,10 @@ function fractions() {
 
 const speciesSchema = strict({
   name: text(1, 32).describe('unique species name'),
-  mass: positive('kg').describe('molecular mass, kg'),
-  dRef: positive('m').describe('VHS/VSS reference diameter, m'),
+  mass: ranged(LIMITS.massMin, LIMITS.massMax, 'kg').describe('molecular mass, kg'),
+  dRef: ranged(LIMITS.dRefMin, LIMITS.dRefMax, 'm').describe('VHS/VSS reference diameter, m'),
   omega: ranged(0.5, 1.0, 'viscosity-temperature exponent').describe('viscosity-temperature exponent'),
-  tRef: positive('K').describe('reference temperature of dRef, K'),
+  tRef: temperature().describe('reference temperature of dRef, K'),
   alpha: ranged(1, 2, 'VSS scattering exponent; 1 = VHS').default(1).describe('VSS scattering exponent; 1 = VHS (default)'),
 });
 
@@ -101,13 +108,13 @@ const boundarySchema = z.discriminatedUnion(
     strict({ type: z.literal('specular') }),
     strict({
       type: z.literal('diffuse'),
-      temperature: positive('K').describe('wall temperature, K'),
+      temperature: temperature().describe('wall temperature, K'),
       velocity: velocity(),
     }),
     strict({
       type: z.literal('inflow'),
-      numberDensity: positive('m^-3').describe('number density of the reservoir, m^-3'),
-      temperature: positive('K').describe('reservoir temperature, K'),
+      numberDensity: positive('m^-3', LIMITS.numberDensity).describe('number density of the reservoir, m^-3'),
+      temperature: temperature().describe('reservoir temperature, K'),
       velocity: velocity(),
       fractions: fractions().optional(),
     }),
@@ -127,8 +134,8 @@ export const caseSchema = strict({
   name: text(1, 100).describe('case name'),
   description: z.string({ error: 'expected a string' }).optional(),
   grid: strict({
-    cells: triple(integer(1), 'integers >= 1 [nx, ny, nz]').describe('number of cells along x, y, z'),
-    cellSize: triple(positive('m'), 'numbers > 0 [dx, dy, dz] in metres').describe('cell edge lengths [dx, dy, dz], m'),
+    cells: triple(integer(1, LIMITS.cellsPerAxis), `integers from 1 to ${LIMITS.cellsPerAxis} [nx, ny, nz]`).describe(`number of cells along x, y, z (at most ${LIMITS.cells} in all)`),
+    cellSize: triple(ranged(LIMITS.cellSizeMin, LIMITS.cellSizeMax, 'm'), `numbers from ${LIMITS.cellSizeMin} to ${LIMITS.cellSizeMax} [dx, dy, dz] in metres`).describe('cell edge lengths [dx, dy, dz], m'),
   }),
   species: z
     .array(speciesSchema, { error: 'expected an array of 1 to 16 species' })
@@ -140,8 +147,8 @@ export const caseSchema = strict({
   }).describe('exactly one of fnum and perCell'),
   initial: strict({
     kind: z.enum(['maxwellian', 'plusMinus', 'empty'], { error: 'expected one of "maxwellian", "plusMinus", "empty"' }).default('maxwellian'),
-    numberDensity: nonNegative('m^-3').default(0).describe('number density, m^-3 (must be > 0 unless kind is "empty")'),
-    temperature: positive('K').default(273.15).describe('temperature, K'),
+    numberDensity: nonNegative('m^-3', LIMITS.numberDensity).default(0).describe('number density, m^-3 (must be > 0 unless kind is "empty")'),
+    temperature: temperature().default(273.15).describe('temperature, K'),
     velocity: velocity(),
     fractions: fractions().optional(),
   }),
@@ -154,15 +161,15 @@ export const caseSchema = strict({
     zmax: boundarySchema,
   }),
   run: strict({
-    steps: integer(0).describe('number of timesteps'),
-    dt: positive('s').describe('timestep, s'),
+    steps: integer(0, LIMITS.steps).describe('number of timesteps'),
+    dt: ranged(LIMITS.dtMin, LIMITS.dtMax, 's').describe('timestep, s'),
     seed: integer(0, 4294967295).default(1).describe('random seed'),
     stepsPerSubmit: integer(1, 1000).default(50).describe('timesteps batched in one GPU submit'),
   }),
   sampling: strict({
     enabled: z.boolean({ error: 'expected true or false' }).default(true).describe('false turns sampling off (benchmarks)'),
-    start: integer(0).default(0).describe('first sampled step'),
-    interval: integer(1).default(1).describe('steps between samples'),
+    start: integer(0, LIMITS.steps).default(0).describe('first sampled step'),
+    interval: integer(1, LIMITS.steps).default(1).describe('steps between samples'),
   }).default(() => ({ enabled: true, start: 0, interval: 1 })),
 });
 
@@ -195,4 +202,9 @@ export function caseJsonSchema(): object {
       'A DSMC case file (SI units). Cross-field rules are checked by parseCase (the dsmc tool), not by this schema: unique species names, periodic on both faces of an axis or neither, exactly one of particles.fnum / particles.perCell, fraction keys naming species, numberDensity > 0 unless initial.kind is "empty".',
     ...rest,
   };
+}
+
+// Parses a case file's text (strict JSON) and validates it; every problem, syntax included, is a CaseError.
+export function parseCaseText(text: string): Case {
+  return parseCase(parseCaseJson(text));
 }
