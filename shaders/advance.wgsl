@@ -9,12 +9,13 @@ struct Flight {
 
 // New velocity after a diffuse (fully accommodating) reflection from face `face` of species `sp`:
 // normal component from the flux-weighted half-Maxwellian, tangential ones Maxwellian plus wall speed.
-fn diffuse_velocity(face: u32, sp: u32, rid: u32, step: u32, bounce: u32) -> vec3<f32> {
+// The random stream is keyed by the particle's decomposition-invariant id rid (see fly).
+fn diffuse_velocity(face: u32, sp: u32, rid: vec2<u32>, step: u32, bounce: u32) -> vec3<f32> {
   let f = faces[face];
   let a = face / 2u;
   let inward = select(-1.0, 1.0, (face & 1u) == 0u);
   let vt = faceSpecies[face * params.nSpecies + sp].thermalSpeed;
-  let u = rand4(rid, step, STREAM_WALL, bounce, params);
+  let u = rand4(rid.x, step, STREAM_WALL | (bounce << 8u), rid.y, params);
   let g = gauss2(u.zw);
   let vn = inward * vt * sqrt(-2.0 * log(u.x));
   // the normal component on axis a, the two Gaussians on the other axes
@@ -23,9 +24,11 @@ fn diffuse_velocity(face: u32, sp: u32, rid: u32, step: u32, bounce: u32) -> vec
   return vec3<f32>(f.velX + vt * g.x, f.velY + vt * g.y, vn);
 }
 
-// Moves a particle (random-stream id rid) for time `t`, applying each face's boundary condition on the way;
-// `alive` is false once the particle leaves through an inflow or outflow face.
-fn fly(start: Flight, t_in: f32, sp: u32, rid: u32, step: u32) -> Flight {
+// Moves a particle for time `t`, applying each face's boundary condition on the way; `alive` is false
+// once the particle leaves through an inflow or outflow face. rid names the particle's random stream
+// whatever the decomposition: (global cell, rank in that cell) at the start of the step, or
+// (INJECTED_KEY | face cell, ordinal) for a particle injected this step.
+fn fly(start: Flight, t_in: f32, sp: u32, rid: vec2<u32>, step: u32) -> Flight {
   var s = start;
   var t = t_in;
   let len = vec3<f32>(params.lx, params.ly, params.lz);

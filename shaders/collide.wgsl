@@ -43,8 +43,10 @@ fn scatter_relative(cr: vec3<f32>, pair: PairInfo, u: vec2<f32>) -> vec3<f32> {
   return vec3<f32>(cosChi * cr.x, sinChi * ce * crMag, sinChi * se * crMag);
 }
 
-// Runs the NTC procedure in cell c; returns (collisions, candidates).
+// Runs the NTC procedure in local cell c; returns (collisions, candidates). The random stream is
+// keyed by the global cell id, so the result does not depend on which rank holds the cell.
 fn collide_cell(c: u32, step: u32) -> vec2<u32> {
+  let g = params.cellBase + c;
   let n = cellCounts[c];
   if (n < 2u) { return vec2<u32>(0u, 0u); }
   let s = starts[c];
@@ -54,7 +56,7 @@ fn collide_cell(c: u32, step: u32) -> vec2<u32> {
   remainder[c] = m - f32(nCand);
   var accepted = 0u;
   for (var k = 0u; k < nCand; k++) {
-    let u = rand4(c, step, STREAM_COLLIDE, 2u * k, params);
+    let u = rand4(g, step, STREAM_COLLIDE, 2u * k, params);
     let a = min(u32(u.x * f32(n)), n - 1u);
     var b = min(u32(u.y * f32(n - 1u)), n - 2u);
     if (b >= a) { b = b + 1u; }
@@ -68,7 +70,7 @@ fn collide_cell(c: u32, step: u32) -> vec2<u32> {
     if (sigmaCr > crMax) { crMax = sigmaCr; }
     if (u.z * crMax >= sigmaCr) { continue; }
     accepted = accepted + 1u;
-    let w = rand4(c, step, STREAM_COLLIDE, 2u * k + 1u, params);
+    let w = rand4(g, step, STREAM_COLLIDE, 2u * k + 1u, params);
     let vcm = pair.massFraction1 * v1 + pair.massFraction2 * v2;
     let crNew = scatter_relative(cr, pair, w.xy);
     let v1n = vcm + pair.massFraction2 * crNew;
@@ -91,7 +93,7 @@ fn collide(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
   workgroupBarrier();
   let c = flat_id(wg, nwg, li);
   var counted = vec2<u32>(0u, 0u);
-  if (c < params.nCells) { counted = collide_cell(c, ctl[CTL_STEP]); }
+  if (c < params.nLocal) { counted = collide_cell(c, ctl[CTL_STEP]); }
   if (counted.y > 0u) {
     atomicAdd(&wgCollisions, counted.x);
     atomicAdd(&wgCandidates, counted.y);

@@ -3,6 +3,15 @@
 // Prepended to every phase shader by src-main/solver/gpu/shader-source.ts.
 
 override WG_SIZE: u32 = 256u;
+// True in a rank of a multi-rank run: particles leave for other ranks (migrants), arrive from them,
+// and the in-cell order follows explicit keys (old global cell, rank in that cell) instead of the
+// buffer index, so that results do not depend on the decomposition.
+override MULTI_RANK: bool = false;
+
+// Words of one migrating particle: px, py, pz, vx, vy, vz, cell word, key (2).
+const MIGRANT_WORDS: u32 = 9u;
+// Key of injected particles: the high word has this bit set (cell ids stay below 2^27).
+const INJECTED_KEY: u32 = 0x80000000u;
 
 const INVALID_CELL: u32 = 0xffffffffu;
 
@@ -34,6 +43,7 @@ const CTL_N_ALL: u32 = 2u;         // N plus particles injected this step (some 
 const CTL_OVERFLOW: u32 = 3u;      // particles that did not fit the buffers (0 unless capacity ran out)
 const CTL_INJECTED: u32 = 4u;      // particles injected this step
 const CTL_STATS_SLOT: u32 = 5u;    // slot of this step in the step-statistics ring
+const CTL_ARRIVALS: u32 = 6u;      // particles arriving from other ranks this step (set by the host)
 const CTL_WORDS: u32 = 8u;
 
 
@@ -71,6 +81,21 @@ struct SimParams {
   nInflowFaces: u32,
   sampleEnabled: u32,
   pad0: u32,
+  // this rank's subdomain: owned cells are the box [lo, hi); per-cell arrays hold the global ids
+  // cellBase .. cellBase + nLocal - 1 (the box's first to last cell; the whole grid on one rank)
+  cellBase: u32,
+  nLocal: u32,
+  loX: u32,
+  loY: u32,
+  loZ: u32,
+  hiX: u32,
+  hiY: u32,
+  hiZ: u32,
+  rank: u32,
+  worldSize: u32,
+  // capacity of each destination's segment of the migrant buffer
+  segCap: u32,
+  pad1: u32,
 }
 
 // Collision constants of a species pair: sigma_T c_r = crossSection * c_r^crExponent.
@@ -197,10 +222,39 @@ fn species_part(w: u32) -> u32 {
   return w >> CELL_BITS;
 }
 
-// Cell index of a position inside the box (clamped so that x == L lands in the last cell).
-fn cell_of(pos: vec3<f32>, p: SimParams) -> u32 {
+// Cell coordinates of a position inside the box (clamped so that x == L lands in the last cell).
+fn cell_coords(pos: vec3<f32>, p: SimParams) -> vec3<u32> {
   let ix = min(u32(max(pos.x * p.invDx, 0.0)), p.nx - 1u);
   let iy = min(u32(max(pos.y * p.invDy, 0.0)), p.ny - 1u);
   let iz = min(u32(max(pos.z * p.invDz, 0.0)), p.nz - 1u);
-  return ix + p.nx * (iy + p.ny * iz);
+  return vec3<u32>(ix, iy, iz);
+}
+
+// Global cell id of cell coordinates.
+fn cell_id(v: vec3<u32>, p: SimParams) -> u32 {
+  return v.x + p.nx * (v.y + p.ny * v.z);
+}
+
+// Global cell index of a position inside the box.
+fn cell_of(pos: vec3<f32>, p: SimParams) -> u32 {
+  return cell_id(cell_coords(pos, p), p);
+}
+
+// Cell coordinates of a global cell id.
+fn coords_of_cell(g: u32, p: SimParams) -> vec3<u32> {
+  let x = g % p.nx;
+  let t = g / p.nx;
+  return vec3<u32>(x, t % p.ny, t / p.ny);
+}
+
+// True when this rank owns the cell at coordinates v (always on one rank).
+fn owns_coords(v: vec3<u32>, p: SimParams) -> bool {
+  if (!MULTI_RANK) { return true; }
+  return all(v >= vec3<u32>(p.loX, p.loY, p.loZ)) && all(v < vec3<u32>(p.hiX, p.hiY, p.hiZ));
+}
+
+// True when this rank owns global cell g.
+fn owns_cell(g: u32, p: SimParams) -> bool {
+  if (!MULTI_RANK) { return true; }
+  return owns_coords(coords_of_cell(g, p), p);
 }

@@ -11,6 +11,8 @@
 @group(0) @binding(5) var<storage, read> starts: array<u32>;
 // begin_step clears the per-cell counters that move.wgsl fills
 @group(0) @binding(6) var<storage, read_write> cellCounters: array<atomic<u32>>;
+// and the migrants per destination rank (multi-rank runs)
+@group(0) @binding(7) var<storage, read_write> migCounts: array<atomic<u32>>;
 
 // Starts a step: every invocation clears a cell counter; invocation 0 also advances the step
 // counter and opens its statistics slot (one dispatch for both saves a barrier per step).
@@ -18,7 +20,8 @@
 fn begin_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) li: u32) {
   let c = flat_id(wg, nwg, li);
-  if (c < params.nCells) { atomicStore(&cellCounters[c], 0u); }
+  if (c < params.nLocal) { atomicStore(&cellCounters[c], 0u); }
+  if (MULTI_RANK && c < params.worldSize) { atomicStore(&migCounts[c], 0u); }
   if (c != 0u) { return; }
   let step = ctl[CTL_STEP] + 1u;
   ctl[CTL_STEP] = step;
@@ -45,4 +48,10 @@ fn after_inject_scan() {
   ctl[CTL_N_ALL] = n + fit;
   ctl[CTL_INJECTED] = fit;
   stats[ctl[CTL_STATS_SLOT] + ST_INJECTED] = fit;
+}
+
+// After append_arrivals: the arrived particles join the N_ALL particles the sort takes.
+@compute @workgroup_size(1)
+fn after_arrivals() {
+  ctl[CTL_N_ALL] = ctl[CTL_N_ALL] + ctl[CTL_ARRIVALS];
 }

@@ -1,6 +1,10 @@
 // init.wgsl: fills the box at step 0. Particle i gets a position uniform in the box, a species
 // drawn by mole fraction, and a velocity from a drifting Maxwellian (kind 0) or the +-sqrt(kT/m)
 // start (kind 1: each component +-sqrt(kT/m) with a random sign, used to test relaxation).
+// Each particle is counted in its cell like move.wgsl does, and the sort then orders the box (so the
+// first step starts from cell-sorted particles). In a multi-rank run every rank draws all initial
+// particles and keeps those in its own cells, appended in any order with key (0, i): the sort puts
+// them in the same order as one rank would.
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<uniform> init: InitParams;
@@ -12,6 +16,10 @@
 @group(0) @binding(7) var<storage, read_write> vy: array<f32>;
 @group(0) @binding(8) var<storage, read_write> vz: array<f32>;
 @group(0) @binding(9) var<storage, read_write> cell: array<u32>;
+@group(0) @binding(10) var<storage, read_write> ctl: array<atomic<u32>>;
+@group(0) @binding(11) var<storage, read_write> counts: array<atomic<u32>>;
+@group(0) @binding(12) var<storage, read_write> slot: array<u32>;
+@group(0) @binding(13) var<storage, read_write> keys: array<vec2<u32>>;
 
 // One invocation per initial particle.
 @compute @workgroup_size(WG_SIZE)
@@ -40,11 +48,24 @@ fn init_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
     v = vt * vec3<f32>(g0.x, g0.y, g1.x);
   }
   v = v + vec3<f32>(init.velX, init.velY, init.velZ);
-  px[i] = pos.x;
-  py[i] = pos.y;
-  pz[i] = pos.z;
-  vx[i] = v.x;
-  vy[i] = v.y;
-  vz[i] = v.z;
-  cell[i] = cell_word(cell_of(pos, params), sp);
+  let cc = cell_coords(pos, params);
+  if (!owns_coords(cc, params)) { return; }
+  var at = i;
+  if (MULTI_RANK) {
+    at = atomicAdd(&ctl[CTL_N_ALL], 1u);
+    if (at >= params.capacity) {
+      atomicAdd(&ctl[CTL_OVERFLOW], 1u);
+      return;
+    }
+    keys[at] = vec2<u32>(0u, i);
+  }
+  let c = cell_id(cc, params);
+  px[at] = pos.x;
+  py[at] = pos.y;
+  pz[at] = pos.z;
+  vx[at] = v.x;
+  vy[at] = v.y;
+  vz[at] = v.z;
+  cell[at] = cell_word(c, sp);
+  slot[at] = atomicAdd(&counts[c - params.cellBase], 1u);
 }

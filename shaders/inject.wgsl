@@ -3,6 +3,9 @@
 // drawn twice from the same counter-based stream (count pass, then write pass) so that the write
 // positions come from a prefix scan and the result does not depend on thread timing.
 // Injected particles start on the face and fly a random fraction of dt into the box (advance.wgsl).
+// A face cell injects on the rank that owns the cell behind it; its particles' random streams are
+// keyed by (face cell, ordinal in it), so they do not depend on the decomposition. Particles that fly
+// into another rank's cells are emitted as migrants afterwards (move.wgsl:collect_injected).
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read> ctl: array<u32>;
@@ -19,6 +22,7 @@
 @group(0) @binding(12) var<storage, read_write> cell: array<u32>;
 @group(0) @binding(13) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(14) var<storage, read_write> slot: array<u32>;
+@group(0) @binding(15) var<storage, read_write> keys: array<vec2<u32>>;
 
 // Poisson(mean) as a sum of Knuth draws of mean <= 8 each (exact by additivity), from the stream
 // of face cell fc and species s.
@@ -48,14 +52,19 @@ fn poisson(mean: f32, fc: u32, s: u32, step: u32) -> u32 {
   return k;
 }
 
+// Sub-streams of one injected particle (ordinal o of face cell fc): word o * PER_PARTICLE + k of the
+// counter; k = 0 position and tangential velocity, 1..4096 normal-speed tries, LAST the flight time.
+const PER_PARTICLE: u32 = 8192u;
+const LAST: u32 = 8191u;
+
 // Normal speed / c_mp of a molecule crossing a plane from a Maxwellian drifting at speed ratio s:
 // density x exp(-(x-s)^2) on x > 0, by rejection under its maximum at x* = (s + sqrt(s^2+2))/2.
-fn flux_normal(s: f32, id: u32, step: u32) -> f32 {
+fn flux_normal(s: f32, fc: u32, base: u32, step: u32) -> f32 {
   let xs = 0.5 * (s + sqrt(s * s + 2.0));
   let lo = max(0.0, s - 5.0);
   let hi = xs + 5.0;
   for (var t = 0u; t < 4096u; t++) {
-    let u = rand4(id, step, STREAM_INJECT_PARTICLE, 1u + t, params);
+    let u = rand4(fc, step, STREAM_INJECT_PARTICLE, base + 1u + t, params);
     let x = lo + (hi - lo) * u.x;
     let ratio = (x / xs) * exp((xs - s) * (xs - s) - (x - s) * (x - s));
     if (u.y < ratio) { return x; }
@@ -74,13 +83,40 @@ fn face_of(fc: u32) -> u32 {
   return 6u;
 }
 
-// Count pass: particles this face cell injects this step (all species).
+// Coordinates of the cell behind face cell fc of face f (i1, i2: its indices on the face's tangential axes).
+fn face_cell_coords(f: u32, i1: u32, i2: u32) -> vec3<u32> {
+  let a = f / 2u;
+  let dims = vec3<u32>(params.nx, params.ny, params.nz);
+  let t1 = select(0u, 1u, a == 0u);
+  let t2 = select(2u, 1u, a == 2u);
+  var v = vec3<u32>(0u);
+  v[a] = select(0u, dims[a] - 1u, (f & 1u) == 1u);
+  v[t1] = i1;
+  v[t2] = i2;
+  return v;
+}
+
+// True when this rank injects through face cell fc of face f (it owns the cell behind it).
+fn injects_here(f: u32, fc: u32) -> bool {
+  if (!MULTI_RANK) { return true; }
+  let a = f / 2u;
+  let dims = vec3<u32>(params.nx, params.ny, params.nz);
+  let t1 = select(0u, 1u, a == 0u);
+  let local = fc - faces[f].faceCellBase;
+  return owns_coords(face_cell_coords(f, local % dims[t1], local / dims[t1]), params);
+}
+
+// Count pass: particles this face cell injects this step (all species; 0 where another rank injects).
 @compute @workgroup_size(WG_SIZE)
 fn inject_count(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) li: u32) {
   let fc = flat_id(wg, nwg, li);
   if (fc >= params.nFaceCells) { return; }
   let f = face_of(fc);
+  if (!injects_here(f, fc)) {
+    injCounts[fc] = 0u;
+    return;
+  }
   let step = ctl[CTL_STEP];
   var total = 0u;
   for (var s = 0u; s < params.nSpecies; s++) {
@@ -90,13 +126,14 @@ fn inject_count(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
 }
 
 // Write pass: creates this face cell's particles at N + its scanned offset and counts them in their
-// cells (as move.wgsl does); a particle's buffer index is its random-stream id.
+// cells (as move.wgsl does; those landing in another rank's cells keep their cell word uncounted).
 @compute @workgroup_size(WG_SIZE)
 fn inject_write(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) li: u32) {
   let fc = flat_id(wg, nwg, li);
   if (fc >= params.nFaceCells) { return; }
   let f = face_of(fc);
+  if (!injects_here(f, fc)) { return; }
   let info = faces[f];
   let step = ctl[CTL_STEP];
   let a = f / 2u;
@@ -114,13 +151,15 @@ fn inject_write(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
   let stream = vec3<f32>(info.velX, info.velY, info.velZ);
   let nAll = ctl[CTL_N_ALL];
   var at = ctl[CTL_N] + injStarts[fc];
+  var ord = 0u;
   for (var s = 0u; s < params.nSpecies; s++) {
     let fs = faceSpecies[f * params.nSpecies + s];
     let k = poisson(fs.injectMean, fc, s, step);
     for (var j = 0u; j < k; j++) {
       if (at < nAll) {
-        let id = at;
-        let u = rand4(id, step, STREAM_INJECT_PARTICLE, 0u, params);
+        let base = ord * PER_PARTICLE;
+        let rid = vec2<u32>(INJECTED_KEY | fc, ord);
+        let u = rand4(fc, step, STREAM_INJECT_PARTICLE, base, params);
         let g = gauss2(u.zw);
         var pos = vec3<f32>(0.0);
         pos[a] = select(0.0, len[a], atMax);
@@ -129,24 +168,27 @@ fn inject_write(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
         var vel = stream;
         vel[t1] = stream[t1] + fs.thermalSpeed * g.x;
         vel[t2] = stream[t2] + fs.thermalSpeed * g.y;
-        vel[a] = inward * flux_normal(fs.speedRatio, id, step) * fs.thermalSpeed * sqrt(2.0);
-        let u2 = rand4(id, step, STREAM_INJECT_PARTICLE, 0xffffu, params);
-        let fl = fly(Flight(pos, vel, true), u2.x * params.dt, s, id, step);
+        vel[a] = inward * flux_normal(fs.speedRatio, fc, base, step) * fs.thermalSpeed * sqrt(2.0);
+        let u2 = rand4(fc, step, STREAM_INJECT_PARTICLE, base + LAST, params);
+        let fl = fly(Flight(pos, vel, true), u2.x * params.dt, s, rid, step);
         px[at] = fl.pos.x;
         py[at] = fl.pos.y;
         pz[at] = fl.pos.z;
         vx[at] = fl.vel.x;
         vy[at] = fl.vel.y;
         vz[at] = fl.vel.z;
+        if (MULTI_RANK) { keys[at] = rid; }
         if (fl.alive) {
-          let c = cell_of(fl.pos, params);
+          let v = cell_coords(fl.pos, params);
+          let c = cell_id(v, params);
           cell[at] = cell_word(c, s);
-          slot[at] = atomicAdd(&counts[c], 1u);
+          if (owns_coords(v, params)) { slot[at] = atomicAdd(&counts[c - params.cellBase], 1u); }
         } else {
           cell[at] = INVALID_CELL;
         }
       }
       at = at + 1u;
+      ord = ord + 1u;
     }
   }
 }

@@ -1,6 +1,18 @@
 // move.wgsl: the move phase. Each live particle flies for dt through the box (advance.wgsl), meets
 // the face boundary conditions, gets its new cell word (INVALID_CELL once it left) and is counted in
 // its new cell; its arrival slot there goes to `slot` (the sort's scratch, see sort.wgsl).
+// In a multi-rank run (MULTI_RANK) a particle that lands in a cell another rank owns is a migrant:
+// it keeps its cell word but is not counted here, and a copy goes to its owner's segment of the
+// migrant buffer (the host sends the segments, the receiving rank appends them with append_arrivals).
+
+// Largest world size (ranks) the owner lookup holds (MAX_RANKS in src-main/solver/subdomain.ts).
+const MAX_RANKS: u32 = 256u;
+
+// Every rank's box [lo, hi) (the owner lookup of migrants); unused entries are empty.
+struct Boxes {
+  lo: array<vec4<u32>, MAX_RANKS>,
+  hi: array<vec4<u32>, MAX_RANKS>,
+}
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read> ctl: array<u32>;
@@ -15,17 +27,67 @@
 @group(0) @binding(10) var<storage, read_write> cell: array<u32>;
 @group(0) @binding(11) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(12) var<storage, read_write> slot: array<u32>;
+// cell starts of the step before (the particles are still in that order): a particle's rank in its cell
+@group(0) @binding(13) var<storage, read> starts: array<u32>;
+// multi-rank only: in-cell order keys, the migrant buffer (one segment per destination rank), the
+// migrants per destination (entry worldSize counts misrouted arrivals), every rank's box, arrivals
+@group(0) @binding(14) var<storage, read_write> keys: array<vec2<u32>>;
+@group(0) @binding(15) var<storage, read_write> migOut: array<u32>;
+@group(0) @binding(16) var<storage, read_write> migCounts: array<atomic<u32>>;
+@group(0) @binding(17) var<uniform> boxes: Boxes;
+@group(0) @binding(18) var<storage, read> arrivals: array<u32>;
 
-// One invocation per live particle: advance, apply boundaries, re-index, count.
-// The particle's index is its random-stream id this step (the particle order is deterministic).
+// The rank whose box holds cell coordinates v.
+fn owner_of(v: vec3<u32>) -> u32 {
+  for (var r = 0u; r < params.worldSize; r++) {
+    if (all(v >= boxes.lo[r].xyz) && all(v < boxes.hi[r].xyz)) { return r; }
+  }
+  return params.worldSize;
+}
+
+// Copies particle i (in global cell coordinates v) into its owner's segment of the migrant buffer.
+// A full segment only counts: the particle stays in place (valid cell word, not counted here), the
+// host sees the count above the segment capacity, grows the buffer and collects again (collect_all).
+fn emit_migrant(i: u32, v: vec3<u32>) {
+  let dest = owner_of(v);
+  let k = atomicAdd(&migCounts[dest], 1u);
+  if (dest >= params.worldSize || k >= params.segCap) { return; }
+  let o = (dest * params.segCap + k) * MIGRANT_WORDS;
+  migOut[o] = bitcast<u32>(px[i]);
+  migOut[o + 1u] = bitcast<u32>(py[i]);
+  migOut[o + 2u] = bitcast<u32>(pz[i]);
+  migOut[o + 3u] = bitcast<u32>(vx[i]);
+  migOut[o + 4u] = bitcast<u32>(vy[i]);
+  migOut[o + 5u] = bitcast<u32>(vz[i]);
+  migOut[o + 6u] = cell[i];
+  migOut[o + 7u] = keys[i].x;
+  migOut[o + 8u] = keys[i].y;
+}
+
+// Counts particle i in its new cell here, or sends it away when another rank owns that cell.
+fn place(i: u32, g: u32) {
+  let v = coords_of_cell(g, params);
+  if (owns_coords(v, params)) {
+    slot[i] = atomicAdd(&counts[g - params.cellBase], 1u);
+  } else {
+    emit_migrant(i, v);
+  }
+}
+
+// One invocation per live particle: advance, apply boundaries, re-index, count (or emit as migrant).
+// Its random stream is keyed by (cell, rank in cell) at the start of the step: the same on any number of ranks.
 @compute @workgroup_size(WG_SIZE)
 fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) li: u32) {
   let i = flat_id(wg, nwg, li);
   if (i >= ctl[CTL_N]) { return; }
-  let sp = species_part(cell[i]);
+  let w = cell[i];
+  let g0 = cell_part(w);
+  let sp = species_part(w);
+  let rid = vec2<u32>(g0, i - starts[g0 - params.cellBase]);
+  if (MULTI_RANK) { keys[i] = rid; }
   let start = Flight(vec3<f32>(px[i], py[i], pz[i]), vec3<f32>(vx[i], vy[i], vz[i]), true);
-  let f = fly(start, params.dt, sp, i, ctl[CTL_STEP]);
+  let f = fly(start, params.dt, sp, rid, ctl[CTL_STEP]);
   if (!f.alive) {
     cell[i] = INVALID_CELL;
     return;
@@ -38,5 +100,64 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
   vz[i] = f.vel.z;
   let c = cell_of(f.pos, params);
   cell[i] = cell_word(c, sp);
-  slot[i] = atomicAdd(&counts[c], 1u);
+  if (!MULTI_RANK) {
+    slot[i] = atomicAdd(&counts[c], 1u);
+    return;
+  }
+  place(i, c);
+}
+
+// Emits particle i if it is a live particle of a cell another rank owns.
+fn collect(i: u32) {
+  let w = cell[i];
+  if (w == INVALID_CELL) { return; }
+  let v = coords_of_cell(cell_part(w), params);
+  if (!owns_coords(v, params)) { emit_migrant(i, v); }
+}
+
+// After injection: emits this step's injected particles that landed in another rank's cells.
+@compute @workgroup_size(WG_SIZE)
+fn collect_injected(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                    @builtin(local_invocation_index) li: u32) {
+  let i = ctl[CTL_N] + flat_id(wg, nwg, li);
+  if (i >= ctl[CTL_N_ALL]) { return; }
+  collect(i);
+}
+
+// After a migrant segment overflowed (the host grew the buffer and cleared the counts): emits every
+// particle that is not this rank's again.
+@compute @workgroup_size(WG_SIZE)
+fn collect_all(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+               @builtin(local_invocation_index) li: u32) {
+  let i = flat_id(wg, nwg, li);
+  if (i >= ctl[CTL_N_ALL]) { return; }
+  collect(i);
+}
+
+// Appends the particles that arrived from other ranks after the N_ALL particles here and counts them
+// in their cells (control.wgsl:after_arrivals then adds them to N_ALL).
+@compute @workgroup_size(WG_SIZE)
+fn append_arrivals(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                   @builtin(local_invocation_index) li: u32) {
+  let k = flat_id(wg, nwg, li);
+  if (k >= ctl[CTL_ARRIVALS]) { return; }
+  let i = ctl[CTL_N_ALL] + k;
+  let o = k * MIGRANT_WORDS;
+  px[i] = bitcast<f32>(arrivals[o]);
+  py[i] = bitcast<f32>(arrivals[o + 1u]);
+  pz[i] = bitcast<f32>(arrivals[o + 2u]);
+  vx[i] = bitcast<f32>(arrivals[o + 3u]);
+  vy[i] = bitcast<f32>(arrivals[o + 4u]);
+  vz[i] = bitcast<f32>(arrivals[o + 5u]);
+  let w = arrivals[o + 6u];
+  keys[i] = vec2<u32>(arrivals[o + 7u], arrivals[o + 8u]);
+  let g = cell_part(w);
+  if (!owns_cell(g, params)) {
+    // routed to the wrong rank: counted for the host to stop the run; never stored as live
+    cell[i] = INVALID_CELL;
+    atomicAdd(&migCounts[params.worldSize], 1u);
+    return;
+  }
+  cell[i] = w;
+  slot[i] = atomicAdd(&counts[g - params.cellBase], 1u);
 }

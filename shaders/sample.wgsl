@@ -14,9 +14,9 @@ const MOMENTS: u32 = 13u;
 @group(0) @binding(6) var<storage, read> cell: array<u32>;
 @group(0) @binding(7) var<storage, read_write> sums: array<f32>;
 
-// Adds value to moment m of species s in cell c (layout [moment][species][cell]).
+// Adds value to moment m of species s in local cell c (layout [moment][species][local cell]).
 fn add_moment(m: u32, s: u32, c: u32, value: f32) {
-  let idx = (m * params.nSpecies + s) * params.nCells + c;
+  let idx = (m * params.nSpecies + s) * params.nLocal + c;
   sums[idx] = sums[idx] + value;
 }
 
@@ -25,7 +25,7 @@ fn add_moment(m: u32, s: u32, c: u32, value: f32) {
 fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
           @builtin(local_invocation_index) li: u32) {
   let c = flat_id(wg, nwg, li);
-  if (c >= params.nCells) { return; }
+  if (c >= params.nLocal) { return; }
   let first = starts[c];
   let n = cellCounts[c];
   for (var s = 0u; s < params.nSpecies; s++) {

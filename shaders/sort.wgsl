@@ -15,6 +15,8 @@
 @group(0) @binding(4) var<storage, read> slot: array<u32>;
 @group(0) @binding(5) var<storage, read> starts: array<u32>;
 @group(0) @binding(6) var<storage, read_write> order: array<u32>;
+// multi-rank: the in-cell order keys (move.wgsl)
+@group(0) @binding(22) var<storage, read> keys: array<vec2<u32>>;
 // scatter also records the new live count (control words read-write, step statistics)
 @group(0) @binding(1) var<storage, read_write> ctlRW: array<u32>;
 @group(0) @binding(7) var<storage, read_write> stats: array<u32>;
@@ -41,30 +43,43 @@ fn scatter(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
            @builtin(local_invocation_index) li: u32) {
   let i = flat_id(wg, nwg, li);
   if (i == 0u) {
-    let last = params.nCells - 1u;
+    let last = params.nLocal - 1u;
     let n = starts[last] + cellCounts[last];
     ctlRW[CTL_N] = n;
     stats[ctlRW[CTL_STATS_SLOT] + ST_N_AFTER] = n;
   }
   if (i >= ctlRW[CTL_N_ALL]) { return; }
   let w = cell[i];
-  if (w != INVALID_CELL) { order[starts[cell_part(w)] + slot[i]] = i; }
+  if (w == INVALID_CELL) { return; }
+  let g = cell_part(w);
+  // migrants (other ranks' cells) were not counted here and are left out
+  if (!owns_cell(g, params)) { return; }
+  order[starts[g - params.cellBase] + slot[i]] = i;
 }
 
-// Sorts each cell's particle indices ascending by insertion sort in place (cells hold a few tens and
-// arrive nearly in order, so this is a read pass with few writes; any count works).
+// True when particle a goes before particle b inside a cell: by buffer index on one rank (the buffer
+// is in (cell, rank in cell) order and injected particles follow it), by the explicit keys with several.
+fn before(a: u32, b: u32) -> bool {
+  if (!MULTI_RANK) { return a < b; }
+  let ka = keys[a];
+  let kb = keys[b];
+  return ka.x < kb.x || (ka.x == kb.x && ka.y < kb.y);
+}
+
+// Sorts each cell's particle indices into `before` order by insertion sort in place (cells hold a few
+// tens and arrive nearly in order, so this is a read pass with few writes; any count works).
 @compute @workgroup_size(WG_SIZE)
 fn order_cells(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) li: u32) {
   let c = flat_id(wg, nwg, li);
-  if (c >= params.nCells) { return; }
+  if (c >= params.nLocal) { return; }
   let s = starts[c];
   let n = cellCounts[c];
   if (n < 2u) { return; }
   var prev = order[s];
   for (var k = 1u; k < n; k++) {
     let item = order[s + k];
-    if (item > prev) {
+    if (before(prev, item)) {
       prev = item;
       continue;
     }
@@ -72,7 +87,7 @@ fn order_cells(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
     var j = k;
     while (j > 0u) {
       let left = order[s + j - 1u];
-      if (left < item) { break; }
+      if (before(left, item)) { break; }
       order[s + j] = left;
       j = j - 1u;
     }

@@ -1,15 +1,20 @@
 // The timestep loop of one rank, in the manner of SPARTA's Update::run: per step one call per
-// phase (move, inject, sort, collide, sample), each timed; many steps per submit, and the host
-// reads back only once per submit (step statistics, particle count, sampling sums).
-import { cellVolume, type Case } from '../common/case-schema.js';
+// phase (move, inject, [exchange, migrate,] sort, collide, sample), each timed; many steps per submit,
+// and the host reads back only once per submit (step statistics, particle count, sampling sums). A
+// rank of a multi-rank run also stops once per step after the move to exchange migrating particles.
+import type { Case } from '../common/case-schema.js';
 import { Readback, WORKGROUP_SIZE, readBuffer } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
 import { TimestampRecorder, UntimedRecorder, WallClockRecorder, type PhaseRecorder } from './gpu/phase-timer.js';
 import type { TimingSource } from '../common/run-summary.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
-import { CTL, SAMPLE_MOMENTS, STATS } from './gpu/struct-layouts.js';
-import { BatchMeans, submitsPerBlock } from './field-statistics.js';
-import { computeFields, type Fields } from './fields.js';
+import { CTL, STATS } from './gpu/struct-layouts.js';
+import { submitsPerBlock } from './field-statistics.js';
+import { FieldAccumulator } from './field-accumulator.js';
+import { FIELD_NAMES, type Fields } from './fields.js';
+import { MigrationExchange, type ExchangeResult, type Exchanger } from './migration-exchange.js';
+import { MigratePhase } from './phases/migrate.js';
+import { wholeGrid, type Subdomain } from './subdomain.js';
 import { particleTotals, type ParticleTotals } from './phases/conservation.js';
 import { CollidePhase } from './phases/collide.js';
 import { encodeInit } from './phases/init.js';
@@ -30,6 +35,21 @@ export interface StepStats {
   particlesAfter: number;
   collisions: number;
   candidates: number;
+  /** Multi-rank runs: particles this rank sent to and received from others, and the host time of the exchange. */
+  sent?: number;
+  received?: number;
+  exchangeSeconds?: number;
+}
+
+/** What one submit produced, for a multi-rank run's orchestrator (the rank forwards it). */
+export interface BatchReport {
+  steps: StepStats[];
+  /** This submit's f32 sampling sums over the rank's local cells (layout of sample.wgsl), or null when it did not sample. */
+  sums: Float32Array | null;
+  /** Sampling passes in this submit. */
+  passes: number;
+  /** Live particles on this rank after the submit. */
+  particles: number;
 }
 
 /** Progress reported after every submit. */
@@ -51,6 +71,14 @@ export interface LoopOptions {
   signal?: AbortSignal;
   /** Time each stage of a multi-stage phase (sort.count, sort.scan, ...) as its own pass. */
   detail?: boolean;
+  /** Called after every submit with its statistics and raw sampling sums (awaited before the next submit). */
+  onBatch?: (b: BatchReport) => void | Promise<void>;
+}
+
+/** Where a Simulation runs: a subdomain of a multi-rank run, with the exchanger that moves its migrants. */
+export interface SimulationPlacement {
+  subdomain: Subdomain;
+  exchanger?: Exchanger;
 }
 
 /** What a finished loop hands to the summary. */
@@ -63,6 +91,7 @@ export interface LoopResult {
   start: ParticleTotals;
   end: ParticleTotals;
   samples: number;
+  /** Fields of a one-rank run (empty arrays in a rank of a multi-rank run: the orchestrator assembles them). */
   fields: Fields;
   /** Standard errors of `fields` per cell by batch means over `fieldBlocks` blocks (NaN when fewer than 2). */
   fieldErrors: Fields;
@@ -86,7 +115,7 @@ const FLUSH_EVERY = 8;
 /** Batch-means blocks a sampled run aims for. */
 const BLOCKS = 20;
 
-/** Most passes per step: move, inject, sort (five with detailed timing), collide, sample. */
+/** Most passes per step: move, inject, migrate, sort (four with detailed timing), collide, sample. */
 const PASSES_PER_STEP = 9;
 
 /**
@@ -103,36 +132,49 @@ export function stepsPerSubmit(c: Case): number {
   return chunk;
 }
 
-/** One simulation on one device. */
+/** Empty fields (a rank of a multi-rank run keeps none). */
+function noFields(): Fields {
+  return Object.fromEntries(FIELD_NAMES.map((k) => [k, new Float64Array(0)])) as Fields;
+}
+
+/** One simulation on one device: the whole grid, or one rank's subdomain of a multi-rank run. */
 export class Simulation {
   readonly tables: SolverTables;
   readonly state: SimState;
   readonly cache: PipelineCache;
+  readonly subdomain: Subdomain;
   private readonly ctx: PhaseContext;
   private readonly move: MovePhase;
   private readonly inject?: InjectPhase;
+  private readonly migrate?: MigratePhase;
+  private readonly exchange?: MigrationExchange;
   private readonly sort: SortPhase;
   private readonly collide: CollidePhase;
   private readonly sample: SamplePhase;
   private readonly chunk: number;
-  private readonly sums: Float64Array;
+  /** Sampled fields (one-rank runs; in a multi-rank run the orchestrator keeps them). */
+  private readonly fieldsAcc: FieldAccumulator | null;
   private samples = 0;
   /** Staging buffers reused by the read-back after every submit. */
   private readonly readback: Readback;
-  /** Sums and pass count of the current batch-means block, and the blocks' statistics. */
-  private readonly blockSums: Float64Array;
-  private blockPasses = 0;
-  private blockSubmits = 0;
-  private readonly batchMeans: BatchMeans;
   private particles: number;
   private step = 0;
+  /** Exchange of each step of the current submit (multi-rank). */
+  private readonly exchanges = new Map<number, ExchangeResult>();
+  /** Host time of the exchanges, as a phase. */
+  private readonly exchangeTime = { calls: 0, totalSeconds: 0, minSeconds: Infinity, maxSeconds: 0 };
 
-  constructor(private readonly gpu: Gpu, readonly kase: Case) {
+  constructor(private readonly gpu: Gpu, readonly kase: Case, placement?: SimulationPlacement) {
     this.tables = buildTables(kase);
+    this.subdomain = placement?.subdomain ?? wholeGrid(kase.grid.cells);
+    const multi = this.subdomain.worldSize > 1;
+    if (multi && !placement?.exchanger) throw new Error('internal: a rank of a multi-rank run needs an exchanger');
     this.chunk = stepsPerSubmit(kase);
     const device = gpu.device;
-    this.cache = new PipelineCache(device, { WG_SIZE: WORKGROUP_SIZE });
-    this.state = new SimState(device, this.tables, initialCapacity(this.tables, this.chunk), this.chunk);
+    this.cache = new PipelineCache(device, { WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0 });
+    const b = this.subdomain.box;
+    const share = ((b.hi[0] - b.lo[0]) * (b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2])) / this.tables.nCells;
+    this.state = new SimState(device, this.tables, initialCapacity(this.tables, this.chunk, share), this.chunk, this.subdomain);
     this.ctx = { device, cache: this.cache, state: this.state };
     this.readback = new Readback(device);
     this.move = new MovePhase(this.ctx);
@@ -140,16 +182,19 @@ export class Simulation {
     this.sort = new SortPhase(this.ctx);
     this.collide = new CollidePhase(this.ctx);
     this.sample = new SamplePhase(this.ctx);
+    if (multi) {
+      this.migrate = new MigratePhase(this.ctx);
+      this.exchange = new MigrationExchange(gpu, this.state, this.migrate, placement!.exchanger!,
+        (capacity, nAll) => this.growTo(capacity, nAll, nAll), () => this.bindAll());
+    }
     this.bindAll();
-    this.sums = new Float64Array(SAMPLE_MOMENTS * this.tables.species.length * this.tables.nCells);
-    this.blockSums = new Float64Array(this.sums.length);
-    this.batchMeans = new BatchMeans(this.tables.nCells);
-    this.particles = this.tables.initialParticles;
+    this.fieldsAcc = multi ? null : new FieldAccumulator(kase, this.tables);
+    this.particles = multi ? 0 : this.tables.initialParticles;
   }
 
   /** (Re)creates every phase's bind groups. */
   private bindAll(): void {
-    for (const p of [this.move, this.inject, this.sort, this.collide, this.sample]) p?.bind();
+    for (const p of [this.move, this.inject, this.sort, this.collide, this.sample, this.migrate]) p?.bind();
   }
 
   /** True when step s (1-based) is a sampling step. */
@@ -158,42 +203,74 @@ export class Simulation {
     return enabled && s >= start && (s - start) % interval === 0;
   }
 
-  /** Fills the box (step 0). */
+  /** Fills the box (step 0) and sorts it, so that the first step starts from cell-sorted particles. */
   async initialize(): Promise<void> {
-    const enc = this.gpu.device.createCommandEncoder({ label: 'init' });
+    const device = this.gpu.device;
+    const enc = device.createCommandEncoder({ label: 'init' });
     const pass = enc.beginComputePass({ label: 'init' });
     encodeInit(this.ctx, pass);
+    this.sort.encode(pass, this.state.current);
     pass.end();
-    this.gpu.device.queue.submit([enc.finish()]);
-    await this.gpu.device.queue.onSubmittedWorkDone();
+    device.queue.submit([enc.finish()]);
+    this.state.current = this.state.current === 0 ? 1 : 0;
+    const ctl = new Uint32Array(await this.readback.read(this.state.ctl, 4 * CTL.WORDS));
     throwIfGpuError(this.gpu);
-  }
-
-  /** Grows the particle buffers when the next batch could exceed them (never drops particles). */
-  private ensureCapacity(batch: number): void {
-    const inj = this.tables.injectionPerStep * batch;
-    const need = this.particles + inj + 10 * Math.sqrt(inj) + 64;
-    if (need <= this.state.capacity) return;
-    const next = Math.ceil(1.5 * need);
-    const maxBinding = Number(this.gpu.limits.maxStorageBufferBindingSize);
-    if (4 * next > maxBinding) {
+    if (ctl[CTL.OVERFLOW] > 0) {
       throw new Error(
-        `The particle count is heading for ${Math.round(need)}, more than one buffer binding of this adapter holds ` +
-        `(${Math.floor(maxBinding / 4)} particles at ${maxBinding} bytes). Use fewer particles (particles.fnum larger or ` +
-        'particles.perCell smaller) or an adapter with larger bindings.',
+        `rank ${this.subdomain.rank}: ${ctl[CTL.N_ALL]} initial particles fell in this rank's cells, more than its buffers hold ` +
+        `(${this.state.capacity}); please report this case (the capacity allows for 6 standard deviations).`,
       );
     }
-    this.state.grow(next, this.particles);
+    this.particles = ctl[CTL.N];
+  }
+
+  /** Reallocates the particle buffers (keeping `scratch` entries of the sort's scratch) and rebinds. */
+  private growTo(capacity: number, live: number, scratch = 0): void {
+    const maxBinding = Number(this.gpu.limits.maxStorageBufferBindingSize);
+    if (4 * capacity > maxBinding) {
+      throw new Error(
+        `The particle count is heading for ${Math.round(capacity / 1.5)}, more than one buffer binding of this adapter holds ` +
+        `(${Math.floor(maxBinding / 4)} particles at ${maxBinding} bytes). Use fewer particles (particles.fnum larger or ` +
+        'particles.perCell smaller), more ranks, or an adapter with larger bindings.',
+      );
+    }
+    this.state.grow(capacity, live, scratch);
     this.readback.release(); // the partials buffer was reallocated
     this.bindAll();
+  }
+
+  /** Grows the particle buffers when the next `steps` could exceed them (never drops particles). */
+  private ensureCapacity(steps: number, rec: PhaseRecorder): void {
+    const inj = this.tables.injectionPerStep * steps;
+    const need = this.particles + inj + 10 * Math.sqrt(inj) + 64;
+    if (need <= this.state.capacity) return;
+    rec.flush(); // recorded passes use the old buffers: submit them before those are replaced
+    this.growTo(Math.ceil(1.5 * need), this.particles);
   }
 
   /** Records one timestep; returns whether it sampled. */
   private async recordStep(rec: PhaseRecorder, s: number, detail: boolean): Promise<boolean> {
     const st = this.state;
+    if (this.exchange) this.ensureCapacity(1, rec);
     const set = st.current;
     await rec.pass('move', (p) => this.move.encode(p, set));
-    if (this.inject) await rec.pass('inject', (p) => this.inject!.encode(p, set));
+    if (this.inject) {
+      await rec.pass('inject', (p) => {
+        this.inject!.encode(p, set);
+        this.migrate?.encodeCollectInjected(p, set);
+      });
+    }
+    if (this.exchange) {
+      rec.flush();
+      const x = await this.exchange.run(s, set);
+      this.exchanges.set(s, x);
+      const t = this.exchangeTime;
+      t.calls += 1;
+      t.totalSeconds += x.seconds;
+      t.minSeconds = Math.min(t.minSeconds, x.seconds);
+      t.maxSeconds = Math.max(t.maxSeconds, x.seconds);
+      await rec.pass('migrate', (p) => this.migrate!.encodeAppend(p, set, x.received));
+    }
     if (detail) {
       for (const stage of this.sort.stages) await rec.pass(`sort.${stage}`, (p) => this.sort.encode(p, set, stage));
     } else {
@@ -206,23 +283,8 @@ export class Simulation {
     return true;
   }
 
-  /** Fields of moment sums over `passes` passes. */
-  private fieldsOf(sums: Float64Array, passes: number): Fields {
-    const t = this.tables;
-    return computeFields(sums, passes, t.species.map((s) => s.mass), t.nCells, t.fnum, cellVolume(this.kase));
-  }
-
-  /** Closes the current batch-means block when it holds `perBlock` sampled submits (or `force`). */
-  private closeBlock(perBlock: number, force: boolean): void {
-    if (this.blockSubmits === 0 || (!force && this.blockSubmits < perBlock)) return;
-    this.batchMeans.add(this.fieldsOf(this.blockSums, this.blockPasses));
-    this.blockSums.fill(0);
-    this.blockPasses = 0;
-    this.blockSubmits = 0;
-  }
-
-  /** Reads the step ring and control words after a submit; folds sampling sums into f64. */
-  private async readBack(first: number, count: number, sampled: boolean): Promise<StepStats[]> {
+  /** Reads the step ring, control words and (when sampled) the f32 sums after a submit. */
+  private async readBack(first: number, count: number, sampled: boolean): Promise<{ steps: StepStats[]; sums: Float32Array | null }> {
     const device = this.gpu.device;
     const st = this.state;
     const stats = new Uint32Array(await this.readback.read(st.stats, 4 * STATS.WORDS * st.statsRing));
@@ -235,13 +297,9 @@ export class Simulation {
       );
     }
     this.particles = ctl[CTL.N];
+    let sums: Float32Array | null = null;
     if (sampled) {
-      const f32 = new Float32Array(await this.readback.read(st.sums, 4 * this.sums.length));
-      for (let k = 0; k < f32.length; k++) {
-        this.sums[k] += f32[k];
-        this.blockSums[k] += f32[k];
-      }
-      this.blockSubmits += 1;
+      sums = new Float32Array(await this.readback.read(st.sums, st.sums.size));
       const enc = device.createCommandEncoder({ label: 'clear-sums' });
       enc.clearBuffer(st.sums);
       device.queue.submit([enc.finish()]);
@@ -250,6 +308,8 @@ export class Simulation {
     for (let s = first; s < first + count; s++) {
       const o = (s % st.statsRing) * STATS.WORDS;
       if (stats[o + STATS.STEP] !== s) throw new Error(`internal: step statistics slot holds step ${stats[o + STATS.STEP]}, expected ${s}`);
+      const x = this.exchanges.get(s);
+      this.exchanges.delete(s);
       out.push({
         step: s,
         particlesBefore: stats[o + STATS.N_BEFORE],
@@ -257,9 +317,10 @@ export class Simulation {
         particlesAfter: stats[o + STATS.N_AFTER],
         collisions: stats[o + STATS.COLLISIONS],
         candidates: stats[o + STATS.CANDIDATES],
+        ...(x ? { sent: x.sent, received: x.received, exchangeSeconds: x.seconds } : {}),
       });
     }
-    return out;
+    return { steps: out, sums };
   }
 
   /** Number of submits of a run of `steps` more steps that contain a sampling step. */
@@ -294,12 +355,23 @@ export class Simulation {
     return this.particles;
   }
 
+  /** Phase totals of the recorder plus the host-side exchange (multi-rank). */
+  private phaseTotals(rec: PhaseRecorder): LoopResult['phases'] {
+    const out = new Map(rec.totals());
+    if (this.exchangeTime.calls > 0) out.set('exchange', { ...this.exchangeTime });
+    return out;
+  }
+
   /** Runs `steps` timesteps (default: the case's run.steps) and returns everything measured. */
   async run(options: LoopOptions = {}, steps = this.kase.run.steps): Promise<LoopResult> {
     const device = this.gpu.device;
     const rec: PhaseRecorder = options.timing === 'off' ? new UntimedRecorder(device)
       : this.gpu.hasTimestamps && options.timing !== 'wall' ? new TimestampRecorder(device, this.chunk * PASSES_PER_STEP)
         : new WallClockRecorder(device);
+    this.exchangeTime.calls = 0;
+    this.exchangeTime.totalSeconds = 0;
+    this.exchangeTime.minSeconds = Infinity;
+    this.exchangeTime.maxSeconds = 0;
     const start = await this.totals();
     const stepStats: StepStats[] = [];
     const totalsOverTime: LoopResult['totalsOverTime'] = [];
@@ -312,15 +384,11 @@ export class Simulation {
     while (this.step < last) {
       if (options.signal?.aborted) throw new RunCancelled(`cancelled at step ${this.step}`);
       const batch = Math.min(this.chunk, last - this.step);
-      this.ensureCapacity(batch);
-      let sampled = false;
+      if (!this.exchange) this.ensureCapacity(batch, rec);
+      let passes = 0;
       const tEncode = performance.now();
       for (let k = 1; k <= batch; k++) {
-        if (await this.recordStep(rec, this.step + k, !!options.detail)) {
-          sampled = true;
-          this.samples += 1;
-          this.blockPasses += 1;
-        }
+        if (await this.recordStep(rec, this.step + k, !!options.detail)) passes += 1;
         // hand the GPU work early so that it runs while the rest of the batch is recorded
         if (k % FLUSH_EVERY === 0 && k < batch) rec.flush();
       }
@@ -328,42 +396,47 @@ export class Simulation {
       await rec.submit();
       throwIfGpuError(this.gpu);
       const tRead = performance.now();
-      const got = await this.readBack(this.step + 1, batch, sampled);
+      const got = await this.readBack(this.step + 1, batch, passes > 0);
       host.encodeSeconds += (tSubmit - tEncode) / 1000;
       host.waitSeconds += (tRead - tSubmit) / 1000;
       host.readbackSeconds += (performance.now() - tRead) / 1000;
       host.submits += 1;
       this.step += batch;
-      this.closeBlock(perBlock, false);
+      this.samples += passes;
+      if (got.sums && this.fieldsAcc) {
+        this.fieldsAcc.add(got.sums, passes);
+        this.fieldsAcc.closeBlock(perBlock, false);
+      }
+      await options.onBatch?.({ steps: got.steps, sums: got.sums, passes, particles: this.particles });
       // a reduction over every particle: every submit for small runs, less often for big ones
       submits += 1;
       if (submits % this.totalsEvery() === 0 && this.step < last) {
         totalsOverTime.push({ step: this.step, totals: await this.totals() });
       }
-      for (const s of got) moved += s.particlesBefore;
-      stepStats.push(...got);
-      options.onSteps?.(got);
+      for (const s of got.steps) moved += s.particlesBefore;
+      stepStats.push(...got.steps);
+      options.onSteps?.(got.steps);
       const elapsed = (performance.now() - t0) / 1000;
       options.onProgress?.({ step: this.step, steps: last, particles: this.particles, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
     }
     const seconds = (performance.now() - t0) / 1000;
-    this.closeBlock(perBlock, true);
+    this.fieldsAcc?.closeBlock(perBlock, true);
     // the final totals (conservation) are taken after the clock stops, as the first were before it started
     const end = steps > 0 ? await this.totals() : start;
     if (steps > 0) totalsOverTime.push({ step: this.step, totals: end });
-    const t = this.tables;
+    const acc = this.fieldsAcc;
     return {
       steps, seconds, stepStats, start, end,
-      phases: rec.totals(),
+      phases: this.phaseTotals(rec),
       timingSource: rec.source,
       samples: this.samples,
-      fields: this.fieldsOf(this.sums, this.samples),
-      fieldErrors: this.batchMeans.errors(),
-      fieldBlocks: this.batchMeans.count,
-      sums: this.sums,
+      fields: acc ? acc.fields() : noFields(),
+      fieldErrors: acc ? acc.errors() : noFields(),
+      fieldBlocks: acc ? acc.blocks : 0,
+      sums: acc ? acc.sums : new Float64Array(0),
       totalsOverTime,
       capacity: this.state.capacity,
-      tables: t,
+      tables: this.tables,
       host,
     };
   }

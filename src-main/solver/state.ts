@@ -2,9 +2,10 @@
 // from one into the other), per-cell arrays, sampling sums, control words and step statistics.
 import { STORAGE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
 import {
-  CTL, FaceInfo, FaceSpecies, InitParams, PARTIAL_WORDS, PairInfo, SAMPLE_MOMENTS, STATS, SimParams, SpeciesInfo,
+  CTL, FaceInfo, FaceSpecies, InitParams, MIGRANT_WORDS, PARTIAL_WORDS, PairInfo, SAMPLE_MOMENTS, STATS, SimParams, SpeciesInfo,
 } from './gpu/struct-layouts.js';
-import { PARTICLE_ATTRIBUTES, type ParticleSet } from './particle-attributes.js';
+import { PARTICLE_ATTRIBUTES, SORT_SCRATCH, type ParticleSet } from './particle-attributes.js';
+import { packBoxes, subdomainParams, wholeGrid, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
 
 const UNIFORM = 0x40 | 0x08; // UNIFORM | COPY_DST
@@ -20,22 +21,33 @@ export interface BufferRequirement {
  * count heads for the reference fill (plus 10 % and a batch of injection with margin); the loop
  * grows the buffers between submits if the flow packs in more.
  */
-export function initialCapacity(t: SolverTables, stepsPerSubmit: number): number {
-  if (t.nFaceCells === 0) return t.initialParticles + 1024;
-  const base = Math.max(t.initialParticles, 1.1 * t.referenceParticles);
+export function initialCapacity(t: SolverTables, stepsPerSubmit: number, share = 1): number {
+  // a rank of a multi-rank run holds about its share of the cells' particles (plus 6 sigma and a margin)
+  const spread = (n: number) => share * n + (share < 1 ? 6 * Math.sqrt(share * n) + 4096 : 0);
+  if (t.nFaceCells === 0) return Math.ceil(spread(t.initialParticles) + 1024);
+  const base = Math.max(spread(t.initialParticles), 1.1 * spread(t.referenceParticles));
   const inj = t.injectionPerStep * stepsPerSubmit;
   return Math.ceil(base + inj + 10 * Math.sqrt(inj) + 1024);
 }
 
-/** Every buffer of a run with this capacity, largest first. */
-export function bufferPlan(t: SolverTables, capacity: number): BufferRequirement[] {
+/** Migrant slots per destination rank to start with: ~2 % of the particles, at least 4096. */
+export function initialSegmentCapacity(capacity: number, worldSize: number): number {
+  return worldSize > 1 ? Math.max(4096, Math.ceil(0.02 * capacity)) : 1;
+}
+
+/** Every buffer of a run with this capacity, largest first (nLocal: cells the per-cell arrays hold). */
+export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells, worldSize = 1): BufferRequirement[] {
   const S = t.species.length;
   const plan: BufferRequirement[] = [];
   for (const set of ['A', 'B']) for (const a of PARTICLE_ATTRIBUTES) plan.push({ label: `particles.${a}.${set}`, bytes: 4 * capacity });
-  plan.push({ label: 'sample.sums', bytes: t.sampling ? 4 * SAMPLE_MOMENTS * S * t.nCells : 4 });
-  for (const a of ['cell.counts', 'cell.starts', 'cell.sigmaCrMax', 'cell.remainder']) plan.push({ label: a, bytes: 4 * t.nCells });
+  plan.push({ label: 'sample.sums', bytes: t.sampling ? 4 * SAMPLE_MOMENTS * S * nLocal : 4 });
+  for (const a of ['cell.counts', 'cell.starts', 'cell.sigmaCrMax', 'cell.remainder']) plan.push({ label: a, bytes: 4 * nLocal });
   plan.push({ label: 'reduce.partials', bytes: 4 * PARTIAL_WORDS * Math.ceil(capacity / 256) });
   plan.push({ label: 'inject.counts', bytes: 4 * t.nFaceCells }, { label: 'inject.starts', bytes: 4 * t.nFaceCells });
+  if (worldSize > 1) {
+    plan.push({ label: 'particles.keys', bytes: 8 * capacity });
+    plan.push({ label: 'migrate.out', bytes: 4 * MIGRANT_WORDS * worldSize * initialSegmentCapacity(capacity, worldSize) });
+  }
   return plan.sort((a, b) => b.bytes - a.bytes);
 }
 
@@ -63,13 +75,32 @@ export class SimState {
   readonly sums: GPUBuffer;
   readonly injCounts: GPUBuffer;
   readonly injStarts: GPUBuffer;
+  readonly boxes: GPUBuffer;
+  readonly migCounts: GPUBuffer;
   sets: [ParticleSet, ParticleSet];
   partials: GPUBuffer;
+  /** In-cell order keys (multi-rank; a stub otherwise). */
+  keys: GPUBuffer;
+  /** Migrants per destination rank, segCap slots each (multi-rank; a stub otherwise). */
+  migOut: GPUBuffer;
+  /** Particles arrived from other ranks, before append_arrivals (multi-rank; grown as needed). */
+  arrivals: GPUBuffer;
+  segCap: number;
   /** Which particle set holds the live particles between steps. */
   current: 0 | 1 = 0;
+  readonly nLocal: number;
+  readonly multiRank: boolean;
 
-  constructor(private readonly device: GPUDevice, readonly tables: SolverTables, public capacity: number, readonly statsRing: number) {
+  readonly subdomain: Subdomain;
+
+  /** subdomain: the rank's part of the grid (default: the whole grid, one rank). */
+  constructor(private readonly device: GPUDevice, readonly tables: SolverTables, public capacity: number, readonly statsRing: number,
+    subdomain?: Subdomain) {
     const t = tables;
+    this.subdomain = subdomain ?? wholeGrid([t.simParams.nx, t.simParams.ny, t.simParams.nz]);
+    this.nLocal = this.subdomain.nLocal;
+    this.multiRank = this.subdomain.worldSize > 1;
+    this.segCap = initialSegmentCapacity(capacity, this.subdomain.worldSize);
     this.params = makeBufferWith(device, 'params', SimParams.pack(this.paramValues()), UNIFORM);
     this.initParams = makeBufferWith(device, 'init-params', InitParams.pack(t.init), UNIFORM);
     this.ctl = makeBufferWith(device, 'control', this.initialControl(), STORAGE);
@@ -78,28 +109,52 @@ export class SimState {
     this.speciesInfo = makeBufferWith(device, 'species', SpeciesInfo.packArray(t.species), STORAGE);
     this.faces = makeBufferWith(device, 'faces', FaceInfo.packArray(t.faces), STORAGE);
     this.faceSpecies = makeBufferWith(device, 'face-species', FaceSpecies.packArray(t.faceSpecies), STORAGE);
-    this.counts = makeBuffer(device, 'cell.counts', 4 * t.nCells);
-    this.starts = makeBuffer(device, 'cell.starts', 4 * t.nCells);
-    this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', new Float32Array(t.nCells).fill(t.sigmaCrMaxInit), STORAGE);
-    this.remainder = makeBuffer(device, 'cell.remainder', 4 * t.nCells);
-    this.sums = makeBuffer(device, 'sample.sums', t.sampling ? 4 * SAMPLE_MOMENTS * t.species.length * t.nCells : 4);
+    const nLocal = this.nLocal;
+    this.counts = makeBuffer(device, 'cell.counts', 4 * nLocal);
+    this.starts = makeBuffer(device, 'cell.starts', 4 * nLocal);
+    this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', new Float32Array(nLocal).fill(t.sigmaCrMaxInit), STORAGE);
+    this.remainder = makeBuffer(device, 'cell.remainder', 4 * nLocal);
+    this.sums = makeBuffer(device, 'sample.sums', t.sampling ? 4 * SAMPLE_MOMENTS * t.species.length * nLocal : 4);
     this.injCounts = makeBuffer(device, 'inject.counts', 4 * t.nFaceCells);
     this.injStarts = makeBuffer(device, 'inject.starts', 4 * t.nFaceCells);
     this.sets = [makeParticleSet(device, 'A', capacity), makeParticleSet(device, 'B', capacity)];
     this.partials = makeBuffer(device, 'reduce.partials', 4 * PARTIAL_WORDS * Math.ceil(capacity / 256));
+    this.boxes = makeBufferWith(device, 'boxes', packBoxes(this.subdomain), UNIFORM);
+    this.migCounts = makeBuffer(device, 'migrate.counts', 4 * (this.subdomain.worldSize + 1));
+    this.keys = makeBuffer(device, 'particles.keys', this.multiRank ? 8 * capacity : 16);
+    this.migOut = makeBuffer(device, 'migrate.out', 4 * MIGRANT_WORDS * this.subdomain.worldSize * this.segCap);
+    this.arrivals = makeBuffer(device, 'migrate.arrivals', 4 * MIGRANT_WORDS * (this.multiRank ? 4096 : 1));
   }
 
-  /** SimParams values including the capacity-dependent ones. */
+  /** SimParams values including the capacity- and subdomain-dependent ones. */
   private paramValues(): Record<string, number> {
-    return { ...this.tables.simParams, capacity: this.capacity, statsRing: this.statsRing };
+    return { ...this.tables.simParams, capacity: this.capacity, statsRing: this.statsRing, ...subdomainParams(this.subdomain, this.segCap) };
   }
 
-  /** Control words at step 0: no particles until init runs. */
+  /** Control words at step 0: one rank fills slots 0..count-1; ranks of a multi-rank run append what they own. */
   private initialControl(): Uint32Array {
     const ctl = new Uint32Array(CTL.WORDS);
-    ctl[CTL.N] = this.tables.initialParticles;
-    ctl[CTL.N_ALL] = this.tables.initialParticles;
+    const n = this.multiRank ? 0 : this.tables.initialParticles;
+    ctl[CTL.N] = n;
+    ctl[CTL.N_ALL] = n;
     return ctl;
+  }
+
+  /** Grows the migrant buffer to `segCap` slots per destination (its contents are collected again afterwards). */
+  growMigrants(segCap: number): void {
+    this.migOut.destroy();
+    this.segCap = segCap;
+    this.migOut = makeBuffer(this.device, 'migrate.out', 4 * MIGRANT_WORDS * this.subdomain.worldSize * segCap);
+    this.device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
+  }
+
+  /** Makes room for `count` arrived particles in the arrivals buffer; true when it was reallocated (rebind). */
+  ensureArrivals(count: number): boolean {
+    const bytes = 4 * MIGRANT_WORDS * count;
+    if (bytes <= this.arrivals.size) return false;
+    this.arrivals.destroy();
+    this.arrivals = makeBuffer(this.device, 'migrate.arrivals', Math.ceil(1.5 * bytes));
+    return true;
   }
 
   /** Particle arrays holding the live particles. */
@@ -113,17 +168,25 @@ export class SimState {
   }
 
   /**
-   * Reallocates the particle arrays with a larger capacity, copying the n live particles; callers
-   * must rebuild their bind groups afterwards.
+   * Reallocates the particle arrays with a larger capacity, copying the n live particles (and, in the
+   * middle of a step, the sort's arrival slots and the order keys of the first `scratchCount`);
+   * callers must rebuild their bind groups afterwards.
    */
-  grow(newCapacity: number, liveCount: number): void {
+  grow(newCapacity: number, liveCount: number, scratchCount = 0): void {
     const device = this.device;
     const fresh = makeParticleSet(device, this.current === 0 ? 'A' : 'B', newCapacity);
+    const other = makeParticleSet(device, this.current === 0 ? 'B' : 'A', newCapacity);
+    const keys = makeBuffer(device, 'particles.keys', this.multiRank ? 8 * newCapacity : 16);
     const enc = device.createCommandEncoder({ label: 'grow' });
     for (const a of PARTICLE_ATTRIBUTES) if (liveCount > 0) enc.copyBufferToBuffer(this.live[a], 0, fresh[a], 0, 4 * liveCount);
+    if (scratchCount > 0) {
+      enc.copyBufferToBuffer(this.idle[SORT_SCRATCH.slot], 0, other[SORT_SCRATCH.slot], 0, 4 * scratchCount);
+      if (this.multiRank) enc.copyBufferToBuffer(this.keys, 0, keys, 0, 8 * scratchCount);
+    }
     device.queue.submit([enc.finish()]);
-    const other = makeParticleSet(device, this.current === 0 ? 'B' : 'A', newCapacity);
     for (const set of this.sets) for (const a of PARTICLE_ATTRIBUTES) set[a].destroy();
+    this.keys.destroy();
+    this.keys = keys;
     this.sets = this.current === 0 ? [fresh, other] : [other, fresh];
     this.partials.destroy();
     this.partials = makeBuffer(device, 'reduce.partials', 4 * PARTIAL_WORDS * Math.ceil(newCapacity / 256));

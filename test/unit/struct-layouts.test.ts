@@ -4,8 +4,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_LAYOUTS, BOUNDARY_CODES, CELL_WORD, CTL, PARTIAL_WORDS, SAMPLE_MOMENTS, STATS,
+  ALL_LAYOUTS, BOUNDARY_CODES, CELL_WORD, CTL, MIGRANT_WORDS, PARTIAL_WORDS, SAMPLE_MOMENTS, STATS,
 } from '../../src-main/solver/gpu/struct-layouts.js';
+import { MAX_RANKS } from '../../src-main/solver/subdomain.js';
 
 const shaderDir = fileURLToPath(new URL('../../shaders/', import.meta.url));
 
@@ -18,7 +19,7 @@ function wgsl(file: string): string {
 function parseStructs(text: string): Map<string, [string, string][]> {
   const out = new Map<string, [string, string][]>();
   for (const m of text.matchAll(/struct\s+(\w+)\s*\{([^}]*)\}/g)) {
-    const fields = m[2].split(',').map((f) => f.trim()).filter((f) => f.length > 0)
+    const fields = m[2].split(/,(?![^<]*>)/).map((f) => f.trim()).filter((f) => f.length > 0)
       .map((f) => {
         const fm = /^(\w+)\s*:\s*([\w<>, ]+)$/.exec(f);
         if (!fm) throw new Error(`cannot parse field "${f}" of struct ${m[1]}`);
@@ -77,8 +78,13 @@ describe('shared constants', () => {
 
   it('every u32 constant of common.wgsl is one of the groups above or shader-only', () => {
     // a new group (e.g. indirect-dispatch ARGS_* words) needs its TypeScript twin and a check here
-    const known = /^(BC_|CTL_|ST_|STATS_WORDS$|STREAM_|INVALID_CELL$|CELL_BITS$|CELL_MASK$)/;
+    const known = /^(BC_|CTL_|ST_|STATS_WORDS$|STREAM_|INVALID_CELL$|CELL_BITS$|CELL_MASK$|MIGRANT_WORDS$|INJECTED_KEY$)/;
     expect([...consts.keys()].filter((k) => !known.test(k))).toEqual([]);
+  });
+
+  it('MIGRANT_WORDS equals its TypeScript twin, MAX_RANKS in move.wgsl equals the subdomain limit', () => {
+    expect(consts.get('MIGRANT_WORDS')).toBe(MIGRANT_WORDS);
+    expect(parseU32Consts(wgsl('move.wgsl')).get('MAX_RANKS')).toBe(MAX_RANKS);
   });
 
   it('MOMENTS in sample.wgsl equals SAMPLE_MOMENTS, PARTIAL_WORDS in reduce.wgsl equals PARTIAL_WORDS', () => {

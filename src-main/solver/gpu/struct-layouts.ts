@@ -44,6 +44,9 @@ export const SimParams = new StructLayout('SimParams', [
   ['invDx', 'f32'], ['invDy', 'f32'], ['invDz', 'f32'], ['collisionFactor', 'f32'],
   ['seedLo', 'u32'], ['seedHi', 'u32'], ['capacity', 'u32'], ['nFaceCells', 'u32'],
   ['statsRing', 'u32'], ['nInflowFaces', 'u32'], ['sampleEnabled', 'u32'], ['pad0', 'u32'],
+  ['cellBase', 'u32'], ['nLocal', 'u32'], ['loX', 'u32'], ['loY', 'u32'],
+  ['loZ', 'u32'], ['hiX', 'u32'], ['hiY', 'u32'], ['hiZ', 'u32'],
+  ['rank', 'u32'], ['worldSize', 'u32'], ['segCap', 'u32'], ['pad1', 'u32'],
 ] as const);
 
 export const PairInfo = new StructLayout('PairInfo', [
@@ -80,7 +83,9 @@ export const ALL_LAYOUTS = [SimParams, PairInfo, InitParams, SpeciesInfo, FaceIn
 export const BOUNDARY_CODES = { periodic: 0, specular: 1, diffuse: 2, inflow: 3, outflow: 4 } as const;
 
 /** Control words and statistics ring layout, as the CTL_* and ST_* constants of common.wgsl. */
-export const CTL = { STEP: 0, N: 1, N_ALL: 2, OVERFLOW: 3, INJECTED: 4, STATS_SLOT: 5, WORDS: 8 } as const;
+export const CTL = { STEP: 0, N: 1, N_ALL: 2, OVERFLOW: 3, INJECTED: 4, STATS_SLOT: 5, ARRIVALS: 6, WORDS: 8 } as const;
+/** Words of one migrating particle (MIGRANT_WORDS in common.wgsl): position, velocity, cell word, key. */
+export const MIGRANT_WORDS = 9;
 /** A particle's cell word: cell index in the low BITS bits, species above (CELL_* in common.wgsl). */
 export const CELL_WORD = { BITS: 27, MASK: 0x07ffffff } as const;
 export const STATS = { WORDS: 8, STEP: 0, N_BEFORE: 1, INJECTED: 2, N_AFTER: 3, COLLISIONS: 4, CANDIDATES: 5 } as const;

@@ -1,5 +1,6 @@
 // Move phase: starts the step and clears the cell counters (control.wgsl:begin_step), then flies every
-// particle for dt through the box with its boundary conditions, re-indexes and counts it (move.wgsl).
+// particle for dt through the box with its boundary conditions, re-indexes and counts it (move.wgsl);
+// in a multi-rank run particles landing in other ranks' cells go to the migrant buffer.
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import { SORT_SCRATCH } from '../particle-attributes.js';
@@ -19,12 +20,13 @@ export class MovePhase implements Phase {
 
   bind(): void {
     const { device, state: s } = this.ctx;
-    this.beginGroup = bindBuffers(device, this.begin, 'begin-step', { 0: s.params, 1: s.ctl, 2: s.stats, 6: s.counts });
+    this.beginGroup = bindBuffers(device, this.begin, 'begin-step', { 0: s.params, 1: s.ctl, 2: s.stats, 6: s.counts, 7: s.migCounts });
     this.moveGroups = s.sets.map((p, k) =>
       bindBuffers(device, this.move, `move-${k}`, {
         0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies,
         4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell,
-        11: s.counts, 12: s.sets[1 - k][SORT_SCRATCH.slot],
+        11: s.counts, 12: s.sets[1 - k][SORT_SCRATCH.slot], 13: s.starts,
+        14: s.keys, 15: s.migOut, 16: s.migCounts, 17: s.boxes,
       }),
     );
   }
@@ -33,7 +35,7 @@ export class MovePhase implements Phase {
     const s = this.ctx.state;
     pass.setPipeline(this.begin);
     pass.setBindGroup(0, this.beginGroup);
-    pass.dispatchWorkgroups(...dispatchDims(s.tables.nCells, WORKGROUP_SIZE));
+    pass.dispatchWorkgroups(...dispatchDims(Math.max(s.nLocal, s.subdomain.worldSize), WORKGROUP_SIZE));
     pass.setPipeline(this.move);
     pass.setBindGroup(0, this.moveGroups[set]);
     pass.dispatchWorkgroups(...dispatchDims(s.capacity, WORKGROUP_SIZE));

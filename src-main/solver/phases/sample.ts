@@ -25,6 +25,6 @@ export class SamplePhase implements Phase {
   encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.groups[set]);
-    pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.tables.nCells, WORKGROUP_SIZE));
+    pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));
   }
 }

@@ -24,7 +24,7 @@ export class SortPhase implements Phase {
     this.scatter = get('scatter');
     this.orderCells = get('order_cells');
     this.permute = get('permute');
-    this.scan = new PrefixScan(ctx.device, ctx.cache, 'sort', ctx.state.tables.nCells);
+    this.scan = new PrefixScan(ctx.device, ctx.cache, 'sort', ctx.state.nLocal);
   }
 
   bind(): void {
@@ -38,7 +38,7 @@ export class SortPhase implements Phase {
         scatter: bindBuffers(device, this.scatter, `sort-scatter-${k}`, {
           0: s.params, 1: s.ctl, 2: from.cell, 3: s.counts, 4: to[SORT_SCRATCH.slot], 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats,
         }),
-        order: bindBuffers(device, this.orderCells, `sort-order-${k}`, { 0: s.params, 3: s.counts, 5: s.starts, 6: to[SORT_SCRATCH.order] }),
+        order: bindBuffers(device, this.orderCells, `sort-order-${k}`, { 0: s.params, 3: s.counts, 5: s.starts, 6: to[SORT_SCRATCH.order], 22: s.keys }),
         permute: bindBuffers(device, this.permute, `sort-permute-${k}`, permute),
       };
     });
@@ -48,7 +48,7 @@ export class SortPhase implements Phase {
   encode(pass: GPUComputePassEncoder, set: 0 | 1, stage?: string): void {
     const s = this.ctx.state;
     const g = this.groups[set];
-    const cellGroups = dispatchDims(s.tables.nCells, WORKGROUP_SIZE);
+    const cellGroups = dispatchDims(s.nLocal, WORKGROUP_SIZE);
     const particleGroups = dispatchDims(s.capacity, WORKGROUP_SIZE);
     const run = (name: string, fn: () => void) => { if (stage === undefined || stage === name) fn(); };
     const dispatch = (pipeline: GPUComputePipeline, group: GPUBindGroup, groups: [number, number]) => {

@@ -1,0 +1,67 @@
+// The sampled fields of a run: per-submit f32 moment sums (sample.wgsl, global cell order) folded
+// into f64 in submit order, grouped into batch-means blocks for the standard errors. A one-rank run
+// feeds it from its own read-back; a multi-rank run feeds it in the orchestrator from the ranks' sums
+// placed in global cell order, which gives bitwise the same fields.
+import { cellVolume, type Case } from '../common/case-schema.js';
+import { BatchMeans } from './field-statistics.js';
+import { computeFields, type Fields } from './fields.js';
+import { SAMPLE_MOMENTS } from './gpu/struct-layouts.js';
+import type { SolverTables } from './tables.js';
+
+export class FieldAccumulator {
+  /** Raw f64 moment sums (layout of sample.wgsl over all cells). */
+  readonly sums: Float64Array;
+  private readonly blockSums: Float64Array;
+  private blockPasses = 0;
+  private blockSubmits = 0;
+  private readonly batchMeans: BatchMeans;
+  /** Sampling passes so far. */
+  samples = 0;
+
+  constructor(private readonly kase: Case, private readonly tables: SolverTables) {
+    this.sums = new Float64Array(SAMPLE_MOMENTS * tables.species.length * tables.nCells);
+    this.blockSums = new Float64Array(this.sums.length);
+    this.batchMeans = new BatchMeans(tables.nCells);
+  }
+
+  /** Adds one submit's f32 sums over `passes` sampling passes (global cell order). */
+  add(f32: ArrayLike<number>, passes: number): void {
+    for (let k = 0; k < f32.length; k++) {
+      this.sums[k] += f32[k];
+      this.blockSums[k] += f32[k];
+    }
+    this.samples += passes;
+    this.blockPasses += passes;
+    this.blockSubmits += 1;
+  }
+
+  /** Closes the current batch-means block when it holds `perBlock` sampled submits (or `force`). */
+  closeBlock(perBlock: number, force: boolean): void {
+    if (this.blockSubmits === 0 || (!force && this.blockSubmits < perBlock)) return;
+    this.batchMeans.add(this.fieldsOf(this.blockSums, this.blockPasses));
+    this.blockSums.fill(0);
+    this.blockPasses = 0;
+    this.blockSubmits = 0;
+  }
+
+  /** Fields of moment sums over `passes` passes. */
+  private fieldsOf(sums: Float64Array, passes: number): Fields {
+    const t = this.tables;
+    return computeFields(sums, passes, t.species.map((s) => s.mass), t.nCells, t.fnum, cellVolume(this.kase));
+  }
+
+  /** The run's fields so far. */
+  fields(): Fields {
+    return this.fieldsOf(this.sums, this.samples);
+  }
+
+  /** Standard errors per cell by batch means (NaN with fewer than 2 blocks). */
+  errors(): Fields {
+    return this.batchMeans.errors();
+  }
+
+  /** Batch-means blocks closed so far. */
+  get blocks(): number {
+    return this.batchMeans.count;
+  }
+}

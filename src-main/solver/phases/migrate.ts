@@ -1,0 +1,64 @@
+// Migration of a multi-rank run (move.wgsl, control.wgsl): after injection, injected particles that
+// landed in other ranks' cells join the migrant buffer; after the host exchanged the buffers, the
+// particles that arrived are appended and counted in their cells. Not used on one rank.
+import { bindBuffers } from '../gpu/bind.js';
+import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
+import { SORT_SCRATCH } from '../particle-attributes.js';
+import type { PhaseContext } from './phase.js';
+
+export class MigratePhase {
+  private readonly collectInjected: GPUComputePipeline;
+  private readonly collectAll: GPUComputePipeline;
+  private readonly append: GPUComputePipeline;
+  private readonly after: GPUComputePipeline;
+  private groups: { collectInjected: GPUBindGroup; collectAll: GPUBindGroup; append: GPUBindGroup }[] = [];
+  private afterGroup!: GPUBindGroup;
+
+  constructor(private readonly ctx: PhaseContext) {
+    const get = (entry: string) => ctx.cache.get({ file: 'move.wgsl', entry, modules: ['advance.wgsl'] });
+    this.collectInjected = get('collect_injected');
+    this.collectAll = get('collect_all');
+    this.append = get('append_arrivals');
+    this.after = ctx.cache.get({ file: 'control.wgsl', entry: 'after_arrivals' });
+  }
+
+  /** (Re)creates the bind groups (after setup and whenever buffers were reallocated). */
+  bind(): void {
+    const { device, state: s } = this.ctx;
+    this.groups = s.sets.map((p, k) => {
+      const particles = { 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell };
+      const collect = { 0: s.params, 1: s.ctl, ...particles, 14: s.keys, 15: s.migOut, 16: s.migCounts, 17: s.boxes };
+      return {
+        collectInjected: bindBuffers(device, this.collectInjected, `collect-injected-${k}`, collect),
+        collectAll: bindBuffers(device, this.collectAll, `collect-all-${k}`, collect),
+        append: bindBuffers(device, this.append, `append-arrivals-${k}`, {
+          0: s.params, 1: s.ctl, ...particles, 11: s.counts, 12: s.sets[1 - k][SORT_SCRATCH.slot], 14: s.keys, 16: s.migCounts, 18: s.arrivals,
+        }),
+      };
+    });
+    this.afterGroup = bindBuffers(device, this.after, 'after-arrivals', { 0: s.params, 1: s.ctl });
+  }
+
+  /** Emits the injected particles of this step that belong to other ranks. */
+  encodeCollectInjected(pass: GPUComputePassEncoder, set: 0 | 1): void {
+    this.dispatch(pass, this.collectInjected, this.groups[set].collectInjected, this.ctx.state.capacity);
+  }
+
+  /** Emits every particle that belongs to another rank again (after the migrant buffer grew). */
+  encodeCollectAll(pass: GPUComputePassEncoder, set: 0 | 1): void {
+    this.dispatch(pass, this.collectAll, this.groups[set].collectAll, this.ctx.state.capacity);
+  }
+
+  /** Appends `count` arrived particles (already written to the arrivals buffer and CTL_ARRIVALS). */
+  encodeAppend(pass: GPUComputePassEncoder, set: 0 | 1, count: number): void {
+    if (count > 0) this.dispatch(pass, this.append, this.groups[set].append, count);
+    this.dispatch(pass, this.after, this.afterGroup, 1, 1);
+  }
+
+  /** One dispatch covering n invocations. */
+  private dispatch(pass: GPUComputePassEncoder, pipeline: GPUComputePipeline, group: GPUBindGroup, n: number, wg = WORKGROUP_SIZE): void {
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroups(...dispatchDims(n, wg));
+  }
+}
