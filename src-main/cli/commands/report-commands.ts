@@ -1,8 +1,10 @@
-// `dsmc report profile`, `dsmc export vtk` and `dsmc compare`: reports on runs kept in the run database.
+// `dsmc report profile|scaling`, `dsmc export vtk` and `dsmc compare`: reports on runs and studies kept in the run database.
 import { buildComparison } from '../../common/reports/compare-model.js';
 import { buildProfileReport } from '../../common/reports/profile-model.js';
+import { buildScalingReport } from '../../common/reports/scaling-model.js';
 import { comparisonText } from '../../reports/compare-text.js';
 import { loadCompareInput, loadProfileInput, requireFields } from '../../reports/run-source.js';
+import { loadScalingInput } from '../../reports/scaling-source.js';
 import { fieldsToVti } from '../../reports/vtk-image-data.js';
 import { writeFileAtomic } from '../../reports/write-atomic.js';
 import type { CliCommand, CommandArgs } from '../command.js';
@@ -22,24 +24,62 @@ function subcommandRun(args: CommandArgs, word: string, usage: string): number {
   return runIdArg(args.positionals[1], usage);
 }
 
-const REPORT_USAGE = 'report profile RUN --format html|csv|json|pdf --out FILE [--data-dir DIR]';
+const PROFILE_USAGE = 'report profile RUN --format html|csv|json|pdf --out FILE [--data-dir DIR]';
+const SCALING_USAGE = 'report scaling STUDY [--format html|csv|json|pdf] [--out FILE] [--data-dir DIR]';
+const REPORT_USAGE = `${PROFILE_USAGE}\n       dsmc ${SCALING_USAGE}`;
+
+/** A STUDY argument as a study id; the error shows the usage. */
+function studyIdArg(text: string | undefined, usage: string): number {
+  if (text === undefined) throw new Error(`missing STUDY (a study id from \`dsmc studies\`); usage: dsmc ${usage}`);
+  if (!/^[1-9][0-9]*$/.test(text)) throw new Error(`STUDY must be a study id (a positive integer from \`dsmc studies\`), got "${text}"; usage: dsmc ${usage}`);
+  return Number(text);
+}
+
+/** `report profile RUN`: the profiling report of one run (--out required). */
+async function reportProfile(args: CommandArgs): Promise<number> {
+  const id = subcommandRun(args, 'profile', PROFILE_USAGE);
+  // loaded on demand: ECharts takes ~0.6 s to load and only reports need it
+  const { exportProfile, profileFormatOf } = await import('../../reports/export-profile.js');
+  const format = profileFormatOf(args.values.format);
+  const out = outOf(args, PROFILE_USAGE);
+  const report = withStore(args, (store) => buildProfileReport(loadProfileInput(store, id)));
+  await exportProfile(report, format, out);
+  process.stdout.write(`wrote ${out} (${format} profile of run ${id})\n`);
+  return 0;
+}
+
+/** `report scaling STUDY`: speedup, efficiency, phases, UN and the fitted model of a study (--out defaults to study-ID-scaling.FORMAT). */
+async function reportScaling(args: CommandArgs): Promise<number> {
+  positionalCount(args, 2, 2, SCALING_USAGE);
+  const id = studyIdArg(args.positionals[1], SCALING_USAGE);
+  const { defaultScalingOut, exportScaling, scalingFormatOf } = await import('../../reports/scaling-export.js');
+  const format = scalingFormatOf(args.values.format);
+  const out = typeof args.values.out === 'string' && args.values.out !== '' ? args.values.out : defaultScalingOut(id, format);
+  const report = withStore(args, (store) => buildScalingReport(loadScalingInput(store, id)));
+  await exportScaling(report, format, out);
+  const fit = report.fit ? `, model s = ${report.fit.serialFraction.toExponential(2)}, ${report.fit.prediction.gpus} GPUs predicted` : '';
+  process.stdout.write(`wrote ${out} (${format} ${report.study.kind} scaling report of study ${id}: ${report.points.length} GPU count(s)${fit})\n`);
+  for (const w of report.warnings) process.stderr.write(`warning: ${w}\n`);
+  return 0;
+}
+
+/** The report kinds by their word. */
+const REPORT_KINDS: Record<string, (args: CommandArgs) => Promise<number>> = { profile: reportProfile, scaling: reportScaling };
 
 export const reportCommand: CliCommand = {
   name: 'report',
   usage: REPORT_USAGE,
-  summary: "Write a run's profiling report (SPARTA-style phase table, throughput, conservation, charts, the case);\n" +
+  summary: "Write a run's profiling report (SPARTA-style phase table, throughput, conservation, charts, the case) or a\n" +
+    "study's scaling report (speedup, efficiency, phases, UN, throughput per GPU, fitted model and prediction);\n" +
     'html is one self-contained file that opens offline, pdf prints it with headless Chromium (apt-get install chromium).',
   options: { ...DATA_DIR_OPTION, format: { type: 'string', default: 'html' }, out: { type: 'string' } },
   async run(args) {
-    const id = subcommandRun(args, 'profile', REPORT_USAGE);
-    // loaded on demand: ECharts takes ~0.6 s to load and only reports need it
-    const { exportProfile, profileFormatOf } = await import('../../reports/export-profile.js');
-    const format = profileFormatOf(args.values.format);
-    const out = outOf(args, REPORT_USAGE);
-    const report = withStore(args, (store) => buildProfileReport(loadProfileInput(store, id)));
-    await exportProfile(report, format, out);
-    process.stdout.write(`wrote ${out} (${format} profile of run ${id})\n`);
-    return 0;
+    const kind = args.positionals[0];
+    const handler = kind !== undefined && Object.hasOwn(REPORT_KINDS, kind) ? REPORT_KINDS[kind] : undefined;
+    if (!handler) {
+      throw new Error(`${kind === undefined ? 'missing the report kind' : `unknown report kind "${kind}"`}, expected ${Object.keys(REPORT_KINDS).join(' or ')}; usage: dsmc ${REPORT_USAGE}`);
+    }
+    return handler(args);
   },
 };
 

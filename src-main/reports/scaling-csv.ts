@@ -1,0 +1,70 @@
+// The scaling report as CSV: several tables in one file, each starting with a line "# <name>" (study, points,
+// phases, fit, fit_points, notes), then a header row and data rows; sections are separated by one empty
+// line. Numbers are written in full precision; unknown values are empty cells.
+import type { ScalingReport } from '../common/reports/scaling-model.js';
+import { csvRow } from './csv.js';
+
+type Cell = string | number | boolean | null | undefined;
+
+/** One section: "# name", header, rows. */
+function section(name: string, header: string[], rows: Cell[][]): string {
+  return [`# ${name}`, csvRow(header), ...rows.map(csvRow)].join('\n');
+}
+
+/** The study's fields as key/value rows. */
+function studyRows(r: ScalingReport): Cell[][] {
+  const s = r.study;
+  return [['study_id', s.id], ['name', s.name], ['kind', s.kind], ['project', s.project], ['case', s.caseName], ['case_hash', s.caseHash],
+    ['created_at', s.createdAt], ['notes', s.notes], ['baseline_gpus', r.baselineGpus]];
+}
+
+/** One row per GPU count. */
+function pointRows(r: ScalingReport): Cell[][] {
+  return r.points.map((p) => {
+    const b = p.balance;
+    return [p.gpus, p.runId, p.ranks, p.steps, p.meanParticles, p.particlesPerGpu, p.particleSteps, p.loopSeconds, p.scaledSeconds,
+      p.particleStepsPerSecond, p.particleStepsPerSecondPerGpu, p.speedup, p.idealSpeedup, p.efficiency,
+      b.loadNonUniformity?.meanPercent, b.loadNonUniformity?.maxPercent, b.communicated?.meanPerStep, b.communicated?.maxPerStep,
+      b.communicated?.meanFractionOfParticles, b.waitSeconds?.mean, b.waitSeconds?.max, b.steps, p.otherSeconds];
+  });
+}
+
+/** One row per phase and GPU count. */
+function phaseRows(r: ScalingReport): Cell[][] {
+  const rows: Cell[][] = [];
+  for (const name of r.phaseNames) {
+    for (const p of r.points) {
+      const x = p.phases.find((q) => q.phase === name);
+      if (x) rows.push([name, p.gpus, x.calls, x.avgPerCallSeconds, x.minSeconds, x.avgSeconds, x.maxSeconds, x.percentOfLoop]);
+    }
+  }
+  return rows;
+}
+
+/** The fitted model as key/value rows (empty when there is none). */
+function fitRows(r: ScalingReport): Cell[][] {
+  const f = r.fit;
+  if (!f) return [['note', r.fitNote]];
+  return [['formula', f.formula], ['t1_seconds', f.t1Seconds], ['serial_fraction', f.serialFraction], ['comm_seconds', f.commSeconds],
+    ['comm_term', f.commTerm], ['comm_fitted', f.commFitted], ['rms_residual_seconds', f.rmsResidualSeconds],
+    ['relative_rms_residual', f.relativeRmsResidual], ['amdahl_limit', f.amdahlLimit], ['prediction_gpus', f.prediction.gpus],
+    ['prediction_seconds', f.prediction.seconds], ['prediction_speedup', f.prediction.speedup], ['prediction_efficiency', f.prediction.efficiency],
+    ['note', r.fitNote]];
+}
+
+/** The whole report as CSV text. */
+export function scalingCsv(r: ScalingReport): string {
+  return [
+    section('study', ['key', 'value'], studyRows(r)),
+    section('points', ['gpus', 'run_id', 'ranks', 'steps', 'mean_particles', 'particles_per_gpu', 'particle_steps', 'loop_seconds', 'scaled_seconds',
+      'particle_steps_per_second', 'particle_steps_per_second_per_gpu', 'speedup', 'ideal_speedup', 'efficiency', 'un_mean_percent',
+      'un_max_percent', 'sent_per_step_mean', 'sent_per_step_max', 'sent_fraction_of_particles', 'wait_seconds_mean', 'wait_seconds_max',
+      'rank_steps_used', 'other_seconds'], pointRows(r)),
+    section('phases', ['phase', 'gpus', 'calls', 'avg_per_call_s', 'min_s', 'mean_s', 'max_s', 'percent_of_loop'], phaseRows(r)),
+    section('fit', ['key', 'value'], fitRows(r)),
+    section('fit_points', ['gpus', 'measured_seconds', 'model_seconds', 'residual_seconds'],
+      (r.fit?.points ?? []).map((p) => [p.gpus, p.measuredSeconds, p.modelSeconds, p.residualSeconds])),
+    section('notes', ['kind', 'text'], [...r.skipped.map((s) => ['skipped', `run ${s.runId} on ${s.gpus} GPU(s): ${s.reason}`]),
+      ...r.warnings.map((w) => ['warning', w])]),
+  ].join('\n\n') + '\n';
+}

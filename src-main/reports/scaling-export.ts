@@ -1,0 +1,33 @@
+// Writes a scaling report in one of the export formats (a table of writers), through a temporary file.
+import type { ScalingReport } from '../common/reports/scaling-model.js';
+import { htmlToPdf } from './html-to-pdf.js';
+import { scalingCsv } from './scaling-csv.js';
+import { scalingHtml } from './scaling-html.js';
+import { writeFileAtomic } from './write-atomic.js';
+
+/** Writers of a scaling report to a file, by format. */
+const SCALING_WRITERS = {
+  html: (r: ScalingReport, out: string) => writeFileAtomic(out, scalingHtml(r)),
+  csv: (r: ScalingReport, out: string) => writeFileAtomic(out, scalingCsv(r)),
+  json: (r: ScalingReport, out: string) => writeFileAtomic(out, JSON.stringify(r, null, 2) + '\n'),
+  pdf: (r: ScalingReport, out: string) => htmlToPdf(scalingHtml(r), out),
+} as const;
+
+export type ScalingFormat = keyof typeof SCALING_WRITERS;
+export const SCALING_FORMATS = Object.keys(SCALING_WRITERS) as ScalingFormat[];
+
+/** The format named by --format, or an error listing the formats. */
+export function scalingFormatOf(text: unknown): ScalingFormat {
+  if (typeof text === 'string' && (SCALING_FORMATS as string[]).includes(text)) return text as ScalingFormat;
+  throw new Error(`--format: got "${String(text)}"; expected one of ${SCALING_FORMATS.join(', ')}`);
+}
+
+/** The file a scaling report goes to without --out: study-ID-scaling.FORMAT in the current folder. */
+export function defaultScalingOut(studyId: number, format: ScalingFormat): string {
+  return `study-${studyId}-scaling.${format}`;
+}
+
+/** Writes the report to `out` in `format` (through a temporary file). */
+export async function exportScaling(report: ScalingReport, format: ScalingFormat, out: string): Promise<void> {
+  await SCALING_WRITERS[format](report, out);
+}

@@ -1,0 +1,147 @@
+// The scaling report as one self-contained HTML file (inline CSS and SVG charts, no scripts, no external
+// references), so it opens offline and prints to PDF as it looks. User text is escaped; every number cell
+// carries its exact value in data-value and a stable data-key for machines (points.N.field, fit.field,
+// phases.PHASE.N.field).
+import { scalingCharts } from '../common/charts/scaling-charts.js';
+import { formatPercent, formatSci, formatSeconds } from '../common/reports/format-numbers.js';
+import type { ScalingPoint, ScalingReport } from '../common/reports/scaling-model.js';
+import { escapeHtml } from './html-escape.js';
+import { renderChartSvg } from './svg-chart.js';
+
+const CSS = `
+body { font-family: sans-serif; font-size: 13px; color: #222; margin: 24px auto; max-width: 1000px; }
+h1 { font-size: 20px; margin-bottom: 4px; } h2 { font-size: 16px; margin-top: 28px; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 8px 0; } th, td { padding: 3px 8px; border-bottom: 1px solid #eee; }
+th { text-align: left; background: #f4f4f4; } td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.meta, .note { color: #555; } .note { font-size: 12px; } .warn { color: #8a4b00; }
+figure { margin: 12px 0; } svg { max-width: 100%; height: auto; }
+@page { size: A4; margin: 12mm; } @media print { body { margin: 0; max-width: none; } h2 { break-after: avoid; } figure, table { break-inside: avoid; } }
+`;
+
+/** A number cell: formatted text, exact value in data-value (empty when null or not finite), key in data-key. */
+function num(value: number | null | undefined, text: string, key: string): string {
+  const v = value === null || value === undefined || !Number.isFinite(value) ? '' : String(value);
+  return `<td class="num" data-key="${escapeHtml(key)}" data-value="${v}">${escapeHtml(v === '' ? 'n/a' : text)}</td>`;
+}
+
+/** A plain number as text with up to 4 significant decimals. */
+function plain(x: number | null | undefined, digits = 3): string {
+  return x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(digits);
+}
+
+/** A header row. */
+function head(cols: string[]): string {
+  return `<tr>${cols.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr>`;
+}
+
+/** One GPU count of the main table. */
+function pointRow(p: ScalingPoint): string {
+  const k = (f: string) => `points.${p.gpus}.${f}`;
+  const b = p.balance;
+  return `<tr data-gpus="${p.gpus}">` +
+    num(p.gpus, String(p.gpus), k('gpus')) + num(p.runId, `#${p.runId}`, k('runId')) + num(p.ranks, String(p.ranks), k('ranks')) +
+    num(p.particlesPerGpu, formatSci(p.particlesPerGpu), k('particlesPerGpu')) +
+    num(p.loopSeconds, formatSeconds(p.loopSeconds), k('loopSeconds')) +
+    num(p.particleStepsPerSecond, formatSci(p.particleStepsPerSecond), k('particleStepsPerSecond')) +
+    num(p.particleStepsPerSecondPerGpu, formatSci(p.particleStepsPerSecondPerGpu), k('particleStepsPerSecondPerGpu')) +
+    num(p.speedup, plain(p.speedup), k('speedup')) + num(p.idealSpeedup, String(p.idealSpeedup), k('idealSpeedup')) +
+    num(p.efficiency, formatPercent(100 * p.efficiency), k('efficiency')) +
+    num(b.loadNonUniformity?.meanPercent, formatPercent(b.loadNonUniformity?.meanPercent ?? null), k('unMeanPercent')) +
+    num(b.loadNonUniformity?.maxPercent, formatPercent(b.loadNonUniformity?.maxPercent ?? null), k('unMaxPercent')) +
+    num(b.communicated?.meanPerStep, plain(b.communicated?.meanPerStep, 1), k('sentPerStep')) +
+    num(b.communicated?.meanFractionOfParticles, formatSci(b.communicated?.meanFractionOfParticles ?? null, 2), k('sentFraction')) +
+    num(b.waitSeconds?.mean, formatSeconds(b.waitSeconds?.mean ?? null), k('waitSecondsMean')) +
+    num(b.waitSeconds?.max, formatSeconds(b.waitSeconds?.max ?? null), k('waitSecondsMax')) +
+    '</tr>';
+}
+
+/** Speedup, efficiency, throughput, UN and communication per GPU count. */
+function pointsSection(r: ScalingReport): string {
+  if (r.points.length === 0) return '<h2>Results</h2><p>No completed runs in this study yet.</p>';
+  const kind = r.study.kind === 'strong'
+    ? 'strong scaling: speedup S(n) = n0 T(n0) / T(n), efficiency E(n) = S(n) / n'
+    : 'weak scaling: efficiency E(n) = particle-steps/s per GPU on n GPUs / on n0 GPUs (= T_p(n0) / T_np(n) at equal load per GPU), scaled speedup n E(n)';
+  return `<h2>Results</h2><p class="note">${escapeHtml(kind)}; baseline n0 = ${r.baselineGpus} GPU(s); ideal S(n) = n, E(n) = 1. ` +
+    'UN = (Pmax - Pmin) / Pavg over ranks at each step (mean and max over steps); sent = particles migrated per step summed over ranks; ' +
+    'wait = each rank\'s time waiting for the others summed over the steps (mean and max over ranks).</p>' +
+    '<table id="scaling-table">' + head(['GPUs', 'run', 'ranks', 'particles/GPU', 'loop time', 'particle-steps/s', 'per GPU', 'speedup', 'ideal',
+      'efficiency', 'UN mean', 'UN max', 'sent/step', 'sent/particles', 'wait mean', 'wait max']) +
+    r.points.map(pointRow).join('') + '</table>';
+}
+
+/** The fitted model, its residual per point and its prediction. */
+function fitSection(r: ScalingReport): string {
+  const f = r.fit;
+  if (!f) return `<h2>Model</h2><p>${escapeHtml(r.fitNote ?? 'no model')}</p>`;
+  const rows: [string, string][] = [
+    ['model', `<td>${escapeHtml(f.formula)}</td>`],
+    ['T1 (model time on one GPU)', num(f.t1Seconds, formatSeconds(f.t1Seconds), 'fit.t1Seconds')],
+    ['serial fraction s', num(f.serialFraction, formatSci(f.serialFraction, 3), 'fit.serialFraction')],
+    [`communication c (x ${f.commTerm})`, num(f.commSeconds, formatSeconds(f.commSeconds), 'fit.commSeconds')],
+    ['RMS residual', num(f.rmsResidualSeconds, formatSeconds(f.rmsResidualSeconds), 'fit.rmsResidualSeconds')],
+    ['RMS residual / mean time', num(f.relativeRmsResidual, formatPercent(100 * f.relativeRmsResidual, 2), 'fit.relativeRmsResidual')],
+    ['Amdahl limit 1/s', num(f.amdahlLimit, plain(f.amdahlLimit, 1), 'fit.amdahlLimit')],
+    [`prediction on ${f.prediction.gpus} GPUs: time`, num(f.prediction.seconds, formatSeconds(f.prediction.seconds), 'fit.prediction.seconds')],
+    ['prediction: speedup', num(f.prediction.speedup, plain(f.prediction.speedup), 'fit.prediction.speedup')],
+    ['prediction: efficiency', num(f.prediction.efficiency, formatPercent(100 * f.prediction.efficiency), 'fit.prediction.efficiency')],
+  ];
+  const pts = f.points.map((p) => `<tr data-fit-gpus="${p.gpus}">${num(p.gpus, String(p.gpus), `fit.points.${p.gpus}.gpus`)}` +
+    num(p.measuredSeconds, formatSeconds(p.measuredSeconds), `fit.points.${p.gpus}.measuredSeconds`) +
+    num(p.modelSeconds, formatSeconds(p.modelSeconds), `fit.points.${p.gpus}.modelSeconds`) +
+    num(p.residualSeconds, formatSeconds(p.residualSeconds), `fit.points.${p.gpus}.residualSeconds`) + '</tr>');
+  const weakNote = r.study.kind === 'weak' ? ' Times are normalised to the baseline\'s particle-steps per GPU.' : '';
+  return '<h2>Model</h2><p class="note">Amdahl-style serial fraction s plus a communication term c log2(n), fitted by non-negative ' +
+    `least squares to the loop times.${weakNote}${r.fitNote ? ` ${escapeHtml(r.fitNote)}.` : ''}</p>` +
+    `<table id="fit-table">${rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th>${v}</tr>`).join('')}</table>` +
+    `<table id="fit-points">${head(['GPUs', 'measured', 'model', 'model - measured'])}${pts.join('')}</table>`;
+}
+
+/** Per phase and GPU count: calls, AVG x Call, mean and max over ranks, % of loop. */
+function phaseSection(r: ScalingReport): string {
+  if (r.phaseNames.length === 0) return '<h2>Phases</h2><p>No phase timings recorded (timing off).</p>';
+  const rows: string[] = [];
+  for (const name of r.phaseNames) {
+    for (const p of r.points) {
+      const x = p.phases.find((q) => q.phase === name);
+      if (!x) continue;
+      const k = (f: string) => `phases.${name}.${p.gpus}.${f}`;
+      rows.push(`<tr data-phase="${escapeHtml(name)}" data-gpus="${p.gpus}"><td>${escapeHtml(name)}</td>` + num(p.gpus, String(p.gpus), k('gpus')) +
+        num(x.calls, String(x.calls), k('calls')) + num(x.avgPerCallSeconds, formatSeconds(x.avgPerCallSeconds), k('avgPerCallSeconds')) +
+        num(x.avgSeconds, formatSeconds(x.avgSeconds), k('avgSeconds')) + num(x.maxSeconds, formatSeconds(x.maxSeconds), k('maxSeconds')) +
+        num(x.avgSeconds > 0 ? x.maxSeconds / x.avgSeconds : null, plain(x.avgSeconds > 0 ? x.maxSeconds / x.avgSeconds : null), k('maxOverMean')) +
+        num(x.percentOfLoop, formatPercent(x.percentOfLoop), k('percentOfLoop')) + '</tr>');
+    }
+  }
+  return '<h2>Phases</h2><p class="note">Per rank the phase\'s total time; mean and max over ranks (max / mean shows imbalance). ' +
+    '"exchange" is the host time sending and receiving migrating particles, waiting for the other ranks included.</p>' +
+    `<table id="phase-table">${head(['phase', 'GPUs', 'calls', 'AVG x Call', 'mean (ranks)', 'max (ranks)', 'max / mean', '% of loop'])}${rows.join('')}</table>`;
+}
+
+/** The study's runs, runs left out and warnings. */
+function runsSection(r: ScalingReport): string {
+  const runs = r.points.map((p) => `<li>${p.gpus} GPU(s): run #${p.runId}, ${p.ranks} rank(s), ${p.steps} steps</li>`).join('');
+  const skipped = r.skipped.map((s) => `<li>run #${s.runId} on ${s.gpus} GPU(s) left out: ${escapeHtml(s.reason)}</li>`).join('');
+  const warnings = r.warnings.map((w) => `<li class="warn">${escapeHtml(w)}</li>`).join('');
+  return `<h2>Runs</h2><ul>${runs}${skipped}</ul>` + (warnings ? `<h2>Warnings</h2><ul id="warnings">${warnings}</ul>` : '');
+}
+
+/** The charts as inline SVG. */
+function chartsSection(r: ScalingReport): string {
+  const charts = scalingCharts(r);
+  if (charts.length === 0) return '';
+  return '<h2>Charts</h2>' + charts.map((c) => `<figure id="chart-${c.id}">${renderChartSvg(c.option, c.width, c.height)}</figure>`).join('');
+}
+
+/** The whole scaling report as one HTML document. */
+export function scalingHtml(r: ScalingReport, generatedAt = new Date().toISOString()): string {
+  const s = r.study;
+  const title = `Scaling study #${s.id}: ${s.name}`;
+  return '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">' +
+    `<title>${escapeHtml(title)}</title><style>${CSS}</style></head><body>` +
+    `<h1>${escapeHtml(title)}</h1><p class="meta">${escapeHtml(s.kind)} scaling &middot; case ${escapeHtml(s.caseName)} ` +
+    `(${escapeHtml(s.caseHash.slice(0, 12))}...) &middot; project ${escapeHtml(s.project)} &middot; created ${escapeHtml(s.createdAt)} &middot; ` +
+    `generated ${escapeHtml(generatedAt)} by dsmc report scaling</p>` +
+    (s.notes ? `<p>${escapeHtml(s.notes).replace(/\n/g, '<br>')}</p>` : '') +
+    pointsSection(r) + fitSection(r) + chartsSection(r) + phaseSection(r) + runsSection(r) +
+    '</body></html>\n';
+}
