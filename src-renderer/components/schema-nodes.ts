@@ -1,0 +1,50 @@
+// Reading the case's JSON Schema (src-main/common/case-schema.ts caseJsonSchema) for the generated form:
+// what kind of input a node needs, and the variants of a union such as a boundary condition.
+
+/** The part of a JSON Schema node the form looks at. */
+export interface SchemaNode {
+  type?: string;
+  description?: string;
+  enum?: string[];
+  const?: string;
+  default?: unknown;
+  properties?: Record<string, SchemaNode>;
+  required?: string[];
+  items?: SchemaNode;
+  prefixItems?: SchemaNode[];
+  additionalProperties?: SchemaNode | boolean;
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  minimum?: number;
+  maximum?: number;
+}
+
+/** The kinds of input the form renders. */
+export type NodeKind = 'union' | 'object' | 'tuple' | 'list' | 'map' | 'enum' | 'number' | 'string' | 'boolean' | 'json';
+
+/** Which input a node needs. */
+export function nodeKind(n: SchemaNode): NodeKind {
+  if (n.anyOf || n.oneOf) return 'union';
+  if (n.type === 'object' && n.properties) return 'object';
+  if (n.type === 'object') return 'map';
+  if (n.type === 'array' && n.prefixItems) return 'tuple';
+  if (n.type === 'array') return 'list';
+  if (n.enum) return 'enum';
+  if (n.type === 'number' || n.type === 'integer') return 'number';
+  if (n.type === 'string') return 'string';
+  if (n.type === 'boolean') return 'boolean';
+  return 'json';
+}
+
+/** The variants of a union keyed by their `type` constant (e.g. "diffuse"). */
+export function unionVariants(n: SchemaNode): { tag: string; node: SchemaNode }[] {
+  return (n.anyOf ?? n.oneOf ?? []).map((v) => ({ tag: v.properties?.type?.const ?? '?', node: v }));
+}
+
+/** A number input's text back to a value: a number when it reads as one, '' -> undefined, else the text (the check names it). */
+export function parseNumberText(text: string): unknown {
+  const t = text.trim();
+  if (t === '') return undefined;
+  const x = Number(t);
+  return Number.isFinite(x) ? x : t;
+}

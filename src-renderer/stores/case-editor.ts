@@ -1,0 +1,109 @@
+// The case being edited: started from a preset, changed through the form or the JSON view, checked live
+// (schema issues and the pre-launch check) a moment after each change.
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type { CaseCheck, PresetInfo } from '../../src-main/common/contract/types.js';
+import { getApi } from '../api/index.js';
+import { errorText } from './errors.js';
+import { setAtPath } from './case-paths.js';
+
+/** Delay between the last edit and the check (ms). */
+const CHECK_DELAY_MS = 250;
+
+export const useCaseEditorStore = defineStore('caseEditor', () => {
+  // State
+  const presets = ref<PresetInfo[]>([]);
+  const presetName = ref<string | null>(null);
+  const caseJson = ref<Record<string, unknown> | null>(null);
+  const jsonText = ref('');
+  const jsonError = ref<string | null>(null);
+  const check = ref<CaseCheck | null>(null);
+  const checking = ref(false);
+  const error = ref<string | null>(null);
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let checkSeq = 0;
+
+  // Computed
+  /** Messages by field path (schema issues and pre-launch findings), for the form to show next to fields. */
+  const messagesByPath = computed(() => {
+    const out = new Map<string, { level: 'error' | 'warning'; text: string }[]>();
+    const add = (path: string, level: 'error' | 'warning', text: string) => out.set(path, [...(out.get(path) ?? []), { level, text }]);
+    for (const i of check.value?.issues ?? []) add(i.path, 'error', i.message);
+    for (const f of check.value?.prelaunch?.errors ?? []) add(f.field, 'error', f.message);
+    for (const f of check.value?.prelaunch?.warnings ?? []) add(f.field, 'warning', f.message);
+    return out;
+  });
+  const canLaunch = computed(() => caseJson.value !== null && jsonError.value === null && check.value?.ok === true);
+
+  // Actions
+  /** Loads the presets and starts from the first when nothing is being edited. */
+  async function loadPresets(): Promise<void> {
+    try {
+      presets.value = await getApi().listPresets({});
+      if (caseJson.value === null && presets.value.length > 0) startFrom(presets.value[0].name);
+    } catch (e) {
+      error.value = errorText(e);
+    }
+  }
+
+  /** Replaces the case with a copy of a preset. */
+  function startFrom(name: string): void {
+    const p = presets.value.find((x) => x.name === name);
+    if (!p) { error.value = `preset "${name}" not found; pick one of ${presets.value.map((x) => x.name).join(', ')}`; return; }
+    presetName.value = name;
+    setCase(structuredClone(p.json) as Record<string, unknown>);
+  }
+
+  /** Sets the whole case (form and JSON view) and schedules a check. */
+  function setCase(json: Record<string, unknown>): void {
+    caseJson.value = json;
+    jsonText.value = JSON.stringify(json, null, 2);
+    jsonError.value = null;
+    scheduleCheck();
+  }
+
+  /** Changes one field from the form. */
+  function update(path: (string | number)[], value: unknown): void {
+    if (!caseJson.value) return;
+    const next = structuredClone(caseJson.value);
+    setAtPath(next, path, value);
+    setCase(next);
+  }
+
+  /** Takes the JSON view's text: parsed into the case when valid, else an error next to the text. */
+  function setJsonText(text: string): void {
+    jsonText.value = text;
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('the case must be a JSON object {...}');
+      caseJson.value = parsed as Record<string, unknown>;
+      jsonError.value = null;
+      scheduleCheck();
+    } catch (e) {
+      jsonError.value = `JSON view: ${errorText(e)}; fix the text (the form keeps the last valid case)`;
+    }
+  }
+
+  /** Checks the case a moment after the last change (only the latest answer is kept). */
+  function scheduleCheck(): void {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void runCheck(), CHECK_DELAY_MS);
+  }
+
+  /** Checks the case now. */
+  async function runCheck(): Promise<void> {
+    if (!caseJson.value) return;
+    const seq = ++checkSeq;
+    checking.value = true;
+    try {
+      const result = await getApi().checkCase({ caseJson: caseJson.value });
+      if (seq === checkSeq) { check.value = result; error.value = null; }
+    } catch (e) {
+      if (seq === checkSeq) error.value = errorText(e);
+    } finally {
+      if (seq === checkSeq) checking.value = false;
+    }
+  }
+
+  return { presets, presetName, caseJson, jsonText, jsonError, check, checking, error, messagesByPath, canLaunch, loadPresets, startFrom, setCase, update, setJsonText, runCheck };
+});

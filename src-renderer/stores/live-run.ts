@@ -1,0 +1,117 @@
+// One run as it goes: progress and ETA, throughput over time, step statistics, and how it ended;
+// fed by live events, with a slow poll of the database as a fallback (runs followed after a restart).
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type { FieldSlice, RunEvent, RunProgress, StepRecord } from '../../src-main/common/contract/types.js';
+import { getApi, onRunEvent } from '../api/index.js';
+import { errorText } from './errors.js';
+
+/** Poll interval while no events arrive (ms). */
+const POLL_MS = 2000;
+
+export const useLiveRunStore = defineStore('liveRun', () => {
+  // State
+  const runId = ref<number | null>(null);
+  const progress = ref<RunProgress | null>(null);
+  const steps = ref<StepRecord[]>([]);
+  const throughput = ref<[number, number][]>([]);
+  const phases = ref<{ phase: string; seconds: number }[]>([]);
+  const reason = ref<string | null>(null);
+  const ranks = ref(1);
+  const cancelling = ref(false);
+  /** The run's field slice: from live events when the solver posts them, else the final fields once it completes. */
+  const slice = ref<FieldSlice | null>(null);
+  const error = ref<string | null>(null);
+  let unsubscribe: (() => void) | null = null;
+  let poller: ReturnType<typeof setInterval> | null = null;
+  let lastEventAt = 0;
+
+  // Computed
+  const running = computed(() => progress.value?.status === 'running' || progress.value?.status === 'queued');
+  const fraction = computed(() => (progress.value && progress.value.steps > 0 ? progress.value.step / progress.value.steps : 0));
+
+  // Actions
+  /** Applies one live event of the watched run. */
+  function apply(e: RunEvent): void {
+    const id = e.kind === 'progress' ? e.progress.runId : e.runId;
+    if (id !== runId.value) return;
+    lastEventAt = Date.now();
+    if (e.kind === 'progress') {
+      progress.value = e.progress;
+      if (e.progress.elapsedSeconds > 0 && e.progress.particleStepsPerSecond > 0) throughput.value = [...throughput.value, [e.progress.elapsedSeconds, e.progress.particleStepsPerSecond]];
+    } else if (e.kind === 'steps') {
+      steps.value = [...steps.value, ...e.steps.filter((s) => s.step > (steps.value.at(-1)?.step ?? 0))];
+    } else if (e.kind === 'field') {
+      slice.value = e.slice;
+    } else if (e.kind === 'ended') {
+      reason.value = e.reason;
+      if (progress.value) progress.value = { ...progress.value, status: e.status, etaSeconds: null };
+      void refresh();
+    }
+  }
+
+  /** Reloads the run's state from the services. */
+  async function refresh(): Promise<void> {
+    if (runId.value === null) return;
+    try {
+      const s = await getApi().getLiveRun({ runId: runId.value });
+      progress.value = s.progress;
+      if (s.steps.length >= steps.value.length) steps.value = s.steps;
+      phases.value = s.phases;
+      reason.value = s.reason;
+      ranks.value = s.ranks;
+      error.value = null;
+      if (s.progress.status === 'completed' && slice.value === null) await loadFinalSlice();
+    } catch (e) {
+      error.value = errorText(e);
+    }
+  }
+
+  /** The completed run's number density on its middle z plane (absent when it kept no fields). */
+  async function loadFinalSlice(): Promise<void> {
+    if (runId.value === null) return;
+    try {
+      slice.value = await getApi().getFieldSlice({ runId: runId.value, field: 'n', axis: 'z' });
+    } catch {
+      slice.value = null; // a run without sampling keeps no fields; the view says so
+    }
+  }
+
+  /** Starts watching a run. */
+  async function watch(id: number): Promise<void> {
+    stop();
+    runId.value = id;
+    progress.value = null;
+    steps.value = [];
+    throughput.value = [];
+    phases.value = [];
+    reason.value = null;
+    slice.value = null;
+    unsubscribe = onRunEvent(apply);
+    poller = setInterval(() => { if (running.value && Date.now() - lastEventAt > POLL_MS) void refresh(); }, POLL_MS);
+    await refresh();
+  }
+
+  /** Stops watching. */
+  function stop(): void {
+    unsubscribe?.();
+    unsubscribe = null;
+    if (poller) clearInterval(poller);
+    poller = null;
+  }
+
+  /** Asks the run to stop after its current submit. */
+  async function cancel(): Promise<void> {
+    if (runId.value === null) return;
+    cancelling.value = true;
+    try {
+      await getApi().cancelRun({ runId: runId.value });
+    } catch (e) {
+      error.value = errorText(e);
+    } finally {
+      cancelling.value = false;
+    }
+  }
+
+  return { runId, progress, steps, throughput, phases, reason, ranks, cancelling, slice, error, running, fraction, apply, refresh, watch, stop, cancel };
+});

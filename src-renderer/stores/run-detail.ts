@@ -1,0 +1,68 @@
+// One finished run: its record, profile (phase table, step statistics), a field slice, and its exports.
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { ExportFormat } from '../../src-main/common/contract/contract.js';
+import type { ExportedFile, FieldSlice, RunDetail } from '../../src-main/common/contract/types.js';
+import { getApi } from '../api/index.js';
+import { errorText } from './errors.js';
+import { defaultSlice, type SliceChoice } from './field-view.js';
+
+export const useRunDetailStore = defineStore('runDetail', () => {
+  // State
+  const detail = ref<RunDetail | null>(null);
+  const slice = ref<FieldSlice | null>(null);
+  const choice = ref<SliceChoice>(defaultSlice());
+  const exporting = ref<ExportFormat | null>(null);
+  const lastExport = ref<string | null>(null);
+  const error = ref<string | null>(null);
+
+  // Actions
+  /** Loads a run and, when it kept fields, its default slice. */
+  async function load(runId: number): Promise<void> {
+    error.value = null;
+    slice.value = null;
+    try {
+      detail.value = await getApi().getRun({ runId });
+      if (detail.value.hasFields) await loadSlice();
+    } catch (e) {
+      error.value = errorText(e);
+    }
+  }
+
+  /** Loads the slice of the current choice. */
+  async function loadSlice(): Promise<void> {
+    if (!detail.value) return;
+    try {
+      const c = choice.value;
+      slice.value = await getApi().getFieldSlice({ runId: detail.value.run.id, field: c.field, axis: c.axis, index: c.index ?? undefined });
+      choice.value = { ...c, index: slice.value.index };
+    } catch (e) {
+      error.value = errorText(e);
+    }
+  }
+
+  /** Changes the slice (a new axis starts at its middle plane). */
+  async function choose(next: Partial<SliceChoice>): Promise<void> {
+    choice.value = { ...choice.value, ...next, index: next.axis && next.axis !== choice.value.axis ? null : (next.index ?? choice.value.index) };
+    await loadSlice();
+  }
+
+  /** Makes an export; resolves to the file (the view downloads it), or null with `error` set. */
+  async function exportAs(format: ExportFormat): Promise<ExportedFile | null> {
+    if (!detail.value) return null;
+    exporting.value = format;
+    error.value = null;
+    try {
+      const f = await getApi().exportRun({ runId: detail.value.run.id, format });
+      lastExport.value = f.savedPath ? `saved ${f.savedPath}` : `downloaded ${f.fileName}`;
+      return f;
+    } catch (e) {
+      error.value = errorText(e);
+      return null;
+    } finally {
+      exporting.value = null;
+    }
+  }
+
+  return { detail, slice, choice, exporting, lastExport, error, load, loadSlice, choose, exportAs };
+});
