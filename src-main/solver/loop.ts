@@ -132,6 +132,23 @@ export function stepsPerSubmit(c: Case): number {
   return chunk;
 }
 
+/** True when step s (1-based) of a case is a sampling step. */
+export function samplesAt(c: Case, s: number): boolean {
+  const { enabled, start, interval } = c.sampling;
+  return enabled && s >= start && (s - start) % interval === 0;
+}
+
+/** Sampled submits per batch-means block of a loop of `steps` steps after step `from` (the same on any number of ranks). */
+export function blockSubmits(c: Case, from: number, steps: number): number {
+  const chunk = stepsPerSubmit(c);
+  let n = 0;
+  for (let first = from + 1; first <= from + steps; first += chunk) {
+    const last = Math.min(first + chunk - 1, from + steps);
+    for (let s = first; s <= last; s++) if (samplesAt(c, s)) { n += 1; break; }
+  }
+  return submitsPerBlock(n, BLOCKS);
+}
+
 /** Empty fields (a rank of a multi-rank run keeps none). */
 function noFields(): Fields {
   return Object.fromEntries(FIELD_NAMES.map((k) => [k, new Float64Array(0)])) as Fields;
@@ -197,11 +214,6 @@ export class Simulation {
     for (const p of [this.move, this.inject, this.sort, this.collide, this.sample, this.migrate]) p?.bind();
   }
 
-  /** True when step s (1-based) is a sampling step. */
-  private samples_at(s: number): boolean {
-    const { enabled, start, interval } = this.kase.sampling;
-    return enabled && s >= start && (s - start) % interval === 0;
-  }
 
   /** Fills the box (step 0) and sorts it, so that the first step starts from cell-sorted particles. */
   async initialize(): Promise<void> {
@@ -278,7 +290,7 @@ export class Simulation {
     }
     st.current = set === 0 ? 1 : 0;
     await rec.pass('collide', (p) => this.collide.encode(p, st.current));
-    if (!this.samples_at(s)) return false;
+    if (!samplesAt(this.kase, s)) return false;
     await rec.pass('sample', (p) => this.sample.encode(p, st.current));
     return true;
   }
@@ -323,15 +335,6 @@ export class Simulation {
     return { steps: out, sums };
   }
 
-  /** Number of submits of a run of `steps` more steps that contain a sampling step. */
-  private sampledSubmits(steps: number): number {
-    let n = 0;
-    for (let first = this.step + 1; first <= this.step + steps; first += this.chunk) {
-      const last = Math.min(first + this.chunk - 1, this.step + steps);
-      for (let s = first; s <= last; s++) if (this.samples_at(s)) { n += 1; break; }
-    }
-    return n;
-  }
 
   /** Submits between two particle-total reductions: about one per 4M particles, so they cost ~1 % of the loop. */
   private totalsEvery(): number {
@@ -375,7 +378,7 @@ export class Simulation {
     const start = await this.totals();
     const stepStats: StepStats[] = [];
     const totalsOverTime: LoopResult['totalsOverTime'] = [];
-    const perBlock = submitsPerBlock(this.sampledSubmits(steps), BLOCKS);
+    const perBlock = blockSubmits(this.kase, this.step, steps);
     let submits = 0;
     const t0 = performance.now();
     let moved = 0;

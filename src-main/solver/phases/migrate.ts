@@ -36,7 +36,7 @@ export class MigratePhase {
         }),
       };
     });
-    this.afterGroup = bindBuffers(device, this.after, 'after-arrivals', { 0: s.params, 1: s.ctl });
+    this.afterGroup = bindBuffers(device, this.after, 'after-arrivals', { 1: s.ctl });
   }
 
   /** Emits the injected particles of this step that belong to other ranks. */

@@ -1,0 +1,112 @@
+// Assembles a multi-rank run from its ranks' submits: sums each step's statistics over the ranks, places
+// every rank's f32 sampling sums into global cell order and folds them into the fields exactly as a
+// one-rank run does (so the fields are bitwise the same), and keeps the per-rank series (particles,
+// migrants sent and received, exchange time) and the load non-uniformity of every step.
+import type { Case } from '../../common/case-schema.js';
+import { FieldAccumulator } from '../../solver/field-accumulator.js';
+import { SAMPLE_MOMENTS } from '../../solver/gpu/struct-layouts.js';
+import type { BatchReport, StepStats } from '../../solver/loop.js';
+import type { Subdomain } from '../../solver/subdomain.js';
+import { buildTables } from '../../solver/tables.js';
+import { loadNonUniformity } from '../decomposition/load.js';
+
+/** One rank's numbers at one step. */
+export interface RankStep {
+  rank: number;
+  step: number;
+  particles: number;
+  sent: number;
+  received: number;
+  waitSeconds: number;
+}
+
+/** Copies a rank's local sums (layout [moment][species][local cell]) into global order (owned cells only). */
+export function placeSums(local: Float32Array, sub: Subdomain, species: number, nCells: number, grid: [number, number, number], into: Float32Array): void {
+  const { box, cellBase, nLocal } = sub;
+  for (let ms = 0; ms < SAMPLE_MOMENTS * species; ms++) {
+    const src = ms * nLocal - cellBase;
+    const dst = ms * nCells;
+    for (let z = box.lo[2]; z < box.hi[2]; z++) {
+      for (let y = box.lo[1]; y < box.hi[1]; y++) {
+        const row = grid[0] * (y + grid[1] * z);
+        for (let x = box.lo[0]; x < box.hi[0]; x++) into[dst + row + x] = local[src + row + x];
+      }
+    }
+  }
+}
+
+export class RunAssembler {
+  readonly fields: FieldAccumulator;
+  readonly stepStats: StepStats[] = [];
+  readonly rankSteps: RankStep[] = [];
+  /** Load non-uniformity (percent) after each step. */
+  readonly loadNonUniformity: { step: number; percent: number }[] = [];
+  /** Live particles of each rank after the latest complete submit. */
+  readonly particlesPerRank: number[];
+  private readonly pending = new Map<number, (BatchReport | undefined)[]>();
+  private readonly nCells: number;
+  private readonly species: number;
+
+  constructor(private readonly kase: Case, private readonly subdomains: Subdomain[], private readonly perBlock: number) {
+    const tables = buildTables(kase);
+    this.fields = new FieldAccumulator(kase, tables);
+    this.nCells = tables.nCells;
+    this.species = tables.species.length;
+    this.particlesPerRank = subdomains.map(() => 0);
+  }
+
+  /** Adds submit number `index` (0-based) of `rank`; when every rank has sent it, merges it and returns the merged steps. */
+  add(rank: number, index: number, report: BatchReport): StepStats[] | null {
+    const W = this.subdomains.length;
+    let slot = this.pending.get(index);
+    if (!slot) this.pending.set(index, (slot = new Array(W).fill(undefined)));
+    if (slot[rank]) throw new Error(`rank ${rank} reported submit ${index} twice`);
+    slot[rank] = report;
+    if (slot.some((r) => r === undefined)) return null;
+    this.pending.delete(index);
+    return this.merge(slot as BatchReport[]);
+  }
+
+  /** Sums one submit over the ranks and folds its sampling sums. */
+  private merge(reports: BatchReport[]): StepStats[] {
+    const steps = reports[0].steps.map((s, k) => {
+      const out: StepStats = { step: s.step, particlesBefore: 0, injected: 0, particlesAfter: 0, collisions: 0, candidates: 0, sent: 0, received: 0, exchangeSeconds: 0 };
+      const perRank: number[] = [];
+      reports.forEach((r, rank) => {
+        const x = r.steps[k];
+        if (x.step !== s.step) throw new Error(`internal: rank ${rank} reported step ${x.step} where rank 0 reported ${s.step}`);
+        out.particlesBefore += x.particlesBefore;
+        out.injected += x.injected;
+        out.particlesAfter += x.particlesAfter;
+        out.collisions += x.collisions;
+        out.candidates += x.candidates;
+        out.sent! += x.sent ?? 0;
+        out.received! += x.received ?? 0;
+        out.exchangeSeconds = Math.max(out.exchangeSeconds!, x.exchangeSeconds ?? 0);
+        perRank.push(x.particlesAfter);
+        this.rankSteps.push({ rank, step: x.step, particles: x.particlesAfter, sent: x.sent ?? 0, received: x.received ?? 0, waitSeconds: x.exchangeSeconds ?? 0 });
+      });
+      this.loadNonUniformity.push({ step: s.step, percent: loadNonUniformity(perRank) });
+      return out;
+    });
+    reports.forEach((r, rank) => { this.particlesPerRank[rank] = r.particles; });
+    const passes = reports[0].passes;
+    if (passes > 0) {
+      const global = new Float32Array(SAMPLE_MOMENTS * this.species * this.nCells);
+      reports.forEach((r, rank) => {
+        if (!r.sums || r.passes !== passes) throw new Error(`internal: rank ${rank} sampled ${r.passes} times in a submit where rank 0 sampled ${passes}`);
+        placeSums(r.sums, this.subdomains[rank], this.species, this.nCells, this.kase.grid.cells, global);
+      });
+      this.fields.add(global, passes);
+      this.fields.closeBlock(this.perBlock, false);
+    }
+    this.stepStats.push(...steps);
+    return steps;
+  }
+
+  /** Closes the last batch-means block; call once after the last submit. */
+  finish(): void {
+    if (this.pending.size > 0) throw new Error(`internal: submits ${[...this.pending.keys()].join(', ')} did not arrive from every rank`);
+    this.fields.closeBlock(this.perBlock, true);
+  }
+}
