@@ -9,6 +9,7 @@ import { fieldsToVti } from '../../reports/vtk-image-data.js';
 import { writeFileAtomic } from '../../reports/write-atomic.js';
 import type { CliCommand, CommandArgs } from '../command.js';
 import { DATA_DIR_OPTION, positionalCount, runIdArg, withStore } from '../store-args.js';
+import { studyIdArg } from './study-store-commands.js';
 
 /** The --out path, required. */
 function outOf(args: CommandArgs, usage: string): string {
@@ -27,13 +28,6 @@ function subcommandRun(args: CommandArgs, word: string, usage: string): number {
 const PROFILE_USAGE = 'report profile RUN --format html|csv|json|pdf --out FILE [--data-dir DIR]';
 const SCALING_USAGE = 'report scaling STUDY [--format html|csv|json|pdf] [--out FILE] [--data-dir DIR]';
 const REPORT_USAGE = `${PROFILE_USAGE}\n       dsmc ${SCALING_USAGE}`;
-
-/** A STUDY argument as a study id; the error shows the usage. */
-function studyIdArg(text: string | undefined, usage: string): number {
-  if (text === undefined) throw new Error(`missing STUDY (a study id from \`dsmc studies\`); usage: dsmc ${usage}`);
-  if (!/^[1-9][0-9]*$/.test(text)) throw new Error(`STUDY must be a study id (a positive integer from \`dsmc studies\`), got "${text}"; usage: dsmc ${usage}`);
-  return Number(text);
-}
 
 /** `report profile RUN`: the profiling report of one run (--out required). */
 async function reportProfile(args: CommandArgs): Promise<number> {
