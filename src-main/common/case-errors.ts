@@ -85,7 +85,7 @@ export function parseCaseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    const fault = findSyntaxFault(text) ?? { offset: 0, path: [], problem: `${(e as Error).message}; a case file is strict JSON` };
+    const fault = findSyntaxFault(text) ?? { offset: 0, path: [], problem: `${(e as Error).message}; write the case file as strict JSON` };
     const before = text.slice(0, fault.offset).split('\n');
     const where = `line ${before.length} column ${before[before.length - 1].length + 1}`;
     throw new CaseError([{ path: formatPath(fault.path), message: `the file is not valid JSON at ${where}: ${fault.problem}` }]);
@@ -103,14 +103,17 @@ function findSyntaxFault(text: string): SyntaxFault | null {
   };
   // Explains an unexpected character where a value or a key should be.
   const unexpected = (path: PropertyKey[], wanted: string): never => {
-    if (i >= text.length) fail(path, `the text ends early; ${wanted} is missing (check that every { and [ is closed)`);
+    if (i >= text.length) fail(path, `the text ends early where ${wanted} should be: close every { with } and every [ with ]`);
     const rest = text.slice(i, i + 12);
     const word = /^-?(NaN|Infinity)\b/.exec(rest);
     if (word) fail(path, `found ${word[0]}, which JSON cannot hold; write a finite number, e.g. 1e-7`);
     if (rest.startsWith('//') || rest.startsWith('/*')) fail(path, 'found a comment; JSON has no comments: remove it (put notes in "description")');
     if (rest.startsWith("'")) fail(path, "found a single quote; JSON strings and keys need double quotes: write \"text\"");
     if (/^[}\]]/.test(rest)) fail(path, `found "${rest[0]}" after a comma; remove the trailing comma before it`);
-    if (/^[A-Za-z_$]/.test(rest)) fail(path, `found ${JSON.stringify(/^[\w$]+/.exec(rest)![0])} without quotes; JSON keys and strings need double quotes, values are numbers, true, false, null, "strings", [arrays] or {objects}`);
+    if (/^[A-Za-z_$]/.test(rest)) {
+      const word = /^[\w$]+/.exec(rest)![0];
+      fail(path, `found ${word} without quotes; write it as "${word}" if it is a key or a string (JSON values are numbers, true, false, null, "strings", [arrays] or {objects})`);
+    }
     return fail(path, `found ${JSON.stringify(rest[0])}; expected ${wanted}`);
   };
   const string = (path: PropertyKey[]): string => {

@@ -136,19 +136,38 @@ const gridSize: Rule = (c) => {
   }];
 };
 
-// The simulated particle count (whole box at the reference density) must be finite and fit u32 counters.
+// The simulated particle count (whole box at the reference density) must be at least one and fit u32 counters.
 const particleCount: Rule = (c) => {
   const nRef = referenceState(c).numberDensity;
   if (!(nRef > 0)) return [];
   const fnum = resolvedFnum(c);
   const count = (nRef * domainVolume(c)) / fnum;
-  if (Number.isFinite(fnum) && fnum > 0 && count <= LIMITS.particles) return [];
   const field = c.particles.fnum !== undefined ? 'particles.fnum' : 'particles.perCell';
   const value = c.particles.fnum ?? c.particles.perCell;
+  const makes = `got ${value}, which makes ${count.toPrecision(3)} simulated particles (number density ${nRef} m^-3 over ${domainVolume(c).toPrecision(3)} m^3)`;
+  if (!(count <= LIMITS.particles)) {
+    const fix = field === 'particles.fnum' ? 'raise particles.fnum' : 'lower particles.perCell';
+    return [{ path: field, message: `${makes}; at most ${LIMITS.particles} fit the GPU's 32-bit counters: ${fix} or use fewer cells` }];
+  }
+  if (!(count >= 1)) {
+    const fix = field === 'particles.fnum' ? 'lower particles.fnum' : 'raise particles.perCell (about 20 is good)';
+    return [{ path: field, message: `${makes}, less than one: ${fix}` }];
+  }
+  return [];
+};
+
+/** Largest magnitude a 32-bit float holds (with a little margin). */
+const F32_MAX = 3.4e38;
+
+// The per-cell collision factor fnum * dt / (2 V_cell), which the GPU keeps as f32, must be finite there.
+const collisionFactor: Rule = (c) => {
+  if (!(referenceState(c).numberDensity > 0)) return [];
+  const [dx, dy, dz] = c.grid.cellSize;
+  const factor = (0.5 * resolvedFnum(c) * c.run.dt) / (dx * dy * dz);
+  if (factor <= F32_MAX) return [];
   return [{
-    path: field,
-    message: `got ${value}, which makes ${count.toPrecision(3)} simulated particles (number density ${nRef} m^-3 over ${domainVolume(c).toPrecision(3)} m^3); ` +
-      `at most ${LIMITS.particles} fit the GPU's 32-bit counters: ${field === 'particles.fnum' ? 'raise particles.fnum' : 'lower particles.perCell'} or use fewer cells`,
+    path: 'run.dt',
+    message: `got ${c.run.dt} s, which with fnum = ${resolvedFnum(c).toPrecision(3)} and cell volume ${(dx * dy * dz).toPrecision(3)} m^3 makes the collision factor fnum*dt/(2 V) = ${factor.toPrecision(3)}, beyond 32-bit floats (${F32_MAX}): lower run.dt or the real molecules per particle (particles.fnum / more particles.perCell), or use larger cells`,
   }];
 };
 
@@ -186,6 +205,9 @@ const RULES: Rule[] = [uniqueSpeciesNames, periodicPairs, initialDensity, fracti
 export function caseRuleIssues(c: Case): CaseIssue[] {
   const issues = RULES.flatMap((rule) => rule(c));
   // the particle count needs a resolvable fnum: only once the particle fields are consistent
-  if (!issues.some((i) => i.path.startsWith('particles') || i.path.endsWith('fractions'))) issues.push(...particleCount(c));
+  if (!issues.some((i) => i.path.startsWith('particles') || i.path.endsWith('fractions'))) {
+    const count = particleCount(c);
+    issues.push(...count, ...(count.length === 0 ? collisionFactor(c) : []));
+  }
   return issues;
 }
