@@ -1,5 +1,5 @@
 // The scaling report as CSV: several tables in one file, each starting with a line "# <name>" (study, points,
-// phases, fit, fit_points, notes), then a header row and data rows; sections are separated by one empty
+// phases, ranks, rank_phases, un_per_step, fit, fit_points, notes), then a header row and data rows; sections are separated by one empty
 // line. Numbers are written in full precision; unknown values are empty cells.
 import type { ScalingReport } from '../common/reports/scaling-model.js';
 import { csvRow } from './csv.js';
@@ -41,6 +41,21 @@ function phaseRows(r: ScalingReport): Cell[][] {
   return rows;
 }
 
+/** Per rank of each run: particles, traffic and waiting from the per-rank steps. */
+function rankRows(r: ScalingReport): Cell[][] {
+  return r.points.flatMap((p) => p.balance.perRank.map((t) => [p.gpus, t.rank, t.meanParticles, t.sentPerStep, t.receivedPerStep, t.waitSeconds]));
+}
+
+/** Per rank and phase of each run. */
+function rankPhaseRows(r: ScalingReport): Cell[][] {
+  return r.points.flatMap((p) => p.rankPhases.map((x) => [p.gpus, x.rank, x.phase, x.calls, x.totalSeconds, x.avgPerCallSeconds]));
+}
+
+/** UN per step of each multi-rank run (every stride-th step). */
+function unSeriesRows(r: ScalingReport): Cell[][] {
+  return r.points.flatMap((p) => p.balance.unSeries.map(([step, un]) => [p.gpus, step, un]));
+}
+
 /** The fitted model as key/value rows (empty when there is none). */
 function fitRows(r: ScalingReport): Cell[][] {
   const f = r.fit;
@@ -61,6 +76,9 @@ export function scalingCsv(r: ScalingReport): string {
       'un_max_percent', 'sent_per_step_mean', 'sent_per_step_max', 'sent_fraction_of_particles', 'wait_seconds_mean', 'wait_seconds_max',
       'rank_steps_used', 'other_seconds'], pointRows(r)),
     section('phases', ['phase', 'gpus', 'calls', 'avg_per_call_s', 'min_s', 'mean_s', 'max_s', 'percent_of_loop'], phaseRows(r)),
+    section('ranks', ['gpus', 'rank', 'mean_particles', 'sent_per_step', 'received_per_step', 'wait_seconds'], rankRows(r)),
+    section('rank_phases', ['gpus', 'rank', 'phase', 'calls', 'total_s', 'avg_per_call_s'], rankPhaseRows(r)),
+    section('un_per_step', ['gpus', 'step', 'un_percent'], unSeriesRows(r)),
     section('fit', ['key', 'value'], fitRows(r)),
     section('fit_points', ['gpus', 'measured_seconds', 'model_seconds', 'residual_seconds'],
       (r.fit?.points ?? []).map((p) => [p.gpus, p.measuredSeconds, p.modelSeconds, p.residualSeconds])),

@@ -1,7 +1,7 @@
 // The scaling report as one self-contained HTML file (inline CSS and SVG charts, no scripts, no external
 // references), so it opens offline and prints to PDF as it looks. User text is escaped; every number cell
 // carries its exact value in data-value and a stable data-key for machines (points.N.field, fit.field,
-// phases.PHASE.N.field).
+// phases.PHASE.N.field, ranks.N.RANK.field).
 import { scalingCharts } from '../common/charts/scaling-charts.js';
 import { formatPercent, formatSci, formatSeconds } from '../common/reports/format-numbers.js';
 import type { ScalingPoint, ScalingReport } from '../common/reports/scaling-model.js';
@@ -117,6 +117,30 @@ function phaseSection(r: ScalingReport): string {
     `<table id="phase-table">${head(['phase', 'GPUs', 'calls', 'AVG x Call', 'mean (ranks)', 'max (ranks)', 'max / mean', '% of loop'])}${rows.join('')}</table>`;
 }
 
+/** Per rank of each multi-rank run: particles, traffic, waiting and AVG x Call of every phase. */
+function rankSection(r: ScalingReport): string {
+  const multi = r.points.filter((p) => p.ranks > 1 && (p.balance.perRank.length > 0 || p.rankPhases.length > 0));
+  if (multi.length === 0) return '';
+  const rows: string[] = [];
+  for (const p of multi) {
+    const ranks = [...new Set([...p.balance.perRank.map((x) => x.rank), ...p.rankPhases.map((x) => x.rank)])].sort((a, b) => a - b);
+    for (const rank of ranks) {
+      const t = p.balance.perRank.find((x) => x.rank === rank);
+      const k = (f: string) => `ranks.${p.gpus}.${rank}.${f}`;
+      rows.push(`<tr data-gpus="${p.gpus}" data-rank="${rank}">` + num(p.gpus, String(p.gpus), k('gpus')) + num(rank, String(rank), k('rank')) +
+        num(t?.meanParticles, formatSci(t?.meanParticles ?? null), k('meanParticles')) + num(t?.sentPerStep, plain(t?.sentPerStep, 1), k('sentPerStep')) +
+        num(t?.receivedPerStep, plain(t?.receivedPerStep, 1), k('receivedPerStep')) + num(t?.waitSeconds, formatSeconds(t?.waitSeconds ?? null), k('waitSeconds')) +
+        r.phaseNames.map((name) => {
+          const x = p.rankPhases.find((q) => q.rank === rank && q.phase === name);
+          return num(x?.avgPerCallSeconds, formatSeconds(x?.avgPerCallSeconds ?? null), k(`${name}.avgPerCallSeconds`));
+        }).join('') + '</tr>');
+    }
+  }
+  return '<h2>Per rank</h2><p class="note">Particles, sent and received are means per step; wait is the total over the steps; ' +
+    'the phase columns are AVG x Call (the rank\'s total time in the phase / calls).</p>' +
+    `<table id="rank-table">${head(['GPUs', 'rank', 'particles', 'sent/step', 'received/step', 'wait', ...r.phaseNames.map((n) => `${n} AVG x Call`)])}${rows.join('')}</table>`;
+}
+
 /** The study's runs, runs left out and warnings. */
 function runsSection(r: ScalingReport): string {
   const runs = r.points.map((p) => `<li>${p.gpus} GPU(s): run #${p.runId}, ${p.ranks} rank(s), ${p.steps} steps</li>`).join('');
@@ -142,6 +166,6 @@ export function scalingHtml(r: ScalingReport, generatedAt = new Date().toISOStri
     `(${escapeHtml(s.caseHash.slice(0, 12))}...) &middot; project ${escapeHtml(s.project)} &middot; created ${escapeHtml(s.createdAt)} &middot; ` +
     `generated ${escapeHtml(generatedAt)} by dsmc report scaling</p>` +
     (s.notes ? `<p>${escapeHtml(s.notes).replace(/\n/g, '<br>')}</p>` : '') +
-    pointsSection(r) + fitSection(r) + chartsSection(r) + phaseSection(r) + runsSection(r) +
+    pointsSection(r) + fitSection(r) + chartsSection(r) + phaseSection(r) + rankSection(r) + runsSection(r) +
     '</body></html>\n';
 }

@@ -113,9 +113,9 @@ describe('HTML scaling report', () => {
   let html: string;
   beforeAll(() => { html = scalingHtml(report); });
 
-  it('draws its six charts inline and references nothing outside the file', () => {
-    expect((html.match(/<svg[\s>]/g) ?? []).length).toBe(6);
-    for (const id of ['speedup', 'efficiency', 'phase-time', 'avg-per-call', 'load-nonuniformity', 'throughput-per-gpu']) {
+  it('draws its seven charts inline and references nothing outside the file', () => {
+    expect((html.match(/<svg[\s>]/g) ?? []).length).toBe(7);
+    for (const id of ['speedup', 'efficiency', 'phase-time', 'avg-per-call', 'load-nonuniformity', 'un-per-step', 'throughput-per-gpu']) {
       expect(html).toContain(`<figure id="chart-${id}"><svg`);
     }
     const urls = [...html.matchAll(/https?:\/\/[^\s"'<>)]*/g)].map((m) => m[0]);
@@ -153,6 +153,12 @@ describe('HTML scaling report', () => {
     expect(keyed(v, 'phases.exchange.4.avgPerCallSeconds')).toBeCloseTo(0.05, 12);
     expect(keyed(v, 'phases.move.2.maxSeconds')).toBeCloseTo(2.2, 12);
     expect('phases.exchange.1.avgSeconds' in v).toBe(false);
+    // per rank: rank 3 of 4 waits 0.004 s a step, sends 4 a step, exchange 0.8 s over 10 calls
+    expect(keyed(v, 'ranks.4.3.waitSeconds')).toBeCloseTo(STEPS * 0.004, 12);
+    expect(keyed(v, 'ranks.4.3.sentPerStep')).toBe(4);
+    expect(keyed(v, 'ranks.4.3.exchange.avgPerCallSeconds')).toBeCloseTo(0.08, 12);
+    expect(keyed(v, 'ranks.2.0.meanParticles')).toBe(PARTICLES / 2 + 10 * 5.5);
+    expect('ranks.1.0.gpus' in v).toBe(false);
     expect(html).toMatch(/rank 5 crashed/);
   });
 });
@@ -160,7 +166,7 @@ describe('HTML scaling report', () => {
 describe('CSV scaling report', () => {
   it('has sections whose numbers read back exactly', () => {
     const s = csvSections(scalingCsv(report));
-    expect(Object.keys(s)).toEqual(['study', 'points', 'phases', 'fit', 'fit_points', 'notes']);
+    expect(Object.keys(s)).toEqual(['study', 'points', 'phases', 'ranks', 'rank_phases', 'un_per_step', 'fit', 'fit_points', 'notes']);
     const study = Object.fromEntries(s.study.rows.map(([k, v]) => [k, v]));
     expect(study.name).toBe(`strong ${NASTY}`);
     expect(study.kind).toBe('strong');
@@ -176,6 +182,14 @@ describe('CSV scaling report', () => {
     const exchange = s.phases.rows.filter((r) => r[0] === 'exchange').map((r) => [Number(r[1]), Number(r[5])]);
     expect(exchange.map(([n]) => n)).toEqual([2, 4]);
     expect(exchange[1][1]).toBeCloseTo(0.5, 12);
+    expect(s.ranks.rows.map((r) => `${r[0]}/${r[1]}`)).toEqual(['2/0', '2/1', '4/0', '4/1', '4/2', '4/3']);
+    expect(Number(s.ranks.rows[5][5])).toBeCloseTo(STEPS * 0.004, 12);
+    const exchange4 = s.rank_phases.rows.filter((r) => r[0] === '4' && r[2] === 'exchange');
+    expect(exchange4.map((r) => Number(r[1]))).toEqual([0, 1, 2, 3]);
+    exchange4.forEach((r, rank) => expect(Number(r[4])).toBeCloseTo(0.2 * (rank + 1), 14));
+    const un4 = s.un_per_step.rows.filter((r) => r[0] === '4').map((r) => [Number(r[1]), Number(r[2])]);
+    expect(un4.length).toBe(STEPS);
+    un4.forEach(([k, un]) => expect(un).toBeCloseTo(UN(4, k), 10));
     const fit = Object.fromEntries(s.fit.rows.map(([k, v]) => [k, v]));
     expect(Number(fit.serial_fraction)).toBe(report.fit!.serialFraction);
     expect(Number(fit.prediction_gpus)).toBe(8);

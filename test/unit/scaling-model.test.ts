@@ -229,8 +229,30 @@ describe('load balance from per-rank steps', () => {
     expect(b.communicated).toEqual({ meanPerStep: 7, maxPerStep: 8, meanFractionOfParticles: 7 / 200 });
     expect(b.waitSeconds!.mean).toBeCloseTo(0.3, 14);
     expect(b.waitSeconds!.max).toBeCloseTo(0.3, 14);
+    expect(b.perRank).toEqual([
+      { rank: 0, meanParticles: 85, sentPerStep: 3.5, receivedPerStep: 3.5, waitSeconds: b.perRank[0].waitSeconds },
+      { rank: 1, meanParticles: 115, sentPerStep: 3.5, receivedPerStep: 3.5, waitSeconds: b.perRank[1].waitSeconds },
+    ]);
+    expect(b.perRank.map((t) => t.waitSeconds)).toEqual([0.1 + 0.2, 0.0 + 0.3]);
+    expect(b.unSeries.map(([step, un]) => [step, Number(un.toFixed(9))])).toEqual([[1, 20], [2, 40]]);
     const r = buildScalingReport(study('strong', [[1, 4, 200], [2, 2.5, 200]], [{}, { rankSteps: rows }]));
     expect(r.points[1].balance.loadNonUniformity!.meanPercent).toBeCloseTo(30, 12);
     expect(r.warnings.some((w) => /run 2: 1 step\(s\) lack some rank's row/.test(w))).toBe(true);
+  });
+
+  it('keeps every k-th step of long runs in the UN series, and handles more steps than a call takes arguments', () => {
+    const rows: RankStepRecord[] = [];
+    for (let step = 1; step <= 150_000; step++) {
+      rows.push({ rank: 0, step, particles: 100 + (step % 7), sent: 1, received: 1, waitSeconds: 0 });
+      rows.push({ rank: 1, step, particles: 100, sent: 1, received: 1, waitSeconds: 0 });
+    }
+    const b = rankBalance(rows, 2);
+    expect(b.steps).toBe(150_000);
+    expect(b.unSeriesStride).toBe(150);
+    expect(b.unSeries.length).toBe(1000);
+    expect(b.unSeries[1][0]).toBe(151);
+    // the largest UN: rank 0 has 106 at steps 6, 13, ...: (106 - 100) / 103 * 100
+    expect(b.loadNonUniformity!.maxPercent).toBeCloseTo((6 / 103) * 100, 12);
+    expect(b.communicated!.maxPerStep).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 // The charts of a scaling report (the seeds' figures 5.2-5.7 and more): speedup and efficiency against
 // ideal with the fitted model and its prediction, time per phase per GPU count (stacked), AVG x Call per
-// phase grouped by GPU count, UN per GPU count, and particle-steps/s per GPU.
+// phase grouped by GPU count, UN per GPU count and per step, and particle-steps/s per GPU.
 import type { EChartsOption } from 'echarts';
 import { modelSeconds, speedupAndEfficiency } from '../reports/scaling-fit.js';
 import type { ScalingReport } from '../reports/scaling-model.js';
@@ -92,6 +92,19 @@ export function loadNonUniformityOption(r: ScalingReport): EChartsOption {
   };
 }
 
+/** UN at each recorded step, one line per GPU count (long runs: every k-th step, see RankBalance.unSeriesStride). */
+export function unPerStepOption(r: ScalingReport): EChartsOption {
+  return {
+    ...baseOption('Load non-uniformity UN per step'),
+    legend: { bottom: 0 },
+    xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 25, min: 'dataMin', max: 'dataMax' },
+    yAxis: { type: 'value', name: 'UN (%)', min: 0, axisLabel: { formatter: axisNumber } },
+    series: r.points.filter((p) => p.balance.unSeries.length > 0 && p.ranks > 1).map((p) => ({
+      type: 'line', name: `${p.gpus} GPUs`, showSymbol: false, data: p.balance.unSeries.map(([step, un]) => [step, un]),
+    })),
+  };
+}
+
 /** Particle-steps per second per GPU per GPU count, against the baseline's (ideal). */
 export function throughputPerGpuOption(r: ScalingReport): EChartsOption {
   const base = r.points[0]?.particleStepsPerSecondPerGpu ?? 0;
@@ -119,6 +132,7 @@ export function scalingCharts(r: ScalingReport): ReportChart[] {
     charts.push({ id: 'avg-per-call', option: avgPerCallOption(r), width: 720, height: 360 });
   }
   if (r.points.some((p) => p.balance.loadNonUniformity !== null)) charts.push({ id: 'load-nonuniformity', option: loadNonUniformityOption(r), width: 720, height: 320 });
+  if (r.points.some((p) => p.ranks > 1 && p.balance.unSeries.length > 0)) charts.push({ id: 'un-per-step', option: unPerStepOption(r), width: 720, height: 320 });
   charts.push({ id: 'throughput-per-gpu', option: throughputPerGpuOption(r), width: 720, height: 320 });
   return charts;
 }

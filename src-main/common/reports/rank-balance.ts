@@ -15,7 +15,24 @@ export interface RankBalance {
   communicated: { meanPerStep: number; maxPerStep: number; meanFractionOfParticles: number } | null;
   /** Each rank's wait summed over the steps: mean and max over ranks (seconds). */
   waitSeconds: { mean: number; max: number } | null;
+  /** Per rank over the complete steps: mean particles, mean sent and received per step, total wait. */
+  perRank: RankTotals[];
+  /** UN per complete step, every `unSeriesStride`-th step (at most UN_SERIES_MAX points, steps ascending). */
+  unSeries: [step: number, percent: number][];
+  unSeriesStride: number;
 }
+
+/** One rank's share of the work and traffic over a run. */
+export interface RankTotals {
+  rank: number;
+  meanParticles: number;
+  sentPerStep: number;
+  receivedPerStep: number;
+  waitSeconds: number;
+}
+
+/** The most points of the UN-per-step series a report keeps (longer runs keep every k-th step). */
+export const UN_SERIES_MAX = 1000;
 
 /** UN of one step's particle counts over ranks, in percent (0 for one rank; null when no particles). */
 export function loadNonUniformityPercent(particles: number[]): number | null {
@@ -39,30 +56,46 @@ function bySteps(rows: RankStepRecord[]): [number, RankStepRecord[]][] {
 /** Balance statistics of a run on `ranks` ranks from its per-rank step rows. */
 export function rankBalance(rows: RankStepRecord[], ranks: number): RankBalance {
   const unValues: number[] = [];
+  const unSteps: [number, number][] = [];
   const sentPerStep: number[] = [];
   let particleSum = 0;
   let complete = 0, incomplete = 0;
-  const waitByRank = new Map<number, number>();
-  for (const [, list] of bySteps(rows)) {
+  const totals = new Map<number, RankTotals>();
+  for (const [step, list] of bySteps(rows)) {
     if (new Set(list.map((r) => r.rank)).size !== ranks || list.length !== ranks) { incomplete++; continue; }
     complete++;
     const un = loadNonUniformityPercent(list.map((r) => r.particles));
-    if (un !== null) unValues.push(un);
+    if (un !== null) { unValues.push(un); unSteps.push([step, un]); }
     sentPerStep.push(list.reduce((a, r) => a + r.sent, 0));
     particleSum += list.reduce((a, r) => a + r.particles, 0);
-    for (const r of list) waitByRank.set(r.rank, (waitByRank.get(r.rank) ?? 0) + r.waitSeconds);
+    for (const r of list) {
+      const t = totals.get(r.rank) ?? { rank: r.rank, meanParticles: 0, sentPerStep: 0, receivedPerStep: 0, waitSeconds: 0 };
+      t.meanParticles += r.particles;
+      t.sentPerStep += r.sent;
+      t.receivedPerStep += r.received;
+      t.waitSeconds += r.waitSeconds;
+      totals.set(r.rank, t);
+    }
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const waits = [...waitByRank.values()];
+  // no Math.max(...xs): a run may have 10^5+ steps, more arguments than a call takes
+  const maxOf = (xs: number[]) => xs.reduce((a, b) => (b > a ? b : a), -Infinity);
+  const perRank = [...totals.values()].sort((a, b) => a.rank - b.rank)
+    .map((t) => ({ ...t, meanParticles: t.meanParticles / complete, sentPerStep: t.sentPerStep / complete, receivedPerStep: t.receivedPerStep / complete }));
+  const waits = perRank.map((t) => t.waitSeconds);
   const meanSent = sentPerStep.length > 0 ? mean(sentPerStep) : 0;
   const meanParticles = complete > 0 ? particleSum / complete : 0;
+  const stride = Math.max(1, Math.ceil(unSteps.length / UN_SERIES_MAX));
   return {
     steps: complete,
     incompleteSteps: incomplete,
-    loadNonUniformity: unValues.length > 0 ? { meanPercent: mean(unValues), maxPercent: Math.max(...unValues) } : null,
+    loadNonUniformity: unValues.length > 0 ? { meanPercent: mean(unValues), maxPercent: maxOf(unValues) } : null,
     communicated: sentPerStep.length > 0
-      ? { meanPerStep: meanSent, maxPerStep: Math.max(...sentPerStep), meanFractionOfParticles: meanParticles > 0 ? meanSent / meanParticles : 0 }
+      ? { meanPerStep: meanSent, maxPerStep: maxOf(sentPerStep), meanFractionOfParticles: meanParticles > 0 ? meanSent / meanParticles : 0 }
       : null,
-    waitSeconds: waits.length > 0 ? { mean: mean(waits), max: Math.max(...waits) } : null,
+    waitSeconds: waits.length > 0 ? { mean: mean(waits), max: maxOf(waits) } : null,
+    perRank,
+    unSeries: unSteps.filter((_, i) => i % stride === 0),
+    unSeriesStride: stride,
   };
 }

@@ -45,6 +45,8 @@ export interface ScalingPoint {
   idealSpeedup: number;
   /** The phase table of the run (min/avg/max over ranks) and the loop time outside every phase. */
   phases: PhaseRow[];
+  /** Per rank and phase: calls, total seconds and AVG x Call (ranks, then phases in loop order). */
+  rankPhases: { rank: number; phase: string; calls: number; totalSeconds: number; avgPerCallSeconds: number }[];
   otherSeconds: number;
   /** UN, communication and waiting from the per-rank steps; UN is 0 on one rank; null parts where nothing was recorded. */
   balance: RankBalance;
@@ -97,6 +99,9 @@ function pointOf(r: ScalingRunInput): ScalingPoint {
     particleSteps: s.particleSteps, loopSeconds: s.seconds, scaledSeconds: s.seconds, particleStepsPerSecond: pss,
     particleStepsPerSecondPerGpu: pss / r.gpus, speedup: NaN, efficiency: NaN, idealSpeedup: r.gpus,
     phases: table.rows, otherSeconds: table.other.seconds, balance: balanceOf(r),
+    rankPhases: [...r.phases].sort((a, b) => a.rank - b.rank).map((x) => ({
+      rank: x.rank, phase: x.phase, calls: x.calls, totalSeconds: x.totalSeconds, avgPerCallSeconds: x.calls > 0 ? x.totalSeconds / x.calls : 0,
+    })),
   };
 }
 
