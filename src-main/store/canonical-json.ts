@@ -27,3 +27,8 @@ export function canonicalJson(value: unknown, path = '$'): string {
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
+
+/** The hash createRun stores for a case (RunRecord.caseHash): what createStudy wants before any run exists. */
+export function caseHashOf(caseJson: unknown): string {
+  return sha256Hex(canonicalJson(caseJson));
+}

@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RankStepRecord } from '../../src-main/common/run-record.js';
 import { LATEST_VERSION, migrate } from '../../src-main/store/migrations.js';
 import { RunStore } from '../../src-main/store/run-store.js';
-import { phases, removeDir, runInput, summary, tempDir } from './store-fixtures.js';
+import { caseHashOf } from '../../src-main/store/canonical-json.js';
+import { caseJson, phases, removeDir, runInput, summary, tempDir } from './store-fixtures.js';
 
 let dir: string;
 let store: RunStore;
@@ -53,6 +54,14 @@ describe('scaling studies', () => {
     expect(got.runs.map((x) => [x.gpus, x.runId, x.position])).toEqual([[1, r1, 1], [2, r2, 2], [4, r4, 0]]);
     expect(got.runs[2].run).toEqual(store.getRun(r4));
     expect(store.listProjects().map((p) => p.name)).toContain('scaling');
+  });
+
+  it('gives the case hash a run of that case will get, before any run exists', () => {
+    const hash = caseHashOf({ ...caseJson(), extra: { b: 1, a: [2, 3] } });
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    const id = store.createRun(runInput({ caseJson: { extra: { a: [2, 3], b: 1 }, ...caseJson() } }));
+    expect(store.getRun(id).caseHash).toBe(hash);
+    expect(caseHashOf(caseJson('other'))).not.toBe(hash);
   });
 
   it('lists studies oldest first, filtered by project', () => {
