@@ -163,6 +163,25 @@ describe('HTML scaling report', () => {
   });
 });
 
+describe('weak scaling report', () => {
+  it('shows efficiency from throughput per GPU and the scaled speedup', () => {
+    const base = report.points[0];
+    // the same runs read as a weak study: 1e6 particles on every GPU count, so E(n) = T(1) / T(n) and S = n E
+    const weak = buildScalingReport({
+      study: { ...report.study, kind: 'weak' },
+      runs: loadScalingInput(store, studyId).runs.map((r) => ({ ...r, run: { ...r.run, summary: r.run.summary && { ...r.run.summary, meanParticles: PARTICLES * r.gpus, particleSteps: PARTICLES * STEPS * r.gpus } } })),
+    });
+    const v = htmlKeyedValues(scalingHtml(weak));
+    for (const n of GPUS) {
+      expect(keyed(v, `points.${n}.efficiency`)).toBeCloseTo(T(1) / T(n), 12);
+      expect(keyed(v, `points.${n}.speedup`)).toBeCloseTo((n * T(1)) / T(n), 12);
+    }
+    expect(base.gpus).toBe(1);
+    expect(scalingHtml(weak)).toContain('scaled speedup n E(n)');
+    expect(weak.fit!.formula).toBe('T(n) = T1 * (1 + s * (n - 1)) + c * log2(n)');
+  });
+});
+
 describe('CSV scaling report', () => {
   it('has sections whose numbers read back exactly', () => {
     const s = csvSections(scalingCsv(report));
