@@ -24,6 +24,10 @@ export function formatSummary(s: RunSummary): string {
   const lines = [
     `case ${s.case}: ${s.steps} steps, ${s.particles} particles (mean ${s.meanParticles.toFixed(0)}), ${s.seconds.toFixed(3)} s`,
     `adapter: ${s.adapter.description} [${s.adapter.backend}]`,
+    ...((s.ranks ?? 1) > 1 ? [
+      `ranks: ${s.ranks} (${s.decomposition}); particles per rank ${(s.particlesPerRank ?? []).join(', ')}; ` +
+        `load non-uniformity ${(s.loadNonUniformity ?? 0).toFixed(1)} % at the end, ${(s.loadNonUniformityMean ?? 0).toFixed(1)} % mean over steps`,
+    ] : []),
     `throughput: ${s.particleStepsPerSecond.toExponential(3)} particle-steps/s; ` +
       `collisions ${s.collisionsPerParticleStep.toFixed(5)} and candidates ${s.candidatesPerParticleStep.toFixed(5)} per particle per step`,
     `conservation: particles ${s.conservation.particlesStart} -> ${s.conservation.particlesEnd}; ` +

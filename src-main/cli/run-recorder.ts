@@ -2,6 +2,7 @@
 // totals, phases and fields at the end; a run that throws is marked failed (or cancelled).
 import type { Case } from '../common/case-schema.js';
 import type { PhaseRecord, StepRecord, TotalsRecord } from '../common/run-record.js';
+import type { DistributedRun } from '../cluster/orchestrator/run-distributed.js';
 import type { AdapterDescription } from '../solver/gpu/device.js';
 import { RunCancelled, type LoopResult, type StepStats } from '../solver/loop.js';
 import type { RunSummary } from '../solver/summary.js';
@@ -30,13 +31,26 @@ function phaseRecords(summary: RunSummary): PhaseRecord[] {
 export class RunRecorder {
   private constructor(private readonly store: RunStore, readonly runId: number) {}
 
-  /** Records a new running run of a validated case on an adapter. */
-  static start(store: RunStore, project: string, c: Case, adapter: AdapterDescription): RunRecorder {
+  /** Records a new running run of a validated case on an adapter (ranks processes on gpus distinct GPUs). */
+  static start(store: RunStore, project: string, c: Case, adapter: Pick<AdapterDescription, 'description' | 'backend'>, ranks = 1, gpus = 1): RunRecorder {
     const runId = store.createRun({
-      project, caseName: c.name, caseJson: c, seed: c.run.seed, ranks: 1, gpus: 1,
+      project, caseName: c.name, caseJson: c, seed: c.run.seed, ranks, gpus,
       adapter: { description: adapter.description, backend: adapter.backend }, productVersion: productVersion(),
     });
     return new RunRecorder(store, runId);
+  }
+
+  /** Records the end of a multi-rank run: totals, per-rank series, then summary, every rank's phases and fields. */
+  completeDistributed(c: Case, run: DistributedRun): void {
+    const { summary, assembler: a } = run;
+    this.store.appendRankSteps(this.runId, run.rankSteps);
+    const phases: PhaseRecord[] = run.rankPhases.flatMap(({ rank, phases: list }) => list.map((p) => ({
+      rank, phase: p.name, calls: p.calls, totalSeconds: p.totalSeconds, minSeconds: p.minSeconds, maxSeconds: p.maxSeconds,
+    })));
+    const fields = a.fields.samples === 0 ? null : {
+      cells: c.grid.cells, cellSize: c.grid.cellSize, samples: a.fields.samples, blocks: a.fields.blocks, values: a.fields.fields(), errors: a.fields.errors(),
+    };
+    this.store.completeRun(this.runId, { summary, phases, fields });
   }
 
   /** Appends the statistics of the steps of one submit (the loop's onSteps). */

@@ -41,4 +41,13 @@ export interface RunSummary {
   /** GPU memory of the run divided by the final particle count. */
   bytesPerParticle: number;
   adapter: { description: string; backend: string };
+  /** Multi-rank runs (absent on one rank): rank count, decomposition method, live particles per rank at the end. */
+  ranks?: number;
+  decomposition?: string;
+  particlesPerRank?: number[];
+  /** Load non-uniformity UN = (max - min) / mean * 100 % of the ranks' particles after the last step, and its mean over steps. */
+  loadNonUniformity?: number;
+  loadNonUniformityMean?: number;
+  /** The adapter (and pinned GPU) of every rank. */
+  rankAdapters?: { rank: number; gpu: string; pinned: boolean; description: string }[];
 }

@@ -61,5 +61,9 @@ export function summarize(name: string, r: LoopResult, adapter: AdapterDescripti
     capacity: r.capacity,
     bytesPerParticle: r.end.particles > 0 ? gpuBytes / r.end.particles : 0,
     adapter: { description: adapter.description, backend: adapter.backend },
+    ranks: 1,
+    particlesPerRank: [r.end.particles],
+    loadNonUniformity: 0,
+    loadNonUniformityMean: 0,
   };
 }

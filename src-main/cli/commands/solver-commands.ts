@@ -1,5 +1,7 @@
 // `dsmc run`, `dsmc bench` and `dsmc check`: a case on the default GPU adapter.
 import { formatPrelaunch, type PrelaunchReport } from '../../cases/prelaunch.js';
+import { isMethod, METHODS, type Method } from '../../cluster/decomposition/types.js';
+import { runDistributed } from '../../cluster/orchestrator/run-distributed.js';
 import type { Case } from '../../common/case-schema.js';
 import { openGpu, type Gpu } from '../../solver/gpu/device.js';
 import { RunCancelled } from '../../solver/loop.js';
@@ -25,6 +27,23 @@ interface RunOptions {
   warmup?: number;
   /** Record the run in the run database (project, data folder); null: --no-save. */
   save: { project: string; dataDir?: string } | null;
+  /** Rank processes (1: in this process), their GPUs and the decomposition. */
+  ranks?: number;
+  gpus?: string[];
+  decomposition?: Method;
+}
+
+/** --ranks, --gpus and --decomposition, checked. */
+function placementOf(args: CommandArgs): Pick<RunOptions, 'ranks' | 'gpus' | 'decomposition'> {
+  const text = args.values.ranks as string;
+  const ranks = Number(text);
+  if (!Number.isInteger(ranks) || ranks < 1 || ranks > 256) throw new Error(`--ranks: got "${text}"; expected a whole number from 1 to 256 (one rank process per GPU)`);
+  const method = args.values.decomposition as string;
+  if (!isMethod(method)) throw new Error(`--decomposition: got "${method}"; expected one of ${METHODS.join(', ')}`);
+  const gpuText = args.values.gpus as string | undefined;
+  const gpus = gpuText ? gpuText.split(',').map((g) => g.trim()).filter((g) => g.length > 0) : undefined;
+  if (gpus && gpus.length !== ranks) throw new Error(`--gpus: lists ${gpus.length} GPUs for --ranks ${ranks}; give one GPU per rank, e.g. --gpus ${Array.from({ length: ranks }, (_, i) => i).join(',')}`);
+  return { ranks, gpus, decomposition: method };
 }
 
 /** Where to record a run, from --no-save, --project and --data-dir. */
@@ -50,6 +69,13 @@ export async function runCaseFile(ref: string, o: RunOptions): Promise<RunSummar
   const c = loadCase(readCaseFile(ref), o.sets);
   // opened before the GPU so a database problem shows before a long run; after the case is valid
   const store = o.save ? RunStore.open({ dataDir: o.save.dataDir }) : null;
+  if ((o.ranks ?? 1) > 1) {
+    try {
+      return await runMultiRank(c, o, store);
+    } finally {
+      store?.close();
+    }
+  }
   try {
     const gpu = await openGpu();
     try {
@@ -99,6 +125,52 @@ async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null
   }
 }
 
+/** A run over several rank processes (one per GPU): recorded, summarized and printed like a one-rank run. */
+async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Promise<RunSummary> {
+  const bar = progressBar(o.progress);
+  const controller = new AbortController();
+  let interruptedBy: string | undefined;
+  let recorder: RunRecorder | null = null;
+  const removeHandlers = onInterrupt((signal) => {
+    interruptedBy = signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal;
+    process.stderr.write(`\n${signal}: stopping every rank (again to stop at once)\n`);
+    controller.abort();
+  }, (signal) => {
+    if (recorder) markFailed(recorder, new RunCancelled(`stopped at once by a second ${signal}`), undefined);
+    process.exit(130);
+  });
+  try {
+    const run = await runDistributed(c, {
+      ranks: o.ranks!, method: o.decomposition ?? 'slab', gpus: o.gpus, timing: o.timing, detail: o.detail, warmupSteps: o.warmup,
+      signal: controller.signal,
+      onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
+      onLog: (line) => { if (process.env.DSMC_RANK_LOGS) process.stderr.write(line + '\n'); },
+      onLaunched: (ranks) => {
+        if (!store || !o.save) return;
+        const pinned = new Set(ranks.filter((r) => r.pinned).map((r) => r.gpu));
+        const adapters = [...new Set(ranks.map((r) => r.adapter.description))].join(' + ');
+        recorder = RunRecorder.start(store, o.save.project, c, { description: `${ranks.length} ranks on ${adapters}`, backend: ranks[0].adapter.backend }, ranks.length, Math.max(1, pinned.size));
+      },
+      onSteps: (steps) => recorder?.onSteps(steps),
+      onProgress: (p) => bar.update(p),
+    });
+    bar.stop();
+    const rec = recorder as RunRecorder | null;
+    rec?.completeDistributed(c, run);
+    const summary = run.summary;
+    if (o.json) process.stdout.write(JSON.stringify(rec ? { runId: rec.runId, ...summary } : summary) + '\n');
+    else process.stdout.write(formatSummary(summary) + '\n' + (rec ? `saved as run ${rec.runId} in ${store!.path} (dsmc show ${rec.runId})\n` : ''));
+    return summary;
+  } catch (e) {
+    bar.stop();
+    if (recorder) markFailed(recorder, e, interruptedBy);
+    throw e;
+  } finally {
+    bar.stop();
+    removeHandlers();
+  }
+}
+
 /** Records why a run ended early and names the saved run in the error; a database error here is reported, not thrown. */
 function markFailed(recorder: RunRecorder, e: unknown, interruptedBy: string | undefined): void {
   try {
@@ -116,21 +188,26 @@ const RUN_OPTIONS: CommandOptions = {
   'no-progress': { type: 'boolean', default: false },
   'no-save': { type: 'boolean', default: false },
   project: { type: 'string', default: 'default' },
+  ranks: { type: 'string', default: '1' },
+  gpus: { type: 'string' },
+  decomposition: { type: 'string', default: 'slab' },
   ...DATA_DIR_OPTION,
 };
 
 export const runCommand: CliCommand = {
   name: 'run',
-  usage: 'run CASE [--set path=value ...] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
+  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb]] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
   summary: 'Run a case (a .json path or a preset name) on the default GPU adapter and save it in the run database\n' +
     '(project P, default "default"; --no-save skips that; dsmc runs lists saved runs).\n' +
     '--set overrides any field, value as JSON:  --set grid.cells=[40,40,40] --set run.steps=200\n' +
     '--json prints the summary as one JSON object on the last line of stdout.\n' +
-    '--timing: phase times from GPU timestamps (auto), wall clock, or off (fastest); --detail times the sort\'s stages.',
+    '--timing: phase times from GPU timestamps (auto), wall clock, or off (fastest); --detail times the sort\'s stages.\n' +
+    '--ranks N runs N rank processes (one per GPU, pinned by PCI address where possible; --gpus picks them by index\n' +
+    'or PCI address) on a --decomposition of the grid; the fields are bitwise those of one rank.',
   options: RUN_OPTIONS,
   async run(args) {
     const ref = onePositional(args, 'CASE (a .json path or preset name)', 'run collide-box');
-    await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], save: saveOf(args) });
+    await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], save: saveOf(args), ...placementOf(args) });
     return 0;
   },
 };
@@ -147,7 +224,7 @@ export const benchCommand: CliCommand = {
     if (!(particles >= 10) || !Number.isFinite(particles)) throw new Error(`--particles: got "${text}"; expected a number >= 10, e.g. 16e6`);
     const side = Math.max(1, Math.round(Math.cbrt(particles / 10)));
     const sets = [`grid.cells=[${side},${side},${side}]`, 'run.steps=200', 'run.stepsPerSubmit=100', 'sampling.enabled=false', ...(args.values.set as string[])];
-    await runCaseFile('collide-box', { sets, json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], warmup: 20, save: saveOf(args) });
+    await runCaseFile('collide-box', { sets, json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], warmup: 20, save: saveOf(args), ...placementOf(args) });
     return 0;
   },
 };

@@ -40,6 +40,24 @@ export const stepReportSchema = z.object({
   phases: z.record(z.string(), seconds),
 });
 
+/** One step's statistics on one rank (the solver's StepStats). */
+const stepStatsSchema = z.object({
+  step: count, particlesBefore: count, injected: count, particlesAfter: count, collisions: count, candidates: count,
+  sent: count.optional(), received: count.optional(), exchangeSeconds: seconds.optional(),
+});
+
+/** rank -> orchestrator: one submit's step statistics; when it sampled, its f32 sampling sums travel as one binary frame. */
+export const batchSchema = z.object({
+  type: z.literal('batch'),
+  rank,
+  /** Submit number from 0. */
+  index: count,
+  steps: z.array(stepStatsSchema),
+  passes: count,
+  particles: count,
+  frameBytes: z.array(count),
+});
+
 /** rank -> rank: particles leaving `from` for `to` at `step`; the arrays travel as binary frames of frameBytes. */
 export const migrateSchema = z.object({
   type: z.literal('migrate'),
@@ -78,12 +96,13 @@ export const MESSAGE_SCHEMAS = {
   error: errorSchema,
   stop: stopSchema,
   heartbeat: heartbeatSchema,
+  batch: batchSchema,
 } as const;
 
 /** Any message (header only). */
 export const clusterMessageSchema = z.discriminatedUnion('type', [
   helloSchema, configureSchema, readySchema, stepReportSchema, migrateSchema, doneSchema, errorSchema, stopSchema,
-  heartbeatSchema,
+  heartbeatSchema, batchSchema,
 ]);
 
 export type ClusterMessage = z.infer<typeof clusterMessageSchema>;
@@ -95,7 +114,7 @@ export type ConfigureMessage = MessageOf<'configure'>;
 export type MigrateMessage = MessageOf<'migrate'>;
 
 /** Kinds a rank sends to the orchestrator. */
-export const RANK_TO_ORCHESTRATOR = ['hello', 'ready', 'step-report', 'done', 'error', 'heartbeat'] as const;
+export const RANK_TO_ORCHESTRATOR = ['hello', 'ready', 'step-report', 'batch', 'done', 'error', 'heartbeat'] as const;
 /** Kinds the orchestrator sends to a rank. */
 export const ORCHESTRATOR_TO_RANK = ['configure', 'stop'] as const;
 /** Kinds one rank sends to another. */

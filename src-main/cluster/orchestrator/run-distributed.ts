@@ -1,0 +1,216 @@
+// The orchestrator of a multi-rank run on one host: decomposes the grid, pins one rank process per GPU
+// (or lets them share the default adapter, saying so), supervises them, configures them, assembles their
+// submits into the run's step statistics and fields as they arrive, and builds the run's summary.
+// A crash or hang of any rank stops the others and rejects with RankFailedError; an abort cancels.
+import { fileURLToPath } from 'node:url';
+import type { Case } from '../../common/case-schema.js';
+import type { RunSummary } from '../../common/run-summary.js';
+import { RunCancelled, blockSubmits, type Progress, type StepStats } from '../../solver/loop.js';
+import { summarize } from '../../solver/summary.js';
+import type { PhaseTotals } from '../../solver/gpu/phase-timer.js';
+import type { ParticleTotals } from '../../solver/phases/conservation.js';
+import type { RankPayload } from '../../solver/rank-payload.js';
+import { subdomainOf } from '../../solver/subdomain.js';
+import { buildTables } from '../../solver/tables.js';
+import { decompose } from '../decomposition/decompose.js';
+import type { Decomposition, Method } from '../decomposition/types.js';
+import { assignGpus, discoverGpus } from '../gpus.js';
+import { launchRanks } from '../supervisor/launch-ranks.js';
+import type { RunOutcome } from '../supervisor/types.js';
+import { frameAs } from '../transport/message-codec.js';
+import { OrchestratorChannel } from '../transport/orchestrator-channel.js';
+import type { TransportSpec } from '../transport/endpoints.js';
+import { RunAssembler, type RankStep } from './run-assembler.js';
+
+/** The compiled rank entry (out/src-main/solver/rank-main.js next to this file's out/ twin). */
+export const RANK_SCRIPT = fileURLToPath(new URL('../../solver/rank-main.js', import.meta.url));
+
+export interface DistributedOptions {
+  ranks: number;
+  method: Method;
+  /** GPU indices or PCI addresses, one per rank (default: rank r on GPU r when pinnable, else all share the default adapter). */
+  gpus?: string[];
+  timing?: 'auto' | 'wall' | 'off';
+  detail?: boolean;
+  warmupSteps?: number;
+  signal?: AbortSignal;
+  transport?: TransportSpec;
+  /** Every rank log line, prefixed with rank, GPU and pid. */
+  onLog?: (line: string) => void;
+  /** Warnings before launch (e.g. ranks cannot be pinned). */
+  onWarning?: (text: string) => void;
+  onProgress?: (p: Progress) => void;
+  /** Merged statistics of each submit, as every rank has reported it. */
+  onSteps?: (steps: StepStats[]) => void;
+  /** Called once the ranks are launched (for records: adapters, pids). */
+  onLaunched?: (ranks: LaunchedRank[]) => void;
+  /** Milliseconds a rank may stay silent before it counts as hung (default 60 s: shader compiles block the event loop). */
+  heartbeatTimeoutMs?: number;
+}
+
+/** One launched rank as the run records it. */
+export interface LaunchedRank {
+  rank: number;
+  gpu: string;
+  pinned: boolean;
+  pid: number | null;
+  hostname: string;
+  adapter: { description: string; backend: string };
+}
+
+/** What a rank reports in `done`. */
+interface RankDone {
+  seconds: number;
+  timingSource: 'gpu-timestamps' | 'wall-clock' | 'off';
+  phases: ({ name: string } & PhaseTotals)[];
+  start: ParticleTotals;
+  end: ParticleTotals;
+  capacity: number;
+  particles: number;
+  gpuBytes: number;
+  host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; submits: number };
+}
+
+/** A finished multi-rank run. */
+export interface DistributedRun {
+  summary: RunSummary;
+  assembler: RunAssembler;
+  decomposition: Decomposition;
+  ranks: LaunchedRank[];
+  /** Phase totals of every rank (including 'exchange': host time moving migrants, waiting for peers included). */
+  rankPhases: { rank: number; phases: ({ name: string } & PhaseTotals)[] }[];
+  rankSteps: RankStep[];
+}
+
+/** Sums particle totals over ranks. */
+function addTotals(all: ParticleTotals[]): ParticleTotals {
+  const out: ParticleTotals = { particles: 0, momentum: [0, 0, 0], kineticEnergy: 0, momentumMagnitudeSum: 0, meanSpeed: 0 };
+  for (const t of all) {
+    out.particles += t.particles;
+    for (let a = 0; a < 3; a++) out.momentum[a] += t.momentum[a];
+    out.kineticEnergy += t.kineticEnergy;
+    out.momentumMagnitudeSum += t.momentumMagnitudeSum;
+    out.meanSpeed += t.meanSpeed * t.particles;
+  }
+  out.meanSpeed = out.particles > 0 ? out.meanSpeed / out.particles : 0;
+  return out;
+}
+
+/** Phase totals of the run, SPARTA style: per phase the mean over ranks of calls and time, min and max per call over all ranks. */
+function meanPhases(dones: RankDone[]): Map<string, PhaseTotals> {
+  const out = new Map<string, PhaseTotals>();
+  for (const d of dones) {
+    for (const p of d.phases) {
+      const t = out.get(p.name) ?? { calls: 0, totalSeconds: 0, minSeconds: Infinity, maxSeconds: 0 };
+      t.calls += p.calls / dones.length;
+      t.totalSeconds += p.totalSeconds / dones.length;
+      t.minSeconds = Math.min(t.minSeconds, p.minSeconds);
+      t.maxSeconds = Math.max(t.maxSeconds, p.maxSeconds);
+      out.set(p.name, t);
+    }
+  }
+  return out;
+}
+
+/** Waits for `promise`, but rejects as soon as a rank fails or the run is cancelled. */
+function guarded<T>(promise: Promise<T>, failed: Promise<unknown>): Promise<T> {
+  return Promise.race([promise, failed.then(() => new Promise<T>(() => undefined))]);
+}
+
+/** Runs a validated case over `o.ranks` rank processes on this host. */
+export async function runDistributed(c: Case, o: DistributedOptions): Promise<DistributedRun> {
+  const decomposition = decompose(o.method, c.grid.cells, o.ranks);
+  const subdomains = decomposition.boxes.map((_, r) => subdomainOf(decomposition, r));
+  const gpus = assignGpus(o.ranks, o.gpus || o.ranks > 1 ? discoverGpus() : [], o.gpus);
+  for (const w of gpus.warnings) o.onWarning?.(w);
+  const channel = await OrchestratorChannel.open({ transport: o.transport });
+  const warmup = o.warmupSteps ?? 0;
+  const assembler = new RunAssembler(c, subdomains, blockSubmits(c, warmup, c.run.steps));
+  const heartbeatTimeoutMs = o.heartbeatTimeoutMs ?? 60_000;
+  const group = launchRanks({
+    script: RANK_SCRIPT,
+    ranks: gpus.ranks.map((g) => ({ rank: g.rank, gpu: g.label, env: g.env })),
+    channel,
+    onLog: o.onLog,
+    heartbeatTimeoutMs,
+    heartbeatIntervalMs: Math.min(2000, heartbeatTimeoutMs / 4),
+    startTimeoutMs: 120_000,
+  });
+  const onAbort = () => void group.cancel('cancelled (Ctrl-C or the app)');
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  const t0 = performance.now();
+  let moved = 0;
+  let outcome: RunOutcome | null = null;
+  try {
+    channel.on('batch', (m) => {
+      const { index, steps, passes, particles } = m.message;
+      const sums = m.frames.length > 0 ? frameAs(m.frames[0], Float32Array) : null;
+      const merged = assembler.add(m.rank, index, { steps, sums, passes, particles });
+      if (!merged) return;
+      o.onSteps?.(merged);
+      for (const s of merged) moved += s.particlesBefore;
+      const elapsed = (performance.now() - t0) / 1000;
+      const last = merged[merged.length - 1];
+      o.onProgress?.({ step: last.step - warmup, steps: c.run.steps, particles: last.particlesAfter, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
+    });
+    const failed = group.failed.then((f) => { if (f) throw new Error(f.message); });
+    failed.catch(() => undefined);
+    const hellos = await guarded(channel.waitForHellos(o.ranks, 180_000), group.outcome);
+    const ranks: LaunchedRank[] = gpus.ranks.map((g) => {
+      const h = hellos.get(g.rank)!;
+      return { rank: g.rank, gpu: g.label, pinned: g.pinned, pid: h.pid, hostname: h.hostname, adapter: { description: h.adapter?.description ?? 'unknown', backend: String(h.adapter?.backend ?? 'unknown') } };
+    });
+    o.onLaunched?.(ranks);
+    const payload: RankPayload = {
+      case: c, decomposition, timing: o.timing ?? 'auto', detail: !!o.detail, warmupSteps: warmup, exchangeTimeoutMs: 600_000,
+    };
+    await channel.configureAll(payload as unknown);
+    await guarded(channel.collect('ready', ranks.map((r) => r.rank), 600_000), group.outcome);
+    const done = await guarded(channel.collect('done', ranks.map((r) => r.rank)), group.outcome);
+    outcome = await group.outcome;
+    if (outcome.status === 'cancelled') throw new RunCancelled(outcome.reason);
+    if (outcome.status === 'failed') throw new Error(outcome.failure.message);
+    assembler.finish();
+    const dones = ranks.map((r) => done.get(r.rank)!.message.summary as unknown as RankDone);
+    return finishRun(c, o, assembler, decomposition, ranks, dones, warmup);
+  } catch (e) {
+    // a failed or cancelled run: the supervisor's outcome says why better than a closed channel does
+    outcome ??= await Promise.race([group.outcome, new Promise<null>((r) => setTimeout(() => r(null), 15_000))]);
+    if (!outcome) outcome = await group.cancel('the orchestrator stopped after an error');
+    if (outcome.status === 'cancelled' && o.signal?.aborted) throw new RunCancelled(outcome.reason);
+    if (outcome.status === 'failed') throw new Error(`rank ${outcome.failure.rank} failed: ${outcome.failure.message}\nlast lines of rank ${outcome.failure.rank}:\n  ${outcome.failure.lastLines.join('\n  ')}`);
+    throw e;
+  } finally {
+    o.signal?.removeEventListener('abort', onAbort);
+    await channel.close();
+  }
+}
+
+/** The summary of a finished multi-rank run. */
+function finishRun(c: Case, o: DistributedOptions, a: RunAssembler, d: Decomposition, ranks: LaunchedRank[], dones: RankDone[], warmup: number): DistributedRun {
+  const tables = buildTables(c);
+  const seconds = Math.max(...dones.map((x) => x.seconds));
+  const start = addTotals(dones.map((x) => x.start));
+  const end = addTotals(dones.map((x) => x.end));
+  const host = {
+    encodeSeconds: Math.max(...dones.map((x) => x.host.encodeSeconds)),
+    waitSeconds: Math.max(...dones.map((x) => x.host.waitSeconds)),
+    readbackSeconds: Math.max(...dones.map((x) => x.host.readbackSeconds)),
+    submits: dones[0].host.submits,
+  };
+  const gpuBytes = dones.reduce((s, x) => s + x.gpuBytes, 0);
+  const summary = summarize(c.name, {
+    steps: c.run.steps, seconds, stepStats: a.stepStats, phases: meanPhases(dones), timingSource: dones[0].timingSource,
+    start, end, samples: a.fields.samples, fields: a.fields.fields(), fieldErrors: a.fields.errors(), fieldBlocks: a.fields.blocks,
+    sums: a.fields.sums, totalsOverTime: [{ step: warmup + c.run.steps, totals: end }], capacity: dones.reduce((s, x) => s + x.capacity, 0),
+    tables, host,
+  }, { description: ranks[0].adapter.description, backend: ranks[0].adapter.backend, vendor: '', architecture: '' }, gpuBytes);
+  const un = a.loadNonUniformity.map((x) => x.percent);
+  summary.ranks = ranks.length;
+  summary.decomposition = d.method;
+  summary.particlesPerRank = dones.map((x) => x.particles);
+  summary.loadNonUniformity = un.length > 0 ? un[un.length - 1] : 0;
+  summary.loadNonUniformityMean = un.length > 0 ? un.reduce((s, x) => s + x, 0) / un.length : 0;
+  summary.rankAdapters = ranks.map((r) => ({ rank: r.rank, gpu: r.gpu, pinned: r.pinned, description: r.adapter.description }));
+  return { summary, assembler: a, decomposition: d, ranks, rankPhases: dones.map((x, rank) => ({ rank, phases: x.phases })), rankSteps: a.rankSteps };
+}

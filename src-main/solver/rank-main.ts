@@ -1,0 +1,82 @@
+// Entry of a rank process of a multi-rank run (started by the cluster supervisor, one per GPU): opens
+// the device, says hello, takes its subdomain from `configure`, runs the step loop exchanging migrants
+// with the other ranks through the transport, streams each submit's statistics and sampling sums to
+// the orchestrator, and says done with its timings; on any error it reports it and exits non-zero.
+import { RankChannel } from '../cluster/transport/rank-channel.js';
+import { StopRequestedError } from '../cluster/transport/errors.js';
+import { frameAs } from '../cluster/transport/message-codec.js';
+import { exitWhenSupervisorGone } from '../cluster/supervisor/supervisor-watch.js';
+import { openGpu, type Gpu } from './gpu/device.js';
+import { MIGRANT_WORDS } from './gpu/struct-layouts.js';
+import { RunCancelled, Simulation } from './loop.js';
+import type { Exchanger } from './migration-exchange.js';
+import { parseRankPayload } from './rank-payload.js';
+import { bufferPlan } from './state.js';
+import { subdomainOf } from './subdomain.js';
+
+/** Moves migrants through the peer links: one message to every other rank per step, then waits for theirs. */
+function peerExchanger(ch: RankChannel, timeoutMs: number): Exchanger {
+  const others = Array.from({ length: ch.worldSize }, (_, r) => r).filter((r) => r !== ch.rank);
+  return {
+    async exchange(step, outgoing) {
+      await Promise.all(others.map((to) => ch.sendToPeer(to, { step, particles: outgoing[to].length / MIGRANT_WORDS }, [outgoing[to]])));
+      const got = await ch.receiveFromPeers({ step, from: others, timeoutMs });
+      return others.map((from) => frameAs(got.get(from)!.frames[0], Uint32Array));
+    },
+  };
+}
+
+/** The rank's life from hello to done. */
+async function main(ch: RankChannel): Promise<void> {
+  let gpu: Gpu | null = null;
+  try {
+    gpu = await openGpu();
+    await ch.hello({ description: gpu.adapter.description, backend: gpu.adapter.backend });
+    const { payload } = await ch.waitForConfigure(120_000);
+    const p = parseRankPayload(payload);
+    const subdomain = subdomainOf(p.decomposition, ch.rank);
+    const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs) });
+    await sim.initialize();
+    await ch.send({ type: 'ready' });
+    if (p.warmupSteps > 0) await sim.run({ timing: p.timing, signal: ch.stopSignal }, p.warmupSteps);
+    let index = 0;
+    const result = await sim.run({
+      timing: p.timing, detail: p.detail, signal: ch.stopSignal,
+      onBatch: async (b) => {
+        const frames = b.sums ? [b.sums] : [];
+        await ch.send({ type: 'batch', index: index++, steps: b.steps, passes: b.passes, particles: b.particles, frameBytes: frames.map((f) => f.byteLength) }, frames);
+      },
+    });
+    const gpuBytes = bufferPlan(sim.tables, sim.state.capacity, subdomain.nLocal, subdomain.worldSize).reduce((s, x) => s + x.bytes, 0);
+    await ch.send({
+      type: 'done',
+      summary: {
+        seconds: result.seconds,
+        timingSource: result.timingSource,
+        phases: [...result.phases].map(([name, t]) => ({ name, ...t, minSeconds: Number.isFinite(t.minSeconds) ? t.minSeconds : 0 })),
+        start: { ...result.start }, end: { ...result.end },
+        capacity: result.capacity, particles: sim.liveParticles, gpuBytes, host: result.host,
+      },
+    });
+  } finally {
+    gpu?.device.destroy();
+  }
+}
+
+exitWhenSupervisorGone();
+const channel = await RankChannel.fromEnvironment();
+try {
+  await main(channel);
+  await channel.close();
+  process.exit(0);
+} catch (e) {
+  if (e instanceof StopRequestedError || e instanceof RunCancelled) {
+    await channel.close();
+    process.exit(0);
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  process.stderr.write(`rank ${channel.rank}: ${message}\n`);
+  await channel.reportError(e).catch(() => undefined);
+  await channel.close().catch(() => undefined);
+  process.exit(1);
+}

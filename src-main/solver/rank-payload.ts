@@ -1,0 +1,41 @@
+// What the orchestrator tells each rank process in `configure`: the case, the decomposition and how to
+// run; validated on arrival so a mismatch between orchestrator and rank versions fails with a clear error.
+import { z } from 'zod';
+import { parseCase, type Case } from '../common/case-schema.js';
+import type { Decomposition } from '../cluster/decomposition/types.js';
+
+const int3 = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
+
+const payloadSchema = z.object({
+  case: z.unknown(),
+  decomposition: z.object({
+    method: z.enum(['slab', 'block', 'rcb']),
+    grid: int3,
+    boxes: z.array(z.object({ lo: int3, hi: int3 })),
+  }),
+  timing: z.enum(['auto', 'wall', 'off']),
+  detail: z.boolean(),
+  warmupSteps: z.number().int().min(0),
+  /** Milliseconds a rank waits for its peers' migrants before it gives up. */
+  exchangeTimeoutMs: z.number().int().min(1),
+});
+
+/** The configure payload of a rank. */
+export interface RankPayload {
+  case: Case;
+  decomposition: Decomposition;
+  timing: 'auto' | 'wall' | 'off';
+  detail: boolean;
+  warmupSteps: number;
+  exchangeTimeoutMs: number;
+}
+
+/** Checks a configure payload; throws naming the field that is wrong. */
+export function parseRankPayload(json: unknown): RankPayload {
+  const r = payloadSchema.safeParse(json);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new Error(`configure payload: ${issue.path.join('.') || '(root)'}: ${issue.message} (orchestrator and rank from different versions?)`);
+  }
+  return { ...r.data, case: parseCase(r.data.case) };
+}
