@@ -24,7 +24,7 @@ function num(value: number | null | undefined, text: string, key: string): strin
   return `<td class="num" data-key="${escapeHtml(key)}" data-value="${v}">${escapeHtml(v === '' ? 'n/a' : text)}</td>`;
 }
 
-/** A plain number as text with up to 4 significant decimals. */
+/** A plain number as text with `digits` decimals, or 'n/a'. */
 function plain(x: number | null | undefined, digits = 3): string {
   return x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(digits);
 }

@@ -1,7 +1,7 @@
 // The scaling-study half of the run database's API (RunStore delegates to it): studies, the runs in them,
 // and the per-rank step series of multi-rank runs. Every multi-row write is one immediate transaction.
 import type Database from 'better-sqlite3';
-import type { ProjectRecord, RankStepRecord, RunRecord, RunStatus, StudyKind, StudyRecord } from '../common/run-record.js';
+import type { ProjectRecord, RankStepRecord, RunRecord, StudyKind, StudyRecord } from '../common/run-record.js';
 import { checkInput, createStudySchema, notesSchema, projectNameSchema, rankStepSchema, studyIdSchema, studyRunSchema } from './input-schemas.js';
 import {
   insertRankSteps, insertStudy, insertStudyRun, selectRankSteps, selectStudies, studyConflicts, studyFromRow,
@@ -106,8 +106,7 @@ export class StudyStore {
     const db = this.host.db;
     db.transaction(() => {
       const run = this.host.getRun(runId);
-      const allowed: RunStatus[] = ['running'];
-      if (!allowed.includes(run.status)) {
+      if (run.status !== 'running') {
         throw new Error(`${what}: run ${runId} is ${run.status}; per-rank steps are recorded while it runs (before completeRun or finishRun)`);
       }
       const bad = r.findIndex((x) => x.rank >= run.ranks);
