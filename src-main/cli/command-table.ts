@@ -5,9 +5,11 @@ import { compareCommand, exportCommand, reportCommand } from './commands/report-
 import { benchCommand, checkCommand, runCommand } from './commands/solver-commands.js';
 import { serveCommand } from './commands/serve-command.js';
 import { deleteCommand, noteCommand, projectsCommand, runsCommand, showCommand, tagCommand } from './commands/store-commands.js';
+import { studyCommand } from './commands/study-commands.js';
+import { studiesCommand } from './commands/study-store-commands.js';
 
 export const COMMANDS: CliCommand[] = [
-  runCommand, benchCommand, checkCommand,
+  runCommand, benchCommand, checkCommand, studyCommand, studiesCommand,
   projectsCommand, runsCommand, showCommand, tagCommand, noteCommand, deleteCommand,
   compareCommand, reportCommand, exportCommand,
   presetsCommand, schemaCommand, serveCommand,

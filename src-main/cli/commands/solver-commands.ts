@@ -17,7 +17,7 @@ import { RunRecorder } from '../run-recorder.js';
 import { DATA_DIR_OPTION } from '../store-args.js';
 
 /** Options of a run from the command line. */
-interface RunOptions {
+export interface RunOptions {
   sets: string[];
   json: boolean;
   timing: 'auto' | 'wall' | 'off';
@@ -34,7 +34,7 @@ interface RunOptions {
 }
 
 /** --ranks, --gpus and --decomposition, checked. */
-function placementOf(args: CommandArgs): Pick<RunOptions, 'ranks' | 'gpus' | 'decomposition'> {
+export function placementOf(args: CommandArgs): Pick<RunOptions, 'ranks' | 'gpus' | 'decomposition'> {
   const text = args.values.ranks as string;
   const ranks = Number(text);
   if (!Number.isInteger(ranks) || ranks < 1 || ranks > 256) throw new Error(`--ranks: got "${text}"; expected a whole number from 1 to 256 (one rank process per GPU)`);
@@ -47,13 +47,13 @@ function placementOf(args: CommandArgs): Pick<RunOptions, 'ranks' | 'gpus' | 'de
 }
 
 /** Where to record a run, from --no-save, --project and --data-dir. */
-function saveOf(args: CommandArgs): RunOptions['save'] {
+export function saveOf(args: CommandArgs): RunOptions['save'] {
   if (args.values['no-save']) return null;
   return { project: args.values.project as string, dataDir: args.values['data-dir'] as string | undefined };
 }
 
 /** The --timing value, checked. */
-function timingOf(args: CommandArgs): 'auto' | 'wall' | 'off' {
+export function timingOf(args: CommandArgs): 'auto' | 'wall' | 'off' {
   const t = args.values.timing;
   if (t !== 'auto' && t !== 'wall' && t !== 'off') throw new Error(`--timing: got "${t}"; expected auto, wall or off`);
   return t;
@@ -64,8 +64,14 @@ function reportPrelaunch(r: PrelaunchReport): void {
   if (r.warnings.length > 0) process.stderr.write(`pre-launch check:\n${formatPrelaunch(r)}\n`);
 }
 
+/** A finished `dsmc run`: its summary and its id in the run database (null with --no-save). */
+export interface RunDone {
+  summary: RunSummary;
+  runId: number | null;
+}
+
 /** Runs a case file with overrides, records it (unless --no-save) and prints the summary; Ctrl-C cancels between submits. */
-export async function runCaseFile(ref: string, o: RunOptions): Promise<RunSummary> {
+export async function runCaseFile(ref: string, o: RunOptions): Promise<RunDone> {
   const c = loadCase(readCaseFile(ref), o.sets);
   // opened before the GPU so a database problem shows before a long run; after the case is valid
   const store = o.save ? RunStore.open({ dataDir: o.save.dataDir }) : null;
@@ -89,7 +95,7 @@ export async function runCaseFile(ref: string, o: RunOptions): Promise<RunSummar
 }
 
 /** The pre-launch check, the recorded run and the printed summary of a case on an open device. */
-async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null): Promise<RunSummary> {
+async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null): Promise<RunDone> {
   const prelaunch = checkCase(c, gpu);
   reportPrelaunch(prelaunch);
   if (!prelaunch.ok) throw new PrelaunchRefused(prelaunch);
@@ -114,7 +120,7 @@ async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null
     recorder?.complete(c, summary, result);
     if (o.json) process.stdout.write(JSON.stringify(recorder ? { runId: recorder.runId, ...summary } : summary) + '\n');
     else process.stdout.write(formatSummary(summary) + '\n' + (recorder ? `saved as run ${recorder.runId} in ${store!.path} (dsmc show ${recorder.runId})\n` : ''));
-    return summary;
+    return { summary, runId: recorder?.runId ?? null };
   } catch (e) {
     bar.stop();
     if (recorder) markFailed(recorder, e, interruptedBy);
@@ -126,7 +132,7 @@ async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null
 }
 
 /** A run over several rank processes (one per GPU): recorded, summarized and printed like a one-rank run. */
-async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Promise<RunSummary> {
+async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Promise<RunDone> {
   const bar = progressBar(o.progress);
   const controller = new AbortController();
   let interruptedBy: string | undefined;
@@ -160,7 +166,7 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
     const summary = run.summary;
     if (o.json) process.stdout.write(JSON.stringify(rec ? { runId: rec.runId, ...summary } : summary) + '\n');
     else process.stdout.write(formatSummary(summary) + '\n' + (rec ? `saved as run ${rec.runId} in ${store!.path} (dsmc show ${rec.runId})\n` : ''));
-    return summary;
+    return { summary, runId: rec?.runId ?? null };
   } catch (e) {
     bar.stop();
     if (recorder) markFailed(recorder, e, interruptedBy);
@@ -181,7 +187,7 @@ function markFailed(recorder: RunRecorder, e: unknown, interruptedBy: string | u
   }
 }
 
-const RUN_OPTIONS: CommandOptions = {
+export const RUN_OPTIONS: CommandOptions = {
   ...CASE_OPTIONS,
   timing: { type: 'string', default: 'auto' },
   detail: { type: 'boolean', default: false },
