@@ -5,7 +5,7 @@ import { computed, ref } from 'vue';
 import type { CaseCheck, PresetInfo } from '../../src-main/common/contract/types.js';
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
-import { setAtPath } from './case-paths.js';
+import { cloneJson, setAtPath } from './case-paths.js';
 
 /** Delay between the last edit and the check (ms). */
 const CHECK_DELAY_MS = 250;
@@ -51,7 +51,7 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
     const p = presets.value.find((x) => x.name === name);
     if (!p) { error.value = `preset "${name}" not found; pick one of ${presets.value.map((x) => x.name).join(', ')}`; return; }
     presetName.value = name;
-    setCase(structuredClone(p.json) as Record<string, unknown>);
+    setCase(cloneJson(p.json) as Record<string, unknown>);
   }
 
   /** Sets the whole case (form and JSON view) and schedules a check. */
@@ -65,7 +65,7 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
   /** Changes one field from the form. */
   function update(path: (string | number)[], value: unknown): void {
     if (!caseJson.value) return;
-    const next = structuredClone(caseJson.value);
+    const next = cloneJson(caseJson.value) as Record<string, unknown>;
     setAtPath(next, path, value);
     setCase(next);
   }

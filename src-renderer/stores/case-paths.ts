@@ -13,3 +13,8 @@ export function setAtPath(obj: Record<string, unknown>, path: (string | number)[
   if (value === undefined && !Array.isArray(node)) delete node[last];
   else node[last] = value;
 }
+
+/** A deep copy of JSON data (works on Vue's reactive proxies, unlike structuredClone). */
+export function cloneJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

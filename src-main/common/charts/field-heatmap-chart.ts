@@ -33,7 +33,7 @@ export function fieldHeatmapOption(slice: FieldSlice, opts: { title?: string; si
     yAxis: { type: 'category', name: slice.axes[1], nameLocation: 'middle', nameGap: 35, data: Array.from({ length: slice.height }, (_, i) => i) },
     visualMap: {
       type: 'continuous', min, max, calculable: true, orient: 'vertical', right: 10, top: 'middle',
-      text: [axisNumber(max), axisNumber(min)], formatter: (v: unknown) => axisNumber(Number(v)),
+      formatter: (v: unknown) => axisNumber(Number(v)),
       inRange: { color: opts.signed ? DIVERGING : RAMP },
     },
     series: [{ type: 'heatmap', name: slice.label, data: cells(slice), progressive: 0 }],

@@ -1,0 +1,171 @@
+// End to end in a real browser: Debian's Chromium (headless, driven by playwright-core) against `dsmc serve`
+// with a temporary data folder. Creates a project, edits a preset, sees a pre-launch warning, launches a small
+// case (it really runs on the default adapter, lavapipe in CI), watches live progress, opens the finished
+// run and its heatmap, compares two runs and exports the HTML report. Screenshots go to test-results/e2e/.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe, type ServeProcess } from './serve-process.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'e2e');
+
+let serve: ServeProcess;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+/** Saves a screenshot of the page under test-results/e2e/. */
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Types a value into a field of the generated case form (committed with Enter: the form reacts on change). */
+async function setField(path: string, value: string): Promise<void> {
+  const input = page.locator(`input[data-field="${path}"]`);
+  await input.fill(value);
+  await input.press('Enter');
+  await input.blur();
+}
+
+/** Waits for the pre-launch check to settle (the status shows a result, not "checking"). */
+async function settledCheck(): Promise<string> {
+  await page.waitForFunction(() => {
+    const t = document.querySelector('[data-test="check-status"]')?.textContent ?? '';
+    return t !== '' && !t.includes('checking');
+  });
+  await page.waitForTimeout(400);
+  await page.waitForFunction(() => !(document.querySelector('[data-test="check-status"]')?.textContent ?? '').includes('checking'));
+  return (await page.locator('[data-test="check-status"]').textContent()) ?? '';
+}
+
+/** Edits the preset into a tiny case (6x6x6 cells, `steps` steps, seed) and launches it into the project. */
+async function launchTiny(steps: number, seed: number): Promise<number> {
+  await page.click('[data-test="nav-editor"]');
+  await page.selectOption('[data-test="preset"]', 'collide-box');
+  for (const i of [0, 1, 2]) await setField(`grid.cells[${i}]`, '6');
+  await setField('run.steps', String(steps));
+  await setField('run.seed', String(seed));
+  await setField('run.stepsPerSubmit', '10');
+  expect(await settledCheck()).toContain('ready');
+  await page.click('[data-test="to-launch"]');
+  await page.fill('[data-test="launch-project"]', 'e2e-project');
+  await page.click('[data-test="launch"]');
+  await page.waitForURL(/#\/runs\/\d+\/live$/, { timeout: 120_000 });
+  return Number(/runs\/(\d+)\/live/.exec(page.url())![1]);
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('the app in a browser against dsmc serve', () => {
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    serve = await startServe();
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+  });
+
+  it('refuses the page without the token', async () => {
+    const res = await fetch(serve.url.replace(/\?token=.*/, ''));
+    expect(res.status).toBe(401);
+    expect(await res.text()).toContain('?token=');
+  });
+
+  it('creates a project', async () => {
+    await page.goto(serve.url);
+    await page.waitForSelector('[data-test="empty-state"]');
+    await page.fill('[data-test="new-project-name"]', 'e2e-project');
+    await page.click('[data-test="create-project"]');
+    await page.waitForSelector('[data-test="project-e2e-project"]');
+    await shot('1-projects');
+  });
+
+  it('edits a preset and shows a pre-launch warning next to the field, and a schema error next to its field', async () => {
+    await page.click('[data-test="nav-editor"]');
+    await page.selectOption('[data-test="preset"]', 'collide-box');
+    await setField('run.dt', '1e-6');
+    await settledCheck();
+    const warning = page.locator('.field:has(input[data-field="run.dt"]) [data-test="msg-warning"]').first();
+    await expect.poll(() => warning.textContent()).toContain('cell residence time');
+    await setField('grid.cells[1]', '-3');
+    await settledCheck();
+    const error = page.locator('.field:has(input[data-field="grid.cells[1]"]) [data-test="msg-error"]').first();
+    await expect.poll(() => error.textContent()).toContain('got -3');
+    expect(await page.locator('[data-test="to-launch"]').isDisabled()).toBe(true);
+    expect(await page.locator('[data-test="json-view"]').inputValue()).toContain('0.000001');
+    await shot('2-case-editor-warning');
+  });
+
+  let firstRun = 0;
+  it('launches a small case and shows live progress until it completes', async () => {
+    await page.click('[data-test="nav-editor"]');
+    await page.selectOption('[data-test="preset"]', 'collide-box');
+    await page.click('[data-test="nav-launch"]');
+    await page.waitForSelector('[data-test="gpu-0"]');
+    await shot('3-launch');
+    firstRun = await launchTiny(1500, 1);
+    // progress seen before the end: a step between 0 and the last, or the run already done on a fast machine
+    const seen = new Set<string>();
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      const status = (await page.locator('[data-test="live-status"]').textContent()) ?? '';
+      const step = (await page.locator('[data-test="live-step"]').textContent().catch(() => '')) ?? '';
+      seen.add(`${status.trim()}|${step.trim()}`);
+      if (status.includes('running') && /step [1-9]\d* \/ 1500/.test(step) && !step.includes('1500 / 1500')) await shot('4-live-running');
+      if (status.includes('completed') || status.includes('failed')) break;
+      await page.waitForTimeout(150);
+    }
+    expect((await page.locator('[data-test="live-status"]').textContent())?.trim()).toBe('completed');
+    expect([...seen].some((s) => s.startsWith('running|step') && !s.endsWith('step 0 / 1500'))).toBe(true);
+    await page.waitForSelector('[data-test="live-heatmap"] svg');
+    await shot('5-live-completed');
+  });
+
+  it('opens the finished run with its heatmap and phase table, and exports the HTML report', async () => {
+    await page.click('[data-test="open-detail"]');
+    await page.waitForSelector('[data-test="heatmap"] svg');
+    expect(await page.locator('[data-test="phase-table"] tbody tr').count()).toBeGreaterThan(3);
+    await page.selectOption('[data-test="slice-field"]', 'T');
+    await expect.poll(() => page.locator('[data-test="heatmap"]').textContent()).toContain('temperature');
+    await shot('6-run-detail');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-test="export-html"]')]);
+    expect(download.suggestedFilename()).toBe(`run-${firstRun}-profile.html`);
+    const saved = join(SHOTS, download.suggestedFilename());
+    await download.saveAs(saved);
+    const html = readFileSync(saved, 'utf8');
+    expect(html).toMatch(/^<!doctype html>/i);
+    expect(html).toContain('collide-box');
+    expect(html).toContain('<svg');
+  });
+
+  it('compares two runs: the seed is the only case difference, and the field difference map shows', async () => {
+    const second = await launchTiny(300, 2);
+    await page.waitForFunction(() => document.querySelector('[data-test="live-status"]')?.textContent?.includes('completed'), undefined, { timeout: 120_000 });
+    await page.click('[data-test="nav-compare"]');
+    await page.click(`[data-test="pick-${firstRun}"]`);
+    await page.click(`[data-test="pick-${second}"]`);
+    await page.click('[data-test="compare"]');
+    await page.waitForSelector('[data-test="case-differences"]');
+    const diffs = (await page.locator('[data-test="case-differences"]').textContent()) ?? '';
+    expect(diffs).toContain('run.seed');
+    expect(diffs).toContain('run.steps');
+    expect(diffs).not.toContain('grid.cells');
+    await page.waitForSelector('[data-test="heatmap"] svg');
+    await shot('7-compare');
+  });
+
+  it('shows the scaling view empty state and no page errors', async () => {
+    await page.click('[data-test="nav-scaling"]');
+    await page.waitForSelector('[data-test="empty-state"]');
+    await shot('8-scaling');
+    await page.click('[data-test="nav-projects"]');
+    await page.waitForSelector(`[data-test="run-row-${firstRun}"]`);
+    await shot('9-projects-with-runs');
+    expect(pageErrors).toEqual([]);
+  });
+});
