@@ -1,0 +1,168 @@
+// The contract's implementation against a temporary run database: projects, the live case check, launching
+// tiny runs in child processes on the default adapter (lavapipe in CI) with their live events, cancel,
+// run detail, field slices, comparison and exports. Needs the built child (npm run build).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dispatch } from '../../src-main/common/contract/contract.js';
+import type { RunEvent } from '../../src-main/common/contract/types.js';
+import { StudioService } from '../../src-main/services/studio-service.js';
+
+let dir: string;
+let service: StudioService;
+const events: RunEvent[] = [];
+
+/** The collide-box preset shrunk to 6x6x6 cells and `steps` steps. */
+async function tinyCase(steps: number, seed = 1): Promise<Record<string, unknown>> {
+  const preset = (await service.listPresets()).find((p) => p.name === 'collide-box')!;
+  const c = JSON.parse(JSON.stringify(preset.json)) as { grid: { cells: number[] }; run: Record<string, number> };
+  c.grid.cells = [6, 6, 6];
+  c.run.steps = steps;
+  c.run.seed = seed;
+  c.run.stepsPerSubmit = 10;
+  return c as unknown as Record<string, unknown>;
+}
+
+/** Resolves with the 'ended' event of a run. */
+function ended(runId: number): Promise<Extract<RunEvent, { kind: 'ended' }>> {
+  return new Promise((resolve) => {
+    const found = events.find((e) => e.kind === 'ended' && e.runId === runId);
+    if (found) { resolve(found as Extract<RunEvent, { kind: 'ended' }>); return; }
+    const off = service.onEvent((e) => { if (e.kind === 'ended' && e.runId === runId) { off(); resolve(e); } });
+  });
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'dsmc-service-'));
+  service = new StudioService({ dataDir: dir });
+  service.onEvent((e) => events.push(e));
+});
+
+afterAll(() => {
+  service.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('projects', () => {
+  it('creates, renames, archives and restores projects; refuses duplicates and missing ones by name', async () => {
+    await service.createProject({ name: 'alpha' });
+    await expect(service.createProject({ name: 'alpha' })).rejects.toThrow('a project named "alpha" already exists');
+    await service.createProject({ name: 'beta' });
+    expect((await service.renameProject({ name: 'alpha', newName: 'gamma' })).name).toBe('gamma');
+    await expect(service.renameProject({ name: 'gamma', newName: 'beta' })).rejects.toThrow('"beta" already exists');
+    await expect(service.renameProject({ name: 'nope', newName: 'x' })).rejects.toThrow('project "nope" not found');
+    expect((await service.archiveProject({ name: 'beta', archived: true })).archived).toBe(true);
+    expect((await service.listProjects({})).map((p) => p.name)).toEqual(['gamma']);
+    expect((await service.listProjects({ includeArchived: true })).map((p) => p.name)).toEqual(['beta', 'gamma']);
+    await service.archiveProject({ name: 'beta', archived: false });
+    expect((await service.listProjects({})).map((p) => p.name)).toEqual(['beta', 'gamma']);
+  });
+
+  it('validates requests at the boundary, naming the field', async () => {
+    await expect(dispatch(service, 'createProject', { name: '  ' })).rejects.toThrow('createProject: name: project name must not be empty');
+    await expect(dispatch(service, 'getRun', { runId: -1 })).rejects.toThrow('getRun: runId');
+    await expect(dispatch(service, 'exportRun', { runId: 1, format: 'docx' })).rejects.toThrow('format: expected one of html, csv, json, pdf, vtk');
+    await expect(dispatch(service, 'dropTables', {})).rejects.toThrow('unknown contract method "dropTables"');
+  });
+});
+
+describe('case check', () => {
+  it('names each schema problem by its field path', async () => {
+    const c = await tinyCase(10);
+    (c.grid as { cells: unknown[] }).cells[1] = -3;
+    const r = await service.checkCase({ caseJson: c });
+    expect(r.ok).toBe(false);
+    expect(r.prelaunch).toBeNull();
+    expect(r.issues.map((i) => i.path)).toEqual(['grid.cells[1]']);
+  });
+
+  it('returns the pre-launch warnings of a too-large timestep with the field to change', async () => {
+    const c = await tinyCase(10);
+    (c.run as Record<string, number>).dt = 1e-6;
+    const r = await service.checkCase({ caseJson: c });
+    expect(r.ok).toBe(true);
+    expect(r.prelaunch!.warnings.map((w) => `${w.code}:${w.field}`)).toContain('dt-residence:run.dt');
+    expect(r.adapter).not.toBe('');
+  });
+});
+
+describe('runs launched in a child process', () => {
+  let first = 0;
+  let second = 0;
+
+  it('runs a tiny case to completion with progress and step events, and records it like dsmc run', async () => {
+    first = (await service.launchRun({ project: 'beta', caseJson: await tinyCase(200), ranks: 1, decomposition: 'slab' })).runId;
+    const end = await ended(first);
+    expect(end.status).toBe('completed');
+    const mine = events.filter((e) => (e.kind === 'progress' ? e.progress.runId : e.runId) === first);
+    const steps = mine.flatMap((e) => (e.kind === 'steps' ? e.steps : []));
+    expect(steps.map((s) => s.step)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(mine.some((e) => e.kind === 'progress' && e.progress.status === 'running' && e.progress.step > 0 && e.progress.particleStepsPerSecond > 0)).toBe(true);
+    const detail = await service.getRun({ runId: first });
+    expect(detail.run.status).toBe('completed');
+    expect(detail.run.project).toBe('beta');
+    expect(detail.hasFields).toBe(true);
+    expect(detail.profile.phaseTable.rows.map((r) => r.phase)).toContain('collide');
+    const live = await service.getLiveRun({ runId: first });
+    expect(live.progress).toMatchObject({ status: 'completed', step: 200, steps: 200 });
+    expect(live.steps).toHaveLength(200);
+  });
+
+  it('slices the sampled fields on a plane (middle by default) and refuses a plane outside the grid', async () => {
+    const s = await service.getFieldSlice({ runId: first, field: 'n', axis: 'x' });
+    expect([s.width, s.height, s.index, s.depth, s.axes]).toEqual([6, 6, 3, 6, ['y', 'z']]);
+    expect(s.values.every((v) => v !== null && v > 0)).toBe(true);
+    expect(s.min).toBeGreaterThan(0.5 * 7.07043e22);
+    expect(s.max).toBeLessThan(1.5 * 7.07043e22);
+    await expect(service.getFieldSlice({ runId: first, field: 'n', axis: 'z', index: 6 })).rejects.toThrow('use 0 to 5');
+  });
+
+  it('cancels a running run: recorded cancelled with the steps it got through', async () => {
+    second = (await service.launchRun({ project: 'beta', caseJson: await tinyCase(100_000, 2), ranks: 1, decomposition: 'slab' })).runId;
+    await new Promise<void>((resolve) => {
+      const off = service.onEvent((e) => { if (e.kind === 'steps' && e.runId === second) { off(); resolve(); } });
+    });
+    await service.cancelRun({ runId: second });
+    const end = await ended(second);
+    expect(end.status).toBe('cancelled');
+    const run = (await service.getRun({ runId: second })).run;
+    expect(run.status).toBe('cancelled');
+    expect(run.lastStep).toBeGreaterThan(0);
+    await expect(service.cancelRun({ runId: second })).rejects.toThrow(`run ${second} is not running in this app`);
+  });
+
+  it('refuses to launch an invalid case, naming the field, and records nothing', async () => {
+    const c = await tinyCase(10);
+    (c.run as Record<string, unknown>).dt = 'soon';
+    const before = (await service.listRuns({})).length;
+    await expect(service.launchRun({ project: 'beta', caseJson: c, ranks: 1, decomposition: 'slab' })).rejects.toThrow('run.dt');
+    expect((await service.listRuns({})).length).toBe(before);
+  });
+
+  it('compares two completed runs and maps their field difference in standard errors', async () => {
+    const third = (await service.launchRun({ project: 'beta', caseJson: await tinyCase(200, 3), ranks: 1, decomposition: 'slab' })).runId;
+    expect((await ended(third)).status).toBe('completed');
+    const r = await service.compareRuns({ runIds: [first, third] });
+    expect(r.comparison.caseDifferences.map((d) => d.path)).toEqual(['run.seed']);
+    expect(r.curves.map((c) => c.steps.length)).toEqual([200, 200]);
+    const z = await service.compareFieldSlice({ runIds: [first, third], field: 'T', axis: 'z' });
+    expect(z.unit).toBe('z');
+    // two seeds of the same case differ by noise: most cells within 3 standard errors
+    const finite = z.values.filter((v): v is number => v !== null);
+    expect(finite.length).toBeGreaterThan(30);
+    expect(finite.filter((v) => Math.abs(v) > 3).length / finite.length).toBeLessThan(0.2);
+    await expect(service.compareFieldSlice({ runIds: [first, second], field: 'T', axis: 'z' })).rejects.toThrow(`run ${second} has no sampled fields`);
+  });
+
+  it('exports the HTML report, the CSV and the fields as VTK', async () => {
+    const html = await service.exportRun({ runId: first, format: 'html' });
+    expect(html.fileName).toBe(`run-${first}-profile.html`);
+    expect(Buffer.from(html.base64, 'base64').toString()).toMatch(/^<!doctype html>[\s\S]*collide-box/i);
+    const csv = Buffer.from((await service.exportRun({ runId: first, format: 'csv' })).base64, 'base64').toString();
+    expect(csv).toContain('collide');
+    const vti = await service.exportRun({ runId: first, format: 'vtk' });
+    expect(vti.fileName).toBe(`run-${first}-fields.vti`);
+    expect(Buffer.from(vti.base64, 'base64').toString()).toContain('<VTKFile type="ImageData"');
+  });
+});
