@@ -129,7 +129,8 @@ export class RunLauncher {
     const args = [cliEntry(), 'run', file, '--ranks', String(spec.ranks), '--decomposition', spec.decomposition,
       '--project', spec.project, '--json', '--no-progress', '--data-dir', this.store.dataDir];
     if (spec.gpus && spec.gpus.length > 0) args.push('--gpus', spec.gpus.join(','));
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    // inside Electron, process.execPath is the Electron binary: run it as plain Node
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
     this.children.add(child);
     const tail = stderrTail(child);
     let exited: string | null = null;

@@ -1,0 +1,84 @@
+// Electron main: thin glue. Opens the services (StudioService over the run database), one secure window on
+// the built renderer, wires the contract over IPC (sender checked), forwards live run events, and saves
+// exports through a save dialog. Business logic lives in src-main/services.
+import { app, BrowserWindow, dialog, ipcMain, session, type IpcMainInvokeEvent } from 'electron';
+import { renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { DsmcService, ValidRequest } from '../common/contract/contract.js';
+import type { RunEvent } from '../common/contract/types.js';
+import { IPC_EVENT_CHANNEL } from '../common/contract/wire.js';
+import { packageRoot } from '../services/install-paths.js';
+import { wireContract } from './ipc-host.js';
+import { hardenContents, secureWebPreferences, withCsp } from './window-security.js';
+
+/** The services as main uses them: the contract plus live events and shutdown. */
+export interface MainServices extends DsmcService {
+  onEvent(listener: (e: RunEvent) => void): () => void;
+  close(): void;
+}
+
+/** The built renderer's page and the compiled preload. */
+function appFiles(): { index: string; preload: string } {
+  return {
+    index: join(packageRoot(), 'out', 'renderer', 'index.html'),
+    preload: join(dirname(fileURLToPath(import.meta.url)), 'preload.cjs'),
+  };
+}
+
+/** Writes bytes to `path` through a temporary file in the same folder. */
+function writeViaTemp(path: string, bytes: Buffer): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, bytes);
+  renameSync(tmp, path);
+}
+
+/** The service with exportRun going through Electron's save dialog instead of a download. */
+function withSaveDialog(service: MainServices, window: () => BrowserWindow | null): DsmcService {
+  const exportRun = async (r: ValidRequest<'exportRun'>) => {
+    const file = await service.exportRun(r);
+    const win = window();
+    if (!win) throw new Error('export not saved: the app window is closed');
+    const choice = await dialog.showSaveDialog(win, { title: 'Save export', defaultPath: file.fileName });
+    if (choice.canceled || !choice.filePath) throw new Error('export not saved: the save dialog was cancelled; click the export button again to choose a file');
+    writeViaTemp(choice.filePath, Buffer.from(file.base64, 'base64'));
+    return { ...file, base64: '', savedPath: choice.filePath };
+  };
+  return new Proxy(service, { get: (t, k, rcv) => (k === 'exportRun' ? exportRun : Reflect.get(t, k, rcv)) }) as DsmcService;
+}
+
+/** Starts the app: CSP on every response, the window, the IPC wiring and event forwarding. */
+export async function startApp(openServices: () => MainServices | Promise<MainServices>): Promise<BrowserWindow> {
+  await app.whenReady();
+  const services = await openServices();
+  const files = appFiles();
+  const appUrl = pathToFileURL(files.index).href;
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => callback({ responseHeaders: withCsp(details.responseHeaders) }));
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  app.on('web-contents-created', (_e, contents) => hardenContents(contents, appUrl));
+  let win: BrowserWindow | null = new BrowserWindow({
+    width: 1400, height: 950, title: 'DSMC Studio', icon: join(packageRoot(), 'resources', 'icons', 'icon.svg'),
+    webPreferences: secureWebPreferences(files.preload),
+  });
+  const trusted = (e: IpcMainInvokeEvent) => win !== null && e.sender.id === win.webContents.id && e.senderFrame?.url.split('#')[0] === appUrl;
+  wireContract(ipcMain, withSaveDialog(services, () => win), trusted);
+  const unsubscribe = services.onEvent((event) => {
+    if (win && !win.webContents.isDestroyed()) win.webContents.send(IPC_EVENT_CHANNEL, event);
+  });
+  win.on('closed', () => { win = null; });
+  app.on('window-all-closed', () => {
+    unsubscribe();
+    services.close();
+    app.quit();
+  });
+  await win.loadFile(files.index);
+  return win;
+}
+
+// Started by Electron (`npm start`, packaged app); importing the module elsewhere (tests) starts nothing.
+if (process.versions.electron) {
+  void startApp(async () => {
+    const { StudioService } = await import('../services/studio-service.js');
+    return new StudioService();
+  });
+}

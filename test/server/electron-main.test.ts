@@ -1,0 +1,185 @@
+// Electron main's wiring with `electron` mocked (Electron's binary cannot run on these machines): the window's
+// security settings, navigation and new windows blocked, the CSP header, the IPC sender check, every contract
+// method reaching the services through the one call channel, events forwarded, exports saved via a dialog.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { CONTRACT_METHODS, type ContractMethod, type ContractRequest } from '../../src-main/common/contract/contract.js';
+import type { RunEvent } from '../../src-main/common/contract/types.js';
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../src-main/common/contract/wire.js';
+
+type Handler = (event: unknown, ...args: unknown[]) => Promise<unknown>;
+
+const fake = vi.hoisted(() => {
+  const state = {
+    handlers: new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>(),
+    windows: [] as { options: { webPreferences?: Record<string, unknown> }; webContents: { id: number; sent: unknown[][]; listeners: Map<string, (...a: unknown[]) => void>; openHandler: ((d: { url: string }) => unknown) | null } }[],
+    appListeners: new Map<string, (...a: unknown[]) => void>(),
+    headerHook: null as null | ((details: unknown, cb: (r: unknown) => void) => void),
+    saveTo: '' as string,
+    exposed: new Map<string, unknown>(),
+    invoked: [] as unknown[][],
+    rendererListeners: new Map<string, (...a: unknown[]) => void>(),
+  };
+  class BrowserWindow {
+    webContents: { id: number; sent: unknown[][]; listeners: Map<string, (...a: unknown[]) => void>; openHandler: ((d: { url: string }) => unknown) | null; send(...a: unknown[]): void; on(e: string, l: (...a: unknown[]) => void): void; setWindowOpenHandler(h: (d: { url: string }) => unknown): void; isDestroyed(): boolean };
+    loaded = '';
+    constructor(readonly options: { webPreferences?: Record<string, unknown> }) {
+      const wc = {
+        id: 7, sent: [] as unknown[][], listeners: new Map<string, (...a: unknown[]) => void>(), openHandler: null as ((d: { url: string }) => unknown) | null,
+        send(...a: unknown[]) { wc.sent.push(a); },
+        on(e: string, l: (...a: unknown[]) => void) { wc.listeners.set(e, l); },
+        setWindowOpenHandler(h: (d: { url: string }) => unknown) { wc.openHandler = h; },
+        isDestroyed: () => false,
+      };
+      this.webContents = wc;
+      state.windows.push(this);
+      state.appListeners.get('web-contents-created')?.({}, wc);
+    }
+    async loadFile(p: string) { this.loaded = p; }
+    on() {}
+  }
+  const electron = {
+    app: {
+      whenReady: async () => {},
+      on: (e: string, l: (...a: unknown[]) => void) => state.appListeners.set(e, l),
+      quit: () => {},
+      getPath: () => '/tmp',
+    },
+    BrowserWindow,
+    ipcMain: { handle: (channel: string, l: (event: unknown, ...args: unknown[]) => Promise<unknown>) => state.handlers.set(channel, l) },
+    contextBridge: { exposeInMainWorld: (k: string, api: unknown) => state.exposed.set(k, api) },
+    ipcRenderer: {
+      invoke: async (...a: unknown[]) => { state.invoked.push(a); return 'answer'; },
+      on: (channel: string, l: (...a: unknown[]) => void) => state.rendererListeners.set(channel, l),
+      removeListener: (channel: string) => state.rendererListeners.delete(channel),
+    },
+    dialog: { showSaveDialog: async () => ({ canceled: false, filePath: state.saveTo }) },
+    session: {
+      defaultSession: {
+        webRequest: { onHeadersReceived: (l: (details: unknown, cb: (r: unknown) => void) => void) => { state.headerHook = l; } },
+        setPermissionRequestHandler: () => {},
+      },
+    },
+  };
+  return { state, electron };
+});
+
+vi.mock('electron', () => ({ ...fake.electron, default: fake.electron }));
+
+/** One valid request per contract method (the Record type makes a missing method a compile error). */
+const SAMPLE_REQUESTS: { [K in ContractMethod]: ContractRequest<K> } = {
+  listProjects: {}, createProject: { name: 'p' }, renameProject: { name: 'p', newName: 'q' }, archiveProject: { name: 'p', archived: true },
+  listRuns: {}, getRun: { runId: 1 }, getFieldSlice: { runId: 1, field: 'n', axis: 'z' }, deleteRun: { runId: 1 },
+  tagRun: { runId: 1, tag: 'x' }, setNotes: { runId: 1, notes: '' }, listPresets: {}, checkCase: { caseJson: {} }, listGpus: {},
+  launchRun: { project: 'p', caseJson: {} }, cancelRun: { runId: 1 }, getLiveRun: { runId: 1 }, compareRuns: { runIds: [1, 2] },
+  compareFieldSlice: { runIds: [1, 2], field: 'T', axis: 'x' }, exportRun: { runId: 1, format: 'html' }, listStudies: {},
+};
+
+/** A services stand-in that records each call and answers with the method name. */
+function recordingServices() {
+  const calls: [string, unknown][] = [];
+  const listeners: ((e: RunEvent) => void)[] = [];
+  const target: Record<string, unknown> = {
+    onEvent: (l: (e: RunEvent) => void) => { listeners.push(l); return () => {}; },
+    close: () => {},
+  };
+  for (const m of CONTRACT_METHODS) {
+    target[m] = async (r: unknown) => {
+      calls.push([m, r]);
+      return m === 'exportRun' ? { fileName: 'run-1-profile.html', mimeType: 'text/html', base64: Buffer.from('<html>report</html>').toString('base64'), savedPath: null } : m;
+    };
+  }
+  return { services: target as never, calls, emit: (e: RunEvent) => listeners.forEach((l) => l(e)) };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'dsmc-electron-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('Electron main (electron mocked)', async () => {
+  const { startApp } = await import('../../src-main/electron/main.js');
+  const rec = recordingServices();
+  await startApp(() => rec.services);
+  const win = fake.state.windows[0];
+  const handler = fake.state.handlers.get(IPC_CALL_CHANNEL) as Handler;
+  const appUrl = pathToFileURL((win as unknown as { loaded: string }).loaded).href;
+  const trusted = { sender: { id: 7 }, senderFrame: { url: `${appUrl}#/projects` } };
+
+  it('opens one window with contextIsolation and sandbox on, nodeIntegration off, and the CommonJS preload', () => {
+    expect(fake.state.windows).toHaveLength(1);
+    expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+    expect(String(win.options.webPreferences!.preload)).toMatch(/electron[/\\]preload\.cjs$/);
+    expect((win as unknown as { loaded: string }).loaded).toMatch(/out[/\\]renderer[/\\]index\.html$/);
+  });
+
+  it('blocks navigation away from the app, new windows and webviews', () => {
+    const nav = win.webContents.listeners.get('will-navigate')!;
+    let prevented = false;
+    nav({ preventDefault: () => { prevented = true; } }, 'https://example.com/');
+    expect(prevented).toBe(true);
+    prevented = false;
+    nav({ preventDefault: () => { prevented = true; } }, appUrl);
+    expect(prevented).toBe(false);
+    expect(win.webContents.openHandler!({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
+    let webview = false;
+    win.webContents.listeners.get('will-attach-webview')!({ preventDefault: () => { webview = true; } });
+    expect(webview).toBe(true);
+  });
+
+  it('adds a strict Content-Security-Policy to every response', () => {
+    let headers: Record<string, string[]> = {};
+    fake.state.headerHook!({ url: appUrl, responseHeaders: { 'X-A': ['1'] } }, (r) => { headers = (r as { responseHeaders: Record<string, string[]> }).responseHeaders; });
+    expect(headers['X-A']).toEqual(['1']);
+    expect(headers['Content-Security-Policy'][0]).toContain("script-src 'self'");
+    expect(headers['Content-Security-Policy'][0]).toContain("connect-src 'none'");
+  });
+
+  it('wires every contract method through the one call channel to the services, validated', async () => {
+    for (const m of CONTRACT_METHODS) {
+      if (m === 'exportRun') continue;
+      await expect(handler(trusted, m, SAMPLE_REQUESTS[m]), m).resolves.toBe(m);
+    }
+    expect(rec.calls.map(([m]) => m).sort()).toEqual(CONTRACT_METHODS.filter((m) => m !== 'exportRun').sort());
+    // defaults of the schema are applied before the services see a request
+    expect(rec.calls.find(([m]) => m === 'launchRun')![1]).toMatchObject({ ranks: 1, decomposition: 'slab' });
+    await expect(handler(trusted, 'getRun', { runId: 0 })).rejects.toThrow('getRun: runId');
+  });
+
+  it('refuses calls from another window or another page', async () => {
+    await expect(handler({ sender: { id: 8 }, senderFrame: trusted.senderFrame }, 'listProjects', {})).rejects.toThrow('only the DSMC Studio window');
+    await expect(handler({ sender: { id: 7 }, senderFrame: { url: 'https://evil.example/' } }, 'listProjects', {})).rejects.toThrow('refused a call from https://evil.example/');
+  });
+
+  it('saves exports through the save dialog (temp file then rename)', async () => {
+    fake.state.saveTo = join(dir, 'report.html');
+    const r = await handler(trusted, 'exportRun', { runId: 1, format: 'html' });
+    expect(r).toMatchObject({ savedPath: fake.state.saveTo, base64: '' });
+    expect(readFileSync(fake.state.saveTo, 'utf8')).toBe('<html>report</html>');
+  });
+
+  it('forwards live run events to the window', () => {
+    const event: RunEvent = { kind: 'ended', runId: 3, status: 'completed', reason: null };
+    rec.emit(event);
+    expect(win.webContents.sent).toContainEqual([IPC_EVENT_CHANNEL, event]);
+  });
+
+  it('the built preload (CommonJS, requires only electron) exposes only window.dsmc, whose call and onEvent use the contract channels', async () => {
+    // run the built CommonJS preload the way Electron's sandbox does: a wrapper with a require that knows only electron
+    const source = readFileSync(join(import.meta.dirname, '..', '..', 'out', 'src-main', 'electron', 'preload.cjs'), 'utf8');
+    const sandboxRequire = (name: string) => { if (name !== 'electron') throw new Error(`a sandboxed preload cannot require ${name}`); return fake.electron; };
+    new Function('require', 'exports', 'module', source)(sandboxRequire, {}, { exports: {} });
+    expect([...fake.state.exposed.keys()]).toEqual(['dsmc']);
+    const bridge = fake.state.exposed.get('dsmc') as { call(m: string, r: unknown): Promise<unknown>; onEvent(l: (e: unknown) => void): () => void };
+    expect(Object.keys(bridge).sort()).toEqual(['call', 'onEvent']);
+    await expect(bridge.call('listRuns', { project: 'p' })).resolves.toBe('answer');
+    expect(fake.state.invoked).toEqual([[IPC_CALL_CHANNEL, 'listRuns', { project: 'p' }]]);
+    const got: unknown[] = [];
+    const off = bridge.onEvent((e) => got.push(e));
+    fake.state.rendererListeners.get(IPC_EVENT_CHANNEL)!({}, { kind: 'ended', runId: 1 });
+    expect(got).toEqual([{ kind: 'ended', runId: 1 }]);
+    off();
+    expect(fake.state.rendererListeners.has(IPC_EVENT_CHANNEL)).toBe(false);
+  });
+});
