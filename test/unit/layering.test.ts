@@ -7,6 +7,8 @@
 //   - src-renderer imports only src-main/common and src-renderer, plus npm packages
 //     (no node:* builtins, no electron).
 //   - src-main/solver never imports electron, src-main/store, src-main/reports or src-main/server.
+//   - src-main/server and src-main/electron only adapt the contract: they import src-main/common and
+//     src-main/services, never the store, solver, reports, cases or cluster directly.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -145,6 +147,11 @@ function checkFile(file: string, text: string): Violation[] {
       if (pkg !== null && isElectron(specifier)) bad(line, what, 'src-main/solver never imports electron');
       const forbidden = ['src-main/store', 'src-main/reports', 'src-main/server', 'src-main/electron'];
       if (targetLayer !== null && forbidden.includes(targetLayer)) bad(line, what, `src-main/solver never imports ${targetLayer}`);
+    } else if (layer === 'src-main/server' || layer === 'src-main/electron') {
+      const allowed = ['src-main/common', 'src-main/services', layer];
+      if (targetLayer !== null && !allowed.includes(targetLayer)) {
+        bad(line, what, `${layer} only adapts the contract: use src-main/services, not ${targetLayer}`);
+      }
     }
   }
   if (layer === 'src-main/common') {
@@ -250,5 +257,18 @@ describe('layering checker', () => {
       "import { app } from 'electron';",
     ].join('\n');
     expect(checkFile('src-main/solver/gpu/x.ts', text).map((v) => v.line)).toEqual([4, 5, 6, 7]);
+  });
+
+  it('flags the hosts (server, electron) reaching past the services', () => {
+    const text = [
+      "import { createServer } from 'node:http';",
+      "import { dispatch } from '../common/contract/contract.js';",
+      "import { StudioService } from '../services/studio-service.js';",
+      "import { RunStore } from '../store/run-store.js';",
+      "import { runCase } from '../solver/run-case.js';",
+      "import { app } from 'electron';",
+    ].join('\n');
+    expect(checkFile('src-main/server/x.ts', text).map((v) => v.line)).toEqual([4, 5]);
+    expect(checkFile('src-main/electron/x.ts', text).map((v) => v.line)).toEqual([4, 5]);
   });
 });
