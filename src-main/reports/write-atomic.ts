@@ -1,7 +1,8 @@
 // Writing an output file so that readers never see half of it: write a temporary file in the same
-// folder, then rename it over the target (atomic on one file system).
+// folder, flush it to disk, then rename it over the target (atomic on one file system). On any failure
+// (disk full, file size limit, no permission) the temporary file is removed and the target is left as it was.
 import { randomBytes } from 'node:crypto';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /** A temporary name next to `path` (hidden, unique). */
@@ -10,19 +11,42 @@ export function tempPathFor(path: string): string {
   return join(dirname(abs), `.${basename(abs)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
-/** Lets `write` fill a temporary file next to `path`, then renames it to `path`; the temporary file never stays behind. */
+/** What to tell the user for a failed write, by errno code: the problem and the fix. */
+const WRITE_ERRORS: Record<string, (path: string, folder: string) => string> = {
+  ENOENT: (_p, folder) => `check that the folder ${folder} exists and is writable`,
+  ENOTDIR: (_p, folder) => `check that the folder ${folder} exists and is writable`,
+  EACCES: (_p, folder) => `check that the folder ${folder} exists and is writable`,
+  EPERM: (_p, folder) => `check that the folder ${folder} exists and is writable`,
+  EROFS: (_p, folder) => `the folder ${folder} is on a read-only file system: write to another folder`,
+  EISDIR: (path) => `${path} is a folder: give a file name`,
+  ENOSPC: (_p, folder) => `the disk holding ${folder} is full: free some space or write to another disk`,
+  EDQUOT: (_p, folder) => `the disk quota for ${folder} is used up: free some space or write to another disk`,
+  EFBIG: () => 'the file is larger than this system allows (file size limit, e.g. ulimit -f): raise the limit or write a smaller output',
+};
+
+/** Lets `write` fill a temporary file next to `path`, flushes it, then renames it to `path`; the temporary file never stays behind. */
 export async function writeViaTemp(path: string, write: (tmp: string) => Promise<void> | void): Promise<void> {
   const tmp = tempPathFor(path);
   try {
     await write(tmp);
+    flushToDisk(tmp);
     renameSync(tmp, resolve(path));
   } catch (e) {
     rmSync(tmp, { force: true });
     const err = e as NodeJS.ErrnoException;
-    if (err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EROFS') {
-      throw new Error(`cannot write ${path}: ${err.message}; check that the folder ${dirname(resolve(path))} exists and is writable`);
-    }
+    const fix = err.code === undefined ? undefined : WRITE_ERRORS[err.code];
+    if (fix) throw new Error(`cannot write ${path}: ${err.message}; ${fix(path, dirname(resolve(path)))} (any earlier ${basename(path)} was left as it was)`);
     throw e;
+  }
+}
+
+/** fsync of a written file, so a crash after the rename cannot leave an empty or partial file under the final name. */
+function flushToDisk(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 

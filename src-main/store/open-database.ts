@@ -1,6 +1,7 @@
-// Opens (creating if needed) the run database file: refuses files that are not ours without touching
-// them, then sets WAL mode, foreign keys and the busy timeout and runs pending migrations.
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+// Opens (creating if needed) the run database file: refuses files that are not ours, folders it cannot
+// write and files it cannot use without touching them, then sets WAL mode, foreign keys and the busy
+// timeout and runs pending migrations. explainDatabaseError turns SQLite failures into clear messages.
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { APPLICATION_ID, LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
 
@@ -37,12 +38,87 @@ function looksLikeSqlite(path: string): boolean {
 
 /** Creates the data folder, with an error that says how to pick another. */
 function ensureFolder(dir: string): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new Error(`the data folder ${dir} is a file, not a folder. ` +
+      'Give a folder with --data-dir DIR or the DSMC_DATA_DIR environment variable.');
+  }
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
     throw new Error(`cannot create the data folder ${dir}: ${(e as Error).message}. ` +
       'Use a writable folder with --data-dir DIR or the DSMC_DATA_DIR environment variable.');
   }
+}
+
+/** True when this process may do `mode` (fs.constants) on path. */
+function allowed(path: string, mode: number): boolean {
+  try {
+    accessSync(path, mode);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Refuses, before SQLite touches anything, a folder or database file this user cannot write (WAL needs both). */
+function checkWritable(dir: string, path: string): void {
+  const other = 'or use another data folder with --data-dir DIR or the DSMC_DATA_DIR environment variable.';
+  if (!allowed(dir, constants.W_OK | constants.X_OK)) {
+    throw new StoreOpenError(path, `is in the folder ${dir}, which this user cannot write to (dsmc writes the database and its -wal and -shm files there)`,
+      `Make the folder writable (e.g. \`chmod u+w "${dir}"\`), ${other}`);
+  }
+  if (existsSync(path) && !allowed(path, constants.R_OK | constants.W_OK)) {
+    throw new StoreOpenError(path, 'is not readable and writable by this user',
+      `Make it writable (e.g. \`chmod u+rw "${path}"\`), ${other}`);
+  }
+}
+
+/** SQLite result codes (better-sqlite3's `code`) grouped by what the user can do about them. */
+const DAMAGED = /^SQLITE_(NOTADB|CORRUPT)/;
+const NO_SPACE = /^SQLITE_(FULL|IOERR)/;
+const NO_PERMISSION = /^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/;
+const IN_USE = /^SQLITE_(BUSY|LOCKED)/;
+
+/**
+ * A clear error for a SQLite failure on the database at `path`: what happened and what to do. Callers that
+ * write to an open database (run-store) can pass their errors through it too; other errors come back as they are.
+ */
+export function explainDatabaseError(path: string, e: unknown): Error {
+  if (e instanceof StoreOpenError) return e;
+  const code = (e as { code?: unknown })?.code;
+  const text = (e as Error)?.message ?? String(e);
+  if (typeof code !== 'string') return e instanceof Error ? e : new Error(text);
+  const other = 'use another data folder with --data-dir DIR or the DSMC_DATA_DIR environment variable';
+  if (DAMAGED.test(code)) return new StoreOpenError(path, `is damaged (${text})`, moveAsideFix(path));
+  if (NO_SPACE.test(code)) {
+    return new StoreOpenError(path, `could not be written (${text}): the disk is full, over quota or over a file size limit, or failing`,
+      `Free some space (or raise the limit) and retry, or ${other}. SQLite rolled back the unfinished change; what was saved before is intact.`);
+  }
+  if (NO_PERMISSION.test(code)) {
+    return new StoreOpenError(path, `cannot be opened for writing (${text})`,
+      `Check that this user can write the file and its folder, or ${other}.`);
+  }
+  if (IN_USE.test(code)) {
+    return new StoreOpenError(path, `is locked by another process (${text})`, `Retry when the other dsmc process has finished, or ${other}.`);
+  }
+  return new StoreOpenError(path, `could not be opened: ${text}`,
+    'If another dsmc process holds it, retry when it has finished; otherwise ' + moveAsideFix(path).replace(/^M/, 'm'));
+}
+
+/** Size of a file in bytes, 0 when it does not exist. */
+function sizeOf(path: string): number {
+  return existsSync(path) ? statSync(path).size : 0;
+}
+
+/**
+ * After a failed first open (disk full, no permission), removes the empty database file this call created and its
+ * empty journal files, so a failed start leaves nothing behind. Never touches a file with content (another process's).
+ */
+function removeCreated(path: string, e: unknown): void {
+  const code = String((e as { code?: unknown })?.code ?? '');
+  if (!NO_SPACE.test(code) && !NO_PERMISSION.test(code)) return;
+  if (sizeOf(path) !== 0 || sizeOf(`${path}-wal`) !== 0) return;
+  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(p, { force: true });
 }
 
 /** Throws unless the open file is empty or a dsmc run database this code can read (reads only). */
@@ -63,12 +139,15 @@ function checkOwnership(db: Database.Database, path: string): void {
 /** Opens the run database at `path` in `dir`, migrated to the latest schema. */
 export function openDatabase(dir: string, path: string): Database.Database {
   ensureFolder(dir);
+  checkWritable(dir, path);
   if (!looksLikeSqlite(path)) throw new StoreOpenError(path, 'is not an SQLite database (the file header is wrong)', moveAsideFix(path));
+  const existed = existsSync(path);
   let db: Database.Database;
   try {
     db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   } catch (e) {
-    throw new StoreOpenError(path, `cannot be opened: ${(e as Error).message}`, 'Check the permissions of the file and its folder. ' + moveAsideFix(path));
+    if (!existed) removeCreated(path, e);
+    throw explainDatabaseError(path, e);
   }
   try {
     checkOwnership(db, path);
@@ -80,12 +159,7 @@ export function openDatabase(dir: string, path: string): Database.Database {
     return db;
   } catch (e) {
     db.close();
-    if (e instanceof StoreOpenError) throw e;
-    const code = (e as { code?: string }).code ?? '';
-    if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
-      throw new StoreOpenError(path, `is damaged (${(e as Error).message})`, moveAsideFix(path));
-    }
-    throw new StoreOpenError(path, `could not be opened: ${(e as Error).message}`,
-      'If another dsmc process holds it, retry when it has finished; otherwise ' + moveAsideFix(path).replace(/^M/, 'm'));
+    if (!existed) removeCreated(path, e);
+    throw explainDatabaseError(path, e);
   }
 }
