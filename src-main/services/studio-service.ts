@@ -4,7 +4,9 @@ import type { ContractResults, DsmcService, ValidRequest } from '../common/contr
 import type { LiveRunState, RunEvent } from '../common/contract/types.js';
 import { buildComparison } from '../common/reports/compare-model.js';
 import { buildProfileReport } from '../common/reports/profile-model.js';
+import { buildScalingReport } from '../common/reports/scaling-model.js';
 import { loadCompareInput, loadProfileInput, requireFields } from '../reports/run-source.js';
+import { loadScalingInput } from '../reports/scaling-source.js';
 import { RunStore } from '../store/run-store.js';
 import { exportRunFile } from './exports.js';
 import { differenceSlice, fieldSlice } from './field-slice.js';
@@ -119,5 +121,12 @@ export class StudioService implements DsmcService {
 
   async exportRun(r: ValidRequest<'exportRun'>) { return exportRunFile(this.store, r.runId, r.format); }
 
-  async listStudies() { return []; }
+  async listStudies(r: ValidRequest<'listStudies'>) {
+    return this.store.listStudies({ project: r?.project }).map((st) => ({
+      id: st.id, name: st.name, kind: st.kind, project: st.project, caseName: st.caseName,
+      gpus: [...new Set(st.runs.map((x) => x.gpus))].sort((a, b) => a - b),
+    }));
+  }
+
+  async getScaling(r: ValidRequest<'getScaling'>) { return buildScalingReport(loadScalingInput(this.store, r.studyId)); }
 }

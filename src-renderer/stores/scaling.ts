@@ -1,6 +1,8 @@
-// Scaling studies (multi-GPU): the list to pick from (empty until studies are recorded).
+// Scaling studies (multi-GPU): the list to pick from (empty until studies are recorded) and the picked
+// study's scaling report (speedup, efficiency, per-phase time, UN, the fitted model).
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
+import type { ScalingReport } from '../../src-main/common/reports/scaling-model.js';
 import type { StudyInfo } from '../../src-main/common/contract/types.js';
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
@@ -8,14 +10,18 @@ import { errorText } from './errors.js';
 export const useScalingStore = defineStore('scaling', () => {
   // State
   const studies = ref<StudyInfo[]>([]);
+  const picked = ref<number | null>(null);
+  const report = ref<ScalingReport | null>(null);
   const loaded = ref(false);
+  const loading = ref(false);
   const error = ref<string | null>(null);
 
   // Actions
-  /** Loads the studies. */
+  /** Loads the studies and the report of the first. */
   async function load(): Promise<void> {
     try {
       studies.value = await getApi().listStudies({});
+      if (picked.value === null && studies.value.length > 0) await pick(studies.value[0].id);
     } catch (e) {
       error.value = errorText(e);
     } finally {
@@ -23,5 +29,20 @@ export const useScalingStore = defineStore('scaling', () => {
     }
   }
 
-  return { studies, loaded, error, load };
+  /** Picks a study and loads its scaling report. */
+  async function pick(id: number): Promise<void> {
+    picked.value = id;
+    loading.value = true;
+    error.value = null;
+    try {
+      report.value = await getApi().getScaling({ studyId: id });
+    } catch (e) {
+      report.value = null;
+      error.value = errorText(e);
+    } finally {
+      loading.value = false;
+    }
+  }
+
+  return { studies, picked, report, loaded, loading, error, load, pick };
 });

@@ -155,6 +155,18 @@ describe('runs launched in a child process', () => {
     await expect(service.compareFieldSlice({ runIds: [first, second], field: 'T', axis: 'z' })).rejects.toThrow(`run ${second} has no sampled fields`);
   });
 
+  it('lists scaling studies and builds the scaling report of one', async () => {
+    expect(await service.listStudies({})).toEqual([]);
+    const run = (await service.getRun({ runId: first })).run;
+    const study = service.store.createStudy({ name: 'tiny-strong', kind: 'strong', project: 'beta', caseName: run.caseName, caseHash: run.caseHash });
+    service.store.addStudyRun(study.id, first, 1);
+    service.store.addStudyRun(study.id, second, 2);
+    expect(await service.listStudies({})).toEqual([{ id: study.id, name: 'tiny-strong', kind: 'strong', project: 'beta', caseName: 'collide-box', gpus: [1, 2] }]);
+    const report = await service.getScaling({ studyId: study.id });
+    expect(report.points.map((p) => [p.gpus, p.runId, p.speedup])).toEqual([[1, first, 1]]);
+    expect(report.skipped).toEqual([{ runId: second, gpus: 2, reason: expect.stringContaining('it is cancelled') }]);
+  });
+
   it('exports the HTML report, the CSV and the fields as VTK', async () => {
     const html = await service.exportRun({ runId: first, format: 'html' });
     expect(html.fileName).toBe(`run-${first}-profile.html`);

@@ -3,6 +3,7 @@
 // each request, keyed by the interface's own method names, so the hosts need no separate list of channels.
 import { z } from 'zod';
 import { FIELD_NAMES } from '../field-names.js';
+import type { ScalingReport } from '../reports/scaling-model.js';
 import type {
   CaseCheck, ExportedFile, FieldDifferenceSlice, FieldSlice, GpuInfo, LaunchResult, LiveRunState, PresetInfo,
   ProjectRecord, RunComparison, RunDetail, RunRecord, RunStatus, StudyInfo,
@@ -54,7 +55,8 @@ export const CONTRACT_REQUESTS = {
   compareRuns: z.object({ runIds: z.array(runId).min(2, 'pick at least two runs to compare').max(8, 'compare at most 8 runs at once') }),
   compareFieldSlice: z.object({ runIds: z.tuple([runId, runId]), field, axis, index: sliceIndex }),
   exportRun: z.object({ runId, format: z.enum(EXPORT_FORMATS, { error: `format: expected one of ${EXPORT_FORMATS.join(', ')}` }) }),
-  listStudies: empty,
+  listStudies: z.object({ project: projectName.optional() }).optional(),
+  getScaling: z.object({ studyId: z.number({ error: 'studyId: expected a study id (a positive integer)' }).int().positive() }),
 };
 
 /** The request type of each method (what the renderer passes). */
@@ -84,6 +86,7 @@ export interface ContractResults {
   compareFieldSlice: FieldDifferenceSlice;
   exportRun: ExportedFile;
   listStudies: StudyInfo[];
+  getScaling: ScalingReport;
 }
 
 export type ContractMethod = keyof typeof CONTRACT_REQUESTS & keyof ContractResults;

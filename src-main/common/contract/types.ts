@@ -135,11 +135,14 @@ export interface ExportedFile {
   savedPath: string | null;
 }
 
-/** A scaling study (multi-GPU); none exist until studies are recorded. */
+/** A scaling study (multi-GPU) as the scaling view lists it. */
 export interface StudyInfo {
   id: number;
   name: string;
+  kind: 'strong' | 'weak';
+  project: string;
   caseName: string;
+  /** GPU counts of its runs, ascending. */
   gpus: number[];
 }
 
