@@ -4,6 +4,7 @@ import type { ContractResults, DsmcService, ValidRequest } from '../common/contr
 import type { LiveRunState, RunEvent } from '../common/contract/types.js';
 import { buildComparison } from '../common/reports/compare-model.js';
 import { buildProfileReport } from '../common/reports/profile-model.js';
+import { rankBalance } from '../common/reports/rank-balance.js';
 import { buildScalingReport } from '../common/reports/scaling-model.js';
 import { loadCompareInput, loadProfileInput, requireFields } from '../reports/run-source.js';
 import { loadScalingInput } from '../reports/scaling-source.js';
@@ -105,7 +106,8 @@ export class StudioService implements DsmcService {
     const total = Number((this.store.getCase(r.runId).json as { run: { steps: number } }).run.steps);
     const progress = this.launcher.progressOf(r.runId) ?? progressFromRecords(run, steps, total);
     const phases = Object.entries(run.summary?.phases ?? {}).map(([phase, p]) => ({ phase, seconds: p.totalSeconds }));
-    return { progress, steps, phases, reason: run.reason, ranks: run.ranks };
+    const balance = run.ranks > 1 ? rankBalance(this.store.getRankSteps(r.runId), run.ranks) : null;
+    return { progress, steps, phases, reason: run.reason, ranks: run.ranks, balance };
   }
 
   async compareRuns(r: ValidRequest<'compareRuns'>) {

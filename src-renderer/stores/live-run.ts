@@ -3,6 +3,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { FieldSlice, RunEvent, RunProgress, StepRecord } from '../../src-main/common/contract/types.js';
+import type { RankBalance } from '../../src-main/common/reports/rank-balance.js';
 import { getApi, onRunEvent } from '../api/index.js';
 import { errorText } from './errors.js';
 
@@ -18,6 +19,7 @@ export const useLiveRunStore = defineStore('liveRun', () => {
   const phases = ref<{ phase: string; seconds: number }[]>([]);
   const reason = ref<string | null>(null);
   const ranks = ref(1);
+  const balance = ref<RankBalance | null>(null);
   const cancelling = ref(false);
   /** The run's field slice: from live events when the solver posts them, else the final fields once it completes. */
   const slice = ref<FieldSlice | null>(null);
@@ -60,6 +62,7 @@ export const useLiveRunStore = defineStore('liveRun', () => {
       phases.value = s.phases;
       reason.value = s.reason;
       ranks.value = s.ranks;
+      balance.value = s.balance;
       error.value = null;
       if (s.progress.status === 'completed' && slice.value === null) await loadFinalSlice();
     } catch (e) {
@@ -88,7 +91,8 @@ export const useLiveRunStore = defineStore('liveRun', () => {
     reason.value = null;
     slice.value = null;
     unsubscribe = onRunEvent(apply);
-    poller = setInterval(() => { if (running.value && Date.now() - lastEventAt > POLL_MS) void refresh(); }, POLL_MS);
+    // events carry progress and steps; a multi-rank run's balance (and a run without events) is polled
+    poller = setInterval(() => { if (running.value && (ranks.value > 1 || Date.now() - lastEventAt > POLL_MS)) void refresh(); }, POLL_MS);
     await refresh();
   }
 
@@ -113,5 +117,5 @@ export const useLiveRunStore = defineStore('liveRun', () => {
     }
   }
 
-  return { runId, progress, steps, throughput, phases, reason, ranks, cancelling, slice, error, running, fraction, apply, refresh, watch, stop, cancel };
+  return { runId, progress, steps, throughput, phases, reason, ranks, balance, cancelling, slice, error, running, fraction, apply, refresh, watch, stop, cancel };
 });

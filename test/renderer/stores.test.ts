@@ -82,7 +82,7 @@ describe('live run store', () => {
   it('follows only its run: progress, throughput points, new steps, and the end', async () => {
     const progress = { runId: 5, status: 'running' as const, step: 0, steps: 100, particles: 10, elapsedSeconds: 0, particleStepsPerSecond: 0, etaSeconds: null };
     const fake = fakeTransport({
-      getLiveRun: () => ({ progress, steps: [], phases: [], reason: null, ranks: 1 }),
+      getLiveRun: () => ({ progress, steps: [], phases: [], reason: null, ranks: 1, balance: null }),
       getFieldSlice: () => { throw new Error('run 5 has no sampled fields'); },
     });
     useTransport(fake.transport);

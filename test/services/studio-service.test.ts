@@ -87,6 +87,31 @@ describe('case check', () => {
   });
 });
 
+describe('runs followed through the database', () => {
+  it('shows the progress, per-rank particles and UN of a run this server did not start (multi-rank, or before a restart)', async () => {
+    const c = await tinyCase(100);
+    const id = service.store.createRun({
+      project: 'beta', caseName: 'collide-box', caseJson: c, seed: 1, ranks: 2, gpus: 2,
+      adapter: { description: 'test', backend: 'none' }, productVersion: '0.0.0',
+    });
+    const steps = [1, 2, 3, 4].map((step) => ({ step, particles: 200, injected: 0, collisions: 10, candidates: 20 }));
+    service.store.appendSteps(id, steps, []);
+    service.store.appendRankSteps(id, steps.flatMap(({ step }) => [
+      { rank: 0, step, particles: 120, sent: 2, received: 1, waitSeconds: 0.001 },
+      { rank: 1, step, particles: 80, sent: 1, received: 2, waitSeconds: 0.002 },
+    ]));
+    const live = await service.getLiveRun({ runId: id });
+    expect(live.progress).toMatchObject({ runId: id, status: 'running', step: 4, steps: 100, particles: 200 });
+    expect(live.progress.etaSeconds).not.toBeNull();
+    expect(live.ranks).toBe(2);
+    expect(live.balance!.perRank.map((r) => r.meanParticles)).toEqual([120, 80]);
+    expect(live.balance!.loadNonUniformity!.meanPercent).toBeCloseTo(40, 10);
+    expect(live.steps).toHaveLength(4);
+    await expect(service.cancelRun({ runId: id })).rejects.toThrow('started elsewhere');
+    service.store.finishRun(id, 'failed', 'test over');
+  });
+});
+
 describe('runs launched in a child process', () => {
   let first = 0;
   let second = 0;

@@ -4,6 +4,7 @@ import type { CaseIssue } from '../case-errors.js';
 import type { FieldName } from '../field-names.js';
 import type { Comparison } from '../reports/compare-model.js';
 import type { ProfileReport } from '../reports/profile-model.js';
+import type { RankBalance } from '../reports/rank-balance.js';
 import type { RunRecord, RunStatus, StepRecord, TotalsRecord } from '../run-record.js';
 
 export type { ProjectRecord, RunRecord, RunStatus, StepRecord, TotalsRecord } from '../run-record.js';
@@ -116,6 +117,8 @@ export interface LiveRunState {
   reason: string | null;
   /** Ranks of the run (> 1: followed through the database). */
   ranks: number;
+  /** Per-rank particles, UN and traffic from the recorded rank steps (null on one rank). */
+  balance: RankBalance | null;
 }
 
 /** Live events of a run, pushed by the host while it goes. */
