@@ -144,7 +144,7 @@ const particleCount: Rule = (c) => {
   const count = (nRef * domainVolume(c)) / fnum;
   const field = c.particles.fnum !== undefined ? 'particles.fnum' : 'particles.perCell';
   const value = c.particles.fnum ?? c.particles.perCell;
-  const makes = `got ${value}, which makes ${count.toPrecision(3)} simulated particles (number density ${nRef} m^-3 over ${domainVolume(c).toPrecision(3)} m^3)`;
+  const makes = `got ${value}, which makes ${count.toPrecision(3)} simulated particles (number density ${nRef} m^-3 over ${domainVolume(c).toExponential(2)} m^3)`;
   if (!(count <= LIMITS.particles)) {
     const fix = field === 'particles.fnum' ? 'raise particles.fnum' : 'lower particles.perCell';
     return [{ path: field, message: `${makes}; at most ${LIMITS.particles} fit the GPU's 32-bit counters: ${fix} or use fewer cells` }];
