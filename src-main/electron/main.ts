@@ -15,7 +15,7 @@ import { hardenContents, secureWebPreferences, withCsp } from './window-security
 /** The services as main uses them: the contract plus live events and shutdown. */
 export interface MainServices extends DsmcService {
   onEvent(listener: (e: RunEvent) => void): () => void;
-  close(): void;
+  close(): Promise<void> | void;
 }
 
 /** The built renderer's page and the compiled preload. */
@@ -68,8 +68,7 @@ export async function startApp(openServices: () => MainServices | Promise<MainSe
   win.on('closed', () => { win = null; });
   app.on('window-all-closed', () => {
     unsubscribe();
-    services.close();
-    app.quit();
+    void Promise.resolve(services.close()).finally(() => app.quit());
   });
   await win.loadFile(files.index);
   return win;

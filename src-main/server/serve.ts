@@ -67,11 +67,16 @@ export async function startServer(o: ServeOptions = {}): Promise<RunningServer> 
     if (!sameOrigin(req)) { refuseUpgrade(socket, '403 Forbidden'); return; }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE'
-      ? new Error(`port ${o.port} on ${host} is in use; pick another with --port (or --port 0 for any free port)`) : e));
-    server.listen(o.port ?? 0, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE'
+        ? new Error(`port ${o.port} on ${host} is in use; pick another with --port (or --port 0 for any free port)`) : e));
+      server.listen(o.port ?? 0, host, () => resolve());
+    });
+  } catch (e) {
+    await service.close();
+    throw e;
+  }
   const port = (server.address() as AddressInfo).port;
   cookie = tokenCookieName(port);
   const shownHost = host.includes(':') ? `[${host}]` : host;
@@ -81,7 +86,7 @@ export async function startServer(o: ServeOptions = {}): Promise<RunningServer> 
       for (const ws of wss.clients) ws.terminate();
       wss.close();
       await new Promise<void>((r) => server.close(() => r()));
-      service.close();
+      await service.close();
     },
   };
 }

@@ -60,9 +60,15 @@ export class RunLauncher {
     run.cancel();
   }
 
-  /** Kills every child still running (host shutdown); their runs are marked failed on the next open. */
-  closeAll(): void {
-    for (const c of this.children) c.kill('SIGKILL');
+  /** Host shutdown: cancels every run still going (recorded cancelled), killing children that do not stop within `graceMs`. */
+  async closeAll(graceMs = 5000): Promise<void> {
+    for (const run of this.live.values()) run.cancel();
+    const exits = [...this.children].map((c) => new Promise<void>((resolve) => {
+      if (c.exitCode !== null || c.signalCode !== null) { resolve(); return; }
+      const timer = setTimeout(() => { c.kill('SIGKILL'); resolve(); }, graceMs);
+      c.once('exit', () => { clearTimeout(timer); resolve(); });
+    }));
+    await Promise.all(exits);
   }
 
   /** Forks the run child for a one-rank run and relays its messages. */

@@ -36,9 +36,9 @@ export class StudioService implements DsmcService {
     return () => this.listeners.delete(listener);
   }
 
-  /** Stops the runs this host started and closes the database. */
-  close(): void {
-    this.launcher.closeAll();
+  /** Cancels the runs this host started (waiting for them to record it) and closes the database. */
+  async close(): Promise<void> {
+    await this.launcher.closeAll();
     this.store.close();
   }
 

@@ -92,13 +92,14 @@ describe.skipIf(!existsSync(CHROMIUM))('the app in a browser against dsmc serve'
     await settledCheck();
     const warning = page.locator('.field:has(input[data-field="run.dt"]) [data-test="msg-warning"]').first();
     await expect.poll(() => warning.textContent()).toContain('cell residence time');
+    await shot('2-case-editor-warning');
     await setField('grid.cells[1]', '-3');
     await settledCheck();
     const error = page.locator('.field:has(input[data-field="grid.cells[1]"]) [data-test="msg-error"]').first();
     await expect.poll(() => error.textContent()).toContain('got -3');
     expect(await page.locator('[data-test="to-launch"]').isDisabled()).toBe(true);
     expect(await page.locator('[data-test="json-view"]').inputValue()).toContain('0.000001');
-    await shot('2-case-editor-warning');
+    await shot('2-case-editor-error');
   });
 
   let firstRun = 0;

@@ -39,8 +39,8 @@ beforeAll(() => {
   service.onEvent((e) => events.push(e));
 });
 
-afterAll(() => {
-  service.close();
+afterAll(async () => {
+  await service.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -201,5 +201,15 @@ describe('runs launched in a child process', () => {
     const vti = await service.exportRun({ runId: first, format: 'vtk' });
     expect(vti.fileName).toBe(`run-${first}-fields.vti`);
     expect(Buffer.from(vti.base64, 'base64').toString()).toContain('<VTKFile type="ImageData"');
+  });
+
+  it('cancels its runs when the host shuts down, so they are recorded cancelled rather than failed later', async () => {
+    const other = new StudioService({ dataDir: dir });
+    const { runId } = await other.launchRun({ project: 'beta', caseJson: await tinyCase(100_000, 4), ranks: 1, decomposition: 'slab' });
+    await new Promise<void>((resolve) => {
+      const off = other.onEvent((e) => { if (e.kind === 'steps' && e.runId === runId) { off(); resolve(); } });
+    });
+    await other.close();
+    expect((await service.getRun({ runId })).run).toMatchObject({ status: 'cancelled' });
   });
 });
