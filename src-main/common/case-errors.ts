@@ -95,9 +95,11 @@ export function parseCaseJson(text: string): unknown {
 // Walks the text as JSON and returns the first fault with the path of the value it is in (null when valid).
 function findSyntaxFault(text: string): SyntaxFault | null {
   let i = 0;
+  // Stops the walk with the fault at the current offset.
   const fail = (path: PropertyKey[], problem: string): never => {
     throw { offset: i, path, problem } satisfies SyntaxFault;
   };
+  // Skips JSON whitespace.
   const space = () => {
     while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
   };
@@ -116,12 +118,14 @@ function findSyntaxFault(text: string): SyntaxFault | null {
     }
     return fail(path, `found ${JSON.stringify(rest[0])}; expected ${wanted}`);
   };
+  // Reads one JSON string (a key or a value) and returns its text.
   const string = (path: PropertyKey[]): string => {
     const m = /^"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/.exec(text.slice(i));
     if (!m) fail(path, 'found a string that is not closed or has a bad escape or a raw line break; close it with " and escape \\ as \\\\');
     i += m![0].length;
     return JSON.parse(m![0]) as string;
   };
+  // Reads one JSON value of any kind; `path` is where it sits in the case.
   const value = (path: PropertyKey[]): void => {
     space();
     const ch = text[i];

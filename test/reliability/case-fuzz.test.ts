@@ -44,6 +44,9 @@ function parsePath(text: string): Seg[] {
   return out;
 }
 
+/** Containers a case may leave out (they have defaults), so a rule may name a field inside them. */
+const DEFAULTED_CONTAINERS = new Set(['sampling', 'velocity', 'initial']);
+
 // True when the path names something of the input: the root, or a field whose parent exists (the field itself may be missing).
 function realPath(input: unknown, path: Seg[]): boolean {
   if (path.length === 0) return true;
@@ -54,7 +57,6 @@ function realPath(input: unknown, path: Seg[]): boolean {
   }
   return parent !== null && typeof parent === 'object';
 }
-const DEFAULTED_CONTAINERS = new Set(['sampling', 'velocity', 'initial']);
 
 // Writes `value` at `path` in a deep copy of `root` (deleting when value is the DELETE marker).
 const DELETE = Symbol('delete');
@@ -98,8 +100,11 @@ const mutation = fc.record({
   ),
 });
 
+/** One generated mutation. */
+type Mutation = typeof mutation extends fc.Arbitrary<infer T> ? T : never;
+
 // Applies one mutation to a case JSON.
-function mutate(json: unknown, m: fc.RecordValue<typeof mutation extends fc.Arbitrary<infer T> ? T : never> | any): unknown {
+function mutate(json: unknown, m: Mutation): unknown {
   const paths = allPaths(json);
   if (paths.length === 0) return json;
   const path = paths[m.at % paths.length];
@@ -115,13 +120,13 @@ function mutate(json: unknown, m: fc.RecordValue<typeof mutation extends fc.Arbi
       return setAt(json, path, copy);
     }
   }
-  return json;
 }
 
 // Numbers of the solver tables that the GPU receives as f32: all must stay finite.
 function nonFiniteTableValues(c: Case): string[] {
   const t = buildTables(c);
   const bad: string[] = [];
+  // Collects every number under `v` that is not finite as f32.
   const look = (where: string, v: unknown) => {
     if (typeof v === 'number') {
       if (!Number.isFinite(Math.fround(v))) bad.push(`${where} = ${v}`);

@@ -55,6 +55,7 @@ function dsmcOnce(args: string[], env: Record<string, string>, timeoutMs: number
 export async function dsmcAll(jobs: string[][], env: Record<string, string> = {}, parallel = 4): Promise<CliResult[]> {
   const out: CliResult[] = new Array(jobs.length);
   let next = 0;
+  // Takes the next job until none is left.
   const worker = async () => {
     while (next < jobs.length) {
       const k = next++;

@@ -4,7 +4,7 @@
 // past the limit fail with EFBIG, Node ignores SIGXFSZ), which works unprivileged and as root. A read-only
 // data folder is simulated with chmod, and as root (which ignores file modes) by running the CLI as nobody.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync, statSync, openSync, writeSync, closeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -266,6 +266,7 @@ describe('a full disk while writing (RLIMIT_FSIZE)', () => {
     const notes = new Map((after.runs as { id: number; notes: string | null }[]).map((r) => [r.id, r.notes]));
     for (const [id, text] of saved) expect(notes.get(id)).toBe(text);
     // apart from the notes that were saved, every row is as it was
+    // The rows with the saved notes replaced by a marker.
     const strip = (rows: unknown[]) => (rows as { id: number; notes: unknown }[]).map((r) => ({ ...r, notes: saved.has(r.id) ? '(saved)' : r.notes }));
     expect(strip(after.runs)).toEqual(strip(before.runs));
   });
@@ -281,7 +282,6 @@ describe('a full disk while writing (RLIMIT_FSIZE)', () => {
 
   it('an atomic report write: a clear error, the earlier file unchanged, no temporary file left', async () => {
     const dir = folder();
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(dir);
     const target = join(dir, 'report.html');
     writeFileSync(target, '<p>the earlier report</p>');

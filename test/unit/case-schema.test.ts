@@ -31,9 +31,9 @@ function edited(edit: (c: any) => void): any {
 }
 
 describe('presets', () => {
-  it('finds the five presets', () => {
+  it('finds the six presets', () => {
     expect(presets().map(([f]) => f)).toEqual([
-      'collide-box.json', 'couette.json', 'free-stream.json', 'lid-driven-cavity.json', 'periodic-relaxation.json',
+      'collide-box.json', 'couette.json', 'free-stream.json', 'lid-driven-cavity.json', 'periodic-relaxation.json', 'scaling-box.json',
     ]);
   });
 
