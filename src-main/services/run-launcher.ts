@@ -134,7 +134,11 @@ export class RunLauncher {
     const before = Math.max(0, ...this.store.listRuns({ project: spec.project }).map((r) => r.id));
     const args = [cliEntry(), 'run', file, '--ranks', String(spec.ranks), '--decomposition', spec.decomposition,
       '--project', spec.project, '--json', '--no-progress', '--data-dir', this.store.dataDir];
-    if (spec.gpus && spec.gpus.length > 0) args.push('--gpus', spec.gpus.join(','));
+    const gpus = spec.gpus ?? [];
+    if (gpus.length > 1 && gpus.length !== spec.ranks) {
+      throw new Error(`${gpus.length} GPUs chosen for ${spec.ranks} ranks: choose one GPU per rank, or one GPU (or none) to let the ranks share the default adapter`);
+    }
+    if (gpus.length === spec.ranks) args.push('--gpus', gpus.join(','));
     // inside Electron, process.execPath is the Electron binary: run it as plain Node
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
     this.children.add(child);

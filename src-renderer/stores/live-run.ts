@@ -40,7 +40,7 @@ export const useLiveRunStore = defineStore('liveRun', () => {
     lastEventAt = Date.now();
     if (e.kind === 'progress') {
       progress.value = e.progress;
-      if (e.progress.elapsedSeconds > 0 && e.progress.particleStepsPerSecond > 0) throughput.value = [...throughput.value, [e.progress.elapsedSeconds, e.progress.particleStepsPerSecond]];
+      if (e.progress.status === 'running' && e.progress.elapsedSeconds > 0 && e.progress.particleStepsPerSecond > 0) throughput.value = [...throughput.value, [e.progress.elapsedSeconds, e.progress.particleStepsPerSecond]];
     } else if (e.kind === 'steps') {
       steps.value = [...steps.value, ...e.steps.filter((s) => s.step > (steps.value.at(-1)?.step ?? 0))];
     } else if (e.kind === 'field') {

@@ -41,7 +41,7 @@ async function settledCheck(): Promise<string> {
 }
 
 /** Edits the preset into a tiny case (6x6x6 cells, `steps` steps, seed) and launches it into the project. */
-async function launchTiny(steps: number, seed: number): Promise<number> {
+async function launchTiny(steps: number, seed: number, placement?: { ranks: number; decomposition: string }): Promise<number> {
   await page.click('[data-test="nav-editor"]');
   await page.selectOption('[data-test="preset"]', 'collide-box');
   for (const i of [0, 1, 2]) await setField(`grid.cells[${i}]`, '6');
@@ -51,6 +51,10 @@ async function launchTiny(steps: number, seed: number): Promise<number> {
   expect(await settledCheck()).toContain('ready');
   await page.click('[data-test="to-launch"]');
   await page.fill('[data-test="launch-project"]', 'e2e-project');
+  if (placement) {
+    await page.fill('[data-test="launch-ranks"]', String(placement.ranks));
+    await page.selectOption('[data-test="launch-decomposition"]', placement.decomposition);
+  }
   await page.click('[data-test="launch"]');
   await page.waitForURL(/#\/runs\/\d+\/live$/, { timeout: 120_000 });
   return Number(/runs\/(\d+)\/live/.exec(page.url())![1]);
@@ -158,6 +162,17 @@ describe.skipIf(!existsSync(CHROMIUM))('the app in a browser against dsmc serve'
     expect(diffs).not.toContain('grid.cells');
     await page.waitForSelector('[data-test="heatmap"] svg');
     await shot('7-compare');
+  });
+
+  it('launches on two ranks with a block decomposition and shows the per-rank particles', async () => {
+    const id = await launchTiny(300, 3, { ranks: 2, decomposition: 'block' });
+    await page.waitForFunction(() => document.querySelector('[data-test="live-status"]')?.textContent?.includes('completed'), undefined, { timeout: 120_000 });
+    await page.waitForSelector('[data-test="rank-particles"] svg');
+    expect(await page.textContent('.ranks')).toContain('2 ranks');
+    await shot('7b-live-two-ranks');
+    await page.click('[data-test="open-detail"]');
+    await page.waitForSelector('[data-test="phase-table"]');
+    expect(await page.textContent('h1')).toContain(`Run ${id}`);
   });
 
   it('shows the scaling view empty state and no page errors', async () => {

@@ -212,4 +212,18 @@ describe('runs launched in a child process', () => {
     await other.close();
     expect((await service.getRun({ runId })).run).toMatchObject({ status: 'cancelled' });
   });
+
+  it('launches a multi-rank run through dsmc run --ranks and follows it through the database to the end', async () => {
+    await expect(service.launchRun({ project: 'beta', caseJson: await tinyCase(100), ranks: 2, gpus: [0, 1, 2], decomposition: 'slab' }))
+      .rejects.toThrow('3 GPUs chosen for 2 ranks: choose one GPU per rank');
+    const { runId } = await service.launchRun({ project: 'beta', caseJson: await tinyCase(100, 5), ranks: 2, gpus: [0], decomposition: 'block' });
+    const end = await ended(runId);
+    expect(end).toMatchObject({ status: 'completed', reason: null });
+    const run = (await service.getRun({ runId })).run;
+    expect(run).toMatchObject({ ranks: 2, project: 'beta', seed: 5 });
+    const live = await service.getLiveRun({ runId });
+    expect(live.progress).toMatchObject({ status: 'completed', step: 100 });
+    expect(live.balance?.perRank.length).toBe(2);
+    expect(events.some((e) => e.kind === 'progress' && e.progress.runId === runId)).toBe(true);
+  });
 });

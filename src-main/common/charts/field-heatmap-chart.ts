@@ -32,8 +32,8 @@ export function fieldHeatmapOption(slice: FieldSlice, opts: { title?: string; si
     xAxis: { type: 'category', name: slice.axes[0], nameLocation: 'middle', nameGap: 28, data: Array.from({ length: slice.width }, (_, i) => i), splitArea: { show: false } },
     yAxis: { type: 'category', name: slice.axes[1], nameLocation: 'middle', nameGap: 35, data: Array.from({ length: slice.height }, (_, i) => i) },
     visualMap: {
-      type: 'continuous', min, max, calculable: true, orient: 'vertical', right: 10, top: 'middle',
-      formatter: (v: unknown) => axisNumber(Number(v)),
+      type: 'continuous', min, max, calculable: false, orient: 'vertical', right: 20, top: 'middle', itemHeight: 200,
+      text: [axisNumber(max), axisNumber(min)],
       inRange: { color: opts.signed ? DIVERGING : RAMP },
     },
     series: [{ type: 'heatmap', name: slice.label, data: cells(slice), progressive: 0 }],
