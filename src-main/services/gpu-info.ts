@@ -3,6 +3,7 @@
 import { prelaunchCheck } from '../cases/prelaunch.js';
 import type { CaseCheck, GpuInfo } from '../common/contract/types.js';
 import { CaseError, parseCase } from '../common/case-schema.js';
+import { discoverGpus } from '../cluster/gpus.js';
 import { openGpu } from '../solver/gpu/device.js';
 import { stepsPerSubmit } from '../solver/loop.js';
 import { bufferPlan, initialCapacity } from '../solver/state.js';
@@ -25,13 +26,25 @@ export function adapterFacts(): Promise<AdapterFacts> {
         maxStorageBufferBindingSize: Number(gpu.limits.maxStorageBufferBindingSize),
         maxBufferSize: Number(gpu.limits.maxBufferSize),
       };
-      return { gpu: { index: 0, description: gpu.adapter.description, backend: gpu.adapter.backend, maxBufferBytes: limits.maxBufferSize }, limits };
+      return { gpu: { index: 0, description: gpu.adapter.description, kind: 'default adapter', pci: null, backend: gpu.adapter.backend, maxBufferBytes: limits.maxBufferSize }, limits };
     } finally {
       gpu.device.destroy();
     }
   })();
   cached.catch(() => { cached = null; });
   return cached;
+}
+
+let discovered: GpuInfo[] | null = null;
+
+/** The GPUs Mesa's device-select layer lists (cluster/gpus.ts; once per process), else the default adapter alone. */
+export async function listGpus(): Promise<GpuInfo[]> {
+  const facts = await adapterFacts();
+  discovered ??= discoverGpus().map((g) => ({
+    index: g.index, description: g.name, kind: g.kind, pci: g.pci, backend: facts.gpu.backend,
+    maxBufferBytes: g.index === 0 ? facts.gpu.maxBufferBytes : null,
+  }));
+  return discovered.length > 0 ? discovered : [facts.gpu];
 }
 
 /** Validates a case and runs the pre-launch check against the default adapter's limits. */

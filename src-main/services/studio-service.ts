@@ -11,7 +11,7 @@ import { loadScalingInput } from '../reports/scaling-source.js';
 import { RunStore } from '../store/run-store.js';
 import { exportRunFile } from './exports.js';
 import { differenceSlice, fieldSlice } from './field-slice.js';
-import { adapterFacts, checkCaseJson } from './gpu-info.js';
+import { checkCaseJson, listGpus } from './gpu-info.js';
 import { listPresets } from './presets.js';
 import { renameProject, setProjectArchived } from './project-admin.js';
 import { RunLauncher } from './run-launcher.js';
@@ -91,11 +91,17 @@ export class StudioService implements DsmcService {
 
   async checkCase(r: ValidRequest<'checkCase'>) { return checkCaseJson(r.caseJson); }
 
-  async listGpus() { return [(await adapterFacts()).gpu]; }
+  async listGpus() { return listGpus(); }
 
   async launchRun(r: ValidRequest<'launchRun'>) {
     this.store.ensureProject(r.project);
-    return { runId: await this.launcher.launch(r) };
+    // ranks are pinned only to GPUs with a PCI address; otherwise they share the default adapter
+    const gpus = await listGpus();
+    for (const i of r.gpus ?? []) {
+      if (!gpus.some((g) => g.index === i)) throw new Error(`GPU ${i} does not exist; this machine lists ${gpus.map((g) => `${g.index} (${g.description})`).join(', ')}`);
+    }
+    const pinnable = (r.gpus ?? []).every((i) => gpus.find((g) => g.index === i)?.pci);
+    return { runId: await this.launcher.launch({ ...r, gpus: pinnable ? r.gpus : undefined }) };
   }
 
   async cancelRun(r: ValidRequest<'cancelRun'>) { this.launcher.cancel(r.runId); }

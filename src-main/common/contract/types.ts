@@ -36,9 +36,14 @@ export interface CaseCheck {
 export interface GpuInfo {
   index: number;
   description: string;
+  /** 'discrete GPU', 'integrated GPU', 'CPU' (software), ... */
+  kind: string;
+  /** PCI address; null where the driver gives none (then ranks cannot be pinned to it and share the default adapter). */
+  pci: string | null;
+  /** Backend of the default adapter (Vulkan, Metal, D3D12). */
   backend: string;
-  /** Largest buffer the adapter allocates (bytes); device memory is not reported by WebGPU. */
-  maxBufferBytes: number;
+  /** Largest buffer the default adapter allocates (bytes); WebGPU reports no device memory. Null for other GPUs. */
+  maxBufferBytes: number | null;
 }
 
 /** A bundled case preset. */
