@@ -64,5 +64,41 @@ export const useRunDetailStore = defineStore('runDetail', () => {
     }
   }
 
-  return { detail, slice, choice, exporting, lastExport, error, load, loadSlice, choose, exportAs };
+  /** Adds or removes a tag of the run. */
+  async function tag(tagText: string, remove = false): Promise<void> {
+    if (!detail.value) return;
+    error.value = null;
+    try {
+      detail.value = { ...detail.value, run: await getApi().tagRun({ runId: detail.value.run.id, tag: tagText, remove }) };
+    } catch (e) {
+      error.value = errorText(e);
+    }
+  }
+
+  /** Replaces the run's notes. */
+  async function saveNotes(notes: string): Promise<void> {
+    if (!detail.value) return;
+    error.value = null;
+    try {
+      detail.value = { ...detail.value, run: await getApi().setNotes({ runId: detail.value.run.id, notes }) };
+    } catch (e) {
+      error.value = errorText(e);
+    }
+  }
+
+  /** Deletes the run and everything recorded about it; true when done. */
+  async function remove(): Promise<boolean> {
+    if (!detail.value) return false;
+    error.value = null;
+    try {
+      await getApi().deleteRun({ runId: detail.value.run.id });
+      detail.value = null;
+      return true;
+    } catch (e) {
+      error.value = errorText(e);
+      return false;
+    }
+  }
+
+  return { detail, slice, choice, exporting, lastExport, error, load, loadSlice, choose, exportAs, tag, saveNotes, remove };
 });

@@ -137,6 +137,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the app in a browser against dsmc serve'
     expect(await page.locator('[data-test="phase-table"] tbody tr').count()).toBeGreaterThan(3);
     await page.selectOption('[data-test="slice-field"]', 'T');
     await expect.poll(() => page.locator('[data-test="heatmap"]').textContent()).toContain('temperature');
+    await page.fill('[data-test="new-tag"]', 'baseline');
+    await page.press('[data-test="new-tag"]', 'Enter');
+    await expect.poll(() => page.locator('[data-test="tag"]').allTextContents()).toEqual(['baseline ×']);
     await shot('6-run-detail');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-test="export-html"]')]);
     expect(download.suggestedFilename()).toBe(`run-${firstRun}-profile.html`);
