@@ -49,8 +49,10 @@ export class StudioService implements DsmcService {
     return p;
   }
 
+  /** Projects with their run counts (archived ones on request). */
   async listProjects(r: ValidRequest<'listProjects'>) { return this.store.listProjects({ includeArchived: r?.includeArchived }); }
 
+  /** A new project; refuses a name in use. */
   async createProject(r: ValidRequest<'createProject'>) {
     if (this.store.listProjects({ includeArchived: true }).some((p) => p.name === r.name)) {
       throw new Error(`a project named "${r.name}" already exists; choose another name`);
@@ -58,41 +60,53 @@ export class StudioService implements DsmcService {
     return this.store.ensureProject(r.name);
   }
 
+  /** Renames a project. */
   async renameProject(r: ValidRequest<'renameProject'>) {
     renameProject(this.store.path, r.name, r.newName);
     return this.project(r.newName);
   }
 
+  /** Archives or restores a project. */
   async archiveProject(r: ValidRequest<'archiveProject'>) {
     setProjectArchived(this.store.path, r.name, r.archived);
     return this.project(r.name);
   }
 
+  /** Runs, optionally of one project or status. */
   async listRuns(r: ValidRequest<'listRuns'>) { return this.store.listRuns({ project: r?.project, status: r?.status }); }
 
+  /** A run with its case and profile (phase table, steps, totals). */
   async getRun(r: ValidRequest<'getRun'>): Promise<ContractResults['getRun']> {
     const profile = buildProfileReport(loadProfileInput(this.store, r.runId));
     const caseJson = this.store.getCase(r.runId).json as { grid: { cells: [number, number, number] } };
     return { run: this.store.getRun(r.runId), caseJson, profile, hasFields: this.store.getFields(r.runId) !== null, cells: caseJson.grid.cells };
   }
 
+  /** One sampled field of a run on a plane. */
   async getFieldSlice(r: ValidRequest<'getFieldSlice'>) { return fieldSlice(requireFields(this.store, r.runId), r.field, r.axis, r.index); }
 
+  /** Deletes a run and everything recorded about it. */
   async deleteRun(r: ValidRequest<'deleteRun'>) { this.store.deleteRun(r.runId); }
 
+  /** Adds or removes a tag of a run. */
   async tagRun(r: ValidRequest<'tagRun'>) {
     if (r.remove) this.store.untagRun(r.runId, r.tag); else this.store.tagRun(r.runId, r.tag);
     return this.store.getRun(r.runId);
   }
 
+  /** Replaces the notes of a run. */
   async setNotes(r: ValidRequest<'setNotes'>) { this.store.setNotes(r.runId, r.notes); return this.store.getRun(r.runId); }
 
+  /** The bundled case presets. */
   async listPresets() { return listPresets(); }
 
+  /** Schema issues or the pre-launch check of a case as edited. */
   async checkCase(r: ValidRequest<'checkCase'>) { return checkCaseJson(r.caseJson); }
 
+  /** The GPUs a launch can choose. */
   async listGpus() { return listGpus(); }
 
+  /** Launches a run in a child process; resolves once it is recorded. */
   async launchRun(r: ValidRequest<'launchRun'>) {
     this.store.ensureProject(r.project);
     // ranks are pinned only to GPUs with a PCI address; otherwise they share the default adapter
@@ -104,8 +118,10 @@ export class StudioService implements DsmcService {
     return { runId: await this.launcher.launch({ ...r, gpus: pinnable ? r.gpus : undefined }) };
   }
 
+  /** Asks a run this host started to stop after its current submit. */
   async cancelRun(r: ValidRequest<'cancelRun'>) { this.launcher.cancel(r.runId); }
 
+  /** A run's progress, steps so far, phases (once ended) and per-rank balance. */
   async getLiveRun(r: ValidRequest<'getLiveRun'>): Promise<LiveRunState> {
     const run = this.store.getRun(r.runId);
     const steps = this.store.getSteps(r.runId);
@@ -116,19 +132,23 @@ export class StudioService implements DsmcService {
     return { progress, steps, phases, reason: run.reason, ranks: run.ranks, balance };
   }
 
+  /** The comparison of runs with the first, plus their step curves. */
   async compareRuns(r: ValidRequest<'compareRuns'>) {
     const comparison = buildComparison(r.runIds.map((id) => loadCompareInput(this.store, id)));
     const curves = r.runIds.map((runId) => ({ runId, steps: this.store.getSteps(runId), totals: this.store.getTotals(runId) }));
     return { comparison, curves };
   }
 
+  /** Two runs' field difference on a plane in units of their combined standard error. */
   async compareFieldSlice(r: ValidRequest<'compareFieldSlice'>) {
     const [a, b] = r.runIds;
     return differenceSlice(requireFields(this.store, a), requireFields(this.store, b), [a, b], r.field, r.axis, r.index);
   }
 
+  /** A run's report or fields as a file. */
   async exportRun(r: ValidRequest<'exportRun'>) { return exportRunFile(this.store, r.runId, r.format); }
 
+  /** Scaling studies with the GPU counts of their runs. */
   async listStudies(r: ValidRequest<'listStudies'>) {
     return this.store.listStudies({ project: r?.project }).map((st) => ({
       id: st.id, name: st.name, kind: st.kind, project: st.project, caseName: st.caseName,
@@ -136,5 +156,6 @@ export class StudioService implements DsmcService {
     }));
   }
 
+  /** The scaling report of a study. */
   async getScaling(r: ValidRequest<'getScaling'>) { return buildScalingReport(loadScalingInput(this.store, r.studyId)); }
 }
