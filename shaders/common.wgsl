@@ -44,6 +44,7 @@ const CTL_OVERFLOW: u32 = 3u;      // particles that did not fit the buffers (0 
 const CTL_INJECTED: u32 = 4u;      // particles injected this step
 const CTL_STATS_SLOT: u32 = 5u;    // slot of this step in the step-statistics ring
 const CTL_ARRIVALS: u32 = 6u;      // particles arriving from other ranks this step (set by the host)
+const CTL_N_MOVED: u32 = 7u;       // N at the start of the step: slots below it hold this rank's moved particles
 const CTL_WORDS: u32 = 8u;
 
 

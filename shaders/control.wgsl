@@ -29,6 +29,7 @@ fn begin_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
   ctl[CTL_STATS_SLOT] = slot;
   let n = ctl[CTL_N];
   ctl[CTL_N_ALL] = n;
+  ctl[CTL_N_MOVED] = n;
   ctl[CTL_INJECTED] = 0u;
   for (var k = 0u; k < STATS_WORDS; k++) { stats[slot + k] = 0u; }
   stats[slot + ST_STEP] = step;

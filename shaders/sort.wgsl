@@ -58,9 +58,13 @@ fn scatter(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
 }
 
 // True when particle a goes before particle b inside a cell: by buffer index on one rank (the buffer
-// is in (cell, rank in cell) order and injected particles follow it), by the explicit keys with several.
+// is in (cell, rank in cell) order and injected particles follow it), and on several ranks too between
+// two of this rank's moved particles (slots below CTL_N_MOVED, in that order); by the explicit keys
+// where an injected or arrived particle is involved.
 fn before(a: u32, b: u32) -> bool {
   if (!MULTI_RANK) { return a < b; }
+  let moved = ctl[CTL_N_MOVED];
+  if (a < moved && b < moved) { return a < b; }
   let ka = keys[a];
   let kb = keys[b];
   return ka.x < kb.x || (ka.x == kb.x && ka.y < kb.y);

@@ -1,6 +1,7 @@
 // Finds and reads a case file: a path, or the name of a preset in resources/cases/.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { parseCaseJson } from '../common/case-errors.js';
 import { SHADER_DIR } from '../solver/gpu/shader-source.js';
 
 /** Folder of the bundled presets (next to shaders/ in the install). */
@@ -17,10 +18,6 @@ export function readCaseFile(ref: string): unknown {
   if (!existsSync(path)) {
     throw new Error(`case file "${ref}" not found; give a path to a .json case or a preset name: ${presetNames().join(', ')}`);
   }
-  const text = readFileSync(path, 'utf8');
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new Error(`case file ${path} is not valid JSON: ${(e as Error).message}`);
-  }
+  // a syntax error becomes a CaseError naming the line, column and fix
+  return parseCaseJson(readFileSync(path, 'utf8'));
 }

@@ -5,7 +5,7 @@
 import type { Case } from '../common/case-schema.js';
 import { Readback, WORKGROUP_SIZE, readBuffer } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
-import { TimestampRecorder, UntimedRecorder, WallClockRecorder, type PhaseRecorder } from './gpu/phase-timer.js';
+import { TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
 import type { TimingSource } from '../common/run-summary.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
 import { CTL, STATS } from './gpu/struct-layouts.js';
@@ -178,8 +178,8 @@ export class Simulation {
   private step = 0;
   /** Exchange of each step of the current submit (multi-rank). */
   private readonly exchanges = new Map<number, ExchangeResult>();
-  /** Host time of the exchanges, as a phase. */
-  private readonly exchangeTime = { calls: 0, totalSeconds: 0, minSeconds: Infinity, maxSeconds: 0 };
+  /** Host-side phases (the exchange of a multi-rank run and, with detail, its parts). */
+  private readonly hostPhases = new Map<string, PhaseTotals>();
 
   constructor(private readonly gpu: Gpu, readonly kase: Case, placement?: SimulationPlacement) {
     this.tables = buildTables(kase);
@@ -276,11 +276,8 @@ export class Simulation {
       rec.flush();
       const x = await this.exchange.run(s, set);
       this.exchanges.set(s, x);
-      const t = this.exchangeTime;
-      t.calls += 1;
-      t.totalSeconds += x.seconds;
-      t.minSeconds = Math.min(t.minSeconds, x.seconds);
-      t.maxSeconds = Math.max(t.maxSeconds, x.seconds);
+      addTime(this.hostPhases, 'exchange', x.seconds);
+      if (detail) for (const [part, sec] of Object.entries(x.parts)) addTime(this.hostPhases, `exchange.${part}`, sec);
       await rec.pass('migrate', (p) => this.migrate!.encodeAppend(p, set, x.received));
     }
     if (detail) {
@@ -358,10 +355,10 @@ export class Simulation {
     return this.particles;
   }
 
-  /** Phase totals of the recorder plus the host-side exchange (multi-rank). */
+  /** Phase totals of the recorder plus the host-side ones (multi-rank exchange). */
   private phaseTotals(rec: PhaseRecorder): LoopResult['phases'] {
     const out = new Map(rec.totals());
-    if (this.exchangeTime.calls > 0) out.set('exchange', { ...this.exchangeTime });
+    for (const [k, v] of this.hostPhases) out.set(k, { ...v });
     return out;
   }
 
@@ -371,10 +368,7 @@ export class Simulation {
     const rec: PhaseRecorder = options.timing === 'off' ? new UntimedRecorder(device)
       : this.gpu.hasTimestamps && options.timing !== 'wall' ? new TimestampRecorder(device, this.chunk * PASSES_PER_STEP)
         : new WallClockRecorder(device);
-    this.exchangeTime.calls = 0;
-    this.exchangeTime.totalSeconds = 0;
-    this.exchangeTime.minSeconds = Infinity;
-    this.exchangeTime.maxSeconds = 0;
+    this.hostPhases.clear();
     const start = await this.totals();
     const stepStats: StepStats[] = [];
     const totalsOverTime: LoopResult['totalsOverTime'] = [];

@@ -19,6 +19,8 @@ export interface ExchangeResult {
   received: number;
   /** Host seconds from the migrant counts being known to the arrivals being uploaded (transport and waiting for peers). */
   seconds: number;
+  /** Where those seconds went: copying the remaining migrants to the host, sending and receiving (waiting for the peers included), uploading arrivals. */
+  parts: { read: number; exchange: number; upload: number };
 }
 
 const MAP_READ_COPY_DST = 0x0001 | 0x0008;
@@ -43,6 +45,8 @@ class Staging {
 export class MigrationExchange {
   private readonly status: Staging;
   private readonly segments: Staging;
+  /** Migrants per destination copied along with the status read (the last counts plus a margin): usually all of them, in one round trip. */
+  private readonly expected: number[];
 
   constructor(
     private readonly gpu: Gpu,
@@ -56,31 +60,50 @@ export class MigrationExchange {
   ) {
     this.status = new Staging(gpu.device, 'migrate-status');
     this.segments = new Staging(gpu.device, 'migrate-segments');
+    this.expected = new Array(state.subdomain.worldSize).fill(1024);
   }
 
-  /** Control words and migrants per destination (plus misrouted arrivals) as the queue has them now. */
-  private async readStatus(): Promise<{ ctl: Uint32Array; counts: Uint32Array }> {
+  /**
+   * Control words, migrants per destination (plus misrouted arrivals) and the first `expected[d]` records of
+   * each destination's segment, in one copy and one map.
+   */
+  private async readStatus(): Promise<{ ctl: Uint32Array; counts: Uint32Array; head: Uint32Array[]; copied: number[] }> {
     const { device } = this.gpu;
-    const W = this.state.subdomain.worldSize;
-    const ctlBytes = 4 * CTL.WORDS;
-    const staging = this.status.get(ctlBytes + 4 * (W + 1));
+    const { rank, worldSize: W } = this.state.subdomain;
+    const recordBytes = 4 * MIGRANT_WORDS;
+    const statusBytes = 4 * (CTL.WORDS + W + 1);
+    const copied = this.expected.map((e, d) => (d === rank ? 0 : Math.min(e, this.state.segCap)));
+    const total = statusBytes + copied.reduce((s, n) => s + n * recordBytes, 0);
+    const staging = this.status.get(total);
     const enc = device.createCommandEncoder({ label: 'migrate-status' });
-    enc.copyBufferToBuffer(this.state.ctl, 0, staging, 0, ctlBytes);
-    enc.copyBufferToBuffer(this.state.migCounts, 0, staging, ctlBytes, 4 * (W + 1));
+    enc.copyBufferToBuffer(this.state.ctl, 0, staging, 0, 4 * CTL.WORDS);
+    enc.copyBufferToBuffer(this.state.migCounts, 0, staging, 4 * CTL.WORDS, 4 * (W + 1));
+    let at = statusBytes;
+    for (let d = 0; d < W; d++) {
+      if (copied[d] > 0) enc.copyBufferToBuffer(this.state.migOut, d * this.state.segCap * recordBytes, staging, at, copied[d] * recordBytes);
+      at += copied[d] * recordBytes;
+    }
     device.queue.submit([enc.finish()]);
-    await staging.mapAsync(0x0001, 0, ctlBytes + 4 * (W + 1));
-    const words = new Uint32Array(staging.getMappedRange(0, ctlBytes + 4 * (W + 1)).slice(0));
+    await staging.mapAsync(0x0001, 0, total);
+    const words = new Uint32Array(staging.getMappedRange(0, total).slice(0));
     staging.unmap();
-    return { ctl: words.subarray(0, CTL.WORDS), counts: words.subarray(CTL.WORDS) };
+    const counts = words.subarray(CTL.WORDS, CTL.WORDS + W + 1);
+    const head: Uint32Array[] = [];
+    let from = statusBytes / 4;
+    for (let d = 0; d < W; d++) {
+      head.push(words.subarray(from, from + Math.min(copied[d], counts[d]) * MIGRANT_WORDS));
+      from += copied[d] * MIGRANT_WORDS;
+    }
+    return { ctl: words.subarray(0, CTL.WORDS), counts, head, copied };
   }
 
-  /** Copies each destination's migrant records to the host. */
-  private async readSegments(counts: Uint32Array): Promise<Uint32Array[]> {
+  /** Copies each destination's migrant records from record `skip[d]` on to the host. */
+  private async readSegments(counts: Uint32Array, skip: number[]): Promise<Uint32Array[]> {
     const { device } = this.gpu;
     const { rank, worldSize } = this.state.subdomain;
     const recordBytes = 4 * MIGRANT_WORDS;
     let total = 0;
-    for (let d = 0; d < worldSize; d++) if (d !== rank) total += counts[d];
+    for (let d = 0; d < worldSize; d++) if (d !== rank) total += counts[d] - skip[d];
     const out: Uint32Array[] = [];
     if (total === 0) {
       for (let d = 0; d < worldSize; d++) out.push(new Uint32Array(0));
@@ -90,9 +113,10 @@ export class MigrationExchange {
     const enc = device.createCommandEncoder({ label: 'migrate-segments' });
     let at = 0;
     for (let d = 0; d < worldSize; d++) {
-      if (d === rank || counts[d] === 0) continue;
-      enc.copyBufferToBuffer(this.state.migOut, d * this.state.segCap * recordBytes, staging, at, counts[d] * recordBytes);
-      at += counts[d] * recordBytes;
+      const n = d === rank ? 0 : counts[d] - skip[d];
+      if (n === 0) continue;
+      enc.copyBufferToBuffer(this.state.migOut, (d * this.state.segCap + skip[d]) * recordBytes, staging, at, n * recordBytes);
+      at += n * recordBytes;
     }
     device.queue.submit([enc.finish()]);
     await staging.mapAsync(0x0001, 0, at);
@@ -100,7 +124,7 @@ export class MigrationExchange {
     staging.unmap();
     let from = 0;
     for (let d = 0; d < worldSize; d++) {
-      const n = d === rank ? 0 : counts[d] * MIGRANT_WORDS;
+      const n = d === rank ? 0 : (counts[d] - skip[d]) * MIGRANT_WORDS;
       out.push(all.subarray(from, from + n));
       from += n;
     }
@@ -122,7 +146,7 @@ export class MigrationExchange {
 
   /** Exchanges this step's migrants (the move and injection of `set` are submitted) and uploads the arrivals. */
   async run(step: number, set: 0 | 1): Promise<ExchangeResult> {
-    let { ctl, counts } = await this.readStatus();
+    let { ctl, counts, head, copied } = await this.readStatus();
     const { rank, worldSize } = this.state.subdomain;
     if (counts[worldSize] > 0) {
       throw new Error(`rank ${rank}: ${counts[worldSize]} arriving particles belong to cells this rank does not own (a routing error between ranks); the run was stopped`);
@@ -131,14 +155,28 @@ export class MigrationExchange {
     for (let d = 0; d < worldSize; d++) largest = Math.max(largest, counts[d]);
     if (largest > this.state.segCap) {
       await this.regrow(largest, set);
-      ({ ctl, counts } = await this.readStatus());
+      this.expected.fill(0);
+      ({ ctl, counts, head, copied } = await this.readStatus());
     }
     throwIfGpuError(this.gpu);
     const t0 = performance.now();
-    const outgoing = await this.readSegments(counts);
+    // the records the status read did not bring (a destination got more migrants than expected)
+    const skip = copied.map((c, d) => Math.min(c, counts[d]));
+    const missing = skip.some((k, d) => d !== rank && counts[d] > k);
+    const rest = missing ? await this.readSegments(counts, skip) : null;
+    const outgoing = head.map((h, d) => {
+      if (!rest || rest[d].length === 0) return h;
+      const all = new Uint32Array(h.length + rest[d].length);
+      all.set(h);
+      all.set(rest[d], h.length);
+      return all;
+    });
+    for (let d = 0; d < worldSize; d++) this.expected[d] = Math.ceil(1.25 * counts[d]) + 256;
     let sent = 0;
     for (const o of outgoing) sent += o.length / MIGRANT_WORDS;
+    const t1 = performance.now();
     const incoming = await this.exchanger.exchange(step, outgoing);
+    const t2 = performance.now();
     let received = 0;
     for (const a of incoming) received += a.length / MIGRANT_WORDS;
     const nAll = ctl[CTL.N_ALL];
@@ -153,6 +191,7 @@ export class MigrationExchange {
     const { device } = this.gpu;
     if (received > 0) device.queue.writeBuffer(this.state.arrivals, 0, words);
     device.queue.writeBuffer(this.state.ctl, 4 * CTL.ARRIVALS, new Uint32Array([received]));
-    return { sent, received, seconds: (performance.now() - t0) / 1000 };
+    const t3 = performance.now();
+    return { sent, received, seconds: (t3 - t0) / 1000, parts: { read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
   }
 }

@@ -112,9 +112,14 @@ function meanPhases(dones: RankDone[]): Map<string, PhaseTotals> {
   return out;
 }
 
-/** Waits for `promise`, but rejects as soon as a rank fails or the run is cancelled. */
-function guarded<T>(promise: Promise<T>, failed: Promise<unknown>): Promise<T> {
-  return Promise.race([promise, failed.then(() => new Promise<T>(() => undefined))]);
+/** Waits for `promise`, but rejects once every rank has exited first (failed or cancelled at once; a completed group gets 5 s for its last messages). */
+function guarded<T>(promise: Promise<T>, outcome: Promise<RunOutcome>): Promise<T> {
+  const ended = outcome.then(async (o) => {
+    if (o.status === 'completed') await new Promise((r) => setTimeout(r, 5000).unref());
+    throw new Error(o.status === 'failed' ? o.failure.message : o.status === 'cancelled' ? o.reason : 'every rank exited before it reported');
+  });
+  ended.catch(() => undefined);
+  return Promise.race([promise, ended]);
 }
 
 /** Runs a validated case over `o.ranks` rank processes on this host. */
@@ -153,8 +158,6 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       const last = merged[merged.length - 1];
       o.onProgress?.({ step: last.step - warmup, steps: c.run.steps, particles: last.particlesAfter, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
     });
-    const failed = group.failed.then((f) => { if (f) throw new Error(f.message); });
-    failed.catch(() => undefined);
     const hellos = await guarded(channel.waitForHellos(o.ranks, 180_000), group.outcome);
     const ranks: LaunchedRank[] = gpus.ranks.map((g) => {
       const h = hellos.get(g.rank)!;

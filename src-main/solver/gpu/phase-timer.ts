@@ -25,8 +25,8 @@ export interface PhaseRecorder {
   totals(): Map<string, PhaseTotals>;
 }
 
-/** Adds one measured duration to a phase's totals. */
-function addTime(map: Map<string, PhaseTotals>, name: string, seconds: number): void {
+/** Adds one measured duration to a phase's totals (also used for host-side phases). */
+export function addTime(map: Map<string, PhaseTotals>, name: string, seconds: number): void {
   const t = map.get(name) ?? { calls: 0, totalSeconds: 0, minSeconds: Infinity, maxSeconds: 0 };
   t.calls += 1;
   t.totalSeconds += seconds;

@@ -38,7 +38,7 @@ export class SortPhase implements Phase {
         scatter: bindBuffers(device, this.scatter, `sort-scatter-${k}`, {
           0: s.params, 1: s.ctl, 2: from.cell, 3: s.counts, 4: to[SORT_SCRATCH.slot], 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats,
         }),
-        order: bindBuffers(device, this.orderCells, `sort-order-${k}`, { 0: s.params, 3: s.counts, 5: s.starts, 6: to[SORT_SCRATCH.order], 22: s.keys }),
+        order: bindBuffers(device, this.orderCells, `sort-order-${k}`, { 0: s.params, 1: s.ctl, 3: s.counts, 5: s.starts, 6: to[SORT_SCRATCH.order], 22: s.keys }),
         permute: bindBuffers(device, this.permute, `sort-permute-${k}`, permute),
       };
     });

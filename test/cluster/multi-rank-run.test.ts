@@ -1,0 +1,134 @@
+// `dsmc run --ranks N` as a user runs it: one rank process per (shared) adapter under the supervisor,
+// migrants through zeromq. The fields hash and the recorded step statistics of 2 and 4 ranks must equal
+// those of one rank (periodic box; walled channel with inflow and outflow); a rank killed mid-run fails
+// the run cleanly (every process gone, the run recorded failed naming the rank); Ctrl-C cancels all.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RunStore } from '../../src-main/store/run-store.js';
+
+const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
+const DATA_DIR = mkdtempSync(join(tmpdir(), 'dsmc-ranks-'));
+afterAll(() => rmSync(DATA_DIR, { recursive: true, force: true }));
+
+/** Runs dsmc to the end (killed after 180 s). */
+function dsmc(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args, '--data-dir', DATA_DIR, '--no-progress'], { encoding: 'utf8', timeout: 180_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The --json summary of a finished run. */
+function summaryOf(args: string[]): Record<string, unknown> {
+  const r = dsmc(['run', ...args, '--json']);
+  if (r.code !== 0) throw new Error(`dsmc ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  const lines = r.stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]);
+}
+
+/** The step statistics a run recorded. */
+function recordedSteps(runId: number) {
+  const store = RunStore.open({ dataDir: DATA_DIR });
+  try {
+    return store.getSteps(runId);
+  } finally {
+    store.close();
+  }
+}
+
+const PERIODIC = ['collide-box', '--set', 'grid.cells=[12,10,8]', '--set', 'run.steps=30', '--set', 'sampling.enabled=true', '--set', 'sampling.start=5',
+  ...['xmin', 'xmax', 'ymin', 'ymax', 'zmin', 'zmax'].flatMap((f) => ['--set', `boundaries.${f}={"type":"periodic"}`])];
+const CHANNEL = ['free-stream', '--set', 'grid.cells=[16,6,4]', '--set', 'run.steps=100', '--set', 'sampling.start=50',
+  '--set', 'boundaries.ymin={"type":"diffuse","temperature":500}', '--set', 'boundaries.ymax={"type":"diffuse","temperature":300,"velocity":[200,0,0]}'];
+
+describe.each([
+  ['periodic box', PERIODIC, [['slab', 2], ['rcb', 4]]],
+  ['walled inflow/outflow channel', CHANNEL, [['block', 2], ['slab', 4]]],
+] as const)('dsmc run --ranks: %s', (_name, caseArgs, layouts) => {
+  const one = summaryOf([...caseArgs]);
+
+  it.each(layouts)('%s over %i rank processes gives the one-rank fields hash and step statistics', (method, ranks) => {
+    const many = summaryOf([...caseArgs, '--ranks', String(ranks), '--decomposition', method]);
+    expect(many.ranks).toBe(ranks);
+    expect(many.decomposition).toBe(method);
+    expect((many.particlesPerRank as number[]).length).toBe(ranks);
+    expect((many.particlesPerRank as number[]).reduce((s, x) => s + x, 0)).toBe(one.particles);
+    expect(typeof many.loadNonUniformity).toBe('number');
+    expect(many.samples).toBe(one.samples);
+    expect(many.fieldsSha256).toBe(one.fieldsSha256);
+    const phases = Object.keys(many.phases as object);
+    expect(phases).toContain('exchange');
+    expect(recordedSteps(many.runId as number)).toEqual(recordedSteps(one.runId as number));
+  });
+});
+
+/** Pids of the rank processes a dsmc process started. */
+function childPids(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((l) => Number(l.trim())).filter((p) => p > 0);
+  } catch {
+    return [];
+  }
+}
+
+/** True while a process exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts a long two-rank run; resolves once both ranks have run some steps, with the process and its rank pids. */
+async function startLongRun(project: string) {
+  const child = spawn(process.execPath, [BIN, 'run', 'collide-box', '--set', 'grid.cells=[16,16,16]', '--set', 'run.steps=1000000',
+    '--set', 'run.stepsPerSubmit=5', '--ranks', '2', '--project', project, '--data-dir', DATA_DIR, '--no-progress'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error(`the run did not get going: ${stderr}`);
+    const store = RunStore.open({ dataDir: DATA_DIR });
+    const run = store.listRuns({ project })[0];
+    store.close();
+    if (run && run.lastStep >= 10) return { child, ranks: childPids(child.pid!), exited, stderr: () => stderr, runId: run.id };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('dsmc run --ranks: faults', () => {
+  it('a rank killed mid-run stops the others and the run is recorded failed with the rank and its exit', async () => {
+    const run = await startLongRun('killed');
+    expect(run.ranks.length).toBe(2);
+    const t0 = Date.now();
+    process.kill(run.ranks[1], 'SIGKILL');
+    const end = await run.exited;
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    expect(end.code).not.toBe(0);
+    expect(run.stderr()).toMatch(/rank 1/);
+    expect(run.stderr()).not.toMatch(/\n\s+at /);
+    for (const pid of run.ranks) expect(alive(pid), `rank pid ${pid}`).toBe(false);
+    const store = RunStore.open({ dataDir: DATA_DIR });
+    const rec = store.getRun(run.runId);
+    store.close();
+    expect(rec.status).toBe('failed');
+    expect(rec.reason).toMatch(/rank 1/);
+    expect(rec.reason).toMatch(/SIGKILL|signal/);
+  });
+
+  it('Ctrl-C stops every rank and records the run cancelled', async () => {
+    const run = await startLongRun('cancelled');
+    process.kill(run.child.pid!, 'SIGINT');
+    const end = await run.exited;
+    expect(end.code).not.toBe(0);
+    for (const pid of run.ranks) expect(alive(pid), `rank pid ${pid}`).toBe(false);
+    const store = RunStore.open({ dataDir: DATA_DIR });
+    const rec = store.getRun(run.runId);
+    store.close();
+    expect(rec.status).toBe('cancelled');
+  });
+});
