@@ -5,12 +5,17 @@ import { RunRecorder } from '../cli/run-recorder.js';
 import { PrelaunchRefused, checkCase, loadCase, runCase } from '../solver/run-case.js';
 import { openGpu } from '../solver/gpu/device.js';
 import { RunStore } from '../store/run-store.js';
-import type { FromChild, ToChild } from './child-messages.js';
+import type { FromChild, LiveView, ToChild } from './child-messages.js';
+import { LiveFields } from './live-fields.js';
 
 /** Sends a message to the parent (no-op when the channel is gone). */
 function post(m: FromChild): void {
   if (process.connected) process.send?.(m);
 }
+
+/** The live view's current choice (changed by 'view' messages), and the live fields once the run starts. */
+let view: LiveView = { field: 'n', axis: 'z' };
+let live: LiveFields | null = null;
 
 /** Runs the case of a start message to the end, posting what happens. */
 async function runStart(m: Extract<ToChild, { type: 'start' }>, controller: AbortController): Promise<void> {
@@ -31,10 +36,12 @@ async function runStart(m: Extract<ToChild, { type: 'start' }>, controller: Abor
     }
     const recorder = RunRecorder.start(store, m.project, c, gpu.adapter);
     post({ type: 'started', runId: recorder.runId, steps: c.run.steps });
+    live = c.sampling.enabled ? new LiveFields(c, view, (slice) => post({ type: 'field', slice })) : null;
     try {
       const { summary, result } = await runCase(c, {
         gpu, signal: controller.signal,
         onProgress: (p) => post({ type: 'progress', ...p }),
+        onBatch: (b) => live?.onBatch(b),
         onSteps: (s) => {
           recorder.onSteps(s);
           post({ type: 'steps', steps: s.map((x) => ({ step: x.step, particles: x.particlesAfter, injected: x.injected, collisions: x.collisions, candidates: x.candidates })) });
@@ -55,6 +62,7 @@ async function runStart(m: Extract<ToChild, { type: 'start' }>, controller: Abor
 const controller = new AbortController();
 process.on('message', (m: ToChild) => {
   if (m.type === 'cancel') controller.abort();
+  else if (m.type === 'view') { view = m.view; live?.setView(m.view); }
   else if (m.type === 'start') {
     runStart(m, controller)
       .catch((e: unknown) => post({ type: 'refused', message: e instanceof Error ? e.message : String(e) }))

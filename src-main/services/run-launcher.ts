@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Decomposition } from '../common/contract/contract.js';
 import type { RunEvent, RunProgress } from '../common/contract/types.js';
 import type { RunStore } from '../store/run-store.js';
-import type { FromChild, ToChild } from './child-messages.js';
+import type { FromChild, LiveView, ToChild } from './child-messages.js';
 import { DbFollower } from './db-follower.js';
 import { cliEntry, runChildEntry } from './install-paths.js';
 import { etaSeconds } from './run-progress.js';
@@ -25,6 +25,8 @@ export interface LaunchSpec {
 interface LiveRun {
   progress: RunProgress;
   cancel(): void;
+  /** Changes the field slice the run posts (one-rank runs only). */
+  setView?(view: LiveView): void;
 }
 
 /** How long a child may take to open the GPU and record its run. */
@@ -60,6 +62,14 @@ export class RunLauncher {
     run.cancel();
   }
 
+  /** Chooses the field slice a running one-rank run posts live; errors say why when it cannot. */
+  setView(runId: number, view: LiveView): void {
+    const run = this.live.get(runId);
+    if (!run) throw new Error(`run ${runId} is not running in this app, so it has no live fields; open its run detail for the final fields`);
+    if (!run.setView) throw new Error(`run ${runId} runs on several ranks: its fields are assembled when it ends (open its run detail then)`);
+    run.setView(view);
+  }
+
   /** Host shutdown: cancels every run still going (recorded cancelled), killing children that do not stop within `graceMs`. */
   async closeAll(graceMs = 5000): Promise<void> {
     for (const run of this.live.values()) run.cancel();
@@ -85,7 +95,11 @@ export class RunLauncher {
           clearTimeout(timer);
           runId = m.runId;
           const progress: RunProgress = { runId, status: 'running', step: 0, steps: m.steps, particles: 0, elapsedSeconds: 0, particleStepsPerSecond: 0, etaSeconds: null };
-          this.live.set(runId, { progress, cancel: () => child.send({ type: 'cancel' } satisfies ToChild) });
+          this.live.set(runId, {
+            progress,
+            cancel: () => child.send({ type: 'cancel' } satisfies ToChild),
+            setView: (view) => child.send({ type: 'view', view } satisfies ToChild),
+          });
           resolve(runId);
           return;
         }
@@ -110,6 +124,8 @@ export class RunLauncher {
       this.emit({ kind: 'progress', progress: run.progress });
     } else if (m.type === 'steps') {
       this.emit({ kind: 'steps', runId, steps: m.steps });
+    } else if (m.type === 'field') {
+      this.emit({ kind: 'field', runId, slice: m.slice });
     } else if (m.type === 'ended') {
       this.live.delete(runId);
       this.emit({ kind: 'progress', progress: { ...run.progress, status: m.status, etaSeconds: null } });

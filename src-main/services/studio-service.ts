@@ -121,6 +121,9 @@ export class StudioService implements DsmcService {
   /** Asks a run this host started to stop after its current submit. */
   async cancelRun(r: ValidRequest<'cancelRun'>) { this.launcher.cancel(r.runId); }
 
+  /** Chooses the field slice a running run sends with its live events. */
+  async setLiveView(r: ValidRequest<'setLiveView'>) { this.launcher.setView(r.runId, { field: r.field, axis: r.axis, index: r.index }); }
+
   /** A run's progress, steps so far, phases (once ended) and per-rank balance. */
   async getLiveRun(r: ValidRequest<'getLiveRun'>): Promise<LiveRunState> {
     const run = this.store.getRun(r.runId);

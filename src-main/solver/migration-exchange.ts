@@ -9,8 +9,11 @@ import type { SimState } from './state.js';
 
 /** Moves migrant records between ranks (the transport in a rank process; a test double in unit tests). */
 export interface Exchanger {
-  /** Sends outgoing[d] (records for rank d; empty for none) for `step` and resolves with the records that arrived. */
-  exchange(step: number, outgoing: Uint32Array[]): Promise<Uint32Array[]>;
+  /**
+   * Sends outgoing[d] (records for rank d; empty for none) for `step` and resolves with the records that
+   * arrived, as bytes (MIGRANT_WORDS 32-bit words per particle). `outgoing` may be reused once it resolves.
+   */
+  exchange(step: number, outgoing: Uint32Array[]): Promise<Uint8Array[]>;
 }
 
 /** What one exchange did. */
@@ -47,6 +50,8 @@ export class MigrationExchange {
   private readonly segments: Staging;
   /** Migrants per destination copied along with the status read (the last counts plus a margin): usually all of them, in one round trip. */
   private readonly expected: number[];
+  /** Host copy of the last status read, reused every step (allocating megabytes per step costs milliseconds). */
+  private host = new Uint32Array(0);
 
   constructor(
     private readonly gpu: Gpu,
@@ -85,7 +90,9 @@ export class MigrationExchange {
     }
     device.queue.submit([enc.finish()]);
     await staging.mapAsync(0x0001, 0, total);
-    const words = new Uint32Array(staging.getMappedRange(0, total).slice(0));
+    if (this.host.length < total / 4) this.host = new Uint32Array(Math.ceil(total / 4 * 1.25));
+    const words = this.host.subarray(0, total / 4);
+    words.set(new Uint32Array(staging.getMappedRange(0, total)));
     staging.unmap();
     const counts = words.subarray(CTL.WORDS, CTL.WORDS + W + 1);
     const head: Uint32Array[] = [];
@@ -178,18 +185,16 @@ export class MigrationExchange {
     const incoming = await this.exchanger.exchange(step, outgoing);
     const t2 = performance.now();
     let received = 0;
-    for (const a of incoming) received += a.length / MIGRANT_WORDS;
+    for (const a of incoming) received += a.byteLength / (4 * MIGRANT_WORDS);
     const nAll = ctl[CTL.N_ALL];
     if (nAll + received > this.state.capacity) this.growParticles(Math.ceil(1.25 * (nAll + received)) + 1024, nAll);
     if (this.state.ensureArrivals(received)) this.rebind();
-    const words = new Uint32Array(received * MIGRANT_WORDS);
+    const { device } = this.gpu;
     let at = 0;
     for (const a of incoming) {
-      words.set(a, at);
-      at += a.length;
+      if (a.byteLength > 0) device.queue.writeBuffer(this.state.arrivals, at, a as Uint8Array<ArrayBuffer>);
+      at += a.byteLength;
     }
-    const { device } = this.gpu;
-    if (received > 0) device.queue.writeBuffer(this.state.arrivals, 0, words);
     device.queue.writeBuffer(this.state.ctl, 4 * CTL.ARRIVALS, new Uint32Array([received]));
     const t3 = performance.now();
     return { sent, received, seconds: (t3 - t0) / 1000, parts: { read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };

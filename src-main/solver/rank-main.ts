@@ -4,7 +4,6 @@
 // the orchestrator, and says done with its timings; on any error it reports it and exits non-zero.
 import { RankChannel } from '../cluster/transport/rank-channel.js';
 import { StopRequestedError } from '../cluster/transport/errors.js';
-import { frameAs } from '../cluster/transport/message-codec.js';
 import { exitWhenSupervisorGone } from '../cluster/supervisor/supervisor-watch.js';
 import { openGpu, type Gpu } from './gpu/device.js';
 import { MIGRANT_WORDS } from './gpu/struct-layouts.js';
@@ -21,7 +20,7 @@ function peerExchanger(ch: RankChannel, timeoutMs: number): Exchanger {
     async exchange(step, outgoing) {
       await Promise.all(others.map((to) => ch.sendToPeer(to, { step, particles: outgoing[to].length / MIGRANT_WORDS }, [outgoing[to]])));
       const got = await ch.receiveFromPeers({ step, from: others, timeoutMs });
-      return others.map((from) => frameAs(got.get(from)!.frames[0], Uint32Array));
+      return others.map((from) => got.get(from)!.frames[0]);
     },
   };
 }

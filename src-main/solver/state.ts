@@ -22,8 +22,9 @@ export interface BufferRequirement {
  * grows the buffers between submits if the flow packs in more.
  */
 export function initialCapacity(t: SolverTables, stepsPerSubmit: number, share = 1): number {
-  // a rank of a multi-rank run holds about its share of the cells' particles (plus 6 sigma and a margin)
-  const spread = (n: number) => share * n + (share < 1 ? 6 * Math.sqrt(share * n) + 4096 : 0);
+  // a rank of a multi-rank run holds about its share of the cells' particles, plus 6 sigma and 3 % for the
+  // particles that arrive in a step before those that leave are dropped by the sort
+  const spread = (n: number) => share * n + (share < 1 ? 0.03 * share * n + 6 * Math.sqrt(share * n) + 4096 : 0);
   if (t.nFaceCells === 0) return Math.ceil(spread(t.initialParticles) + 1024);
   const base = Math.max(spread(t.initialParticles), 1.1 * spread(t.referenceParticles));
   const inj = t.injectionPerStep * stepsPerSubmit;

@@ -11,7 +11,7 @@ import { subdomainOf } from '../../src-main/solver/subdomain.js';
 
 /** Mailboxes keyed by step, sender and receiver; a receive waits until its message is posted. */
 class Mailbox {
-  private readonly boxes = new Map<string, { value?: Uint32Array; wake?: (v: Uint32Array) => void }>();
+  private readonly boxes = new Map<string, { value?: Uint8Array; wake?: (v: Uint8Array) => void }>();
 
   /** The entry of one message. */
   private entry(key: string) {
@@ -21,7 +21,7 @@ class Mailbox {
   }
 
   /** Posts a message. */
-  post(step: number, from: number, to: number, value: Uint32Array): void {
+  post(step: number, from: number, to: number, value: Uint8Array): void {
     const e = this.entry(`${step}:${from}:${to}`);
     if (e.wake) {
       this.boxes.delete(`${step}:${from}:${to}`);
@@ -30,7 +30,7 @@ class Mailbox {
   }
 
   /** Waits for a message. */
-  take(step: number, from: number, to: number): Promise<Uint32Array> {
+  take(step: number, from: number, to: number): Promise<Uint8Array> {
     const key = `${step}:${from}:${to}`;
     const e = this.entry(key);
     if (e.value) {
@@ -48,8 +48,8 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
   const mail = new Mailbox();
   const exchangerOf = (rank: number): Exchanger => ({
     async exchange(step, outgoing) {
-      for (let to = 0; to < ranks; to++) if (to !== rank) mail.post(step, rank, to, outgoing[to].slice());
-      const incoming: Uint32Array[] = [];
+      for (let to = 0; to < ranks; to++) if (to !== rank) mail.post(step, rank, to, new Uint8Array(outgoing[to].slice().buffer));
+      const incoming: Uint8Array[] = [];
       for (let from = 0; from < ranks; from++) if (from !== rank) incoming.push(await mail.take(step, from, rank));
       return incoming;
     },

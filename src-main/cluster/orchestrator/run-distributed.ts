@@ -16,7 +16,7 @@ import { decompose } from '../decomposition/decompose.js';
 import type { Decomposition, Method } from '../decomposition/types.js';
 import { assignGpus, discoverGpus } from '../gpus.js';
 import { launchRanks } from '../supervisor/launch-ranks.js';
-import type { RunOutcome } from '../supervisor/types.js';
+import type { LaunchOptions, RankGroup, RunOutcome } from '../supervisor/types.js';
 import { frameAs } from '../transport/message-codec.js';
 import { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { TransportSpec } from '../transport/endpoints.js';
@@ -46,6 +46,11 @@ export interface DistributedOptions {
   onLaunched?: (ranks: LaunchedRank[]) => void;
   /** Milliseconds a rank may stay silent before it counts as hung (default 60 s: shader compiles block the event loop). */
   heartbeatTimeoutMs?: number;
+  /**
+   * Starts and supervises the rank processes (default: launchRanks, child processes on this host). A cluster
+   * launcher (Slurm) returns the same RankGroup for ranks started elsewhere; it gets the same options.
+   */
+  launcher?: (options: LaunchOptions) => RankGroup;
 }
 
 /** One launched rank as the run records it. */
@@ -132,7 +137,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   const warmup = o.warmupSteps ?? 0;
   const assembler = new RunAssembler(c, subdomains, blockSubmits(c, warmup, c.run.steps));
   const heartbeatTimeoutMs = o.heartbeatTimeoutMs ?? 60_000;
-  const group = launchRanks({
+  const group = (o.launcher ?? launchRanks)({
     script: RANK_SCRIPT,
     ranks: gpus.ranks.map((g) => ({ rank: g.rank, gpu: g.label, env: g.env })),
     channel,
