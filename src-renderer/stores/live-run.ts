@@ -6,6 +6,7 @@ import type { FieldSlice, RunEvent, RunProgress, StepRecord } from '../../src-ma
 import type { RankBalance } from '../../src-main/common/reports/rank-balance.js';
 import { getApi, onRunEvent } from '../api/index.js';
 import { errorText } from './errors.js';
+import { defaultSlice, type SliceChoice } from './field-view.js';
 
 /** Poll interval while no events arrive (ms). */
 const POLL_MS = 2000;
@@ -23,10 +24,13 @@ export const useLiveRunStore = defineStore('liveRun', () => {
   const cancelling = ref(false);
   /** The run's field slice: from live events when the solver posts them, else the final fields once it completes. */
   const slice = ref<FieldSlice | null>(null);
+  const choice = ref<SliceChoice>(defaultSlice());
   const error = ref<string | null>(null);
   let unsubscribe: (() => void) | null = null;
   let poller: ReturnType<typeof setInterval> | null = null;
   let lastEventAt = 0;
+  /** The live slice is of the fields so far; once the run completes the final fields replace it. */
+  let finalPending = true;
 
   // Computed
   const running = computed(() => progress.value?.status === 'running' || progress.value?.status === 'queued');
@@ -45,6 +49,7 @@ export const useLiveRunStore = defineStore('liveRun', () => {
       steps.value = [...steps.value, ...e.steps.filter((s) => s.step > (steps.value.at(-1)?.step ?? 0))];
     } else if (e.kind === 'field') {
       slice.value = e.slice;
+      choice.value = { field: e.slice.field, axis: e.slice.axis, index: e.slice.index };
     } else if (e.kind === 'ended') {
       reason.value = e.reason;
       if (progress.value) progress.value = { ...progress.value, status: e.status, etaSeconds: null };
@@ -64,19 +69,33 @@ export const useLiveRunStore = defineStore('liveRun', () => {
       ranks.value = s.ranks;
       balance.value = s.balance;
       error.value = null;
-      if (s.progress.status === 'completed' && slice.value === null) await loadFinalSlice();
+      if (s.progress.status === 'completed' && (slice.value === null || finalPending)) { finalPending = false; await loadFinalSlice(); }
     } catch (e) {
       error.value = errorText(e);
     }
   }
 
-  /** The completed run's number density on its middle z plane (absent when it kept no fields). */
+  /** The completed run's final fields on the chosen slice (absent when it kept no fields). */
   async function loadFinalSlice(): Promise<void> {
     if (runId.value === null) return;
+    const c = choice.value;
     try {
-      slice.value = await getApi().getFieldSlice({ runId: runId.value, field: 'n', axis: 'z' });
+      slice.value = await getApi().getFieldSlice({ runId: runId.value, field: c.field, axis: c.axis, index: c.index ?? undefined });
     } catch {
       slice.value = null; // a run without sampling keeps no fields; the view says so
+    }
+  }
+
+  /** Changes the field slice: the running run sends it with its next events; a finished run's is loaded. */
+  async function choose(next: Partial<SliceChoice>): Promise<void> {
+    if (runId.value === null) return;
+    const c = { ...choice.value, ...next, index: next.axis && next.axis !== choice.value.axis ? null : (next.index ?? choice.value.index) };
+    choice.value = c;
+    if (!running.value) { await loadFinalSlice(); return; }
+    try {
+      await getApi().setLiveView({ runId: runId.value, field: c.field, axis: c.axis, index: c.index ?? undefined });
+    } catch (e) {
+      error.value = errorText(e);
     }
   }
 
@@ -90,6 +109,8 @@ export const useLiveRunStore = defineStore('liveRun', () => {
     phases.value = [];
     reason.value = null;
     slice.value = null;
+    choice.value = defaultSlice();
+    finalPending = true;
     unsubscribe = onRunEvent(apply);
     // events carry progress and steps; a multi-rank run's balance (and a run without events) is polled
     poller = setInterval(() => { if (running.value && (ranks.value > 1 || Date.now() - lastEventAt > POLL_MS)) void refresh(); }, POLL_MS);
@@ -117,5 +138,5 @@ export const useLiveRunStore = defineStore('liveRun', () => {
     }
   }
 
-  return { runId, progress, steps, throughput, phases, reason, ranks, balance, cancelling, slice, error, running, fraction, apply, refresh, watch, stop, cancel };
+  return { runId, progress, steps, throughput, phases, reason, ranks, balance, cancelling, slice, choice, error, running, fraction, apply, refresh, watch, stop, cancel, choose };
 });

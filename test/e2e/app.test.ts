@@ -44,6 +44,7 @@ async function settledCheck(): Promise<string> {
 async function launchTiny(steps: number, seed: number, placement?: { ranks: number; decomposition: string }): Promise<number> {
   await page.click('[data-test="nav-editor"]');
   await page.selectOption('[data-test="preset"]', 'collide-box');
+  await page.click('[data-test="reset-preset"]');
   for (const i of [0, 1, 2]) await setField(`grid.cells[${i}]`, '6');
   await setField('run.steps', String(steps));
   await setField('run.seed', String(seed));
@@ -116,17 +117,25 @@ describe.skipIf(!existsSync(CHROMIUM))('the app in a browser against dsmc serve'
     firstRun = await launchTiny(1500, 1);
     // progress seen before the end: a step between 0 and the last, or the run already done on a fast machine
     const seen = new Set<string>();
+    let runningShot = false;
     const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
       const status = (await page.locator('[data-test="live-status"]').textContent()) ?? '';
-      const step = (await page.locator('[data-test="live-step"]').textContent().catch(() => '')) ?? '';
+      const step = (await page.locator('[data-test="live-step"]').allTextContents()).join(' ');
       seen.add(`${status.trim()}|${step.trim()}`);
-      if (status.includes('running') && /step [1-9]\d* \/ 1500/.test(step) && !step.includes('1500 / 1500')) await shot('4-live-running');
+      const liveMap = await page.locator('[data-test="live-heatmap"] svg').count();
+      if (status.includes('running') && liveMap > 0) seen.add('live-heatmap-while-running');
+      if (!runningShot && liveMap > 0 && status.includes('running') && /step [1-9]\d* \/ 1500/.test(step)) {
+        await shot('4-live-running');
+        runningShot = true;
+      }
       if (status.includes('completed') || status.includes('failed')) break;
       await page.waitForTimeout(150);
     }
-    expect((await page.locator('[data-test="live-status"]').textContent())?.trim()).toBe('completed');
+    const reason = (await page.locator('.reason').allTextContents()).join(' ');
+    expect((await page.locator('[data-test="live-status"]').textContent())?.trim(), `run ended: ${reason}`).toBe('completed');
     expect([...seen].some((s) => s.startsWith('running|step') && !s.endsWith('step 0 / 1500'))).toBe(true);
+    expect(seen.has('live-heatmap-while-running')).toBe(true);
     await page.waitForSelector('[data-test="live-heatmap"] svg');
     await shot('5-live-completed');
   });

@@ -124,6 +124,9 @@ describe('runs launched in a child process', () => {
     const steps = mine.flatMap((e) => (e.kind === 'steps' ? e.steps : []));
     expect(steps.map((s) => s.step)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     expect(mine.some((e) => e.kind === 'progress' && e.progress.status === 'running' && e.progress.step > 0 && e.progress.particleStepsPerSecond > 0)).toBe(true);
+    const fields = mine.filter((e): e is Extract<RunEvent, { kind: 'field' }> => e.kind === 'field');
+    expect(fields.length).toBeGreaterThan(0);
+    expect(fields[0].slice).toMatchObject({ field: 'n', axis: 'z', index: 3, width: 6, height: 6 });
     const detail = await service.getRun({ runId: first });
     expect(detail.run.status).toBe('completed');
     expect(detail.run.project).toBe('beta');
@@ -148,6 +151,17 @@ describe('runs launched in a child process', () => {
     await new Promise<void>((resolve) => {
       const off = service.onEvent((e) => { if (e.kind === 'steps' && e.runId === second) { off(); resolve(); } });
     });
+    // live fields: a slice of the fields so far, of the field and plane the view asks for
+    const slice = new Promise<Extract<RunEvent, { kind: 'field' }>>((resolve) => {
+      const off = service.onEvent((e) => { if (e.kind === 'field' && e.runId === second && e.slice.field === 'T') { off(); resolve(e); } });
+    });
+    await service.setLiveView({ runId: second, field: 'T', axis: 'x', index: 1 });
+    const got = (await slice).slice;
+    expect([got.axis, got.index, got.width, got.height, got.unit]).toEqual(['x', 1, 6, 6, 'K']);
+    expect(got.samples).toBeGreaterThan(0);
+    // argon at rest at 273.15 K: every cell near it even early on
+    expect(got.min).toBeGreaterThan(150);
+    expect(got.max).toBeLessThan(450);
     await service.cancelRun({ runId: second });
     const end = await ended(second);
     expect(end.status).toBe('cancelled');
@@ -155,6 +169,7 @@ describe('runs launched in a child process', () => {
     expect(run.status).toBe('cancelled');
     expect(run.lastStep).toBeGreaterThan(0);
     await expect(service.cancelRun({ runId: second })).rejects.toThrow(`run ${second} is not running in this app`);
+    await expect(service.setLiveView({ runId: second, field: 'n', axis: 'z' })).rejects.toThrow('has no live fields; open its run detail');
   });
 
   it('refuses to launch an invalid case, naming the field, and records nothing', async () => {
