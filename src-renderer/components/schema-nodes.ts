@@ -48,3 +48,10 @@ export function parseNumberText(text: string): unknown {
   const x = Number(t);
   return Number.isFinite(x) ? x : t;
 }
+
+/** While typing: the number when the text is already one in its plain form ("0.5", "7e-9"), else null (wait for the change). */
+export function liveNumber(text: string): number | null {
+  const t = text.trim();
+  const x = Number(t);
+  return t !== '' && Number.isFinite(x) && String(x) === t ? x : null;
+}

@@ -37,7 +37,23 @@ describe('SchemaForm on the case schema', () => {
     await w.find('input[data-field="run.dt"]').setValue('5e-9');
     await w.find('input[data-field="grid.cells[2]"]').setValue('abc');
     await w.find('input[data-field="run.seed"]').setValue('');
-    expect(w.emitted('update')).toEqual([[['run', 'dt'], 5e-9], [['grid', 'cells', 2], 'abc'], [['run', 'seed'], undefined]]);
+    // setValue fires input (a plain number commits while typing) and then change (always commits)
+    expect(w.emitted('update')).toEqual([[['run', 'dt'], 5e-9], [['run', 'dt'], 5e-9], [['grid', 'cells', 2], 'abc'], [['run', 'seed'], undefined]]);
+  });
+
+  it('commits numbers while the user types only when the text already reads as the number', async () => {
+    const w = mountForm();
+    const dt = w.find('input[data-field="run.dt"]');
+    for (const text of ['7', '7e', '7e-', '7e-9']) {
+      (dt.element as HTMLInputElement).value = text;
+      await dt.trigger('input');
+    }
+    const cell = w.find('input[data-field="grid.cells[0]"]');
+    for (const text of ['1', '1.', '1.5']) {
+      (cell.element as HTMLInputElement).value = text;
+      await cell.trigger('input');
+    }
+    expect(w.emitted('update')).toEqual([[['run', 'dt'], 7], [['run', 'dt'], 7e-9], [['grid', 'cells', 0], 1], [['grid', 'cells', 0], 1.5]]);
   });
 
   it('switches a boundary to another type through its select', async () => {
