@@ -96,7 +96,8 @@ struct SimParams {
   worldSize: u32,
   // capacity of each destination's segment of the migrant buffer
   segCap: u32,
-  pad1: u32,
+  // first global cell of the per-cell arrays before a rebalance (move.wgsl:relayout; equals cellBase otherwise)
+  oldCellBase: u32,
 }
 
 // Collision constants of a species pair: sigma_T c_r = crossSection * c_r^crExponent.

@@ -161,3 +161,16 @@ fn append_arrivals(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
   cell[i] = w;
   slot[i] = atomicAdd(&counts[g - params.cellBase], 1u);
 }
+
+// After a rebalance changed this rank's box (params.cellBase is new, `starts` still holds the old layout
+// based at params.oldCellBase): keys every live particle by (cell, rank in cell) in the old layout, then
+// counts it in the new layout or emits it to its new owner. The sort that follows keeps each cell's order.
+@compute @workgroup_size(WG_SIZE)
+fn relayout(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) li: u32) {
+  let i = flat_id(wg, nwg, li);
+  if (i >= ctl[CTL_N]) { return; }
+  let g = cell_part(cell[i]);
+  keys[i] = vec2<u32>(g, i - starts[g - params.oldCellBase]);
+  place(i, g);
+}

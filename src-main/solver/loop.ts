@@ -165,7 +165,7 @@ export class Simulation {
   private readonly inject?: InjectPhase;
   private readonly migrate?: MigratePhase;
   private readonly exchange?: MigrationExchange;
-  private readonly sort: SortPhase;
+  private sort: SortPhase;
   private readonly collide: CollidePhase;
   private readonly sample: SamplePhase;
   private readonly chunk: number;
@@ -353,6 +353,54 @@ export class Simulation {
   /** Current live particle count (as of the last read-back). */
   get liveParticles(): number {
     return this.particles;
+  }
+
+  /** This rank's per-cell state for a rebalance: particle counts, (sigma c_r)_max and NTC remainders of its local cells. */
+  async cellState(): Promise<{ counts: Uint32Array; sigmaCrMax: Float32Array; remainder: Float32Array }> {
+    const st = this.state;
+    const bytes = 4 * st.nLocal;
+    return {
+      counts: new Uint32Array(await readBuffer(this.gpu.device, st.counts, bytes)),
+      sigmaCrMax: new Float32Array(await readBuffer(this.gpu.device, st.sigmaCrMax, bytes)),
+      remainder: new Float32Array(await readBuffer(this.gpu.device, st.remainder, bytes)),
+    };
+  }
+
+  /**
+   * Moves this rank to a new subdomain between submits (a rebalance): per-cell state for the new cells comes
+   * from the orchestrator, particles of cells that changed hands go to their new owners through the exchange
+   * (messages tagged `tag`), and the sort rebuilds the cell order, keeping every cell's particle order.
+   */
+  async relayout(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array, tag: number): Promise<void> {
+    if (!this.exchange || !this.migrate) throw new Error('internal: only a rank of a multi-rank run can be rebalanced');
+    const device = this.gpu.device;
+    const st = this.state;
+    const oldStarts = st.resubdomain(sub, sigmaCrMax, remainder);
+    this.sort = new SortPhase(this.ctx);
+    this.bindAll();
+    const n = this.particles;
+    device.queue.writeBuffer(st.ctl, 4 * CTL.N_ALL, new Uint32Array([n]));
+    device.queue.writeBuffer(st.ctl, 4 * CTL.N_MOVED, new Uint32Array([n]));
+    device.queue.writeBuffer(st.migCounts, 0, new Uint32Array(sub.worldSize));
+    const set = st.current;
+    let enc = device.createCommandEncoder({ label: 'relayout' });
+    let pass = enc.beginComputePass({ label: 'relayout' });
+    this.move.encodeRelayout(pass, set, oldStarts);
+    pass.end();
+    device.queue.submit([enc.finish()]);
+    const x = await this.exchange.run(tag, set);
+    enc = device.createCommandEncoder({ label: 'relayout-sort' });
+    pass = enc.beginComputePass({ label: 'relayout-sort' });
+    this.migrate.encodeAppend(pass, set, x.received);
+    this.sort.encode(pass, set);
+    pass.end();
+    device.queue.submit([enc.finish()]);
+    st.current = set === 0 ? 1 : 0;
+    st.settleLayout();
+    const ctl = new Uint32Array(await this.readback.read(st.ctl, 4 * CTL.WORDS));
+    oldStarts.destroy();
+    throwIfGpuError(this.gpu);
+    this.particles = ctl[CTL.N];
   }
 
   /** Phase totals of the recorder plus the host-side ones (multi-rank exchange). */

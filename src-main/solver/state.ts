@@ -69,11 +69,11 @@ export class SimState {
   readonly speciesInfo: GPUBuffer;
   readonly faces: GPUBuffer;
   readonly faceSpecies: GPUBuffer;
-  readonly counts: GPUBuffer;
-  readonly starts: GPUBuffer;
-  readonly sigmaCrMax: GPUBuffer;
-  readonly remainder: GPUBuffer;
-  readonly sums: GPUBuffer;
+  counts: GPUBuffer;
+  starts: GPUBuffer;
+  sigmaCrMax: GPUBuffer;
+  remainder: GPUBuffer;
+  sums: GPUBuffer;
   readonly injCounts: GPUBuffer;
   readonly injStarts: GPUBuffer;
   readonly boxes: GPUBuffer;
@@ -89,10 +89,10 @@ export class SimState {
   segCap: number;
   /** Which particle set holds the live particles between steps. */
   current: 0 | 1 = 0;
-  readonly nLocal: number;
+  nLocal: number;
   readonly multiRank: boolean;
 
-  readonly subdomain: Subdomain;
+  subdomain: Subdomain;
 
   /** subdomain: the rank's part of the grid (default: the whole grid, one rank). */
   constructor(private readonly device: GPUDevice, readonly tables: SolverTables, public capacity: number, readonly statsRing: number,
@@ -139,6 +139,33 @@ export class SimState {
     ctl[CTL.N] = n;
     ctl[CTL.N_ALL] = n;
     return ctl;
+  }
+
+  /**
+   * Moves this rank to a new subdomain after a rebalance: new per-cell arrays (with the cells' (sigma c_r)_max
+   * and remainders as the orchestrator gathered them), params with the new box and the old base; returns the
+   * old starts buffer, which move.wgsl:relayout reads (the caller destroys it afterwards).
+   */
+  resubdomain(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array): GPUBuffer {
+    const device = this.device;
+    const old = this.subdomain;
+    const oldStarts = this.starts;
+    for (const b of [this.counts, this.sigmaCrMax, this.remainder, this.sums]) b.destroy();
+    this.subdomain = sub;
+    this.nLocal = sub.nLocal;
+    this.counts = makeBuffer(device, 'cell.counts', 4 * sub.nLocal);
+    this.starts = makeBuffer(device, 'cell.starts', 4 * sub.nLocal);
+    this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', sigmaCrMax, STORAGE);
+    this.remainder = makeBufferWith(device, 'cell.remainder', remainder, STORAGE);
+    this.sums = makeBuffer(device, 'sample.sums', this.tables.sampling ? 4 * SAMPLE_MOMENTS * this.tables.species.length * sub.nLocal : 4);
+    device.queue.writeBuffer(this.params, 0, SimParams.pack({ ...this.paramValues(), oldCellBase: old.cellBase }));
+    device.queue.writeBuffer(this.boxes, 0, packBoxes(sub));
+    return oldStarts;
+  }
+
+  /** Restores params.oldCellBase = cellBase once a relayout is done. */
+  settleLayout(): void {
+    this.device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
   }
 
   /** Grows the migrant buffer to `segCap` slots per destination (its contents are collected again afterwards). */

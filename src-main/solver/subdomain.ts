@@ -41,16 +41,16 @@ export function wholeGrid(grid: Int3): Subdomain {
 }
 
 /** SimParams values of a subdomain (the fields after pad0 in common.wgsl). */
-export function subdomainParams(s: Subdomain, segCap: number): Record<string, number> {
+export function subdomainParams(s: Subdomain, segCap: number, oldCellBase = s.cellBase): Record<string, number> {
   return {
-    cellBase: s.cellBase, nLocal: s.nLocal,
+    cellBase: s.cellBase, nLocal: s.nLocal, oldCellBase,
     loX: s.box.lo[0], loY: s.box.lo[1], loZ: s.box.lo[2], hiX: s.box.hi[0], hiY: s.box.hi[1], hiZ: s.box.hi[2],
     rank: s.rank, worldSize: s.worldSize, segCap,
   };
 }
 
 /** The Boxes uniform (lo then hi, vec4<u32> per rank, MAX_RANKS each). */
-export function packBoxes(s: Subdomain): Uint32Array {
+export function packBoxes(s: Subdomain): Uint32Array<ArrayBuffer> {
   const out = new Uint32Array(2 * 4 * MAX_RANKS);
   s.boxes.forEach((b, r) => {
     out.set([b.lo[0], b.lo[1], b.lo[2], 0], 4 * r);

@@ -4,6 +4,7 @@ import type { Case } from '../../src-main/common/case-schema.js';
 import { decompose } from '../../src-main/cluster/decomposition/decompose.js';
 import type { Method } from '../../src-main/cluster/decomposition/types.js';
 import { RunAssembler } from '../../src-main/cluster/orchestrator/run-assembler.js';
+import { Rebalancer, type RebalanceDecision } from '../../src-main/cluster/orchestrator/rebalancer.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { Simulation, blockSubmits } from '../../src-main/solver/loop.js';
 import type { Exchanger } from '../../src-main/solver/migration-exchange.js';
@@ -41,8 +42,8 @@ class Mailbox {
   }
 }
 
-/** Runs `c` on `ranks` in-process ranks; returns the assembled run and the ranks' simulations. */
-export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks: number) {
+/** Runs `c` on `ranks` in-process ranks (rebalancing when UN exceeds `rebalancePercent`); returns the assembled run and the ranks' simulations. */
+export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks: number, rebalancePercent?: number) {
   const d = decompose(method, c.grid.cells, ranks);
   const subs = d.boxes.map((_, r) => subdomainOf(d, r));
   const mail = new Mailbox();
@@ -57,10 +58,51 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
   const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r) }));
   for (const s of sims) await s.initialize();
   const assembler = new RunAssembler(c, subs, blockSubmits(c, 0, c.run.steps));
+  const rebalancer = rebalancePercent === undefined ? null : new Rebalancer(d, rebalancePercent);
+  // the decision after each submit, shared by the ranks (each waits for it before its next submit)
+  const decisions = new Map<number, Promise<RebalanceDecision | null>>();
+  const decide = (index: number, sims_: Simulation[]) => {
+    let p = decisions.get(index);
+    if (!p) {
+      p = (async () => {
+        const un = assembler.loadNonUniformity[assembler.loadNonUniformity.length - 1];
+        const states = await Promise.all(sims_.map((s) => s.cellState()));
+        const decision = rebalancer!.decide(un.step, un.percent, states);
+        if (decision) assembler.setSubdomains(decision.subdomains);
+        return decision;
+      })();
+      decisions.set(index, p);
+    }
+    return p;
+  };
+  // a barrier per submit: every rank's submit k is in before the decision after it
+  const barriers = new Map<number, { count: number; done: Promise<void>; open: () => void }>();
+  const barrier = (k: number) => {
+    let b = barriers.get(k);
+    if (!b) {
+      let open!: () => void;
+      const done = new Promise<void>((resolve) => { open = resolve; });
+      barriers.set(k, (b = { count: 0, done, open }));
+    }
+    return b;
+  };
   const results = await Promise.all(sims.map((s, r) => {
     let index = 0;
-    return s.run({ timing: 'off', onBatch: (b) => { assembler.add(r, index++, b); } });
+    return s.run({
+      timing: 'off',
+      onBatch: async (b) => {
+        const k = index++;
+        assembler.add(r, k, b);
+        if (!rebalancer) return;
+        const gate = barrier(k);
+        gate.count += 1;
+        if (gate.count === ranks) gate.open();
+        await gate.done;
+        const decision = await decide(k, sims);
+        if (decision) await s.relayout(decision.subdomains[r], decision.sigmaCrMax[r], decision.remainder[r], 0x40000000 + k);
+      },
+    });
   }));
   assembler.finish();
-  return { assembler, sims, results, decomposition: d };
+  return { assembler, sims, results, decomposition: rebalancer?.decomposition ?? d, events: rebalancer?.events ?? [] };
 }

@@ -47,7 +47,7 @@ export class RunAssembler {
   private readonly nCells: number;
   private readonly species: number;
 
-  constructor(private readonly kase: Case, private readonly subdomains: Subdomain[], private readonly perBlock: number) {
+  constructor(private readonly kase: Case, private subdomains: Subdomain[], private readonly perBlock: number) {
     const tables = buildTables(kase);
     this.fields = new FieldAccumulator(kase, tables);
     this.nCells = tables.nCells;
@@ -102,6 +102,11 @@ export class RunAssembler {
     }
     this.stepStats.push(...steps);
     return steps;
+  }
+
+  /** The ranks' subdomains from the next submit on (after a rebalance). */
+  setSubdomains(subdomains: Subdomain[]): void {
+    this.subdomains = subdomains;
   }
 
   /** Closes the last batch-means block; call once after the last submit. */

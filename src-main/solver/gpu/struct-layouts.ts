@@ -46,7 +46,7 @@ export const SimParams = new StructLayout('SimParams', [
   ['statsRing', 'u32'], ['nInflowFaces', 'u32'], ['sampleEnabled', 'u32'], ['pad0', 'u32'],
   ['cellBase', 'u32'], ['nLocal', 'u32'], ['loX', 'u32'], ['loY', 'u32'],
   ['loZ', 'u32'], ['hiX', 'u32'], ['hiY', 'u32'], ['hiZ', 'u32'],
-  ['rank', 'u32'], ['worldSize', 'u32'], ['segCap', 'u32'], ['pad1', 'u32'],
+  ['rank', 'u32'], ['worldSize', 'u32'], ['segCap', 'u32'], ['oldCellBase', 'u32'],
 ] as const);
 
 export const PairInfo = new StructLayout('PairInfo', [

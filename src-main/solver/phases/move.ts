@@ -31,6 +31,19 @@ export class MovePhase implements Phase {
     );
   }
 
+  /** Records the relayout after a rebalance (move.wgsl:relayout) with the previous layout's starts. */
+  encodeRelayout(pass: GPUComputePassEncoder, set: 0 | 1, oldStarts: GPUBuffer): void {
+    const { device, cache, state: s } = this.ctx;
+    const pipeline = cache.get({ file: 'move.wgsl', entry: 'relayout', modules: ['advance.wgsl'] });
+    const p = s.sets[set];
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, bindBuffers(device, pipeline, 'relayout', {
+      0: s.params, 1: s.ctl, 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell,
+      11: s.counts, 12: s.sets[1 - set][SORT_SCRATCH.slot], 13: oldStarts, 14: s.keys, 15: s.migOut, 16: s.migCounts, 17: s.boxes,
+    }));
+    pass.dispatchWorkgroups(...dispatchDims(s.capacity, WORKGROUP_SIZE));
+  }
+
   encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
     const s = this.ctx.state;
     pass.setPipeline(this.begin);

@@ -1,0 +1,74 @@
+// Dynamic load balancing of a multi-rank run: between submits, when the load non-uniformity UN of the
+// last step exceeds the threshold, the grid is re-decomposed with the run's method weighted by the
+// particle count of every cell, and each rank gets the (sigma c_r)_max and NTC remainders of its new
+// cells; the ranks then move particles of cells that changed hands (Simulation.relayout).
+import type { Subdomain } from '../../solver/subdomain.js';
+import { subdomainOf } from '../../solver/subdomain.js';
+import { rebalance } from '../decomposition/decompose.js';
+import { shouldRebalance } from '../decomposition/load.js';
+import type { Decomposition } from '../decomposition/types.js';
+
+/** One rank's per-cell state over its local cell range (Simulation.cellState). */
+export interface CellState {
+  counts: ArrayLike<number>;
+  sigmaCrMax: ArrayLike<number>;
+  remainder: ArrayLike<number>;
+}
+
+/** A new decomposition and each rank's per-cell state for its new range. */
+export interface RebalanceDecision {
+  decomposition: Decomposition;
+  subdomains: Subdomain[];
+  sigmaCrMax: Float32Array[];
+  remainder: Float32Array[];
+}
+
+/** Copies the owned cells of a rank's local array (indexed from cellBase) into a global array. */
+function placeOwned(local: ArrayLike<number>, sub: Subdomain, grid: readonly number[], into: Float32Array | Float64Array): void {
+  const { box, cellBase } = sub;
+  for (let z = box.lo[2]; z < box.hi[2]; z++) {
+    for (let y = box.lo[1]; y < box.hi[1]; y++) {
+      const row = grid[0] * (y + grid[1] * z);
+      for (let x = box.lo[0]; x < box.hi[0]; x++) into[row + x] = local[row + x - cellBase];
+    }
+  }
+}
+
+export class Rebalancer {
+  /** Steps after which the grid was re-decomposed, with UN (percent) before. */
+  readonly events: { step: number; unBefore: number }[] = [];
+
+  constructor(private current: Decomposition, readonly thresholdPercent: number) {}
+
+  /** The decomposition in force. */
+  get decomposition(): Decomposition {
+    return this.current;
+  }
+
+  /** Decides after `step` with non-uniformity `un`: a new layout when UN exceeds the threshold and the weighted split differs. */
+  decide(step: number, un: number, states: CellState[]): RebalanceDecision | null {
+    if (!shouldRebalance(un, this.thresholdPercent)) return null;
+    const grid = this.current.grid;
+    const nCells = grid[0] * grid[1] * grid[2];
+    const subs = this.current.boxes.map((_, r) => subdomainOf(this.current, r));
+    const weights = new Float64Array(nCells);
+    const sigma = new Float32Array(nCells);
+    const remainder = new Float32Array(nCells);
+    states.forEach((s, r) => {
+      placeOwned(s.counts, subs[r], grid, weights);
+      placeOwned(s.sigmaCrMax, subs[r], grid, sigma);
+      placeOwned(s.remainder, subs[r], grid, remainder);
+    });
+    const next = rebalance(this.current, weights);
+    if (JSON.stringify(next.boxes) === JSON.stringify(this.current.boxes)) return null;
+    this.current = next;
+    this.events.push({ step, unBefore: un });
+    const subdomains = next.boxes.map((_, r) => subdomainOf(next, r));
+    return {
+      decomposition: next,
+      subdomains,
+      sigmaCrMax: subdomains.map((s) => sigma.slice(s.cellBase, s.cellBase + s.nLocal)),
+      remainder: subdomains.map((s) => remainder.slice(s.cellBase, s.cellBase + s.nLocal)),
+    };
+  }
+}

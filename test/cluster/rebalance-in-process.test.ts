@@ -1,0 +1,42 @@
+// Dynamic load balancing on the supersonic lid-driven cavity (the seeds' imbalanced case), 4 ranks in one
+// process: a static slab split drifts far above 10 % load non-uniformity, rebalancing whenever UN > 10 %
+// keeps it under 10 % on average and at the end, and the rebalanced run's fields and step statistics stay
+// bitwise those of one rank.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gpu } from '../../src-main/solver/gpu/device.js';
+import { fieldsSha256 } from '../../src-main/solver/fields.js';
+import { gpuForTests, presetCase, simulate } from '../physics/harness.js';
+import { runInProcessRanks } from './in-process-ranks.js';
+
+let gpu: Gpu;
+beforeAll(async () => { gpu = await gpuForTests(); });
+afterAll(() => gpu?.device.destroy());
+
+const cavity = () => presetCase('supersonic-cavity', ['run.steps=600', 'run.stepsPerSubmit=20', 'sampling.start=400']);
+
+/** Mean and last UN (percent) over steps after the first 100 (the imbalance builds up over ~100 steps). */
+function unStats(series: { step: number; percent: number }[]) {
+  const late = series.filter((s) => s.step > 100).map((s) => s.percent);
+  return { mean: late.reduce((a, b) => a + b, 0) / late.length, last: late[late.length - 1], max: Math.max(...late) };
+}
+
+describe('supersonic lid-driven cavity on 4 ranks', () => {
+  it('a static slab split is unbalanced; rebalancing at UN > 10 % keeps UN under 10 % with the one-rank fields', async () => {
+    const one = await simulate(gpu, cavity(), { timing: 'off' });
+    const fixed = await runInProcessRanks(gpu, cavity(), 'slab', 4);
+    const balanced = await runInProcessRanks(gpu, cavity(), 'slab', 4, 10);
+    const s = unStats(fixed.assembler.loadNonUniformity);
+    const b = unStats(balanced.assembler.loadNonUniformity);
+    console.log(`static slab: UN mean ${s.mean.toFixed(1)} %, last ${s.last.toFixed(1)} %, max ${s.max.toFixed(1)} %; ` +
+      `rebalanced (${balanced.events.length} times): mean ${b.mean.toFixed(1)} %, last ${b.last.toFixed(1)} %, max ${b.max.toFixed(1)} %`);
+    expect(s.mean).toBeGreaterThan(15);
+    expect(balanced.events.length).toBeGreaterThan(0);
+    expect(b.mean).toBeLessThan(10);
+    expect(b.last).toBeLessThan(10);
+    const sha = fieldsSha256(one.result.fields);
+    expect(fieldsSha256(fixed.assembler.fields.fields())).toBe(sha);
+    expect(fieldsSha256(balanced.assembler.fields.fields())).toBe(sha);
+    const stats = (steps: typeof one.result.stepStats) => steps.map((x) => [x.step, x.particlesBefore, x.particlesAfter, x.collisions, x.candidates]);
+    expect(stats(balanced.assembler.stepStats)).toEqual(stats(one.result.stepStats));
+  });
+});
