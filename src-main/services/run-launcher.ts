@@ -2,10 +2,10 @@
 // One rank: a forked run-child (runCase + RunRecorder) that posts progress and steps over IPC.
 // Several ranks: `node bin/dsmc.js run CASE --ranks N ...`, followed through the run database.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Decomposition } from '../common/contract/contract.js';
-import type { RunEvent, RunProgress } from '../common/contract/types.js';
+import type { RunEvent, RunProgress, RunRecord } from '../common/contract/types.js';
 import type { RunStore } from '../store/run-store.js';
 import type { FromChild, LiveView, ToChild } from './child-messages.js';
 import { DbFollower } from './db-follower.js';
@@ -160,8 +160,13 @@ export class RunLauncher {
     this.children.add(child);
     const tail = stderrTail(child);
     let exited: string | null = null;
-    child.on('exit', (code, signal) => { this.children.delete(child); exited = `${signal ?? `code ${code}`}: ${tail() || 'no message'}`; });
-    const runId = await this.waitForRun(spec.project, before, () => exited);
+    child.on('exit', (code, signal) => {
+      this.children.delete(child);
+      rmSync(file, { force: true });
+      exited = `${signal ?? `code ${code}`}: ${tail() || 'no message'}`;
+    });
+    const caseName = String((spec.caseJson as { name?: unknown }).name ?? '');
+    const runId = await this.waitForRun(spec.project, before, (r) => r.ranks === spec.ranks && r.caseName === caseName, () => exited);
     const follower = new DbFollower(this.store, runId, (e) => {
       if (e.kind === 'progress') { const r = this.live.get(runId); if (r) r.progress = e.progress; }
       if (e.kind === 'ended') this.live.delete(runId);
@@ -172,11 +177,11 @@ export class RunLauncher {
     return runId;
   }
 
-  /** Polls the database for the run a spawned `dsmc run` records (a new id in the project). */
-  private async waitForRun(project: string, before: number, exited: () => string | null): Promise<number> {
+  /** Polls the database for the run a spawned `dsmc run` records (a new id in the project, same case and ranks). */
+  private async waitForRun(project: string, before: number, ours: (r: RunRecord) => boolean, exited: () => string | null): Promise<number> {
     const deadline = Date.now() + START_TIMEOUT_MS;
     while (Date.now() < deadline) {
-      const run = this.store.listRuns({ project }).find((r) => r.id > before);
+      const run = this.store.listRuns({ project }).find((r) => r.id > before && ours(r));
       if (run) return run.id;
       const why = exited();
       if (why) throw new Error(`dsmc run --ranks exited before recording a run (${why})`);

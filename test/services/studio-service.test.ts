@@ -1,7 +1,7 @@
 // The contract's implementation against a temporary run database: projects, the live case check, launching
 // tiny runs in child processes on the default adapter (lavapipe in CI) with their live events, cancel,
 // run detail, field slices, comparison and exports. Needs the built child (npm run build).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -244,5 +244,7 @@ describe('runs launched in a child process', () => {
     expect(live.progress).toMatchObject({ status: 'completed', step: 100 });
     expect(live.balance?.perRank.length).toBe(2);
     expect(events.some((e) => e.kind === 'progress' && e.progress.runId === runId)).toBe(true);
+    // the case file handed to dsmc run is removed when it exits
+    await expect.poll(() => readdirSync(join(dir, 'launched-cases'))).toEqual([]);
   });
 });
