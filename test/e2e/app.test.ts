@@ -2,6 +2,7 @@
 // with a temporary data folder. Creates a project, edits a preset, sees a pre-launch warning, launches a small
 // case (it really runs on the default adapter, lavapipe in CI), watches live progress, opens the finished
 // run and its heatmap, compares two runs and exports the HTML report. Screenshots go to test-results/e2e/.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -9,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from './serve-process.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'e2e');
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const SHOTS = join(ROOT, 'test-results', 'e2e');
 
 let serve: ServeProcess;
 let browser: Browser;
@@ -187,10 +189,22 @@ describe.skipIf(!existsSync(CHROMIUM))('the app in a browser against dsmc serve'
     expect(await page.textContent('h1')).toContain(`Run ${id}`);
   });
 
-  it('shows the scaling view empty state and no page errors', async () => {
+  it('shows the scaling view: an empty state, then a study recorded by dsmc study with its table, model and charts', async () => {
     await page.click('[data-test="nav-scaling"]');
     await page.waitForSelector('[data-test="empty-state"]');
-    await shot('8-scaling');
+    await shot('8-scaling-empty');
+    execFileSync(process.execPath, [join(ROOT, 'bin', 'dsmc.js'), 'study', 'strong', 'collide-box', '--gpus', '1,2', '--set', 'grid.cells=[6,6,6]',
+      '--set', 'run.steps=200', '--warmup', '0', '--name', 'e2e-study', '--project', 'e2e-project', '--data-dir', serve.dataDir], { stdio: 'ignore' });
+    await page.click('[data-test="nav-projects"]');
+    await page.click('[data-test="nav-scaling"]');
+    await page.waitForSelector('[data-test="scaling-table"]');
+    expect(await page.locator('[data-test="scaling-table"] tbody tr').count()).toBe(2);
+    expect(await page.textContent('[data-test="scaling-fit"]')).toContain('T(n)');
+    expect(await page.locator('.scaling .charts svg').count()).toBeGreaterThan(3);
+    await shot('8-scaling-study');
+  });
+
+  it('lists the runs in the project and has no page errors', async () => {
     await page.click('[data-test="nav-projects"]');
     await page.waitForSelector(`[data-test="run-row-${firstRun}"]`);
     await shot('9-projects-with-runs');
