@@ -40,8 +40,23 @@ export function rankEnvironmentVariables(settings: RankEnvironment): Record<stri
   return out;
 }
 
-/** Reads a rank's settings from its environment; throws naming the variable when one is missing or wrong. */
-export function readRankEnvironment(env: NodeJS.ProcessEnv = process.env): RankEnvironment {
+/** Slurm's variables that stand in for DSMC_RANK and DSMC_WORLD_SIZE in a rank started by srun. */
+export const SLURM_RANK_ENV = { rank: 'SLURM_PROCID', worldSize: 'SLURM_NTASKS', localId: 'SLURM_LOCALID' } as const;
+
+/** The environment with DSMC_RANK / DSMC_WORLD_SIZE taken from SLURM_PROCID / SLURM_NTASKS where they are unset. */
+export function withSlurmFallback(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  if (out[RANK_ENV.rank] === undefined && out[SLURM_RANK_ENV.rank] !== undefined) out[RANK_ENV.rank] = out[SLURM_RANK_ENV.rank];
+  if (out[RANK_ENV.worldSize] === undefined && out[SLURM_RANK_ENV.worldSize] !== undefined) out[RANK_ENV.worldSize] = out[SLURM_RANK_ENV.worldSize];
+  return out;
+}
+
+/**
+ * Reads a rank's settings from its environment; throws naming the variable when one is missing or wrong.
+ * Under srun the rank and world size may come from SLURM_PROCID and SLURM_NTASKS instead.
+ */
+export function readRankEnvironment(given: NodeJS.ProcessEnv = process.env): RankEnvironment {
+  const env = withSlurmFallback(given);
   const raw = Object.fromEntries(Object.entries(RANK_ENV).map(([key, name]) => [key, env[name]]));
   const result = schema.safeParse(raw);
   if (!result.success) {
@@ -49,7 +64,7 @@ export function readRankEnvironment(env: NodeJS.ProcessEnv = process.env): RankE
     const name = RANK_ENV[issue.path[0] as keyof RankEnvironment];
     throw new TransportError(
       `environment variable ${name}=${JSON.stringify(env[name] ?? null)} is not usable (${issue.message}): ` +
-        'rank processes are started by the cluster supervisor (launchRanks), which sets it',
+        'rank processes are started by the cluster supervisor (launchRanks) or by srun through the Slurm launcher, which set it',
     );
   }
   const settings = result.data;
