@@ -48,6 +48,8 @@ export interface RunSummary {
   /** Load non-uniformity UN = (max - min) / mean * 100 % of the ranks' particles after the last step, and its mean over steps. */
   loadNonUniformity?: number;
   loadNonUniformityMean?: number;
+  /** Rebalancing runs: the steps after which the grid was re-decomposed, with UN (percent) before. */
+  rebalances?: { step: number; unBefore: number }[];
   /** The adapter (and pinned GPU) of every rank. */
   rankAdapters?: { rank: number; gpu: string; pinned: boolean; description: string }[];
 }

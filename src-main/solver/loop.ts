@@ -274,7 +274,8 @@ export class Simulation {
     }
     if (this.exchange) {
       rec.flush();
-      const x = await this.exchange.run(s, set);
+      // exchange sequence numbers: 2 s for the step's migrants, 2 s + 1 for a relayout after step s
+      const x = await this.exchange.run(2 * s, set);
       this.exchanges.set(s, x);
       addTime(this.hostPhases, 'exchange', x.seconds);
       if (detail) for (const [part, sec] of Object.entries(x.parts)) addTime(this.hostPhases, `exchange.${part}`, sec);
@@ -369,9 +370,9 @@ export class Simulation {
   /**
    * Moves this rank to a new subdomain between submits (a rebalance): per-cell state for the new cells comes
    * from the orchestrator, particles of cells that changed hands go to their new owners through the exchange
-   * (messages tagged `tag`), and the sort rebuilds the cell order, keeping every cell's particle order.
+   * (sequence number 2 step + 1), and the sort rebuilds the cell order, keeping every cell's particle order.
    */
-  async relayout(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array, tag: number): Promise<void> {
+  async relayout(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array): Promise<void> {
     if (!this.exchange || !this.migrate) throw new Error('internal: only a rank of a multi-rank run can be rebalanced');
     const device = this.gpu.device;
     const st = this.state;
@@ -388,7 +389,7 @@ export class Simulation {
     this.move.encodeRelayout(pass, set, oldStarts);
     pass.end();
     device.queue.submit([enc.finish()]);
-    const x = await this.exchange.run(tag, set);
+    const x = await this.exchange.run(2 * this.step + 1, set);
     enc = device.createCommandEncoder({ label: 'relayout-sort' });
     pass = enc.beginComputePass({ label: 'relayout-sort' });
     this.migrate.encodeAppend(pass, set, x.received);

@@ -10,7 +10,8 @@ import type { SimState } from './state.js';
 /** Moves migrant records between ranks (the transport in a rank process; a test double in unit tests). */
 export interface Exchanger {
   /**
-   * Sends outgoing[d] (records for rank d; empty for none) for `step` and resolves with the records that
+   * Sends outgoing[d] (records for rank d; empty for none) for exchange number `step` (increasing: 2 x the
+   * step, or 2 x the step + 1 for a relayout after it) and resolves with the records that
    * arrived, as bytes (MIGRANT_WORDS 32-bit words per particle). `outgoing` may be reused once it resolves.
    */
   exchange(step: number, outgoing: Uint32Array[]): Promise<Uint8Array[]>;

@@ -3,6 +3,7 @@
 // with the other ranks through the transport, streams each submit's statistics and sampling sums to
 // the orchestrator, and says done with its timings; on any error it reports it and exits non-zero.
 import { RankChannel } from '../cluster/transport/rank-channel.js';
+import { frameAs } from '../cluster/transport/message-codec.js';
 import { StopRequestedError } from '../cluster/transport/errors.js';
 import { exitWhenSupervisorGone } from '../cluster/supervisor/supervisor-watch.js';
 import { openGpu, type Gpu } from './gpu/device.js';
@@ -25,6 +26,21 @@ function peerExchanger(ch: RankChannel, timeoutMs: number): Exchanger {
   };
 }
 
+/** Rebalancing runs: sends this rank's per-cell state after a submit and moves to the new decomposition the orchestrator answers with, if any. */
+async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promise<void> {
+  const st = await sim.cellState();
+  const frames = [st.counts, st.sigmaCrMax, st.remainder];
+  await ch.send({ type: 'cell-state', index: k, frameBytes: frames.map((f) => f.byteLength) }, frames);
+  const go = await ch.receive('go', 600_000);
+  if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
+  if (go.message.decomposition === null) return;
+  const d = parseRankPayload({ ...(lastPayload as object), decomposition: go.message.decomposition }).decomposition;
+  await sim.relayout(subdomainOf(d, ch.rank), frameAs(go.frames[0], Float32Array), frameAs(go.frames[1], Float32Array));
+}
+
+/** The configure payload as received (the relayout reuses its validation for new decompositions). */
+let lastPayload: unknown = null;
+
 /** The rank's life from hello to done. */
 async function main(ch: RankChannel): Promise<void> {
   let gpu: Gpu | null = null;
@@ -32,6 +48,7 @@ async function main(ch: RankChannel): Promise<void> {
     gpu = await openGpu();
     await ch.hello({ description: gpu.adapter.description, backend: gpu.adapter.backend });
     const { payload } = await ch.waitForConfigure(120_000);
+    lastPayload = payload;
     const p = parseRankPayload(payload);
     const subdomain = subdomainOf(p.decomposition, ch.rank);
     const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs) });
@@ -42,8 +59,10 @@ async function main(ch: RankChannel): Promise<void> {
     const result = await sim.run({
       timing: p.timing, detail: p.detail, signal: ch.stopSignal,
       onBatch: async (b) => {
+        const k = index++;
         const frames = b.sums ? [b.sums] : [];
-        await ch.send({ type: 'batch', index: index++, steps: b.steps, passes: b.passes, particles: b.particles, frameBytes: frames.map((f) => f.byteLength) }, frames);
+        await ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, frameBytes: frames.map((f) => f.byteLength) }, frames);
+        if (p.rebalancePercent !== null) await followBalance(ch, sim, k);
       },
     });
     const gpuBytes = bufferPlan(sim.tables, sim.state.capacity, subdomain.nLocal, subdomain.worldSize).reduce((s, x) => s + x.bytes, 0);

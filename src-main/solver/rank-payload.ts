@@ -18,6 +18,8 @@ const payloadSchema = z.object({
   warmupSteps: z.number().int().min(0),
   /** Milliseconds a rank waits for its peers' migrants before it gives up. */
   exchangeTimeoutMs: z.number().int().min(1),
+  /** Rebalance when UN exceeds this many percent (checked after every submit); null: static decomposition. */
+  rebalancePercent: z.number().min(0).nullable(),
 });
 
 /** The configure payload of a rank. */
@@ -28,6 +30,7 @@ export interface RankPayload {
   detail: boolean;
   warmupSteps: number;
   exchangeTimeoutMs: number;
+  rebalancePercent: number | null;
 }
 
 /** Checks a configure payload; throws naming the field that is wrong. */

@@ -31,10 +31,12 @@ export interface RunOptions {
   ranks?: number;
   gpus?: string[];
   decomposition?: Method;
+  /** Rebalance when UN exceeds this many percent (multi-rank); undefined: static decomposition. */
+  rebalance?: number;
 }
 
 /** --ranks, --gpus and --decomposition, checked. */
-export function placementOf(args: CommandArgs): Pick<RunOptions, 'ranks' | 'gpus' | 'decomposition'> {
+export function placementOf(args: CommandArgs): Pick<RunOptions, 'ranks' | 'gpus' | 'decomposition' | 'rebalance'> {
   const text = args.values.ranks as string;
   const ranks = Number(text);
   if (!Number.isInteger(ranks) || ranks < 1 || ranks > 256) throw new Error(`--ranks: got "${text}"; expected a whole number from 1 to 256 (one rank process per GPU)`);
@@ -43,7 +45,12 @@ export function placementOf(args: CommandArgs): Pick<RunOptions, 'ranks' | 'gpus
   const gpuText = args.values.gpus as string | undefined;
   const gpus = gpuText ? gpuText.split(',').map((g) => g.trim()).filter((g) => g.length > 0) : undefined;
   if (gpus && gpus.length !== ranks) throw new Error(`--gpus: lists ${gpus.length} GPUs for --ranks ${ranks}; give one GPU per rank, e.g. --gpus ${Array.from({ length: ranks }, (_, i) => i).join(',')}`);
-  return { ranks, gpus, decomposition: method };
+  const rebalanceText = args.values.rebalance as string | undefined;
+  const rebalance = rebalanceText === undefined ? undefined : Number(rebalanceText);
+  if (rebalance !== undefined && !(rebalance >= 0 && Number.isFinite(rebalance))) {
+    throw new Error(`--rebalance: got "${rebalanceText}"; expected the load non-uniformity in percent above which the grid is re-split, e.g. --rebalance 10`);
+  }
+  return { ranks, gpus, decomposition: method, rebalance };
 }
 
 /** Where to record a run, from --no-save, --project and --data-dir. */
@@ -148,6 +155,7 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
   try {
     const run = await runDistributed(c, {
       ranks: o.ranks!, method: o.decomposition ?? 'slab', gpus: o.gpus, timing: o.timing, detail: o.detail, warmupSteps: o.warmup,
+      rebalancePercent: o.rebalance,
       signal: controller.signal,
       onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
       onLog: (line) => { if (process.env.DSMC_RANK_LOGS) process.stderr.write(line + '\n'); },
@@ -197,19 +205,21 @@ export const RUN_OPTIONS: CommandOptions = {
   ranks: { type: 'string', default: '1' },
   gpus: { type: 'string' },
   decomposition: { type: 'string', default: 'slab' },
+  rebalance: { type: 'string' },
   ...DATA_DIR_OPTION,
 };
 
 export const runCommand: CliCommand = {
   name: 'run',
-  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb]] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
+  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT]] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
   summary: 'Run a case (a .json path or a preset name) on the default GPU adapter and save it in the run database\n' +
     '(project P, default "default"; --no-save skips that; dsmc runs lists saved runs).\n' +
     '--set overrides any field, value as JSON:  --set grid.cells=[40,40,40] --set run.steps=200\n' +
     '--json prints the summary as one JSON object on the last line of stdout.\n' +
     '--timing: phase times from GPU timestamps (auto), wall clock, or off (fastest); --detail times the sort\'s stages.\n' +
     '--ranks N runs N rank processes (one per GPU, pinned by PCI address where possible; --gpus picks them by index\n' +
-    'or PCI address) on a --decomposition of the grid; the fields are bitwise those of one rank.',
+    'or PCI address) on a --decomposition of the grid; the fields are bitwise those of one rank. --rebalance 10 re-splits\n' +
+    'the grid by particle counts whenever the load non-uniformity exceeds 10 % (checked after every submit).',
   options: RUN_OPTIONS,
   async run(args) {
     const ref = onePositional(args, 'CASE (a .json path or preset name)', 'run collide-box');

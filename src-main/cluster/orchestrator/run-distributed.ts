@@ -20,6 +20,7 @@ import type { LaunchOptions, RankGroup, RunOutcome } from '../supervisor/types.j
 import { frameAs } from '../transport/message-codec.js';
 import { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { TransportSpec } from '../transport/endpoints.js';
+import { BalanceCoordinator } from './balance-coordinator.js';
 import { RunAssembler, type RankStep } from './run-assembler.js';
 
 /** The compiled rank entry (out/src-main/solver/rank-main.js next to this file's out/ twin). */
@@ -51,6 +52,8 @@ export interface DistributedOptions {
    * launcher (Slurm) returns the same RankGroup for ranks started elsewhere; it gets the same options.
    */
   launcher?: (options: LaunchOptions) => RankGroup;
+  /** Rebalance when the load non-uniformity UN exceeds this many percent, checked after every submit (default: static). */
+  rebalancePercent?: number;
 }
 
 /** One launched rank as the run records it. */
@@ -136,6 +139,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   const channel = await OrchestratorChannel.open({ transport: o.transport });
   const warmup = o.warmupSteps ?? 0;
   const assembler = new RunAssembler(c, subdomains, blockSubmits(c, warmup, c.run.steps));
+  const balance = o.rebalancePercent === undefined ? null : new BalanceCoordinator(decomposition, o.rebalancePercent, assembler, channel);
   const heartbeatTimeoutMs = o.heartbeatTimeoutMs ?? 60_000;
   const group = (o.launcher ?? launchRanks)({
     script: RANK_SCRIPT,
@@ -157,6 +161,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       const sums = m.frames.length > 0 ? frameAs(m.frames[0], Float32Array) : null;
       const merged = assembler.add(m.rank, index, { steps, sums, passes, particles });
       if (!merged) return;
+      balance?.merged(index);
       o.onSteps?.(merged);
       for (const s of merged) moved += s.particlesBefore;
       const elapsed = (performance.now() - t0) / 1000;
@@ -171,6 +176,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     o.onLaunched?.(ranks);
     const payload: RankPayload = {
       case: c, decomposition, timing: o.timing ?? 'auto', detail: !!o.detail, warmupSteps: warmup, exchangeTimeoutMs: 600_000,
+      rebalancePercent: o.rebalancePercent ?? null,
     };
     await channel.configureAll(payload as unknown);
     await guarded(channel.collect('ready', ranks.map((r) => r.rank), 600_000), group.outcome);
@@ -180,7 +186,9 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     if (outcome.status === 'failed') throw new Error(outcome.failure.message);
     assembler.finish();
     const dones = ranks.map((r) => done.get(r.rank)!.message.summary as unknown as RankDone);
-    return finishRun(c, o, assembler, decomposition, ranks, dones, warmup);
+    const run = finishRun(c, o, assembler, balance?.decomposition ?? decomposition, ranks, dones, warmup);
+    if (balance) run.summary.rebalances = balance.events;
+    return run;
   } catch (e) {
     // a failed or cancelled run: the supervisor's outcome says why better than a closed channel does
     outcome ??= await Promise.race([group.outcome, new Promise<null>((r) => setTimeout(() => r(null), 15_000))]);

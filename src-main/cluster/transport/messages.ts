@@ -58,6 +58,13 @@ export const batchSchema = z.object({
   frameBytes: z.array(count),
 });
 
+/** rank -> orchestrator (rebalancing runs, after each batch): per-cell counts (u32), (sigma c_r)_max and remainders (f32) of its local cells as three frames. */
+export const cellStateSchema = z.object({ type: z.literal('cell-state'), rank, index: count, frameBytes: z.array(count) });
+
+/** orchestrator -> rank (rebalancing runs): go on after batch `index`, first moving to a new decomposition when one is given
+ * (frames: the (sigma c_r)_max and remainders of the rank's new local cells, f32). */
+export const goSchema = z.object({ type: z.literal('go'), index: count, decomposition: z.json().nullable(), frameBytes: z.array(count) });
+
 /** rank -> rank: particles leaving `from` for `to` at `step`; the arrays travel as binary frames of frameBytes. */
 export const migrateSchema = z.object({
   type: z.literal('migrate'),
@@ -97,12 +104,14 @@ export const MESSAGE_SCHEMAS = {
   stop: stopSchema,
   heartbeat: heartbeatSchema,
   batch: batchSchema,
+  'cell-state': cellStateSchema,
+  go: goSchema,
 } as const;
 
 /** Any message (header only). */
 export const clusterMessageSchema = z.discriminatedUnion('type', [
   helloSchema, configureSchema, readySchema, stepReportSchema, migrateSchema, doneSchema, errorSchema, stopSchema,
-  heartbeatSchema, batchSchema,
+  heartbeatSchema, batchSchema, cellStateSchema, goSchema,
 ]);
 
 export type ClusterMessage = z.infer<typeof clusterMessageSchema>;
@@ -114,9 +123,9 @@ export type ConfigureMessage = MessageOf<'configure'>;
 export type MigrateMessage = MessageOf<'migrate'>;
 
 /** Kinds a rank sends to the orchestrator. */
-export const RANK_TO_ORCHESTRATOR = ['hello', 'ready', 'step-report', 'batch', 'done', 'error', 'heartbeat'] as const;
+export const RANK_TO_ORCHESTRATOR = ['hello', 'ready', 'step-report', 'batch', 'cell-state', 'done', 'error', 'heartbeat'] as const;
 /** Kinds the orchestrator sends to a rank. */
-export const ORCHESTRATOR_TO_RANK = ['configure', 'stop'] as const;
+export const ORCHESTRATOR_TO_RANK = ['configure', 'stop', 'go'] as const;
 /** Kinds one rank sends to another. */
 export const RANK_TO_RANK = ['migrate'] as const;
 

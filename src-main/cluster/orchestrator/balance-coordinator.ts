@@ -1,0 +1,58 @@
+// The orchestrator's side of dynamic load balancing in a multi-rank run: after every submit it waits for
+// the merged statistics and every rank's per-cell state, asks the Rebalancer, and answers each rank with
+// `go` (and the new decomposition plus the rank's new per-cell state when the grid was re-decomposed).
+import { subdomainOf } from '../../solver/subdomain.js';
+import { frameAs } from '../transport/message-codec.js';
+import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
+import type { Decomposition } from '../decomposition/types.js';
+import { Rebalancer, type CellState } from './rebalancer.js';
+import type { RunAssembler } from './run-assembler.js';
+
+export class BalanceCoordinator {
+  private readonly rebalancer: Rebalancer;
+  private readonly states = new Map<number, (CellState | undefined)[]>();
+  private readonly mergedIndices = new Set<number>();
+
+  constructor(d: Decomposition, thresholdPercent: number, private readonly assembler: RunAssembler, private readonly channel: OrchestratorChannel) {
+    this.rebalancer = new Rebalancer(d, thresholdPercent);
+    channel.on('cell-state', (m) => {
+      const [counts, sigma, remainder] = m.frames;
+      const list = this.states.get(m.message.index) ?? new Array(d.boxes.length).fill(undefined);
+      list[m.rank] = { counts: frameAs(counts, Uint32Array), sigmaCrMax: frameAs(sigma, Float32Array), remainder: frameAs(remainder, Float32Array) };
+      this.states.set(m.message.index, list);
+      void this.tryDecide(m.message.index);
+    });
+  }
+
+  /** The decomposition in force. */
+  get decomposition(): Decomposition {
+    return this.rebalancer.decomposition;
+  }
+
+  /** Re-decompositions so far. */
+  get events(): { step: number; unBefore: number }[] {
+    return this.rebalancer.events;
+  }
+
+  /** Called when submit `index` has been merged from every rank. */
+  merged(index: number): void {
+    this.mergedIndices.add(index);
+    void this.tryDecide(index);
+  }
+
+  /** Decides after submit `index` once its statistics and every rank's cell state are in, and answers every rank. */
+  private async tryDecide(index: number): Promise<void> {
+    const list = this.states.get(index);
+    if (!this.mergedIndices.has(index) || !list || list.some((s) => s === undefined)) return;
+    this.states.delete(index);
+    this.mergedIndices.delete(index);
+    const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
+    const decision = this.rebalancer.decide(un.step, un.percent, list as CellState[]);
+    if (decision) this.assembler.setSubdomains(decision.decomposition.boxes.map((_, r) => subdomainOf(decision.decomposition, r)));
+    await Promise.all(list.map((_, rank) => {
+      if (!decision) return this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
+      const frames = [decision.sigmaCrMax[rank], decision.remainder[rank]];
+      return this.channel.send(rank, { type: 'go', index, decomposition: JSON.parse(JSON.stringify(decision.decomposition)), frameBytes: frames.map((f) => f.byteLength) }, frames);
+    }));
+  }
+}
