@@ -63,6 +63,21 @@ describe.each([
   });
 });
 
+describe('dsmc run --ranks 4 --rebalance 10: supersonic lid-driven cavity', () => {
+  it('re-splits the grid as the gas piles up, keeps UN under 10 % and the one-rank fields', () => {
+    const cavity = ['supersonic-cavity', '--set', 'run.steps=300', '--set', 'run.stepsPerSubmit=20', '--set', 'sampling.start=200'];
+    const one = summaryOf(cavity);
+    const fixed = summaryOf([...cavity, '--ranks', '4', '--decomposition', 'slab']);
+    const balanced = summaryOf([...cavity, '--ranks', '4', '--decomposition', 'slab', '--rebalance', '10']);
+    expect(fixed.loadNonUniformity).toBeGreaterThan(15);
+    expect((balanced.rebalances as unknown[]).length).toBeGreaterThan(0);
+    expect(balanced.loadNonUniformity).toBeLessThan(10);
+    expect(balanced.loadNonUniformityMean).toBeLessThan(10);
+    expect(balanced.fieldsSha256).toBe(one.fieldsSha256);
+    expect(fixed.fieldsSha256).toBe(one.fieldsSha256);
+  });
+});
+
 /** Pids of the rank processes a dsmc process started. */
 function childPids(pid: number): number[] {
   try {
