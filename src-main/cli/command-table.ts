@@ -1,5 +1,6 @@
 // Every `dsmc` subcommand, in the order `dsmc --help` lists them.
 import type { CliCommand } from './command.js';
+import { clusterCommand } from './commands/cluster-commands.js';
 import { presetsCommand, schemaCommand } from './commands/info-commands.js';
 import { compareCommand, exportCommand, reportCommand } from './commands/report-commands.js';
 import { benchCommand, checkCommand, runCommand } from './commands/solver-commands.js';
@@ -12,5 +13,5 @@ export const COMMANDS: CliCommand[] = [
   runCommand, benchCommand, checkCommand, studyCommand, studiesCommand,
   projectsCommand, runsCommand, showCommand, tagCommand, noteCommand, deleteCommand,
   compareCommand, reportCommand, exportCommand,
-  presetsCommand, schemaCommand, serveCommand,
+  presetsCommand, schemaCommand, serveCommand, clusterCommand,
 ];

@@ -150,6 +150,37 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 4,
+    name: 'cluster profiles and the ranks of a run with their hosts',
+    sql: `
+      -- one Slurm cluster profile per name; json is the validated profile (src-main/cluster/slurm/profile.ts)
+      CREATE TABLE cluster_profiles (
+        name TEXT PRIMARY KEY,
+        json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) WITHOUT ROWID;
+      -- per rank of a multi-rank run: the host it ran on (from its hello), its GPU label, pid and adapter
+      CREATE TABLE run_ranks (
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        rank INTEGER NOT NULL CHECK (rank >= 0),
+        hostname TEXT NOT NULL,
+        gpu TEXT NOT NULL,
+        pinned INTEGER NOT NULL CHECK (pinned IN (0, 1)),
+        pid INTEGER,
+        adapter_description TEXT NOT NULL,
+        PRIMARY KEY (run_id, rank)
+      ) WITHOUT ROWID;
+      -- how a run was launched when not as local processes: the launcher, its job id and the cluster profile
+      CREATE TABLE run_launches (
+        run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        launcher TEXT NOT NULL CHECK (launcher IN ('local', 'slurm')),
+        job_id TEXT,
+        profile TEXT
+      );
+    `,
+  },
 ];
 
 /** PRAGMA application_id of a dsmc run database ('DSMC' in ASCII): tells it from other SQLite files. */

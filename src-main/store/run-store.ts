@@ -8,6 +8,9 @@ import type {
 import type { RunSummary } from '../common/run-summary.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import { databasePath, resolveDataDir } from './data-dir.js';
+import type { ClusterProfile } from '../cluster/slurm/profile.js';
+import * as clusterRows from './cluster-rows.js';
+import type { LaunchRecord, RankRecord } from './cluster-rows.js';
 import { insertFields, readFields } from './field-rows.js';
 import {
   checkInput, createRunSchema, fieldSetSchema, notesSchema, phaseSchema, projectNameSchema, runIdSchema,
@@ -91,6 +94,41 @@ export class RunStore {
           process.pid, hostname());
       return Number(r.lastInsertRowid);
     }).immediate();
+  }
+
+  /** Adds or replaces a cluster profile (validated: every bad field is named). */
+  saveClusterProfile(input: unknown): ClusterProfile {
+    return clusterRows.saveProfile(this.db, input, now());
+  }
+
+  /** Every cluster profile, by name. */
+  listClusterProfiles(): ClusterProfile[] {
+    return clusterRows.listProfiles(this.db);
+  }
+
+  /** The cluster profile of that name, or null. */
+  getClusterProfile(name: string): ClusterProfile | null {
+    return clusterRows.getProfile(this.db, name);
+  }
+
+  /** Removes a cluster profile; false when there was none of that name. */
+  removeClusterProfile(name: string): boolean {
+    return clusterRows.removeProfile(this.db, name);
+  }
+
+  /** Records the ranks of a multi-rank run with their hosts, and how it was launched, all or none. */
+  recordRanks(runId: number, ranks: RankRecord[], launch: LaunchRecord | null = null): void {
+    clusterRows.recordRanks(this.db, runId, ranks, launch);
+  }
+
+  /** The recorded ranks of a run, by rank. */
+  getRanks(runId: number): RankRecord[] {
+    return clusterRows.getRanks(this.db, runId);
+  }
+
+  /** How a run was launched (launcher, Slurm job id, profile), or null. */
+  getLaunch(runId: number): LaunchRecord | null {
+    return clusterRows.getLaunch(this.db, runId);
   }
 
   /** Adds step statistics and particle totals of a running run, all or none. */

@@ -1,7 +1,7 @@
 // `dsmc run`, `dsmc bench` and `dsmc check`: a case on the default GPU adapter.
 import { formatPrelaunch, type PrelaunchReport } from '../../cases/prelaunch.js';
 import { isMethod, METHODS, type Method } from '../../cluster/decomposition/types.js';
-import { runDistributed } from '../../cluster/orchestrator/run-distributed.js';
+import { runDistributed, type DistributedOptions, type LaunchedRank } from '../../cluster/orchestrator/run-distributed.js';
 import type { Case } from '../../common/case-schema.js';
 import { openGpu, type Gpu } from '../../solver/gpu/device.js';
 import { RunCancelled } from '../../solver/loop.js';
@@ -15,6 +15,8 @@ import { onInterrupt } from '../interrupts.js';
 import { progressBar } from '../progress.js';
 import { RunRecorder } from '../run-recorder.js';
 import { DATA_DIR_OPTION } from '../store-args.js';
+import { slurmRunSetup, type ClusterPlacement } from '../../cluster/slurm/run-setup.js';
+import { resolveDataDir } from '../../store/data-dir.js';
 
 /** Options of a run from the command line. */
 export interface RunOptions {
@@ -33,6 +35,8 @@ export interface RunOptions {
   decomposition?: Method;
   /** Rebalance when UN exceeds this many percent (multi-rank); undefined: static decomposition. */
   rebalance?: number;
+  /** --launcher slurm: the ranks run as a Slurm job (null or absent: child processes on this host). */
+  cluster?: ClusterPlacement | null;
 }
 
 /** --ranks, --gpus and --decomposition, checked. */
@@ -51,6 +55,30 @@ export function placementOf(args: CommandArgs): Pick<RunOptions, 'ranks' | 'gpus
     throw new Error(`--rebalance: got "${rebalanceText}"; expected the load non-uniformity in percent above which the grid is re-split, e.g. --rebalance 10`);
   }
   return { ranks, gpus, decomposition: method, rebalance };
+}
+
+/** --launcher, --nodes, --gpus-per-node, --profile and --orchestrator-host, checked (cluster: null for local runs). */
+export function clusterPlacementOf(args: CommandArgs): { cluster: ClusterPlacement | null } {
+  const launcher = args.values.launcher as string;
+  const slurmOnly = ['nodes', 'gpus-per-node', 'profile', 'orchestrator-host'].filter((k) => args.values[k] !== undefined);
+  if (launcher === 'local') {
+    if (slurmOnly.length > 0) throw new Error(`--${slurmOnly[0]} is for --launcher slurm; add --launcher slurm, or leave out --${slurmOnly[0]}`);
+    return { cluster: null };
+  }
+  if (launcher !== 'slurm') throw new Error(`--launcher: got "${launcher}"; expected local (rank processes on this host) or slurm (a Slurm job)`);
+  if (args.values.gpus !== undefined) throw new Error('--gpus picks GPUs on this host; with --launcher slurm each node pins its ranks by SLURM_LOCALID: leave out --gpus');
+  const count = (name: string): number | undefined => {
+    const text = args.values[name] as string | undefined;
+    if (text === undefined) return undefined;
+    if (!/^[1-9][0-9]*$/.test(text)) throw new Error(`--${name}: got "${text}"; expected a whole number of at least 1`);
+    return Number(text);
+  };
+  return {
+    cluster: {
+      profile: args.values.profile as string | undefined, nodes: count('nodes'), gpusPerNode: count('gpus-per-node'),
+      orchestratorHost: args.values['orchestrator-host'] as string | undefined, ranks: Number(args.values.ranks),
+    },
+  };
 }
 
 /** Where to record a run, from --no-save, --project and --data-dir. */
@@ -82,7 +110,7 @@ export async function runCaseFile(ref: string, o: RunOptions): Promise<RunDone> 
   const c = loadCase(readCaseFile(ref), o.sets);
   // opened before the GPU so a database problem shows before a long run; after the case is valid
   const store = o.save ? RunStore.open({ dataDir: o.save.dataDir }) : null;
-  if ((o.ranks ?? 1) > 1) {
+  if ((o.ranks ?? 1) > 1 || o.cluster) {
     try {
       return await runMultiRank(c, o, store);
     } finally {
@@ -153,17 +181,24 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
     process.exit(130);
   });
   try {
+    // --launcher slurm: a job (sbatch, or srun inside an allocation) and a tcp transport the nodes can reach
+    const slurm = o.cluster ? slurmSetup(c, o.cluster, store, o.save?.dataDir) : null;
+    const launch: Pick<DistributedOptions, 'launcher' | 'transport'> = slurm ? { launcher: slurm.launcher, transport: slurm.transport } : {};
     const run = await runDistributed(c, {
-      ranks: o.ranks!, method: o.decomposition ?? 'slab', gpus: o.gpus, timing: o.timing, detail: o.detail, warmupSteps: o.warmup,
+      ranks: slurm ? slurm.ranks : o.ranks!, method: o.decomposition ?? 'slab', gpus: slurm ? undefined : o.gpus, timing: o.timing, detail: o.detail, warmupSteps: o.warmup,
       rebalancePercent: o.rebalance,
-      signal: controller.signal,
-      onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
+      signal: controller.signal, ...launch,
+      // the orchestrator's host cannot pin ranks on the nodes (each node pins its own): no warning about that
+      onWarning: (w) => { if (!slurm) process.stderr.write(`warning: ${w}\n`); },
       onLog: (line) => { if (process.env.DSMC_RANK_LOGS) process.stderr.write(line + '\n'); },
       onLaunched: (ranks) => {
         if (!store || !o.save) return;
         const pinned = new Set(ranks.filter((r) => r.pinned).map((r) => r.gpu));
         const adapters = [...new Set(ranks.map((r) => r.adapter.description))].join(' + ');
-        recorder = RunRecorder.start(store, o.save.project, c, { description: `${ranks.length} ranks on ${adapters}`, backend: ranks[0].adapter.backend }, ranks.length, Math.max(1, pinned.size));
+        const hosts = new Set(ranks.map((r) => r.hostname)).size;
+        const where = slurm ? ` on ${hosts} host${hosts === 1 ? '' : 's'} (Slurm job ${slurm.jobId() ?? '?'})` : '';
+        recorder = RunRecorder.start(store, o.save.project, c, { description: `${ranks.length} ranks on ${adapters}${where}`, backend: ranks[0].adapter.backend }, ranks.length, slurm ? ranks.length : Math.max(1, pinned.size));
+        recordRanks(store, recorder.runId, ranks, slurm ? { launcher: 'slurm', jobId: slurm.jobId(), profile: slurm.profileName } : { launcher: 'local', jobId: null, profile: null });
       },
       onSteps: (steps) => recorder?.onSteps(steps),
       onProgress: (p) => bar.update(p),
@@ -182,6 +217,26 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
   } finally {
     bar.stop();
     removeHandlers();
+  }
+}
+
+/** The Slurm launcher of a run: its profile from the run database (opened for that when --no-save), job states on stderr. */
+function slurmSetup(c: Case, cluster: ClusterPlacement, store: RunStore | null, dataDir: string | undefined) {
+  const profiles = store ?? (cluster.profile !== undefined ? RunStore.open({ dataDir }) : null);
+  try {
+    return slurmRunSetup({ name: c.name, dataDir: resolveDataDir(dataDir) }, cluster, (name) => profiles?.getClusterProfile(name) ?? null,
+      (s) => process.stderr.write(`slurm job ${s.jobId}: ${s.state}${s.reason !== 'None' ? ` (${s.reason})` : ''}${s.nodes ? ` on ${s.nodes}` : ''}\n`));
+  } finally {
+    if (profiles !== store) profiles?.close();
+  }
+}
+
+/** Records the ranks of a run with their hosts; a database error here is reported, not thrown (the run goes on). */
+function recordRanks(store: RunStore, runId: number, ranks: LaunchedRank[], launch: { launcher: 'local' | 'slurm'; jobId: string | null; profile: string | null }): void {
+  try {
+    store.recordRanks(runId, ranks.map((r) => ({ rank: r.rank, hostname: r.hostname, gpu: r.gpu, pinned: r.pinned, pid: r.pid, adapterDescription: r.adapter.description })), launch);
+  } catch (e) {
+    process.stderr.write(`could not record the ranks of run ${runId}: ${(e as Error).message}\n`);
   }
 }
 
@@ -206,12 +261,17 @@ export const RUN_OPTIONS: CommandOptions = {
   gpus: { type: 'string' },
   decomposition: { type: 'string', default: 'slab' },
   rebalance: { type: 'string' },
+  launcher: { type: 'string', default: 'local' },
+  nodes: { type: 'string' },
+  'gpus-per-node': { type: 'string' },
+  profile: { type: 'string' },
+  'orchestrator-host': { type: 'string' },
   ...DATA_DIR_OPTION,
 };
 
 export const runCommand: CliCommand = {
   name: 'run',
-  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT]] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
+  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT]] [--launcher slurm --nodes N --gpus-per-node G [--profile NAME] [--orchestrator-host HOST]] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
   summary: 'Run a case (a .json path or a preset name) on the default GPU adapter and save it in the run database\n' +
     '(project P, default "default"; --no-save skips that; dsmc runs lists saved runs).\n' +
     '--set overrides any field, value as JSON:  --set grid.cells=[40,40,40] --set run.steps=200\n' +
@@ -219,11 +279,13 @@ export const runCommand: CliCommand = {
     '--timing: phase times from GPU timestamps (auto), wall clock, or off (fastest); --detail times the sort\'s stages.\n' +
     '--ranks N runs N rank processes (one per GPU, pinned by PCI address where possible; --gpus picks them by index\n' +
     'or PCI address) on a --decomposition of the grid; the fields are bitwise those of one rank. --rebalance 10 re-splits\n' +
-    'the grid by particle counts whenever the load non-uniformity exceeds 10 % (checked after every submit).',
+    'the grid by particle counts whenever the load non-uniformity exceeds 10 % (checked after every submit).\n' +
+    '--launcher slurm runs the ranks as a Slurm job (sbatch, or srun inside an allocation): --nodes x --gpus-per-node ranks,\n' +
+    'settings from cluster profile --profile (dsmc cluster profile add); the nodes reach this host at --orchestrator-host.',
   options: RUN_OPTIONS,
   async run(args) {
     const ref = onePositional(args, 'CASE (a .json path or preset name)', 'run collide-box');
-    await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], save: saveOf(args), ...placementOf(args) });
+    await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], save: saveOf(args), ...placementOf(args), ...clusterPlacementOf(args) });
     return 0;
   },
 };
@@ -240,7 +302,7 @@ export const benchCommand: CliCommand = {
     if (!(particles >= 10) || !Number.isFinite(particles)) throw new Error(`--particles: got "${text}"; expected a number >= 10, e.g. 16e6`);
     const side = Math.max(1, Math.round(Math.cbrt(particles / 10)));
     const sets = [`grid.cells=[${side},${side},${side}]`, 'run.steps=200', 'run.stepsPerSubmit=100', 'sampling.enabled=false', ...(args.values.set as string[])];
-    await runCaseFile('collide-box', { sets, json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], warmup: 20, save: saveOf(args), ...placementOf(args) });
+    await runCaseFile('collide-box', { sets, json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], warmup: 20, save: saveOf(args), ...placementOf(args), ...clusterPlacementOf(args) });
     return 0;
   },
 };

@@ -1,6 +1,7 @@
 // slurmLauncher(): the `launcher` runDistributed takes for a run on a Slurm cluster. It turns the orchestrator's
 // rank environment into a job (sbatch script, or srun inside the allocation the user holds), and returns the
 // SlurmRankGroup that follows it. The orchestrator must listen on tcp (runDistributed's `transport`).
+import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LaunchOptions, RankGroup } from '../supervisor/types.js';
 import { RANK_ENV } from '../transport/rank-environment.js';
@@ -11,8 +12,11 @@ import type { ClusterProfile } from './profile.js';
 import type { SlurmCommandOptions } from './slurm-commands.js';
 import { SlurmRankGroup } from './slurm-rank-group.js';
 
-/** This product's folder (the one holding out/), for clusters that share it with the nodes. */
-export const LOCAL_PRODUCT_PATH = fileURLToPath(new URL('../../../../', import.meta.url)).replace(/\/$/, '');
+/** This product's folder (the one holding out/ and package.json), whether this file runs from out/ or from source. */
+export const LOCAL_PRODUCT_PATH = ((): string => {
+  const up = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+  return basename(up) === 'out' ? dirname(up) : up;
+})();
 
 export interface SlurmLauncherConfig {
   profile: ClusterProfile;
@@ -33,6 +37,8 @@ export interface SlurmLauncherConfig {
   pollMs?: number;
   /** Every change of the job's state. */
   onJobState?: (state: JobState) => void;
+  /** After a failure or cancel, how long to wait for Slurm to end the job before the run ends anyway (ms, default 20000). */
+  releaseMs?: number;
   /** The rank group, as soon as it exists (for its job id). */
   onGroup?: (group: SlurmRankGroup) => void;
 }
@@ -77,7 +83,7 @@ export function slurmLauncher(config: SlurmLauncherConfig): (options: LaunchOpti
     }
     const commands: SlurmCommandOptions = { env: config.commandEnv };
     const group = new SlurmRankGroup(options, driverOf(config.mode, spec, commands), {
-      pollMs: config.pollMs ?? 1000, profileHint: `cluster profile "${config.profile.name}"`, onJobState: config.onJobState,
+      pollMs: config.pollMs ?? 1000, profileHint: `cluster profile "${config.profile.name}"`, releaseMs: config.releaseMs ?? 20_000, onJobState: config.onJobState,
     });
     config.onGroup?.(group);
     return group;

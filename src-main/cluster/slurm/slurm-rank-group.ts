@@ -17,6 +17,8 @@ export interface SlurmGroupSettings {
   pollMs: number;
   /** Where a failed job's fix is configured (e.g. 'cluster profile "gpu"'). */
   profileHint: string;
+  /** After a failure or cancel, how long Slurm gets to end the job before the outcome is given anyway (a dead node keeps it COMPLETING). */
+  releaseMs: number;
   /** Every change of the job's state (queued, running, ended). */
   onJobState?: (state: JobState) => void;
 }
@@ -38,6 +40,8 @@ export class SlurmRankGroup implements RankGroup {
   private readonly jobLines: LineTail;
   private readonly splitter = new LineSplitter();
   private readonly taskEnds = new Map<number, TaskEnd>();
+  /** Host of each rank, from the rank entry's first line ("rank R on HOST: ..."). */
+  private readonly hosts = new Map<number, string>();
   private readonly liveness: LivenessWatch;
   private readonly unsubscribe: () => void;
   private readonly heartbeatTimeoutMs: number;
@@ -79,6 +83,11 @@ export class SlurmRankGroup implements RankGroup {
   lastLines(rank: number): string[] {
     if (rank < 0 || rank >= this.count) throw new Error(`slurm launcher: there is no rank ${rank} (ranks 0..${this.count - 1})`);
     return this.tails[rank].snapshot();
+  }
+
+  /** Host of a rank as its first log line named it (undefined before it started). */
+  hostOf(rank: number): string | undefined {
+    return this.hosts.get(rank);
   }
 
   /** The job's own output lines (not from a rank): srun and batch-script messages. */
@@ -126,6 +135,10 @@ export class SlurmRankGroup implements RankGroup {
       // a job Slurm has forgotten (no accounting) after it was seen running has ended
       if (state === null && this.lastState !== null && ++gone >= 3) break;
       if (state && phaseOf(state.state) === 'ended') break;
+      if (this.stopAt !== null && (this.failure !== null || this.cancelReason !== null) && Date.now() - this.stopAt > this.settings.releaseMs) {
+        this.jobLines.push(`Slurm job ${this.id} is still ${state?.state ?? 'listed'} ${this.settings.releaseMs} ms after it was cancelled (a node that stopped responding keeps it there); Slurm ends it, dsmc does not wait`);
+        break;
+      }
       await new Promise((r) => setTimeout(r, this.settings.pollMs));
     }
     await new Promise((r) => setTimeout(r, Math.min(1000, this.settings.pollMs))); // the last output lines
@@ -162,6 +175,8 @@ export class SlurmRankGroup implements RankGroup {
     const l = parseOutputLine(line);
     if (l.kind === 'rank' && l.rank < this.count) {
       this.tails[l.rank].push(l.text);
+      const host = /^rank \d+ on (\S+): /.exec(l.text);
+      if (host && !this.hosts.has(l.rank)) this.hosts.set(l.rank, host[1]);
       this.options.onLog?.(`[rank ${l.rank} job ${this.id}] ${l.text}`, { rank: l.rank, gpu: 'node-local', pid: -1, stream: 'stdout', text: l.text });
       return;
     }
@@ -198,7 +213,8 @@ export class SlurmRankGroup implements RankGroup {
     if (this.failure !== null || this.cancelReason !== null) return;
     const code = facts.code ?? null;
     const signal = facts.signal ?? null;
-    const where = facts.host ? ` on ${facts.host}` : '';
+    const host = facts.host ?? this.hosts.get(rank);
+    const where = host ? ` on ${host}` : '';
     const message = describeFailure(reason, {
       rank, gpu: 'node-local', pid: null, code, signal, detail: facts.detail ?? '',
       heartbeatTimeoutMs: this.heartbeatTimeoutMs, startTimeoutMs: this.startTimeoutMs,
