@@ -23,8 +23,12 @@ export interface ExchangeResult {
   received: number;
   /** Host seconds from the migrant counts being known to the arrivals being uploaded (transport and waiting for peers). */
   seconds: number;
-  /** Where those seconds went: copying the remaining migrants to the host, sending and receiving (waiting for the peers included), uploading arrivals. */
-  parts: { read: number; exchange: number; upload: number };
+  /**
+   * Where those seconds went: copying the remaining migrants to the host, sending and receiving (waiting for the
+   * peers included), uploading arrivals; and before them, the wait for the status read (the GPU finishing the
+   * submitted work, then the map), not counted in `seconds`.
+   */
+  parts: { status: number; read: number; exchange: number; upload: number };
 }
 
 const MAP_READ_COPY_DST = 0x0001 | 0x0008;
@@ -154,6 +158,7 @@ export class MigrationExchange {
 
   /** Exchanges this step's migrants (the move and injection of `set` are submitted) and uploads the arrivals. */
   async run(step: number, set: 0 | 1): Promise<ExchangeResult> {
+    const tStatus = performance.now();
     let { ctl, counts, head, copied } = await this.readStatus();
     const { rank, worldSize } = this.state.subdomain;
     if (counts[worldSize] > 0) {
@@ -198,6 +203,6 @@ export class MigrationExchange {
     }
     device.queue.writeBuffer(this.state.ctl, 4 * CTL.ARRIVALS, new Uint32Array([received]));
     const t3 = performance.now();
-    return { sent, received, seconds: (t3 - t0) / 1000, parts: { read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
+    return { sent, received, seconds: (t3 - t0) / 1000, parts: { status: (t0 - tStatus) / 1000, read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
   }
 }

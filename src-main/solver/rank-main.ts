@@ -7,6 +7,7 @@ import { frameAs } from '../cluster/transport/message-codec.js';
 import { StopRequestedError } from '../cluster/transport/errors.js';
 import { exitWhenSupervisorGone } from '../cluster/supervisor/supervisor-watch.js';
 import { openGpu, type Gpu } from './gpu/device.js';
+import { addTime, type PhaseTotals } from './gpu/phase-timer.js';
 import { MIGRANT_WORDS } from './gpu/struct-layouts.js';
 import { RunCancelled, Simulation } from './loop.js';
 import type { Exchanger } from './migration-exchange.js';
@@ -14,13 +15,20 @@ import { parseRankPayload } from './rank-payload.js';
 import { bufferPlan } from './state.js';
 import { subdomainOf } from './subdomain.js';
 
+/** Host time of the transport: handing migrants to zeromq, then waiting until every peer's arrived (their lateness included). */
+const transportTime = new Map<string, PhaseTotals>();
+
 /** Moves migrants through the peer links: one message to every other rank per step, then waits for theirs. */
 function peerExchanger(ch: RankChannel, timeoutMs: number): Exchanger {
   const others = Array.from({ length: ch.worldSize }, (_, r) => r).filter((r) => r !== ch.rank);
   return {
     async exchange(step, outgoing) {
+      const t0 = performance.now();
       await Promise.all(others.map((to) => ch.sendToPeer(to, { step, particles: outgoing[to].length / MIGRANT_WORDS }, [outgoing[to]])));
+      const t1 = performance.now();
       const got = await ch.receiveFromPeers({ step, from: others, timeoutMs });
+      addTime(transportTime, 'exchange.send', (t1 - t0) / 1000);
+      addTime(transportTime, 'exchange.receive', (performance.now() - t1) / 1000);
       return others.map((from) => got.get(from)!.frames[0]);
     },
   };
@@ -55,6 +63,7 @@ async function main(ch: RankChannel): Promise<void> {
     await sim.initialize();
     await ch.send({ type: 'ready' });
     if (p.warmupSteps > 0) await sim.run({ timing: p.timing, signal: ch.stopSignal }, p.warmupSteps);
+    transportTime.clear();
     let index = 0;
     const result = await sim.run({
       timing: p.timing, detail: p.detail, signal: ch.stopSignal,
@@ -71,7 +80,7 @@ async function main(ch: RankChannel): Promise<void> {
       summary: {
         seconds: result.seconds,
         timingSource: result.timingSource,
-        phases: [...result.phases].map(([name, t]) => ({ name, ...t, minSeconds: Number.isFinite(t.minSeconds) ? t.minSeconds : 0 })),
+        phases: [...result.phases, ...(p.detail ? transportTime : [])].map(([name, t]) => ({ name, ...t, minSeconds: Number.isFinite(t.minSeconds) ? t.minSeconds : 0 })),
         start: { ...result.start }, end: { ...result.end },
         capacity: result.capacity, particles: sim.liveParticles, gpuBytes, host: result.host,
       },
