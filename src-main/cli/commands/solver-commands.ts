@@ -35,6 +35,8 @@ export interface RunOptions {
   decomposition?: Method;
   /** Rebalance when UN exceeds this many percent (multi-rank); undefined: static decomposition. */
   rebalance?: number;
+  /** Seconds a rank may stay silent before it counts as hung (multi-rank; default 60). */
+  heartbeatTimeout?: number;
   /** --launcher slurm: the ranks run as a Slurm job (null or absent: child processes on this host). */
   cluster?: ClusterPlacement | null;
 }
@@ -57,13 +59,22 @@ export function placementOf(args: CommandArgs): Pick<RunOptions, 'ranks' | 'gpus
   return { ranks, gpus, decomposition: method, rebalance };
 }
 
+/** --heartbeat-timeout SECONDS, checked (undefined: the default, 60 s). */
+function heartbeatTimeoutOf(args: CommandArgs): number | undefined {
+  const text = args.values['heartbeat-timeout'] as string | undefined;
+  if (text === undefined) return undefined;
+  const s = Number(text);
+  if (!(s >= 1 && s <= 86_400)) throw new Error(`--heartbeat-timeout: got "${text}"; expected seconds from 1 to 86400 (how long a rank may stay silent before it counts as hung, default 60)`);
+  return s;
+}
+
 /** --launcher, --nodes, --gpus-per-node, --profile and --orchestrator-host, checked (cluster: null for local runs). */
-export function clusterPlacementOf(args: CommandArgs): { cluster: ClusterPlacement | null } {
+export function clusterPlacementOf(args: CommandArgs): { cluster: ClusterPlacement | null; heartbeatTimeout?: number } {
   const launcher = args.values.launcher as string;
   const slurmOnly = ['nodes', 'gpus-per-node', 'profile', 'orchestrator-host'].filter((k) => args.values[k] !== undefined);
   if (launcher === 'local') {
     if (slurmOnly.length > 0) throw new Error(`--${slurmOnly[0]} is for --launcher slurm; add --launcher slurm, or leave out --${slurmOnly[0]}`);
-    return { cluster: null };
+    return { cluster: null, heartbeatTimeout: heartbeatTimeoutOf(args) };
   }
   if (launcher !== 'slurm') throw new Error(`--launcher: got "${launcher}"; expected local (rank processes on this host) or slurm (a Slurm job)`);
   if (args.values.gpus !== undefined) throw new Error('--gpus picks GPUs on this host; with --launcher slurm each node pins its ranks by SLURM_LOCALID: leave out --gpus');
@@ -74,6 +85,7 @@ export function clusterPlacementOf(args: CommandArgs): { cluster: ClusterPlaceme
     return Number(text);
   };
   return {
+    heartbeatTimeout: heartbeatTimeoutOf(args),
     cluster: {
       profile: args.values.profile as string | undefined, nodes: count('nodes'), gpusPerNode: count('gpus-per-node'),
       orchestratorHost: args.values['orchestrator-host'] as string | undefined, ranks: Number(args.values.ranks),
@@ -186,7 +198,7 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
     const launch: Pick<DistributedOptions, 'launcher' | 'transport'> = slurm ? { launcher: slurm.launcher, transport: slurm.transport } : {};
     const run = await runDistributed(c, {
       ranks: slurm ? slurm.ranks : o.ranks!, method: o.decomposition ?? 'slab', gpus: slurm ? undefined : o.gpus, timing: o.timing, detail: o.detail, warmupSteps: o.warmup,
-      rebalancePercent: o.rebalance,
+      rebalancePercent: o.rebalance, heartbeatTimeoutMs: o.heartbeatTimeout === undefined ? undefined : o.heartbeatTimeout * 1000,
       signal: controller.signal, ...launch,
       // the orchestrator's host cannot pin ranks on the nodes (each node pins its own): no warning about that
       onWarning: (w) => { if (!slurm) process.stderr.write(`warning: ${w}\n`); },
@@ -266,12 +278,13 @@ export const RUN_OPTIONS: CommandOptions = {
   'gpus-per-node': { type: 'string' },
   profile: { type: 'string' },
   'orchestrator-host': { type: 'string' },
+  'heartbeat-timeout': { type: 'string' },
   ...DATA_DIR_OPTION,
 };
 
 export const runCommand: CliCommand = {
   name: 'run',
-  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT]] [--launcher slurm --nodes N --gpus-per-node G [--profile NAME] [--orchestrator-host HOST]] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
+  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT]] [--launcher slurm --nodes N --gpus-per-node G [--profile NAME] [--orchestrator-host HOST]] [--heartbeat-timeout S] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
   summary: 'Run a case (a .json path or a preset name) on the default GPU adapter and save it in the run database\n' +
     '(project P, default "default"; --no-save skips that; dsmc runs lists saved runs).\n' +
     '--set overrides any field, value as JSON:  --set grid.cells=[40,40,40] --set run.steps=200\n' +
@@ -281,7 +294,8 @@ export const runCommand: CliCommand = {
     'or PCI address) on a --decomposition of the grid; the fields are bitwise those of one rank. --rebalance 10 re-splits\n' +
     'the grid by particle counts whenever the load non-uniformity exceeds 10 % (checked after every submit).\n' +
     '--launcher slurm runs the ranks as a Slurm job (sbatch, or srun inside an allocation): --nodes x --gpus-per-node ranks,\n' +
-    'settings from cluster profile --profile (dsmc cluster profile add); the nodes reach this host at --orchestrator-host.',
+    'settings from cluster profile --profile (dsmc cluster profile add); the nodes reach this host at --orchestrator-host.\n' +
+    '--heartbeat-timeout S: a rank silent for S seconds (default 60) counts as hung and fails the run.',
   options: RUN_OPTIONS,
   async run(args) {
     const ref = onePositional(args, 'CASE (a .json path or preset name)', 'run collide-box');

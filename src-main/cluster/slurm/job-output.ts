@@ -6,10 +6,13 @@ import { open } from 'node:fs/promises';
 export type OutputLine =
   | { kind: 'rank'; rank: number; text: string }
   | { kind: 'task-end'; rank: number; host: string; code: number | null; signal: string | null; text: string }
+  | { kind: 'node-failure'; host: string; text: string }
   | { kind: 'job'; text: string };
 
 /** Classifies one line of a job's output. */
 export function parseOutputLine(line: string): OutputLine {
+  const node = /^srun: error: Node failure on (\S+)/.exec(line);
+  if (node) return { kind: 'node-failure', host: node[1], text: line };
   const ended = /^srun: error: (\S+): tasks? (\d+)(?:-\d+)?: (.*)$/.exec(line);
   if (ended) {
     const code = /Exited with exit code (\d+)/.exec(ended[3]);

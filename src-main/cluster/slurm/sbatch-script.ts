@@ -26,6 +26,8 @@ function sbatchDirectives(spec: SlurmJobSpec): string[] {
     `--ntasks=${rankCount(spec)}`,
     `--ntasks-per-node=${spec.gpusPerNode}`,
     `--output=${outputPattern(spec)}`,
+    // a requeued job would start ranks that no orchestrator waits for
+    '--no-requeue',
   ];
   if (spec.requestGpus) d.push(`--gpus-per-node=${spec.gpusPerNode}`);
   if (spec.partition) d.push(`--partition=${spec.partition}`);

@@ -190,8 +190,15 @@ export class SlurmRankGroup implements RankGroup {
       }
     } else {
       this.jobLines.push(line);
+      if (l.kind === 'node-failure') this.onNodeFailure(l.host);
     }
     this.options.onLog?.(`[job ${this.id}] ${line}`, { rank: -1, gpu: '-', pid: -1, stream: 'stderr', text: line });
+  }
+
+  /** Slurm lost a node: the run fails because of the first rank that was on it. */
+  private onNodeFailure(host: string): void {
+    const rank = [...this.hosts.entries()].find(([, h]) => h === host)?.[0] ?? 0;
+    this.failWith(rank, 'reported', { host, detail: `its node ${host} failed (Slurm: "Node failure on ${host}"; the node stopped answering): run again, Slurm leaves the node out once it is marked down` });
   }
 
   /** A rank hung or never said hello. */

@@ -1,0 +1,172 @@
+// `dsmc run --launcher slurm` against a real Slurm (Debian's slurmctld, slurmd, munge) started by the test as a
+// cluster of simulated hosts: each slurmd in its own network and UTS namespace on a bridge, so the ranks of one
+// job sit on different "hosts" (n1, n2) and talk over tcp. Checks: the fields are bitwise those of one rank and
+// the run records each rank's host and the job; the job is followed (PENDING, RUNNING, COMPLETED); Ctrl-C while
+// queued maps to scancel; Ctrl-C while running stops the ranks and the job ends; a scancel from outside fails the
+// run; a host that disappears (every process in its namespace killed) fails the run cleanly, naming the host.
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunStore } from '../../src-main/store/run-store.js';
+import { startSimCluster, type SimCluster } from './sim-cluster.js';
+
+const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
+/** The tiny case of every run: collide-box on 12x10x8 cells, 30 steps, sampling on. */
+const CASE = ['collide-box', '--set', 'grid.cells=[12,10,8]', '--set', 'run.steps=30', '--set', 'sampling.enabled=true', '--set', 'sampling.start=5'];
+/** A run long enough to interrupt (about a minute on lavapipe). */
+const LONG = ['collide-box', '--set', 'grid.cells=[12,10,8]', '--set', 'run.steps=100000', '--set', 'run.stepsPerSubmit=5'];
+
+let cluster: SimCluster;
+let dataDir: string;
+
+beforeAll(async () => {
+  cluster = await startSimCluster({ hosts: 2, cpus: 2 });
+  dataDir = join(cluster.dir, 'data');
+  const add = dsmc(['cluster', 'profile', 'add', 'sim', '--partition', cluster.partition, '--no-gpu-request', '--nodes', '2', '--gpus-per-node', '1',
+    '--time', '10', '--orchestrator-host', cluster.orchestratorHost]);
+  expect(add.code, add.stderr).toBe(0);
+  const held = dsmc(['cluster', 'profile', 'add', 'held', '--partition', cluster.partition, '--no-gpu-request', '--sbatch-option=--hold', '--orchestrator-host', cluster.orchestratorHost]);
+  expect(held.code, held.stderr).toBe(0);
+});
+afterAll(() => cluster?.stop());
+
+/** Runs dsmc to the end against the cluster (killed after 120 s). */
+function dsmc(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args, '--data-dir', dataDir], { encoding: 'utf8', timeout: 120_000, env: cluster.env });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The --json summary of a finished run. */
+function summaryOf(args: string[]): Record<string, unknown> & { stderr: string } {
+  const r = dsmc(['run', ...args, '--json', '--no-progress']);
+  if (r.code !== 0) throw new Error(`dsmc run ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  const lines = r.stdout.trim().split('\n');
+  return { ...JSON.parse(lines[lines.length - 1]), stderr: r.stderr };
+}
+
+/** Reads the run database. */
+function withStore<T>(use: (s: RunStore) => T): T {
+  const s = RunStore.open({ dataDir });
+  try {
+    return use(s);
+  } finally {
+    s.close();
+  }
+}
+
+/** A dsmc run in the background, with its stderr so far and its exit. */
+function startRun(args: string[]) {
+  const child = spawn(process.execPath, [BIN, 'run', ...args, '--data-dir', dataDir, '--no-progress'], { env: cluster.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, stderr: () => stderr };
+}
+
+/** Waits until `test` holds (polling), or throws with `what` and the run's stderr. */
+async function until(test: () => boolean, what: string, stderr: () => string, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; stderr so far:\n${stderr()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The job id the run printed ("slurm job N: ..."). */
+function jobIdOf(stderr: string): string {
+  const m = /slurm job (\d+): /.exec(stderr);
+  if (!m) throw new Error(`no job id in:\n${stderr}`);
+  return m[1];
+}
+
+/** Slurm's state of a job (scontrol). */
+function jobState(id: string): string {
+  return /JobState=(\S+)/.exec(cluster.slurm('scontrol', ['show', 'job', '-o', id]))?.[1] ?? '?';
+}
+
+/** True when no job is queued or running. */
+function queueEmpty(): boolean {
+  return cluster.slurm('squeue', ['-h']).trim() === '';
+}
+
+describe('dsmc run --launcher slurm on simulated hosts', () => {
+  it('2 hosts x 1 and 2 hosts x 2 ranks over tcp give the one-rank fields, bitwise; hosts and job recorded; the job followed', async () => {
+    const one = summaryOf([...CASE]);
+    const two = summaryOf([...CASE, '--launcher', 'slurm', '--profile', 'sim']);
+    expect(two.ranks).toBe(2);
+    expect(two.fieldsSha256).toBe(one.fieldsSha256);
+    expect(two.samples).toBe(one.samples);
+    expect(two.stderr).toMatch(/slurm job \d+: PENDING[\s\S]*slurm job \d+: RUNNING on n\[1-2\][\s\S]*slurm job \d+: COMPLETED/);
+    const job = jobIdOf(two.stderr);
+    expect(jobState(job)).toBe('COMPLETED');
+    withStore((s) => {
+      expect(s.getRanks(two.runId as number).map((r) => r.hostname)).toEqual(['n1', 'n2']);
+      expect(s.getLaunch(two.runId as number)).toEqual({ launcher: 'slurm', jobId: job, profile: 'sim' });
+      expect(s.getRun(two.runId as number).status).toBe('completed');
+    });
+    const four = summaryOf([...CASE, '--launcher', 'slurm', '--profile', 'sim', '--gpus-per-node', '2', '--decomposition', 'block']);
+    expect(four.ranks).toBe(4);
+    expect(four.fieldsSha256).toBe(one.fieldsSha256);
+    withStore((s) => expect(s.getRanks(four.runId as number).map((r) => r.hostname)).toEqual(['n1', 'n1', 'n2', 'n2']));
+    expect(queueEmpty()).toBe(true);
+  });
+
+  it('Ctrl-C while the job waits in the queue cancels it through scancel', async () => {
+    const run = startRun([...CASE, '--launcher', 'slurm', '--profile', 'held']);
+    await until(() => /slurm job \d+: PENDING \(JobHeldUser\)/.test(run.stderr()), 'the held job to be listed PENDING (JobHeldUser)', run.stderr, 30_000);
+    const job = jobIdOf(run.stderr());
+    run.child.kill('SIGINT');
+    const code = await run.exited;
+    expect(code).not.toBe(0);
+    expect(run.stderr()).toMatch(/cancelled/i);
+    expect(jobState(job)).toBe('CANCELLED');
+    expect(queueEmpty()).toBe(true);
+  });
+
+  it('Ctrl-C while running stops every rank, the job ends and the run is recorded cancelled', async () => {
+    const run = startRun([...LONG, '--launcher', 'slurm', '--profile', 'sim', '--project', 'ctrl-c']);
+    await until(() => withStore((s) => (s.listRuns({ project: 'ctrl-c' })[0]?.lastStep ?? 0) >= 10), 'the run to reach step 10', run.stderr);
+    const job = jobIdOf(run.stderr());
+    const t0 = Date.now();
+    run.child.kill('SIGINT');
+    await run.exited;
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    expect(['COMPLETED', 'CANCELLED']).toContain(jobState(job));
+    expect(queueEmpty()).toBe(true);
+    withStore((s) => expect(s.listRuns({ project: 'ctrl-c' })[0].status).toBe('cancelled'));
+  });
+
+  it('a job cancelled outside dsmc (scancel) fails the run with Slurm\'s word for it', async () => {
+    const run = startRun([...LONG, '--launcher', 'slurm', '--profile', 'sim', '--project', 'scancel']);
+    await until(() => withStore((s) => (s.listRuns({ project: 'scancel' })[0]?.lastStep ?? 0) >= 10), 'the run to reach step 10', run.stderr);
+    cluster.slurm('scancel', [jobIdOf(run.stderr())]);
+    const code = await run.exited;
+    expect(code).toBe(1);
+    expect(run.stderr()).toMatch(/CANCELLED|SIGTERM/);
+    expect(run.stderr()).not.toMatch(/\n\s+at /);
+    expect(queueEmpty()).toBe(true);
+    withStore((s) => expect(s.listRuns({ project: 'scancel' })[0].status).toBe('failed'));
+  });
+
+  it('a host that disappears mid-run (its namespace\'s processes killed) fails the run cleanly, naming the rank and host', async () => {
+    const run = startRun([...LONG, '--launcher', 'slurm', '--profile', 'sim', '--project', 'host-lost', '--heartbeat-timeout', '5']);
+    await until(() => withStore((s) => (s.listRuns({ project: 'host-lost' })[0]?.lastStep ?? 0) >= 10), 'the run to reach step 10', run.stderr);
+    const killed = cluster.killHost('n2');
+    expect(killed.length).toBeGreaterThan(0);
+    const t0 = Date.now();
+    const code = await run.exited;
+    expect(Date.now() - t0).toBeLessThan(45_000);
+    expect(code).toBe(1);
+    expect(run.stderr()).toMatch(/rank 1 \(Slurm job \d+ on n2\)/);
+    expect(run.stderr()).not.toMatch(/\n\s+at /);
+    withStore((s) => {
+      const rec = s.listRuns({ project: 'host-lost' })[0];
+      expect(rec.status).toBe('failed');
+      expect(rec.reason).toMatch(/rank 1 .*n2/);
+    });
+    // rank 0 on the surviving host is gone too: nothing of the job runs on n1
+    const left = spawnSync('ip', ['netns', 'pids', cluster.hosts[0].netns], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean)
+      .map((pid) => spawnSync('ps', ['-o', 'args=', '-p', pid], { encoding: 'utf8' }).stdout.trim()).filter((a) => /rank-entry/.test(a));
+    expect(left).toEqual([]);
+  });
+});
