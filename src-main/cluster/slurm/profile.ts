@@ -5,7 +5,7 @@ import { z } from 'zod';
 /** Slurm's time formats: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or UNLIMITED. */
 const TIME_LIMIT = /^(UNLIMITED|infinite|\d+|\d+:\d{2}|\d+:\d{2}:\d{2}|\d+-\d+|\d+-\d+:\d{2}|\d+-\d+:\d{2}:\d{2})$/;
 /** A Slurm name (partition, account, module) without blanks or shell metacharacters. */
-const slurmName = (what: string) => z.string().min(1, `${what} is empty`).regex(/^[A-Za-z0-9_.+/@:=,-]+$/, `${what} may hold only letters, digits and _ . + / @ : = , -`);
+const slurmName = (what: string) => z.string().min(1, `${what}: empty`).regex(/^[A-Za-z0-9_.+/@:=,-]+$/, `${what}: may hold only letters, digits and _ . + / @ : = , -`);
 
 export const clusterProfileSchema = z.object({
   /** Name the profile is stored and chosen by (--profile NAME). */
