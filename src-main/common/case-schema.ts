@@ -165,6 +165,10 @@ export const caseSchema = strict({
     dt: ranged(LIMITS.dtMin, LIMITS.dtMax, 's').describe('timestep, s'),
     seed: integer(0, 4294967295).default(1).describe('random seed'),
     stepsPerSubmit: integer(1, 1000).default(50).describe('timesteps batched in one GPU submit'),
+    checkpointEvery: integer(0, LIMITS.steps).default(0).describe(
+      'write a checkpoint (particles, per-cell state, sampling sums) to the data folder about every N steps, ' +
+      'at the first submit boundary at or after each multiple of N, so `dsmc resume RUN` can continue the run; 0 = off',
+    ),
   }),
   sampling: strict({
     enabled: z.boolean({ error: 'expected true or false' }).default(true).describe('false turns sampling off (benchmarks)'),

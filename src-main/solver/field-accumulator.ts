@@ -5,6 +5,16 @@
 import { cellVolume, type Case } from '../common/case-schema.js';
 import { BatchMeans } from './field-statistics.js';
 import { computeFields, type Fields } from './fields.js';
+
+/** Everything a FieldAccumulator holds, for a checkpoint: f64 sums, the open block, the batch means. */
+export interface AccumulatorState {
+  sums: Float64Array;
+  blockSums: Float64Array;
+  blockPasses: number;
+  blockSubmits: number;
+  samples: number;
+  batchMeans: { mean: Fields; m2: Fields; blocks: number };
+}
 import { SAMPLE_MOMENTS } from './gpu/struct-layouts.js';
 import type { SolverTables } from './tables.js';
 
@@ -48,6 +58,27 @@ export class FieldAccumulator {
   private fieldsOf(sums: Float64Array, passes: number): Fields {
     const t = this.tables;
     return computeFields(sums, passes, t.species.map((s) => s.mass), t.nCells, t.fnum, cellVolume(this.kase));
+  }
+
+  /** The whole state (views of the live arrays: encode them before the next add). */
+  state(): AccumulatorState {
+    return {
+      sums: this.sums, blockSums: this.blockSums, blockPasses: this.blockPasses, blockSubmits: this.blockSubmits,
+      samples: this.samples, batchMeans: this.batchMeans.state(),
+    };
+  }
+
+  /** Continues from a checkpoint's state; throws when its arrays do not fit this grid. */
+  restore(s: AccumulatorState): void {
+    if (s.sums.length !== this.sums.length || s.blockSums.length !== this.blockSums.length) {
+      throw new Error(`checkpoint sampling sums hold ${s.sums.length} values, this case needs ${this.sums.length} (a checkpoint of another case?)`);
+    }
+    this.sums.set(s.sums);
+    this.blockSums.set(s.blockSums);
+    this.blockPasses = s.blockPasses;
+    this.blockSubmits = s.blockSubmits;
+    this.samples = s.samples;
+    this.batchMeans.restore(s.batchMeans);
   }
 
   /** The run's fields so far. */

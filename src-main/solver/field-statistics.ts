@@ -30,6 +30,20 @@ export class BatchMeans {
     }
   }
 
+  /** The running mean and M2 of every field and the block count, for a checkpoint. */
+  state(): { mean: Fields; m2: Fields; blocks: number } {
+    return { mean: this.mean, m2: this.m2, blocks: this.blocks };
+  }
+
+  /** Continues from a checkpoint's state (arrays copied in; their lengths must match the grid). */
+  restore(s: { mean: Fields; m2: Fields; blocks: number }): void {
+    for (const name of FIELD_NAMES) {
+      this.mean[name].set(s.mean[name]);
+      this.m2[name].set(s.m2[name]);
+    }
+    this.blocks = s.blocks;
+  }
+
   /** Number of blocks so far. */
   get count(): number {
     return this.blocks;

@@ -24,6 +24,10 @@ import type { PhaseContext } from './phases/phase.js';
 import { SamplePhase } from './phases/sample.js';
 import { SortPhase } from './phases/sort.js';
 import type { ParticleAttribute } from './particle-attributes.js';
+import { PARTICLE_ATTRIBUTES } from './particle-attributes.js';
+import { checkpointDue } from './checkpoint/checkpoint-schedule.js';
+import type { LoopHistory, RankSnapshot } from './checkpoint/checkpoint-state.js';
+import { CELL_WORD } from './gpu/struct-layouts.js';
 import { SimState, initialCapacity } from './state.js';
 import { buildTables, type SolverTables } from './tables.js';
 
@@ -73,6 +77,11 @@ export interface LoopOptions {
   detail?: boolean;
   /** Called after every submit with its statistics and raw sampling sums (awaited before the next submit). */
   onBatch?: (b: BatchReport) => void | Promise<void>;
+  /**
+   * Called (and awaited) after a submit that ends a checkpoint interval of run.checkpointEvery (checkpointDue),
+   * after onSteps, with the step reached: the caller takes snapshot() and writes it.
+   */
+  onCheckpoint?: (step: number) => Promise<void>;
 }
 
 /** Where a Simulation runs: a subdomain of a multi-rank run, with the exchanger that moves its migrants. */
@@ -180,6 +189,10 @@ export class Simulation {
   private readonly exchanges = new Map<number, ExchangeResult>();
   /** Host-side phases (the exchange of a multi-rank run and, with detail, its parts). */
   private readonly hostPhases = new Map<string, PhaseTotals>();
+  /** Loop history restored from a checkpoint, continued by the next run(). */
+  private carried: LoopHistory | null = null;
+  /** History of the current run() so far (what snapshot() saves). */
+  private history: LoopHistory | null = null;
 
   constructor(private readonly gpu: Gpu, readonly kase: Case, placement?: SimulationPlacement) {
     this.tables = buildTables(kase);
@@ -357,7 +370,7 @@ export class Simulation {
   }
 
   /** This rank's per-cell state for a rebalance: particle counts, (sigma c_r)_max and NTC remainders of its local cells. */
-  async cellState(): Promise<{ counts: Uint32Array; sigmaCrMax: Float32Array; remainder: Float32Array }> {
+  async cellState(): Promise<{ counts: Uint32Array<ArrayBuffer>; sigmaCrMax: Float32Array<ArrayBuffer>; remainder: Float32Array<ArrayBuffer> }> {
     const st = this.state;
     const bytes = 4 * st.nLocal;
     return {
@@ -365,6 +378,73 @@ export class Simulation {
       sigmaCrMax: new Float32Array(await readBuffer(this.gpu.device, st.sigmaCrMax, bytes)),
       remainder: new Float32Array(await readBuffer(this.gpu.device, st.remainder, bytes)),
     };
+  }
+
+  /** The sampled-fields accumulator of a one-rank run (null in a rank of a multi-rank run). */
+  get fieldAccumulator(): FieldAccumulator | null {
+    return this.fieldsAcc;
+  }
+
+  /** This rank's state at the current submit boundary, for a checkpoint (reads the live set back). */
+  async snapshot(): Promise<RankSnapshot> {
+    const st = this.state;
+    const raw = await this.readParticles(PARTICLE_ATTRIBUTES);
+    const arrays = {} as RankSnapshot['arrays'];
+    for (const a of PARTICLE_ATTRIBUTES) arrays[a] = a === 'cell' ? new Uint32Array(raw[a]) : new Float32Array(raw[a]);
+    const cells = await this.cellState();
+    if (!this.history) throw new Error('internal: snapshot() outside run()');
+    return {
+      rank: this.subdomain.rank, worldSize: this.subdomain.worldSize, step: this.step, particles: this.particles,
+      cellBase: this.subdomain.cellBase, nLocal: st.nLocal, arrays, sigmaCrMax: cells.sigmaCrMax, remainder: cells.remainder,
+      history: structuredClone(this.history),
+    };
+  }
+
+  /**
+   * Continues from a checkpoint instead of initialize(): writes the saved live set (already in cell order),
+   * the per-cell state, the cells' starts (from the saved cell words) and the control words; the next
+   * run() goes on with the saved loop history. The result is bitwise that of the run that was saved.
+   */
+  restore(s: RankSnapshot): void {
+    const st = this.state;
+    const sub = this.subdomain;
+    if (s.rank !== sub.rank || s.worldSize !== sub.worldSize || s.cellBase !== sub.cellBase || s.nLocal !== st.nLocal) {
+      throw new Error(`checkpoint of rank ${s.rank} of ${s.worldSize} (cells ${s.cellBase}..${s.cellBase + s.nLocal - 1}) does not fit rank ${sub.rank} of ${sub.worldSize} (cells ${sub.cellBase}..${sub.cellBase + st.nLocal - 1}); resume on the decomposition it was written with`);
+    }
+    const n = s.particles;
+    if (n + 64 > st.capacity) this.growTo(Math.ceil(1.5 * (n + 64)), 0);
+    const device = this.gpu.device;
+    for (const a of PARTICLE_ATTRIBUTES) if (n > 0) device.queue.writeBuffer(st.live[a], 0, s.arrays[a]);
+    // starts of the saved (cell-sorted) order: the move phase keys each particle by its rank in its cell
+    const counts = new Uint32Array(st.nLocal);
+    const cell = s.arrays.cell as Uint32Array;
+    for (let i = 0; i < n; i++) {
+      const local = (cell[i] & CELL_WORD.MASK) - sub.cellBase;
+      if (!(local >= 0 && local < st.nLocal)) throw new Error(`checkpoint particle ${i} lies in cell ${cell[i] & CELL_WORD.MASK}, outside rank ${sub.rank}'s cells (damaged checkpoint)`);
+      if (i > 0 && (cell[i - 1] & CELL_WORD.MASK) - sub.cellBase > local) throw new Error(`checkpoint particles are not in cell order at particle ${i} (damaged checkpoint)`);
+      counts[local] += 1;
+    }
+    const starts = new Uint32Array(st.nLocal);
+    for (let c = 1; c < st.nLocal; c++) starts[c] = starts[c - 1] + counts[c - 1];
+    device.queue.writeBuffer(st.counts, 0, counts);
+    device.queue.writeBuffer(st.starts, 0, starts);
+    device.queue.writeBuffer(st.sigmaCrMax, 0, s.sigmaCrMax);
+    device.queue.writeBuffer(st.remainder, 0, s.remainder);
+    const ctl = new Uint32Array(CTL.WORDS);
+    ctl[CTL.STEP] = s.step;
+    ctl[CTL.N] = n;
+    ctl[CTL.N_ALL] = n;
+    ctl[CTL.N_MOVED] = n;
+    device.queue.writeBuffer(st.ctl, 0, ctl);
+    this.step = s.step;
+    this.particles = n;
+    this.samples = s.history.samples;
+    this.carried = structuredClone(s.history);
+  }
+
+  /** Steps done so far. */
+  get stepsDone(): number {
+    return this.step;
   }
 
   /**
@@ -411,18 +491,24 @@ export class Simulation {
     return out;
   }
 
-  /** Runs `steps` timesteps (default: the case's run.steps) and returns everything measured. */
-  async run(options: LoopOptions = {}, steps = this.kase.run.steps): Promise<LoopResult> {
+  /**
+   * Runs `steps` timesteps (default: the case's run.steps) and returns everything measured. blockPlan: the
+   * loop the batch-means blocks are planned for (a resumed run passes the original loop's).
+   */
+  async run(options: LoopOptions = {}, steps = this.kase.run.steps, blockPlan = { from: this.step, steps }): Promise<LoopResult> {
     const device = this.gpu.device;
     const rec: PhaseRecorder = options.timing === 'off' ? new UntimedRecorder(device)
       : this.gpu.hasTimestamps && options.timing !== 'wall' ? new TimestampRecorder(device, this.chunk * PASSES_PER_STEP)
         : new WallClockRecorder(device);
     this.hostPhases.clear();
-    const start = await this.totals();
+    const carried = this.carried;
+    this.carried = null;
+    const start = carried ? carried.start : await this.totals();
     const stepStats: StepStats[] = [];
-    const totalsOverTime: LoopResult['totalsOverTime'] = [];
-    const perBlock = blockSubmits(this.kase, this.step, steps);
-    let submits = 0;
+    const totalsOverTime: LoopResult['totalsOverTime'] = carried ? carried.totalsOverTime : [];
+    const perBlock = blockSubmits(this.kase, blockPlan.from, blockPlan.steps);
+    let submits = carried ? carried.submits : 0;
+    this.history = { samples: this.samples, submits, start, totalsOverTime };
     const t0 = performance.now();
     let moved = 0;
     const host = { encodeSeconds: 0, waitSeconds: 0, readbackSeconds: 0, submits: 0 };
@@ -462,6 +548,8 @@ export class Simulation {
       for (const s of got.steps) moved += s.particlesBefore;
       stepStats.push(...got.steps);
       options.onSteps?.(got.steps);
+      this.history = { samples: this.samples, submits, start, totalsOverTime };
+      if (options.onCheckpoint && checkpointDue(this.kase, this.step - batch, this.step, last)) await options.onCheckpoint(this.step);
       const elapsed = (performance.now() - t0) / 1000;
       options.onProgress?.({ step: this.step, steps: last, particles: this.particles, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
     }

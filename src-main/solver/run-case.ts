@@ -8,6 +8,9 @@ import { Simulation, stepsPerSubmit, type LoopOptions, type LoopResult } from '.
 import { bufferPlan, initialCapacity } from './state.js';
 import { summarize, type RunSummary } from './summary.js';
 import { buildTables } from './tables.js';
+import { attachedCheckpointTarget, caseHash, type CheckpointTarget } from './checkpoint/checkpoint-target.js';
+import type { ResumePoint } from './checkpoint/checkpoint-load.js';
+import { completeWithLoop, writeRankFile } from './checkpoint/checkpoint-writer.js';
 
 /** Thrown when the pre-launch check refuses a case; the message lists the errors. */
 export class PrelaunchRefused extends Error {
@@ -41,21 +44,51 @@ export interface CaseRun {
   prelaunch: PrelaunchReport;
 }
 
+/** Options of runCase beyond the loop's. */
+export interface RunCaseOptions extends LoopOptions {
+  gpu?: Gpu;
+  onPrelaunch?: (r: PrelaunchReport) => void;
+  warmupSteps?: number;
+  /** Where checkpoints go when run.checkpointEvery > 0 (default: the target attached to the case object, else none). */
+  checkpoints?: CheckpointTarget;
+  /** Continue from this checkpoint instead of filling the box (no warm-up). */
+  resume?: ResumePoint;
+}
+
+/** Writes the one-rank checkpoint after the current submit: rank-0.bin, loop.bin, then the manifest. */
+async function writeCheckpoint(target: CheckpointTarget, sim: Simulation, c: Case, blockPlan: { from: number; steps: number }): Promise<void> {
+  const snap = await sim.snapshot();
+  writeRankFile(target.folder, snap);
+  completeWithLoop(target.folder, {
+    step: snap.step, ranks: 1, caseHash: caseHash(c), decomposition: null, blockPlan, fields: sim.fieldAccumulator?.state() ?? null,
+  });
+}
+
 /** Runs a parsed case on `gpu` (or the default adapter) and summarizes it; warmupSteps run untimed first. */
-export async function runCase(
-  c: Case,
-  options: LoopOptions & { gpu?: Gpu; onPrelaunch?: (r: PrelaunchReport) => void; warmupSteps?: number } = {},
-): Promise<CaseRun> {
+export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<CaseRun> {
   const gpu = options.gpu ?? (await openGpu());
   try {
     const prelaunch = checkCase(c, gpu);
     options.onPrelaunch?.(prelaunch);
     if (!prelaunch.ok) throw new PrelaunchRefused(prelaunch);
     const sim = new Simulation(gpu, c);
-    await sim.initialize();
-    // benchmarks time a warm loop: the first submits pay for the driver's lazy shader compilation
-    if (options.warmupSteps) await sim.run({ signal: options.signal }, options.warmupSteps);
-    const result = await sim.run(options);
+    let blockPlan: { from: number; steps: number };
+    if (options.resume) {
+      const r = options.resume;
+      if (r.ranks.length !== 1) throw new Error(`checkpoint ${r.dir} was written by ${r.ranks.length} ranks; resume it on ${r.ranks.length} ranks`);
+      sim.restore(r.ranks[0]);
+      if (r.loop.fields) sim.fieldAccumulator?.restore(r.loop.fields);
+      blockPlan = r.loop.blockPlan;
+    } else {
+      await sim.initialize();
+      // benchmarks time a warm loop: the first submits pay for the driver's lazy shader compilation
+      if (options.warmupSteps) await sim.run({ signal: options.signal }, options.warmupSteps);
+      blockPlan = { from: sim.stepsDone, steps: c.run.steps };
+    }
+    const target = options.checkpoints ?? attachedCheckpointTarget(c);
+    const onCheckpoint = target && c.run.checkpointEvery > 0 ? (_step: number) => writeCheckpoint(target, sim, c, blockPlan) : undefined;
+    const remaining = blockPlan.from + blockPlan.steps - sim.stepsDone;
+    const result = await sim.run({ ...options, onCheckpoint }, remaining, blockPlan);
     const gpuBytes = bufferPlan(sim.tables, sim.state.capacity).reduce((s, b) => s + b.bytes, 0);
     return { summary: summarize(c.name, result, gpu.adapter, gpuBytes), result, prelaunch };
   } finally {

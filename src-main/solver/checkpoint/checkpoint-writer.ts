@@ -1,0 +1,21 @@
+// Writes checkpoints: each rank's file into the step's folder, then the host's loop file and, last, the
+// manifest that marks the checkpoint complete; older checkpoints of the run are pruned after that.
+import { join } from 'node:path';
+import { writeFileDurable } from './atomic-file.js';
+import { LOOP_FILE, completeCheckpoint, makeStepFolder, pruneOlder, rankFile } from './checkpoint-folder.js';
+import { encodeLoopSnapshot, encodeRankSnapshot, type LoopSnapshot, type RankSnapshot } from './checkpoint-state.js';
+
+/** Writes one rank's file of the checkpoint after `snap.step` (the folder is created if needed). */
+export function writeRankFile(runFolder: string, snap: RankSnapshot): void {
+  const dir = makeStepFolder(runFolder, snap.step);
+  writeFileDurable(join(dir, rankFile(snap.rank)), encodeRankSnapshot(snap));
+}
+
+/** Writes the loop file and the manifest (every rank file must be there already), then prunes older checkpoints. */
+export function completeWithLoop(runFolder: string, loop: LoopSnapshot): void {
+  const dir = makeStepFolder(runFolder, loop.step);
+  writeFileDurable(join(dir, LOOP_FILE), encodeLoopSnapshot(loop));
+  const names = [...Array.from({ length: loop.ranks }, (_, r) => rankFile(r)), LOOP_FILE];
+  completeCheckpoint(dir, loop.step, loop.ranks, names);
+  pruneOlder(runFolder, loop.step);
+}

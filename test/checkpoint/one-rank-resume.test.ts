@@ -1,0 +1,131 @@
+// One rank in process: a run stopped after a checkpoint and resumed from it gives bitwise the fields,
+// standard errors, step statistics and particle totals of a run that never stopped; checkpointing itself
+// changes nothing; a damaged newest checkpoint is refused naming its file and the older one is used.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Case } from '../../src-main/common/case-schema.js';
+import type { Gpu } from '../../src-main/solver/gpu/device.js';
+import { fieldsSha256 } from '../../src-main/solver/fields.js';
+import { RunCancelled, stepsPerSubmit, type StepStats } from '../../src-main/solver/loop.js';
+import { runCase, type CaseRun } from '../../src-main/solver/run-case.js';
+import { checkpointSteps, latestCheckpoint, stepFolder, verifyCheckpoint } from '../../src-main/solver/checkpoint/checkpoint-folder.js';
+import { loadResumePoint } from '../../src-main/solver/checkpoint/checkpoint-load.js';
+import { CheckpointCorrupt } from '../../src-main/solver/checkpoint/checkpoint-codec.js';
+import { gpuForTests, presetCase } from '../physics/harness.js';
+
+let gpu: Gpu;
+const dirs: string[] = [];
+beforeAll(async () => { gpu = await gpuForTests(); });
+afterAll(() => {
+  gpu?.device.destroy();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder, removed after the file's tests. */
+function tempFolder(): string {
+  const d = mkdtempSync(join(tmpdir(), 'dsmc-ckpt-'));
+  dirs.push(d);
+  return d;
+}
+
+/** The step statistics compared bitwise. */
+function stats(steps: StepStats[]) {
+  return steps.map((s) => [s.step, s.particlesBefore, s.injected, s.particlesAfter, s.collisions, s.candidates]);
+}
+
+/** Everything a run's result is compared by. */
+function outcome(r: CaseRun['result']) {
+  return { sha: fieldsSha256(r.fields), errors: fieldsSha256(r.fieldErrors), blocks: r.fieldBlocks, samples: r.samples, totals: JSON.stringify(r.totalsOverTime), start: JSON.stringify(r.start) };
+}
+
+const cases: [string, () => Case][] = [
+  ['collide box', () => presetCase('collide-box', ['grid.cells=[12,10,8]', 'run.steps=40', 'run.stepsPerSubmit=4', 'sampling.start=5', 'run.checkpointEvery=10'])],
+  ['walled inflow/outflow channel', () => presetCase('free-stream', [
+    'grid.cells=[16,6,4]', 'run.steps=60', 'run.stepsPerSubmit=3', 'sampling.start=20', 'run.checkpointEvery=10',
+    'boundaries.ymin={"type":"diffuse","temperature":500}', 'boundaries.ymax={"type":"diffuse","temperature":300,"velocity":[200,0,0]}',
+  ])],
+];
+
+describe.each(cases)('%s', (_name, makeCase) => {
+  let reference: CaseRun;
+  beforeAll(async () => {
+    const c = makeCase();
+    reference = await runCase({ ...c, run: { ...c.run, checkpointEvery: 0 } }, { gpu, timing: 'off' });
+    expect(reference.result.samples).toBeGreaterThan(0);
+  });
+
+  it('checkpoints change nothing, land on submit boundaries and only the newest is kept', async () => {
+    const folder = tempFolder();
+    const run = await runCase(makeCase(), { gpu, timing: 'off', checkpoints: { folder } });
+    expect(outcome(run.result)).toEqual(outcome(reference.result));
+    const steps = checkpointSteps(folder);
+    expect(steps).toHaveLength(1);
+    const c = makeCase();
+    const chunk = stepsPerSubmit(c);
+    expect(steps[0] % chunk).toBe(0);
+    // the newest is the first submit boundary at or after the last multiple of checkpointEvery below the end
+    const lastMultiple = Math.floor((c.run.steps - 1) / c.run.checkpointEvery) * c.run.checkpointEvery;
+    expect(steps[0]).toBe(Math.ceil(lastMultiple / chunk) * chunk);
+    expect(readdirSync(stepFolder(folder, steps[0])).sort()).toEqual(['loop.bin', 'manifest.json', 'rank-0.bin']);
+  });
+
+  it.each([13, 27])('stopped at step %i and resumed gives bitwise the uninterrupted result', async (stopAt) => {
+    const folder = tempFolder();
+    const c = makeCase();
+    const controller = new AbortController();
+    const before: StepStats[] = [];
+    await expect(runCase(c, {
+      gpu, timing: 'off', checkpoints: { folder }, signal: controller.signal,
+      onSteps: (s) => { before.push(...s); if (s[s.length - 1].step >= stopAt) controller.abort(); },
+    })).rejects.toBeInstanceOf(RunCancelled);
+    const point = loadResumePoint(latestCheckpoint(folder, () => { throw new Error('nothing should be refused'); }), c);
+    expect(point.loop.step).toBeLessThanOrEqual(stopAt);
+    expect(point.loop.step).toBeGreaterThan(0);
+    const resumed = await runCase(c, { gpu, timing: 'off', checkpoints: { folder }, resume: point });
+    const joined = [...before.filter((s) => s.step <= point.loop.step), ...resumed.result.stepStats];
+    expect(stats(joined)).toEqual(stats(reference.result.stepStats));
+    expect(outcome(resumed.result)).toEqual(outcome(reference.result));
+  });
+
+  it('a damaged newest checkpoint is refused naming the file and the previous one resumes bitwise', async () => {
+    const folder = tempFolder();
+    const c = makeCase();
+    const controller = new AbortController();
+    const before: StepStats[] = [];
+    await expect(runCase(c, {
+      gpu, timing: 'off', checkpoints: { folder }, signal: controller.signal,
+      onSteps: (s) => { before.push(...s); if (s[s.length - 1].step >= 25) controller.abort(); },
+    })).rejects.toBeInstanceOf(RunCancelled);
+    const [newest] = checkpointSteps(folder);
+    // older checkpoints were pruned: make one by a second run stopped earlier and copy it in
+    const older = tempFolder();
+    const controller2 = new AbortController();
+    await expect(runCase(c, {
+      gpu, timing: 'off', checkpoints: { folder: older }, signal: controller2.signal,
+      onSteps: (s) => { if (s[s.length - 1].step >= 12) controller2.abort(); },
+    })).rejects.toBeInstanceOf(RunCancelled);
+    const [olderStep] = checkpointSteps(older);
+    expect(olderStep).toBeLessThan(newest);
+    for (const f of ['rank-0.bin', 'loop.bin', 'manifest.json']) {
+      const from = join(stepFolder(older, olderStep), f);
+      const to = join(stepFolder(folder, olderStep), f);
+      mkdirSync(stepFolder(folder, olderStep), { recursive: true });
+      writeFileSync(to, readFileSync(from));
+    }
+    const rankPath = join(stepFolder(folder, newest), 'rank-0.bin');
+    truncateSync(rankPath, 100);
+    expect(() => verifyCheckpoint(stepFolder(folder, newest))).toThrow(CheckpointCorrupt);
+    expect(() => verifyCheckpoint(stepFolder(folder, newest))).toThrow(rankPath);
+    const refused: string[] = [];
+    const point = loadResumePoint(latestCheckpoint(folder, (e) => refused.push(e.message)), c);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toContain(rankPath);
+    expect(point.loop.step).toBe(olderStep);
+    const resumed = await runCase(c, { gpu, timing: 'off', checkpoints: { folder }, resume: point });
+    const joined = [...before.filter((s) => s.step <= olderStep), ...resumed.result.stepStats];
+    expect(stats(joined)).toEqual(stats(reference.result.stepStats));
+    expect(outcome(resumed.result)).toEqual(outcome(reference.result));
+  });
+});
