@@ -111,6 +111,25 @@ describe('dsmc run --launcher slurm on simulated hosts', () => {
     expect(queueEmpty()).toBe(true);
   });
 
+  it('inside an allocation (salloc, SLURM_JOB_ID set) the ranks start as one srun step there, with the one-rank fields', () => {
+    const one = summaryOf([...CASE, '--no-save']);
+    const r = spawnSync('salloc', ['--nodes=2', `--partition=${cluster.partition}`, process.execPath, BIN, 'run', ...CASE, '--launcher', 'slurm', '--profile', 'sim',
+      '--json', '--no-progress', '--data-dir', dataDir], { encoding: 'utf8', timeout: 120_000, env: cluster.env });
+    expect(r.status, r.stderr).toBe(0);
+    const alloc = /Granted job allocation (\d+)/.exec(r.stderr)?.[1];
+    expect(alloc).toBeDefined();
+    const lines = r.stdout.trim().split('\n');
+    const s = JSON.parse(lines[lines.length - 1]);
+    expect(s.fieldsSha256).toBe(one.fieldsSha256);
+    // no batch job was submitted (it would have another id): the run's job is the allocation itself
+    expect(r.stderr).toMatch(new RegExp(`slurm job ${alloc}: RUNNING[\\s\\S]*slurm job ${alloc}: COMPLETED`));
+    withStore((st) => {
+      expect(st.getRanks(s.runId).map((x) => x.hostname)).toEqual(['n1', 'n2']);
+      expect(st.getLaunch(s.runId)?.jobId).toBe(alloc);
+    });
+    expect(queueEmpty()).toBe(true);
+  });
+
   it('Ctrl-C while the job waits in the queue cancels it through scancel', async () => {
     const run = startRun([...CASE, '--launcher', 'slurm', '--profile', 'held']);
     await until(() => /slurm job \d+: PENDING \(JobHeldUser\)/.test(run.stderr()), 'the held job to be listed PENDING (JobHeldUser)', run.stderr, 30_000);

@@ -14,7 +14,7 @@ import { sbatch, scancel, type SlurmCommandOptions } from './slurm-commands.js';
 export interface JobDriver {
   /** 'batch' (sbatch) or 'step' (srun inside an allocation). */
   readonly kind: 'batch' | 'step';
-  /** Submits or starts the job; resolves with its id (JOBID or JOBID.step). */
+  /** Submits or starts the job; resolves with its id (the allocation's id for a step). */
   start(): Promise<string>;
   /** The job's state now (null: Slurm no longer knows it). */
   poll(): Promise<JobState | null>;
@@ -76,7 +76,7 @@ export class StepJobDriver implements JobDriver {
       child.stdout!.setEncoding('utf8').on('data', (t: string) => (this.output += t));
       child.stderr!.setEncoding('utf8').on('data', (t: string) => (this.output += t));
       child.once('error', (e) => reject(new Error(`srun could not be started (${e.message}): run inside a Slurm allocation with Slurm's commands on PATH`)));
-      child.once('spawn', () => resolve(`${this.allocation} (srun pid ${child.pid})`));
+      child.once('spawn', () => resolve(this.allocation));
       child.once('exit', (code, signal) => (this.exit = { code, signal }));
     });
   }
