@@ -101,6 +101,8 @@ describe('dsmc run --launcher slurm on simulated hosts', () => {
     expect(jobState(job)).toBe('COMPLETED');
     withStore((s) => {
       expect(s.getRanks(two.runId as number).map((r) => r.hostname)).toEqual(['n1', 'n2']);
+      // lavapipe has no PCI address: each node says its rank shares the node's default adapter
+      expect(s.getRanks(two.runId as number).map((r) => [r.gpu, r.pinned])).toEqual([['node default', false], ['node default', false]]);
       expect(s.getLaunch(two.runId as number)).toEqual({ launcher: 'slurm', jobId: job, profile: 'sim' });
       expect(s.getRun(two.runId as number).status).toBe('completed');
     });
@@ -128,6 +130,17 @@ describe('dsmc run --launcher slurm on simulated hosts', () => {
       expect(st.getLaunch(s.runId)?.jobId).toBe(alloc);
     });
     expect(queueEmpty()).toBe(true);
+  });
+
+  it('a job Slurm refuses (unknown partition) fails the run at once, naming the profile to fix', () => {
+    const add = dsmc(['cluster', 'profile', 'add', 'wrong', '--partition', 'nosuchpartition', '--no-gpu-request', '--orchestrator-host', cluster.orchestratorHost]);
+    expect(add.code, add.stderr).toBe(0);
+    const t0 = Date.now();
+    const r = dsmc(['run', ...CASE, '--launcher', 'slurm', '--profile', 'wrong', '--no-progress']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the Slurm job could not be started \(sbatch .* failed: sbatch: error: invalid partition specified: nosuchpartition\); check cluster profile "wrong"/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(Date.now() - t0).toBeLessThan(30_000);
   });
 
   it('Ctrl-C while the job waits in the queue cancels it through scancel', async () => {

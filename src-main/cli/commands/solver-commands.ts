@@ -205,6 +205,8 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
       onLog: (line) => { if (process.env.DSMC_RANK_LOGS) process.stderr.write(line + '\n'); },
       onLaunched: (ranks) => {
         if (!store || !o.save) return;
+        // on a cluster each node pins its own ranks: take the GPU each rank reported, not this host's guess
+        if (slurm) ranks = ranks.map((r) => ({ ...r, ...(slurm.gpuOf(r.rank) ?? { gpu: 'node default', pinned: false }) }));
         const pinned = new Set(ranks.filter((r) => r.pinned).map((r) => r.gpu));
         const adapters = [...new Set(ranks.map((r) => r.adapter.description))].join(' + ');
         const hosts = new Set(ranks.map((r) => r.hostname)).size;

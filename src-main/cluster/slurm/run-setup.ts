@@ -7,6 +7,7 @@ import type { LaunchOptions, RankGroup } from '../supervisor/types.js';
 import type { JobState } from './job-state.js';
 import { parseClusterProfile, type ClusterProfile } from './profile.js';
 import { slurmLauncher } from './slurm-launcher.js';
+import type { SlurmRankGroup } from './slurm-rank-group.js';
 
 /** The Slurm choices of one run, from the command line. */
 export interface ClusterPlacement {
@@ -28,6 +29,8 @@ export interface SlurmRunSetup {
   transport: TransportSpec;
   /** The job id once submitted (null before). */
   jobId: () => string | null;
+  /** The GPU a rank reported on its node (PCI address when pinned), undefined before it started. */
+  gpuOf: (rank: number) => { gpu: string; pinned: boolean } | undefined;
 }
 
 /** Builds the launcher of a run; `findProfile` reads a stored profile; job states are reported through `onJobState`. */
@@ -55,13 +58,17 @@ export function slurmRunSetup(
   const workDir = profile.workDir ?? join(run.dataDir, 'slurm-jobs');
   mkdirSync(workDir, { recursive: true });
   let jobId: string | null = null;
+  let group: SlurmRankGroup | null = null;
   const launcher = slurmLauncher({
     profile, nodes, gpusPerNode, workDir, name: `dsmc-${run.name}`.replace(/[^A-Za-z0-9_.-]/g, '_'),
     onJobState: (s) => { jobId = s.jobId; onJobState(s); },
-    onGroup: (g) => void g.jobId.then((id) => (jobId = id), () => undefined),
+    onGroup: (g) => {
+      group = g;
+      void g.jobId.then((id) => (jobId = id), () => undefined);
+    },
   });
   return {
-    ranks, profileName: placement.profile ?? null, launcher, jobId: () => jobId,
+    ranks, profileName: placement.profile ?? null, launcher, jobId: () => jobId, gpuOf: (rank) => group?.gpuOf(rank),
     transport: { kind: 'tcp', host: placement.orchestratorHost ?? profile.orchestratorHost ?? '0.0.0.0', port: 0 },
   };
 }

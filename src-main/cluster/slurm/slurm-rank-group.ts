@@ -42,6 +42,8 @@ export class SlurmRankGroup implements RankGroup {
   private readonly taskEnds = new Map<number, TaskEnd>();
   /** Host of each rank, from the rank entry's first line ("rank R on HOST: ..."). */
   private readonly hosts = new Map<number, string>();
+  /** GPU of each rank as its entry reported it (PCI address when pinned). */
+  private readonly gpus = new Map<number, { gpu: string; pinned: boolean }>();
   private readonly liveness: LivenessWatch;
   private readonly unsubscribe: () => void;
   private readonly heartbeatTimeoutMs: number;
@@ -85,6 +87,11 @@ export class SlurmRankGroup implements RankGroup {
     return this.tails[rank].snapshot();
   }
 
+  /** The GPU a rank reported it runs on: its PCI address when pinned, 'node default' when not (undefined before it said). */
+  gpuOf(rank: number): { gpu: string; pinned: boolean } | undefined {
+    return this.gpus.get(rank);
+  }
+
   /** Host of a rank as its first log line named it (undefined before it started). */
   hostOf(rank: number): string | undefined {
     return this.hosts.get(rank);
@@ -119,7 +126,12 @@ export class SlurmRankGroup implements RankGroup {
     try {
       await this.jobId;
     } catch (e) {
-      this.failWith(0, 'spawn', { detail: (e as Error).message });
+      const text = (e as Error).message;
+      for (const line of text.split('\n')) this.tails[0].push(line);
+      this.failWith(0, 'spawn', {
+        detail: text,
+        message: `the Slurm job could not be started (${text.split('\n')[0]}); check ${this.settings.profileHint} (partition, account, time limit, sbatchOptions) and that Slurm's commands work here (sinfo)`,
+      });
       return this.finish();
     }
     let gone = 0;
@@ -177,6 +189,9 @@ export class SlurmRankGroup implements RankGroup {
       this.tails[l.rank].push(l.text);
       const host = /^rank \d+ on (\S+): /.exec(l.text);
       if (host && !this.hosts.has(l.rank)) this.hosts.set(l.rank, host[1]);
+      const pinned = /^rank \d+ on \S+: pinned to GPU \d+ \(.*, ([0-9a-f:.]+)\) as local rank/.exec(l.text);
+      if (pinned) this.gpus.set(l.rank, { gpu: pinned[1], pinned: true });
+      else if (/^rank \d+ on \S+: not pinned/.test(l.text)) this.gpus.set(l.rank, { gpu: 'node default', pinned: false });
       this.options.onLog?.(`[rank ${l.rank} job ${this.id}] ${l.text}`, { rank: l.rank, gpu: 'node-local', pid: -1, stream: 'stdout', text: l.text });
       return;
     }
@@ -216,13 +231,13 @@ export class SlurmRankGroup implements RankGroup {
   }
 
   /** Records the first failure, ends the channel's waits and cancels the job. */
-  private failWith(rank: number, reason: FailureReason, facts: { code?: number | null; signal?: NodeJS.Signals | null; detail?: string; host?: string }): void {
+  private failWith(rank: number, reason: FailureReason, facts: { code?: number | null; signal?: NodeJS.Signals | null; detail?: string; host?: string; message?: string }): void {
     if (this.failure !== null || this.cancelReason !== null) return;
     const code = facts.code ?? null;
     const signal = facts.signal ?? null;
     const host = facts.host ?? this.hosts.get(rank);
     const where = host ? ` on ${host}` : '';
-    const message = describeFailure(reason, {
+    const message = facts.message ?? describeFailure(reason, {
       rank, gpu: 'node-local', pid: null, code, signal, detail: facts.detail ?? '',
       heartbeatTimeoutMs: this.heartbeatTimeoutMs, startTimeoutMs: this.startTimeoutMs,
     }).replace(/^rank (\d+) \(gpu node-local, pid -\)/, `rank $1 (Slurm job ${this.id}${where})`);
