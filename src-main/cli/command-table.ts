@@ -4,13 +4,14 @@ import { clusterCommand } from './commands/cluster-commands.js';
 import { presetsCommand, schemaCommand } from './commands/info-commands.js';
 import { compareCommand, exportCommand, reportCommand } from './commands/report-commands.js';
 import { benchCommand, checkCommand, runCommand } from './commands/solver-commands.js';
+import { resumeCommand } from './commands/resume-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { deleteCommand, noteCommand, projectsCommand, runsCommand, showCommand, tagCommand } from './commands/store-commands.js';
 import { studyCommand } from './commands/study-commands.js';
 import { studiesCommand } from './commands/study-store-commands.js';
 
 export const COMMANDS: CliCommand[] = [
-  runCommand, benchCommand, checkCommand, studyCommand, studiesCommand,
+  runCommand, resumeCommand, benchCommand, checkCommand, studyCommand, studiesCommand,
   projectsCommand, runsCommand, showCommand, tagCommand, noteCommand, deleteCommand,
   compareCommand, reportCommand, exportCommand,
   presetsCommand, schemaCommand, serveCommand, clusterCommand,

@@ -8,6 +8,8 @@ import { RunCancelled, type LoopResult, type StepStats } from '../solver/loop.js
 import type { RunSummary } from '../solver/summary.js';
 import type { RunStore } from '../store/run-store.js';
 import { productVersion } from './product-version.js';
+import { removeRunCheckpoints, runCheckpointFolder } from '../solver/checkpoint/checkpoint-folder.js';
+import { attachCheckpointTarget } from '../solver/checkpoint/checkpoint-target.js';
 
 /** A step's statistics as the database keeps them. */
 function stepRecord(s: StepStats): StepRecord {
@@ -16,7 +18,7 @@ function stepRecord(s: StepStats): StepRecord {
 
 /** Particle totals of the loop: at its start (the step before its first) and after every submit. */
 function totalsRecords(result: LoopResult): TotalsRecord[] {
-  const startStep = result.stepStats.length > 0 ? result.stepStats[0].step - 1 : 0;
+  const startStep = result.startStep;
   const all = [{ step: startStep, totals: result.start }, ...result.totalsOverTime];
   return all.map(({ step, totals: t }) => ({ step, particles: t.particles, kineticEnergy: t.kineticEnergy, momentum: [...t.momentum] }));
 }
@@ -37,6 +39,18 @@ export class RunRecorder {
       project, caseName: c.name, caseJson: c, seed: c.run.seed, ranks, gpus,
       adapter: { description: adapter.description, backend: adapter.backend }, productVersion: productVersion(),
     });
+    // run.checkpointEvery > 0: the loop (or the orchestrator) writes this run's checkpoints to the data folder
+    if (c.run.checkpointEvery > 0) attachCheckpointTarget(c, { folder: runCheckpointFolder(store.dataDir, runId) });
+    return new RunRecorder(store, runId);
+  }
+
+  /**
+   * Records into an existing interrupted run resumed from the checkpoint after `step` (dsmc resume): what it
+   * recorded after that step is deleted, it is running again, and its checkpoints go on in the same folder.
+   */
+  static reopen(store: RunStore, runId: number, step: number, c: Case): RunRecorder {
+    store.reopenRun(runId, step);
+    attachCheckpointTarget(c, { folder: runCheckpointFolder(store.dataDir, runId) });
     return new RunRecorder(store, runId);
   }
 
@@ -51,6 +65,12 @@ export class RunRecorder {
       cells: c.grid.cells, cellSize: c.grid.cellSize, samples: a.fields.samples, blocks: a.fields.blocks, values: a.fields.fields(), errors: a.fields.errors(),
     };
     this.store.completeRun(this.runId, { summary, phases, fields });
+    this.dropCheckpoints();
+  }
+
+  /** Removes the run's checkpoints once it completed (they cannot be resumed any more). */
+  private dropCheckpoints(): void {
+    removeRunCheckpoints(runCheckpointFolder(this.store.dataDir, this.runId));
   }
 
   /** Appends the statistics of the steps of one submit (the loop's onSteps). */
@@ -66,6 +86,7 @@ export class RunRecorder {
       values: result.fields, errors: result.fieldErrors,
     };
     this.store.completeRun(this.runId, { summary, phases: phaseRecords(summary), fields });
+    this.dropCheckpoints();
   }
 
   /** Marks the run cancelled (RunCancelled) or failed with the error's message; returns the status written. */

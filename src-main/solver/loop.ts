@@ -98,6 +98,8 @@ export interface LoopResult {
   phases: Map<string, { calls: number; totalSeconds: number; minSeconds: number; maxSeconds: number }>;
   timingSource: TimingSource;
   start: ParticleTotals;
+  /** The step `start` was taken at (before the loop's first step; a resumed loop's is the original loop's). */
+  startStep: number;
   end: ParticleTotals;
   samples: number;
   /** Fields of a one-rank run (empty arrays in a rank of a multi-rank run: the orchestrator assembles them). */
@@ -504,11 +506,12 @@ export class Simulation {
     const carried = this.carried;
     this.carried = null;
     const start = carried ? carried.start : await this.totals();
+    const startStep = carried ? carried.startStep : this.step;
     const stepStats: StepStats[] = [];
     const totalsOverTime: LoopResult['totalsOverTime'] = carried ? carried.totalsOverTime : [];
     const perBlock = blockSubmits(this.kase, blockPlan.from, blockPlan.steps);
     let submits = carried ? carried.submits : 0;
-    this.history = { samples: this.samples, submits, start, totalsOverTime };
+    this.history = { samples: this.samples, submits, startStep, start, totalsOverTime };
     const t0 = performance.now();
     let moved = 0;
     const host = { encodeSeconds: 0, waitSeconds: 0, readbackSeconds: 0, submits: 0 };
@@ -548,7 +551,7 @@ export class Simulation {
       for (const s of got.steps) moved += s.particlesBefore;
       stepStats.push(...got.steps);
       options.onSteps?.(got.steps);
-      this.history = { samples: this.samples, submits, start, totalsOverTime };
+      this.history = { samples: this.samples, submits, startStep, start, totalsOverTime };
       if (options.onCheckpoint && checkpointDue(this.kase, this.step - batch, this.step, last)) await options.onCheckpoint(this.step);
       const elapsed = (performance.now() - t0) / 1000;
       options.onProgress?.({ step: this.step, steps: last, particles: this.particles, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
@@ -560,7 +563,7 @@ export class Simulation {
     if (steps > 0) totalsOverTime.push({ step: this.step, totals: end });
     const acc = this.fieldsAcc;
     return {
-      steps, seconds, stepStats, start, end,
+      steps, seconds, stepStats, start, startStep, end,
       phases: this.phaseTotals(rec),
       timingSource: rec.source,
       samples: this.samples,

@@ -14,6 +14,11 @@ import type { Exchanger } from './migration-exchange.js';
 import { parseRankPayload } from './rank-payload.js';
 import { bufferPlan } from './state.js';
 import { subdomainOf } from './subdomain.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { rankFile } from './checkpoint/checkpoint-folder.js';
+import { decodeRankSnapshot } from './checkpoint/checkpoint-state.js';
+import { writeRankFile } from './checkpoint/checkpoint-writer.js';
 
 /** Host time of the transport: handing migrants to zeromq, then waiting until every peer's arrived (their lateness included). */
 const transportTime = new Map<string, PhaseTotals>();
@@ -60,20 +65,30 @@ async function main(ch: RankChannel): Promise<void> {
     const p = parseRankPayload(payload);
     const subdomain = subdomainOf(p.decomposition, ch.rank);
     const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs) });
-    await sim.initialize();
+    if (p.resume) {
+      // the orchestrator verified the checkpoint's manifest and hashes; the decoder checks this file's structure
+      const file = join(p.resume.dir, rankFile(ch.rank));
+      sim.restore(decodeRankSnapshot(readFileSync(file), file));
+    } else {
+      await sim.initialize();
+    }
     await ch.send({ type: 'ready' });
-    if (p.warmupSteps > 0) await sim.run({ timing: p.timing, signal: ch.stopSignal }, p.warmupSteps);
+    if (p.warmupSteps > 0 && !p.resume) await sim.run({ timing: p.timing, signal: ch.stopSignal }, p.warmupSteps);
     transportTime.clear();
     let index = 0;
+    const folder = p.checkpoints?.folder;
+    const steps = p.resume ? p.resume.endStep - sim.stepsDone : p.case.run.steps;
     const result = await sim.run({
       timing: p.timing, detail: p.detail, signal: ch.stopSignal,
+      // this rank's file of a checkpoint; the orchestrator completes it once every rank's next submit arrived
+      onCheckpoint: folder ? async () => writeRankFile(folder, await sim.snapshot()) : undefined,
       onBatch: async (b) => {
         const k = index++;
         const frames = b.sums ? [b.sums] : [];
         await ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, frameBytes: frames.map((f) => f.byteLength) }, frames);
         if (p.rebalancePercent !== null) await followBalance(ch, sim, k);
       },
-    });
+    }, steps);
     const gpuBytes = bufferPlan(sim.tables, sim.state.capacity, subdomain.nLocal, subdomain.worldSize).reduce((s, x) => s + x.bytes, 0);
     await ch.send({
       type: 'done',

@@ -20,6 +20,10 @@ const payloadSchema = z.object({
   exchangeTimeoutMs: z.number().int().min(1),
   /** Rebalance when UN exceeds this many percent (checked after every submit); null: static decomposition. */
   rebalancePercent: z.number().min(0).nullable(),
+  /** Folder of the run's checkpoints (written when run.checkpointEvery > 0); absent or null: none. */
+  checkpoints: z.object({ folder: z.string().min(1) }).nullable().optional(),
+  /** Continue from this checkpoint folder (rank-<r>.bin) up to step endStep instead of filling the box. */
+  resume: z.object({ dir: z.string().min(1), endStep: z.number().int().min(0) }).nullable().optional(),
 });
 
 /** The configure payload of a rank. */
@@ -31,6 +35,8 @@ export interface RankPayload {
   warmupSteps: number;
   exchangeTimeoutMs: number;
   rebalancePercent: number | null;
+  checkpoints?: { folder: string } | null;
+  resume?: { dir: string; endStep: number } | null;
 }
 
 /** Checks a configure payload; throws naming the field that is wrong. */

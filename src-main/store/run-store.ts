@@ -19,6 +19,7 @@ import {
 import { openDatabase } from './open-database.js';
 import { RUN_SELECT, runFromRow, type RunRow } from './run-rows.js';
 import { failStaleRuns } from './stale-runs.js';
+import { reopenRunRows } from './run-reopen.js';
 import { StudyStore, type CreateStudyInput } from './study-store.js';
 
 /** What createRun records about a new run. */
@@ -169,6 +170,18 @@ export class RunStore {
     this.db.transaction(() => {
       this.requireStatus(runId, ['queued', 'running'], `mark it ${status}`);
       this.db.prepare('UPDATE runs SET status = ?, reason = ?, ended_at = ? WHERE id = ?').run(status, why, now(), runId);
+    }).immediate();
+  }
+
+  /**
+   * Reopens a failed or cancelled run to resume it from the checkpoint after `step`: deletes what was recorded
+   * after that step, marks it running by this process; all or none.
+   */
+  reopenRun(runId: number, step: number): void {
+    if (!(Number.isInteger(step) && step >= 0)) throw new Error(`reopenRun(run ${runId}): step must be a whole number >= 0, got ${step}`);
+    this.db.transaction(() => {
+      this.requireStatus(runId, ['failed', 'cancelled'], 'resume it (a running run must stop first; a completed one is done)');
+      reopenRunRows(this.db, runId, step);
     }).immediate();
   }
 

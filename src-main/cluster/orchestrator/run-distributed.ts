@@ -22,6 +22,9 @@ import { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { TransportSpec } from '../transport/endpoints.js';
 import { BalanceCoordinator } from './balance-coordinator.js';
 import { RunAssembler, type RankStep } from './run-assembler.js';
+import { CheckpointKeeper } from './checkpoint-keeper.js';
+import { attachedCheckpointTarget, type CheckpointTarget } from '../../solver/checkpoint/checkpoint-target.js';
+import type { ResumePoint } from '../../solver/checkpoint/checkpoint-load.js';
 
 /** The compiled rank entry (out/src-main/solver/rank-main.js next to this file's out/ twin). */
 export const RANK_SCRIPT = fileURLToPath(new URL('../../solver/rank-main.js', import.meta.url));
@@ -54,6 +57,20 @@ export interface DistributedOptions {
   launcher?: (options: LaunchOptions) => RankGroup;
   /** Rebalance when the load non-uniformity UN exceeds this many percent, checked after every submit (default: static). */
   rebalancePercent?: number;
+  /** Where checkpoints go when run.checkpointEvery > 0 (default: the target attached to the case object when the ranks are configured). */
+  checkpoints?: CheckpointTarget;
+  /** Continue from this checkpoint (its decomposition, on as many ranks as wrote it) instead of filling the box. */
+  resume?: ResumePoint;
+}
+
+/** The decomposition of a run: the one a resumed checkpoint was written with, else a fresh one. */
+function decompositionOf(c: Case, o: DistributedOptions): Decomposition {
+  const r = o.resume;
+  if (!r) return decompose(o.method, c.grid.cells, o.ranks);
+  if (!r.loop.decomposition || r.loop.ranks !== o.ranks) {
+    throw new Error(`checkpoint ${r.dir} was written by ${r.loop.ranks} rank${r.loop.ranks === 1 ? '' : 's'}; resume it on that many ranks`);
+  }
+  return r.loop.decomposition;
 }
 
 /** One launched rank as the run records it. */
@@ -132,13 +149,19 @@ function guarded<T>(promise: Promise<T>, outcome: Promise<RunOutcome>): Promise<
 
 /** Runs a validated case over `o.ranks` rank processes on this host. */
 export async function runDistributed(c: Case, o: DistributedOptions): Promise<DistributedRun> {
-  const decomposition = decompose(o.method, c.grid.cells, o.ranks);
+  if (c.run.checkpointEvery > 0 && o.rebalancePercent !== undefined) {
+    throw new Error('run.checkpointEvery cannot be combined with --rebalance yet (a checkpoint does not hold the rebalancer\'s state); leave out --rebalance or set run.checkpointEvery=0');
+  }
+  const decomposition = decompositionOf(c, o);
   const subdomains = decomposition.boxes.map((_, r) => subdomainOf(decomposition, r));
   const gpus = assignGpus(o.ranks, o.gpus || o.ranks > 1 ? discoverGpus() : [], o.gpus);
   for (const w of gpus.warnings) o.onWarning?.(w);
   const channel = await OrchestratorChannel.open({ transport: o.transport });
-  const warmup = o.warmupSteps ?? 0;
-  const assembler = new RunAssembler(c, subdomains, blockSubmits(c, warmup, c.run.steps));
+  const warmup = o.resume ? 0 : o.warmupSteps ?? 0;
+  const blockPlan = o.resume ? o.resume.loop.blockPlan : { from: warmup, steps: c.run.steps };
+  const assembler = new RunAssembler(c, subdomains, blockSubmits(c, blockPlan.from, blockPlan.steps));
+  if (o.resume?.loop.fields) assembler.fields.restore(o.resume.loop.fields);
+  let keeper: CheckpointKeeper | null = null;
   const balance = o.rebalancePercent === undefined ? null : new BalanceCoordinator(decomposition, o.rebalancePercent, assembler, channel);
   const heartbeatTimeoutMs = o.heartbeatTimeoutMs ?? 60_000;
   const group = (o.launcher ?? launchRanks)({
@@ -163,6 +186,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       if (!merged) return;
       balance?.merged(index);
       o.onSteps?.(merged);
+      keeper?.merged(merged, assembler);
       for (const s of merged) moved += s.particlesBefore;
       const elapsed = (performance.now() - t0) / 1000;
       const last = merged[merged.length - 1];
@@ -174,9 +198,14 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       return { rank: g.rank, gpu: g.label, pinned: g.pinned, pid: h.pid, hostname: h.hostname, adapter: { description: h.adapter?.description ?? 'unknown', backend: String(h.adapter?.backend ?? 'unknown') } };
     });
     o.onLaunched?.(ranks);
+    // after onLaunched: a recorder attaches the run's checkpoint folder to the case there
+    const target = c.run.checkpointEvery > 0 ? o.checkpoints ?? attachedCheckpointTarget(c) : undefined;
+    if (target) keeper = new CheckpointKeeper(c, target, decomposition, blockPlan, (w) => o.onWarning?.(w));
     const payload: RankPayload = {
       case: c, decomposition, timing: o.timing ?? 'auto', detail: !!o.detail, warmupSteps: warmup, exchangeTimeoutMs: 600_000,
       rebalancePercent: o.rebalancePercent ?? null,
+      checkpoints: target ? { folder: target.folder } : null,
+      resume: o.resume ? { dir: o.resume.dir, endStep: blockPlan.from + blockPlan.steps } : null,
     };
     await channel.configureAll(payload as unknown);
     await guarded(channel.collect('ready', ranks.map((r) => r.rank), 600_000), group.outcome);
@@ -217,7 +246,7 @@ function finishRun(c: Case, o: DistributedOptions, a: RunAssembler, d: Decomposi
   const gpuBytes = dones.reduce((s, x) => s + x.gpuBytes, 0);
   const summary = summarize(c.name, {
     steps: c.run.steps, seconds, stepStats: a.stepStats, phases: meanPhases(dones), timingSource: dones[0].timingSource,
-    start, end, samples: a.fields.samples, fields: a.fields.fields(), fieldErrors: a.fields.errors(), fieldBlocks: a.fields.blocks,
+    start, startStep: warmup, end, samples: a.fields.samples, fields: a.fields.fields(), fieldErrors: a.fields.errors(), fieldBlocks: a.fields.blocks,
     sums: a.fields.sums, totalsOverTime: [{ step: warmup + c.run.steps, totals: end }], capacity: dones.reduce((s, x) => s + x.capacity, 0),
     tables, host,
   }, { description: ranks[0].adapter.description, backend: ranks[0].adapter.backend, vendor: '', architecture: '' }, gpuBytes);

@@ -79,6 +79,11 @@ export function pruneOlder(runFolder: string, keep: number): void {
   fsyncFolder(runFolder);
 }
 
+/** Removes every checkpoint of a run (once it completed: a completed run is not resumed). */
+export function removeRunCheckpoints(runFolder: string): void {
+  rmSync(runFolder, { recursive: true, force: true });
+}
+
 /** Removes checkpoint folders newer than `step` (left by an interrupted process; the resumed run writes them again). */
 export function removeNewer(runFolder: string, step: number): void {
   for (const s of checkpointSteps(runFolder)) if (s > step) rmSync(stepFolder(runFolder, s), { recursive: true, force: true });

@@ -17,7 +17,8 @@ export interface LoopHistory {
   samples: number;
   /** Submits so far (the particle-total reductions are taken every few submits). */
   submits: number;
-  /** Particle totals before the first step, and after submits so far. */
+  /** Particle totals before the loop's first step (at step startStep), and after submits so far. */
+  startStep: number;
   start: ParticleTotals;
   totalsOverTime: { step: number; totals: ParticleTotals }[];
 }

@@ -13,9 +13,14 @@ export function writeRankFile(runFolder: string, snap: RankSnapshot): void {
 
 /** Writes the loop file and the manifest (every rank file must be there already), then prunes older checkpoints. */
 export function completeWithLoop(runFolder: string, loop: LoopSnapshot): void {
-  const dir = makeStepFolder(runFolder, loop.step);
-  writeFileDurable(join(dir, LOOP_FILE), encodeLoopSnapshot(loop));
-  const names = [...Array.from({ length: loop.ranks }, (_, r) => rankFile(r)), LOOP_FILE];
-  completeCheckpoint(dir, loop.step, loop.ranks, names);
-  pruneOlder(runFolder, loop.step);
+  completeWithLoopBytes(runFolder, loop.step, loop.ranks, encodeLoopSnapshot(loop));
+}
+
+/** completeWithLoop with the loop file already encoded (the orchestrator encodes it when the submit merges, writes it later). */
+export function completeWithLoopBytes(runFolder: string, step: number, ranks: number, loopBytes: Buffer): void {
+  const dir = makeStepFolder(runFolder, step);
+  writeFileDurable(join(dir, LOOP_FILE), loopBytes);
+  const names = [...Array.from({ length: ranks }, (_, r) => rankFile(r)), LOOP_FILE];
+  completeCheckpoint(dir, step, ranks, names);
+  pruneOlder(runFolder, step);
 }

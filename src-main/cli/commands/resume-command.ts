@@ -1,0 +1,116 @@
+// `dsmc resume RUN`: continues an interrupted run (failed or cancelled, e.g. killed) from its newest complete
+// checkpoint, on as many ranks and the same decomposition as wrote it, recording into the same run: the steps
+// the interrupted process recorded after the checkpoint are deleted first, then the rest of the run is appended.
+import { parseCase, type Case } from '../../common/case-schema.js';
+import { runDistributed } from '../../cluster/orchestrator/run-distributed.js';
+import { CheckpointCorrupt } from '../../solver/checkpoint/checkpoint-codec.js';
+import { latestCheckpoint, removeNewer, runCheckpointFolder } from '../../solver/checkpoint/checkpoint-folder.js';
+import { loadResumePoint, type ResumePoint } from '../../solver/checkpoint/checkpoint-load.js';
+import { openGpu } from '../../solver/gpu/device.js';
+import { RunCancelled } from '../../solver/loop.js';
+import { runCase } from '../../solver/run-case.js';
+import type { RunSummary } from '../../solver/summary.js';
+import { RunStore } from '../../store/run-store.js';
+import type { CliCommand } from '../command.js';
+import { formatSummary } from '../format-summary.js';
+import { onInterrupt } from '../interrupts.js';
+import { progressBar } from '../progress.js';
+import { RunRecorder } from '../run-recorder.js';
+import { DATA_DIR_OPTION, runIdArg } from '../store-args.js';
+import { timingOf } from './solver-commands.js';
+
+const USAGE = 'resume RUN [--json] [--timing auto|wall|off] [--no-progress] [--data-dir DIR]';
+
+/** The run's case as recorded, and its newest usable checkpoint (refused ones reported on stderr). */
+function resumePointOf(store: RunStore, runId: number): { c: Case; point: ResumePoint } {
+  const run = store.getRun(runId);
+  if (run.status !== 'failed' && run.status !== 'cancelled') {
+    throw new Error(`run ${runId} is ${run.status}; only a failed or cancelled run can be resumed${run.status === 'running' ? ' (stop it first, or wait: it is still running)' : ''}`);
+  }
+  const c = parseCase(store.getCase(runId).json);
+  const folder = runCheckpointFolder(store.dataDir, runId);
+  const verified = latestCheckpoint(folder, (e) => process.stderr.write(`refused: ${e.message}; trying the previous checkpoint\n`));
+  try {
+    return { c, point: loadResumePoint(verified, c) };
+  } catch (e) {
+    if (e instanceof CheckpointCorrupt) throw new Error(`${e.message}\nThe newest checkpoint that passed its manifest cannot be read; move ${verified.dir} aside to resume from an older one, or run the case again.`);
+    throw e;
+  }
+}
+
+/** Resumes run `runId` of the store and records it to the end; returns the summary of the resumed part. */
+export async function resumeRun(store: RunStore, runId: number, o: { timing: 'auto' | 'wall' | 'off'; progress: boolean }): Promise<RunSummary> {
+  const { c, point } = resumePointOf(store, runId);
+  const step = point.loop.step;
+  removeNewer(runCheckpointFolder(store.dataDir, runId), step);
+  const recorder = RunRecorder.reopen(store, runId, step, c);
+  const bar = progressBar(o.progress);
+  const controller = new AbortController();
+  let interruptedBy: string | undefined;
+  const removeHandlers = onInterrupt((signal) => {
+    interruptedBy = signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal;
+    process.stderr.write(`\n${signal}: stopping after the current submit (again to stop at once)\n`);
+    controller.abort();
+  }, (signal) => {
+    recorder.fail(new RunCancelled(`stopped at once by a second ${signal}`));
+    process.exit(130);
+  });
+  try {
+    if (point.loop.ranks === 1) {
+      const gpu = await openGpu();
+      try {
+        const { summary, result } = await runCase(c, {
+          gpu, timing: o.timing, resume: point, signal: controller.signal, onProgress: (p) => bar.update(p), onSteps: recorder.onSteps,
+        });
+        bar.stop();
+        recorder.complete(c, summary, result);
+        return summary;
+      } finally {
+        gpu.device.destroy();
+      }
+    }
+    const run = await runDistributed(c, {
+      ranks: point.loop.ranks, method: point.loop.decomposition!.method, timing: o.timing, resume: point, signal: controller.signal,
+      onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
+      onSteps: (s) => recorder.onSteps(s), onProgress: (p) => bar.update(p),
+    });
+    bar.stop();
+    recorder.completeDistributed(c, run);
+    return run.summary;
+  } catch (e) {
+    bar.stop();
+    try {
+      const status = recorder.fail(e, interruptedBy);
+      if (e instanceof Error) e.message += ` (run ${runId} marked ${status}; dsmc resume ${runId} continues it from its last checkpoint)`;
+    } catch (dbError) {
+      process.stderr.write(`could not mark run ${runId} as ended: ${(dbError as Error).message}\n`);
+    }
+    throw e;
+  } finally {
+    bar.stop();
+    removeHandlers();
+  }
+}
+
+export const resumeCommand: CliCommand = {
+  name: 'resume',
+  usage: USAGE,
+  summary: 'Continue an interrupted (failed or cancelled) run from its last complete checkpoint (cases with run.checkpointEvery > 0),\n' +
+    'on the same number of ranks and decomposition, recording into the same run; the result is bitwise that of a run that\n' +
+    'never stopped. A damaged checkpoint is refused naming its file and the one before it is used.',
+  options: { json: { type: 'boolean', default: false }, timing: { type: 'string', default: 'auto' }, 'no-progress': { type: 'boolean', default: false }, ...DATA_DIR_OPTION },
+  async run(args) {
+    if (args.positionals.length !== 1) throw new Error(`expected one RUN (a run id from \`dsmc runs\`); usage: dsmc ${USAGE}`);
+    const runId = runIdArg(args.positionals[0], USAGE);
+    const timing = timingOf(args);
+    const store = RunStore.open({ dataDir: args.values['data-dir'] as string | undefined });
+    try {
+      const summary = await resumeRun(store, runId, { timing, progress: !args.values['no-progress'] });
+      if (args.values.json) process.stdout.write(JSON.stringify({ runId, ...summary }) + '\n');
+      else process.stdout.write(`${formatSummary(summary)}\nresumed run ${runId} to its end in ${store.path} (dsmc show ${runId})\n`);
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};

@@ -1,0 +1,46 @@
+// The orchestrator's side of a multi-rank run's checkpoints. After a submit that ends a checkpoint interval
+// merges, it encodes the host state (fields accumulator, decomposition, block plan); every rank writes its
+// own file after that submit, before it starts the next one. When the next submit has merged, every rank's
+// file is therefore on disk: the keeper writes loop.bin and the manifest, which completes the checkpoint.
+import type { Case } from '../../common/case-schema.js';
+import { checkpointDue } from '../../solver/checkpoint/checkpoint-schedule.js';
+import { encodeLoopSnapshot } from '../../solver/checkpoint/checkpoint-state.js';
+import { caseHash, type CheckpointTarget } from '../../solver/checkpoint/checkpoint-target.js';
+import { completeWithLoopBytes } from '../../solver/checkpoint/checkpoint-writer.js';
+import type { StepStats } from '../../solver/loop.js';
+import type { Decomposition } from '../decomposition/types.js';
+import type { RunAssembler } from './run-assembler.js';
+
+export class CheckpointKeeper {
+  private pending: { step: number; bytes: Buffer } | null = null;
+  private readonly hash: string;
+
+  constructor(private readonly c: Case, private readonly target: CheckpointTarget, private readonly decomposition: Decomposition,
+    private readonly blockPlan: { from: number; steps: number }, private readonly onWarning: (text: string) => void) {
+    this.hash = caseHash(c);
+  }
+
+  /** Called after each merged submit (and after its steps were recorded): completes the previous checkpoint, opens the next when due. */
+  merged(steps: StepStats[], assembler: RunAssembler): void {
+    const first = steps[0].step;
+    const last = steps[steps.length - 1].step;
+    if (this.pending && last > this.pending.step) {
+      const p = this.pending;
+      this.pending = null;
+      try {
+        completeWithLoopBytes(this.target.folder, p.step, this.decomposition.boxes.length, p.bytes);
+      } catch (e) {
+        this.onWarning(`the checkpoint after step ${p.step} was not completed: ${(e as Error).message}`);
+      }
+    }
+    const end = this.blockPlan.from + this.blockPlan.steps;
+    if (!checkpointDue(this.c, first - 1, last, end)) return;
+    this.pending = {
+      step: last,
+      bytes: encodeLoopSnapshot({
+        step: last, ranks: this.decomposition.boxes.length, caseHash: this.hash, decomposition: this.decomposition,
+        blockPlan: this.blockPlan, fields: assembler.fields.state(),
+      }),
+    };
+  }
+}
