@@ -31,9 +31,10 @@ function edited(edit: (c: any) => void): any {
 }
 
 describe('presets', () => {
-  it('finds the six presets', () => {
+  it('finds the seven presets', () => {
     expect(presets().map(([f]) => f)).toEqual([
       'collide-box.json', 'couette.json', 'free-stream.json', 'lid-driven-cavity.json', 'periodic-relaxation.json', 'scaling-box.json',
+      'supersonic-cavity.json',
     ]);
   });
 
