@@ -3,6 +3,7 @@
 // one-rank run does (so the fields are bitwise the same), and keeps the per-rank series (particles,
 // migrants sent and received, exchange time) and the load non-uniformity of every step.
 import type { Case } from '../../common/case-schema.js';
+import type { RankStepRecord } from '../../common/run-record.js';
 import { FieldAccumulator } from '../../solver/field-accumulator.js';
 import { SAMPLE_MOMENTS } from '../../solver/gpu/struct-layouts.js';
 import type { BatchReport, StepStats } from '../../solver/loop.js';
@@ -10,15 +11,8 @@ import type { Subdomain } from '../../solver/subdomain.js';
 import { buildTables } from '../../solver/tables.js';
 import { loadNonUniformity } from '../decomposition/load.js';
 
-/** One rank's numbers at one step. */
-export interface RankStep {
-  rank: number;
-  step: number;
-  particles: number;
-  sent: number;
-  received: number;
-  waitSeconds: number;
-}
+/** One rank's numbers at one step (as the run database keeps them). */
+export type RankStep = RankStepRecord;
 
 /** Copies a rank's local sums (layout [moment][species][local cell]) into global order (owned cells only). */
 export function placeSums(local: Float32Array, sub: Subdomain, species: number, nCells: number, grid: [number, number, number], into: Float32Array): void {
