@@ -1,5 +1,5 @@
 // Renders resources/icons/icon.svg to icon.png (1024 x 1024) with headless Chromium (playwright-core), for
-// electron-builder, which makes the .ico and .icns from that PNG. Run: node bench/render-icon.mjs
+// electron-builder, which makes the .ico and .icns from that PNG. Run: node scripts/render-icon.mjs
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
