@@ -132,6 +132,23 @@ describe('dsmc run --launcher slurm on simulated hosts', () => {
     expect(queueEmpty()).toBe(true);
   });
 
+  it('Ctrl-C inside an allocation stops the srun step; the allocation ends with dsmc and the run is recorded cancelled', async () => {
+    const salloc = spawn('salloc', ['--nodes=2', `--partition=${cluster.partition}`, process.execPath, BIN, 'run', ...LONG, '--launcher', 'slurm', '--profile', 'sim',
+      '--project', 'step-cancel', '--no-progress', '--data-dir', dataDir], { env: cluster.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    salloc.stderr.on('data', (d) => { stderr += d; });
+    const exited = new Promise<number | null>((resolve) => salloc.on('exit', (code) => resolve(code)));
+    await until(() => withStore((st) => (st.listRuns({ project: 'step-cancel' })[0]?.lastStep ?? 0) >= 10), 'the run to reach step 10', () => stderr);
+    const dsmcPid = Number(spawnSync('ps', ['-o', 'pid=', '--ppid', String(salloc.pid)], { encoding: 'utf8' }).stdout.trim().split('\n')[0]);
+    expect(dsmcPid).toBeGreaterThan(0);
+    process.kill(dsmcPid, 'SIGINT');
+    await exited;
+    expect(stderr).toMatch(/stopping every rank/);
+    withStore((st) => expect(st.listRuns({ project: 'step-cancel' })[0].status).toBe('cancelled'));
+    // salloc gives the allocation back once dsmc exits; Slurm lists it COMPLETING for a moment
+    await until(queueEmpty, 'the allocation to end', () => cluster.slurm('squeue', []), 15_000);
+  });
+
   it('a job Slurm refuses (unknown partition) fails the run at once, naming the profile to fix', () => {
     const add = dsmc(['cluster', 'profile', 'add', 'wrong', '--partition', 'nosuchpartition', '--no-gpu-request', '--orchestrator-host', cluster.orchestratorHost]);
     expect(add.code, add.stderr).toBe(0);

@@ -162,6 +162,10 @@ export class SlurmRankGroup implements RankGroup {
 
   /** Reports a changed state, and starts the start timeout when the job begins running. */
   private onState(state: JobState): void {
+    // a short job can start and end between two polls: it ran if it holds nodes, so say so before its end
+    if (this.runningSince === null && phaseOf(state.state) !== 'waiting' && state.state !== 'RUNNING' && state.nodes !== '') {
+      this.onState({ ...state, state: 'RUNNING', reason: 'None' });
+    }
     const changed = this.lastState === null || this.lastState.state !== state.state || this.lastState.reason !== state.reason;
     this.lastState = state;
     if (changed) this.settings.onJobState?.(state);
