@@ -11,6 +11,8 @@ import { RunCancelled } from '../../solver/loop.js';
 import { runCase } from '../../solver/run-case.js';
 import type { RunSummary } from '../../solver/summary.js';
 import { RunStore } from '../../store/run-store.js';
+import { processAlive } from '../../store/stale-runs.js';
+import { hostname } from 'node:os';
 import type { CliCommand } from '../command.js';
 import { formatSummary } from '../format-summary.js';
 import { onInterrupt } from '../interrupts.js';
@@ -38,9 +40,25 @@ function resumePointOf(store: RunStore, runId: number): { c: Case; point: Resume
   }
 }
 
+/**
+ * Waits up to 10 s for rank processes of the interrupted attempt on this host to exit (a rank outlives a killed
+ * orchestrator by up to its supervisor poll, and could still write a checkpoint file); throws naming them otherwise.
+ */
+async function awaitOldRanks(store: RunStore, runId: number): Promise<void> {
+  const here = hostname();
+  const pids = store.getRanks(runId).filter((r) => r.hostname === here && r.pid !== null && r.pid !== process.pid).map((r) => r.pid!);
+  for (let waited = 0; ; waited += 100) {
+    const alive = pids.filter(processAlive);
+    if (alive.length === 0) return;
+    if (waited >= 10_000) throw new Error(`rank process${alive.length === 1 ? '' : 'es'} ${alive.join(', ')} of run ${runId} still run${alive.length === 1 ? 's' : ''} on this host; stop ${alive.length === 1 ? 'it' : 'them'} (kill ${alive.join(' ')}) and resume again`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Resumes run `runId` of the store and records it to the end; returns the summary of the resumed part. */
 export async function resumeRun(store: RunStore, runId: number, o: { timing: 'auto' | 'wall' | 'off'; progress: boolean }): Promise<RunSummary> {
   const { c, point } = resumePointOf(store, runId);
+  await awaitOldRanks(store, runId);
   const step = point.loop.step;
   removeNewer(runCheckpointFolder(store.dataDir, runId), step);
   const recorder = RunRecorder.reopen(store, runId, step, c);

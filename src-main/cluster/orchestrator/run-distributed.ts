@@ -220,7 +220,8 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     return run;
   } catch (e) {
     // a failed or cancelled run: the supervisor's outcome says why better than a closed channel does
-    outcome ??= await Promise.race([group.outcome, new Promise<null>((r) => setTimeout(() => r(null), 15_000))]);
+    // (the timer is unref'd: a failed run must not keep the process alive 15 s after its ranks ended)
+    outcome ??= await Promise.race([group.outcome, new Promise<null>((r) => setTimeout(() => r(null), 15_000).unref())]);
     if (!outcome) outcome = await group.cancel('the orchestrator stopped after an error');
     if (outcome.status === 'cancelled' && o.signal?.aborted) throw new RunCancelled(outcome.reason);
     if (outcome.status === 'failed') throw new Error(`rank ${outcome.failure.rank} failed: ${outcome.failure.message}\nlast lines of rank ${outcome.failure.rank}:\n  ${outcome.failure.lastLines.join('\n  ')}`);

@@ -1,7 +1,8 @@
 // Where a run's checkpoints live and how one is declared complete: <dataDir>/checkpoints/run-<id>/step-<n>/
 // holds one file per rank (rank-<r>.bin), the loop's host state (loop.bin) and, written last, manifest.json
-// with the size and SHA-256 of every file. A folder without a manifest is incomplete and never resumed from;
-// older checkpoints are pruned once a newer one is complete.
+// with the size and SHA-256 of every file. A folder without a manifest is incomplete and never resumed from.
+// Once a checkpoint completes, all but it and the complete one before it are pruned: the one before is
+// what resume falls back to when the newest turns out damaged.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -73,9 +74,16 @@ export function checkpointSteps(runFolder: string): number[] {
     .sort((a, b) => b - a);
 }
 
-/** Removes every checkpoint folder of a run other than step `keep` that is older than it. */
-export function pruneOlder(runFolder: string, keep: number): void {
-  for (const step of checkpointSteps(runFolder)) if (step < keep) rmSync(stepFolder(runFolder, step), { recursive: true, force: true });
+/** Complete checkpoints kept after pruning: the newest and one to fall back to. */
+export const KEEP_COMPLETE = 2;
+
+/** After the checkpoint of step `newest` completed: removes every folder older than the KEEP_COMPLETE newest complete ones. */
+export function pruneOlder(runFolder: string, newest: number): void {
+  const steps = checkpointSteps(runFolder).filter((s) => s <= newest);
+  const complete = steps.filter((s) => existsSync(join(stepFolder(runFolder, s), MANIFEST)));
+  if (complete.length < KEEP_COMPLETE) return;
+  const oldestKept = complete[KEEP_COMPLETE - 1];
+  for (const step of steps) if (step < oldestKept) rmSync(stepFolder(runFolder, step), { recursive: true, force: true });
   fsyncFolder(runFolder);
 }
 

@@ -1,5 +1,5 @@
 // Writes checkpoints: each rank's file into the step's folder, then the host's loop file and, last, the
-// manifest that marks the checkpoint complete; older checkpoints of the run are pruned after that.
+// manifest that marks the checkpoint complete; then all but the newest two complete checkpoints are pruned.
 import { join } from 'node:path';
 import { writeFileDurable } from './atomic-file.js';
 import { LOOP_FILE, completeCheckpoint, makeStepFolder, pruneOlder, rankFile } from './checkpoint-folder.js';
