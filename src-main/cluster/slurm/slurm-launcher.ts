@@ -37,7 +37,7 @@ export interface SlurmLauncherConfig {
   pollMs?: number;
   /** Every change of the job's state. */
   onJobState?: (state: JobState) => void;
-  /** After a failure or cancel, how long to wait for Slurm to end the job before the run ends anyway (ms, default 20000). */
+  /** After a failure or cancel, how long to wait for Slurm to end the job before the run ends anyway (ms, default 10000). */
   releaseMs?: number;
   /** The rank group, as soon as it exists (for its job id). */
   onGroup?: (group: SlurmRankGroup) => void;
@@ -83,7 +83,7 @@ export function slurmLauncher(config: SlurmLauncherConfig): (options: LaunchOpti
     }
     const commands: SlurmCommandOptions = { env: config.commandEnv };
     const group = new SlurmRankGroup(options, driverOf(config.mode, spec, commands), {
-      pollMs: config.pollMs ?? 1000, profileHint: `cluster profile "${config.profile.name}"`, releaseMs: config.releaseMs ?? 20_000, onJobState: config.onJobState,
+      pollMs: config.pollMs ?? 1000, profileHint: `cluster profile "${config.profile.name}"`, releaseMs: config.releaseMs ?? 10_000, onJobState: config.onJobState,
     });
     config.onGroup?.(group);
     return group;
