@@ -116,6 +116,17 @@ async function startLongRun(project: string) {
 }
 
 describe('dsmc run --ranks: faults', () => {
+  it('refuses more GPUs than exist, naming --gpus and the GPUs there are, and records nothing', () => {
+    const r = dsmc(['run', 'collide-box', '--ranks', '2', '--gpus', '5,6', '--project', 'too-many-gpus']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--gpus: there is no GPU 5; this machine lists /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const store = RunStore.open({ dataDir: DATA_DIR });
+    const runs = store.listRuns({ project: 'too-many-gpus' });
+    store.close();
+    expect(runs).toEqual([]);
+  });
+
   it('a rank killed mid-run stops the others and the run is recorded failed with the rank and its exit', async () => {
     const run = await startLongRun('killed');
     expect(run.ranks.length).toBe(2);
