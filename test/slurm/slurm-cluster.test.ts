@@ -1,9 +1,11 @@
 // `dsmc run --launcher slurm` against a real Slurm (Debian's slurmctld, slurmd, munge) started by the test as a
 // cluster of simulated hosts: each slurmd in its own network and UTS namespace on a bridge, so the ranks of one
 // job sit on different "hosts" (n1, n2) and talk over tcp. Checks: the fields are bitwise those of one rank and
-// the run records each rank's host and the job; the job is followed (PENDING, RUNNING, COMPLETED); Ctrl-C while
-// queued maps to scancel; Ctrl-C while running stops the ranks and the job ends; a scancel from outside fails the
-// run; a host that disappears (every process in its namespace killed) fails the run cleanly, naming the host.
+// the run records each rank's host and the job; the job is followed (PENDING, RUNNING, COMPLETED); inside an
+// allocation (salloc) the ranks are one srun step there, and Ctrl-C stops it; a job Slurm refuses fails at once;
+// Ctrl-C while queued maps to scancel; Ctrl-C while running stops the ranks and the job ends; a scancel from
+// outside fails the run; a rank killed on its host, and a host that disappears (every process in its namespace
+// killed), fail the run cleanly, naming the rank and the host, with nothing of the job left running.
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +84,12 @@ function jobIdOf(stderr: string): string {
 /** Slurm's state of a job (scontrol). */
 function jobState(id: string): string {
   return /JobState=(\S+)/.exec(cluster.slurm('scontrol', ['show', 'job', '-o', id]))?.[1] ?? '?';
+}
+
+/** Pids of rank processes (the Slurm rank entry) in a host's network namespace. */
+function rankEntryPids(netns: string): number[] {
+  return spawnSync('ip', ['netns', 'pids', netns], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number)
+    .filter((pid) => /rank-entry\.js/.test(spawnSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).stdout));
 }
 
 /** True when no job is queued or running. */
@@ -197,6 +205,22 @@ describe('dsmc run --launcher slurm on simulated hosts', () => {
     withStore((s) => expect(s.listRuns({ project: 'scancel' })[0].status).toBe('failed'));
   });
 
+  it('a rank killed on its host (SIGKILL) fails the run at once through srun\'s report, naming rank, host and signal', async () => {
+    const run = startRun([...LONG, '--launcher', 'slurm', '--profile', 'sim', '--project', 'rank-killed']);
+    await until(() => withStore((s) => (s.listRuns({ project: 'rank-killed' })[0]?.lastStep ?? 0) >= 10), 'the run to reach step 10', run.stderr);
+    const rank = rankEntryPids(cluster.hosts[1].netns);
+    expect(rank.length).toBe(1);
+    process.kill(rank[0], 'SIGKILL');
+    const t0 = Date.now();
+    const code = await run.exited;
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    expect(code).toBe(1);
+    expect(run.stderr()).toMatch(/rank 1 \(Slurm job \d+ on n2\) was killed by SIGKILL/);
+    withStore((s) => expect(s.listRuns({ project: 'rank-killed' })[0].status).toBe('failed'));
+    await until(queueEmpty, 'the job to end', () => cluster.slurm('squeue', []), 15_000);
+    expect(rankEntryPids(cluster.hosts[0].netns)).toEqual([]);
+  });
+
   it('a host that disappears mid-run (its namespace\'s processes killed) fails the run cleanly, naming the rank and host', async () => {
     const run = startRun([...LONG, '--launcher', 'slurm', '--profile', 'sim', '--project', 'host-lost', '--heartbeat-timeout', '5']);
     await until(() => withStore((s) => (s.listRuns({ project: 'host-lost' })[0]?.lastStep ?? 0) >= 10), 'the run to reach step 10', run.stderr);
@@ -214,8 +238,6 @@ describe('dsmc run --launcher slurm on simulated hosts', () => {
       expect(rec.reason).toMatch(/rank 1 .*n2/);
     });
     // rank 0 on the surviving host is gone too: nothing of the job runs on n1
-    const left = spawnSync('ip', ['netns', 'pids', cluster.hosts[0].netns], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean)
-      .map((pid) => spawnSync('ps', ['-o', 'args=', '-p', pid], { encoding: 'utf8' }).stdout.trim()).filter((a) => /rank-entry/.test(a));
-    expect(left).toEqual([]);
+    expect(rankEntryPids(cluster.hosts[0].netns)).toEqual([]);
   });
 });
