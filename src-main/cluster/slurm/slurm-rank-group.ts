@@ -222,7 +222,15 @@ export class SlurmRankGroup implements RankGroup {
 
   /** A rank hung or never said hello. */
   private onLivenessProblem(rank: number, problem: LivenessProblem): void {
-    if (!this.taskEnds.has(rank)) this.failWith(rank, problem, {});
+    if (this.taskEnds.has(rank)) return;
+    const host = this.hosts.get(rank);
+    const who = `rank ${rank} (Slurm job ${this.id}${host ? ` on ${host}` : ''})`;
+    const message = problem === 'hang'
+      ? `${who} sent nothing for ${this.heartbeatTimeoutMs} ms: its node may be gone (down, or cut off from this host) or the rank hung; ` +
+        'Slurm\'s job output and sinfo say which; raise dsmc run --heartbeat-timeout only if its steps legitimately take that long'
+      : `${who} did not say hello within ${this.startTimeoutMs} ms of the job starting: check that the nodes reach the orchestrator ` +
+        '(--orchestrator-host / the profile\'s orchestratorHost) and the rank\'s last lines (Node.js and the product at productPath on the nodes)';
+    this.failWith(rank, problem, { message });
   }
 
   /** After the job ended: a failed or unexpectedly ended job fails the run with Slurm's reason. */
