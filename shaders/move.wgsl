@@ -45,19 +45,13 @@ fn owner_of(v: vec3<u32>) -> u32 {
   return params.worldSize;
 }
 
-// Marks a particle that stays on this rank (or left the box) in move_particles.
-const NO_RANK: u32 = 0xffffffffu;
-
-// Migrants of this workgroup per destination, and where they start in each destination's segment.
-var<workgroup> wgMigrants: array<atomic<u32>, MAX_RANKS>;
-var<workgroup> wgBase: array<u32, MAX_RANKS>;
-
-// Copies particle i into slot k of destination dest's segment of the migrant buffer. Beyond the
-// segment's capacity it only counts (migCounts already holds the total): the particle stays in place
-// (valid cell word, not counted here), the host sees the count above the capacity, grows the buffer
-// and collects again (collect_all). Nothing is dropped.
-fn write_migrant(i: u32, dest: u32, k: u32) {
-  if (k >= params.segCap) { return; }
+// Copies particle i (in global cell coordinates v) into its owner's segment of the migrant buffer.
+// A full segment only counts: the particle stays in place (valid cell word, not counted here), the
+// host sees the count above the segment capacity, grows the buffer and collects again (collect_all).
+fn emit_migrant(i: u32, v: vec3<u32>) {
+  let dest = owner_of(v);
+  let k = atomicAdd(&migCounts[dest], 1u);
+  if (dest >= params.worldSize || k >= params.segCap) { return; }
   let o = (dest * params.segCap + k) * MIGRANT_WORDS;
   migOut[o] = bitcast<u32>(px[i]);
   migOut[o + 1u] = bitcast<u32>(py[i]);
@@ -70,15 +64,6 @@ fn write_migrant(i: u32, dest: u32, k: u32) {
   migOut[o + 8u] = keys[i].y;
 }
 
-// Copies particle i (in global cell coordinates v) to its owner's segment with one global atomic
-// (the paths with few migrants: injected particles, collecting again, relayout); a cell without an
-// owner counts as misrouted (migCounts[worldSize]) and stops the run on the host.
-fn emit_migrant(i: u32, v: vec3<u32>) {
-  let dest = owner_of(v);
-  let k = atomicAdd(&migCounts[dest], 1u);
-  if (dest < params.worldSize) { write_migrant(i, dest, k); }
-}
-
 // Counts particle i in its new cell here, or sends it away when another rank owns that cell.
 fn place(i: u32, g: u32) {
   let v = coords_of_cell(g, params);
@@ -89,10 +74,13 @@ fn place(i: u32, g: u32) {
   }
 }
 
-// Flies particle i for dt, re-indexes it and counts it here; returns the rank it must move to
-// (NO_RANK when it stays, left the box or is not a live particle).
-fn advance(i: u32) -> u32 {
-  if (i >= ctl[CTL_N]) { return NO_RANK; }
+// One invocation per live particle: advance, apply boundaries, re-index, count (or emit as migrant).
+// Its random stream is keyed by (cell, rank in cell) at the start of the step: the same on any number of ranks.
+@compute @workgroup_size(WG_SIZE)
+fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                  @builtin(local_invocation_index) li: u32) {
+  let i = flat_id(wg, nwg, li);
+  if (i >= ctl[CTL_N]) { return; }
   let w = cell[i];
   let g0 = cell_part(w);
   let sp = species_part(w);
@@ -102,7 +90,7 @@ fn advance(i: u32) -> u32 {
   let f = fly(start, params.dt, sp, rid, ctl[CTL_STEP]);
   if (!f.alive) {
     cell[i] = INVALID_CELL;
-    return NO_RANK;
+    return;
   }
   px[i] = f.pos.x;
   py[i] = f.pos.y;
@@ -110,37 +98,13 @@ fn advance(i: u32) -> u32 {
   vx[i] = f.vel.x;
   vy[i] = f.vel.y;
   vz[i] = f.vel.z;
-  let v = cell_coords(f.pos, params);
-  let c = cell_id(v, params);
+  let c = cell_of(f.pos, params);
   cell[i] = cell_word(c, sp);
-  if (owns_coords(v, params)) {
-    slot[i] = atomicAdd(&counts[c - params.cellBase], 1u);
-    return NO_RANK;
+  if (!MULTI_RANK) {
+    slot[i] = atomicAdd(&counts[c], 1u);
+    return;
   }
-  return owner_of(v);
-}
-
-// One invocation per live particle: advance, apply boundaries, re-index, count (or emit as migrant).
-// Its random stream is keyed by (cell, rank in cell) at the start of the step: the same on any number of
-// ranks. Migrants are compacted per workgroup: one global atomic per workgroup and destination reserves
-// a run of slots in that destination's segment, and each migrant takes its place in it.
-@compute @workgroup_size(WG_SIZE)
-fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-                  @builtin(local_invocation_index) li: u32) {
-  let dest = advance(flat_id(wg, nwg, li));
-  if (!MULTI_RANK) { return; }
-  for (var r = li; r < params.worldSize; r += WG_SIZE) { atomicStore(&wgMigrants[r], 0u); }
-  workgroupBarrier();
-  var local = 0u;
-  if (dest < params.worldSize) { local = atomicAdd(&wgMigrants[dest], 1u); }
-  if (dest == params.worldSize) { atomicAdd(&migCounts[dest], 1u); }
-  workgroupBarrier();
-  for (var r = li; r < params.worldSize; r += WG_SIZE) {
-    let n = atomicLoad(&wgMigrants[r]);
-    if (n > 0u) { wgBase[r] = atomicAdd(&migCounts[r], n); }
-  }
-  workgroupBarrier();
-  if (dest < params.worldSize) { write_migrant(flat_id(wg, nwg, li), dest, wgBase[dest] + local); }
+  place(i, c);
 }
 
 // Emits particle i if it is a live particle of a cell another rank owns.
