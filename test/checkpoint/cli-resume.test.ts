@@ -95,7 +95,8 @@ describe('damaged checkpoints', () => {
     const k = await runAndKill(DATA_DIR, ['run', ...BOX, '--timing', 'off'], 60, { kind: 'orchestrator' });
     const r = dsmc(DATA_DIR, ['resume', String(k.runId)]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('the run wrote none (set run.checkpointEvery');
+    expect(r.stderr).toContain('no complete checkpoint in');
+    expect(r.stderr).toContain('or its case has run.checkpointEvery 0; run the case again, with checkpoints on (e.g. --set run.checkpointEvery=100)');
     expect(recorded(DATA_DIR, k.runId).status).toBe('failed');
   });
 });

@@ -31,7 +31,8 @@ function resumePointOf(store: RunStore, runId: number): { c: Case; point: Resume
   }
   const c = parseCase(store.getCase(runId).json);
   const folder = runCheckpointFolder(store.dataDir, runId);
-  const verified = latestCheckpoint(folder, (e) => process.stderr.write(`refused: ${e.message}; trying the previous checkpoint\n`));
+  const verified = latestCheckpoint(folder, (e) => process.stderr.write(`refused: ${e.message}; trying the previous checkpoint\n`),
+    (e) => process.stderr.write(`skipped: ${e.message}\n`));
   try {
     return { c, point: loadResumePoint(verified, c) };
   } catch (e) {

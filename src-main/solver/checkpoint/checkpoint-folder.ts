@@ -107,7 +107,7 @@ export interface VerifiedCheckpoint {
 /** Reads a checkpoint folder and checks every file against its manifest; throws CheckpointCorrupt naming the file. */
 export function verifyCheckpoint(dir: string): VerifiedCheckpoint {
   const manifestPath = join(dir, MANIFEST);
-  if (!existsSync(manifestPath)) throw new CheckpointCorrupt(`checkpoint ${dir} is incomplete: ${manifestPath} is missing (the run stopped while writing it)`);
+  if (!existsSync(manifestPath)) throw new CheckpointIncomplete(`checkpoint ${dir} is incomplete: ${manifestPath} is missing (the run stopped while writing it)`);
   let manifest: Manifest;
   try {
     manifest = manifestSchema.parse(JSON.parse(readFileSync(manifestPath, 'utf8')));
@@ -126,24 +126,33 @@ export function verifyCheckpoint(dir: string): VerifiedCheckpoint {
   return { dir, manifest, files };
 }
 
+/** Thrown by verifyCheckpoint for a folder without a manifest (the run stopped before it completed it). */
+export class CheckpointIncomplete extends CheckpointCorrupt {}
+
 /**
- * The newest checkpoint of a run that verifies, falling back to older ones; every refused one goes to
- * `onRefused` (its error names the file). Throws naming the folder when none is usable.
+ * The newest checkpoint of a run that verifies, falling back to older ones; every damaged one goes to
+ * `onRefused` (its error names the file), every incomplete one (no manifest: the run stopped while writing
+ * it, a normal end of a killed run) to `onSkipped`. Throws naming the folder when none is usable.
  */
-export function latestCheckpoint(runFolder: string, onRefused: (e: CheckpointCorrupt) => void): VerifiedCheckpoint {
+export function latestCheckpoint(runFolder: string, onRefused: (e: CheckpointCorrupt) => void, onSkipped: (e: CheckpointIncomplete) => void = () => undefined): VerifiedCheckpoint {
   const steps = checkpointSteps(runFolder);
   const refused: string[] = [];
   for (const step of steps) {
     try {
       return verifyCheckpoint(stepFolder(runFolder, step));
     } catch (e) {
+      if (e instanceof CheckpointIncomplete) {
+        onSkipped(e);
+        continue;
+      }
       if (!(e instanceof CheckpointCorrupt)) throw e;
       refused.push(e.message);
       onRefused(e);
     }
   }
-  if (steps.length === 0) {
-    throw new Error(`no checkpoint in ${runFolder}: the run wrote none (set run.checkpointEvery in its case, e.g. --set run.checkpointEvery=100, and run it again)`);
+  if (refused.length === 0) {
+    throw new Error(`no complete checkpoint in ${runFolder}: the run stopped before its first checkpoint completed, or its case has run.checkpointEvery 0; ` +
+      'run the case again, with checkpoints on (e.g. --set run.checkpointEvery=100)');
   }
   throw new CheckpointCorrupt(`no usable checkpoint in ${runFolder}:\n  ${refused.join('\n  ')}\nRun the case again (dsmc run).`);
 }
