@@ -20,6 +20,7 @@ import { openDatabase } from './open-database.js';
 import { RUN_SELECT, runFromRow, type RunRow } from './run-rows.js';
 import { failStaleRuns } from './stale-runs.js';
 import { reopenRunRows } from './run-reopen.js';
+import { updateRankPids } from './rank-pids.js';
 import { StudyStore, type CreateStudyInput } from './study-store.js';
 
 /** What createRun records about a new run. */
@@ -183,6 +184,12 @@ export class RunStore {
       this.requireStatus(runId, ['failed', 'cancelled'], 'resume it (a running run must stop first; a completed one is done)');
       reopenRunRows(this.db, runId, step);
     }).immediate();
+  }
+
+  /** Records the pids of a resumed run's new rank processes, all or none. */
+  updateRankPids(runId: number, ranks: { rank: number; pid: number | null }[]): void {
+    this.checkId(runId);
+    updateRankPids(this.db, runId, ranks);
   }
 
   /** Runs, oldest first, optionally only of one project, status or tag. */

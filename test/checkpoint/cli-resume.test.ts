@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkpointSteps, runCheckpointFolder, stepFolder } from '../../src-main/solver/checkpoint/checkpoint-folder.js';
+import { RunStore } from '../../src-main/store/run-store.js';
 import { BOX, CHANNEL, withCheckpoints } from './cases.js';
 import { dsmc, integrity, jsonOf, recorded, runAndKill } from './cli-harness.js';
 
@@ -47,6 +48,10 @@ describe.each([
     expect(killed.status).toBe('failed');
     const resumed = jsonOf(dsmc(DATA_DIR, ['resume', String(k.runId), '--json', '--timing', 'off']), 'dsmc resume');
     expect(resumed.runId).toBe(k.runId);
+    // the run now records the resumed attempt's rank processes (a later resume waits for those)
+    const pids = rankPids(k.runId);
+    expect(pids).toHaveLength(ranks === 1 ? 0 : ranks);
+    for (const pid of pids) expect(k.rankPids).not.toContain(pid);
     expect(integrity(DATA_DIR)).toBe('ok');
     expect(comparable(recorded(DATA_DIR, k.runId), ranks === 1)).toEqual(comparable(ref(), ranks === 1));
     // a completed run keeps no checkpoints, and cannot be resumed again
@@ -115,6 +120,16 @@ describe('two runs at once on one database', () => {
     expect(comparable(recorded(DATA_DIR, otherId), false)).toEqual(comparable(channel, false));
   });
 });
+
+/** The recorded pids of a run's rank processes. */
+function rankPids(runId: number): (number | null)[] {
+  const store = RunStore.open({ dataDir: DATA_DIR });
+  try {
+    return store.getRanks(runId).map((r) => r.pid);
+  } finally {
+    store.close();
+  }
+}
 
 /** Runs dsmc without blocking the test (so two run at once). */
 async function dsmcAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

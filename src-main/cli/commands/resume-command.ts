@@ -13,6 +13,7 @@ import type { RunSummary } from '../../solver/summary.js';
 import { RunStore } from '../../store/run-store.js';
 import { processAlive } from '../../store/stale-runs.js';
 import { hostname } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import type { CliCommand } from '../command.js';
 import { formatSummary } from '../format-summary.js';
 import { onInterrupt } from '../interrupts.js';
@@ -49,10 +50,22 @@ async function awaitOldRanks(store: RunStore, runId: number): Promise<void> {
   const here = hostname();
   const pids = store.getRanks(runId).filter((r) => r.hostname === here && r.pid !== null && r.pid !== process.pid).map((r) => r.pid!);
   for (let waited = 0; ; waited += 100) {
-    const alive = pids.filter(processAlive);
+    const alive = pids.filter(isRankProcess);
     if (alive.length === 0) return;
     if (waited >= 10_000) throw new Error(`rank process${alive.length === 1 ? '' : 'es'} ${alive.join(', ')} of run ${runId} still run${alive.length === 1 ? 's' : ''} on this host; stop ${alive.length === 1 ? 'it' : 'them'} (kill ${alive.join(' ')}) and resume again`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** True when `pid` is alive and (where /proc tells) a dsmc rank process, not an unrelated one that reused the pid. */
+function isRankProcess(pid: number): boolean {
+  if (!processAlive(pid)) return false;
+  const cmdline = `/proc/${pid}/cmdline`;
+  if (!existsSync(cmdline)) return true;
+  try {
+    return readFileSync(cmdline, 'utf8').includes('rank-main');
+  } catch {
+    return false; // it ended meanwhile
   }
 }
 
@@ -92,6 +105,13 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
       ranks: point.loop.ranks, method: point.loop.decomposition!.method, timing: o.timing, resume: point, signal: controller.signal,
       onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
       onSteps: (s) => recorder.onSteps(s), onProgress: (p) => bar.update(p),
+      onLaunched: (ranks) => {
+        try {
+          store.updateRankPids(runId, ranks.map((r) => ({ rank: r.rank, pid: r.pid })));
+        } catch (e) {
+          process.stderr.write(`could not record the new rank processes of run ${runId}: ${(e as Error).message}\n`);
+        }
+      },
     });
     bar.stop();
     recorder.completeDistributed(c, run);
