@@ -86,6 +86,9 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
       blockPlan = { from: sim.stepsDone, steps: c.run.steps };
     }
     const target = options.checkpoints ?? attachedCheckpointTarget(c);
+    if (c.run.checkpointEvery > 0 && !target) {
+      process.stderr.write('warning: run.checkpointEvery is set but this run is not saved (--no-save), so no checkpoints are written; save the run to be able to resume it\n');
+    }
     const onCheckpoint = target && c.run.checkpointEvery > 0 ? (_step: number) => writeCheckpoint(target, sim, c, blockPlan) : undefined;
     const remaining = blockPlan.from + blockPlan.steps - sim.stepsDone;
     const result = await sim.run({ ...options, onCheckpoint }, remaining, blockPlan);

@@ -201,6 +201,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     // after onLaunched: a recorder attaches the run's checkpoint folder to the case there
     const target = c.run.checkpointEvery > 0 ? o.checkpoints ?? attachedCheckpointTarget(c) : undefined;
     if (target) keeper = new CheckpointKeeper(c, target, decomposition, blockPlan, (w) => o.onWarning?.(w));
+    else if (c.run.checkpointEvery > 0) o.onWarning?.('run.checkpointEvery is set but this run is not saved (--no-save), so no checkpoints are written; save the run to be able to resume it');
     const payload: RankPayload = {
       case: c, decomposition, timing: o.timing ?? 'auto', detail: !!o.detail, warmupSteps: warmup, exchangeTimeoutMs: 600_000,
       rebalancePercent: o.rebalancePercent ?? null,
