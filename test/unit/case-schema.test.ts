@@ -156,7 +156,7 @@ describe('defaults', () => {
     }));
     expect(c.species[0].alpha).toBe(1);
     expect(c.initial).toEqual({ kind: 'maxwellian', numberDensity: 1e21, temperature: 273.15, velocity: [0, 0, 0] });
-    expect(c.run).toEqual({ steps: 10, dt: 1e-7, seed: 1, stepsPerSubmit: 50 });
+    expect(c.run).toEqual({ steps: 10, dt: 1e-7, seed: 1, stepsPerSubmit: 50, checkpointEvery: 0 });
     expect(c.sampling).toEqual({ enabled: true, start: 0, interval: 1 });
     expect(c.boundaries.ymin).toEqual({ type: 'diffuse', temperature: 300, velocity: [0, 0, 0] });
     expect(c.boundaries.xmin).toEqual({ type: 'inflow', numberDensity: 1e20, temperature: 300, velocity: [0, 0, 0] });
