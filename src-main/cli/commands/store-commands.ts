@@ -1,4 +1,5 @@
 // `dsmc projects`, `runs`, `show`, `delete`, `tag` and `note`: the saved runs in the run database.
+import { removeRunCheckpoints, runCheckpointFolder } from '../../solver/checkpoint/checkpoint-folder.js';
 import { FIELD_NAMES } from '../../common/field-names.js';
 import type { RunStatus } from '../../common/run-record.js';
 import { RUN_STATUSES } from '../../store/input-schemas.js';
@@ -97,7 +98,7 @@ export const showCommand: CliCommand = {
 export const deleteCommand: CliCommand = {
   name: 'delete',
   usage: 'delete RUN [--data-dir DIR]',
-  summary: 'Delete a saved run and everything recorded about it.',
+  summary: 'Delete a saved run and everything recorded about it (its checkpoints included).',
   options: { ...DATA_DIR_OPTION },
   async run(args) {
     positionalCount(args, 1, 1, deleteCommand.usage);
@@ -105,6 +106,8 @@ export const deleteCommand: CliCommand = {
     withStore(args, (store) => {
       const run = store.getRun(id);
       store.deleteRun(id);
+      // a failed or cancelled run may still hold checkpoints for dsmc resume: they go with it
+      removeRunCheckpoints(runCheckpointFolder(store.dataDir, id));
       print(`deleted run ${id} (${run.caseName}, ${run.status})`);
     });
     return 0;
