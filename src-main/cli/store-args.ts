@@ -1,4 +1,5 @@
 // Arguments shared by the commands over the run database: --data-dir, a RUN id, opening the store.
+import { explainDatabaseError } from '../store/open-database.js';
 import { RunStore } from '../store/run-store.js';
 import type { CommandArgs, CommandOptions } from './command.js';
 
@@ -10,8 +11,15 @@ export function withStore<T>(args: CommandArgs, use: (store: RunStore) => T): T 
   const store = RunStore.open({ dataDir: args.values['data-dir'] as string | undefined });
   try {
     return use(store);
+  } catch (e) {
+    // SQLite errors found after the open (damage met by a query, a full disk on a write) name the file and the fix
+    throw explainDatabaseError(store.path, e);
   } finally {
-    store.close();
+    try {
+      store.close();
+    } catch {
+      // closing a damaged database can fail too; the error above says what to do
+    }
   }
 }
 

@@ -159,10 +159,9 @@ describe('a corrupt, truncated or foreign database file', () => {
     expect(folderChecksums(dir)).toEqual(before);
   });
 
-  // Known gap (outside this work's files): SQLite finds this damage only when a query reads the page, in
-  // run-store.ts, whose errors reach the user as "database disk image is malformed" without the file or the
-  // fix. Passing them through explainDatabaseError (store/open-database.ts) fixes it; then remove `.fails`.
-  it.fails('damage inside the file: the message names the file and how to fix it', async () => {
+  // SQLite finds this damage only when a query reads the page; the CLI's store helper passes the error
+  // through explainDatabaseError so that it names the file and the fix.
+  it('damage inside the file: the message names the file and how to fix it', async () => {
     const dir = populated(30);
     const path = join(dir, 'runs.sqlite');
     const fd = openSync(path, 'r+');
@@ -271,9 +270,8 @@ describe('a full disk while writing (RLIMIT_FSIZE)', () => {
     expect(strip(after.runs)).toEqual(strip(before.runs));
   });
 
-  // Known gap (outside this work's files): a write that fails after the database opened (run-store.ts) reaches
-  // the user as SQLite's bare "disk I/O error", without the file or the fix; explainDatabaseError gives both.
-  it.fails('dsmc note on a full disk: the message names the database and how to fix it', async () => {
+  // A write that fails after the database opened goes through explainDatabaseError too.
+  it('dsmc note on a full disk: the message names the database and how to fix it', async () => {
     const dir = populated();
     const { refused } = await notesUntilRefused(dir);
     expect(refused.length).toBeGreaterThan(0);
