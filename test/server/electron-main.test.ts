@@ -183,3 +183,13 @@ describe('Electron main (electron mocked)', async () => {
     expect(fake.state.rendererListeners.has(IPC_EVENT_CHANNEL)).toBe(false);
   });
 });
+
+describe('Electron glue: no way out to the system shell', () => {
+  it('never calls shell.openExternal or shell.openPath (no untrusted URL can reach the OS)', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = new URL('../../src-main/electron/', import.meta.url);
+    const sources = readdirSync(dir).filter((f) => /\.(c?ts)$/.test(f));
+    expect(sources.length).toBeGreaterThan(1);
+    for (const f of sources) expect(readFileSync(new URL(f, dir), 'utf8'), f).not.toMatch(/openExternal|openPath|shell\./);
+  });
+});

@@ -95,8 +95,9 @@ describe('dsmc serve', () => {
     }
   });
 
-  it('refuses WebSocket upgrades without the token or from another origin', async () => {
+  it('refuses WebSocket upgrades without the token, with a wrong one, or from another origin', async () => {
     await expect(openSocket(`ws://127.0.0.1:${server.port}/api`)).rejects.toThrow('HTTP 401');
+    await expect(openSocket(`ws://127.0.0.1:${server.port}/api?token=${'0'.repeat(server.token.length)}`)).rejects.toThrow('HTTP 401');
     await expect(openSocket(`ws://127.0.0.1:${server.port}/api?token=${server.token}`, 'http://evil.example')).rejects.toThrow('HTTP 403');
   });
 
