@@ -1,5 +1,6 @@
 // The summary of a finished run, as `dsmc run --json` prints it and the run database keeps it.
 // Environment-free: the renderer reads the same type.
+import type { VelocityDistribution } from './velocity-distribution.js';
 
 /** How phase times were measured. */
 export type TimingSource = 'gpu-timestamps' | 'wall-clock' | 'off';
@@ -50,6 +51,8 @@ export interface RunSummary {
   loadNonUniformityMean?: number;
   /** Rebalancing runs: the steps after which the grid was re-decomposed, with UN (percent) before. */
   rebalances?: { step: number; unBefore: number }[];
+  /** A sample of the first species' velocities at the end, binned, for comparison with Maxwell-Boltzmann (one-rank runs). */
+  velocityDistribution?: VelocityDistribution;
   /** The adapter (and pinned GPU) of every rank. */
   rankAdapters?: { rank: number; gpu: string; pinned: boolean; description: string }[];
 }

@@ -8,7 +8,8 @@ import { throwIfGpuError, type Gpu } from './gpu/device.js';
 import { TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
 import type { TimingSource } from '../common/run-summary.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
-import { CTL, STATS } from './gpu/struct-layouts.js';
+import { CELL_WORD, CTL, STATS } from './gpu/struct-layouts.js';
+import { velocityDistribution, type VelocityDistribution } from '../common/velocity-distribution.js';
 import { submitsPerBlock } from './field-statistics.js';
 import { FieldAccumulator } from './field-accumulator.js';
 import { FIELD_NAMES, type Fields } from './fields.js';
@@ -27,7 +28,6 @@ import type { ParticleAttribute } from './particle-attributes.js';
 import { PARTICLE_ATTRIBUTES } from './particle-attributes.js';
 import { checkpointDue } from './checkpoint/checkpoint-schedule.js';
 import type { LoopHistory, RankSnapshot } from './checkpoint/checkpoint-state.js';
-import { CELL_WORD } from './gpu/struct-layouts.js';
 import { SimState, initialCapacity } from './state.js';
 import { buildTables, type SolverTables } from './tables.js';
 
@@ -360,10 +360,19 @@ export class Simulation {
   }
 
   /** Copies the live particles' arrays to the host (tests, exports); u32 arrays come back as bits to reinterpret. */
-  async readParticles(attrs: readonly ParticleAttribute[]): Promise<Record<ParticleAttribute, ArrayBuffer>> {
+  async readParticles(attrs: readonly ParticleAttribute[], limit = Infinity): Promise<Record<ParticleAttribute, ArrayBuffer>> {
     const out = {} as Record<ParticleAttribute, ArrayBuffer>;
-    for (const a of attrs) out[a] = await readBuffer(this.gpu.device, this.state.live[a], 4 * this.particles);
+    const n = Math.min(this.particles, limit);
+    for (const a of attrs) out[a] = await readBuffer(this.gpu.device, this.state.live[a], 4 * n);
     return out;
+  }
+
+  /** The velocity distribution of the first species from (at most the first `limit`, in cell order) live particles. */
+  async velocityDistribution(limit = 2_000_000): Promise<VelocityDistribution | null> {
+    const r = await this.readParticles(['vx', 'vy', 'vz', 'cell'], limit);
+    const cell = new Uint32Array(r.cell);
+    return velocityDistribution(this.kase.species[0].name, this.tables.species[0].mass,
+      new Float32Array(r.vx), new Float32Array(r.vy), new Float32Array(r.vz), (i) => cell[i] >>> CELL_WORD.BITS === 0);
   }
 
   /** Current live particle count (as of the last read-back). */

@@ -93,7 +93,10 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
     const remaining = blockPlan.from + blockPlan.steps - sim.stepsDone;
     const result = await sim.run({ ...options, onCheckpoint }, remaining, blockPlan);
     const gpuBytes = bufferPlan(sim.tables, sim.state.capacity).reduce((s, b) => s + b.bytes, 0);
-    return { summary: summarize(c.name, result, gpu.adapter, gpuBytes), result, prelaunch };
+    const summary = summarize(c.name, result, gpu.adapter, gpuBytes);
+    // the molecules' velocities against Maxwell-Boltzmann (the first 2M particles in cell order on big runs)
+    summary.velocityDistribution = (await sim.velocityDistribution()) ?? undefined;
+    return { summary, result, prelaunch };
   } finally {
     if (!options.gpu) gpu.device.destroy();
   }

@@ -142,7 +142,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the app in a browser against dsmc serve'
     await shot('5-live-completed');
   });
 
-  it('opens the finished run with its heatmap and phase table, and exports the HTML report', async () => {
+  it('opens the finished run with its heatmap, phase table and velocity distribution, and exports the HTML report', async () => {
     await page.click('[data-test="open-detail"]');
     await page.waitForSelector('[data-test="heatmap"] svg');
     expect(await page.locator('[data-test="phase-table"] tbody tr').count()).toBeGreaterThan(3);
@@ -151,6 +151,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the app in a browser against dsmc serve'
     await page.fill('[data-test="new-tag"]', 'baseline');
     await page.press('[data-test="new-tag"]', 'Enter');
     await expect.poll(() => page.locator('[data-test="tag"]').allTextContents()).toEqual(['baseline ×']);
+    // the velocity distribution against Maxwell-Boltzmann: two charts (x velocity, speed)
+    await expect.poll(() => page.locator('[data-test="velocity"]').textContent()).toMatch(/sampled.*Maxwell-Boltzmann/s);
     await shot('6-run-detail');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-test="export-html"]')]);
     expect(download.suggestedFilename()).toBe(`run-${firstRun}-profile.html`);
