@@ -21,6 +21,7 @@ export type FromChild =
   | { type: 'started'; runId: number; steps: number }
   | { type: 'progress'; step: number; steps: number; particles: number; elapsedSeconds: number; particleStepsPerSecond: number }
   | { type: 'steps'; steps: StepRecord[] }
+  | { type: 'phases'; phases: { phase: string; seconds: number }[] }
   | { type: 'field'; slice: FieldSlice }
   | { type: 'refused'; message: string }
   | { type: 'ended'; status: 'completed' | 'failed' | 'cancelled'; reason: string | null };

@@ -41,7 +41,10 @@ async function runStart(m: Extract<ToChild, { type: 'start' }>, controller: Abor
       const { summary, result } = await runCase(c, {
         gpu, signal: controller.signal,
         onProgress: (p) => post({ type: 'progress', ...p }),
-        onBatch: (b) => live?.onBatch(b),
+        onBatch: (b) => {
+          live?.onBatch(b);
+          post({ type: 'phases', phases: b.phases });
+        },
         onSteps: (s) => {
           recorder.onSteps(s);
           post({ type: 'steps', steps: s.map((x) => ({ step: x.step, particles: x.particlesAfter, injected: x.injected, collisions: x.collisions, candidates: x.candidates })) });

@@ -126,6 +126,8 @@ export class RunLauncher {
       this.emit({ kind: 'steps', runId, steps: m.steps });
     } else if (m.type === 'field') {
       this.emit({ kind: 'field', runId, slice: m.slice });
+    } else if (m.type === 'phases') {
+      this.emit({ kind: 'phases', runId, phases: m.phases });
     } else if (m.type === 'ended') {
       this.live.delete(runId);
       this.emit({ kind: 'progress', progress: { ...run.progress, status: m.status, etaSeconds: null } });

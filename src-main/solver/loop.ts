@@ -54,6 +54,8 @@ export interface BatchReport {
   passes: number;
   /** Live particles on this rank after the submit. */
   particles: number;
+  /** Seconds per phase so far in this loop (for live views; GPU timestamps or wall clock, empty with timing off). */
+  phases: { phase: string; seconds: number }[];
 }
 
 /** Progress reported after every submit. */
@@ -551,7 +553,10 @@ export class Simulation {
         this.fieldsAcc.add(got.sums, passes);
         this.fieldsAcc.closeBlock(perBlock, false);
       }
-      await options.onBatch?.({ steps: got.steps, sums: got.sums, passes, particles: this.particles });
+      await options.onBatch?.({
+        steps: got.steps, sums: got.sums, passes, particles: this.particles,
+        phases: [...this.phaseTotals(rec)].map(([phase, t]) => ({ phase, seconds: t.totalSeconds })),
+      });
       // a reduction over every particle: every submit for small runs, less often for big ones
       submits += 1;
       if (submits % this.totalsEvery() === 0 && this.step < last) {

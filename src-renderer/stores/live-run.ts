@@ -47,6 +47,8 @@ export const useLiveRunStore = defineStore('liveRun', () => {
       if (e.progress.status === 'running' && e.progress.elapsedSeconds > 0 && e.progress.particleStepsPerSecond > 0) throughput.value = [...throughput.value, [e.progress.elapsedSeconds, e.progress.particleStepsPerSecond]];
     } else if (e.kind === 'steps') {
       steps.value = [...steps.value, ...e.steps.filter((s) => s.step > (steps.value.at(-1)?.step ?? 0))];
+    } else if (e.kind === 'phases') {
+      phases.value = e.phases;
     } else if (e.kind === 'field') {
       slice.value = e.slice;
       choice.value = { field: e.slice.field, axis: e.slice.axis, index: e.slice.index };

@@ -127,6 +127,13 @@ describe('runs launched in a child process', () => {
     const fields = mine.filter((e): e is Extract<RunEvent, { kind: 'field' }> => e.kind === 'field');
     expect(fields.length).toBeGreaterThan(0);
     expect(fields[0].slice).toMatchObject({ field: 'n', axis: 'z', index: 3, width: 6, height: 6 });
+    // per-phase time while the run goes, cumulative, from the loop after every submit
+    const phases = mine.filter((e): e is Extract<RunEvent, { kind: 'phases' }> => e.kind === 'phases');
+    expect(phases.length).toBeGreaterThan(1);
+    const last = phases[phases.length - 1].phases;
+    expect(last.map((p) => p.phase)).toEqual(expect.arrayContaining(['move', 'sort', 'collide']));
+    const move = (k: number) => phases[k].phases.find((p) => p.phase === 'move')!.seconds;
+    expect(move(phases.length - 1)).toBeGreaterThan(move(0));
     const detail = await service.getRun({ runId: first });
     expect(detail.run.status).toBe('completed');
     expect(detail.run.project).toBe('beta');

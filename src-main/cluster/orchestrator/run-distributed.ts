@@ -182,7 +182,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     channel.on('batch', (m) => {
       const { index, steps, passes, particles } = m.message;
       const sums = m.frames.length > 0 ? frameAs(m.frames[0], Float32Array) : null;
-      const merged = assembler.add(m.rank, index, { steps, sums, passes, particles });
+      const merged = assembler.add(m.rank, index, { steps, sums, passes, particles, phases: [] });
       if (!merged) return;
       balance?.merged(index);
       o.onSteps?.(merged);

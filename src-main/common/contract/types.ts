@@ -117,7 +117,7 @@ export interface RunProgress {
 export interface LiveRunState {
   progress: RunProgress;
   steps: StepRecord[];
-  /** Per-phase seconds so far (only once the run ends; live per-phase timing needs a solver hook). */
+  /** Per-phase seconds so far (live from a one-rank run's child after every submit; from the summary once a run ends). */
   phases: { phase: string; seconds: number }[];
   reason: string | null;
   /** Ranks of the run (> 1: followed through the database). */
@@ -131,6 +131,7 @@ export type RunEvent =
   | { kind: 'progress'; progress: RunProgress }
   | { kind: 'steps'; runId: number; steps: StepRecord[] }
   | { kind: 'field'; runId: number; slice: FieldSlice }
+  | { kind: 'phases'; runId: number; phases: { phase: string; seconds: number }[] }
   | { kind: 'ended'; runId: number; status: RunStatus; reason: string | null };
 
 /** A file made by an export: downloaded in browser mode, saved through a dialog in Electron. */
