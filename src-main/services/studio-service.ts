@@ -13,7 +13,6 @@ import { exportRunFile } from './exports.js';
 import { differenceSlice, fieldSlice } from './field-slice.js';
 import { checkCaseJson, listGpus } from './gpu-info.js';
 import { listPresets } from './presets.js';
-import { renameProject, setProjectArchived } from './project-admin.js';
 import { RunLauncher } from './run-launcher.js';
 import { progressFromRecords } from './run-progress.js';
 
@@ -62,13 +61,13 @@ export class StudioService implements DsmcService {
 
   /** Renames a project. */
   async renameProject(r: ValidRequest<'renameProject'>) {
-    renameProject(this.store.path, r.name, r.newName);
+    this.store.renameProject(r.name, r.newName);
     return this.project(r.newName);
   }
 
   /** Archives or restores a project. */
   async archiveProject(r: ValidRequest<'archiveProject'>) {
-    setProjectArchived(this.store.path, r.name, r.archived);
+    this.store.setProjectArchived(r.name, r.archived);
     return this.project(r.name);
   }
 

@@ -77,6 +77,24 @@ export class RunStore {
     return this.listProjects({ includeArchived: true }).find((p) => p.name === n)!;
   }
 
+  /** Renames a project (one transaction); errors name a missing project or a taken name. */
+  renameProject(name: string, newName: string): void {
+    const n = checkInput(projectNameSchema, newName, 'new project name');
+    this.db.transaction(() => {
+      if (!this.db.prepare('SELECT 1 FROM projects WHERE name = ?').get(name)) throw new Error(`project "${name}" not found; pick one from the project list`);
+      if (name !== n && this.db.prepare('SELECT 1 FROM projects WHERE name = ?').get(n)) {
+        throw new Error(`a project named "${n}" already exists; choose another name`);
+      }
+      this.db.prepare('UPDATE projects SET name = ? WHERE name = ?').run(n, name);
+    })();
+  }
+
+  /** Archives a project (hidden from the default list, its runs kept) or restores it. */
+  setProjectArchived(name: string, archived: boolean): void {
+    const r = this.db.prepare('UPDATE projects SET archived = ? WHERE name = ?').run(archived ? 1 : 0, name);
+    if (r.changes === 0) throw new Error(`project "${name}" not found; pick one from the project list`);
+  }
+
   /** Records a new run (status running, this process's pid and host) with its project and case; returns its id. */
   createRun(input: CreateRunInput): number {
     const i = checkInput(createRunSchema, input, 'createRun');

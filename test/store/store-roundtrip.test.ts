@@ -153,3 +153,26 @@ describe('RunStore round trip', () => {
     expect(() => store.getRun(0)).toThrow(/positive integer/);
   });
 });
+
+describe('projects: rename and archive', () => {
+  it('renames a project, refuses a taken name or a missing project, and archives and restores it', () => {
+    const dir = tempDir();
+    const store = RunStore.open({ dataDir: dir });
+    try {
+      store.ensureProject('alpha');
+      store.ensureProject('beta');
+      store.renameProject('alpha', 'gamma');
+      expect(store.listProjects().map((p) => p.name)).toEqual(['beta', 'gamma']);
+      expect(() => store.renameProject('gamma', 'beta')).toThrow('a project named "beta" already exists');
+      expect(() => store.renameProject('nope', 'x')).toThrow('project "nope" not found');
+      store.setProjectArchived('beta', true);
+      expect(store.listProjects().map((p) => p.name)).toEqual(['gamma']);
+      expect(store.listProjects({ includeArchived: true }).find((p) => p.name === 'beta')!.archived).toBe(true);
+      store.setProjectArchived('beta', false);
+      expect(store.listProjects().map((p) => p.name)).toEqual(['beta', 'gamma']);
+    } finally {
+      store.close();
+      removeDir(dir);
+    }
+  });
+});
