@@ -14,12 +14,14 @@ async function worker(rank, dir) {
   const buf = Number(process.env.TB_SOCKBUF ?? 0);
   const opts = buf > 0 ? { receiveBufferSize: buf } : {};
   const pull = new zmq.Pull(opts);
-  await pull.bind(`ipc://${join(dir, `r${rank}`)}`);
+  const tcp = process.env.TB_MODE === 'tcp';
+  const address = (r) => (tcp ? `tcp://127.0.0.1:${47000 + r}` : `ipc://${join(dir, `r${r}`)}`);
+  await pull.bind(address(rank));
   const pushes = [];
   for (let r = 0; r < procs; r++) {
     if (r === rank) continue;
     const p = new zmq.Push(buf > 0 ? { sendBufferSize: buf } : {});
-    p.connect(`ipc://${join(dir, `r${r}`)}`);
+    p.connect(address(r));
     pushes.push(p);
   }
   const payload = Buffer.alloc(Math.round(bytes), rank);
@@ -41,7 +43,7 @@ async function worker(rank, dir) {
       }));
       for (let k = 0; k < procs - 1; k++) readFileSync((await take()).toString());
     } else {
-      await Promise.all(pushes.map((p) => p.send(Buffer.from(payload))));
+      await Promise.all(pushes.map((p) => p.send(process.env.TB_NOCOPY ? payload : Buffer.from(payload))));
       for (let k = 0; k < procs - 1; k++) await take();
     }
   }
