@@ -12,6 +12,8 @@ export interface GpuInfo {
   kind: string;
   /** PCI address DDDD:BB:DD.F, null where the driver gives none (lavapipe). */
   pci: string | null;
+  /** Device memory in bytes where the vendor's tool reports it (nvidia-smi); WebGPU does not. */
+  memoryBytes: number | null;
 }
 
 /** Where one rank runs: the GPU label for logs and records, and the environment that pins it. */
@@ -29,18 +31,31 @@ export function parseDeviceList(text: string): GpuInfo[] {
     const m = /^\s*GPU (\d+): [0-9a-f]+:[0-9a-f]+ "([^"]*)" (.*?)\s*$/.exec(line);
     if (!m) continue;
     const pci = /^(.*?)\s*([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f])$/.exec(m[3]);
-    out.push({ index: Number(m[1]), name: m[2], kind: pci ? pci[1] : m[3], pci: pci ? pci[2] : null });
+    out.push({ index: Number(m[1]), name: m[2], kind: pci ? pci[1] : m[3], pci: pci ? pci[2] : null, memoryBytes: null });
   }
   return out;
 }
 
-/** Lists the GPUs through the device-select layer (empty when the layer is not installed). */
+/** Device memory by PCI address (DDDD:BB:DD.F, lower case) from `nvidia-smi --query-gpu=pci.bus_id,memory.total --format=csv,noheader,nounits` (MiB). */
+export function parseNvidiaSmiMemory(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const m = /^\s*[0-9a-fA-F]*?([0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-9a-fA-F])\s*,\s*(\d+)\s*$/.exec(line);
+    if (m) out.set(m[1].toLowerCase(), Number(m[2]) * 2 ** 20);
+  }
+  return out;
+}
+
+/** Lists the GPUs through the device-select layer (empty when the layer is not installed), with memory where nvidia-smi reports it. */
 export function discoverGpus(): GpuInfo[] {
   const script = "const { create, globals } = await import('webgpu'); Object.assign(globalThis, globals); await create([]).requestAdapter(); process.exit(0);";
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
     env: { ...process.env, MESA_VK_DEVICE_SELECT: 'list' }, encoding: 'utf8', timeout: 60_000,
   });
-  return parseDeviceList(`${r.stdout ?? ''}\n${r.stderr ?? ''}`);
+  const gpus = parseDeviceList(`${r.stdout ?? ''}\n${r.stderr ?? ''}`);
+  const smi = spawnSync('nvidia-smi', ['--query-gpu=pci.bus_id,memory.total', '--format=csv,noheader,nounits'], { encoding: 'utf8', timeout: 20_000 });
+  const memory = smi.status === 0 ? parseNvidiaSmiMemory(smi.stdout) : new Map<string, number>();
+  return gpus.map((g) => ({ ...g, memoryBytes: g.pci ? memory.get(g.pci.toLowerCase()) ?? null : null }));
 }
 
 /** The environment that pins a process to the GPU at a PCI address. */

@@ -26,7 +26,7 @@ export function adapterFacts(): Promise<AdapterFacts> {
         maxStorageBufferBindingSize: Number(gpu.limits.maxStorageBufferBindingSize),
         maxBufferSize: Number(gpu.limits.maxBufferSize),
       };
-      return { gpu: { index: 0, description: gpu.adapter.description, kind: 'default adapter', pci: null, backend: gpu.adapter.backend, maxBufferBytes: limits.maxBufferSize }, limits };
+      return { gpu: { index: 0, description: gpu.adapter.description, kind: 'default adapter', pci: null, backend: gpu.adapter.backend, maxBufferBytes: limits.maxBufferSize, memoryBytes: null }, limits };
     } finally {
       gpu.device.destroy();
     }
@@ -42,7 +42,7 @@ export async function listGpus(): Promise<GpuInfo[]> {
   const facts = await adapterFacts();
   discovered ??= discoverGpus().map((g) => ({
     index: g.index, description: g.name, kind: g.kind, pci: g.pci, backend: facts.gpu.backend,
-    maxBufferBytes: g.index === 0 ? facts.gpu.maxBufferBytes : null,
+    maxBufferBytes: g.index === 0 ? facts.gpu.maxBufferBytes : null, memoryBytes: g.memoryBytes,
   }));
   return discovered.length > 0 ? discovered : [facts.gpu];
 }

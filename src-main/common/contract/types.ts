@@ -44,6 +44,8 @@ export interface GpuInfo {
   backend: string;
   /** Largest buffer the default adapter allocates (bytes); WebGPU reports no device memory. Null for other GPUs. */
   maxBufferBytes: number | null;
+  /** Device memory (bytes) where the vendor's tool reports it (nvidia-smi); null otherwise. */
+  memoryBytes: number | null;
 }
 
 /** A bundled case preset. */
