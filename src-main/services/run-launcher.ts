@@ -55,6 +55,36 @@ export class RunLauncher {
     return this.live.get(runId)?.progress;
   }
 
+  /** Continues an interrupted run from its last checkpoint (`dsmc resume RUN`) and follows it through the database. */
+  async resume(runId: number): Promise<number> {
+    if (this.live.has(runId)) throw new Error(`run ${runId} is running already`);
+    const args = [cliEntry(), 'resume', String(runId), '--json', '--no-progress', '--data-dir', this.store.dataDir];
+    // inside Electron, process.execPath is the Electron binary: run it as plain Node
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    this.children.add(child);
+    const tail = stderrTail(child);
+    let exited: string | null = null;
+    child.on('exit', (code, signal) => {
+      this.children.delete(child);
+      exited = `${signal ?? `code ${code}`}: ${tail() || 'no message'}`;
+    });
+    // follow only once `dsmc resume` has reopened the run (until then it still reads failed or cancelled)
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (this.store.getRun(runId).status !== 'running') {
+      if (exited) throw new Error(`dsmc resume ${runId} refused or failed (${exited})`);
+      if (Date.now() > deadline) throw new Error(`dsmc resume ${runId} did not reopen the run within ${START_TIMEOUT_MS / 1000} s`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const follower = new DbFollower(this.store, runId, (e) => {
+      if (e.kind === 'progress') { const r = this.live.get(runId); if (r) r.progress = e.progress; }
+      if (e.kind === 'ended') this.live.delete(runId);
+      this.emit(e);
+    });
+    this.live.set(runId, { progress: follower.progress(), cancel: () => child.kill('SIGINT') });
+    follower.start();
+    return runId;
+  }
+
   /** Asks a run to stop after its current submit; errors when this host does not run it. */
   cancel(runId: number): void {
     const run = this.live.get(runId);

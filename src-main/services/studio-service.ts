@@ -1,5 +1,6 @@
 // The contract's implementation over the real services: the run database, the pre-launch check, the
 // report writers and the run launcher. Hosts (dsmc serve, Electron main) validate requests, then call this.
+import { resumableStep } from './resumable.js';
 import type { ContractResults, DsmcService, ValidRequest } from '../common/contract/contract.js';
 import type { LiveRunState, RunEvent } from '../common/contract/types.js';
 import { buildComparison } from '../common/reports/compare-model.js';
@@ -78,7 +79,8 @@ export class StudioService implements DsmcService {
   async getRun(r: ValidRequest<'getRun'>): Promise<ContractResults['getRun']> {
     const profile = buildProfileReport(loadProfileInput(this.store, r.runId));
     const caseJson = this.store.getCase(r.runId).json as { grid: { cells: [number, number, number] } };
-    return { run: this.store.getRun(r.runId), caseJson, profile, hasFields: this.store.getFields(r.runId) !== null, cells: caseJson.grid.cells };
+    const run = this.store.getRun(r.runId);
+    return { run, caseJson, profile, hasFields: this.store.getFields(r.runId) !== null, cells: caseJson.grid.cells, resumeFromStep: resumableStep(this.store.dataDir, run) };
   }
 
   /** One sampled field of a run on a plane. */
@@ -119,6 +121,15 @@ export class StudioService implements DsmcService {
 
   /** Asks a run this host started to stop after its current submit. */
   async cancelRun(r: ValidRequest<'cancelRun'>) { this.launcher.cancel(r.runId); }
+
+  /** Continues a failed or cancelled run from its newest complete checkpoint. */
+  async resumeRun(r: ValidRequest<'resumeRun'>) {
+    const run = this.store.getRun(r.runId);
+    if (resumableStep(this.store.dataDir, run) === null) {
+      throw new Error(`run ${r.runId} (${run.status}) has no checkpoint to resume from: only failed or cancelled runs of cases with run.checkpointEvery > 0 can be resumed`);
+    }
+    return { runId: await this.launcher.resume(r.runId) };
+  }
 
   /** Chooses the field slice a running run sends with its live events. */
   async setLiveView(r: ValidRequest<'setLiveView'>) { this.launcher.setView(r.runId, { field: r.field, axis: r.axis, index: r.index }); }

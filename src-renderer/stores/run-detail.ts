@@ -100,5 +100,18 @@ export const useRunDetailStore = defineStore('runDetail', () => {
     }
   }
 
-  return { detail, slice, choice, exporting, lastExport, error, load, loadSlice, choose, exportAs, tag, saveNotes, remove };
+  /** Continues the (failed or cancelled) run from its newest checkpoint; true when it started. */
+  async function resume(): Promise<boolean> {
+    if (!detail.value) return false;
+    error.value = null;
+    try {
+      await getApi().resumeRun({ runId: detail.value.run.id });
+      return true;
+    } catch (e) {
+      error.value = errorText(e);
+      return false;
+    }
+  }
+
+  return { detail, slice, choice, exporting, lastExport, error, load, loadSlice, choose, exportAs, tag, saveNotes, remove, resume };
 });

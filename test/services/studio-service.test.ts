@@ -179,6 +179,32 @@ describe('runs launched in a child process', () => {
     await expect(service.setLiveView({ runId: second, field: 'n', axis: 'z' })).rejects.toThrow('has no live fields; open its run detail');
   });
 
+  it('resumes a cancelled run from its checkpoint (the resume button): the run completes with every step recorded once', async () => {
+    const c = await tinyCase(400, 5);
+    (c.run as Record<string, number>).checkpointEvery = 20;
+    const id = (await service.launchRun({ project: 'beta', caseJson: c, ranks: 1, decomposition: 'slab' })).runId;
+    // let it pass a few checkpoints, then cancel
+    await new Promise<void>((resolve) => {
+      const off = service.onEvent((e) => { if (e.kind === 'steps' && e.runId === id && e.steps.some((x) => x.step >= 60)) { off(); resolve(); } });
+    });
+    await service.cancelRun({ runId: id });
+    expect((await ended(id)).status).toBe('cancelled');
+    const before = await service.getRun({ runId: id });
+    expect(before.resumeFromStep).toBeGreaterThanOrEqual(20);
+    expect(before.resumeFromStep! % 10).toBe(0);
+    const resumed = new Promise<Extract<RunEvent, { kind: 'ended' }>>((resolve) => {
+      const off = service.onEvent((e) => { if (e.kind === 'ended' && e.runId === id) { off(); resolve(e); } });
+    });
+    expect((await service.resumeRun({ runId: id })).runId).toBe(id);
+    const end = await resumed;
+    expect(end.status, end.reason ?? '').toBe('completed');
+    const after = await service.getRun({ runId: id });
+    expect(after.run.status).toBe('completed');
+    expect(after.resumeFromStep).toBeNull();
+    expect(after.profile.steps.map((x) => x.step)).toEqual(Array.from({ length: 400 }, (_, k) => k + 1));
+    await expect(service.resumeRun({ runId: id })).rejects.toThrow('has no checkpoint to resume from');
+  });
+
   it('refuses to launch an invalid case, naming the field, and records nothing', async () => {
     const c = await tinyCase(10);
     (c.run as Record<string, unknown>).dt = 'soon';

@@ -51,6 +51,7 @@ export const CONTRACT_REQUESTS = {
     decomposition: z.enum(DECOMPOSITIONS, { error: `decomposition: expected one of ${DECOMPOSITIONS.join(', ')}` }).default('slab'),
   }),
   cancelRun: z.object({ runId }),
+  resumeRun: z.object({ runId }),
   setLiveView: z.object({ runId, field, axis, index: sliceIndex }),
   getLiveRun: z.object({ runId }),
   compareRuns: z.object({ runIds: z.array(runId).min(2, 'pick at least two runs to compare').max(8, 'compare at most 8 runs at once') }),
@@ -82,6 +83,7 @@ export interface ContractResults {
   listGpus: GpuInfo[];
   launchRun: LaunchResult;
   cancelRun: void;
+  resumeRun: LaunchResult;
   setLiveView: void;
   getLiveRun: LiveRunState;
   compareRuns: RunComparison;

@@ -62,6 +62,8 @@ export interface RunDetail {
   profile: ProfileReport;
   hasFields: boolean;
   cells: [number, number, number];
+  /** Step of the newest complete checkpoint of a failed or cancelled run (resumeRun continues from it); null otherwise. */
+  resumeFromStep: number | null;
 }
 
 /** Axis normal to a field slice. */
