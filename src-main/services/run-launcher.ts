@@ -19,6 +19,8 @@ export interface LaunchSpec {
   ranks: number;
   gpus?: number[];
   decomposition: Decomposition;
+  /** A Slurm job with this cluster profile (ranks = nodes x gpusPerNode); absent: rank processes on this host. */
+  cluster?: { profile: string; nodes: number; gpusPerNode: number };
 }
 
 /** A run this host started and still watches. */
@@ -47,7 +49,7 @@ export class RunLauncher {
 
   /** Launches a run; resolves to its run id once it is recorded (rejects with the child's reason otherwise). */
   launch(spec: LaunchSpec): Promise<number> {
-    return spec.ranks > 1 ? this.launchRanks(spec) : this.launchOne(spec);
+    return spec.ranks > 1 || spec.cluster ? this.launchRanks(spec) : this.launchOne(spec);
   }
 
   /** The latest progress of a run this host launched, if it still watches it. */
@@ -182,7 +184,10 @@ export class RunLauncher {
     const before = Math.max(0, ...this.store.listRuns({ project: spec.project }).map((r) => r.id));
     const args = [cliEntry(), 'run', file, '--ranks', String(spec.ranks), '--decomposition', spec.decomposition,
       '--project', spec.project, '--json', '--no-progress', '--data-dir', this.store.dataDir];
-    const gpus = spec.gpus ?? [];
+    if (spec.cluster) {
+      args.push('--launcher', 'slurm', '--profile', spec.cluster.profile, '--nodes', String(spec.cluster.nodes), '--gpus-per-node', String(spec.cluster.gpusPerNode));
+    }
+    const gpus = spec.cluster ? [] : spec.gpus ?? [];
     if (gpus.length > 1 && gpus.length !== spec.ranks) {
       throw new Error(`${gpus.length} GPUs chosen for ${spec.ranks} ranks: choose one GPU per rank, or one GPU (or none) to let the ranks share the default adapter`);
     }

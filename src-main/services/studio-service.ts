@@ -116,7 +116,22 @@ export class StudioService implements DsmcService {
       if (!gpus.some((g) => g.index === i)) throw new Error(`GPU ${i} does not exist; this machine lists ${gpus.map((g) => `${g.index} (${g.description})`).join(', ')}`);
     }
     const pinnable = (r.gpus ?? []).every((i) => gpus.find((g) => g.index === i)?.pci);
+    if (r.cluster) {
+      if (!this.store.getClusterProfile(r.cluster.profile)) throw new Error(`cluster.profile: there is no cluster profile "${r.cluster.profile}"; add one with dsmc cluster profile add`);
+      // one rank per GPU of the job, placed by Slurm: this host's GPUs play no part
+      return { runId: await this.launcher.launch({ ...r, ranks: r.cluster.nodes * r.cluster.gpusPerNode, gpus: undefined }) };
+    }
     return { runId: await this.launcher.launch({ ...r, gpus: pinnable ? r.gpus : undefined }) };
+  }
+
+  /** The stored Slurm cluster profiles (dsmc cluster profile add), for the launch view. */
+  async listClusterProfiles() {
+    return this.store.listClusterProfiles().map((p) => ({
+      name: p.name,
+      summary: [p.partition && `partition ${p.partition}`, p.account && `account ${p.account}`, p.timeLimit && `time ${p.timeLimit}`,
+        p.modules.length > 0 && `modules ${p.modules.join(' ')}`].filter(Boolean).join(', ') || 'the cluster\'s defaults',
+      nodes: p.nodes, gpusPerNode: p.gpusPerNode,
+    }));
   }
 
   /** Asks a run this host started to stop after its current submit. */

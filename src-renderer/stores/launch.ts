@@ -2,7 +2,7 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import { DECOMPOSITIONS, type Decomposition } from '../../src-main/common/contract/contract.js';
-import type { GpuInfo } from '../../src-main/common/contract/types.js';
+import type { ClusterProfileInfo, GpuInfo } from '../../src-main/common/contract/types.js';
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
 
@@ -14,6 +14,11 @@ export const useLaunchStore = defineStore('launch', () => {
   const decomposition = ref<Decomposition>('slab');
   const project = ref('default');
   const launching = ref(false);
+  /** Where the ranks run: '' for this machine, else the name of a Slurm cluster profile. */
+  const where = ref('');
+  const profiles = ref<ClusterProfileInfo[]>([]);
+  const nodes = ref(1);
+  const gpusPerNode = ref(1);
   const error = ref<string | null>(null);
 
   // Actions
@@ -21,8 +26,19 @@ export const useLaunchStore = defineStore('launch', () => {
   async function loadGpus(): Promise<void> {
     try {
       gpus.value = await getApi().listGpus({});
+      profiles.value = await getApi().listClusterProfiles({});
     } catch (e) {
       error.value = errorText(e);
+    }
+  }
+
+  /** Chooses where the ranks run ('' for this machine, or a cluster profile, whose node and GPU counts become the defaults). */
+  function chooseWhere(name: string): void {
+    where.value = name;
+    const p = profiles.value.find((x) => x.name === name);
+    if (p) {
+      nodes.value = p.nodes;
+      gpusPerNode.value = p.gpusPerNode;
     }
   }
 
@@ -31,7 +47,8 @@ export const useLaunchStore = defineStore('launch', () => {
     launching.value = true;
     error.value = null;
     try {
-      const { runId } = await getApi().launchRun({ project: project.value, caseJson, ranks: ranks.value, gpus: selectedGpus.value, decomposition: decomposition.value });
+      const cluster = where.value ? { profile: where.value, nodes: nodes.value, gpusPerNode: gpusPerNode.value } : undefined;
+      const { runId } = await getApi().launchRun({ project: project.value, caseJson, ranks: cluster ? cluster.nodes * cluster.gpusPerNode : ranks.value, gpus: selectedGpus.value, decomposition: decomposition.value, cluster });
       return runId;
     } catch (e) {
       error.value = errorText(e);
@@ -41,5 +58,5 @@ export const useLaunchStore = defineStore('launch', () => {
     }
   }
 
-  return { gpus, selectedGpus, ranks, decomposition, decompositions: DECOMPOSITIONS, project, launching, error, loadGpus, launch };
+  return { gpus, selectedGpus, ranks, decomposition, decompositions: DECOMPOSITIONS, project, launching, error, where, profiles, nodes, gpusPerNode, loadGpus, chooseWhere, launch };
 });

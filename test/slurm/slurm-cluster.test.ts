@@ -9,6 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StudioService } from '../../src-main/services/studio-service.js';
 import { RunStore } from '../../src-main/store/run-store.js';
 import { startSimCluster, type SimCluster } from './sim-cluster.js';
 
@@ -118,6 +119,38 @@ describe('dsmc run --launcher slurm on simulated hosts', () => {
     expect(four.ranks).toBe(4);
     expect(four.fieldsSha256).toBe(one.fieldsSha256);
     withStore((s) => expect(s.getRanks(four.runId as number).map((r) => r.hostname)).toEqual(['n1', 'n1', 'n2', 'n2']));
+    expect(queueEmpty()).toBe(true);
+  });
+
+  it('the app launches on the cluster profile (launch view: run on Slurm): the job runs on both hosts and the run completes', async () => {
+    const saved = process.env.SLURM_CONF;
+    process.env.SLURM_CONF = cluster.env.SLURM_CONF;
+    const service = new StudioService({ dataDir });
+    try {
+      const profiles = await service.listClusterProfiles();
+      expect(profiles.find((p) => p.name === 'sim')).toMatchObject({ nodes: 2, gpusPerNode: 1 });
+      const preset = (await service.listPresets()).find((p) => p.name === 'collide-box')!;
+      const c = JSON.parse(JSON.stringify(preset.json)) as { grid: { cells: number[] }; run: Record<string, number> };
+      c.grid.cells = [12, 10, 8];
+      c.run.steps = 30;
+      const ended = new Promise<{ status: string; reason: string | null }>((resolve) => {
+        const off = service.onEvent((e) => { if (e.kind === 'ended') { off(); resolve(e); } });
+      });
+      const { runId } = await service.launchRun({ project: 'app-slurm', caseJson: c, ranks: 1, decomposition: 'slab', cluster: { profile: 'sim', nodes: 2, gpusPerNode: 1 } });
+      const end = await ended;
+      expect(end.status, end.reason ?? '').toBe('completed');
+      withStore((s) => {
+        expect(s.getRun(runId).ranks).toBe(2);
+        expect(s.getRanks(runId).map((r) => r.hostname)).toEqual(['n1', 'n2']);
+        expect(s.getLaunch(runId)).toMatchObject({ launcher: 'slurm', profile: 'sim' });
+      });
+      await expect(service.launchRun({ project: 'app-slurm', caseJson: c, ranks: 1, decomposition: 'slab', cluster: { profile: 'nope', nodes: 1, gpusPerNode: 1 } }))
+        .rejects.toThrow('cluster.profile: there is no cluster profile "nope"');
+    } finally {
+      await service.close();
+      if (saved === undefined) delete process.env.SLURM_CONF;
+      else process.env.SLURM_CONF = saved;
+    }
     expect(queueEmpty()).toBe(true);
   });
 

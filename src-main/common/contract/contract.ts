@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { FIELD_NAMES } from '../field-names.js';
 import type { ScalingReport } from '../reports/scaling-model.js';
-import type {
+import type { ClusterProfileInfo,
   CaseCheck, ExportedFile, FieldDifferenceSlice, FieldSlice, GpuInfo, LaunchResult, LiveRunState, PresetInfo,
   ProjectRecord, RunComparison, RunDetail, RunRecord, RunStatus, StudyInfo,
 } from './types.js';
@@ -43,12 +43,19 @@ export const CONTRACT_REQUESTS = {
   listPresets: empty,
   checkCase: z.object({ caseJson: z.unknown() }),
   listGpus: empty,
+  listClusterProfiles: empty,
   launchRun: z.object({
     project: projectName,
     caseJson: z.unknown(),
     ranks: z.number().int().min(1, 'ranks: at least 1').max(64, 'ranks: at most 64').default(1),
     gpus: z.array(z.number().int().min(0)).max(64).optional(),
     decomposition: z.enum(DECOMPOSITIONS, { error: `decomposition: expected one of ${DECOMPOSITIONS.join(', ')}` }).default('slab'),
+    /** Run the ranks as a Slurm job with a stored cluster profile (ranks = nodes x gpusPerNode); absent: on this host. */
+    cluster: z.object({
+      profile: z.string().min(1, 'cluster.profile: choose a cluster profile (dsmc cluster profile add NAME ...)'),
+      nodes: z.number().int().min(1, 'cluster.nodes: at least 1').max(4096),
+      gpusPerNode: z.number().int().min(1, 'cluster.gpusPerNode: at least 1').max(64),
+    }).optional(),
   }),
   cancelRun: z.object({ runId }),
   resumeRun: z.object({ runId }),
@@ -81,6 +88,7 @@ export interface ContractResults {
   listPresets: PresetInfo[];
   checkCase: CaseCheck;
   listGpus: GpuInfo[];
+  listClusterProfiles: ClusterProfileInfo[];
   launchRun: LaunchResult;
   cancelRun: void;
   resumeRun: LaunchResult;

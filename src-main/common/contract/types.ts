@@ -48,6 +48,15 @@ export interface GpuInfo {
   memoryBytes: number | null;
 }
 
+/** A stored Slurm cluster profile, as the launch view offers it. */
+export interface ClusterProfileInfo {
+  name: string;
+  /** One line: partition, account, time limit, modules. */
+  summary: string;
+  nodes: number;
+  gpusPerNode: number;
+}
+
 /** A bundled case preset. */
 export interface PresetInfo {
   name: string;
