@@ -16,3 +16,30 @@ export function onInterrupt(first: (signal: NodeJS.Signals) => void, again: (sig
     process.off('SIGTERM', handler);
   };
 }
+
+/** The stop request of one run from the terminal: an AbortSignal for the loop and who asked. */
+export interface RunInterrupt {
+  signal: AbortSignal;
+  /** 'Ctrl-C (SIGINT)' or the signal's name once one came; undefined before. */
+  by(): string | undefined;
+  /** Removes the signal handlers (call when the run ended). */
+  remove(): void;
+}
+
+/**
+ * Ctrl-C handling of a run: the first SIGINT/SIGTERM prints `what` and aborts the signal (the run stops at its
+ * next boundary), a second calls `atOnce` (mark the run ended) and exits with 130.
+ */
+export function interruptRun(what: string, atOnce: (signal: NodeJS.Signals) => void): RunInterrupt {
+  const controller = new AbortController();
+  let by: string | undefined;
+  const remove = onInterrupt((signal) => {
+    by = signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal;
+    process.stderr.write(`\n${signal}: ${what} (again to stop at once)\n`);
+    controller.abort();
+  }, (signal) => {
+    atOnce(signal);
+    process.exit(130);
+  });
+  return { signal: controller.signal, by: () => by, remove };
+}

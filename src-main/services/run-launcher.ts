@@ -77,13 +77,7 @@ export class RunLauncher {
       if (Date.now() > deadline) throw new Error(`dsmc resume ${runId} did not reopen the run within ${START_TIMEOUT_MS / 1000} s`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    const follower = new DbFollower(this.store, runId, (e) => {
-      if (e.kind === 'progress') { const r = this.live.get(runId); if (r) r.progress = e.progress; }
-      if (e.kind === 'ended') this.live.delete(runId);
-      this.emit(e);
-    });
-    this.live.set(runId, { progress: follower.progress(), cancel: () => child.kill('SIGINT') });
-    follower.start();
+    this.follow(runId, child);
     return runId;
   }
 
@@ -204,6 +198,12 @@ export class RunLauncher {
     });
     const caseName = String((spec.caseJson as { name?: unknown }).name ?? '');
     const runId = await this.waitForRun(spec.project, before, (r) => r.ranks === spec.ranks && r.caseName === caseName, () => exited);
+    this.follow(runId, child);
+    return runId;
+  }
+
+  /** Follows a run that a spawned dsmc process records, through the database; cancel = SIGINT to that process. */
+  private follow(runId: number, child: ChildProcess): void {
     const follower = new DbFollower(this.store, runId, (e) => {
       if (e.kind === 'progress') { const r = this.live.get(runId); if (r) r.progress = e.progress; }
       if (e.kind === 'ended') this.live.delete(runId);
@@ -211,7 +211,6 @@ export class RunLauncher {
     });
     this.live.set(runId, { progress: follower.progress(), cancel: () => child.kill('SIGINT') });
     follower.start();
-    return runId;
   }
 
   /** Polls the database for the run a spawned `dsmc run` records (a new id in the project, same case and ranks). */

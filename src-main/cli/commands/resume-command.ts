@@ -16,7 +16,7 @@ import { hostname } from 'node:os';
 import { existsSync, readFileSync } from 'node:fs';
 import type { CliCommand } from '../command.js';
 import { formatSummary } from '../format-summary.js';
-import { onInterrupt } from '../interrupts.js';
+import { interruptRun } from '../interrupts.js';
 import { progressBar } from '../progress.js';
 import { RunRecorder } from '../run-recorder.js';
 import { DATA_DIR_OPTION, runIdArg } from '../store-args.js';
@@ -77,22 +77,15 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
   removeNewer(runCheckpointFolder(store.dataDir, runId), step);
   const recorder = RunRecorder.reopen(store, runId, step, c);
   const bar = progressBar(o.progress);
-  const controller = new AbortController();
-  let interruptedBy: string | undefined;
-  const removeHandlers = onInterrupt((signal) => {
-    interruptedBy = signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal;
-    process.stderr.write(`\n${signal}: stopping after the current submit (again to stop at once)\n`);
-    controller.abort();
-  }, (signal) => {
+  const stop = interruptRun('stopping after the current submit', (signal) => {
     recorder.fail(new RunCancelled(`stopped at once by a second ${signal}`));
-    process.exit(130);
   });
   try {
     if (point.loop.ranks === 1) {
       const gpu = await openGpu();
       try {
         const { summary, result } = await runCase(c, {
-          gpu, timing: o.timing, resume: point, signal: controller.signal, onProgress: (p) => bar.update(p), onSteps: recorder.onSteps,
+          gpu, timing: o.timing, resume: point, signal: stop.signal, onProgress: (p) => bar.update(p), onSteps: recorder.onSteps,
         });
         bar.stop();
         recorder.complete(c, summary, result);
@@ -102,7 +95,7 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
       }
     }
     const run = await runDistributed(c, {
-      ranks: point.loop.ranks, method: point.loop.decomposition!.method, timing: o.timing, resume: point, signal: controller.signal,
+      ranks: point.loop.ranks, method: point.loop.decomposition!.method, timing: o.timing, resume: point, signal: stop.signal,
       onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
       onSteps: (s) => recorder.onSteps(s), onProgress: (p) => bar.update(p),
       onLaunched: (ranks) => {
@@ -119,7 +112,7 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
   } catch (e) {
     bar.stop();
     try {
-      const status = recorder.fail(e, interruptedBy);
+      const status = recorder.fail(e, stop.by());
       if (e instanceof Error) e.message += ` (run ${runId} marked ${status}; dsmc resume ${runId} continues it from its last checkpoint)`;
     } catch (dbError) {
       process.stderr.write(`could not mark run ${runId} as ended: ${(dbError as Error).message}\n`);
@@ -127,7 +120,7 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
     throw e;
   } finally {
     bar.stop();
-    removeHandlers();
+    stop.remove();
   }
 }
 

@@ -11,7 +11,7 @@ import { RunStore } from '../../store/run-store.js';
 import { readCaseFile } from '../case-file.js';
 import { CASE_OPTIONS, onePositional, type CliCommand, type CommandArgs, type CommandOptions } from '../command.js';
 import { formatSummary } from '../format-summary.js';
-import { onInterrupt } from '../interrupts.js';
+import { interruptRun } from '../interrupts.js';
 import { progressBar } from '../progress.js';
 import { RunRecorder } from '../run-recorder.js';
 import { DATA_DIR_OPTION } from '../store-args.js';
@@ -148,49 +148,40 @@ async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null
   if (!prelaunch.ok) throw new PrelaunchRefused(prelaunch);
   const recorder = store && o.save ? RunRecorder.start(store, o.save.project, c, gpu.adapter) : null;
   const bar = progressBar(o.progress);
-  const controller = new AbortController();
-  let interruptedBy: string | undefined;
-  const removeHandlers = onInterrupt((signal) => {
-    interruptedBy = signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal;
-    process.stderr.write(`\n${signal}: stopping after the current submit (again to stop at once)\n`);
-    controller.abort();
-  }, (signal) => {
+  const stop = interruptRun('stopping after the current submit', (signal) => {
     if (recorder) markFailed(recorder, new RunCancelled(`stopped at once by a second ${signal}`), undefined);
-    process.exit(130);
   });
   try {
     const { summary, result } = await runCase(c, {
-      gpu, timing: o.timing, detail: o.detail, warmupSteps: o.warmup, signal: controller.signal,
+      gpu, timing: o.timing, detail: o.detail, warmupSteps: o.warmup, signal: stop.signal,
       onProgress: (p) => bar.update(p), onSteps: recorder?.onSteps,
     });
     bar.stop();
     recorder?.complete(c, summary, result);
-    if (o.json) process.stdout.write(JSON.stringify(recorder ? { runId: recorder.runId, ...summary } : summary) + '\n');
-    else process.stdout.write(formatSummary(summary) + '\n' + (recorder ? `saved as run ${recorder.runId} in ${store!.path} (dsmc show ${recorder.runId})\n` : ''));
-    return { summary, runId: recorder?.runId ?? null };
+    return printRun(o, summary, recorder?.runId ?? null, store);
   } catch (e) {
     bar.stop();
-    if (recorder) markFailed(recorder, e, interruptedBy);
+    if (recorder) markFailed(recorder, e, stop.by());
     throw e;
   } finally {
     bar.stop();
-    removeHandlers();
+    stop.remove();
   }
+}
+
+/** Prints a finished run's summary (JSON on the last line with --json) and where it was saved. */
+function printRun(o: RunOptions, summary: RunSummary, runId: number | null, store: RunStore | null): RunDone {
+  if (o.json) process.stdout.write(JSON.stringify(runId !== null ? { runId, ...summary } : summary) + '\n');
+  else process.stdout.write(formatSummary(summary) + '\n' + (runId !== null ? `saved as run ${runId} in ${store!.path} (dsmc show ${runId})\n` : ''));
+  return { summary, runId };
 }
 
 /** A run over several rank processes (one per GPU): recorded, summarized and printed like a one-rank run. */
 async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Promise<RunDone> {
   const bar = progressBar(o.progress);
-  const controller = new AbortController();
-  let interruptedBy: string | undefined;
   let recorder: RunRecorder | null = null;
-  const removeHandlers = onInterrupt((signal) => {
-    interruptedBy = signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal;
-    process.stderr.write(`\n${signal}: stopping every rank (again to stop at once)\n`);
-    controller.abort();
-  }, (signal) => {
+  const stop = interruptRun('stopping every rank', (signal) => {
     if (recorder) markFailed(recorder, new RunCancelled(`stopped at once by a second ${signal}`), undefined);
-    process.exit(130);
   });
   try {
     // --launcher slurm: a job (sbatch, or srun inside an allocation) and a tcp transport the nodes can reach
@@ -199,7 +190,7 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
     const run = await runDistributed(c, {
       ranks: slurm ? slurm.ranks : o.ranks!, method: o.decomposition ?? 'slab', gpus: slurm ? undefined : o.gpus, timing: o.timing, detail: o.detail, warmupSteps: o.warmup,
       rebalancePercent: o.rebalance, heartbeatTimeoutMs: o.heartbeatTimeout === undefined ? undefined : o.heartbeatTimeout * 1000,
-      signal: controller.signal, ...launch,
+      signal: stop.signal, ...launch,
       // the orchestrator's host cannot pin ranks on the nodes (each node pins its own): no warning about that
       onWarning: (w) => { if (!slurm) process.stderr.write(`warning: ${w}\n`); },
       onLog: (line) => { if (process.env.DSMC_RANK_LOGS) process.stderr.write(line + '\n'); },
@@ -221,16 +212,14 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
     const rec = recorder as RunRecorder | null;
     rec?.completeDistributed(c, run);
     const summary = run.summary;
-    if (o.json) process.stdout.write(JSON.stringify(rec ? { runId: rec.runId, ...summary } : summary) + '\n');
-    else process.stdout.write(formatSummary(summary) + '\n' + (rec ? `saved as run ${rec.runId} in ${store!.path} (dsmc show ${rec.runId})\n` : ''));
-    return { summary, runId: rec?.runId ?? null };
+    return printRun(o, summary, rec?.runId ?? null, store);
   } catch (e) {
     bar.stop();
-    if (recorder) markFailed(recorder, e, interruptedBy);
+    if (recorder) markFailed(recorder, e, stop.by());
     throw e;
   } finally {
     bar.stop();
-    removeHandlers();
+    stop.remove();
   }
 }
 
