@@ -12,6 +12,7 @@ import { MIGRANT_WORDS } from './gpu/struct-layouts.js';
 import { RunCancelled, Simulation } from './loop.js';
 import type { Exchanger } from './migration-exchange.js';
 import { parseRankPayload } from './rank-payload.js';
+import { checkRankBuffers } from './rank-prelaunch.js';
 import { bufferPlan } from './state.js';
 import { subdomainOf } from './subdomain.js';
 import { readFileSync } from 'node:fs';
@@ -64,6 +65,7 @@ async function main(ch: RankChannel): Promise<void> {
     lastPayload = payload;
     const p = parseRankPayload(payload);
     const subdomain = subdomainOf(p.decomposition, ch.rank);
+    checkRankBuffers(p.case, gpu, subdomain);
     const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs) });
     if (p.resume) {
       // the orchestrator verified the checkpoint's manifest and hashes; the decoder checks this file's structure

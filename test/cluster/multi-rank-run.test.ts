@@ -116,6 +116,19 @@ async function startLongRun(project: string) {
 }
 
 describe('dsmc run --ranks: faults', () => {
+  it("refuses a part that does not fit its rank's adapter before making any buffer, naming the rank and the limit", () => {
+    // 125.8M particles over 2 ranks: 63M per rank, 252 MB per particle array, over lavapipe's 128 MiB bindings
+    const r = dsmc(['run', 'scaling-box', '--ranks', '2', '--project', 'too-big-per-rank']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/rank \d of 2 cannot run its part of the case on this adapter/);
+    expect(r.stderr).toMatch(/buffer-binding/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const store = RunStore.open({ dataDir: DATA_DIR });
+    const runs = store.listRuns({ project: 'too-big-per-rank' });
+    store.close();
+    expect(runs.map((x) => x.status)).toEqual(['failed']);
+  });
+
   it('refuses more GPUs than exist, naming --gpus and the GPUs there are, and records nothing', () => {
     const r = dsmc(['run', 'collide-box', '--ranks', '2', '--gpus', '5,6', '--project', 'too-many-gpus']);
     expect(r.code).toBe(1);
