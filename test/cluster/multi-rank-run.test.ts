@@ -129,6 +129,12 @@ describe('dsmc run --ranks: faults', () => {
     expect(runs.map((x) => x.status)).toEqual(['failed']);
   });
 
+  it('prints the case\'s pre-launch warnings before launching the ranks', () => {
+    const r = dsmc(['run', 'collide-box', '--set', 'run.dt=1e-7', '--set', 'run.steps=2', '--ranks', '2', '--no-save']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/pre-launch check:[\s\S]*warning \[dt-/);
+  });
+
   it('refuses more GPUs than exist, naming --gpus and the GPUs there are, and records nothing', () => {
     const r = dsmc(['run', 'collide-box', '--ranks', '2', '--gpus', '5,6', '--project', 'too-many-gpus']);
     expect(r.code).toBe(1);

@@ -1,5 +1,5 @@
 // `dsmc run`, `dsmc bench` and `dsmc check`: a case on the default GPU adapter.
-import { formatPrelaunch, type PrelaunchReport } from '../../cases/prelaunch.js';
+import { formatPrelaunch, prelaunchCheck, type PrelaunchReport } from '../../cases/prelaunch.js';
 import { isMethod, METHODS, type Method } from '../../cluster/decomposition/types.js';
 import { runDistributed, type DistributedOptions, type LaunchedRank } from '../../cluster/orchestrator/run-distributed.js';
 import type { Case } from '../../common/case-schema.js';
@@ -178,6 +178,8 @@ function printRun(o: RunOptions, summary: RunSummary, runId: number | null, stor
 
 /** A run over several rank processes (one per GPU): recorded, summarized and printed like a one-rank run. */
 async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Promise<RunDone> {
+  // the case's own warnings (dt, mean free path vs cells, particles per cell); each rank checks its buffers itself
+  reportPrelaunch(prelaunchCheck(c, { limits: { maxStorageBufferBindingSize: Infinity, maxBufferSize: Infinity }, buffers: [] }));
   const bar = progressBar(o.progress);
   let recorder: RunRecorder | null = null;
   const stop = interruptRun('stopping every rank', (signal) => {
