@@ -63,8 +63,10 @@ async function launchTiny(steps: number, seed: number, placement?: { ranks: numb
   return Number(/runs\/(\d+)\/live/.exec(page.url())![1]);
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('the app in a browser against dsmc serve', () => {
+describe('the app in a browser against dsmc serve', () => {
   beforeAll(async () => {
+    // no silent skip: without Chromium this layer fails and says how to install it
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does)`);
     mkdirSync(SHOTS, { recursive: true });
     serve = await startServe();
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
