@@ -237,11 +237,6 @@ fn cell_id(v: vec3<u32>, p: SimParams) -> u32 {
   return v.x + p.nx * (v.y + p.ny * v.z);
 }
 
-// Global cell index of a position inside the box.
-fn cell_of(pos: vec3<f32>, p: SimParams) -> u32 {
-  return cell_id(cell_coords(pos, p), p);
-}
-
 // Cell coordinates of a global cell id.
 fn coords_of_cell(g: u32, p: SimParams) -> vec3<u32> {
   let x = g % p.nx;

@@ -64,9 +64,8 @@ fn emit_migrant(i: u32, v: vec3<u32>) {
   migOut[o + 8u] = keys[i].y;
 }
 
-// Counts particle i in its new cell here, or sends it away when another rank owns that cell.
-fn place(i: u32, g: u32) {
-  let v = coords_of_cell(g, params);
+// Counts particle i in its new cell g (at coordinates v) here, or sends it away when another rank owns that cell.
+fn place(i: u32, g: u32, v: vec3<u32>) {
   if (owns_coords(v, params)) {
     slot[i] = atomicAdd(&counts[g - params.cellBase], 1u);
   } else {
@@ -98,13 +97,14 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
   vx[i] = f.vel.x;
   vy[i] = f.vel.y;
   vz[i] = f.vel.z;
-  let c = cell_of(f.pos, params);
+  let v = cell_coords(f.pos, params);
+  let c = cell_id(v, params);
   cell[i] = cell_word(c, sp);
   if (!MULTI_RANK) {
     slot[i] = atomicAdd(&counts[c], 1u);
     return;
   }
-  place(i, c);
+  place(i, c, v);
 }
 
 // Emits particle i if it is a live particle of a cell another rank owns.
@@ -172,5 +172,5 @@ fn relayout(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: 
   if (i >= ctl[CTL_N]) { return; }
   let g = cell_part(cell[i]);
   keys[i] = vec2<u32>(g, i - starts[g - params.oldCellBase]);
-  place(i, g);
+  place(i, g, coords_of_cell(g, params));
 }

@@ -15,7 +15,7 @@ import { FieldAccumulator } from './field-accumulator.js';
 import { FIELD_NAMES, type Fields } from './fields.js';
 import { MigrationExchange, type ExchangeResult, type Exchanger } from './migration-exchange.js';
 import { MigratePhase } from './phases/migrate.js';
-import { wholeGrid, type Subdomain } from './subdomain.js';
+import { cellShare, wholeGrid, type Subdomain } from './subdomain.js';
 import { particleTotals, type ParticleTotals } from './phases/conservation.js';
 import { CollidePhase } from './phases/collide.js';
 import { encodeInit } from './phases/init.js';
@@ -206,8 +206,7 @@ export class Simulation {
     this.chunk = stepsPerSubmit(kase);
     const device = gpu.device;
     this.cache = new PipelineCache(device, { WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0 });
-    const b = this.subdomain.box;
-    const share = ((b.hi[0] - b.lo[0]) * (b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2])) / this.tables.nCells;
+    const share = cellShare(this.subdomain, this.tables.nCells);
     this.state = new SimState(device, this.tables, initialCapacity(this.tables, this.chunk, share), this.chunk, this.subdomain);
     this.ctx = { device, cache: this.cache, state: this.state };
     this.readback = new Readback(device);
@@ -387,9 +386,10 @@ export class Simulation {
     const st = this.state;
     const bytes = 4 * st.nLocal;
     return {
-      counts: new Uint32Array(await readBuffer(this.gpu.device, st.counts, bytes)),
-      sigmaCrMax: new Float32Array(await readBuffer(this.gpu.device, st.sigmaCrMax, bytes)),
-      remainder: new Float32Array(await readBuffer(this.gpu.device, st.remainder, bytes)),
+      // after every submit of a rebalancing run: through the reused staging buffers, not new ones each time
+      counts: new Uint32Array(await this.readback.read(st.counts, bytes)),
+      sigmaCrMax: new Float32Array(await this.readback.read(st.sigmaCrMax, bytes)),
+      remainder: new Float32Array(await this.readback.read(st.remainder, bytes)),
     };
   }
 
@@ -470,6 +470,7 @@ export class Simulation {
     const device = this.gpu.device;
     const st = this.state;
     const oldStarts = st.resubdomain(sub, sigmaCrMax, remainder);
+    this.readback.release(); // staging buffers of the replaced per-cell arrays
     this.sort = new SortPhase(this.ctx);
     this.bindAll();
     const n = this.particles;

@@ -11,7 +11,7 @@ import { addTime, type PhaseTotals } from './gpu/phase-timer.js';
 import { MIGRANT_WORDS } from './gpu/struct-layouts.js';
 import { RunCancelled, Simulation } from './loop.js';
 import type { Exchanger } from './migration-exchange.js';
-import { parseRankPayload } from './rank-payload.js';
+import { parseDecomposition, parseRankPayload } from './rank-payload.js';
 import { checkRankBuffers } from './rank-prelaunch.js';
 import { bufferPlan } from './state.js';
 import { subdomainOf } from './subdomain.js';
@@ -48,12 +48,9 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
   const go = await ch.receive('go', 600_000);
   if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
   if (go.message.decomposition === null) return;
-  const d = parseRankPayload({ ...(lastPayload as object), decomposition: go.message.decomposition }).decomposition;
+  const d = parseDecomposition(go.message.decomposition);
   await sim.relayout(subdomainOf(d, ch.rank), frameAs(go.frames[0], Float32Array), frameAs(go.frames[1], Float32Array));
 }
-
-/** The configure payload as received (the relayout reuses its validation for new decompositions). */
-let lastPayload: unknown = null;
 
 /** The rank's life from hello to done. */
 async function main(ch: RankChannel): Promise<void> {
@@ -62,7 +59,6 @@ async function main(ch: RankChannel): Promise<void> {
     gpu = await openGpu();
     await ch.hello({ description: gpu.adapter.description, backend: gpu.adapter.backend });
     const { payload } = await ch.waitForConfigure(120_000);
-    lastPayload = payload;
     const p = parseRankPayload(payload);
     const subdomain = subdomainOf(p.decomposition, ch.rank);
     checkRankBuffers(p.case, gpu, subdomain);

@@ -6,13 +6,15 @@ import type { Decomposition } from '../cluster/decomposition/types.js';
 
 const int3 = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
 
+const decompositionSchema = z.object({
+  method: z.enum(['slab', 'block', 'rcb']),
+  grid: int3,
+  boxes: z.array(z.object({ lo: int3, hi: int3 })),
+});
+
 const payloadSchema = z.object({
   case: z.unknown(),
-  decomposition: z.object({
-    method: z.enum(['slab', 'block', 'rcb']),
-    grid: int3,
-    boxes: z.array(z.object({ lo: int3, hi: int3 })),
-  }),
+  decomposition: decompositionSchema,
   timing: z.enum(['auto', 'wall', 'off']),
   detail: z.boolean(),
   warmupSteps: z.number().int().min(0),
@@ -39,12 +41,23 @@ export interface RankPayload {
   resume?: { dir: string; endStep: number } | null;
 }
 
-/** Checks a configure payload; throws naming the field that is wrong. */
-export function parseRankPayload(json: unknown): RankPayload {
-  const r = payloadSchema.safeParse(json);
+/** Parses `json` with `schema`; the error names what (`configure payload`, ...) and the field that is wrong. */
+function parseWith<T>(schema: z.ZodType<T>, json: unknown, what: string): T {
+  const r = schema.safeParse(json);
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new Error(`configure payload: ${issue.path.join('.') || '(root)'}: ${issue.message} (orchestrator and rank from different versions?)`);
+    throw new Error(`${what}: ${issue.path.join('.') || '(root)'}: ${issue.message} (orchestrator and rank from different versions?)`);
   }
-  return { ...r.data, case: parseCase(r.data.case) };
+  return r.data;
+}
+
+/** Checks a configure payload; throws naming the field that is wrong. */
+export function parseRankPayload(json: unknown): RankPayload {
+  const data = parseWith(payloadSchema, json, 'configure payload');
+  return { ...data, case: parseCase(data.case) };
+}
+
+/** Checks the decomposition a `go` message brings after a rebalance. */
+export function parseDecomposition(json: unknown): Decomposition {
+  return parseWith(decompositionSchema, json, 'go message decomposition');
 }

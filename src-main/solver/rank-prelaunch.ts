@@ -5,15 +5,13 @@ import type { Case } from '../common/case-schema.js';
 import type { Gpu } from './gpu/device.js';
 import { stepsPerSubmit } from './loop.js';
 import { bufferPlan, initialCapacity } from './state.js';
-import type { Subdomain } from './subdomain.js';
+import { cellShare, type Subdomain } from './subdomain.js';
 import { buildTables } from './tables.js';
 
 /** Throws an error naming the rank and every limit its buffers break (the errors of prelaunchCheck); returns when they fit. */
 export function checkRankBuffers(c: Case, gpu: Gpu, sub: Subdomain): void {
   const tables = buildTables(c);
-  const b = sub.box;
-  const share = ((b.hi[0] - b.lo[0]) * (b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2])) / tables.nCells;
-  const capacity = initialCapacity(tables, stepsPerSubmit(c), share);
+  const capacity = initialCapacity(tables, stepsPerSubmit(c), cellShare(sub, tables.nCells));
   const report = prelaunchCheck(c, {
     limits: { maxStorageBufferBindingSize: Number(gpu.limits.maxStorageBufferBindingSize), maxBufferSize: Number(gpu.limits.maxBufferSize) },
     buffers: bufferPlan(tables, capacity, sub.nLocal, sub.worldSize),

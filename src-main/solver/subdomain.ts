@@ -1,5 +1,6 @@
 // The part of the grid one rank simulates: its box of owned cells, the range of global cell ids its
 // per-cell arrays hold, and every rank's box (where migrants go). One rank owns the whole grid.
+import { boxCells, cellId, wholeBox } from '../cluster/decomposition/box.js';
 import type { Box, Decomposition, Int3 } from '../cluster/decomposition/types.js';
 
 /** Largest world size the shaders' owner lookup holds (MAX_RANKS in common.wgsl). */
@@ -19,25 +20,36 @@ export interface Subdomain {
   nLocal: number;
 }
 
-/** Global id of cell (x, y, z) of a grid. */
-function idOf(grid: Int3, x: number, y: number, z: number): number {
-  return x + grid[0] * (y + grid[1] * z);
-}
-
 /** The subdomain of `rank` in a decomposition. */
 export function subdomainOf(d: Decomposition, rank: number): Subdomain {
   if (d.boxes.length > MAX_RANKS) throw new Error(`${d.boxes.length} ranks: at most ${MAX_RANKS} are supported`);
   const box = d.boxes[rank];
   const empty = box.lo.some((lo, a) => lo >= box.hi[a]);
-  const cellBase = empty ? 0 : idOf(d.grid, box.lo[0], box.lo[1], box.lo[2]);
-  const last = empty ? 0 : idOf(d.grid, box.hi[0] - 1, box.hi[1] - 1, box.hi[2] - 1);
+  const cellBase = empty ? 0 : cellId(d.grid, box.lo[0], box.lo[1], box.lo[2]);
+  const last = empty ? 0 : cellId(d.grid, box.hi[0] - 1, box.hi[1] - 1, box.hi[2] - 1);
   return { rank, worldSize: d.boxes.length, box, boxes: d.boxes, cellBase, nLocal: last - cellBase + 1 };
 }
 
 /** The subdomain of a single-rank run: the whole grid. */
 export function wholeGrid(grid: Int3): Subdomain {
-  const box: Box = { lo: [0, 0, 0], hi: [grid[0], grid[1], grid[2]] };
-  return { rank: 0, worldSize: 1, box, boxes: [box], cellBase: 0, nLocal: grid[0] * grid[1] * grid[2] };
+  const box = wholeBox(grid);
+  return { rank: 0, worldSize: 1, box, boxes: [box], cellBase: 0, nLocal: boxCells(box) };
+}
+
+/** The fraction of the grid's cells a subdomain owns (its expected share of the particles). */
+export function cellShare(sub: Subdomain, nCells: number): number {
+  return boxCells(sub.box) / nCells;
+}
+
+/** Copies a subdomain's owned cells of a local array (indexed from cellBase) into a global array indexed by cell id. */
+export function copyOwnedCells(local: ArrayLike<number>, sub: Subdomain, grid: Int3, into: { [i: number]: number }): void {
+  const { box, cellBase } = sub;
+  for (let z = box.lo[2]; z < box.hi[2]; z++) {
+    for (let y = box.lo[1]; y < box.hi[1]; y++) {
+      const row = grid[0] * (y + grid[1] * z);
+      for (let x = box.lo[0]; x < box.hi[0]; x++) into[row + x] = local[row + x - cellBase];
+    }
+  }
 }
 
 /** SimParams values of a subdomain (the fields after pad0 in common.wgsl). */

@@ -2,8 +2,7 @@
 // last step exceeds the threshold, the grid is re-decomposed with the run's method weighted by the
 // particle count of every cell, and each rank gets the (sigma c_r)_max and NTC remainders of its new
 // cells; the ranks then move particles of cells that changed hands (Simulation.relayout).
-import type { Subdomain } from '../../solver/subdomain.js';
-import { subdomainOf } from '../../solver/subdomain.js';
+import { copyOwnedCells, subdomainOf, type Subdomain } from '../../solver/subdomain.js';
 import { rebalance } from '../decomposition/decompose.js';
 import { shouldRebalance } from '../decomposition/load.js';
 import type { Decomposition } from '../decomposition/types.js';
@@ -23,16 +22,6 @@ export interface RebalanceDecision {
   remainder: Float32Array[];
 }
 
-/** Copies the owned cells of a rank's local array (indexed from cellBase) into a global array. */
-function placeOwned(local: ArrayLike<number>, sub: Subdomain, grid: readonly number[], into: Float32Array | Float64Array): void {
-  const { box, cellBase } = sub;
-  for (let z = box.lo[2]; z < box.hi[2]; z++) {
-    for (let y = box.lo[1]; y < box.hi[1]; y++) {
-      const row = grid[0] * (y + grid[1] * z);
-      for (let x = box.lo[0]; x < box.hi[0]; x++) into[row + x] = local[row + x - cellBase];
-    }
-  }
-}
 
 export class Rebalancer {
   /** Steps after which the grid was re-decomposed, with UN (percent) before. */
@@ -55,9 +44,9 @@ export class Rebalancer {
     const sigma = new Float32Array(nCells);
     const remainder = new Float32Array(nCells);
     states.forEach((s, r) => {
-      placeOwned(s.counts, subs[r], grid, weights);
-      placeOwned(s.sigmaCrMax, subs[r], grid, sigma);
-      placeOwned(s.remainder, subs[r], grid, remainder);
+      copyOwnedCells(s.counts, subs[r], grid, weights);
+      copyOwnedCells(s.sigmaCrMax, subs[r], grid, sigma);
+      copyOwnedCells(s.remainder, subs[r], grid, remainder);
     });
     const next = rebalance(this.current, weights);
     if (JSON.stringify(next.boxes) === JSON.stringify(this.current.boxes)) return null;

@@ -7,7 +7,7 @@ import type { RankStepRecord } from '../../common/run-record.js';
 import { FieldAccumulator } from '../../solver/field-accumulator.js';
 import { SAMPLE_MOMENTS } from '../../solver/gpu/struct-layouts.js';
 import type { BatchReport, StepStats } from '../../solver/loop.js';
-import type { Subdomain } from '../../solver/subdomain.js';
+import { copyOwnedCells, type Subdomain } from '../../solver/subdomain.js';
 import { buildTables } from '../../solver/tables.js';
 import { loadNonUniformity } from '../decomposition/load.js';
 
@@ -16,16 +16,8 @@ export type RankStep = RankStepRecord;
 
 /** Copies a rank's local sums (layout [moment][species][local cell]) into global order (owned cells only). */
 export function placeSums(local: Float32Array, sub: Subdomain, species: number, nCells: number, grid: [number, number, number], into: Float32Array): void {
-  const { box, cellBase, nLocal } = sub;
   for (let ms = 0; ms < SAMPLE_MOMENTS * species; ms++) {
-    const src = ms * nLocal - cellBase;
-    const dst = ms * nCells;
-    for (let z = box.lo[2]; z < box.hi[2]; z++) {
-      for (let y = box.lo[1]; y < box.hi[1]; y++) {
-        const row = grid[0] * (y + grid[1] * z);
-        for (let x = box.lo[0]; x < box.hi[0]; x++) into[dst + row + x] = local[src + row + x];
-      }
-    }
+    copyOwnedCells(local.subarray(ms * sub.nLocal, (ms + 1) * sub.nLocal), sub, grid, into.subarray(ms * nCells, (ms + 1) * nCells));
   }
 }
 

@@ -154,7 +154,8 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   }
   const decomposition = decompositionOf(c, o);
   const subdomains = decomposition.boxes.map((_, r) => subdomainOf(decomposition, r));
-  const gpus = assignGpus(o.ranks, o.gpus || o.ranks > 1 ? discoverGpus() : [], o.gpus);
+  // a cluster launcher places and pins its ranks on the nodes: this host's GPUs play no part then
+  const gpus = assignGpus(o.ranks, !o.launcher && (o.gpus || o.ranks > 1) ? discoverGpus() : [], o.launcher ? undefined : o.gpus);
   for (const w of gpus.warnings) o.onWarning?.(w);
   const channel = await OrchestratorChannel.open({ transport: o.transport });
   const warmup = o.resume ? 0 : o.warmupSteps ?? 0;
@@ -164,15 +165,21 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   let keeper: CheckpointKeeper | null = null;
   const balance = o.rebalancePercent === undefined ? null : new BalanceCoordinator(decomposition, o.rebalancePercent, assembler, channel);
   const heartbeatTimeoutMs = o.heartbeatTimeoutMs ?? 60_000;
-  const group = (o.launcher ?? launchRanks)({
-    script: RANK_SCRIPT,
-    ranks: gpus.ranks.map((g) => ({ rank: g.rank, gpu: g.label, env: g.env })),
-    channel,
-    onLog: o.onLog,
-    heartbeatTimeoutMs,
-    heartbeatIntervalMs: Math.min(2000, heartbeatTimeoutMs / 4),
-    startTimeoutMs: 120_000,
-  });
+  let group: RankGroup;
+  try {
+    group = (o.launcher ?? launchRanks)({
+      script: RANK_SCRIPT,
+      ranks: gpus.ranks.map((g) => ({ rank: g.rank, gpu: g.label, env: g.env })),
+      channel,
+      onLog: o.onLog,
+      heartbeatTimeoutMs,
+      heartbeatIntervalMs: Math.min(2000, heartbeatTimeoutMs / 4),
+      startTimeoutMs: 120_000,
+    });
+  } catch (e) {
+    await channel.close(); // a launcher that refuses at once (e.g. sbatch missing) leaves no socket open
+    throw e;
+  }
   const onAbort = () => void group.cancel('cancelled (Ctrl-C or the app)');
   o.signal?.addEventListener('abort', onAbort, { once: true });
   const t0 = performance.now();
