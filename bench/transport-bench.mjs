@@ -1,8 +1,10 @@
 // Measures the zeromq transport alone, the way ranks use it: N processes, each step every process sends
 // `bytes` to each other process (PUSH -> PULL over ipc://) and waits for theirs; prints the mean time per
 // exchange step. Run: node bench/transport-bench.mjs [processes=2] [bytes=2.4e6] [steps=200]
+// TB_MODE=zmq (default: payload in zeromq frames), shmfd (payload in /dev/shm files opened once, zeromq
+// carries a note), shm (a new file per message), tcp; TB_NOCOPY=1 sends without copying the payload first.
 import { fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as zmq from 'zeromq';
@@ -33,8 +35,25 @@ async function worker(rank, dir) {
   const t0 = performance.now();
   const shm = process.env.TB_MODE === 'shm';
   const others = Array.from({ length: procs }, (_, r) => r).filter((r) => r !== rank);
+  // shmfd: one file per (sender, receiver, step parity) in /dev/shm, opened once; zeromq carries a short note
+  const fdMode = process.env.TB_MODE === 'shmfd';
+  const fileOf = (from, to, parity) => join(dir, `f-${from}-${to}-${parity}`);
+  const outFds = fdMode ? others.map((r) => [0, 1].map((p) => openSync(fileOf(rank, r, p), 'w+'))) : [];
+  const inFds = new Map();
+  const landing = Buffer.allocUnsafe(Math.round(bytes));
   for (let s = 0; s < steps; s++) {
-    if (shm) {
+    if (fdMode) {
+      await Promise.all(others.map((r, k) => {
+        writeSync(outFds[k][s % 2], payload, 0, payload.length, 0);
+        return pushes[k].send(`${rank} ${s % 2}`);
+      }));
+      for (let k = 0; k < procs - 1; k++) {
+        const [from, parity] = (await take()).toString().split(' ').map(Number);
+        const key = `${from}-${parity}`;
+        if (!inFds.has(key)) inFds.set(key, openSync(fileOf(from, rank, parity), 'r'));
+        readSync(inFds.get(key), landing, 0, landing.length, 0);
+      }
+    } else if (shm) {
       // the payload through a file in /dev/shm (tmpfs), zeromq carries only its name
       await Promise.all(others.map((r, k) => {
         const name = join(dir, `s${s % 4}-${rank}-${r}`);
@@ -55,7 +74,7 @@ async function worker(rank, dir) {
 if (process.env.TB_RANK) {
   await worker(Number(process.env.TB_RANK), process.env.TB_DIR);
 } else {
-  const dir = mkdtempSync(join(process.env.TB_MODE === 'shm' ? '/dev/shm' : tmpdir(), 'tb-'));
+  const dir = mkdtempSync(join(process.env.TB_MODE?.startsWith('shm') ? '/dev/shm' : tmpdir(), 'tb-'));
   const results = await Promise.all(Array.from({ length: procs }, (_, rank) => new Promise((resolve) => {
     const c = fork(new URL(import.meta.url).pathname, [], { env: { ...process.env, TB_RANK: String(rank), TB_DIR: dir } });
     c.on('message', resolve);
