@@ -86,14 +86,27 @@ fn collide_cell(c: u32, step: u32) -> vec2<u32> {
 @compute @workgroup_size(WG_SIZE)
 fn collide(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) li: u32) {
+  let c = flat_id(wg, nwg, li);
+  collide_cells(c, li, c < params.nLocal);
+}
+
+// Split steps (common.wgsl: SPLIT_PASS): collides only this pass's cells.
+@compute @workgroup_size(WG_SIZE)
+fn collide_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                 @builtin(local_invocation_index) li: u32) {
+  let c = flat_id(wg, nwg, li);
+  collide_cells(c, li, c < params.nLocal && in_split_pass(c, ctl[CTL_FULL] != 0u));
+}
+
+// Collides cell c when `busy` and adds the workgroup's counts to the step's statistics.
+fn collide_cells(c: u32, li: u32, busy: bool) {
   if (li == 0u) {
     atomicStore(&wgCollisions, 0u);
     atomicStore(&wgCandidates, 0u);
   }
   workgroupBarrier();
-  let c = flat_id(wg, nwg, li);
   var counted = vec2<u32>(0u, 0u);
-  if (c < params.nLocal) { counted = collide_cell(c, ctl[CTL_STEP]); }
+  if (busy) { counted = collide_cell(c, ctl[CTL_STEP]); }
   if (counted.y > 0u) {
     atomicAdd(&wgCollisions, counted.x);
     atomicAdd(&wgCandidates, counted.y);

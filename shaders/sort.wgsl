@@ -49,22 +49,38 @@ fn scatter(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
     stats[ctlRW[CTL_STATS_SLOT] + ST_N_AFTER] = n;
   }
   if (i >= ctlRW[CTL_N_ALL]) { return; }
+  let c = local_cell(i);
+  if (c != INVALID_CELL) { order[starts[c] + slot[i]] = i; }
+}
+
+// Local cell of particle i, or INVALID_CELL when it left the box or is a migrant (other ranks' cells
+// were not counted here and are left out).
+fn local_cell(i: u32) -> u32 {
   let w = cell[i];
-  if (w == INVALID_CELL) { return; }
+  if (w == INVALID_CELL) { return INVALID_CELL; }
   let g = cell_part(w);
-  // migrants (other ranks' cells) were not counted here and are left out
-  if (!owns_cell(g, params)) { return; }
-  order[starts[g - params.cellBase] + slot[i]] = i;
+  if (!owns_cell(g, params)) { return INVALID_CELL; }
+  return g - params.cellBase;
+}
+
+// Split steps (common.wgsl: SPLIT_PASS): scatter only the particles of this pass's cells; the halo
+// pass's scan glue (split.wgsl:finish_halo) sets the live count instead of invocation 0 here.
+@compute @workgroup_size(WG_SIZE)
+fn scatter_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                 @builtin(local_invocation_index) li: u32) {
+  let i = flat_id(wg, nwg, li);
+  if (i >= ctlRW[CTL_N_ALL]) { return; }
+  let c = local_cell(i);
+  if (c == INVALID_CELL || !in_split_pass(c, ctlRW[CTL_FULL] != 0u)) { return; }
+  order[starts[c] + slot[i]] = i;
 }
 
 // True when particle a goes before particle b inside a cell: by buffer index on one rank (the buffer
-// is in (cell, rank in cell) order and injected particles follow it), and on several ranks too between
-// two of this rank's moved particles (slots below CTL_N_MOVED, in that order); by the explicit keys
-// where an injected or arrived particle is involved.
+// is in (cell, rank in cell) order and injected particles follow it); on several ranks by the explicit
+// keys (old global cell, rank in it), since a rank's buffer keeps its interior cells before its halo
+// cells (split steps), so buffer order is not old-cell order there.
 fn before(a: u32, b: u32) -> bool {
   if (!MULTI_RANK) { return a < b; }
-  let moved = ctl[CTL_N_MOVED];
-  if (a < moved && b < moved) { return a < b; }
   let ka = keys[a];
   let kb = keys[b];
   return ka.x < kb.x || (ka.x == kb.x && ka.y < kb.y);
@@ -76,7 +92,19 @@ fn before(a: u32, b: u32) -> bool {
 fn order_cells(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) li: u32) {
   let c = flat_id(wg, nwg, li);
-  if (c >= params.nLocal) { return; }
+  if (c < params.nLocal) { order_cell(c); }
+}
+
+// Split steps: orders only this pass's cells.
+@compute @workgroup_size(WG_SIZE)
+fn order_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+               @builtin(local_invocation_index) li: u32) {
+  let c = flat_id(wg, nwg, li);
+  if (c < params.nLocal && in_split_pass(c, ctl[CTL_FULL] != 0u)) { order_cell(c); }
+}
+
+// Insertion sort of local cell c's indices into `before` order.
+fn order_cell(c: u32) {
   let s = starts[c];
   let n = cellCounts[c];
   if (n < 2u) { return; }
@@ -105,7 +133,26 @@ fn order_cells(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
 fn permute(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) li: u32) {
   let k = flat_id(wg, nwg, li);
-  if (k >= ctl[CTL_N]) { return; }
+  if (k < ctl[CTL_N]) { permute_one(k); }
+}
+
+// Split steps: the interior pass gathers slots [0, N_INTERIOR), the halo pass [N_INTERIOR, N), or all of
+// [0, N) when it redoes the step.
+@compute @workgroup_size(WG_SIZE)
+fn permute_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                 @builtin(local_invocation_index) li: u32) {
+  var lo = 0u;
+  var hi = ctl[CTL_N_INTERIOR];
+  if (SPLIT_PASS == 2u) {
+    lo = select(hi, 0u, ctl[CTL_FULL] != 0u);
+    hi = ctl[CTL_N];
+  }
+  let k = lo + flat_id(wg, nwg, li);
+  if (k < hi) { permute_one(k); }
+}
+
+// dst[k] = src[order[k]] for the seven arrays (order[k] is dst6[k] on entry).
+fn permute_one(k: u32) {
   let i = dst6[k];
   dst0[k] = src0[i];
   dst1[k] = src1[i];

@@ -23,11 +23,15 @@ import { InjectPhase } from './phases/inject.js';
 import { MovePhase } from './phases/move.js';
 import type { PhaseContext } from './phases/phase.js';
 import { SamplePhase } from './phases/sample.js';
-import { SortPhase } from './phases/sort.js';
+import { SortPhase, type SplitPass } from './phases/sort.js';
+import { haloBits, haloCellCount, initialHaloDepth, periodicAxes } from './halo-split.js';
+import { boxCells } from '../cluster/decomposition/box.js';
+import type { Int3 } from '../cluster/decomposition/types.js';
 import type { ParticleAttribute } from './particle-attributes.js';
 import { PARTICLE_ATTRIBUTES } from './particle-attributes.js';
 import { checkpointDue } from './checkpoint/checkpoint-schedule.js';
 import type { LoopHistory, RankSnapshot } from './checkpoint/checkpoint-state.js';
+import { inCellOrder } from './checkpoint/cell-order.js';
 import { SimState, initialCapacity } from './state.js';
 import { buildTables, type SolverTables } from './tables.js';
 
@@ -90,6 +94,16 @@ export interface LoopOptions {
 export interface SimulationPlacement {
   subdomain: Subdomain;
   exchanger?: Exchanger;
+  /** Halo depth in cells per axis instead of the first guess from the case (tests of split steps). */
+  haloDepth?: Int3;
+}
+
+/** How a rank splits its steps: halo depth per axis, halo and owned cells, steps redone whole so far. */
+export interface SplitStats {
+  depth: Int3;
+  haloCells: number;
+  ownedCells: number;
+  redos: number;
 }
 
 /** What a finished loop hands to the summary. */
@@ -191,6 +205,8 @@ export class Simulation {
   private step = 0;
   /** Exchange of each step of the current submit (multi-rank). */
   private readonly exchanges = new Map<number, ExchangeResult>();
+  /** Split steps (multi-rank): halo depth in cells per axis, steps redone so far, periodic axes, bits to rewrite. */
+  private readonly halo: { depth: Int3; redos: number; periodic: boolean[]; stale: boolean } | null = null;
   /** Host-side phases (the exchange of a multi-rank run and, with detail, its parts). */
   private readonly hostPhases = new Map<string, PhaseTotals>();
   /** Loop history restored from a checkpoint, continued by the next run(). */
@@ -221,6 +237,10 @@ export class Simulation {
         (capacity, nAll) => this.growTo(capacity, nAll, nAll), () => this.bindAll());
     }
     this.bindAll();
+    if (multi) {
+      this.halo = { depth: placement?.haloDepth ?? initialHaloDepth(kase), redos: 0, periodic: periodicAxes(kase), stale: false };
+      this.writeHaloBits();
+    }
     this.fieldsAcc = multi ? null : new FieldAccumulator(kase, this.tables);
     this.particles = multi ? 0 : this.tables.initialParticles;
   }
@@ -276,9 +296,54 @@ export class Simulation {
     this.growTo(Math.ceil(1.5 * need), this.particles);
   }
 
+  /**
+   * Records one pass of a split step (multi-rank): sort and collide the interior cells (1, submitted at once) or
+   * the halo cells (2; timed as the second part of the same sort and collide calls).
+   */
+  private async recordSplit(rec: PhaseRecorder, set: 0 | 1, which: SplitPass, detail: boolean): Promise<void> {
+    const sorted = set === 0 ? 1 : 0;
+    const continues = which === 2;
+    if (detail) {
+      for (const stage of this.sort.stages) await rec.pass(`sort.${stage}`, (p) => this.sort.encodeSplit(p, set, which, stage), continues);
+    } else {
+      await rec.pass('sort', (p) => this.sort.encodeSplit(p, set, which), continues);
+    }
+    await rec.pass('collide', (p) => this.collide.encodeSplit(p, sorted, which), continues);
+    if (which === 1) rec.flush();
+  }
+
+  /** Writes the halo bits of the current subdomain and depth (split steps). */
+  private writeHaloBits(): void {
+    const h = this.halo!;
+    this.gpu.device.queue.writeBuffer(this.state.haloBits, 0, haloBits(this.kase.grid.cells, h.periodic, this.state.subdomain, h.depth));
+    h.stale = false;
+  }
+
+  /** The split of this rank's steps (null on one rank); `redos` as of the last exchange. */
+  splitStats(): SplitStats | null {
+    const h = this.halo;
+    if (!h) return null;
+    const bits = haloBits(this.kase.grid.cells, h.periodic, this.state.subdomain, h.depth);
+    const owned = boxCells(this.state.subdomain.box);
+    return { depth: [...h.depth] as Int3, haloCells: haloCellCount(bits), ownedCells: owned, redos: h.redos };
+  }
+
+  /** After a step was redone whole (an arrival beyond the halo): one layer deeper on every axis from the next step on. */
+  private followRedos(redos: number): void {
+    const h = this.halo!;
+    if (redos <= h.redos) return;
+    h.redos = redos;
+    h.depth = h.depth.map((d) => d + 1) as Int3;
+    h.stale = true;
+  }
+
   /** Records one timestep; returns whether it sampled. */
   private async recordStep(rec: PhaseRecorder, s: number, detail: boolean): Promise<boolean> {
     const st = this.state;
+    if (this.halo?.stale) {
+      rec.flush(); // the passes recorded so far use the old halo
+      this.writeHaloBits();
+    }
     if (this.exchange) this.ensureCapacity(1, rec);
     const set = st.current;
     await rec.pass('move', (p) => this.move.encode(p, set));
@@ -290,20 +355,25 @@ export class Simulation {
     }
     if (this.exchange) {
       rec.flush();
-      // exchange sequence numbers: 2 s for the step's migrants, 2 s + 1 for a relayout after step s
-      const x = await this.exchange.run(2 * s, set);
+      // exchange sequence numbers: 2 s for the step's migrants, 2 s + 1 for a relayout after step s;
+      // the interior cells are sorted and collided on the GPU meanwhile
+      const x = await this.exchange.run(2 * s, set, () => this.recordSplit(rec, set, 1, detail));
       this.exchanges.set(s, x);
+      this.followRedos(x.redos);
       addTime(this.hostPhases, 'exchange', x.seconds);
       if (detail) for (const [part, sec] of Object.entries(x.parts)) addTime(this.hostPhases, `exchange.${part}`, sec);
       await rec.pass('migrate', (p) => this.migrate!.encodeAppend(p, set, x.received));
-    }
-    if (detail) {
-      for (const stage of this.sort.stages) await rec.pass(`sort.${stage}`, (p) => this.sort.encode(p, set, stage));
+      await this.recordSplit(rec, set, 2, detail);
+      st.current = set === 0 ? 1 : 0;
     } else {
-      await rec.pass('sort', (p) => this.sort.encode(p, set));
+      if (detail) {
+        for (const stage of this.sort.stages) await rec.pass(`sort.${stage}`, (p) => this.sort.encode(p, set, stage));
+      } else {
+        await rec.pass('sort', (p) => this.sort.encode(p, set));
+      }
+      st.current = set === 0 ? 1 : 0;
+      await rec.pass('collide', (p) => this.collide.encode(p, st.current));
     }
-    st.current = set === 0 ? 1 : 0;
-    await rec.pass('collide', (p) => this.collide.encode(p, st.current));
     if (!samplesAt(this.kase, s)) return false;
     await rec.pass('sample', (p) => this.sample.encode(p, st.current));
     return true;
@@ -404,11 +474,12 @@ export class Simulation {
     const raw = await this.readParticles(PARTICLE_ATTRIBUTES);
     const arrays = {} as RankSnapshot['arrays'];
     for (const a of PARTICLE_ATTRIBUTES) arrays[a] = a === 'cell' ? new Uint32Array(raw[a]) : new Float32Array(raw[a]);
+    const ordered = inCellOrder(arrays, this.subdomain.cellBase, st.nLocal);
     const cells = await this.cellState();
     if (!this.history) throw new Error('internal: snapshot() outside run()');
     return {
       rank: this.subdomain.rank, worldSize: this.subdomain.worldSize, step: this.step, particles: this.particles,
-      cellBase: this.subdomain.cellBase, nLocal: st.nLocal, arrays, sigmaCrMax: cells.sigmaCrMax, remainder: cells.remainder,
+      cellBase: this.subdomain.cellBase, nLocal: st.nLocal, arrays: ordered, sigmaCrMax: cells.sigmaCrMax, remainder: cells.remainder,
       history: structuredClone(this.history),
     };
   }
@@ -451,6 +522,7 @@ export class Simulation {
     device.queue.writeBuffer(st.ctl, 0, ctl);
     this.step = s.step;
     this.particles = n;
+    if (this.halo) this.halo.redos = 0; // the control words above restart the count
     this.samples = s.history.samples;
     this.carried = structuredClone(s.history);
   }
@@ -470,6 +542,7 @@ export class Simulation {
     const device = this.gpu.device;
     const st = this.state;
     const oldStarts = st.resubdomain(sub, sigmaCrMax, remainder);
+    this.writeHaloBits();
     this.readback.release(); // staging buffers of the replaced per-cell arrays
     this.sort = new SortPhase(this.ctx);
     this.bindAll();

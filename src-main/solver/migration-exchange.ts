@@ -21,6 +21,8 @@ export interface Exchanger {
 export interface ExchangeResult {
   sent: number;
   received: number;
+  /** Split steps redone whole so far (an arrival landed outside the halo), as of the step before this one. */
+  redos: number;
   /** Host seconds from the migrant counts being known to the arrivals being uploaded (transport and waiting for peers). */
   seconds: number;
   /**
@@ -77,7 +79,7 @@ export class MigrationExchange {
    * Control words, migrants per destination (plus misrouted arrivals) and the first `expected[d]` records of
    * each destination's segment, in one copy and one map.
    */
-  private async readStatus(): Promise<{ ctl: Uint32Array; counts: Uint32Array; head: Uint32Array[]; copied: number[] }> {
+  private async readStatus(overlap?: () => unknown): Promise<{ ctl: Uint32Array; counts: Uint32Array; head: Uint32Array[]; copied: number[] }> {
     const { device } = this.gpu;
     const { rank, worldSize: W } = this.state.subdomain;
     const recordBytes = 4 * MIGRANT_WORDS;
@@ -94,7 +96,12 @@ export class MigrationExchange {
       at += copied[d] * recordBytes;
     }
     device.queue.submit([enc.finish()]);
-    await staging.mapAsync(0x0001, 0, total);
+    // the map waits for the submits so far only (Dawn tracks the buffer's last use), so work submitted by
+    // `overlap` runs on the GPU while this rank reads the status and exchanges
+    const mapped = staging.mapAsync(0x0001, 0, total);
+    const overlapped = overlap?.();
+    await mapped;
+    await overlapped;
     if (this.host.length < total / 4) this.host = new Uint32Array(Math.ceil(total / 4 * 1.25));
     const words = this.host.subarray(0, total / 4);
     words.set(new Uint32Array(staging.getMappedRange(0, total)));
@@ -156,10 +163,15 @@ export class MigrationExchange {
     device.queue.submit([enc.finish()]);
   }
 
-  /** Exchanges this step's migrants (the move and injection of `set` are submitted) and uploads the arrivals. */
-  async run(step: number, set: 0 | 1): Promise<ExchangeResult> {
+  /**
+   * Exchanges this step's migrants (the move and injection of `set` are submitted) and uploads the arrivals.
+   * `overlap` records and submits GPU work that needs no arrivals (a split step's interior pass) once the status
+   * read is requested; if the particle buffers must grow for the arrivals after that, the step is marked to be
+   * redone whole (CTL_FULL), since growing replaces the set that work filled.
+   */
+  async run(step: number, set: 0 | 1, overlap?: () => unknown): Promise<ExchangeResult> {
     const tStatus = performance.now();
-    let { ctl, counts, head, copied } = await this.readStatus();
+    let { ctl, counts, head, copied } = await this.readStatus(overlap);
     const { rank, worldSize } = this.state.subdomain;
     if (counts[worldSize] > 0) {
       throw new Error(`rank ${rank}: ${counts[worldSize]} arriving particles belong to cells this rank does not own (a routing error between ranks); the run was stopped`);
@@ -193,7 +205,10 @@ export class MigrationExchange {
     let received = 0;
     for (const a of incoming) received += a.byteLength / (4 * MIGRANT_WORDS);
     const nAll = ctl[CTL.N_ALL];
-    if (nAll + received > this.state.capacity) this.growParticles(Math.ceil(1.25 * (nAll + received)) + 1024, nAll);
+    if (nAll + received > this.state.capacity) {
+      this.growParticles(Math.ceil(1.25 * (nAll + received)) + 1024, nAll);
+      if (overlap) this.gpu.device.queue.writeBuffer(this.state.ctl, 4 * CTL.FULL, new Uint32Array([1]));
+    }
     if (this.state.ensureArrivals(received)) this.rebind();
     const { device } = this.gpu;
     let at = 0;
@@ -203,6 +218,6 @@ export class MigrationExchange {
     }
     device.queue.writeBuffer(this.state.ctl, 4 * CTL.ARRIVALS, new Uint32Array([received]));
     const t3 = performance.now();
-    return { sent, received, seconds: (t3 - t0) / 1000, parts: { status: (t0 - tStatus) / 1000, read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
+    return { sent, received, redos: ctl[CTL.REDOS], seconds: (t3 - t0) / 1000, parts: { status: (t0 - tStatus) / 1000, read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
   }
 }

@@ -47,6 +47,8 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
   plan.push({ label: 'inject.counts', bytes: 4 * t.nFaceCells }, { label: 'inject.starts', bytes: 4 * t.nFaceCells });
   if (worldSize > 1) {
     plan.push({ label: 'particles.keys', bytes: 8 * capacity });
+    plan.push({ label: 'particles.slots', bytes: 4 * capacity });
+    for (const a of ['split.masked', 'split.scanned', 'split.savedSigmaCrMax', 'split.savedRemainder']) plan.push({ label: a, bytes: 4 * nLocal });
     plan.push({ label: 'migrate.out', bytes: 4 * MIGRANT_WORDS * worldSize * initialSegmentCapacity(capacity, worldSize) });
   }
   return plan.sort((a, b) => b.bytes - a.bytes);
@@ -82,11 +84,20 @@ export class SimState {
   partials: GPUBuffer;
   /** In-cell order keys (multi-rank; a stub otherwise). */
   keys: GPUBuffer;
+  /**
+   * Arrival slots of the sort (multi-rank; a stub otherwise): on one rank the slots live in the idle set's vz
+   * array, but a split step's interior pass fills part of the idle set while the halo pass still needs them.
+   */
+  slots: GPUBuffer;
   /** Migrants per destination rank, segCap slots each (multi-rank; a stub otherwise). */
   migOut: GPUBuffer;
   /** Particles arrived from other ranks, before append_arrivals (multi-rank; grown as needed). */
   arrivals: GPUBuffer;
   segCap: number;
+  /** Split steps (multi-rank; stubs otherwise): one bit per local cell in the halo, written by the loop (halo-split.ts). */
+  haloBits!: GPUBuffer;
+  /** Split steps: this pass's cell counts, the halo scan, and the per-cell collision state saved before the interior pass. */
+  split!: { masked: GPUBuffer; scanned: GPUBuffer; savedSigmaCrMax: GPUBuffer; savedRemainder: GPUBuffer };
   /** Which particle set holds the live particles between steps. */
   current: 0 | 1 = 0;
   nLocal: number;
@@ -121,10 +132,26 @@ export class SimState {
     this.sets = [makeParticleSet(device, 'A', capacity), makeParticleSet(device, 'B', capacity)];
     this.partials = makeBuffer(device, 'reduce.partials', 4 * PARTIAL_WORDS * Math.ceil(capacity / 256));
     this.boxes = makeBufferWith(device, 'boxes', packBoxes(this.subdomain), UNIFORM);
-    this.migCounts = makeBuffer(device, 'migrate.counts', 4 * (this.subdomain.worldSize + 1));
+    // per destination rank, then misrouted arrivals, then arrivals outside the halo (split steps)
+    this.migCounts = makeBuffer(device, 'migrate.counts', 4 * (this.subdomain.worldSize + 2));
     this.keys = makeBuffer(device, 'particles.keys', this.multiRank ? 8 * capacity : 16);
+    this.slots = makeBuffer(device, 'particles.slots', this.multiRank ? 4 * capacity : 16);
     this.migOut = makeBuffer(device, 'migrate.out', 4 * MIGRANT_WORDS * this.subdomain.worldSize * this.segCap);
     this.arrivals = makeBuffer(device, 'migrate.arrivals', 4 * MIGRANT_WORDS * (this.multiRank ? 4096 : 1));
+    this.makeSplitBuffers();
+  }
+
+  /** (Re)creates the split-step buffers for the current nLocal (the halo bits start empty: no halo). */
+  private makeSplitBuffers(): void {
+    const device = this.device;
+    const bytes = this.multiRank ? 4 * this.nLocal : 16;
+    this.haloBits = makeBuffer(device, 'split.haloBits', 4 * Math.max(4, Math.ceil(this.nLocal / 32)));
+    this.split = {
+      masked: makeBuffer(device, 'split.masked', bytes),
+      scanned: makeBuffer(device, 'split.scanned', bytes),
+      savedSigmaCrMax: makeBuffer(device, 'split.savedSigmaCrMax', bytes),
+      savedRemainder: makeBuffer(device, 'split.savedRemainder', bytes),
+    };
   }
 
   /** SimParams values including the capacity- and subdomain-dependent ones. */
@@ -150,9 +177,10 @@ export class SimState {
     const device = this.device;
     const old = this.subdomain;
     const oldStarts = this.starts;
-    for (const b of [this.counts, this.sigmaCrMax, this.remainder, this.sums]) b.destroy();
+    for (const b of [this.counts, this.sigmaCrMax, this.remainder, this.sums, this.haloBits, ...Object.values(this.split)]) b.destroy();
     this.subdomain = sub;
     this.nLocal = sub.nLocal;
+    this.makeSplitBuffers();
     this.counts = makeBuffer(device, 'cell.counts', 4 * sub.nLocal);
     this.starts = makeBuffer(device, 'cell.starts', 4 * sub.nLocal);
     this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', sigmaCrMax, STORAGE);
@@ -185,6 +213,11 @@ export class SimState {
     return true;
   }
 
+  /** Where the sort of set `set` (into the other set) keeps each particle's arrival slot. */
+  slotsFor(set: 0 | 1): GPUBuffer {
+    return this.multiRank ? this.slots : this.sets[1 - set][SORT_SCRATCH.slot];
+  }
+
   /** Particle arrays holding the live particles. */
   get live(): ParticleSet {
     return this.sets[this.current];
@@ -205,16 +238,23 @@ export class SimState {
     const fresh = makeParticleSet(device, this.current === 0 ? 'A' : 'B', newCapacity);
     const other = makeParticleSet(device, this.current === 0 ? 'B' : 'A', newCapacity);
     const keys = makeBuffer(device, 'particles.keys', this.multiRank ? 8 * newCapacity : 16);
+    const slots = makeBuffer(device, 'particles.slots', this.multiRank ? 4 * newCapacity : 16);
     const enc = device.createCommandEncoder({ label: 'grow' });
     for (const a of PARTICLE_ATTRIBUTES) if (liveCount > 0) enc.copyBufferToBuffer(this.live[a], 0, fresh[a], 0, 4 * liveCount);
     if (scratchCount > 0) {
-      enc.copyBufferToBuffer(this.idle[SORT_SCRATCH.slot], 0, other[SORT_SCRATCH.slot], 0, 4 * scratchCount);
-      if (this.multiRank) enc.copyBufferToBuffer(this.keys, 0, keys, 0, 8 * scratchCount);
+      if (this.multiRank) {
+        enc.copyBufferToBuffer(this.slots, 0, slots, 0, 4 * scratchCount);
+        enc.copyBufferToBuffer(this.keys, 0, keys, 0, 8 * scratchCount);
+      } else {
+        enc.copyBufferToBuffer(this.idle[SORT_SCRATCH.slot], 0, other[SORT_SCRATCH.slot], 0, 4 * scratchCount);
+      }
     }
     device.queue.submit([enc.finish()]);
     for (const set of this.sets) for (const a of PARTICLE_ATTRIBUTES) set[a].destroy();
     this.keys.destroy();
     this.keys = keys;
+    this.slots.destroy();
+    this.slots = slots;
     this.sets = this.current === 0 ? [fresh, other] : [other, fresh];
     this.partials.destroy();
     this.partials = makeBuffer(device, 'reduce.partials', 4 * PARTIAL_WORDS * Math.ceil(newCapacity / 256));

@@ -36,7 +36,7 @@ export function tangentialAxes(axis: number): [number, number] {
 }
 
 /** Highest temperature anywhere in the case (initial gas, inflows, walls). */
-function hottest(c: Case): number {
+export function hottest(c: Case): number {
   let t = c.initial.temperature;
   for (const f of FACES) {
     const b = c.boundaries[f];

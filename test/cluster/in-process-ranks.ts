@@ -7,6 +7,7 @@ import { RunAssembler } from '../../src-main/cluster/orchestrator/run-assembler.
 import { Rebalancer, type RebalanceDecision } from '../../src-main/cluster/orchestrator/rebalancer.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { Simulation, blockSubmits } from '../../src-main/solver/loop.js';
+import type { Int3 } from '../../src-main/cluster/decomposition/types.js';
 import type { Exchanger } from '../../src-main/solver/migration-exchange.js';
 import { subdomainOf } from '../../src-main/solver/subdomain.js';
 
@@ -42,8 +43,8 @@ class Mailbox {
   }
 }
 
-/** Runs `c` on `ranks` in-process ranks (rebalancing when UN exceeds `rebalancePercent`); returns the assembled run and the ranks' simulations. */
-export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks: number, rebalancePercent?: number) {
+/** Runs `c` on `ranks` in-process ranks (rebalancing when UN exceeds `rebalancePercent`; haloDepth overrides the split steps' first guess); returns the assembled run and the ranks' simulations. */
+export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks: number, rebalancePercent?: number, haloDepth?: Int3) {
   const d = decompose(method, c.grid.cells, ranks);
   const subs = d.boxes.map((_, r) => subdomainOf(d, r));
   const mail = new Mailbox();
@@ -55,7 +56,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
       return incoming;
     },
   });
-  const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r) }));
+  const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth }));
   for (const s of sims) await s.initialize();
   const assembler = new RunAssembler(c, subs, blockSubmits(c, 0, c.run.steps));
   const rebalancer = rebalancePercent === undefined ? null : new Rebalancer(d, rebalancePercent);

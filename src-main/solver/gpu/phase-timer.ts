@@ -15,8 +15,11 @@ export interface PhaseRecorder {
   readonly source: 'gpu-timestamps' | 'wall-clock' | 'off';
   /** The encoder of the command buffer being recorded (for copies between passes). */
   readonly encoder: GPUCommandEncoder;
-  /** Records phase `name` as one compute pass filled by fn; wall-clock mode waits for it to run. */
-  pass(name: string, fn: (pass: GPUComputePassEncoder) => void): void | Promise<void>;
+  /**
+   * Records phase `name` as one compute pass filled by fn; wall-clock mode waits for it to run. With `continues`
+   * its time is added to the last call of that phase instead of counting a new call (a phase done in two parts).
+   */
+  pass(name: string, fn: (pass: GPUComputePassEncoder) => void, continues?: boolean): void | Promise<void>;
   /** Submits what was recorded so far without waiting, so the GPU works while the host records on. */
   flush(): void;
   /** Submits what was recorded, waits for the GPU, and adds the measured times. */
@@ -35,6 +38,28 @@ export function addTime(map: Map<string, PhaseTotals>, name: string, seconds: nu
   map.set(name, t);
 }
 
+/** Calls being timed until a submit ends: a pass that continues a phase adds to its open call. */
+class OpenCalls {
+  private readonly open = new Map<string, number>();
+
+  /** Adds one pass's time: a new call, or more of the open call of that phase. */
+  add(map: Map<string, PhaseTotals>, name: string, seconds: number, continues: boolean): void {
+    const before = this.open.get(name);
+    if (continues && before !== undefined) {
+      this.open.set(name, before + seconds);
+      return;
+    }
+    if (before !== undefined) addTime(map, name, before);
+    this.open.set(name, seconds);
+  }
+
+  /** Counts every open call (at the end of a submit: no phase continues across submits). */
+  close(map: Map<string, PhaseTotals>): void {
+    for (const [name, seconds] of this.open) addTime(map, name, seconds);
+    this.open.clear();
+  }
+}
+
 /** GPU-timestamp recorder: one begin/end timestamp pair per pass, resolved after each submit. */
 export class TimestampRecorder implements PhaseRecorder {
   readonly source = 'gpu-timestamps' as const;
@@ -42,7 +67,9 @@ export class TimestampRecorder implements PhaseRecorder {
   private readonly resolveBuf: GPUBuffer;
   private readonly readBuf: GPUBuffer;
   private readonly names: string[] = [];
+  private readonly continued: boolean[] = [];
   private readonly map = new Map<string, PhaseTotals>();
+  private readonly calls = new OpenCalls();
   private enc: GPUCommandEncoder;
 
   /** maxPasses: the most passes recorded between two submits. */
@@ -59,10 +86,11 @@ export class TimestampRecorder implements PhaseRecorder {
     return this.enc;
   }
 
-  pass(name: string, fn: (pass: GPUComputePassEncoder) => void): void {
+  pass(name: string, fn: (pass: GPUComputePassEncoder) => void, continues = false): void {
     const k = this.names.length;
     if (k >= this.maxPasses) throw new Error(`TimestampRecorder: more than ${this.maxPasses} passes before submit()`);
     this.names.push(name);
+    this.continued.push(continues);
     const pass = this.enc.beginComputePass({
       label: name,
       timestampWrites: { querySet: this.querySet, beginningOfPassWriteIndex: 2 * k, endOfPassWriteIndex: 2 * k + 1 },
@@ -90,9 +118,11 @@ export class TimestampRecorder implements PhaseRecorder {
     this.readBuf.unmap();
     for (let k = 0; k < n; k++) {
       const dt = ts[2 * k + 1] > ts[2 * k] ? Number(ts[2 * k + 1] - ts[2 * k]) * 1e-9 : 0;
-      addTime(this.map, this.names[k], dt);
+      this.calls.add(this.map, this.names[k], dt, this.continued[k]);
     }
+    this.calls.close(this.map);
     this.names.length = 0;
+    this.continued.length = 0;
   }
 
   totals(): Map<string, PhaseTotals> {
@@ -104,6 +134,7 @@ export class TimestampRecorder implements PhaseRecorder {
 export class WallClockRecorder implements PhaseRecorder {
   readonly source = 'wall-clock' as const;
   private readonly map = new Map<string, PhaseTotals>();
+  private readonly calls = new OpenCalls();
   private enc: GPUCommandEncoder;
 
   constructor(private readonly device: GPUDevice) {
@@ -114,7 +145,7 @@ export class WallClockRecorder implements PhaseRecorder {
     return this.enc;
   }
 
-  async pass(name: string, fn: (pass: GPUComputePassEncoder) => void): Promise<void> {
+  async pass(name: string, fn: (pass: GPUComputePassEncoder) => void, continues = false): Promise<void> {
     // work recorded before this pass (copies) runs first, outside the phase's time
     this.device.queue.submit([this.enc.finish()]);
     await this.device.queue.onSubmittedWorkDone();
@@ -125,7 +156,7 @@ export class WallClockRecorder implements PhaseRecorder {
     const t0 = performance.now();
     this.device.queue.submit([enc.finish()]);
     await this.device.queue.onSubmittedWorkDone();
-    addTime(this.map, name, (performance.now() - t0) * 1e-3);
+    this.calls.add(this.map, name, (performance.now() - t0) * 1e-3, continues);
     this.enc = this.device.createCommandEncoder({ label: 'steps' });
   }
 
@@ -137,6 +168,7 @@ export class WallClockRecorder implements PhaseRecorder {
     this.device.queue.submit([this.enc.finish()]);
     this.enc = this.device.createCommandEncoder({ label: 'steps' });
     await this.device.queue.onSubmittedWorkDone();
+    this.calls.close(this.map);
   }
 
   totals(): Map<string, PhaseTotals> {
@@ -159,7 +191,7 @@ export class UntimedRecorder implements PhaseRecorder {
     return this.enc;
   }
 
-  pass(_name: string, fn: (pass: GPUComputePassEncoder) => void): void {
+  pass(_name: string, fn: (pass: GPUComputePassEncoder) => void, _continues?: boolean): void {
     this.open ??= this.enc.beginComputePass({ label: 'steps' });
     fn(this.open);
   }

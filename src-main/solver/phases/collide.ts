@@ -1,30 +1,50 @@
-// Collision phase: Bird's NTC scheme per cell on the cell-sorted particles (collide.wgsl).
+// Collision phase: Bird's NTC scheme per cell on the cell-sorted particles (collide.wgsl). A rank of
+// a multi-rank run collides in two passes per step (interior cells, then halo cells; sort.ts).
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import type { Phase, PhaseContext } from './phase.js';
+import type { SplitPass } from './sort.js';
 
 export class CollidePhase implements Phase {
   readonly name = 'collide';
   private readonly pipeline: GPUComputePipeline;
+  private readonly splitPipelines: Record<SplitPass, GPUComputePipeline> | null = null;
   private groups: GPUBindGroup[] = [];
+  private splitGroups: Record<SplitPass, GPUBindGroup[]> = { 1: [], 2: [] };
 
   constructor(private readonly ctx: PhaseContext) {
     this.pipeline = ctx.cache.get({ file: 'collide.wgsl', entry: 'collide' });
+    if (ctx.state.multiRank) {
+      const get = (which: SplitPass) => ctx.cache.get({ file: 'collide.wgsl', entry: 'collide_split', constants: { SPLIT_PASS: which } });
+      this.splitPipelines = { 1: get(1), 2: get(2) };
+    }
   }
 
   bind(): void {
     const { device, state: s } = this.ctx;
-    this.groups = s.sets.map((p, k) =>
-      bindBuffers(device, this.pipeline, `collide-${k}`, {
-        0: s.params, 1: s.ctl, 2: s.stats, 3: s.counts, 4: s.starts, 5: s.sigmaCrMax, 6: s.remainder,
-        7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 11: s.pairs,
-      }),
-    );
+    const table = (k: number) => {
+      const p = s.sets[k];
+      return { 0: s.params, 1: s.ctl, 2: s.stats, 3: s.counts, 4: s.starts, 5: s.sigmaCrMax, 6: s.remainder, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 11: s.pairs };
+    };
+    this.groups = s.sets.map((_, k) => bindBuffers(device, this.pipeline, `collide-${k}`, table(k)));
+    if (!this.splitPipelines) return;
+    for (const which of [1, 2] as const) {
+      this.splitGroups[which] = s.sets.map((_, k) =>
+        bindBuffers(device, this.splitPipelines![which], `collide-split-${which}-${k}`, { ...table(k), 31: s.haloBits }));
+    }
   }
 
   encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.groups[set]);
+    pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));
+  }
+
+  /** Collides the cells of split pass `which` (set `set` is the sorted one). */
+  encodeSplit(pass: GPUComputePassEncoder, set: 0 | 1, which: SplitPass): void {
+    if (!this.splitPipelines) throw new Error('internal: split collide passes exist only in a rank of a multi-rank run');
+    pass.setPipeline(this.splitPipelines[which]);
+    pass.setBindGroup(0, this.splitGroups[which][set]);
     pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));
   }
 }

@@ -3,7 +3,6 @@
 // puts them in cell order, so the first step starts from sorted particles like every later one.
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
-import { SORT_SCRATCH } from '../particle-attributes.js';
 import type { PhaseContext } from './phase.js';
 
 /** Records the initial fill into the live particle set (the caller sorts it next). */
@@ -17,7 +16,7 @@ export function encodeInit(ctx: PhaseContext, pass: GPUComputePassEncoder): void
   pass.setBindGroup(0, bindBuffers(device, pipeline, 'init', {
     0: s.params, 1: s.initParams, 2: s.speciesInfo,
     3: p.px, 4: p.py, 5: p.pz, 6: p.vx, 7: p.vy, 8: p.vz, 9: p.cell,
-    10: s.ctl, 11: s.counts, 12: s.idle[SORT_SCRATCH.slot], 13: s.keys,
+    10: s.ctl, 11: s.counts, 12: s.slotsFor(s.current), 13: s.keys,
   }));
   pass.dispatchWorkgroups(...dispatchDims(count, WORKGROUP_SIZE));
 }

@@ -3,7 +3,6 @@
 // in a multi-rank run particles landing in other ranks' cells go to the migrant buffer.
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
-import { SORT_SCRATCH } from '../particle-attributes.js';
 import type { Phase, PhaseContext } from './phase.js';
 
 export class MovePhase implements Phase {
@@ -25,7 +24,7 @@ export class MovePhase implements Phase {
       bindBuffers(device, this.move, `move-${k}`, {
         0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies,
         4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell,
-        11: s.counts, 12: s.sets[1 - k][SORT_SCRATCH.slot], 13: s.starts,
+        11: s.counts, 12: s.slotsFor(k as 0 | 1), 13: s.starts,
         14: s.keys, 15: s.migOut, 16: s.migCounts, 17: s.boxes,
       }),
     );
@@ -39,7 +38,7 @@ export class MovePhase implements Phase {
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, bindBuffers(device, pipeline, 'relayout', {
       0: s.params, 1: s.ctl, 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell,
-      11: s.counts, 12: s.sets[1 - set][SORT_SCRATCH.slot], 13: oldStarts, 14: s.keys, 15: s.migOut, 16: s.migCounts, 17: s.boxes,
+      11: s.counts, 12: s.slotsFor(set), 13: oldStarts, 14: s.keys, 15: s.migOut, 16: s.migCounts, 17: s.boxes,
     }));
     pass.dispatchWorkgroups(...dispatchDims(s.capacity, WORKGROUP_SIZE));
   }
@@ -48,7 +47,7 @@ export class MovePhase implements Phase {
     const s = this.ctx.state;
     pass.setPipeline(this.begin);
     pass.setBindGroup(0, this.beginGroup);
-    pass.dispatchWorkgroups(...dispatchDims(Math.max(s.nLocal, s.subdomain.worldSize), WORKGROUP_SIZE));
+    pass.dispatchWorkgroups(...dispatchDims(Math.max(s.nLocal, s.subdomain.worldSize + 2), WORKGROUP_SIZE));
     pass.setPipeline(this.move);
     pass.setBindGroup(0, this.moveGroups[set]);
     pass.dispatchWorkgroups(...dispatchDims(s.capacity, WORKGROUP_SIZE));

@@ -2,11 +2,28 @@
 // the cells' starts, each particle's index is scattered to its cell, each cell's indices are put in
 // ascending order (a stable, deterministic counting sort with no cap per cell), and the particle
 // arrays are gathered into the other set in that order, which also drops particles that left.
+// A rank of a multi-rank run splits each step's sort in two passes (split.wgsl, halo-split.ts): the
+// interior cells while the host exchanges migrants, then the halo cells once the arrivals are in.
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import { PrefixScan } from '../gpu/prefix-scan.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH } from '../particle-attributes.js';
 import type { Phase, PhaseContext } from './phase.js';
+
+/** Which pass of a split step: the interior cells (1) or the halo cells, or all when redoing (2). */
+export type SplitPass = 1 | 2;
+
+/** Pipelines and bind groups of one split pass. */
+interface SplitPipelines {
+  mask: GPUComputePipeline;
+  scatter: GPUComputePipeline;
+  order: GPUComputePipeline;
+  permute: GPUComputePipeline;
+  /** interior_total (pass 1) or finish_halo (pass 2). */
+  total: GPUComputePipeline;
+  readonly scan: PrefixScan;
+  groups: { mask: GPUBindGroup; total: GPUBindGroup; perSet: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup }[] };
+}
 
 export class SortPhase implements Phase {
   readonly name = 'sort';
@@ -18,6 +35,8 @@ export class SortPhase implements Phase {
   private readonly scan: PrefixScan;
   /** Per live set: scatter, order and permute bind groups (scratch and destination in the other set). */
   private groups: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup }[] = [];
+  /** The two passes of a split step (multi-rank only). */
+  private readonly split: Record<SplitPass, SplitPipelines> | null = null;
 
   constructor(private readonly ctx: PhaseContext) {
     const get = (entry: string) => ctx.cache.get({ file: 'sort.wgsl', entry });
@@ -25,40 +44,105 @@ export class SortPhase implements Phase {
     this.orderCells = get('order_cells');
     this.permute = get('permute');
     this.scan = new PrefixScan(ctx.device, ctx.cache, 'sort', ctx.state.nLocal);
+    if (ctx.state.multiRank) this.split = { 1: this.splitPipelines(1), 2: this.splitPipelines(2) };
+  }
+
+  /** The pipelines of split pass `which` (bind groups come with bind()). */
+  private splitPipelines(which: SplitPass): SplitPipelines {
+    const constants = { SPLIT_PASS: which };
+    const get = (file: string, entry: string) => this.ctx.cache.get({ file, entry, constants });
+    return {
+      mask: get('split.wgsl', 'mask_counts'),
+      scatter: get('sort.wgsl', 'scatter_split'),
+      order: get('sort.wgsl', 'order_split'),
+      permute: get('sort.wgsl', 'permute_split'),
+      total: get('split.wgsl', which === 1 ? 'interior_total' : 'finish_halo'),
+      scan: new PrefixScan(this.ctx.device, this.ctx.cache, `sort-split-${which}`, this.ctx.state.nLocal),
+      groups: { mask: null!, total: null!, perSet: [] },
+    };
   }
 
   bind(): void {
     const { device, state: s } = this.ctx;
     this.scan.bind(s.counts, s.starts);
-    this.groups = s.sets.map((from, k) => {
+    const sets = s.sets.map((from, k) => {
       const to = s.sets[1 - k];
       const permute: Record<number, GPUBuffer> = { 1: s.ctl };
       PARTICLE_ATTRIBUTES.forEach((a, j) => { permute[8 + j] = from[a]; permute[15 + j] = to[a]; });
       return {
-        scatter: bindBuffers(device, this.scatter, `sort-scatter-${k}`, {
-          0: s.params, 1: s.ctl, 2: from.cell, 3: s.counts, 4: to[SORT_SCRATCH.slot], 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats,
-        }),
-        order: bindBuffers(device, this.orderCells, `sort-order-${k}`, { 0: s.params, 1: s.ctl, 3: s.counts, 5: s.starts, 6: to[SORT_SCRATCH.order], 22: s.keys }),
-        permute: bindBuffers(device, this.permute, `sort-permute-${k}`, permute),
+        scatter: { 0: s.params, 1: s.ctl, 2: from.cell, 3: s.counts, 4: s.slotsFor(k as 0 | 1), 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats },
+        order: { 0: s.params, 3: s.counts, 5: s.starts, 6: to[SORT_SCRATCH.order], 22: s.keys },
+        permute,
       };
     });
+    this.groups = sets.map((b, k) => ({
+      scatter: bindBuffers(device, this.scatter, `sort-scatter-${k}`, b.scatter),
+      order: bindBuffers(device, this.orderCells, `sort-order-${k}`, b.order),
+      permute: bindBuffers(device, this.permute, `sort-permute-${k}`, b.permute),
+    }));
+    if (!this.split) return;
+    for (const which of [1, 2] as const) {
+      const p = this.split[which];
+      const sp = s.split;
+      p.scan.bind(sp.masked, which === 1 ? s.starts : sp.scanned);
+      // the interior pass also saves the per-cell collision state (both passes bind it: static use)
+      p.groups.mask = bindBuffers(device, p.mask, `split-mask-${which}`, {
+        0: s.params, 1: s.ctl, 2: s.counts, 3: sp.masked, 31: s.haloBits, 7: s.sigmaCrMax, 8: s.remainder, 9: sp.savedSigmaCrMax, 10: sp.savedRemainder,
+      });
+      p.groups.total = bindBuffers(device, p.total, `split-total-${which}`, which === 1
+        ? { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts }
+        : { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts, 5: s.stats, 6: sp.scanned, 7: s.sigmaCrMax, 8: s.remainder,
+          9: sp.savedSigmaCrMax, 10: sp.savedRemainder, 31: s.haloBits });
+      p.groups.perSet = sets.map((b, k) => ({
+        // scatter_split leaves the live count to finish_halo: no counts or statistics bindings
+        scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, { ...withoutKeys(b.scatter, [3, 7]), 31: s.haloBits }),
+        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 1: s.ctl, 31: s.haloBits }),
+        permute: bindBuffers(device, p.permute, `split-permute-${which}-${k}`, b.permute),
+      }));
+    }
   }
 
   /** Sorts set `set` into the other set (or one stage of it); the caller then treats the other set as live. */
   encode(pass: GPUComputePassEncoder, set: 0 | 1, stage?: string): void {
     const s = this.ctx.state;
     const g = this.groups[set];
-    const cellGroups = dispatchDims(s.nLocal, WORKGROUP_SIZE);
-    const particleGroups = dispatchDims(s.capacity, WORKGROUP_SIZE);
     const run = (name: string, fn: () => void) => { if (stage === undefined || stage === name) fn(); };
-    const dispatch = (pipeline: GPUComputePipeline, group: GPUBindGroup, groups: [number, number]) => {
-      pass.setPipeline(pipeline);
-      pass.setBindGroup(0, group);
-      pass.dispatchWorkgroups(...groups);
-    };
     run('scan', () => this.scan.encode(pass));
-    run('scatter', () => dispatch(this.scatter, g.scatter, particleGroups));
-    run('order', () => dispatch(this.orderCells, g.order, cellGroups));
-    run('permute', () => dispatch(this.permute, g.permute, particleGroups));
+    run('scatter', () => this.dispatch(pass, this.scatter, g.scatter, s.capacity));
+    run('order', () => this.dispatch(pass, this.orderCells, g.order, s.nLocal));
+    run('permute', () => this.dispatch(pass, this.permute, g.permute, s.capacity));
   }
+
+  /**
+   * One pass of a split step (or one stage of it): pass 1 sorts the interior cells' particles into slots
+   * [0, N_INTERIOR) of the other set, pass 2 the halo cells' (arrivals included) after them, or everything
+   * when an arrival landed outside the halo.
+   */
+  encodeSplit(pass: GPUComputePassEncoder, set: 0 | 1, which: SplitPass, stage?: string): void {
+    if (!this.split) throw new Error('internal: split sort passes exist only in a rank of a multi-rank run');
+    const s = this.ctx.state;
+    const p = this.split[which];
+    const g = p.groups.perSet[set];
+    const run = (name: string, fn: () => void) => { if (stage === undefined || stage === name) fn(); };
+    run('scan', () => {
+      this.dispatch(pass, p.mask, p.groups.mask, s.nLocal);
+      p.scan.encode(pass);
+      this.dispatch(pass, p.total, p.groups.total, which === 1 ? 1 : s.nLocal, which === 1 ? 1 : WORKGROUP_SIZE);
+    });
+    run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, s.capacity));
+    run('order', () => this.dispatch(pass, p.order, g.order, s.nLocal));
+    run('permute', () => this.dispatch(pass, p.permute, g.permute, s.capacity));
+  }
+
+  /** One dispatch covering n invocations. */
+  private dispatch(pass: GPUComputePassEncoder, pipeline: GPUComputePipeline, group: GPUBindGroup, n: number, wg = WORKGROUP_SIZE): void {
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroups(...dispatchDims(n, wg));
+  }
+}
+
+/** A binding table without some entries. */
+function withoutKeys(table: Record<number, GPUBuffer>, keys: number[]): Record<number, GPUBuffer> {
+  return Object.fromEntries(Object.entries(table).filter(([k]) => !keys.includes(Number(k))));
 }

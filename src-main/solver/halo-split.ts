@@ -1,0 +1,74 @@
+// The halo of a split step (multi-rank): the cells of a rank's box that particles arriving from other
+// ranks can reach in one step, i.e. the cells within `depth` layers of a face the rank shares with
+// another rank. The interior pass sorts and collides every other cell while the host exchanges
+// migrants (common.wgsl: SPLIT_PASS). The depth is a guess, not a promise: an arrival beyond it makes
+// the halo pass redo the whole step (split.wgsl), so results never depend on it, and the loop deepens
+// the halo after such a redo.
+import { mostProbableSpeed } from '../common/physics.js';
+import { FACES } from '../common/case-helpers.js';
+import type { Case } from '../common/case-schema.js';
+import type { Int3 } from '../cluster/decomposition/types.js';
+import type { Subdomain } from './subdomain.js';
+import { hottest } from './tables.js';
+
+/** Standard deviations of the thermal speed the first guess allows for (the fallback covers the rest). */
+const THERMAL_SIGMAS = 6;
+
+/** First guess of the halo depth in cells per axis: the fastest flow plus 6 most probable thermal speeds of the hottest, lightest gas, for one dt. */
+export function initialHaloDepth(c: Case): Int3 {
+  const lightest = Math.min(...c.species.map((s) => s.mass));
+  let flow = Math.hypot(...c.initial.velocity);
+  for (const f of FACES) {
+    const b = c.boundaries[f];
+    if (b.type === 'diffuse' || b.type === 'inflow') flow = Math.max(flow, Math.hypot(...b.velocity));
+  }
+  const speed = flow + THERMAL_SIGMAS * mostProbableSpeed(hottest(c), lightest);
+  return c.grid.cellSize.map((d) => Math.floor((speed * c.run.dt) / d) + 1) as Int3;
+}
+
+/** Whether each axis wraps around (periodic on both faces). */
+export function periodicAxes(c: Case): [boolean, boolean, boolean] {
+  return [0, 1, 2].map((a) => c.boundaries[FACES[2 * a]].type === 'periodic') as [boolean, boolean, boolean];
+}
+
+/**
+ * One bit per local cell (global id cellBase + index) of `sub`, set for owned cells within depth[a] layers of
+ * a face of the box that borders another rank (an inner face, or a periodic one when the box does not span
+ * the axis, which wraps to another rank).
+ */
+export function haloBits(grid: Int3, periodic: readonly boolean[], sub: Subdomain, depth: Int3): Uint32Array<ArrayBuffer> {
+  const { lo, hi } = sub.box;
+  const bits = new Uint32Array(Math.max(4, Math.ceil(sub.nLocal / 32)));
+  const spans = (a: number) => lo[a] === 0 && hi[a] === grid[a];
+  const openLo = [0, 1, 2].map((a) => lo[a] > 0 || (periodic[a] && !spans(a)));
+  const openHi = [0, 1, 2].map((a) => hi[a] < grid[a] || (periodic[a] && !spans(a)));
+  // a layer of the box along axis a is in the halo when it is within depth[a] of an open face
+  const layer = [0, 1, 2].map((a) => {
+    const inHalo = new Uint8Array(Math.max(0, hi[a] - lo[a]));
+    for (let k = 0; k < inHalo.length; k++) {
+      inHalo[k] = Number((openLo[a] && k < depth[a]) || (openHi[a] && inHalo.length - 1 - k < depth[a]));
+    }
+    return inHalo;
+  });
+  for (let z = lo[2]; z < hi[2]; z++) {
+    const hz = layer[2][z - lo[2]];
+    for (let y = lo[1]; y < hi[1]; y++) {
+      const hy = hz || layer[1][y - lo[1]];
+      const row = grid[0] * (y + grid[1] * z) - sub.cellBase;
+      for (let x = lo[0]; x < hi[0]; x++) {
+        if (hy || layer[0][x - lo[0]]) {
+          const c = row + x;
+          bits[c >>> 5] |= 1 << (c & 31);
+        }
+      }
+    }
+  }
+  return bits;
+}
+
+/** Cells of the halo (set bits). */
+export function haloCellCount(bits: Uint32Array): number {
+  let n = 0;
+  for (let w of bits) for (; w !== 0; w &= w - 1) n++;
+  return n;
+}

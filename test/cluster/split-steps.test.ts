@@ -1,0 +1,103 @@
+// Split steps of a multi-rank run (src-main/solver/halo-split.ts): each rank sorts and collides its
+// interior cells while migrants are exchanged and its halo cells after they arrived. The result must be
+// bitwise that of one rank whether the halo guess holds (no step redone), is too shallow (steps redone
+// whole, then the halo deepens), or covers the whole box.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Case } from '../../src-main/common/case-schema.js';
+import type { Int3 } from '../../src-main/cluster/decomposition/types.js';
+import type { Gpu } from '../../src-main/solver/gpu/device.js';
+import { fieldsSha256 } from '../../src-main/solver/fields.js';
+import { haloBits, haloCellCount, initialHaloDepth } from '../../src-main/solver/halo-split.js';
+import { subdomainOf } from '../../src-main/solver/subdomain.js';
+import { mostProbableSpeed } from '../../src-main/common/physics.js';
+import { decompose } from '../../src-main/cluster/decomposition/index.js';
+import type { StepStats } from '../../src-main/solver/loop.js';
+import { gpuForTests, presetCase, simulate } from '../physics/harness.js';
+import { runInProcessRanks } from './in-process-ranks.js';
+
+let gpu: Gpu;
+beforeAll(async () => { gpu = await gpuForTests(); });
+afterAll(() => gpu?.device.destroy());
+
+/** The step statistics that must not depend on the decomposition. */
+function invariantStats(steps: StepStats[]) {
+  return steps.map((s) => [s.step, s.particlesBefore, s.injected, s.particlesAfter, s.collisions, s.candidates]);
+}
+
+/** A periodic box long in z (collide-box physics), so slabs of 2 ranks have interior cells. */
+const longBox = (): Case => presetCase('collide-box', [
+  'grid.cells=[6,6,40]', 'run.steps=30', 'sampling.enabled=true', 'sampling.start=5', 'sampling.interval=1',
+  'boundaries.xmin={"type":"periodic"}', 'boundaries.xmax={"type":"periodic"}',
+  'boundaries.ymin={"type":"periodic"}', 'boundaries.ymax={"type":"periodic"}',
+  'boundaries.zmin={"type":"periodic"}', 'boundaries.zmax={"type":"periodic"}',
+]);
+
+describe('halo bits', () => {
+  it('mark the layers within the depth of faces shared with other ranks, and only those', () => {
+    const grid: Int3 = [4, 3, 10];
+    const d = decompose('slab', grid, 2);
+    const sub = subdomainOf(d, 0);
+    expect(sub.box.lo[2]).toBe(0);
+    expect(sub.box.hi[2]).toBe(5);
+    // periodic z: both z faces border rank 1; x and y span the grid, so they border nobody
+    const bits = haloBits(grid, [true, true, true], sub, [1, 1, 2]);
+    const layers = [...Array(5).keys()].map((z) => [...Array(12).keys()].every((k) => {
+      const c = z * 12 + k;
+      return (bits[c >>> 5] & (1 << (c & 31))) !== 0;
+    }));
+    expect(layers).toEqual([true, true, false, true, true]);
+    expect(haloCellCount(bits)).toBe(4 * 12);
+    // not periodic in z: only the inner face (z = 5) borders another rank
+    const walled = haloBits(grid, [true, true, false], sub, [1, 1, 2]);
+    expect(haloCellCount(walled)).toBe(2 * 12);
+  });
+
+  it('first guess: the layers a particle at 6 most probable speeds reaches in one step (2 for collide-box physics)', () => {
+    const c = longBox();
+    const reach = (6 * mostProbableSpeed(c.initial.temperature, c.species[0].mass) * c.run.dt) / c.grid.cellSize[2];
+    expect(reach).toBeGreaterThan(1);
+    expect(reach).toBeLessThan(2);
+    expect(initialHaloDepth(c)).toEqual([2, 2, 2]);
+  });
+});
+
+describe('split steps', () => {
+  let reference: { sha: string; stats: unknown[] };
+  beforeAll(async () => {
+    const { result } = await simulate(gpu, longBox(), { timing: 'off' });
+    reference = { sha: fieldsSha256(result.fields), stats: invariantStats(result.stepStats) };
+  });
+
+  /** Runs the long box on 2 slab ranks with a halo depth (or the first guess) and checks it against one rank. */
+  async function check(depth?: Int3) {
+    const { assembler, sims } = await runInProcessRanks(gpu, longBox(), 'slab', 2, undefined, depth);
+    expect(invariantStats(assembler.stepStats)).toEqual(reference.stats);
+    expect(fieldsSha256(assembler.fields.fields())).toBe(reference.sha);
+    return sims.map((s) => s.splitStats()!);
+  }
+
+  it('with the first guess: interior cells exist, no step is redone, bitwise one rank', async () => {
+    const split = await check();
+    for (const s of split) {
+      expect(s.haloCells).toBeGreaterThan(0);
+      expect(s.haloCells).toBeLessThan(s.ownedCells);
+      expect(s.redos).toBe(0);
+    }
+  });
+
+  it('with no halo at all: arrivals land in interior cells, steps are redone whole and the halo deepens, bitwise one rank', async () => {
+    const split = await check([0, 0, 0]);
+    for (const s of split) {
+      expect(s.redos).toBeGreaterThan(0);
+      expect(s.depth[2]).toBeGreaterThan(0);
+    }
+  });
+
+  it('with a halo covering every cell: bitwise one rank', async () => {
+    const split = await check([6, 6, 40]);
+    for (const s of split) {
+      expect(s.haloCells).toBe(s.ownedCells);
+      expect(s.redos).toBe(0);
+    }
+  });
+});
