@@ -2,6 +2,7 @@
 // (or lets them share the default adapter, saying so), supervises them, configures them, assembles their
 // submits into the run's step statistics and fields as they arrive, and builds the run's summary.
 // A crash or hang of any rank stops the others and rejects with RankFailedError; an abort cancels.
+import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Case } from '../../common/case-schema.js';
 import type { RunSummary } from '../../common/run-summary.js';
@@ -19,6 +20,7 @@ import { launchRanks } from '../supervisor/launch-ranks.js';
 import type { LaunchOptions, RankGroup, RunOutcome } from '../supervisor/types.js';
 import { frameAs } from '../transport/message-codec.js';
 import { OrchestratorChannel } from '../transport/orchestrator-channel.js';
+import { PeerFolder } from '../transport/peer-folder.js';
 import type { TransportSpec } from '../transport/endpoints.js';
 import { BalanceCoordinator } from './balance-coordinator.js';
 import { RunAssembler, type RankStep } from './run-assembler.js';
@@ -147,6 +149,16 @@ function guarded<T>(promise: Promise<T>, outcome: Promise<RunOutcome>): Promise<
   return Promise.race([promise, ended]);
 }
 
+/**
+ * The same-host fast path's private folder when every rank runs on this host (the local launcher over ipc, every
+ * hello from this host name) and DSMC_PEER_SHM is not 0; null otherwise (migrants go through zeromq).
+ */
+async function peerFolderFor(o: DistributedOptions, rankHosts: readonly string[]): Promise<PeerFolder | null> {
+  if (o.launcher || (o.transport?.kind ?? 'ipc') !== 'ipc' || o.ranks < 2) return null;
+  if (rankHosts.some((h) => h !== hostname())) return null;
+  return PeerFolder.create({ onWarning: o.onWarning });
+}
+
 /** Runs a validated case over `o.ranks` rank processes on this host. */
 export async function runDistributed(c: Case, o: DistributedOptions): Promise<DistributedRun> {
   if (c.run.checkpointEvery > 0 && o.rebalancePercent !== undefined) {
@@ -185,6 +197,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   const t0 = performance.now();
   let moved = 0;
   let outcome: RunOutcome | null = null;
+  let peerFolder: PeerFolder | null = null;
   try {
     channel.on('batch', (m) => {
       const { index, steps, passes, particles } = m.message;
@@ -215,7 +228,8 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       checkpoints: target ? { folder: target.folder } : null,
       resume: o.resume ? { dir: o.resume.dir, endStep: blockPlan.from + blockPlan.steps } : null,
     };
-    await channel.configureAll(payload as unknown);
+    peerFolder = await peerFolderFor(o, ranks.map((r) => r.hostname));
+    await channel.configureAll(payload as unknown, { peerFolder: peerFolder?.path });
     await guarded(channel.collect('ready', ranks.map((r) => r.rank), 600_000), group.outcome);
     const done = await guarded(channel.collect('done', ranks.map((r) => r.rank)), group.outcome);
     outcome = await group.outcome;
@@ -237,6 +251,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
     await channel.close();
+    await peerFolder?.close(); // the ranks have ended here (or were cancelled): their migrant files go too
   }
 }
 

@@ -9,4 +9,5 @@ export * from './messages.js';
 export {
   ChannelClosedError, MessageValidationError, StopRequestedError, TransportError, TransportTimeoutError,
 } from './errors.js';
+export { PEER_SHM_ENV, PeerFolder, peerShmEnabled } from './peer-folder.js';
 export { RANK_ENV, readRankEnvironment, rankEnvironmentVariables, type RankEnvironment } from './rank-environment.js';

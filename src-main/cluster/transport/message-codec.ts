@@ -77,9 +77,20 @@ export function validateHeader(header: unknown, sender: string, allowed: readonl
   return result.data as ClusterMessage;
 }
 
-/** For kinds that declare frameBytes (migrate): the binary frames must match in number and size. */
+/** For kinds that declare frameBytes: the binary frames must match in number and size (a migrate whose payload is in a file has none). */
 function checkFrameSizes(message: ClusterMessage, sizes: readonly number[], sender: string): void {
   if (!('frameBytes' in message)) return;
+  if ('file' in message && message.file !== undefined) {
+    if (sizes.length > 0) {
+      throw new MessageValidationError(sender, message.type, 'file',
+        `says its payload is in file slot ${message.file.slot} but ${sizes.length} binary frames came with it too (a message carries frames or a file, not both)`);
+    }
+    if (message.seq === undefined) throw new MessageValidationError(sender, message.type, 'seq', 'is missing (a message whose payload is in a file must number itself)');
+    if (message.file.slot !== message.seq % 2) {
+      throw new MessageValidationError(sender, message.type, 'file.slot', `is ${message.file.slot} but message ${message.seq} of a link goes in slot ${message.seq % 2}`);
+    }
+    return;
+  }
   const declared = message.frameBytes;
   if (declared.length !== sizes.length) {
     throw new MessageValidationError(sender, message.type, 'frameBytes',

@@ -21,11 +21,13 @@ export const helloSchema = z.object({
   peerAddress: z.string().min(1),
 });
 
-/** orchestrator -> rank: the run's setup (case, decomposition: any JSON) and every rank's peer address. */
+/** orchestrator -> rank: the run's setup (case, decomposition: any JSON) and every rank's peer address; peerFolder,
+ * when every rank runs on the orchestrator's host, is the private folder of the same-host fast path (peer-files.ts). */
 export const configureSchema = z.object({
   type: z.literal('configure'),
   payload: z.json(),
   peers: z.record(z.string().regex(/^\d+$/, 'peer keys are rank numbers'), z.string().min(1)),
+  peerFolder: z.string().min(1).optional(),
 });
 
 /** rank -> orchestrator: configured and connected to its peers. */
@@ -65,7 +67,12 @@ export const cellStateSchema = z.object({ type: z.literal('cell-state'), rank, i
  * (frames: the (sigma c_r)_max and remainders of the rank's new local cells, f32). */
 export const goSchema = z.object({ type: z.literal('go'), index: count, decomposition: z.json().nullable(), frameBytes: z.array(count) });
 
-/** rank -> rank: particles leaving `from` for `to` at `step`; the arrays travel as binary frames of frameBytes. */
+/**
+ * rank -> rank: particles leaving `from` for `to` at `step`; the arrays travel as binary frames of frameBytes, or
+ * (same-host fast path) one after another in the link's file slot `file.slot` with no binary frames, never both.
+ * seq numbers the messages of the link from 0; ack says how many of the receiver's messages the sender has handed
+ * to its caller (a gapless prefix), which tells the receiver when a file slot may be written again.
+ */
 export const migrateSchema = z.object({
   type: z.literal('migrate'),
   from: rank,
@@ -73,6 +80,9 @@ export const migrateSchema = z.object({
   step: count,
   particles: count,
   frameBytes: z.array(count),
+  seq: count.optional(),
+  ack: count.optional(),
+  file: z.strictObject({ slot: z.union([z.literal(0), z.literal(1)]) }).optional(),
 });
 
 /** rank -> orchestrator: finished; the summary is any JSON. */

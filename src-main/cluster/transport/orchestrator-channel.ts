@@ -185,12 +185,16 @@ export class OrchestratorChannel implements AsyncIterable<Incoming> {
     return hellos;
   }
 
-  /** Sends `configure` to every rank that said hello, with every rank's peer address; payload may differ per rank. */
-  async configureAll(payload: unknown | ((rank: number) => unknown)): Promise<void> {
+  /**
+   * Sends `configure` to every rank that said hello, with every rank's peer address; payload may differ per rank.
+   * peerFolder (every rank on this host) turns on the same-host fast path for migrants (peer-folder.ts).
+   */
+  async configureAll(payload: unknown | ((rank: number) => unknown), options: { peerFolder?: string | null } = {}): Promise<void> {
     const peers = Object.fromEntries([...this.hellos].map(([r, h]) => [String(r), h.peerAddress]));
+    const folder = options.peerFolder ? { peerFolder: options.peerFolder } : {};
     await Promise.all([...this.hellos.keys()].map((r) => {
       const body = typeof payload === 'function' ? (payload as (rank: number) => unknown)(r) : payload;
-      return this.send(r, { type: 'configure', payload: body as never, peers });
+      return this.send(r, { type: 'configure', payload: body as never, peers, ...folder });
     }));
   }
 

@@ -1,16 +1,40 @@
 // Rank-to-rank data links: each rank binds one PULL socket and PUSHes to each peer's PULL. Received migrate
 // messages are kept by step and sender, so a fast neighbour may run a step ahead; receive(step, from) returns
-// when one message from each expected peer for that step is there.
+// when one message from each expected peer for that step is there. With a peer folder (useFolder: every rank on
+// this host) payloads travel through files and zeromq carries only the header (peer-files.ts says why that is
+// safe with two file slots per link); the frames a receive() hands out are then views of reused landing buffers,
+// valid until this rank's next send() to their sender.
 import * as zmq from 'zeromq';
 import { settleWithin } from './settle-within.js';
 import { connectableAddress } from './endpoints.js';
 import { MessageValidationError, TransportError, TransportTimeoutError, describeRanks } from './errors.js';
 import { decodeMessage, encodeMessage, type Decoded, type Frame } from './message-codec.js';
 import { RANK_TO_RANK, type MigrateMessage } from './messages.js';
+import { LandingFiles, OutgoingFiles, PEER_FILE_SLOTS } from './peer-files.js';
 import { SerialSender } from './serial-sender.js';
 
 /** One received migrate message with its binary frames. */
 export type PeerIncoming = Decoded<MigrateMessage>;
+
+/** Message bookkeeping of this rank with one peer, both directions. */
+interface LinkState {
+  /** Messages sent to the peer (the next one's seq). */
+  sent: number;
+  /** The peer's latest ack: how many of this rank's messages (seq 0..acked-1) it handed to its caller before its last send here. */
+  acked: number;
+  /** The largest ack this rank sent to the peer (a file message must not come before the ack that frees its slot). */
+  ackSent: number;
+  /** Messages accepted from the peer (the next one's expected seq). */
+  accepted: number;
+  /** The peer's messages handed out by receive(), as a gapless prefix of seqs... */
+  delivered: number;
+  /** ...and the ones handed out beyond it (steps may be received in another order than they were sent). */
+  deliveredAhead: Set<number>;
+  /** The files of the link to the peer (null: no peer folder, or writing failed and the link went back to frames). */
+  files: OutgoingFiles | null;
+  /** Writing a file failed once: this link's payloads go through zeromq from then on. */
+  filesFailed: boolean;
+}
 
 /** The one pending receive(). */
 interface StepWaiter {
@@ -31,6 +55,12 @@ export class PeerLinks {
   private failure: Error | null = null;
   private readonly receiving: Promise<void>;
   private closed = false;
+  private readonly links = new Map<number, LinkState>();
+  /** The run's peer folder (same-host fast path), null when payloads go through zeromq. */
+  private folder: string | null = null;
+  private landing: LandingFiles | null = null;
+  /** Migrate messages sent so far, by how their payload went (through a file, or zeromq frames). */
+  readonly sentVia = { files: 0, frames: 0 };
 
   private constructor(
     readonly rank: number,
@@ -66,20 +96,78 @@ export class PeerLinks {
     }
   }
 
-  /** Sends a migrate message to `to` (from, to and frameBytes are filled in); payload frames are copied. */
+  /** Sends payloads to peers through files in `folder` (every rank on this host; see peer-files.ts) from now on. */
+  useFolder(folder: string): void {
+    if (this.folder !== null) {
+      if (this.folder === folder) return;
+      throw new TransportError(`rank ${this.rank}: the peer folder was ${this.folder} and is now said to be ${folder}; a run has one peer folder, configure once`);
+    }
+    this.folder = folder;
+    this.landing = new LandingFiles(folder, this.rank);
+  }
+
+  /**
+   * Sends a migrate message to `to` (from, to, frameBytes, seq and ack are filled in); payload frames are copied
+   * (into zeromq frames, or into the link's file slot) before it returns, so buffers may be reused at once. Sending
+   * to `to` also releases the frames of every message received from `to` so far (see receive()).
+   */
   async send(to: number, header: { step: number; particles: number }, frames: readonly Frame[]): Promise<void> {
     const link = this.pushes.get(to);
     if (!link) {
       throw new TransportError(`rank ${this.rank} has no link to rank ${to}: it was not in the configure message's peers (connected: ${[...this.pushes.keys()].join(', ') || 'none'})`);
     }
+    const state = this.link(to);
+    const seq = state.sent++;
+    const ack = state.delivered;
+    state.ackSent = Math.max(state.ackSent, ack);
     const message: MigrateMessage = {
       type: 'migrate', from: this.rank, to, step: header.step, particles: header.particles,
-      frameBytes: frames.map((f) => f.byteLength),
+      frameBytes: frames.map((f) => f.byteLength), seq, ack,
     };
-    await link.sender.send(encodeMessage(message, frames, `rank ${this.rank} (outgoing)`));
+    const sender = `rank ${this.rank} (outgoing)`;
+    const viaFile = this.writeFile(state, to, seq, frames);
+    const parts = viaFile
+      ? encodeMessage({ ...message, file: { slot: seq % PEER_FILE_SLOTS === 0 ? 0 : 1 } }, [], sender)
+      : encodeMessage(message, frames, sender);
+    this.sentVia[viaFile ? 'files' : 'frames']++;
+    await link.sender.send(parts);
   }
 
-  /** One message for `step` from each rank in `from`, by rank; the timeout error names the ranks still missing. */
+  /**
+   * Writes message `seq` to `to` into its file slot when the link has files and the peer has released the slot's
+   * previous message (acked >= seq - 1); false means: send the frames through zeromq. A failed write (a full
+   * /dev/shm) warns once and turns the link's files off.
+   */
+  private writeFile(state: LinkState, to: number, seq: number, frames: readonly Frame[]): boolean {
+    if (this.folder === null || state.filesFailed || seq - state.acked > PEER_FILE_SLOTS - 1) return false;
+    state.files ??= new OutgoingFiles(this.folder, this.rank, to);
+    try {
+      state.files.write(seq % PEER_FILE_SLOTS, frames.map(bytesOf));
+      return true;
+    } catch (e) {
+      state.filesFailed = true;
+      state.files.close();
+      process.emitWarning(`rank ${this.rank}: migrants for rank ${to} now go through zeromq (slower): writing them to ${this.folder} failed ` +
+        `(${(e as Error).message}); give /dev/shm more room (docker: --shm-size) or set DSMC_PEER_SHM=0`);
+      return false;
+    }
+  }
+
+  /** The bookkeeping of the link with `peer`, made on first use. */
+  private link(peer: number): LinkState {
+    let state = this.links.get(peer);
+    if (!state) {
+      state = { sent: 0, acked: 0, ackSent: 0, accepted: 0, delivered: 0, deliveredAhead: new Set(), files: null, filesFailed: false };
+      this.links.set(peer, state);
+    }
+    return state;
+  }
+
+  /**
+   * One message for `step` from each rank in `from`, by rank; the timeout error names the ranks still missing.
+   * The frames of a message from rank p are valid until this rank's next send() to p (they may be views of a
+   * landing buffer that p's later messages reuse): use or copy them before.
+   */
   receive(step: number, from: readonly number[], timeoutMs: number): Promise<Map<number, PeerIncoming>> {
     if (this.waiter !== null) {
       return Promise.reject(new TransportError(`rank ${this.rank}: receiveFromPeers for step ${step} called while step ${this.waiter.step} is still awaited; await one exchange at a time`));
@@ -115,6 +203,8 @@ export class PeerLinks {
     }
     this.pull.close();
     await this.receiving;
+    for (const state of this.links.values()) state.files?.close();
+    this.landing?.close();
   }
 
   /** Reads the PULL socket until it closes. */
@@ -126,7 +216,7 @@ export class PeerLinks {
     }
   }
 
-  /** Validates one peer message and files it under its step and sender. */
+  /** Validates one peer message, reads its payload file if it has one, and files it under its step and sender. */
   private accept(parts: Buffer[]): void {
     try {
       const decoded = decodeMessage(parts, 'a peer rank', RANK_TO_RANK) as PeerIncoming;
@@ -139,11 +229,44 @@ export class PeerLinks {
       let byRank = this.arrived.get(m.step);
       if (!byRank) this.arrived.set(m.step, (byRank = new Map()));
       if (byRank.has(m.from)) throw new MessageValidationError(sender, m.type, 'step', `sent two messages for step ${m.step}`);
+      this.track(m);
+      if (m.file !== undefined) decoded.frames = this.landing!.read(m.from, m.file.slot, m.frameBytes, m.step);
       byRank.set(m.from, decoded);
     } catch (e) {
       if (this.failure === null) this.failure = e as Error;
     }
     this.check();
+  }
+
+  /** Checks a message's seq, ack and file slot against the link's bookkeeping and records them. */
+  private track(m: MigrateMessage): void {
+    const sender = `rank ${m.from}`;
+    const state = this.link(m.from);
+    if (m.seq !== undefined) {
+      if (m.seq !== state.accepted) throw new MessageValidationError(sender, m.type, 'seq', `is ${m.seq} but message ${state.accepted} of its link to rank ${this.rank} was due (lost or reordered)`);
+      state.accepted++;
+    }
+    if (m.ack !== undefined) {
+      if (m.ack > state.sent) throw new MessageValidationError(sender, m.type, 'ack', `acknowledges ${m.ack} messages but rank ${this.rank} sent it only ${state.sent}`);
+      state.acked = Math.max(state.acked, m.ack);
+    }
+    if (m.file === undefined) return;
+    if (this.landing === null) {
+      throw new TransportError(`rank ${this.rank}: rank ${m.from} sent step ${m.step} migrants through a file, but this rank was given no peer folder; ` +
+        'every rank of a run must get the same configure message (run every process from the same build)');
+    }
+    const seq = m.seq as number; // the codec requires seq with file
+    if (seq >= PEER_FILE_SLOTS && state.ackSent < seq - (PEER_FILE_SLOTS - 1)) {
+      throw new MessageValidationError(sender, m.type, 'file', `reuses file slot ${m.file.slot} for message ${seq} before rank ${this.rank} released message ${seq - PEER_FILE_SLOTS} (it acknowledged ${state.ackSent})`);
+    }
+  }
+
+  /** Records that the message from `from` was handed out (advances the gapless prefix acknowledged in later sends). */
+  private delivered(from: number, m: MigrateMessage): void {
+    if (m.seq === undefined) return;
+    const state = this.link(from);
+    state.deliveredAhead.add(m.seq);
+    while (state.deliveredAhead.delete(state.delivered)) state.delivered++;
   }
 
   /** Settles the waiter when its step is complete or the links failed. */
@@ -157,7 +280,10 @@ export class PeerLinks {
     const byRank = this.arrived.get(w.step);
     if (!w.from.every((r) => byRank?.has(r))) return;
     const out = new Map(w.from.map((r) => [r, byRank!.get(r)!]));
-    for (const r of w.from) byRank!.delete(r);
+    for (const [r, m] of out) {
+      byRank!.delete(r);
+      this.delivered(r, m.message);
+    }
     const unexpected = [...(byRank?.keys() ?? [])];
     this.arrived.delete(w.step);
     this.nextStep = w.step + 1;
@@ -189,4 +315,9 @@ export class PeerLinks {
     if (w.timer !== null) clearTimeout(w.timer);
     return w;
   }
+}
+
+/** The bytes of a payload as a Uint8Array view (no copy). */
+function bytesOf(frame: Frame): Uint8Array {
+  return frame instanceof ArrayBuffer ? new Uint8Array(frame) : new Uint8Array(frame.buffer, frame.byteOffset, frame.byteLength);
 }

@@ -88,6 +88,11 @@ export class RankChannel {
     return this.peers.address;
   }
 
+  /** Migrate messages sent so far, by how their payload went: through the same-host files, or zeromq frames. */
+  get peerSends(): { readonly files: number; readonly frames: number } {
+    return this.peers.sentVia;
+  }
+
   /** Says hello: rank, world size, pid, host name, adapter (null before the device is open) and the peer address. */
   hello(adapter: AdapterInfo | null): Promise<void> {
     return this.send({ type: 'hello', worldSize: this.worldSize, pid: process.pid, hostname: hostname(), adapter, peerAddress: this.peerAddress });
@@ -119,7 +124,7 @@ export class RankChannel {
     ) as Promise<Decoded<MessageOf<K>>>;
   }
 
-  /** Waits for `configure`, connects to every other rank's peer address in it and returns it. */
+  /** Waits for `configure`, connects to every other rank's peer address in it (and to the peer folder, when it names one) and returns it. */
   async waitForConfigure(timeoutMs = Infinity): Promise<ConfigureMessage> {
     const { message } = await this.receive('configure', timeoutMs);
     const peers = new Map(Object.entries(message.peers).map(([r, address]) => [Number(r), address]));
@@ -129,6 +134,7 @@ export class RankChannel {
     }
     peers.delete(this.rank);
     this.peers.connect(peers);
+    if (message.peerFolder !== undefined) this.peers.useFolder(message.peerFolder);
     return message;
   }
 
@@ -137,12 +143,16 @@ export class RankChannel {
     this.peers.connect(peers);
   }
 
-  /** Sends particles leaving this rank for `to` at `step` (frames copied, so buffers may be reused at once). */
+  /** Sends particles leaving this rank for `to` at `step` (frames copied, so buffers may be reused at once); releases the frames received from `to` so far. */
   sendToPeer(to: number, header: { step: number; particles: number }, frames: readonly Frame[]): Promise<void> {
     return this.peers.send(to, header, frames);
   }
 
-  /** One migrate message for `step` from each rank in `from`; the timeout error names the missing ranks. */
+  /**
+   * One migrate message for `step` from each rank in `from`; the timeout error names the missing ranks. The frames
+   * of rank p's message are valid until this rank's next sendToPeer(p) (same host: views of a reused landing
+   * buffer): use them (the solver's queue.writeBuffer copies) or copy them before sending p the next step.
+   */
   receiveFromPeers(options: { step: number; from: readonly number[]; timeoutMs?: number }): Promise<Map<number, PeerIncoming>> {
     return this.peers.receive(options.step, options.from, options.timeoutMs ?? Infinity);
   }

@@ -1,0 +1,129 @@
+// Same-host fast path of the peer links (rank side): a migrate payload is written into a file of the run's private
+// peer folder (tmpfs under /dev/shm, see peer-folder.ts) and zeromq carries only the header, which names the slot.
+// Each link (from -> to) has two files, `<folder>/<from>-<to>-<slot>`, opened once and kept open; a message is
+// written at position 0 (the file may be longer: the header's frameBytes say how much is valid). The receiver
+// reads a message as soon as its header arrives, into a landing buffer per (sender, slot), reused and grown.
+//
+// Why two slots are enough: ranks exchange in lockstep. A rank sends its message for exchange s to every peer, then
+// waits for theirs; so a peer is at most one message ahead on a link: it needs this rank's message for s before it
+// can send s+1. And a rank uses the frames of exchange s synchronously (the solver uploads them with
+// queue.writeBuffer, which copies) before it sends its message for s+1. So when message n+2 of a link is written,
+// message n (same slot) has been read and used. PeerLinks does not take that on trust: every migrate header carries
+// `ack`, how many of the receiver's messages the sender has handed to its caller (received frames are valid until
+// this rank's next send to their sender), and message n goes into a file only when the peer acknowledged n-1 of
+// them; otherwise (a caller that sends ahead) it goes through zeromq frames as before.
+import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { TransportError } from './errors.js';
+
+/** File slots per link (see the header comment for why two suffice). */
+export const PEER_FILE_SLOTS = 2;
+
+/** Open flags that never follow a symbolic link (O_NOFOLLOW where the platform has it). */
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/** The file of slot `slot` of the link from rank `from` to rank `to`. */
+export function peerFilePath(folder: string, from: number, to: number, slot: number): string {
+  return join(folder, `${from}-${to}-${slot}`);
+}
+
+/** The sending end of one link: one file per slot, created (mode 0600) on first use and kept open. */
+export class OutgoingFiles {
+  private readonly fds: Array<number | null> = new Array(PEER_FILE_SLOTS).fill(null);
+
+  constructor(
+    readonly folder: string,
+    readonly from: number,
+    readonly to: number,
+  ) {}
+
+  /** Writes `frames` one after another from position 0 of slot `slot`'s file; throws the system error on failure. */
+  write(slot: number, frames: readonly Uint8Array[]): void {
+    let fd = this.fds[slot];
+    if (fd === null) {
+      fd = openSync(peerFilePath(this.folder, this.from, this.to, slot), constants.O_WRONLY | constants.O_CREAT | NOFOLLOW, 0o600);
+      this.fds[slot] = fd;
+    }
+    let at = 0;
+    for (const f of frames) {
+      for (let done = 0; done < f.byteLength;) done += writeSync(fd, f, done, f.byteLength - done, at + done);
+      at += f.byteLength;
+    }
+  }
+
+  /** Closes the files (they stay in the folder until the orchestrator removes it). */
+  close(): void {
+    for (const fd of this.fds) if (fd !== null) closeQuietly(fd);
+    this.fds.fill(null);
+  }
+}
+
+/** The receiving end of every link into one rank: an open file and a landing buffer per (sender, slot). */
+export class LandingFiles {
+  private readonly fds = new Map<string, number>();
+  private readonly buffers = new Map<string, Uint8Array>();
+
+  constructor(
+    readonly folder: string,
+    readonly rank: number,
+  ) {}
+
+  /**
+   * Reads the message of `step` that rank `from` wrote in slot `slot` (frames of `sizes` bytes, one after another)
+   * and returns views of the landing buffer, one per frame; they stay valid until the next message in that slot.
+   */
+  read(from: number, slot: number, sizes: readonly number[], step: number): Uint8Array[] {
+    const key = `${from}-${slot}`;
+    const path = peerFilePath(this.folder, from, this.rank, slot);
+    const total = sizes.reduce((s, n) => s + n, 0);
+    let buffer = this.buffers.get(key);
+    if (buffer === undefined || buffer.byteLength < total) {
+      // grown with headroom: migrant counts vary from step to step; a fresh ArrayBuffer starts aligned for frameAs
+      buffer = new Uint8Array(Math.max(total, Math.ceil((buffer?.byteLength ?? 0) * 1.5)));
+      this.buffers.set(key, buffer);
+    }
+    let got = 0;
+    try {
+      let fd = this.fds.get(key);
+      if (fd === undefined) {
+        fd = openSync(path, constants.O_RDONLY | NOFOLLOW);
+        this.fds.set(key, fd);
+      }
+      for (let n = -1; got < total && n !== 0; got += n) n = readSync(fd, buffer, got, total - got, got);
+    } catch (e) {
+      throw new TransportError(
+        `rank ${this.rank} could not read the step ${step} migrants rank ${from} put in ${path} (${(e as Error).message}): ` +
+          'the run\'s peer folder was removed (the orchestrator ended) or the ranks do not share this host\'s /dev/shm; ' +
+          'set DSMC_PEER_SHM=0 to send migrants through zeromq instead',
+      );
+    }
+    if (got < total) {
+      throw new TransportError(
+        `rank ${this.rank} read only ${got} of the ${total} bytes of step ${step} migrants rank ${from} put in ${path}: ` +
+          'the file was truncated by something other than the run; run again, and set DSMC_PEER_SHM=0 to send migrants through zeromq if it repeats',
+      );
+    }
+    const frames: Uint8Array[] = [];
+    let at = 0;
+    for (const n of sizes) {
+      frames.push(buffer.subarray(at, at + n));
+      at += n;
+    }
+    return frames;
+  }
+
+  /** Closes the files; landing buffers are left to the garbage collector. */
+  close(): void {
+    for (const fd of this.fds.values()) closeQuietly(fd);
+    this.fds.clear();
+  }
+}
+
+/** Closes a descriptor, ignoring errors (closing is best effort at shutdown). */
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed or never valid: nothing to release
+  }
+}
