@@ -19,6 +19,15 @@ export function drift(x: number | null): string {
   return x === null ? 'n/a (the boundaries exchange it)' : x.toExponential(2);
 }
 
+/** How the ranks split their steps: halo share of the cells, depth, steps redone whole. */
+function splitLine(split: NonNullable<RunSummary['splitSteps']>): string {
+  const halo = split.reduce((a, x) => a + x.haloCells, 0);
+  const owned = split.reduce((a, x) => a + x.ownedCells, 0);
+  const depth = split.map((x) => x.depth.join('/')).filter((d, k, all) => all.indexOf(d) === k).join(', ');
+  const redos = split.map((x) => x.redos).join(', ');
+  return `split steps: halo ${(100 * halo / Math.max(1, owned)).toFixed(1)} % of the cells (depth ${depth} cells), steps redone whole per rank ${redos}`;
+}
+
 /** The terminal summary of a run. */
 export function formatSummary(s: RunSummary): string {
   const lines = [
@@ -27,6 +36,7 @@ export function formatSummary(s: RunSummary): string {
     ...((s.ranks ?? 1) > 1 ? [
       `ranks: ${s.ranks} (${s.decomposition}); particles per rank ${(s.particlesPerRank ?? []).join(', ')}; ` +
         `load non-uniformity ${(s.loadNonUniformity ?? 0).toFixed(1)} % at the end, ${(s.loadNonUniformityMean ?? 0).toFixed(1)} % mean over steps`,
+      ...(s.splitSteps && s.splitSteps.length > 0 ? [splitLine(s.splitSteps)] : []),
     ] : []),
     `throughput: ${s.particleStepsPerSecond.toExponential(3)} particle-steps/s; ` +
       `collisions ${s.collisionsPerParticleStep.toFixed(5)} and candidates ${s.candidatesPerParticleStep.toFixed(5)} per particle per step`,

@@ -55,4 +55,9 @@ export interface RunSummary {
   velocityDistribution?: VelocityDistribution;
   /** The adapter (and pinned GPU) of every rank. */
   rankAdapters?: { rank: number; gpu: string; pinned: boolean; description: string }[];
+  /**
+   * Multi-rank runs: how each rank split its steps (interior cells sorted and collided while migrants were
+   * exchanged): halo depth in cells per axis, halo and owned cells, steps redone whole (an arrival beyond the halo).
+   */
+  splitSteps?: { rank: number; depth: [number, number, number]; haloCells: number; ownedCells: number; redos: number }[];
 }

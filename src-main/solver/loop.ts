@@ -99,12 +99,12 @@ export interface SimulationPlacement {
 }
 
 /** How a rank splits its steps: halo depth per axis, halo and owned cells, steps redone whole so far. */
-export interface SplitStats {
+export type SplitStats = {
   depth: Int3;
   haloCells: number;
   ownedCells: number;
   redos: number;
-}
+};
 
 /** What a finished loop hands to the summary. */
 export interface LoopResult {

@@ -96,6 +96,7 @@ async function main(ch: RankChannel): Promise<void> {
         phases: [...result.phases, ...(p.detail ? transportTime : [])].map(([name, t]) => ({ name, ...t, minSeconds: Number.isFinite(t.minSeconds) ? t.minSeconds : 0 })),
         start: { ...result.start }, end: { ...result.end },
         capacity: result.capacity, particles: sim.liveParticles, gpuBytes, host: result.host,
+        split: sim.splitStats(),
       },
     });
   } finally {

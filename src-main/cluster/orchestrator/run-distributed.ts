@@ -8,6 +8,7 @@ import type { Case } from '../../common/case-schema.js';
 import type { RunSummary } from '../../common/run-summary.js';
 import { RunCancelled, blockSubmits, type Progress, type StepStats } from '../../solver/loop.js';
 import { summarize } from '../../solver/summary.js';
+import type { SplitStats } from '../../solver/loop.js';
 import type { PhaseTotals } from '../../solver/gpu/phase-timer.js';
 import type { ParticleTotals } from '../../solver/phases/conservation.js';
 import type { RankPayload } from '../../solver/rank-payload.js';
@@ -96,6 +97,7 @@ interface RankDone {
   particles: number;
   gpuBytes: number;
   host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; submits: number };
+  split: SplitStats | null;
 }
 
 /** A finished multi-rank run. */
@@ -281,5 +283,6 @@ function finishRun(c: Case, o: DistributedOptions, a: RunAssembler, d: Decomposi
   summary.loadNonUniformity = un.length > 0 ? un[un.length - 1] : 0;
   summary.loadNonUniformityMean = un.length > 0 ? un.reduce((s, x) => s + x, 0) / un.length : 0;
   summary.rankAdapters = ranks.map((r) => ({ rank: r.rank, gpu: r.gpu, pinned: r.pinned, description: r.adapter.description }));
+  summary.splitSteps = dones.flatMap((x, rank) => (x.split ? [{ rank, ...x.split }] : []));
   return { summary, assembler: a, decomposition: d, ranks, rankPhases: dones.map((x, rank) => ({ rank, phases: x.phases })), rankSteps: a.rankSteps };
 }
