@@ -48,7 +48,8 @@ const CTL_N_MOVED: u32 = 7u;       // N at the start of the step: slots below it
 const CTL_N_INTERIOR: u32 = 8u;    // multi-rank: particles of the interior cells (sorted to [0, N_INTERIOR) by the interior pass)
 const CTL_FULL: u32 = 9u;          // multi-rank: 1 when the halo pass must redo the whole sort and collisions of this step
 const CTL_REDOS: u32 = 10u;        // multi-rank: steps redone whole so far (an arrival landed outside the halo)
-const CTL_WORDS: u32 = 11u;
+const CTL_N_INTERIOR_BEFORE: u32 = 11u; // multi-rank: N_INTERIOR of the step before (where its buffer order switches from interior to halo cells)
+const CTL_WORDS: u32 = 12u;
 
 
 // Split steps of a multi-rank run (src-main/solver/halo-split.ts): the interior pass (SPLIT_PASS 1) sorts

@@ -31,7 +31,10 @@ fn begin_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
   ctl[CTL_N_ALL] = n;
   ctl[CTL_N_MOVED] = n;
   ctl[CTL_INJECTED] = 0u;
-  if (MULTI_RANK) { ctl[CTL_FULL] = 0u; }
+  if (MULTI_RANK) {
+    ctl[CTL_FULL] = 0u;
+    ctl[CTL_N_INTERIOR_BEFORE] = ctl[CTL_N_INTERIOR];
+  }
   for (var k = 0u; k < STATS_WORDS; k++) { stats[slot + k] = 0u; }
   stats[slot + ST_STEP] = step;
   stats[slot + ST_N_BEFORE] = n;

@@ -76,11 +76,16 @@ fn scatter_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) 
 }
 
 // True when particle a goes before particle b inside a cell: by buffer index on one rank (the buffer
-// is in (cell, rank in cell) order and injected particles follow it); on several ranks by the explicit
-// keys (old global cell, rank in it), since a rank's buffer keeps its interior cells before its halo
-// cells (split steps), so buffer order is not old-cell order there.
+// is in (cell, rank in cell) order and injected particles follow it). On several ranks the buffer holds
+// the interior cells of the step before in cell order, then its halo cells in cell order (split steps):
+// two of this rank's moved particles (slots below CTL_N_MOVED) on the same side of that boundary go by
+// index too; otherwise (across it, injected or arrived particles) by the explicit keys (old global cell,
+// rank in it).
 fn before(a: u32, b: u32) -> bool {
   if (!MULTI_RANK) { return a < b; }
+  let moved = ctl[CTL_N_MOVED];
+  let split = ctl[CTL_N_INTERIOR_BEFORE];
+  if (a < moved && b < moved && (a < split) == (b < split)) { return a < b; }
   let ka = keys[a];
   let kb = keys[b];
   return ka.x < kb.x || (ka.x == kb.x && ka.y < kb.y);

@@ -65,5 +65,7 @@ fn finish_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
     stats[slot + ST_COLLISIONS] = 0u;
     stats[slot + ST_CANDIDATES] = 0u;
     ctl[CTL_REDOS] = ctl[CTL_REDOS] + 1u;
+    // the whole buffer is in cell order now (no interior part first)
+    ctl[CTL_N_INTERIOR] = 0u;
   }
 }

@@ -142,8 +142,11 @@ const FLUSH_EVERY = 8;
 /** Batch-means blocks a sampled run aims for. */
 const BLOCKS = 20;
 
-/** Most passes per step: move, inject, migrate, sort (four with detailed timing), collide, sample. */
-const PASSES_PER_STEP = 9;
+/**
+ * Most passes per step: move, inject, migrate, sort (four with detailed timing) and collide twice (a multi-rank
+ * rank's split step: interior and halo), sample.
+ */
+const PASSES_PER_STEP = 14;
 
 /**
  * Steps recorded per submit: the case's stepsPerSubmit, capped so that one query set (4096
@@ -548,7 +551,10 @@ export class Simulation {
     this.bindAll();
     const n = this.particles;
     device.queue.writeBuffer(st.ctl, 4 * CTL.N_ALL, new Uint32Array([n]));
-    device.queue.writeBuffer(st.ctl, 4 * CTL.N_MOVED, new Uint32Array([n]));
+    // no moved particles: the sort orders every particle by the keys the relayout gives them (buffer order is not cell order after split steps)
+    device.queue.writeBuffer(st.ctl, 4 * CTL.N_MOVED, new Uint32Array([0]));
+    // and the buffer is in plain cell order after this sort: no interior part first for the next step's order
+    device.queue.writeBuffer(st.ctl, 4 * CTL.N_INTERIOR, new Uint32Array([0]));
     device.queue.writeBuffer(st.migCounts, 0, new Uint32Array(sub.worldSize));
     const set = st.current;
     let enc = device.createCommandEncoder({ label: 'relayout' });

@@ -71,7 +71,7 @@ export class SortPhase implements Phase {
       PARTICLE_ATTRIBUTES.forEach((a, j) => { permute[8 + j] = from[a]; permute[15 + j] = to[a]; });
       return {
         scatter: { 0: s.params, 1: s.ctl, 2: from.cell, 3: s.counts, 4: s.slotsFor(k as 0 | 1), 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats },
-        order: { 0: s.params, 3: s.counts, 5: s.starts, 6: to[SORT_SCRATCH.order], 22: s.keys },
+        order: { 0: s.params, 1: s.ctl, 3: s.counts, 5: s.starts, 6: to[SORT_SCRATCH.order], 22: s.keys },
         permute,
       };
     });
@@ -96,7 +96,7 @@ export class SortPhase implements Phase {
       p.groups.perSet = sets.map((b, k) => ({
         // scatter_split leaves the live count to finish_halo: no counts or statistics bindings
         scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, { ...withoutKeys(b.scatter, [3, 7]), 31: s.haloBits }),
-        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 1: s.ctl, 31: s.haloBits }),
+        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 31: s.haloBits }),
         permute: bindBuffers(device, p.permute, `split-permute-${which}-${k}`, b.permute),
       }));
     }
