@@ -112,9 +112,14 @@ fn collide_cells(c: u32, li: u32, busy: bool) {
     atomicAdd(&wgCandidates, counted.y);
   }
   workgroupBarrier();
+  // only workgroups that had candidates touch the step's two counters (thousands of idle workgroups of a
+  // split pass would otherwise queue up on the same two addresses)
   if (li == 0u) {
-    let slot = ctl[CTL_STATS_SLOT];
-    atomicAdd(&stats[slot + ST_COLLISIONS], atomicLoad(&wgCollisions));
-    atomicAdd(&stats[slot + ST_CANDIDATES], atomicLoad(&wgCandidates));
+    let candidates = atomicLoad(&wgCandidates);
+    if (candidates > 0u) {
+      let slot = ctl[CTL_STATS_SLOT];
+      atomicAdd(&stats[slot + ST_COLLISIONS], atomicLoad(&wgCollisions));
+      atomicAdd(&stats[slot + ST_CANDIDATES], candidates);
+    }
   }
 }

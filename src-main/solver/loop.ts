@@ -301,17 +301,20 @@ export class Simulation {
 
   /**
    * Records one pass of a split step (multi-rank): sort and collide the interior cells (1, submitted at once) or
-   * the halo cells (2; timed as the second part of the same sort and collide calls).
+   * the halo cells (2; timed as the second part of the same sort and collide calls, or apart with detail).
    */
   private async recordSplit(rec: PhaseRecorder, set: 0 | 1, which: SplitPass, detail: boolean): Promise<void> {
     const sorted = set === 0 ? 1 : 0;
-    const continues = which === 2;
     if (detail) {
-      for (const stage of this.sort.stages) await rec.pass(`sort.${stage}`, (p) => this.sort.encodeSplit(p, set, which, stage), continues);
+      // detailed timing keeps the halo pass apart (stage.halo), to show what waits for the arrivals
+      const suffix = which === 2 ? '.halo' : '';
+      for (const stage of this.sort.stages) await rec.pass(`sort.${stage}${suffix}`, (p) => this.sort.encodeSplit(p, set, which, stage));
+      await rec.pass(`collide${suffix}`, (p) => this.collide.encodeSplit(p, sorted, which));
     } else {
+      const continues = which === 2;
       await rec.pass('sort', (p) => this.sort.encodeSplit(p, set, which), continues);
+      await rec.pass('collide', (p) => this.collide.encodeSplit(p, sorted, which), continues);
     }
-    await rec.pass('collide', (p) => this.collide.encodeSplit(p, sorted, which), continues);
     if (which === 1) rec.flush();
   }
 
