@@ -90,12 +90,18 @@ fn collide(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
   collide_cells(c, li, c < params.nLocal);
 }
 
-// Split steps (common.wgsl: SPLIT_PASS): collides only this pass's cells.
+// Split steps (common.wgsl: SPLIT_PASS): the interior pass collides the interior cells (one invocation per
+// local cell), the halo pass the halo cells (one invocation per entry of the halo list).
 @compute @workgroup_size(WG_SIZE)
 fn collide_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) li: u32) {
-  let c = flat_id(wg, nwg, li);
-  collide_cells(c, li, c < params.nLocal && in_split_pass(c, ctl[CTL_FULL] != 0u));
+  let k = flat_id(wg, nwg, li);
+  if (SPLIT_PASS == 1u) {
+    collide_cells(k, li, k < params.nLocal && !is_halo(k));
+  } else {
+    let inList = k < ctl[CTL_HALO_CELLS];
+    collide_cells(select(0u, haloList[min(k, arrayLength(&haloList) - 1u)], inList), li, inList);
+  }
 }
 
 // Collides cell c when `busy` and adds the workgroup's counts to the step's statistics.

@@ -46,28 +46,29 @@ const CTL_STATS_SLOT: u32 = 5u;    // slot of this step in the step-statistics r
 const CTL_ARRIVALS: u32 = 6u;      // particles arriving from other ranks this step (set by the host)
 const CTL_N_MOVED: u32 = 7u;       // N at the start of the step: slots below it hold this rank's moved particles
 const CTL_N_INTERIOR: u32 = 8u;    // multi-rank: particles of the interior cells (sorted to [0, N_INTERIOR) by the interior pass)
-const CTL_FULL: u32 = 9u;          // multi-rank: 1 when the halo pass must redo the whole sort and collisions of this step
-const CTL_REDOS: u32 = 10u;        // multi-rank: steps redone whole so far (an arrival landed outside the halo)
-const CTL_N_INTERIOR_BEFORE: u32 = 11u; // multi-rank: N_INTERIOR of the step before (where its buffer order switches from interior to halo cells)
-const CTL_WORDS: u32 = 12u;
+const CTL_HALO_CELLS: u32 = 9u;    // multi-rank: cells in the halo list (set by the host with the halo)
+const CTL_N_INTERIOR_BEFORE: u32 = 10u; // multi-rank: N_INTERIOR of the step before (where its buffer order switches from interior to halo cells)
+const CTL_WORDS: u32 = 11u;
 
 
 // Split steps of a multi-rank run (src-main/solver/halo-split.ts): the interior pass (SPLIT_PASS 1) sorts
 // and collides the cells that no arriving particle can reach while the host exchanges migrants; the halo
-// pass (SPLIT_PASS 2) then does the halo cells (haloBits: one bit per local cell), or every cell again
-// when an arrival landed outside the halo (CTL_FULL), so the result never depends on the guess.
+// pass (SPLIT_PASS 2) then does the halo cells (haloBits: one bit per local cell; haloList: their local
+// ids, CTL_HALO_CELLS of them). When an arrival lands outside the halo, the host redoes the whole step
+// instead (split.wgsl: restore_full, then the plain sort and collide), so results never depend on the guess.
 override SPLIT_PASS: u32 = 0u;
 @group(0) @binding(31) var<storage, read> haloBits: array<u32>;
+@group(0) @binding(30) var<storage, read> haloList: array<u32>;
 
 // True when local cell c is in the halo (arrivals may land there).
 fn is_halo(c: u32) -> bool {
   return (haloBits[c >> 5u] & (1u << (c & 31u))) != 0u;
 }
 
-// True when local cell c belongs to this split pass (full: the halo pass redoes every cell).
-fn in_split_pass(c: u32, full: bool) -> bool {
+// True when local cell c belongs to this split pass (1: interior cells, 2: halo cells).
+fn in_split_pass(c: u32) -> bool {
   if (SPLIT_PASS == 1u) { return !is_halo(c); }
-  return full || is_halo(c);
+  return is_halo(c);
 }
 
 // Step-statistics ring: STATS_WORDS u32 per step.

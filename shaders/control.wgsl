@@ -21,7 +21,7 @@ fn begin_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
               @builtin(local_invocation_index) li: u32) {
   let c = flat_id(wg, nwg, li);
   if (c < params.nLocal) { atomicStore(&cellCounters[c], 0u); }
-  if (MULTI_RANK && (c < params.worldSize || c == params.worldSize + 1u)) { atomicStore(&migCounts[c], 0u); }
+  if (MULTI_RANK && c < params.worldSize) { atomicStore(&migCounts[c], 0u); }
   if (c != 0u) { return; }
   let step = ctl[CTL_STEP] + 1u;
   ctl[CTL_STEP] = step;
@@ -31,10 +31,7 @@ fn begin_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
   ctl[CTL_N_ALL] = n;
   ctl[CTL_N_MOVED] = n;
   ctl[CTL_INJECTED] = 0u;
-  if (MULTI_RANK) {
-    ctl[CTL_FULL] = 0u;
-    ctl[CTL_N_INTERIOR_BEFORE] = ctl[CTL_N_INTERIOR];
-  }
+  if (MULTI_RANK) { ctl[CTL_N_INTERIOR_BEFORE] = ctl[CTL_N_INTERIOR]; }
   for (var k = 0u; k < STATS_WORDS; k++) { stats[slot + k] = 0u; }
   stats[slot + ST_STEP] = step;
   stats[slot + ST_N_BEFORE] = n;
@@ -59,6 +56,4 @@ fn after_inject_scan() {
 @compute @workgroup_size(1)
 fn after_arrivals() {
   ctl[CTL_N_ALL] = ctl[CTL_N_ALL] + ctl[CTL_ARRIVALS];
-  // an arrival outside the halo: the halo pass redoes the whole step
-  if (atomicLoad(&migCounts[params.worldSize + 1u]) > 0u) { ctl[CTL_FULL] = 1u; }
 }

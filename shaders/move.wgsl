@@ -30,7 +30,7 @@ struct Boxes {
 // cell starts of the step before (the particles are still in that order): a particle's rank in its cell
 @group(0) @binding(13) var<storage, read> starts: array<u32>;
 // multi-rank only: in-cell order keys, the migrant buffer (one segment per destination rank), the
-// migrants per destination (entry worldSize counts misrouted arrivals, worldSize + 1 arrivals outside the halo), every rank's box, arrivals
+// migrants per destination (entry worldSize counts misrouted arrivals), every rank's box, arrivals
 @group(0) @binding(14) var<storage, read_write> keys: array<vec2<u32>>;
 @group(0) @binding(15) var<storage, read_write> migOut: array<u32>;
 @group(0) @binding(16) var<storage, read_write> migCounts: array<atomic<u32>>;
@@ -159,10 +159,7 @@ fn append_arrivals(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
     return;
   }
   cell[i] = w;
-  let c = g - params.cellBase;
-  // outside the halo: the interior pass may have handled this cell already, so the halo pass redoes the step
-  if (!is_halo(c)) { atomicAdd(&migCounts[params.worldSize + 1u], 1u); }
-  slot[i] = atomicAdd(&counts[c], 1u);
+  slot[i] = atomicAdd(&counts[g - params.cellBase], 1u);
 }
 
 // After a rebalance changed this rank's box (params.cellBase is new, `starts` still holds the old layout

@@ -71,7 +71,7 @@ fn scatter_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) 
   let i = flat_id(wg, nwg, li);
   if (i >= ctlRW[CTL_N_ALL]) { return; }
   let c = local_cell(i);
-  if (c == INVALID_CELL || !in_split_pass(c, ctlRW[CTL_FULL] != 0u)) { return; }
+  if (c == INVALID_CELL || !in_split_pass(c)) { return; }
   order[starts[c] + slot[i]] = i;
 }
 
@@ -100,12 +100,17 @@ fn order_cells(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
   if (c < params.nLocal) { order_cell(c); }
 }
 
-// Split steps: orders only this pass's cells.
+// Split steps: the interior pass orders the interior cells (one invocation per local cell), the halo pass
+// the halo cells (one invocation per entry of the halo list).
 @compute @workgroup_size(WG_SIZE)
 fn order_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) li: u32) {
-  let c = flat_id(wg, nwg, li);
-  if (c < params.nLocal && in_split_pass(c, ctl[CTL_FULL] != 0u)) { order_cell(c); }
+  let k = flat_id(wg, nwg, li);
+  if (SPLIT_PASS == 1u) {
+    if (k < params.nLocal && !is_halo(k)) { order_cell(k); }
+  } else if (k < ctl[CTL_HALO_CELLS]) {
+    order_cell(haloList[k]);
+  }
 }
 
 // Insertion sort of local cell c's indices into `before` order.
@@ -141,15 +146,14 @@ fn permute(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
   if (k < ctl[CTL_N]) { permute_one(k); }
 }
 
-// Split steps: the interior pass gathers slots [0, N_INTERIOR), the halo pass [N_INTERIOR, N), or all of
-// [0, N) when it redoes the step.
+// Split steps: the interior pass gathers slots [0, N_INTERIOR), the halo pass [N_INTERIOR, N).
 @compute @workgroup_size(WG_SIZE)
 fn permute_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) li: u32) {
   var lo = 0u;
   var hi = ctl[CTL_N_INTERIOR];
   if (SPLIT_PASS == 2u) {
-    lo = select(hi, 0u, ctl[CTL_FULL] != 0u);
+    lo = hi;
     hi = ctl[CTL_N];
   }
   let k = lo + flat_id(wg, nwg, li);

@@ -1,9 +1,9 @@
 // split.wgsl: the scan glue of a split step (multi-rank, common.wgsl: SPLIT_PASS). The interior pass
 // scans the counts of the interior cells only (halo cells count 0), so interior cells take the slots
 // [0, N_INTERIOR) and can be sorted and collided before any arrival is known; the halo pass scans the
-// halo cells' counts (arrivals included) and places them after N_INTERIOR, or, when an arrival landed
-// in an interior cell (CTL_FULL), scans every cell from 0 and restores the per-cell collision state
-// the interior pass changed, so the step is redone whole from the untouched source particles.
+// counts of the halo list's cells (arrivals included) and places them after N_INTERIOR. When an arrival
+// landed outside the halo, the host redoes the step whole instead: restore_full undoes what the interior
+// pass changed besides the idle set, then the plain sort and collide run from the untouched source set.
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read_write> ctl: array<u32>;
@@ -17,18 +17,16 @@
 @group(0) @binding(9) var<storage, read_write> savedSigmaCrMax: array<f32>;
 @group(0) @binding(10) var<storage, read_write> savedRemainder: array<f32>;
 
-// Per cell: this pass's count (0 for the other pass's cells); the interior pass also saves the cell's
-// collision state, which the halo pass restores if it has to redo the step.
+// Interior pass, per local cell: its count, or 0 for a halo cell; also saves the cell's collision state,
+// which restore_full puts back if the step has to be redone.
 @compute @workgroup_size(WG_SIZE)
 fn mask_counts(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) li: u32) {
   let c = flat_id(wg, nwg, li);
   if (c >= params.nLocal) { return; }
-  masked[c] = select(0u, counts[c], in_split_pass(c, ctl[CTL_FULL] != 0u));
-  if (SPLIT_PASS == 1u) {
-    savedSigmaCrMax[c] = sigmaCrMax[c];
-    savedRemainder[c] = remainder[c];
-  }
+  masked[c] = select(counts[c], 0u, is_halo(c));
+  savedSigmaCrMax[c] = sigmaCrMax[c];
+  savedRemainder[c] = remainder[c];
 }
 
 // After the interior scan (into starts): the number of interior particles.
@@ -38,34 +36,44 @@ fn interior_total() {
   ctl[CTL_N_INTERIOR] = starts[last] + masked[last];
 }
 
-// After the halo scan (into `scanned`): the halo cells' starts follow the interior particles (every
-// cell's from 0 when redoing the step, with the collision state and counts of the interior pass undone);
-// invocation 0 sets the live count.
+// Halo pass, per entry of the halo list: that cell's count, for the scan of the halo cells.
+@compute @workgroup_size(WG_SIZE)
+fn gather_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+               @builtin(local_invocation_index) li: u32) {
+  let k = flat_id(wg, nwg, li);
+  if (k < ctl[CTL_HALO_CELLS]) { masked[k] = counts[haloList[k]]; }
+}
+
+// After the halo scan (into `scanned`): the halo cells' starts follow the interior particles; invocation 0
+// sets the live count.
 @compute @workgroup_size(WG_SIZE)
 fn finish_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) li: u32) {
+  let k = flat_id(wg, nwg, li);
+  let h = ctl[CTL_HALO_CELLS];
+  let base = ctl[CTL_N_INTERIOR];
+  if (k < h) { starts[haloList[k]] = base + scanned[k]; }
+  if (k != 0u) { return; }
+  var n = base;
+  if (h > 0u) { n = n + scanned[h - 1u] + masked[h - 1u]; }
+  ctl[CTL_N] = n;
+  stats[ctl[CTL_STATS_SLOT] + ST_N_AFTER] = n;
+}
+
+// Before a step is redone whole: per cell, the collision state from before the interior pass; invocation 0
+// drops the interior pass's collision counts (only collide adds to them, and begin_step zeroed them) and
+// marks the buffer as plain cell order for the next step (no interior part first).
+@compute @workgroup_size(WG_SIZE)
+fn restore_full(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) li: u32) {
   let c = flat_id(wg, nwg, li);
-  let full = ctl[CTL_FULL] != 0u;
-  let base = select(ctl[CTL_N_INTERIOR], 0u, full);
   if (c < params.nLocal) {
-    if (in_split_pass(c, full)) { starts[c] = base + scanned[c]; }
-    if (full) {
-      sigmaCrMax[c] = savedSigmaCrMax[c];
-      remainder[c] = savedRemainder[c];
-    }
+    sigmaCrMax[c] = savedSigmaCrMax[c];
+    remainder[c] = savedRemainder[c];
   }
   if (c != 0u) { return; }
-  let last = params.nLocal - 1u;
-  let n = base + scanned[last] + masked[last];
   let slot = ctl[CTL_STATS_SLOT];
-  ctl[CTL_N] = n;
-  stats[slot + ST_N_AFTER] = n;
-  if (full) {
-    // only collide adds to these two (begin_step zeroed them): drop the interior pass's counts
-    stats[slot + ST_COLLISIONS] = 0u;
-    stats[slot + ST_CANDIDATES] = 0u;
-    ctl[CTL_REDOS] = ctl[CTL_REDOS] + 1u;
-    // the whole buffer is in cell order now (no interior part first)
-    ctl[CTL_N_INTERIOR] = 0u;
-  }
+  stats[slot + ST_COLLISIONS] = 0u;
+  stats[slot + ST_CANDIDATES] = 0u;
+  ctl[CTL_N_INTERIOR] = 0u;
 }

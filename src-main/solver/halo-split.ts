@@ -72,3 +72,29 @@ export function haloCellCount(bits: Uint32Array): number {
   for (let w of bits) for (; w !== 0; w &= w - 1) n++;
   return n;
 }
+
+/** The local ids of the halo cells (set bits), ascending. */
+export function haloList(bits: Uint32Array): Uint32Array<ArrayBuffer> {
+  const out = new Uint32Array(haloCellCount(bits));
+  let n = 0;
+  bits.forEach((word, k) => {
+    for (let w = word; w !== 0; w &= w - 1) out[n++] = 32 * k + (31 - Math.clz32(w & -w));
+  });
+  return out;
+}
+
+/**
+ * How many arrived migrant records (`words` 32-bit words each, the cell word at index `cellWord`) land in cells
+ * outside the halo: the interior pass may have handled those cells already, so the step must be redone whole.
+ */
+export function arrivalsOutsideHalo(incoming: readonly Uint8Array[], bits: Uint32Array, cellBase: number, words: number, cellWord: number, cellMask: number): number {
+  let outside = 0;
+  for (const bytes of incoming) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let at = 4 * cellWord; at < bytes.byteLength; at += 4 * words) {
+      const c = (view.getUint32(at, true) & cellMask) - cellBase;
+      if (c < 0 || c >= 32 * bits.length || (bits[c >>> 5] & (1 << (c & 31))) === 0) outside += 1;
+    }
+  }
+  return outside;
+}

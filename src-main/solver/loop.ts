@@ -8,7 +8,7 @@ import { throwIfGpuError, type Gpu } from './gpu/device.js';
 import { TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
 import type { TimingSource } from '../common/run-summary.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
-import { CELL_WORD, CTL, STATS } from './gpu/struct-layouts.js';
+import { CELL_WORD, CTL, MIGRANT_CELL_WORD, MIGRANT_WORDS, STATS } from './gpu/struct-layouts.js';
 import { velocityDistribution, type VelocityDistribution } from '../common/velocity-distribution.js';
 import { submitsPerBlock } from './field-statistics.js';
 import { FieldAccumulator } from './field-accumulator.js';
@@ -24,7 +24,7 @@ import { MovePhase } from './phases/move.js';
 import type { PhaseContext } from './phases/phase.js';
 import { SamplePhase } from './phases/sample.js';
 import { SortPhase, type SplitPass } from './phases/sort.js';
-import { haloBits, haloCellCount, initialHaloDepth, periodicAxes } from './halo-split.js';
+import { arrivalsOutsideHalo, haloBits, haloList, initialHaloDepth, periodicAxes } from './halo-split.js';
 import { boxCells } from '../cluster/decomposition/box.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
 import type { ParticleAttribute } from './particle-attributes.js';
@@ -208,8 +208,11 @@ export class Simulation {
   private step = 0;
   /** Exchange of each step of the current submit (multi-rank). */
   private readonly exchanges = new Map<number, ExchangeResult>();
-  /** Split steps (multi-rank): halo depth in cells per axis, steps redone so far, periodic axes, bits to rewrite. */
-  private readonly halo: { depth: Int3; redos: number; periodic: boolean[]; stale: boolean } | null = null;
+  /**
+   * Split steps (multi-rank): halo depth in cells per axis, steps redone whole so far, periodic axes, whether the
+   * halo must be rewritten before the next step, its bits (for checking arrivals) and its cell count.
+   */
+  private readonly halo: { depth: Int3; redos: number; periodic: boolean[]; stale: boolean; bits: Uint32Array<ArrayBuffer>; cells: number } | null = null;
   /** Host-side phases (the exchange of a multi-rank run and, with detail, its parts). */
   private readonly hostPhases = new Map<string, PhaseTotals>();
   /** Loop history restored from a checkpoint, continued by the next run(). */
@@ -241,7 +244,7 @@ export class Simulation {
     }
     this.bindAll();
     if (multi) {
-      this.halo = { depth: placement?.haloDepth ?? initialHaloDepth(kase), redos: 0, periodic: periodicAxes(kase), stale: false };
+      this.halo = { depth: placement?.haloDepth ?? initialHaloDepth(kase), redos: 0, periodic: periodicAxes(kase), stale: false, bits: new Uint32Array(0), cells: 0 };
       this.writeHaloBits();
     }
     this.fieldsAcc = multi ? null : new FieldAccumulator(kase, this.tables);
@@ -309,38 +312,47 @@ export class Simulation {
       // detailed timing keeps the halo pass apart (stage.halo), to show what waits for the arrivals
       const suffix = which === 2 ? '.halo' : '';
       for (const stage of this.sort.stages) await rec.pass(`sort.${stage}${suffix}`, (p) => this.sort.encodeSplit(p, set, which, stage));
-      await rec.pass(`collide${suffix}`, (p) => this.collide.encodeSplit(p, sorted, which));
+      await rec.pass(`collide${suffix}`, (p) => this.collide.encodeSplit(p, sorted, which, this.halo!.cells));
     } else {
       const continues = which === 2;
       await rec.pass('sort', (p) => this.sort.encodeSplit(p, set, which), continues);
-      await rec.pass('collide', (p) => this.collide.encodeSplit(p, sorted, which), continues);
+      await rec.pass('collide', (p) => this.collide.encodeSplit(p, sorted, which, this.halo!.cells), continues);
     }
     if (which === 1) rec.flush();
   }
 
-  /** Writes the halo bits of the current subdomain and depth (split steps). */
+  /** Writes the halo of the current subdomain and depth (bits, list, count) and sizes the halo pass (split steps). */
   private writeHaloBits(): void {
     const h = this.halo!;
-    this.gpu.device.queue.writeBuffer(this.state.haloBits, 0, haloBits(this.kase.grid.cells, h.periodic, this.state.subdomain, h.depth));
+    const queue = this.gpu.device.queue;
+    h.bits = haloBits(this.kase.grid.cells, h.periodic, this.state.subdomain, h.depth);
+    const list = haloList(h.bits);
+    h.cells = list.length;
+    queue.writeBuffer(this.state.haloBits, 0, h.bits);
+    if (list.length > 0) queue.writeBuffer(this.state.haloList, 0, list);
+    queue.writeBuffer(this.state.ctl, 4 * CTL.HALO_CELLS, new Uint32Array([list.length]));
+    this.sort.setHaloCells(list.length);
     h.stale = false;
   }
 
-  /** The split of this rank's steps (null on one rank); `redos` as of the last exchange. */
+  /** The split of this rank's steps (null on one rank). */
   splitStats(): SplitStats | null {
     const h = this.halo;
     if (!h) return null;
-    const bits = haloBits(this.kase.grid.cells, h.periodic, this.state.subdomain, h.depth);
-    const owned = boxCells(this.state.subdomain.box);
-    return { depth: [...h.depth] as Int3, haloCells: haloCellCount(bits), ownedCells: owned, redos: h.redos };
+    return { depth: [...h.depth] as Int3, haloCells: h.cells, ownedCells: boxCells(this.state.subdomain.box), redos: h.redos };
   }
 
-  /** After a step was redone whole (an arrival beyond the halo): one layer deeper on every axis from the next step on. */
-  private followRedos(redos: number): void {
-    const h = this.halo!;
-    if (redos <= h.redos) return;
-    h.redos = redos;
-    h.depth = h.depth.map((d) => d + 1) as Int3;
-    h.stale = true;
+  /**
+   * Records the rest of a split step whole (an arrival outside the halo, or buffers grown after the interior pass):
+   * the interior pass's changes undone, then the plain sort and collide from the untouched source set.
+   */
+  private async recordRedo(rec: PhaseRecorder, set: 0 | 1, detail: boolean): Promise<void> {
+    const sorted = set === 0 ? 1 : 0;
+    await rec.pass(detail ? 'sort.redo' : 'sort', (p) => {
+      this.sort.encodeRestore(p);
+      this.sort.encode(p, set);
+    }, !detail);
+    await rec.pass(detail ? 'collide.redo' : 'collide', (p) => this.collide.encode(p, sorted), !detail);
   }
 
   /** Records one timestep; returns whether it sampled. */
@@ -361,15 +373,28 @@ export class Simulation {
     }
     if (this.exchange) {
       rec.flush();
+      const h = this.halo!;
+      let outside = 0;
       // exchange sequence numbers: 2 s for the step's migrants, 2 s + 1 for a relayout after step s;
       // the interior cells are sorted and collided on the GPU meanwhile
-      const x = await this.exchange.run(2 * s, set, () => this.recordSplit(rec, set, 1, detail));
+      const x = await this.exchange.run(2 * s, set, () => this.recordSplit(rec, set, 1, detail), (incoming) => {
+        outside = arrivalsOutsideHalo(incoming, h.bits, st.subdomain.cellBase, MIGRANT_WORDS, MIGRANT_CELL_WORD, CELL_WORD.MASK);
+      });
       this.exchanges.set(s, x);
-      this.followRedos(x.redos);
       addTime(this.hostPhases, 'exchange', x.seconds);
       if (detail) for (const [part, sec] of Object.entries(x.parts)) addTime(this.hostPhases, `exchange.${part}`, sec);
       await rec.pass('migrate', (p) => this.migrate!.encodeAppend(p, set, x.received));
-      await this.recordSplit(rec, set, 2, detail);
+      if (outside > 0 || x.grew) {
+        h.redos += 1;
+        if (outside > 0) {
+          // one layer deeper on every axis from the next step on
+          h.depth = h.depth.map((d) => d + 1) as Int3;
+          h.stale = true;
+        }
+        await this.recordRedo(rec, set, detail);
+      } else {
+        await this.recordSplit(rec, set, 2, detail);
+      }
       st.current = set === 0 ? 1 : 0;
     } else {
       if (detail) {
@@ -528,7 +553,7 @@ export class Simulation {
     device.queue.writeBuffer(st.ctl, 0, ctl);
     this.step = s.step;
     this.particles = n;
-    if (this.halo) this.halo.redos = 0; // the control words above restart the count
+    if (this.halo) device.queue.writeBuffer(st.ctl, 4 * CTL.HALO_CELLS, new Uint32Array([this.halo.cells]));
     this.samples = s.history.samples;
     this.carried = structuredClone(s.history);
   }
@@ -548,10 +573,10 @@ export class Simulation {
     const device = this.gpu.device;
     const st = this.state;
     const oldStarts = st.resubdomain(sub, sigmaCrMax, remainder);
-    this.writeHaloBits();
     this.readback.release(); // staging buffers of the replaced per-cell arrays
     this.sort = new SortPhase(this.ctx);
     this.bindAll();
+    this.writeHaloBits();
     const n = this.particles;
     device.queue.writeBuffer(st.ctl, 4 * CTL.N_ALL, new Uint32Array([n]));
     // no moved particles: the sort orders every particle by the keys the relayout gives them (buffer order is not cell order after split steps)

@@ -21,8 +21,8 @@ export interface Exchanger {
 export interface ExchangeResult {
   sent: number;
   received: number;
-  /** Split steps redone whole so far (an arrival landed outside the halo), as of the step before this one. */
-  redos: number;
+  /** The particle buffers grew for the arrivals after `overlap` ran (a split step must then be redone whole). */
+  grew: boolean;
   /** Host seconds from the migrant counts being known to the arrivals being uploaded (transport and waiting for peers). */
   seconds: number;
   /**
@@ -166,10 +166,10 @@ export class MigrationExchange {
   /**
    * Exchanges this step's migrants (the move and injection of `set` are submitted) and uploads the arrivals.
    * `overlap` records and submits GPU work that needs no arrivals (a split step's interior pass) once the status
-   * read is requested; if the particle buffers must grow for the arrivals after that, the step is marked to be
-   * redone whole (CTL_FULL), since growing replaces the set that work filled.
+   * read is requested; `inspect` sees the arrived records before they are uploaded. If the particle buffers must
+   * grow for the arrivals, `grew` says so (growing replaces the set the overlapped work filled).
    */
-  async run(step: number, set: 0 | 1, overlap?: () => unknown): Promise<ExchangeResult> {
+  async run(step: number, set: 0 | 1, overlap?: () => unknown, inspect?: (incoming: Uint8Array[]) => void): Promise<ExchangeResult> {
     const tStatus = performance.now();
     let { ctl, counts, head, copied } = await this.readStatus(overlap);
     const { rank, worldSize } = this.state.subdomain;
@@ -205,10 +205,9 @@ export class MigrationExchange {
     let received = 0;
     for (const a of incoming) received += a.byteLength / (4 * MIGRANT_WORDS);
     const nAll = ctl[CTL.N_ALL];
-    if (nAll + received > this.state.capacity) {
-      this.growParticles(Math.ceil(1.25 * (nAll + received)) + 1024, nAll);
-      if (overlap) this.gpu.device.queue.writeBuffer(this.state.ctl, 4 * CTL.FULL, new Uint32Array([1]));
-    }
+    inspect?.(incoming);
+    const grew = nAll + received > this.state.capacity;
+    if (grew) this.growParticles(Math.ceil(1.25 * (nAll + received)) + 1024, nAll);
     if (this.state.ensureArrivals(received)) this.rebind();
     const { device } = this.gpu;
     let at = 0;
@@ -218,6 +217,6 @@ export class MigrationExchange {
     }
     device.queue.writeBuffer(this.state.ctl, 4 * CTL.ARRIVALS, new Uint32Array([received]));
     const t3 = performance.now();
-    return { sent, received, redos: ctl[CTL.REDOS], seconds: (t3 - t0) / 1000, parts: { status: (t0 - tStatus) / 1000, read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
+    return { sent, received, grew, seconds: (t3 - t0) / 1000, parts: { status: (t0 - tStatus) / 1000, read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
   }
 }

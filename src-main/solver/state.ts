@@ -48,7 +48,7 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
   if (worldSize > 1) {
     plan.push({ label: 'particles.keys', bytes: 8 * capacity });
     plan.push({ label: 'particles.slots', bytes: 4 * capacity });
-    for (const a of ['split.masked', 'split.scanned', 'split.savedSigmaCrMax', 'split.savedRemainder']) plan.push({ label: a, bytes: 4 * nLocal });
+    for (const a of ['split.masked', 'split.scanned', 'split.savedSigmaCrMax', 'split.savedRemainder', 'split.haloList']) plan.push({ label: a, bytes: 4 * nLocal });
     plan.push({ label: 'migrate.out', bytes: 4 * MIGRANT_WORDS * worldSize * initialSegmentCapacity(capacity, worldSize) });
   }
   return plan.sort((a, b) => b.bytes - a.bytes);
@@ -94,8 +94,9 @@ export class SimState {
   /** Particles arrived from other ranks, before append_arrivals (multi-rank; grown as needed). */
   arrivals: GPUBuffer;
   segCap: number;
-  /** Split steps (multi-rank; stubs otherwise): one bit per local cell in the halo, written by the loop (halo-split.ts). */
+  /** Split steps (multi-rank; stubs otherwise): one bit per local cell in the halo, and the halo cells' local ids, written by the loop (halo-split.ts). */
   haloBits!: GPUBuffer;
+  haloList!: GPUBuffer;
   /** Split steps: this pass's cell counts, the halo scan, and the per-cell collision state saved before the interior pass. */
   split!: { masked: GPUBuffer; scanned: GPUBuffer; savedSigmaCrMax: GPUBuffer; savedRemainder: GPUBuffer };
   /** Which particle set holds the live particles between steps. */
@@ -132,8 +133,7 @@ export class SimState {
     this.sets = [makeParticleSet(device, 'A', capacity), makeParticleSet(device, 'B', capacity)];
     this.partials = makeBuffer(device, 'reduce.partials', 4 * PARTIAL_WORDS * Math.ceil(capacity / 256));
     this.boxes = makeBufferWith(device, 'boxes', packBoxes(this.subdomain), UNIFORM);
-    // per destination rank, then misrouted arrivals, then arrivals outside the halo (split steps)
-    this.migCounts = makeBuffer(device, 'migrate.counts', 4 * (this.subdomain.worldSize + 2));
+    this.migCounts = makeBuffer(device, 'migrate.counts', 4 * (this.subdomain.worldSize + 1));
     this.keys = makeBuffer(device, 'particles.keys', this.multiRank ? 8 * capacity : 16);
     this.slots = makeBuffer(device, 'particles.slots', this.multiRank ? 4 * capacity : 16);
     this.migOut = makeBuffer(device, 'migrate.out', 4 * MIGRANT_WORDS * this.subdomain.worldSize * this.segCap);
@@ -146,6 +146,7 @@ export class SimState {
     const device = this.device;
     const bytes = this.multiRank ? 4 * this.nLocal : 16;
     this.haloBits = makeBuffer(device, 'split.haloBits', 4 * Math.max(4, Math.ceil(this.nLocal / 32)));
+    this.haloList = makeBuffer(device, 'split.haloList', this.multiRank ? 4 * Math.max(4, this.nLocal) : 16);
     this.split = {
       masked: makeBuffer(device, 'split.masked', bytes),
       scanned: makeBuffer(device, 'split.scanned', bytes),
@@ -177,7 +178,7 @@ export class SimState {
     const device = this.device;
     const old = this.subdomain;
     const oldStarts = this.starts;
-    for (const b of [this.counts, this.sigmaCrMax, this.remainder, this.sums, this.haloBits, ...Object.values(this.split)]) b.destroy();
+    for (const b of [this.counts, this.sigmaCrMax, this.remainder, this.sums, this.haloBits, this.haloList, ...Object.values(this.split)]) b.destroy();
     this.subdomain = sub;
     this.nLocal = sub.nLocal;
     this.makeSplitBuffers();

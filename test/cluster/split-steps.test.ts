@@ -7,7 +7,7 @@ import type { Case } from '../../src-main/common/case-schema.js';
 import type { Int3 } from '../../src-main/cluster/decomposition/types.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { fieldsSha256 } from '../../src-main/solver/fields.js';
-import { haloBits, haloCellCount, initialHaloDepth } from '../../src-main/solver/halo-split.js';
+import { arrivalsOutsideHalo, haloBits, haloCellCount, haloList, initialHaloDepth } from '../../src-main/solver/halo-split.js';
 import { subdomainOf } from '../../src-main/solver/subdomain.js';
 import { mostProbableSpeed } from '../../src-main/common/physics.js';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
@@ -50,6 +50,18 @@ describe('halo bits', () => {
     // not periodic in z: only the inner face (z = 5) borders another rank
     const walled = haloBits(grid, [true, true, false], sub, [1, 1, 2]);
     expect(haloCellCount(walled)).toBe(2 * 12);
+  });
+
+  it('list the halo cells in ascending order and find arrivals outside the halo (any byte alignment)', () => {
+    const bits = new Uint32Array([0b1010, 0, 1 << 31]);
+    expect([...haloList(bits)]).toEqual([1, 3, 95]);
+    // two records of 3 words, the cell word (with a species bit above the mask) at index 1, cellBase 100
+    const words = new Uint32Array([0, 100 + 3 + (1 << 27), 0, 0, 100 + 2, 0]);
+    const bytes = new Uint8Array(words.byteLength + 1);
+    bytes.set(new Uint8Array(words.buffer), 1);
+    const unaligned = bytes.subarray(1);
+    expect(arrivalsOutsideHalo([unaligned], bits, 100, 3, 1, 0x07ffffff)).toBe(1);
+    expect(arrivalsOutsideHalo([new Uint8Array(words.buffer)], bits, 103, 3, 1, 0x07ffffff)).toBe(2);
   });
 
   it('first guess: the layers a particle at 6 most probable speeds reaches in one step (2 for collide-box physics)', () => {

@@ -83,9 +83,11 @@ export const ALL_LAYOUTS = [SimParams, PairInfo, InitParams, SpeciesInfo, FaceIn
 export const BOUNDARY_CODES = { periodic: 0, specular: 1, diffuse: 2, inflow: 3, outflow: 4 } as const;
 
 /** Control words and statistics ring layout, as the CTL_* and ST_* constants of common.wgsl. */
-export const CTL = { STEP: 0, N: 1, N_ALL: 2, OVERFLOW: 3, INJECTED: 4, STATS_SLOT: 5, ARRIVALS: 6, N_MOVED: 7, N_INTERIOR: 8, FULL: 9, REDOS: 10, N_INTERIOR_BEFORE: 11, WORDS: 12 } as const;
+export const CTL = { STEP: 0, N: 1, N_ALL: 2, OVERFLOW: 3, INJECTED: 4, STATS_SLOT: 5, ARRIVALS: 6, N_MOVED: 7, N_INTERIOR: 8, HALO_CELLS: 9, N_INTERIOR_BEFORE: 10, WORDS: 11 } as const;
 /** Words of one migrating particle (MIGRANT_WORDS in common.wgsl): position, velocity, cell word, key. */
 export const MIGRANT_WORDS = 9;
+/** Index of the cell word in a migrant record. */
+export const MIGRANT_CELL_WORD = 6;
 /** A particle's cell word: cell index in the low BITS bits, species above (CELL_* in common.wgsl). */
 export const CELL_WORD = { BITS: 27, MASK: 0x07ffffff } as const;
 export const STATS = { WORDS: 8, STEP: 0, N_BEFORE: 1, INJECTED: 2, N_AFTER: 3, COLLISIONS: 4, CANDIDATES: 5 } as const;

@@ -30,7 +30,7 @@ export class CollidePhase implements Phase {
     if (!this.splitPipelines) return;
     for (const which of [1, 2] as const) {
       this.splitGroups[which] = s.sets.map((_, k) =>
-        bindBuffers(device, this.splitPipelines![which], `collide-split-${which}-${k}`, { ...table(k), 31: s.haloBits }));
+        bindBuffers(device, this.splitPipelines![which], `collide-split-${which}-${k}`, { ...table(k), 30: s.haloList, 31: s.haloBits }));
     }
   }
 
@@ -40,11 +40,11 @@ export class CollidePhase implements Phase {
     pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));
   }
 
-  /** Collides the cells of split pass `which` (set `set` is the sorted one). */
-  encodeSplit(pass: GPUComputePassEncoder, set: 0 | 1, which: SplitPass): void {
+  /** Collides the cells of split pass `which` (set `set` is the sorted one); the halo pass covers `haloCells` list entries. */
+  encodeSplit(pass: GPUComputePassEncoder, set: 0 | 1, which: SplitPass, haloCells: number): void {
     if (!this.splitPipelines) throw new Error('internal: split collide passes exist only in a rank of a multi-rank run');
     pass.setPipeline(this.splitPipelines[which]);
     pass.setBindGroup(0, this.splitGroups[which][set]);
-    pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));
+    pass.dispatchWorkgroups(...dispatchDims(which === 1 ? this.ctx.state.nLocal : Math.max(1, haloCells), WORKGROUP_SIZE));
   }
 }

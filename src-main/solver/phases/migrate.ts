@@ -31,11 +31,11 @@ export class MigratePhase {
         collectInjected: bindBuffers(device, this.collectInjected, `collect-injected-${k}`, collect),
         collectAll: bindBuffers(device, this.collectAll, `collect-all-${k}`, collect),
         append: bindBuffers(device, this.append, `append-arrivals-${k}`, {
-          0: s.params, 1: s.ctl, ...particles, 11: s.counts, 12: s.slotsFor(k as 0 | 1), 14: s.keys, 16: s.migCounts, 18: s.arrivals, 31: s.haloBits,
+          0: s.params, 1: s.ctl, ...particles, 11: s.counts, 12: s.slotsFor(k as 0 | 1), 14: s.keys, 16: s.migCounts, 18: s.arrivals,
         }),
       };
     });
-    this.afterGroup = bindBuffers(device, this.after, 'after-arrivals', { 0: s.params, 1: s.ctl, 7: s.migCounts });
+    this.afterGroup = bindBuffers(device, this.after, 'after-arrivals', { 1: s.ctl });
   }
 
   /** Emits the injected particles of this step that belong to other ranks. */

@@ -15,13 +15,15 @@ export type SplitPass = 1 | 2;
 
 /** Pipelines and bind groups of one split pass. */
 interface SplitPipelines {
+  /** mask_counts (pass 1) or gather_halo (pass 2). */
   mask: GPUComputePipeline;
   scatter: GPUComputePipeline;
   order: GPUComputePipeline;
   permute: GPUComputePipeline;
   /** interior_total (pass 1) or finish_halo (pass 2). */
   total: GPUComputePipeline;
-  readonly scan: PrefixScan;
+  /** Over the local cells (pass 1) or the halo list (pass 2, rebuilt when the halo changes). */
+  scan: PrefixScan;
   groups: { mask: GPUBindGroup; total: GPUBindGroup; perSet: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup }[] };
 }
 
@@ -37,6 +39,10 @@ export class SortPhase implements Phase {
   private groups: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup }[] = [];
   /** The two passes of a split step (multi-rank only). */
   private readonly split: Record<SplitPass, SplitPipelines> | null = null;
+  /** Redoing a split step whole: restore_full (multi-rank only). */
+  private readonly restore: { pipeline: GPUComputePipeline; group: GPUBindGroup | null } | null = null;
+  /** Cells in the halo list (the halo pass's dispatches). */
+  private haloCells = 0;
 
   constructor(private readonly ctx: PhaseContext) {
     const get = (entry: string) => ctx.cache.get({ file: 'sort.wgsl', entry });
@@ -44,7 +50,18 @@ export class SortPhase implements Phase {
     this.orderCells = get('order_cells');
     this.permute = get('permute');
     this.scan = new PrefixScan(ctx.device, ctx.cache, 'sort', ctx.state.nLocal);
-    if (ctx.state.multiRank) this.split = { 1: this.splitPipelines(1), 2: this.splitPipelines(2) };
+    if (ctx.state.multiRank) {
+      this.split = { 1: this.splitPipelines(1), 2: this.splitPipelines(2) };
+      this.restore = { pipeline: ctx.cache.get({ file: 'split.wgsl', entry: 'restore_full' }), group: null };
+    }
+  }
+
+  /** Sizes the halo pass for `cells` halo cells (after the halo list changed); rebinds. */
+  setHaloCells(cells: number): void {
+    if (!this.split || cells === this.haloCells) return;
+    this.haloCells = cells;
+    this.split[2].scan = new PrefixScan(this.ctx.device, this.ctx.cache, 'sort-split-2', Math.max(1, cells));
+    this.bind();
   }
 
   /** The pipelines of split pass `which` (bind groups come with bind()). */
@@ -52,12 +69,12 @@ export class SortPhase implements Phase {
     const constants = { SPLIT_PASS: which };
     const get = (file: string, entry: string) => this.ctx.cache.get({ file, entry, constants });
     return {
-      mask: get('split.wgsl', 'mask_counts'),
+      mask: get('split.wgsl', which === 1 ? 'mask_counts' : 'gather_halo'),
       scatter: get('sort.wgsl', 'scatter_split'),
       order: get('sort.wgsl', 'order_split'),
       permute: get('sort.wgsl', 'permute_split'),
       total: get('split.wgsl', which === 1 ? 'interior_total' : 'finish_halo'),
-      scan: new PrefixScan(this.ctx.device, this.ctx.cache, `sort-split-${which}`, this.ctx.state.nLocal),
+      scan: new PrefixScan(this.ctx.device, this.ctx.cache, `sort-split-${which}`, which === 1 ? this.ctx.state.nLocal : 1),
       groups: { mask: null!, total: null!, perSet: [] },
     };
   }
@@ -85,21 +102,32 @@ export class SortPhase implements Phase {
       const p = this.split[which];
       const sp = s.split;
       p.scan.bind(sp.masked, which === 1 ? s.starts : sp.scanned);
-      // the interior pass also saves the per-cell collision state (both passes bind it: static use)
-      p.groups.mask = bindBuffers(device, p.mask, `split-mask-${which}`, {
-        0: s.params, 1: s.ctl, 2: s.counts, 3: sp.masked, 31: s.haloBits, 7: s.sigmaCrMax, 8: s.remainder, 9: sp.savedSigmaCrMax, 10: sp.savedRemainder,
-      });
+      // the interior pass also saves the per-cell collision state; the halo pass reads the halo list
+      p.groups.mask = bindBuffers(device, p.mask, `split-mask-${which}`, which === 1
+        ? { 0: s.params, 2: s.counts, 3: sp.masked, 31: s.haloBits, 7: s.sigmaCrMax, 8: s.remainder, 9: sp.savedSigmaCrMax, 10: sp.savedRemainder }
+        : { 1: s.ctl, 2: s.counts, 3: sp.masked, 30: s.haloList });
       p.groups.total = bindBuffers(device, p.total, `split-total-${which}`, which === 1
         ? { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts }
-        : { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts, 5: s.stats, 6: sp.scanned, 7: s.sigmaCrMax, 8: s.remainder,
-          9: sp.savedSigmaCrMax, 10: sp.savedRemainder, 31: s.haloBits });
+        : { 1: s.ctl, 3: sp.masked, 4: s.starts, 5: s.stats, 6: sp.scanned, 30: s.haloList });
       p.groups.perSet = sets.map((b, k) => ({
         // scatter_split leaves the live count to finish_halo: no counts or statistics bindings
         scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, { ...withoutKeys(b.scatter, [3, 7]), 31: s.haloBits }),
-        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 31: s.haloBits }),
+        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 30: s.haloList, 31: s.haloBits }),
         permute: bindBuffers(device, p.permute, `split-permute-${which}-${k}`, b.permute),
       }));
     }
+    this.restore!.group = bindBuffers(device, this.restore!.pipeline, 'split-restore', {
+      0: s.params, 1: s.ctl, 5: s.stats, 7: s.sigmaCrMax, 8: s.remainder, 9: s.split.savedSigmaCrMax, 10: s.split.savedRemainder,
+    });
+  }
+
+  /**
+   * Before a split step is redone whole (an arrival outside the halo, or buffers grown after the interior pass):
+   * puts back what the interior pass changed outside the idle set; the plain encode() then sorts everything.
+   */
+  encodeRestore(pass: GPUComputePassEncoder): void {
+    if (!this.restore?.group) throw new Error('internal: only a rank of a multi-rank run redoes split steps');
+    this.dispatch(pass, this.restore.pipeline, this.restore.group, this.ctx.state.nLocal);
   }
 
   /** Sorts set `set` into the other set (or one stage of it); the caller then treats the other set as live. */
@@ -115,8 +143,7 @@ export class SortPhase implements Phase {
 
   /**
    * One pass of a split step (or one stage of it): pass 1 sorts the interior cells' particles into slots
-   * [0, N_INTERIOR) of the other set, pass 2 the halo cells' (arrivals included) after them, or everything
-   * when an arrival landed outside the halo.
+   * [0, N_INTERIOR) of the other set, pass 2 the halo cells' (arrivals included) after them.
    */
   encodeSplit(pass: GPUComputePassEncoder, set: 0 | 1, which: SplitPass, stage?: string): void {
     if (!this.split) throw new Error('internal: split sort passes exist only in a rank of a multi-rank run');
@@ -124,13 +151,15 @@ export class SortPhase implements Phase {
     const p = this.split[which];
     const g = p.groups.perSet[set];
     const run = (name: string, fn: () => void) => { if (stage === undefined || stage === name) fn(); };
+    // per-cell dispatches of the halo pass cover the halo list only
+    const cells = which === 1 ? s.nLocal : Math.max(1, this.haloCells);
     run('scan', () => {
-      this.dispatch(pass, p.mask, p.groups.mask, s.nLocal);
+      this.dispatch(pass, p.mask, p.groups.mask, cells);
       p.scan.encode(pass);
-      this.dispatch(pass, p.total, p.groups.total, which === 1 ? 1 : s.nLocal, which === 1 ? 1 : WORKGROUP_SIZE);
+      this.dispatch(pass, p.total, p.groups.total, which === 1 ? 1 : cells, which === 1 ? 1 : WORKGROUP_SIZE);
     });
     run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, s.capacity));
-    run('order', () => this.dispatch(pass, p.order, g.order, s.nLocal));
+    run('order', () => this.dispatch(pass, p.order, g.order, cells));
     run('permute', () => this.dispatch(pass, p.permute, g.permute, s.capacity));
   }
 
