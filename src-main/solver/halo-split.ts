@@ -89,11 +89,14 @@ export function haloList(bits: Uint32Array): Uint32Array<ArrayBuffer> {
  */
 export function arrivalsOutsideHalo(incoming: readonly Uint8Array[], bits: Uint32Array, cellBase: number, words: number, cellWord: number, cellMask: number): number {
   let outside = 0;
+  const limit = 32 * bits.length;
   for (const bytes of incoming) {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let at = 4 * cellWord; at < bytes.byteLength; at += 4 * words) {
-      const c = (view.getUint32(at, true) & cellMask) - cellBase;
-      if (c < 0 || c >= 32 * bits.length || (bits[c >>> 5] & (1 << (c & 31))) === 0) outside += 1;
+    // received frames are normally 4-byte aligned views; copy the rare one that is not (little-endian hosts)
+    const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+    const u32 = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
+    for (let k = cellWord; k < u32.length; k += words) {
+      const c = (u32[k] & cellMask) - cellBase;
+      if (c < 0 || c >= limit || (bits[c >>> 5] & (1 << (c & 31))) === 0) outside += 1;
     }
   }
   return outside;
