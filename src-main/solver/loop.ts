@@ -96,6 +96,8 @@ export interface SimulationPlacement {
   exchanger?: Exchanger;
   /** Halo depth in cells per axis instead of the first guess from the case (tests of split steps). */
   haloDepth?: Int3;
+  /** Particle capacity to start with instead of the planned one (tests of buffer growth; it still grows as needed). */
+  capacity?: number;
 }
 
 /** How a rank splits its steps: halo depth per axis, halo and owned cells, steps redone whole so far. */
@@ -229,7 +231,7 @@ export class Simulation {
     const device = gpu.device;
     this.cache = new PipelineCache(device, { WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0 });
     const share = cellShare(this.subdomain, this.tables.nCells);
-    this.state = new SimState(device, this.tables, initialCapacity(this.tables, this.chunk, share), this.chunk, this.subdomain);
+    this.state = new SimState(device, this.tables, placement?.capacity ?? initialCapacity(this.tables, this.chunk, share), this.chunk, this.subdomain);
     this.ctx = { device, cache: this.cache, state: this.state };
     this.readback = new Readback(device);
     this.move = new MovePhase(this.ctx);

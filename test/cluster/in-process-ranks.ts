@@ -43,8 +43,8 @@ class Mailbox {
   }
 }
 
-/** Runs `c` on `ranks` in-process ranks (rebalancing when UN exceeds `rebalancePercent`; haloDepth overrides the split steps' first guess); returns the assembled run and the ranks' simulations. */
-export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks: number, rebalancePercent?: number, haloDepth?: Int3) {
+/** Runs `c` on `ranks` in-process ranks (rebalancing when UN exceeds `rebalancePercent`; haloDepth overrides the split steps' first guess, capacity the ranks' first buffer size); returns the assembled run and the ranks' simulations. */
+export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks: number, rebalancePercent?: number, haloDepth?: Int3, capacity?: number) {
   const d = decompose(method, c.grid.cells, ranks);
   const subs = d.boxes.map((_, r) => subdomainOf(d, r));
   const mail = new Mailbox();
@@ -56,7 +56,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
       return incoming;
     },
   });
-  const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth }));
+  const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth, capacity }));
   for (const s of sims) await s.initialize();
   const assembler = new RunAssembler(c, subs, blockSubmits(c, 0, c.run.steps));
   const rebalancer = rebalancePercent === undefined ? null : new Rebalancer(d, rebalancePercent);
