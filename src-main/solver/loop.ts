@@ -242,7 +242,9 @@ export class Simulation {
     if (multi) {
       this.migrate = new MigratePhase(this.ctx);
       this.exchange = new MigrationExchange(gpu, this.state, this.migrate, placement!.exchanger!,
-        (capacity, nAll) => this.growTo(capacity, nAll, nAll), () => this.bindAll());
+        (capacity, nAll) => this.growTo(capacity, nAll, nAll), () => this.bindAll(),
+        // split steps: arrivals outside the halo, against the halo of the moment
+        (records) => arrivalsOutsideHalo([records], this.halo!.bits, this.state.subdomain.cellBase, MIGRANT_WORDS, MIGRANT_CELL_WORD, CELL_WORD.MASK));
     }
     this.bindAll();
     if (multi) {
@@ -376,12 +378,11 @@ export class Simulation {
     if (this.exchange) {
       rec.flush();
       const h = this.halo!;
-      let outside = 0;
       // exchange sequence numbers: 2 s for the step's migrants, 2 s + 1 for a relayout after step s;
       // the interior cells are sorted and collided on the GPU meanwhile
-      const x = await this.exchange.run(2 * s, set, () => this.recordSplit(rec, set, 1, detail), (incoming) => {
-        outside = arrivalsOutsideHalo(incoming, h.bits, st.subdomain.cellBase, MIGRANT_WORDS, MIGRANT_CELL_WORD, CELL_WORD.MASK);
-      });
+      const x = await this.exchange.run(2 * s, set, () => this.recordSplit(rec, set, 1, detail));
+      // arrivals outside the halo (counted as each peer's records arrived)
+      const outside = x.flagged;
       this.exchanges.set(s, x);
       addTime(this.hostPhases, 'exchange', x.seconds);
       if (detail) for (const [part, sec] of Object.entries(x.parts)) addTime(this.hostPhases, `exchange.${part}`, sec);

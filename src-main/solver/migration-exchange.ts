@@ -15,6 +15,12 @@ export interface Exchanger {
    * arrived, as bytes (MIGRANT_WORDS 32-bit words per particle). `outgoing` may be reused once it resolves.
    */
   exchange(step: number, outgoing: Uint32Array[]): Promise<Uint8Array[]>;
+  /**
+   * Optional: applies `count` to each peer's records as they arrive (while the other peers are still awaited);
+   * inspected(step) then gives the sum for that exchange. Without it the caller counts after exchange() resolves.
+   */
+  inspectArrivals?(count: (records: Uint8Array) => number): void;
+  inspected?(step: number): number;
 }
 
 /** What one exchange did. */
@@ -23,6 +29,8 @@ export interface ExchangeResult {
   received: number;
   /** The particle buffers grew for the arrivals after `overlap` ran (a split step must then be redone whole). */
   grew: boolean;
+  /** The sum of the arrival check (the constructor's `countArrivals`) over this exchange's arrivals (0 without one). */
+  flagged: number;
   /** Host seconds from the migrant counts being known to the arrivals being uploaded (transport and waiting for peers). */
   seconds: number;
   /**
@@ -69,7 +77,10 @@ export class MigrationExchange {
     private readonly growParticles: (capacity: number, nAll: number) => void,
     /** Rebinds every phase after the migrant buffer was reallocated. */
     private readonly rebind: () => void,
+    /** Checks one peer's arrived records (run as they arrive where the exchanger can); run() reports the sum. */
+    private readonly countArrivals?: (records: Uint8Array) => number,
   ) {
+    if (countArrivals) exchanger.inspectArrivals?.(countArrivals);
     this.status = new Staging(gpu.device, 'migrate-status');
     this.segments = new Staging(gpu.device, 'migrate-segments');
     this.expected = new Array(state.subdomain.worldSize).fill(1024);
@@ -166,10 +177,10 @@ export class MigrationExchange {
   /**
    * Exchanges this step's migrants (the move and injection of `set` are submitted) and uploads the arrivals.
    * `overlap` records and submits GPU work that needs no arrivals (a split step's interior pass) once the status
-   * read is requested; `inspect` sees the arrived records before they are uploaded. If the particle buffers must
-   * grow for the arrivals, `grew` says so (growing replaces the set the overlapped work filled).
+   * read is requested. If the particle buffers must grow for the arrivals, `grew` says so (growing replaces the
+   * set the overlapped work filled); `flagged` sums the arrival check.
    */
-  async run(step: number, set: 0 | 1, overlap?: () => unknown, inspect?: (incoming: Uint8Array[]) => void): Promise<ExchangeResult> {
+  async run(step: number, set: 0 | 1, overlap?: () => unknown): Promise<ExchangeResult> {
     const tStatus = performance.now();
     let { ctl, counts, head, copied } = await this.readStatus(overlap);
     const { rank, worldSize } = this.state.subdomain;
@@ -205,7 +216,9 @@ export class MigrationExchange {
     let received = 0;
     for (const a of incoming) received += a.byteLength / (4 * MIGRANT_WORDS);
     const nAll = ctl[CTL.N_ALL];
-    inspect?.(incoming);
+    const count = this.countArrivals;
+    const checked = this.exchanger.inspected?.(step);
+    const flagged = !count ? 0 : checked ?? incoming.reduce((sum, a) => sum + count(a), 0);
     const grew = nAll + received > this.state.capacity;
     if (grew) this.growParticles(Math.ceil(1.25 * (nAll + received)) + 1024, nAll);
     if (this.state.ensureArrivals(received)) this.rebind();
@@ -217,6 +230,6 @@ export class MigrationExchange {
     }
     device.queue.writeBuffer(this.state.ctl, 4 * CTL.ARRIVALS, new Uint32Array([received]));
     const t3 = performance.now();
-    return { sent, received, grew, seconds: (t3 - t0) / 1000, parts: { status: (t0 - tStatus) / 1000, read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
+    return { sent, received, grew, flagged, seconds: (t3 - t0) / 1000, parts: { status: (t0 - tStatus) / 1000, read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
   }
 }

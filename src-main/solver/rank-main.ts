@@ -27,7 +27,20 @@ const transportTime = new Map<string, PhaseTotals>();
 /** Moves migrants through the peer links: one message to every other rank per step, then waits for theirs. */
 function peerExchanger(ch: RankChannel, timeoutMs: number): Exchanger {
   const others = Array.from({ length: ch.worldSize }, (_, r) => r).filter((r) => r !== ch.rank);
+  // the solver's check of each peer's records, run as the message arrives; sums by exchange number
+  const counted = new Map<number, number>();
   return {
+    inspectArrivals(count) {
+      ch.watchPeerMessages((m) => {
+        const n = count(m.frames[0] ?? new Uint8Array(0));
+        counted.set(m.message.step, (counted.get(m.message.step) ?? 0) + n);
+      });
+    },
+    inspected(step) {
+      const n = counted.get(step) ?? 0;
+      counted.delete(step);
+      return n;
+    },
     async exchange(step, outgoing) {
       const t0 = performance.now();
       await Promise.all(others.map((to) => ch.sendToPeer(to, { step, particles: outgoing[to].length / MIGRANT_WORDS }, [outgoing[to]])));

@@ -43,18 +43,43 @@ class Mailbox {
   }
 }
 
-/** Runs `c` on `ranks` in-process ranks (rebalancing when UN exceeds `rebalancePercent`; haloDepth overrides the split steps' first guess, capacity the ranks' first buffer size); returns the assembled run and the ranks' simulations. */
-export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks: number, rebalancePercent?: number, haloDepth?: Int3, capacity?: number) {
+/** Options of in-process ranks: the split steps' halo depth, the first buffer size, whether arrivals are checked as they are posted (as between processes) or after. */
+export interface RankOptions {
+  haloDepth?: Int3;
+  capacity?: number;
+  checkOnArrival?: boolean;
+}
+
+/** Runs `c` on `ranks` in-process ranks (rebalancing when UN exceeds `rebalancePercent`); returns the assembled run and the ranks' simulations. */
+export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks: number, rebalancePercent?: number, options: RankOptions = {}) {
+  const { haloDepth, capacity, checkOnArrival = true } = options;
   const d = decompose(method, c.grid.cells, ranks);
   const subs = d.boxes.map((_, r) => subdomainOf(d, r));
   const mail = new Mailbox();
+  // like the rank processes' exchanger: a receiver's arrival check runs when a message is posted to it
+  const checks = new Map<number, (records: Uint8Array) => number>();
+  const checked = Array.from({ length: ranks }, () => new Map<number, number>());
   const exchangerOf = (rank: number): Exchanger => ({
     async exchange(step, outgoing) {
-      for (let to = 0; to < ranks; to++) if (to !== rank) mail.post(step, rank, to, new Uint8Array(outgoing[to].slice().buffer));
+      for (let to = 0; to < ranks; to++) {
+        if (to === rank) continue;
+        const bytes = new Uint8Array(outgoing[to].slice().buffer);
+        const check = checks.get(to);
+        if (check) checked[to].set(step, (checked[to].get(step) ?? 0) + check(bytes));
+        mail.post(step, rank, to, bytes);
+      }
       const incoming: Uint8Array[] = [];
       for (let from = 0; from < ranks; from++) if (from !== rank) incoming.push(await mail.take(step, from, rank));
       return incoming;
     },
+    ...(checkOnArrival ? {
+      inspectArrivals: (count: (records: Uint8Array) => number) => { checks.set(rank, count); },
+      inspected: (step: number) => {
+        const n = checked[rank].get(step) ?? 0;
+        checked[rank].delete(step);
+        return n;
+      },
+    } : {}),
   });
   const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth, capacity }));
   for (const s of sims) await s.initialize();

@@ -81,8 +81,8 @@ describe('split steps', () => {
   });
 
   /** Runs the long box on 2 slab ranks with a halo depth (or the first guess) and checks it against one rank. */
-  async function check(depth?: Int3) {
-    const { assembler, sims } = await runInProcessRanks(gpu, longBox(), 'slab', 2, undefined, depth);
+  async function check(depth?: Int3, checkOnArrival = true) {
+    const { assembler, sims } = await runInProcessRanks(gpu, longBox(), 'slab', 2, undefined, { haloDepth: depth, checkOnArrival });
     expect(invariantStats(assembler.stepStats)).toEqual(reference.stats);
     expect(fieldsSha256(assembler.fields.fields())).toBe(reference.sha);
     return sims.map((s) => s.splitStats()!);
@@ -97,8 +97,10 @@ describe('split steps', () => {
     }
   });
 
-  it('with no halo at all: arrivals land in interior cells, steps are redone whole and the halo deepens, bitwise one rank', async () => {
-    const split = await check([0, 0, 0]);
+  it.each([
+    ['as each peer\'s records arrive', true], ['after the exchange (exchangers without arrival checks)', false],
+  ])('with no halo at all, arrivals checked %s: steps are redone whole and the halo deepens, bitwise one rank', async (_how, onArrival) => {
+    const split = await check([0, 0, 0], onArrival);
     for (const s of split) {
       expect(s.redos).toBeGreaterThan(0);
       expect(s.depth[2]).toBeGreaterThan(0);
@@ -114,7 +116,7 @@ describe('split steps', () => {
     ]);
     const { result } = await simulate(gpu, c, { timing: 'off' });
     // about 7200 particles per rank at the start: buffers of 7300 leave room for the first steps only
-    const { assembler, sims } = await runInProcessRanks(gpu, c, 'slab', 2, undefined, undefined, 7300);
+    const { assembler, sims } = await runInProcessRanks(gpu, c, 'slab', 2, undefined, { capacity: 7300 });
     expect(invariantStats(assembler.stepStats)).toEqual(invariantStats(result.stepStats));
     expect(fieldsSha256(assembler.fields.fields())).toBe(fieldsSha256(result.fields));
     expect(sims[1].splitStats()!.redos).toBeGreaterThan(0);

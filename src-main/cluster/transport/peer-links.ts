@@ -52,6 +52,8 @@ export class PeerLinks {
   /** Every step below this was handed out already. */
   private nextStep = 0;
   private waiter: StepWaiter | null = null;
+  /** Called with every accepted message as it arrives (before receive() hands it out). */
+  private watcher: ((m: PeerIncoming) => void) | null = null;
   private failure: Error | null = null;
   private readonly receiving: Promise<void>;
   private closed = false;
@@ -185,6 +187,14 @@ export class PeerLinks {
     });
   }
 
+  /**
+   * Calls `watch` with every peer message as it arrives, possibly a step ahead of receive() (work on one peer's
+   * payload overlaps waiting for the others); an exception from it fails the links like a bad message.
+   */
+  watch(watch: ((m: PeerIncoming) => void) | null): void {
+    this.watcher = watch;
+  }
+
   /** Fails the pending and every later receive() with `error` (a stop request, a closed channel). */
   fail(error: Error): void {
     if (this.failure === null) this.failure = error;
@@ -232,6 +242,7 @@ export class PeerLinks {
       this.track(m);
       if (m.file !== undefined) decoded.frames = this.landing!.read(m.from, m.file.slot, m.frameBytes, m.step);
       byRank.set(m.from, decoded);
+      this.watcher?.(decoded);
     } catch (e) {
       if (this.failure === null) this.failure = e as Error;
     }

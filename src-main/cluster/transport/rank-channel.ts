@@ -157,6 +157,11 @@ export class RankChannel {
     return this.peers.receive(options.step, options.from, options.timeoutMs ?? Infinity);
   }
 
+  /** Calls `watch` with every peer message as it arrives (before receiveFromPeers hands it out); null stops it. */
+  watchPeerMessages(watch: ((m: PeerIncoming) => void) | null): void {
+    this.peers.watch(watch);
+  }
+
   /** Tells the orchestrator this rank failed (message and last log lines); best effort: close() before exiting flushes it. */
   async reportError(error: unknown, lastLines: string[] = []): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
