@@ -98,6 +98,8 @@ export interface SimulationPlacement {
   haloDepth?: Int3;
   /** Particle capacity to start with instead of the planned one (tests of buffer growth; it still grows as needed). */
   capacity?: number;
+  /** Migrant slots per destination to start with instead of the planned ones (tests of migrant buffer growth). */
+  segmentCapacity?: number;
 }
 
 /** How a rank splits its steps: halo depth per axis, halo and owned cells, steps redone whole so far. */
@@ -240,6 +242,7 @@ export class Simulation {
     this.collide = new CollidePhase(this.ctx);
     this.sample = new SamplePhase(this.ctx);
     if (multi) {
+      if (placement?.segmentCapacity !== undefined) this.state.growMigrants(placement.segmentCapacity);
       this.migrate = new MigratePhase(this.ctx);
       this.exchange = new MigrationExchange(gpu, this.state, this.migrate, placement!.exchanger!,
         (capacity, nAll) => this.growTo(capacity, nAll, nAll), () => this.bindAll(),

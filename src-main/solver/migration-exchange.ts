@@ -43,6 +43,16 @@ export interface ExchangeResult {
 
 const MAP_READ_COPY_DST = 0x0001 | 0x0008;
 
+/** A status read: control words and counts (host copies), the records copied along (views of the mapped staging buffer), unmapping. */
+interface StatusRead {
+  ctl: Uint32Array;
+  counts: Uint32Array;
+  head: Uint32Array[];
+  copied: number[];
+  /** Unmaps the staging buffer (the views in `head` are gone after it). */
+  release: () => void;
+}
+
 /** A MAP_READ staging buffer that grows as needed. */
 class Staging {
   private buffer: GPUBuffer | null = null;
@@ -65,7 +75,7 @@ export class MigrationExchange {
   private readonly segments: Staging;
   /** Migrants per destination copied along with the status read (the last counts plus a margin): usually all of them, in one round trip. */
   private readonly expected: number[];
-  /** Host copy of the last status read, reused every step (allocating megabytes per step costs milliseconds). */
+  /** Host copy of the control words and counts of the last status read, reused every step. */
   private host = new Uint32Array(0);
 
   constructor(
@@ -90,7 +100,7 @@ export class MigrationExchange {
    * Control words, migrants per destination (plus misrouted arrivals) and the first `expected[d]` records of
    * each destination's segment, in one copy and one map.
    */
-  private async readStatus(overlap?: () => unknown): Promise<{ ctl: Uint32Array; counts: Uint32Array; head: Uint32Array[]; copied: number[] }> {
+  private async readStatus(overlap?: () => unknown): Promise<StatusRead> {
     const { device } = this.gpu;
     const { rank, worldSize: W } = this.state.subdomain;
     const recordBytes = 4 * MIGRANT_WORDS;
@@ -113,18 +123,20 @@ export class MigrationExchange {
     const overlapped = overlap?.();
     await mapped;
     await overlapped;
-    if (this.host.length < total / 4) this.host = new Uint32Array(Math.ceil(total / 4 * 1.25));
-    const words = this.host.subarray(0, total / 4);
-    words.set(new Uint32Array(staging.getMappedRange(0, total)));
-    staging.unmap();
+    // the status words are copied; the records stay in the mapped range (no host copy of megabytes) until release()
+    const mappedWords = new Uint32Array(staging.getMappedRange(0, total));
+    const statusWords = statusBytes / 4;
+    if (this.host.length < statusWords) this.host = new Uint32Array(statusWords);
+    const words = this.host.subarray(0, statusWords);
+    words.set(mappedWords.subarray(0, statusWords));
     const counts = words.subarray(CTL.WORDS, CTL.WORDS + W + 1);
     const head: Uint32Array[] = [];
     let from = statusBytes / 4;
     for (let d = 0; d < W; d++) {
-      head.push(words.subarray(from, from + Math.min(copied[d], counts[d]) * MIGRANT_WORDS));
+      head.push(mappedWords.subarray(from, from + Math.min(copied[d], counts[d]) * MIGRANT_WORDS));
       from += copied[d] * MIGRANT_WORDS;
     }
-    return { ctl: words.subarray(0, CTL.WORDS), counts, head, copied };
+    return { ctl: words.subarray(0, CTL.WORDS), counts, head, copied, release: () => staging.unmap() };
   }
 
   /** Copies each destination's migrant records from record `skip[d]` on to the host. */
@@ -182,7 +194,17 @@ export class MigrationExchange {
    */
   async run(step: number, set: 0 | 1, overlap?: () => unknown): Promise<ExchangeResult> {
     const tStatus = performance.now();
-    let { ctl, counts, head, copied } = await this.readStatus(overlap);
+    let status = await this.readStatus(overlap);
+    try {
+      return await this.exchangeStatus(step, set, status, tStatus, (s) => { status = s; });
+    } finally {
+      status.release();
+    }
+  }
+
+  /** The rest of run() while the status read's staging buffer is mapped (its records are sent from there). */
+  private async exchangeStatus(step: number, set: 0 | 1, status: StatusRead, tStatus: number, reread: (s: StatusRead) => void): Promise<ExchangeResult> {
+    let { ctl, counts, head, copied } = status;
     const { rank, worldSize } = this.state.subdomain;
     if (counts[worldSize] > 0) {
       throw new Error(`rank ${rank}: ${counts[worldSize]} arriving particles belong to cells this rank does not own (a routing error between ranks); the run was stopped`);
@@ -190,9 +212,12 @@ export class MigrationExchange {
     let largest = 0;
     for (let d = 0; d < worldSize; d++) largest = Math.max(largest, counts[d]);
     if (largest > this.state.segCap) {
+      status.release();
       await this.regrow(largest, set);
       this.expected.fill(0);
-      ({ ctl, counts, head, copied } = await this.readStatus());
+      const again = await this.readStatus();
+      reread(again);
+      ({ ctl, counts, head, copied } = again);
     }
     throwIfGpuError(this.gpu);
     const t0 = performance.now();

@@ -43,16 +43,17 @@ class Mailbox {
   }
 }
 
-/** Options of in-process ranks: the split steps' halo depth, the first buffer size, whether arrivals are checked as they are posted (as between processes) or after. */
+/** Options of in-process ranks: the split steps' halo depth, the first particle and migrant buffer sizes, whether arrivals are checked as they are posted (as between processes) or after. */
 export interface RankOptions {
   haloDepth?: Int3;
   capacity?: number;
+  segmentCapacity?: number;
   checkOnArrival?: boolean;
 }
 
 /** Runs `c` on `ranks` in-process ranks (rebalancing when UN exceeds `rebalancePercent`); returns the assembled run and the ranks' simulations. */
 export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks: number, rebalancePercent?: number, options: RankOptions = {}) {
-  const { haloDepth, capacity, checkOnArrival = true } = options;
+  const { haloDepth, capacity, segmentCapacity, checkOnArrival = true } = options;
   const d = decompose(method, c.grid.cells, ranks);
   const subs = d.boxes.map((_, r) => subdomainOf(d, r));
   const mail = new Mailbox();
@@ -81,7 +82,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
       },
     } : {}),
   });
-  const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth, capacity }));
+  const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth, capacity, segmentCapacity }));
   for (const s of sims) await s.initialize();
   const assembler = new RunAssembler(c, subs, blockSubmits(c, 0, c.run.steps));
   const rebalancer = rebalancePercent === undefined ? null : new Rebalancer(d, rebalancePercent);
