@@ -193,7 +193,6 @@ export class Simulation {
   readonly tables: SolverTables;
   readonly state: SimState;
   readonly cache: PipelineCache;
-  readonly subdomain: Subdomain;
   private readonly ctx: PhaseContext;
   private readonly move: MovePhase;
   private readonly inject?: InjectPhase;
@@ -226,14 +225,14 @@ export class Simulation {
 
   constructor(private readonly gpu: Gpu, readonly kase: Case, placement?: SimulationPlacement) {
     this.tables = buildTables(kase);
-    this.subdomain = placement?.subdomain ?? wholeGrid(kase.grid.cells);
-    const multi = this.subdomain.worldSize > 1;
+    const subdomain = placement?.subdomain ?? wholeGrid(kase.grid.cells);
+    const multi = subdomain.worldSize > 1;
     if (multi && !placement?.exchanger) throw new Error('internal: a rank of a multi-rank run needs an exchanger');
     this.chunk = stepsPerSubmit(kase);
     const device = gpu.device;
     this.cache = new PipelineCache(device, { WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0 });
-    const share = cellShare(this.subdomain, this.tables.nCells);
-    this.state = new SimState(device, this.tables, placement?.capacity ?? initialCapacity(this.tables, this.chunk, share), this.chunk, this.subdomain);
+    const share = cellShare(subdomain, this.tables.nCells);
+    this.state = new SimState(device, this.tables, placement?.capacity ?? initialCapacity(this.tables, this.chunk, share), this.chunk, subdomain);
     this.ctx = { device, cache: this.cache, state: this.state };
     this.readback = new Readback(device);
     this.move = new MovePhase(this.ctx);
@@ -256,6 +255,11 @@ export class Simulation {
     }
     this.fieldsAcc = multi ? null : new FieldAccumulator(kase, this.tables);
     this.particles = multi ? 0 : this.tables.initialParticles;
+  }
+
+  /** This rank's part of the grid as it is now (a rebalance moves it). */
+  get subdomain(): Subdomain {
+    return this.state.subdomain;
   }
 
   /** (Re)creates every phase's bind groups. */

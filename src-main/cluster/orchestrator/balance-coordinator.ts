@@ -13,8 +13,13 @@ export class BalanceCoordinator {
   private readonly states = new Map<number, (CellState | undefined)[]>();
   private readonly mergedIndices = new Set<number>();
 
-  constructor(d: Decomposition, thresholdPercent: number, private readonly assembler: RunAssembler, private readonly channel: OrchestratorChannel) {
-    this.rebalancer = new Rebalancer(d, thresholdPercent);
+  /**
+   * afterDecision(index): called once the decision after submit `index` is made (before the ranks hear it), with the
+   * decomposition in force from then on; events: re-decompositions of the run before a resume.
+   */
+  constructor(d: Decomposition, thresholdPercent: number, private readonly assembler: RunAssembler, private readonly channel: OrchestratorChannel,
+    private readonly afterDecision: (index: number) => void = () => undefined, events: { step: number; unBefore: number }[] = []) {
+    this.rebalancer = new Rebalancer(d, thresholdPercent, events);
     channel.on('cell-state', (m) => {
       const [counts, sigma, remainder] = m.frames;
       const list = this.states.get(m.message.index) ?? new Array(d.boxes.length).fill(undefined);
@@ -27,6 +32,11 @@ export class BalanceCoordinator {
   /** The decomposition in force. */
   get decomposition(): Decomposition {
     return this.rebalancer.decomposition;
+  }
+
+  /** The re-decomposition threshold (UN, percent). */
+  get thresholdPercent(): number {
+    return this.rebalancer.thresholdPercent;
   }
 
   /** Re-decompositions so far. */
@@ -49,6 +59,7 @@ export class BalanceCoordinator {
     const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
     const decision = this.rebalancer.decide(un.step, un.percent, list as CellState[]);
     if (decision) this.assembler.setSubdomains(decision.decomposition.boxes.map((_, r) => subdomainOf(decision.decomposition, r)));
+    this.afterDecision(index);
     await Promise.all(list.map((_, rank) => {
       if (!decision) return this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
       const frames = [decision.sigmaCrMax[rank], decision.remainder[rank]];

@@ -1,10 +1,10 @@
 // The orchestrator's side of a multi-rank run's checkpoints. After a submit that ends a checkpoint interval
-// merges, it encodes the host state (fields accumulator, decomposition, block plan); every rank writes its
+// merges, it encodes the host state (fields accumulator, decomposition, block plan, balancing); every rank writes its
 // own file after that submit, before it starts the next one. When the next submit has merged, every rank's
 // file is therefore on disk: the keeper writes loop.bin and the manifest, which completes the checkpoint.
 import type { Case } from '../../common/case-schema.js';
 import { checkpointDue } from '../../solver/checkpoint/checkpoint-schedule.js';
-import { encodeLoopSnapshot } from '../../solver/checkpoint/checkpoint-state.js';
+import { encodeLoopSnapshot, type LoopSnapshot } from '../../solver/checkpoint/checkpoint-state.js';
 import { caseHash, type CheckpointTarget } from '../../solver/checkpoint/checkpoint-target.js';
 import { completeWithLoopBytes } from '../../solver/checkpoint/checkpoint-writer.js';
 import type { StepStats } from '../../solver/loop.js';
@@ -12,23 +12,28 @@ import type { Decomposition } from '../decomposition/types.js';
 import type { RunAssembler } from './run-assembler.js';
 
 export class CheckpointKeeper {
-  private pending: { step: number; bytes: Buffer } | null = null;
+  private pending: { step: number; ranks: number; bytes: Buffer } | null = null;
   private readonly hash: string;
 
-  constructor(private readonly c: Case, private readonly target: CheckpointTarget, private readonly decomposition: Decomposition,
+  constructor(private readonly c: Case, private readonly target: CheckpointTarget,
     private readonly blockPlan: { from: number; steps: number }, private readonly onWarning: (text: string) => void) {
     this.hash = caseHash(c);
   }
 
-  /** Called after each merged submit (and after its steps were recorded): completes the previous checkpoint, opens the next when due. */
-  merged(steps: StepStats[], assembler: RunAssembler): void {
+  /**
+   * Called after each merged submit (and after its steps were recorded; with dynamic balancing, once the decision
+   * after it is made, since the ranks write their files in the layout that follows it): completes the previous
+   * checkpoint, opens the next when due with `decomposition` (the one the ranks' files are written in) and the
+   * balancing state.
+   */
+  merged(steps: StepStats[], assembler: RunAssembler, decomposition: Decomposition, rebalance: LoopSnapshot['rebalance'] = null): void {
     const first = steps[0].step;
     const last = steps[steps.length - 1].step;
     if (this.pending && last > this.pending.step) {
       const p = this.pending;
       this.pending = null;
       try {
-        completeWithLoopBytes(this.target.folder, p.step, this.decomposition.boxes.length, p.bytes);
+        completeWithLoopBytes(this.target.folder, p.step, p.ranks, p.bytes);
       } catch (e) {
         this.onWarning(`the checkpoint after step ${p.step} was not completed: ${(e as Error).message}`);
       }
@@ -37,9 +42,10 @@ export class CheckpointKeeper {
     if (!checkpointDue(this.c, first - 1, last, end)) return;
     this.pending = {
       step: last,
+      ranks: decomposition.boxes.length,
       bytes: encodeLoopSnapshot({
-        step: last, ranks: this.decomposition.boxes.length, caseHash: this.hash, decomposition: this.decomposition,
-        blockPlan: this.blockPlan, fields: assembler.fields.state(),
+        step: last, ranks: decomposition.boxes.length, caseHash: this.hash, decomposition,
+        blockPlan: this.blockPlan, fields: assembler.fields.state(), rebalance,
       }),
     };
   }

@@ -25,9 +25,12 @@ export interface RebalanceDecision {
 
 export class Rebalancer {
   /** Steps after which the grid was re-decomposed, with UN (percent) before. */
-  readonly events: { step: number; unBefore: number }[] = [];
+  readonly events: { step: number; unBefore: number }[];
 
-  constructor(private current: Decomposition, readonly thresholdPercent: number) {}
+  /** events: re-decompositions before this one started (a resumed run). */
+  constructor(private current: Decomposition, readonly thresholdPercent: number, events: { step: number; unBefore: number }[] = []) {
+    this.events = [...events];
+  }
 
   /** The decomposition in force. */
   get decomposition(): Decomposition {

@@ -163,9 +163,6 @@ async function peerFolderFor(o: DistributedOptions, rankHosts: readonly string[]
 
 /** Runs a validated case over `o.ranks` rank processes on this host. */
 export async function runDistributed(c: Case, o: DistributedOptions): Promise<DistributedRun> {
-  if (c.run.checkpointEvery > 0 && o.rebalancePercent !== undefined) {
-    throw new Error('run.checkpointEvery cannot be combined with --rebalance yet (a checkpoint does not hold the rebalancer\'s state); leave out --rebalance or set run.checkpointEvery=0');
-  }
   const decomposition = decompositionOf(c, o);
   const subdomains = decomposition.boxes.map((_, r) => subdomainOf(decomposition, r));
   // a cluster launcher places and pins its ranks on the nodes: this host's GPUs play no part then
@@ -177,7 +174,15 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   const assembler = new RunAssembler(c, subdomains, blockSubmits(c, blockPlan.from, blockPlan.steps));
   if (o.resume?.loop.fields) assembler.fields.restore(o.resume.loop.fields);
   let keeper: CheckpointKeeper | null = null;
-  const balance = o.rebalancePercent === undefined ? null : new BalanceCoordinator(decomposition, o.rebalancePercent, assembler, channel);
+  // with balancing, a submit's checkpoint opens once the decision after it is made (the ranks write their files in
+  // the layout that follows it): its merged steps wait here until then
+  const awaitingDecision = new Map<number, StepStats[]>();
+  const rebalanceState = () => (balance ? { thresholdPercent: balance.thresholdPercent, events: [...balance.events] } : null);
+  const balance = o.rebalancePercent === undefined ? null : new BalanceCoordinator(decomposition, o.rebalancePercent, assembler, channel, (index) => {
+    const steps = awaitingDecision.get(index);
+    awaitingDecision.delete(index);
+    if (steps) keeper?.merged(steps, assembler, balance!.decomposition, rebalanceState());
+  }, o.resume?.loop.rebalance?.events ?? []);
   const heartbeatTimeoutMs = o.heartbeatTimeoutMs ?? 60_000;
   let group: RankGroup;
   try {
@@ -206,9 +211,13 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       const sums = m.frames.length > 0 ? frameAs(m.frames[0], Float32Array) : null;
       const merged = assembler.add(m.rank, index, { steps, sums, passes, particles, phases: [] });
       if (!merged) return;
-      balance?.merged(index);
       o.onSteps?.(merged);
-      keeper?.merged(merged, assembler);
+      if (balance) {
+        awaitingDecision.set(index, merged);
+        balance.merged(index);
+      } else {
+        keeper?.merged(merged, assembler, decomposition);
+      }
       for (const s of merged) moved += s.particlesBefore;
       const elapsed = (performance.now() - t0) / 1000;
       const last = merged[merged.length - 1];
@@ -222,7 +231,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     o.onLaunched?.(ranks);
     // after onLaunched: a recorder attaches the run's checkpoint folder to the case there
     const target = c.run.checkpointEvery > 0 ? o.checkpoints ?? attachedCheckpointTarget(c) : undefined;
-    if (target) keeper = new CheckpointKeeper(c, target, decomposition, blockPlan, (w) => o.onWarning?.(w));
+    if (target) keeper = new CheckpointKeeper(c, target, blockPlan, (w) => o.onWarning?.(w));
     else if (c.run.checkpointEvery > 0) o.onWarning?.('run.checkpointEvery is set but this run is not saved (--no-save), so no checkpoints are written; save the run to be able to resume it');
     const payload: RankPayload = {
       case: c, decomposition, timing: o.timing ?? 'auto', detail: !!o.detail, warmupSteps: warmup, exchangeTimeoutMs: 600_000,

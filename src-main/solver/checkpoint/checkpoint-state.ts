@@ -49,6 +49,8 @@ export interface LoopSnapshot {
   /** The batch-means plan: blocks cover the loop of `steps` steps after step `from`. */
   blockPlan: { from: number; steps: number };
   fields: AccumulatorState | null;
+  /** Dynamic balancing of the run (multi-rank with --rebalance): its threshold and the re-decompositions so far; absent otherwise. */
+  rebalance?: { thresholdPercent: number; events: { step: number; unBefore: number }[] } | null;
 }
 
 /** Encodes one rank's snapshot as a file. */
@@ -89,7 +91,10 @@ export function encodeLoopSnapshot(s: LoopSnapshot): Buffer {
     }
     fieldsMeta = { blockPasses: f.blockPasses, blockSubmits: f.blockSubmits, samples: f.samples, blocks: f.batchMeans.blocks };
   }
-  return encodeCheckpoint('loop', { step: s.step, ranks: s.ranks, caseHash: s.caseHash, decomposition: s.decomposition, blockPlan: s.blockPlan, fields: fieldsMeta }, arrays);
+  return encodeCheckpoint('loop', {
+    step: s.step, ranks: s.ranks, caseHash: s.caseHash, decomposition: s.decomposition, blockPlan: s.blockPlan, fields: fieldsMeta,
+    rebalance: s.rebalance ?? null,
+  }, arrays);
 }
 
 /** Decodes the host's state file (file: its path, for errors). */
