@@ -24,6 +24,16 @@ import { writeRankFile } from './checkpoint/checkpoint-writer.js';
 /** Host time of the transport: handing migrants to zeromq, then waiting until every peer's arrived (their lateness included). */
 const transportTime = new Map<string, PhaseTotals>();
 
+/** DSMC_EXCHANGE_TRACE=1: every exchange's send and receive times (ms), printed as percentiles when the rank ends. */
+const exchangeTrace = process.env.DSMC_EXCHANGE_TRACE ? { send: [] as number[], receive: [] as number[] } : null;
+
+/** One line of percentiles of the traced exchange times (for DSMC_RANK_LOGS=1 to show). */
+function traceLine(rank: number, t: { send: number[]; receive: number[] }): string {
+  const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]?.toFixed(3) ?? '-';
+  const row = (name: string, xs: number[]) => `${name} p50 ${pct(xs, 0.5)} p90 ${pct(xs, 0.9)} p99 ${pct(xs, 0.99)} max ${pct(xs, 1)}`;
+  return `rank ${rank} exchange ms over ${t.receive.length} steps: ${row('send', t.send)}; ${row('receive', t.receive)}`;
+}
+
 /** Moves migrants through the peer links: one message to every other rank per step, then waits for theirs. */
 function peerExchanger(ch: RankChannel, timeoutMs: number): Exchanger {
   const others = Array.from({ length: ch.worldSize }, (_, r) => r).filter((r) => r !== ch.rank);
@@ -46,8 +56,11 @@ function peerExchanger(ch: RankChannel, timeoutMs: number): Exchanger {
       await Promise.all(others.map((to) => ch.sendToPeer(to, { step, particles: outgoing[to].length / MIGRANT_WORDS }, [outgoing[to]])));
       const t1 = performance.now();
       const got = await ch.receiveFromPeers({ step, from: others, timeoutMs });
+      const t2 = performance.now();
       addTime(transportTime, 'exchange.send', (t1 - t0) / 1000);
-      addTime(transportTime, 'exchange.receive', (performance.now() - t1) / 1000);
+      addTime(transportTime, 'exchange.receive', (t2 - t1) / 1000);
+      exchangeTrace?.send.push(t1 - t0);
+      exchangeTrace?.receive.push(t2 - t1);
       return others.map((from) => got.get(from)!.frames[0]);
     },
   };
@@ -86,6 +99,7 @@ async function main(ch: RankChannel): Promise<void> {
     await ch.send({ type: 'ready' });
     if (p.warmupSteps > 0 && !p.resume) await sim.run({ timing: p.timing, signal: ch.stopSignal }, p.warmupSteps);
     transportTime.clear();
+    if (exchangeTrace) exchangeTrace.send.length = exchangeTrace.receive.length = 0;
     let index = 0;
     const folder = p.checkpoints?.folder;
     const steps = p.resume ? p.resume.endStep - sim.stepsDone : p.case.run.steps;
@@ -100,6 +114,7 @@ async function main(ch: RankChannel): Promise<void> {
         if (p.rebalancePercent !== null) await followBalance(ch, sim, k);
       },
     }, steps);
+    if (exchangeTrace) process.stdout.write(`${traceLine(ch.rank, exchangeTrace)}\n`);
     const gpuBytes = bufferPlan(sim.tables, sim.state.capacity, subdomain.nLocal, subdomain.worldSize).reduce((s, x) => s + x.bytes, 0);
     await ch.send({
       type: 'done',
