@@ -1,5 +1,6 @@
 // The fields of a run while it goes, for the live view: the loop's per-submit sampling sums (onBatch) folded
-// into a FieldAccumulator (the solver's own), and a slice of the chosen field at most every `everyMs`.
+// into a FieldAccumulator (the solver's own), or a multi-rank run's assembled accumulator (tick), and a slice of
+// the chosen field at most every `everyMs`.
 import type { Case } from '../common/case-schema.js';
 import type { FieldSlice } from '../common/contract/types.js';
 import { FieldAccumulator } from '../solver/field-accumulator.js';
@@ -12,16 +13,23 @@ export class LiveFields {
   private readonly acc: FieldAccumulator;
   private lastMs = 0;
 
-  constructor(private readonly kase: Case, private view: LiveView, private readonly post: (s: FieldSlice) => void, private readonly everyMs = 500) {
-    this.acc = new FieldAccumulator(kase, buildTables(kase));
+  /** acc: an accumulator fed elsewhere (a multi-rank run's assembler; call tick() after it grew), else an own one fed by onBatch. */
+  constructor(private readonly kase: Case, private view: LiveView, private readonly post: (s: FieldSlice) => void, private readonly everyMs = 500,
+    acc?: FieldAccumulator) {
+    this.acc = acc ?? new FieldAccumulator(kase, buildTables(kase));
   }
 
   /** Adds one submit's sums; posts a slice when the last one is older than `everyMs`. */
   onBatch(b: BatchReport): void {
     if (!b.sums || b.passes === 0) return;
     this.acc.add(b.sums, b.passes);
+    this.tick();
+  }
+
+  /** Posts a slice when there are samples and the last one is older than `everyMs`. */
+  tick(): void {
     const now = Date.now();
-    if (now - this.lastMs >= this.everyMs) {
+    if (this.acc.samples > 0 && now - this.lastMs >= this.everyMs) {
       this.lastMs = now;
       this.postSlice();
     }

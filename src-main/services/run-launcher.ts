@@ -27,7 +27,7 @@ export interface LaunchSpec {
 interface LiveRun {
   progress: RunProgress;
   cancel(): void;
-  /** Changes the field slice the run posts (one-rank runs only). */
+  /** Changes the field slice the run posts (runs started here; a resumed run posts none). */
   setView?(view: LiveView): void;
 }
 
@@ -88,11 +88,11 @@ export class RunLauncher {
     run.cancel();
   }
 
-  /** Chooses the field slice a running one-rank run posts live; errors say why when it cannot. */
+  /** Chooses the field slice a running run posts live; errors say why when it cannot. */
   setView(runId: number, view: LiveView): void {
     const run = this.live.get(runId);
     if (!run) throw new Error(`run ${runId} is not running in this app, so it has no live fields; open its run detail for the final fields`);
-    if (!run.setView) throw new Error(`run ${runId} runs on several ranks: its fields are assembled when it ends (open its run detail then)`);
+    if (!run.setView) throw new Error(`run ${runId} was resumed, and a resumed run posts no live fields: open its run detail when it ends`);
     run.setView(view);
   }
 
@@ -186,30 +186,36 @@ export class RunLauncher {
       throw new Error(`${gpus.length} GPUs chosen for ${spec.ranks} ranks: choose one GPU per rank, or one GPU (or none) to let the ranks share the default adapter`);
     }
     if (gpus.length === spec.ranks) args.push('--gpus', gpus.join(','));
-    // inside Electron, process.execPath is the Electron binary: run it as plain Node
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    // inside Electron, process.execPath is the Electron binary: run it as plain Node; over the IPC channel the run
+    // posts live field slices (src-main/cli/live-fields-ipc.ts) and takes the view the app chooses
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', DSMC_LIVE_FIELDS: '1' } });
     this.children.add(child);
     const tail = stderrTail(child);
     let exited: string | null = null;
+    let runId: number | null = null;
+    child.on('message', (m: FromChild) => { if (runId !== null && m.type === 'field') this.relay(runId, m); });
     child.on('exit', (code, signal) => {
       this.children.delete(child);
       rmSync(file, { force: true });
       exited = `${signal ?? `code ${code}`}: ${tail() || 'no message'}`;
     });
     const caseName = String((spec.caseJson as { name?: unknown }).name ?? '');
-    const runId = await this.waitForRun(spec.project, before, (r) => r.ranks === spec.ranks && r.caseName === caseName, () => exited);
-    this.follow(runId, child);
+    runId = await this.waitForRun(spec.project, before, (r) => r.ranks === spec.ranks && r.caseName === caseName, () => exited);
+    this.follow(runId, child, (view) => { if (child.connected) child.send({ type: 'view', view } satisfies ToChild); });
     return runId;
   }
 
-  /** Follows a run that a spawned dsmc process records, through the database; cancel = SIGINT to that process. */
-  private follow(runId: number, child: ChildProcess): void {
+  /**
+   * Follows a run that a spawned dsmc process records, through the database; cancel = SIGINT to that process;
+   * setView: where the process takes the live view (multi-rank runs started here).
+   */
+  private follow(runId: number, child: ChildProcess, setView?: (view: LiveView) => void): void {
     const follower = new DbFollower(this.store, runId, (e) => {
       if (e.kind === 'progress') { const r = this.live.get(runId); if (r) r.progress = e.progress; }
       if (e.kind === 'ended') this.live.delete(runId);
       this.emit(e);
     });
-    this.live.set(runId, { progress: follower.progress(), cancel: () => child.kill('SIGINT') });
+    this.live.set(runId, { progress: follower.progress(), cancel: () => child.kill('SIGINT'), setView });
     follower.start();
   }
 

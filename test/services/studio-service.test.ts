@@ -280,4 +280,24 @@ describe('runs launched in a child process', () => {
     // the case file handed to dsmc run is removed when it exits
     await expect.poll(() => readdirSync(join(dir, 'launched-cases'))).toEqual([]);
   });
+
+  it('shows a multi-rank run\'s assembled fields live and follows the chosen view', async () => {
+    const { runId } = await service.launchRun({ project: 'beta', caseJson: await tinyCase(100_000, 6), ranks: 2, decomposition: 'slab' });
+    const first = new Promise<Extract<RunEvent, { kind: 'field' }>>((resolve) => {
+      const off = service.onEvent((e) => { if (e.kind === 'field' && e.runId === runId) { off(); resolve(e); } });
+    });
+    expect((await first).slice.field).toBe('n');
+    const chosen = new Promise<Extract<RunEvent, { kind: 'field' }>>((resolve) => {
+      const off = service.onEvent((e) => { if (e.kind === 'field' && e.runId === runId && e.slice.field === 'T') { off(); resolve(e); } });
+    });
+    await service.setLiveView({ runId, field: 'T', axis: 'x', index: 1 });
+    const got = (await chosen).slice;
+    expect([got.axis, got.index, got.width, got.height, got.unit]).toEqual(['x', 1, 6, 6, 'K']);
+    expect(got.samples).toBeGreaterThan(0);
+    // argon at rest at 273.15 K, assembled from both ranks' cells
+    expect(got.min).toBeGreaterThan(150);
+    expect(got.max).toBeLessThan(450);
+    await service.cancelRun({ runId });
+    expect((await ended(runId)).status).toBe('cancelled');
+  });
 });

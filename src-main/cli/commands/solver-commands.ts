@@ -1,4 +1,5 @@
 // `dsmc run`, `dsmc bench` and `dsmc check`: a case on the default GPU adapter.
+import { liveFieldsOverIpc } from '../live-fields-ipc.js';
 import { formatPrelaunch, prelaunchCheck, type PrelaunchReport } from '../../cases/prelaunch.js';
 import { isMethod, METHODS, type Method } from '../../cluster/decomposition/types.js';
 import { runDistributed, type DistributedOptions, type LaunchedRank } from '../../cluster/orchestrator/run-distributed.js';
@@ -209,6 +210,7 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
       },
       onSteps: (steps) => recorder?.onSteps(steps),
       onProgress: (p) => bar.update(p),
+      onFields: liveFieldsOverIpc(c),
     });
     bar.stop();
     const rec = recorder as RunRecorder | null;

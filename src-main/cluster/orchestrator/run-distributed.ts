@@ -8,6 +8,7 @@ import type { Case } from '../../common/case-schema.js';
 import type { RunSummary } from '../../common/run-summary.js';
 import { RunCancelled, blockSubmits, type Progress, type StepStats } from '../../solver/loop.js';
 import { summarize } from '../../solver/summary.js';
+import type { FieldAccumulator } from '../../solver/field-accumulator.js';
 import type { SplitStats } from '../../solver/loop.js';
 import type { PhaseTotals } from '../../solver/gpu/phase-timer.js';
 import type { ParticleTotals } from '../../solver/phases/conservation.js';
@@ -49,6 +50,8 @@ export interface DistributedOptions {
   onProgress?: (p: Progress) => void;
   /** Merged statistics of each submit, as every rank has reported it. */
   onSteps?: (steps: StepStats[]) => void;
+  /** After each merged submit: the run's sampled fields so far (a live view; read it, do not keep it past the call). */
+  onFields?: (fields: FieldAccumulator) => void;
   /** Called once the ranks are launched (for records: adapters, pids). */
   onLaunched?: (ranks: LaunchedRank[]) => void;
   /** Milliseconds a rank may stay silent before it counts as hung (default 60 s: shader compiles block the event loop). */
@@ -212,6 +215,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       const merged = assembler.add(m.rank, index, { steps, sums, passes, particles, phases: [] });
       if (!merged) return;
       o.onSteps?.(merged);
+      if (assembler.fields.samples > 0) o.onFields?.(assembler.fields);
       if (balance) {
         awaitingDecision.set(index, merged);
         balance.merged(index);
