@@ -78,8 +78,8 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
   await sim.relayout(subdomainOf(d, ch.rank), frameAs(go.frames[0], Float32Array), frameAs(go.frames[1], Float32Array));
 }
 
-/** The rank's life from hello to done. */
-async function main(ch: RankChannel): Promise<void> {
+/** The rank's life from hello to done; true when the orchestrator acknowledged the `done`. */
+async function main(ch: RankChannel): Promise<boolean> {
   let gpu: Gpu | null = null;
   try {
     gpu = await openGpu();
@@ -127,30 +127,36 @@ async function main(ch: RankChannel): Promise<void> {
         split: sim.splitStats(),
       },
     });
+    // the orchestrator acknowledges once every rank's `done` is in; then nothing of this rank is still in flight
+    return await ch.receive('done-ack', DONE_ACK_TIMEOUT_MS).then(() => true, () => false);
   } finally {
     gpu?.device.destroy();
   }
 }
 
 /**
- * Milliseconds a rank waits after closing its channel before it exits. zeromq hands queued messages to the kernel
- * on its own I/O thread after close(); process.exit() right away lost the final `done` on a loaded machine (6 of 12
+ * Milliseconds a rank waits after closing its channel before it exits when its last message was not acknowledged
+ * (errors, stops, or a `done` the orchestrator did not confirm). zeromq hands queued messages to the kernel on its
+ * own I/O thread after close(); process.exit() right away lost the final `done` on a loaded machine (6 of 12
  * `dsmc run --ranks 4` under two busy loops failed "every rank exited before it reported"; 0 of 10 with this wait).
  */
 const EXIT_FLUSH_MS = 300;
 
-/** Closes the channel, lets its last messages leave, and exits with `code`. */
-async function closeAndExit(ch: RankChannel, code: number): Promise<never> {
+/** How long a rank waits for the orchestrator to acknowledge its `done`. */
+const DONE_ACK_TIMEOUT_MS = 10_000;
+
+/** Closes the channel, lets its last messages leave (unless they were acknowledged), and exits with `code`. */
+async function closeAndExit(ch: RankChannel, code: number, acknowledged = false): Promise<never> {
   await ch.close().catch(() => undefined);
-  await new Promise((r) => setTimeout(r, EXIT_FLUSH_MS));
+  if (!acknowledged) await new Promise((r) => setTimeout(r, EXIT_FLUSH_MS));
   process.exit(code);
 }
 
 exitWhenSupervisorGone();
 const channel = await RankChannel.fromEnvironment();
 try {
-  await main(channel);
-  await closeAndExit(channel, 0);
+  const acknowledged = await main(channel);
+  await closeAndExit(channel, 0, acknowledged);
 } catch (e) {
   if (e instanceof StopRequestedError || e instanceof RunCancelled) await closeAndExit(channel, 0);
   const message = e instanceof Error ? e.message : String(e);

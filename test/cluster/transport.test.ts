@@ -158,6 +158,15 @@ describe('orchestrator channel', () => {
     expect(got).toEqual(['1:step-report', '1:done']);
   });
 
+  it('acknowledges a done: the rank receives done-ack once the orchestrator collected it', async () => {
+    const { orchestrator, ranks } = await world(2);
+    await ranks[0].send({ type: 'done', summary: { ok: true } });
+    await ranks[1].send({ type: 'done', summary: { ok: true } });
+    await orchestrator.collect('done', [0, 1], 2000);
+    await Promise.all([0, 1].map((r) => orchestrator.send(r, { type: 'done-ack' })));
+    for (const rank of ranks) expect((await rank.receive('done-ack', 2000)).message).toEqual({ type: 'done-ack' });
+  });
+
   it('sending to a rank that is not connected fails clearly', async () => {
     const orchestrator = await OrchestratorChannel.open({ sendTimeoutMs: 300 });
     closers.push(() => orchestrator.close());

@@ -247,6 +247,8 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     await channel.configureAll(payload as unknown, { peerFolder: peerFolder?.path });
     await guarded(channel.collect('ready', ranks.map((r) => r.rank), 600_000), group.outcome);
     const done = await guarded(channel.collect('done', ranks.map((r) => r.rank)), group.outcome);
+    // every `done` is in: the ranks may exit at once (without it they wait a moment for their last messages to leave)
+    await Promise.all(ranks.map((r) => channel.send(r.rank, { type: 'done-ack' }).catch(() => undefined)));
     outcome = await group.outcome;
     if (outcome.status === 'cancelled') throw new RunCancelled(outcome.reason);
     if (outcome.status === 'failed') throw new Error(outcome.failure.message);

@@ -102,6 +102,9 @@ export const stopSchema = z.object({ type: z.literal('stop'), reason: z.string()
 /** rank -> orchestrator: still alive (sent on a timer, so a blocked event loop stops it). */
 export const heartbeatSchema = z.object({ type: z.literal('heartbeat'), rank, step: count.optional() });
 
+/** orchestrator -> rank: its `done` arrived (the rank may exit at once; its last messages are out). */
+export const doneAckSchema = z.object({ type: z.literal('done-ack') });
+
 /** Every message kind, by its `type` (dispatch table for validation). */
 export const MESSAGE_SCHEMAS = {
   hello: helloSchema,
@@ -116,12 +119,13 @@ export const MESSAGE_SCHEMAS = {
   batch: batchSchema,
   'cell-state': cellStateSchema,
   go: goSchema,
+  'done-ack': doneAckSchema,
 } as const;
 
 /** Any message (header only). */
 export const clusterMessageSchema = z.discriminatedUnion('type', [
   helloSchema, configureSchema, readySchema, stepReportSchema, migrateSchema, doneSchema, errorSchema, stopSchema,
-  heartbeatSchema, batchSchema, cellStateSchema, goSchema,
+  heartbeatSchema, batchSchema, cellStateSchema, goSchema, doneAckSchema,
 ]);
 
 export type ClusterMessage = z.infer<typeof clusterMessageSchema>;
@@ -135,7 +139,7 @@ export type MigrateMessage = MessageOf<'migrate'>;
 /** Kinds a rank sends to the orchestrator. */
 export const RANK_TO_ORCHESTRATOR = ['hello', 'ready', 'step-report', 'batch', 'cell-state', 'done', 'error', 'heartbeat'] as const;
 /** Kinds the orchestrator sends to a rank. */
-export const ORCHESTRATOR_TO_RANK = ['configure', 'stop', 'go'] as const;
+export const ORCHESTRATOR_TO_RANK = ['configure', 'stop', 'go', 'done-ack'] as const;
 /** Kinds one rank sends to another. */
 export const RANK_TO_RANK = ['migrate'] as const;
 
