@@ -84,20 +84,18 @@ export function haloList(bits: Uint32Array): Uint32Array<ArrayBuffer> {
 }
 
 /**
- * How many arrived migrant records (`words` 32-bit words each, the cell word at index `cellWord`) land in cells
- * outside the halo: the interior pass may have handled those cells already, so the step must be redone whole.
+ * How many of one peer's arrived migrant records (`words` 32-bit words each, the cell word at index `cellWord`) land
+ * in cells outside the halo: the interior pass may have handled those cells already, so the step must be redone whole.
  */
-export function arrivalsOutsideHalo(incoming: readonly Uint8Array[], bits: Uint32Array, cellBase: number, words: number, cellWord: number, cellMask: number): number {
-  let outside = 0;
+export function arrivalsOutsideHalo(records: Uint8Array, bits: Uint32Array, cellBase: number, words: number, cellWord: number, cellMask: number): number {
+  // received frames are normally 4-byte aligned views; copy the rare one that is not (little-endian hosts)
+  const aligned = records.byteOffset % 4 === 0 ? records : records.slice();
+  const u32 = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
   const limit = 32 * bits.length;
-  for (const bytes of incoming) {
-    // received frames are normally 4-byte aligned views; copy the rare one that is not (little-endian hosts)
-    const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
-    const u32 = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
-    for (let k = cellWord; k < u32.length; k += words) {
-      const c = (u32[k] & cellMask) - cellBase;
-      if (c < 0 || c >= limit || (bits[c >>> 5] & (1 << (c & 31))) === 0) outside += 1;
-    }
+  let outside = 0;
+  for (let k = cellWord; k < u32.length; k += words) {
+    const c = (u32[k] & cellMask) - cellBase;
+    if (c < 0 || c >= limit || (bits[c >>> 5] & (1 << (c & 31))) === 0) outside += 1;
   }
   return outside;
 }

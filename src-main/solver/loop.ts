@@ -213,9 +213,9 @@ export class Simulation {
   private readonly exchanges = new Map<number, ExchangeResult>();
   /**
    * Split steps (multi-rank): halo depth in cells per axis, steps redone whole so far, periodic axes, whether the
-   * halo must be rewritten before the next step, its bits (for checking arrivals) and its cell count.
+   * halo must be rewritten before the next step, and its bits (for checking arrivals; the cell count is state.haloCells).
    */
-  private readonly halo: { depth: Int3; redos: number; periodic: boolean[]; stale: boolean; bits: Uint32Array<ArrayBuffer>; cells: number } | null = null;
+  private readonly halo: { depth: Int3; redos: number; periodic: boolean[]; stale: boolean; bits: Uint32Array<ArrayBuffer> } | null = null;
   /** Host-side phases (the exchange of a multi-rank run and, with detail, its parts). */
   private readonly hostPhases = new Map<string, PhaseTotals>();
   /** Loop history restored from a checkpoint, continued by the next run(). */
@@ -246,12 +246,12 @@ export class Simulation {
       this.exchange = new MigrationExchange(gpu, this.state, this.migrate, placement!.exchanger!,
         (capacity, nAll) => this.growTo(capacity, nAll, nAll), () => this.bindAll(),
         // split steps: arrivals outside the halo, against the halo of the moment
-        (records) => arrivalsOutsideHalo([records], this.halo!.bits, this.state.subdomain.cellBase, MIGRANT_WORDS, MIGRANT_CELL_WORD, CELL_WORD.MASK));
+        (records) => arrivalsOutsideHalo(records, this.halo!.bits, this.state.subdomain.cellBase, MIGRANT_WORDS, MIGRANT_CELL_WORD, CELL_WORD.MASK));
     }
     this.bindAll();
     if (multi) {
-      this.halo = { depth: placement?.haloDepth ?? initialHaloDepth(kase), redos: 0, periodic: periodicAxes(kase), stale: false, bits: new Uint32Array(0), cells: 0 };
-      this.writeHaloBits();
+      this.halo = { depth: placement?.haloDepth ?? initialHaloDepth(kase), redos: 0, periodic: periodicAxes(kase), stale: false, bits: new Uint32Array(0) };
+      this.writeHalo();
     }
     this.fieldsAcc = multi ? null : new FieldAccumulator(kase, this.tables);
     this.particles = multi ? 0 : this.tables.initialParticles;
@@ -323,26 +323,26 @@ export class Simulation {
       // detailed timing keeps the halo pass apart (stage.halo), to show what waits for the arrivals
       const suffix = which === 2 ? '.halo' : '';
       for (const stage of this.sort.stages) await rec.pass(`sort.${stage}${suffix}`, (p) => this.sort.encodeSplit(p, set, which, stage));
-      await rec.pass(`collide${suffix}`, (p) => this.collide.encodeSplit(p, sorted, which, this.halo!.cells));
+      await rec.pass(`collide${suffix}`, (p) => this.collide.encodeSplit(p, sorted, which));
     } else {
       const continues = which === 2;
       await rec.pass('sort', (p) => this.sort.encodeSplit(p, set, which), continues);
-      await rec.pass('collide', (p) => this.collide.encodeSplit(p, sorted, which, this.halo!.cells), continues);
+      await rec.pass('collide', (p) => this.collide.encodeSplit(p, sorted, which), continues);
     }
     if (which === 1) rec.flush();
   }
 
   /** Writes the halo of the current subdomain and depth (bits, list, count) and sizes the halo pass (split steps). */
-  private writeHaloBits(): void {
+  private writeHalo(): void {
     const h = this.halo!;
     const queue = this.gpu.device.queue;
     h.bits = haloBits(this.kase.grid.cells, h.periodic, this.state.subdomain, h.depth);
     const list = haloList(h.bits);
-    h.cells = list.length;
+    this.state.haloCells = list.length;
     queue.writeBuffer(this.state.haloBits, 0, h.bits);
     if (list.length > 0) queue.writeBuffer(this.state.haloList, 0, list);
     queue.writeBuffer(this.state.ctl, 4 * CTL.HALO_CELLS, new Uint32Array([list.length]));
-    this.sort.setHaloCells(list.length);
+    this.sort.sizeHaloPass();
     h.stale = false;
   }
 
@@ -350,7 +350,7 @@ export class Simulation {
   splitStats(): SplitStats | null {
     const h = this.halo;
     if (!h) return null;
-    return { depth: [...h.depth] as Int3, haloCells: h.cells, ownedCells: boxCells(this.state.subdomain.box), redos: h.redos };
+    return { depth: [...h.depth] as Int3, haloCells: this.state.haloCells, ownedCells: boxCells(this.state.subdomain.box), redos: h.redos };
   }
 
   /**
@@ -371,7 +371,7 @@ export class Simulation {
     const st = this.state;
     if (this.halo?.stale) {
       rec.flush(); // the passes recorded so far use the old halo
-      this.writeHaloBits();
+      this.writeHalo();
     }
     if (this.exchange) this.ensureCapacity(1, rec);
     const set = st.current;
@@ -563,7 +563,7 @@ export class Simulation {
     device.queue.writeBuffer(st.ctl, 0, ctl);
     this.step = s.step;
     this.particles = n;
-    if (this.halo) device.queue.writeBuffer(st.ctl, 4 * CTL.HALO_CELLS, new Uint32Array([this.halo.cells]));
+    if (this.halo) this.writeHalo(); // the control words above cleared its cell count
     this.samples = s.history.samples;
     this.carried = structuredClone(s.history);
   }
@@ -586,7 +586,7 @@ export class Simulation {
     this.readback.release(); // staging buffers of the replaced per-cell arrays
     this.sort = new SortPhase(this.ctx);
     this.bindAll();
-    this.writeHaloBits();
+    this.writeHalo();
     const n = this.particles;
     device.queue.writeBuffer(st.ctl, 4 * CTL.N_ALL, new Uint32Array([n]));
     // no moved particles: the sort orders every particle by the keys the relayout gives them (buffer order is not cell order after split steps)

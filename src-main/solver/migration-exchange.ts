@@ -196,29 +196,29 @@ export class MigrationExchange {
     const tStatus = performance.now();
     let status = await this.readStatus(overlap);
     try {
-      return await this.exchangeStatus(step, set, status, tStatus, (s) => { status = s; });
+      const { rank, worldSize } = this.state.subdomain;
+      const counts = status.counts;
+      if (counts[worldSize] > 0) {
+        throw new Error(`rank ${rank}: ${counts[worldSize]} arriving particles belong to cells this rank does not own (a routing error between ranks); the run was stopped`);
+      }
+      let largest = 0;
+      for (let d = 0; d < worldSize; d++) largest = Math.max(largest, counts[d]);
+      if (largest > this.state.segCap) {
+        status.release();
+        await this.regrow(largest, set);
+        this.expected.fill(0);
+        status = await this.readStatus();
+      }
+      return await this.exchangeStatus(step, status, tStatus);
     } finally {
       status.release();
     }
   }
 
   /** The rest of run() while the status read's staging buffer is mapped (its records are sent from there). */
-  private async exchangeStatus(step: number, set: 0 | 1, status: StatusRead, tStatus: number, reread: (s: StatusRead) => void): Promise<ExchangeResult> {
-    let { ctl, counts, head, copied } = status;
+  private async exchangeStatus(step: number, status: StatusRead, tStatus: number): Promise<ExchangeResult> {
+    const { ctl, counts, head, copied } = status;
     const { rank, worldSize } = this.state.subdomain;
-    if (counts[worldSize] > 0) {
-      throw new Error(`rank ${rank}: ${counts[worldSize]} arriving particles belong to cells this rank does not own (a routing error between ranks); the run was stopped`);
-    }
-    let largest = 0;
-    for (let d = 0; d < worldSize; d++) largest = Math.max(largest, counts[d]);
-    if (largest > this.state.segCap) {
-      status.release();
-      await this.regrow(largest, set);
-      this.expected.fill(0);
-      const again = await this.readStatus();
-      reread(again);
-      ({ ctl, counts, head, copied } = again);
-    }
     throwIfGpuError(this.gpu);
     const t0 = performance.now();
     // the records the status read did not bring (a destination got more migrants than expected)

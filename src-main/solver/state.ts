@@ -49,6 +49,7 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
     plan.push({ label: 'particles.keys', bytes: 8 * capacity });
     plan.push({ label: 'particles.slots', bytes: 4 * capacity });
     for (const a of ['split.masked', 'split.scanned', 'split.savedSigmaCrMax', 'split.savedRemainder', 'split.haloList']) plan.push({ label: a, bytes: 4 * nLocal });
+    plan.push({ label: 'split.haloBits', bytes: 4 * Math.max(4, Math.ceil(nLocal / 32)) });
     plan.push({ label: 'migrate.out', bytes: 4 * MIGRANT_WORDS * worldSize * initialSegmentCapacity(capacity, worldSize) });
   }
   return plan.sort((a, b) => b.bytes - a.bytes);
@@ -97,6 +98,8 @@ export class SimState {
   /** Split steps (multi-rank; stubs otherwise): one bit per local cell in the halo, and the halo cells' local ids, written by the loop (halo-split.ts). */
   haloBits!: GPUBuffer;
   haloList!: GPUBuffer;
+  /** Entries of haloList in use (the halo pass's per-cell dispatches). */
+  haloCells = 0;
   /** Split steps: this pass's cell counts, the halo scan, and the per-cell collision state saved before the interior pass. */
   split!: { masked: GPUBuffer; scanned: GPUBuffer; savedSigmaCrMax: GPUBuffer; savedRemainder: GPUBuffer };
   /** Which particle set holds the live particles between steps. */
@@ -145,7 +148,7 @@ export class SimState {
   private makeSplitBuffers(): void {
     const device = this.device;
     const bytes = this.multiRank ? 4 * this.nLocal : 16;
-    this.haloBits = makeBuffer(device, 'split.haloBits', 4 * Math.max(4, Math.ceil(this.nLocal / 32)));
+    this.haloBits = makeBuffer(device, 'split.haloBits', this.multiRank ? 4 * Math.max(4, Math.ceil(this.nLocal / 32)) : 16);
     this.haloList = makeBuffer(device, 'split.haloList', this.multiRank ? 4 * Math.max(4, this.nLocal) : 16);
     this.split = {
       masked: makeBuffer(device, 'split.masked', bytes),

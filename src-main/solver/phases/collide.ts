@@ -40,11 +40,12 @@ export class CollidePhase implements Phase {
     pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));
   }
 
-  /** Collides the cells of split pass `which` (set `set` is the sorted one); the halo pass covers `haloCells` list entries. */
-  encodeSplit(pass: GPUComputePassEncoder, set: 0 | 1, which: SplitPass, haloCells: number): void {
+  /** Collides the cells of split pass `which` (set `set` is the sorted one); the halo pass covers the halo list. */
+  encodeSplit(pass: GPUComputePassEncoder, set: 0 | 1, which: SplitPass): void {
+    const { nLocal, haloCells } = this.ctx.state;
     if (!this.splitPipelines) throw new Error('internal: split collide passes exist only in a rank of a multi-rank run');
     pass.setPipeline(this.splitPipelines[which]);
     pass.setBindGroup(0, this.splitGroups[which][set]);
-    pass.dispatchWorkgroups(...dispatchDims(which === 1 ? this.ctx.state.nLocal : Math.max(1, haloCells), WORKGROUP_SIZE));
+    pass.dispatchWorkgroups(...dispatchDims(which === 1 ? nLocal : Math.max(1, haloCells), WORKGROUP_SIZE));
   }
 }

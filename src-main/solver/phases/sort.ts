@@ -41,8 +41,8 @@ export class SortPhase implements Phase {
   private readonly split: Record<SplitPass, SplitPipelines> | null = null;
   /** Redoing a split step whole: restore_full (multi-rank only). */
   private readonly restore: { pipeline: GPUComputePipeline; group: GPUBindGroup | null } | null = null;
-  /** Cells in the halo list (the halo pass's dispatches). */
-  private haloCells = 0;
+  /** Halo cells the halo pass's scan is sized for. */
+  private scannedHaloCells = 0;
 
   constructor(private readonly ctx: PhaseContext) {
     const get = (entry: string) => ctx.cache.get({ file: 'sort.wgsl', entry });
@@ -56,10 +56,11 @@ export class SortPhase implements Phase {
     }
   }
 
-  /** Sizes the halo pass for `cells` halo cells (after the halo list changed); rebinds. */
-  setHaloCells(cells: number): void {
-    if (!this.split || cells === this.haloCells) return;
-    this.haloCells = cells;
+  /** Sizes the halo pass's scan for state.haloCells (after the halo list changed); rebinds. */
+  sizeHaloPass(): void {
+    const cells = this.ctx.state.haloCells;
+    if (!this.split || cells === this.scannedHaloCells) return;
+    this.scannedHaloCells = cells;
     this.split[2].scan = new PrefixScan(this.ctx.device, this.ctx.cache, 'sort-split-2', Math.max(1, cells));
     this.bind();
   }
@@ -152,7 +153,7 @@ export class SortPhase implements Phase {
     const g = p.groups.perSet[set];
     const run = (name: string, fn: () => void) => { if (stage === undefined || stage === name) fn(); };
     // per-cell dispatches of the halo pass cover the halo list only
-    const cells = which === 1 ? s.nLocal : Math.max(1, this.haloCells);
+    const cells = which === 1 ? s.nLocal : Math.max(1, s.haloCells);
     run('scan', () => {
       this.dispatch(pass, p.mask, p.groups.mask, cells);
       p.scan.encode(pass);
