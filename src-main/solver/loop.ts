@@ -33,6 +33,7 @@ import { checkpointDue } from './checkpoint/checkpoint-schedule.js';
 import type { LoopHistory, RankSnapshot } from './checkpoint/checkpoint-state.js';
 import { inCellOrder } from './checkpoint/cell-order.js';
 import { SimState, initialCapacity } from './state.js';
+import { stepTimeline } from './step-timeline.js';
 import { buildTables, type SolverTables } from './tables.js';
 
 /** Statistics of one step, read back from the GPU's ring. */
@@ -88,6 +89,11 @@ export interface LoopOptions {
    * after onSteps, with the step reached: the caller takes snapshot() and writes it.
    */
   onCheckpoint?: (step: number) => Promise<void>;
+  /**
+   * Awaited just before the loop's clock starts (after the starting totals): a multi-rank run's ranks meet here, so
+   * that one rank's later start is not timed as the others' wait in their first step.
+   */
+  beforeClock?: () => Promise<void>;
 }
 
 /** Where a Simulation runs: a subdomain of a multi-rank run, with the exchanger that moves its migrants. */
@@ -384,10 +390,16 @@ export class Simulation {
     }
     if (this.exchange) {
       rec.flush();
+      stepTimeline?.mark(2 * s, 'move-submit');
+      stepTimeline?.markWhenDone(2 * s, 'move-done', this.gpu.device.queue);
       const h = this.halo!;
       // exchange sequence numbers: 2 s for the step's migrants, 2 s + 1 for a relayout after step s;
       // the interior cells are sorted and collided on the GPU meanwhile
-      const x = await this.exchange.run(2 * s, set, () => this.recordSplit(rec, set, 1, detail));
+      const x = await this.exchange.run(2 * s, set, async () => {
+        await this.recordSplit(rec, set, 1, detail);
+        stepTimeline?.mark(2 * s, 'interior-submit');
+        stepTimeline?.markWhenDone(2 * s, 'interior-done', this.gpu.device.queue);
+      });
       // arrivals outside the halo (counted as each peer's records arrived)
       const outside = x.flagged;
       this.exchanges.set(s, x);
@@ -405,6 +417,7 @@ export class Simulation {
       } else {
         await this.recordSplit(rec, set, 2, detail);
       }
+      stepTimeline?.mark(2 * s, 'halo-recorded');
       st.current = set === 0 ? 1 : 0;
     } else {
       if (detail) {
@@ -641,6 +654,7 @@ export class Simulation {
     const perBlock = blockSubmits(this.kase, blockPlan.from, blockPlan.steps);
     let submits = carried ? carried.submits : 0;
     this.history = { samples: this.samples, submits, startStep, start, totalsOverTime };
+    await options.beforeClock?.();
     const t0 = performance.now();
     let moved = 0;
     const host = { encodeSeconds: 0, waitSeconds: 0, readbackSeconds: 0, submits: 0 };

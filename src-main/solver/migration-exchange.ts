@@ -6,6 +6,8 @@ import { throwIfGpuError, type Gpu } from './gpu/device.js';
 import { CTL, MIGRANT_WORDS } from './gpu/struct-layouts.js';
 import type { MigratePhase } from './phases/migrate.js';
 import type { SimState } from './state.js';
+import { stepTimeline } from './step-timeline.js';
+import { UploadRing } from './gpu/upload-ring.js';
 
 /** Moves migrant records between ranks (the transport in a rank process; a test double in unit tests). */
 export interface Exchanger {
@@ -43,6 +45,9 @@ export interface ExchangeResult {
 
 const MAP_READ_COPY_DST = 0x0001 | 0x0008;
 
+/** Byte offset of the arrival records in an upload (the arrival count comes first). */
+const ARRIVALS_AT = 16;
+
 /** A status read: control words and counts (host copies), the records copied along (views of the mapped staging buffer), unmapping. */
 interface StatusRead {
   ctl: Uint32Array;
@@ -73,6 +78,8 @@ class Staging {
 export class MigrationExchange {
   private readonly status: Staging;
   private readonly segments: Staging;
+  /** Staging for the arrivals (queue.writeBuffer would wait for the overlapped interior pass). */
+  private readonly uploads: UploadRing;
   /** Migrants per destination copied along with the status read (the last counts plus a margin): usually all of them, in one round trip. */
   private readonly expected: number[];
   /** Host copy of the control words and counts of the last status read, reused every step. */
@@ -93,6 +100,7 @@ export class MigrationExchange {
     if (countArrivals) exchanger.inspectArrivals?.(countArrivals);
     this.status = new Staging(gpu.device, 'migrate-status');
     this.segments = new Staging(gpu.device, 'migrate-segments');
+    this.uploads = new UploadRing(gpu.device, 'migrate-arrivals');
     this.expected = new Array(state.subdomain.worldSize).fill(1024);
   }
 
@@ -195,6 +203,7 @@ export class MigrationExchange {
   async run(step: number, set: 0 | 1, overlap?: () => unknown): Promise<ExchangeResult> {
     const tStatus = performance.now();
     let status = await this.readStatus(overlap);
+    stepTimeline?.mark(step, 'status');
     try {
       const { rank, worldSize } = this.state.subdomain;
       const counts = status.counts;
@@ -236,8 +245,10 @@ export class MigrationExchange {
     let sent = 0;
     for (const o of outgoing) sent += o.length / MIGRANT_WORDS;
     const t1 = performance.now();
+    stepTimeline?.mark(step, 'send-start');
     const incoming = await this.exchanger.exchange(step, outgoing);
     const t2 = performance.now();
+    stepTimeline?.mark(step, 'received');
     let received = 0;
     for (const a of incoming) received += a.byteLength / (4 * MIGRANT_WORDS);
     const nAll = ctl[CTL.N_ALL];
@@ -247,14 +258,22 @@ export class MigrationExchange {
     const grew = nAll + received > this.state.capacity;
     if (grew) this.growParticles(Math.ceil(1.25 * (nAll + received)) + 1024, nAll);
     if (this.state.ensureArrivals(received)) this.rebind();
-    const { device } = this.gpu;
-    let at = 0;
-    for (const a of incoming) {
-      if (a.byteLength > 0) device.queue.writeBuffer(this.state.arrivals, at, a as Uint8Array<ArrayBuffer>);
-      at += a.byteLength;
-    }
-    device.queue.writeBuffer(this.state.ctl, 4 * CTL.ARRIVALS, new Uint32Array([received]));
+    // the arrival count (word 0) and the records (from byte ARRIVALS_AT) in one staging buffer, copied behind the overlapped work
+    const recordBytes = received * 4 * MIGRANT_WORDS;
+    await this.uploads.write(ARRIVALS_AT + recordBytes, (mapped) => {
+      new Uint32Array(mapped, 0, 1)[0] = received;
+      const bytes = new Uint8Array(mapped);
+      let at = ARRIVALS_AT;
+      for (const a of incoming) {
+        bytes.set(a, at);
+        at += a.byteLength;
+      }
+    }, (enc, staging) => {
+      if (recordBytes > 0) enc.copyBufferToBuffer(staging, ARRIVALS_AT, this.state.arrivals, 0, recordBytes);
+      enc.copyBufferToBuffer(staging, 0, this.state.ctl, 4 * CTL.ARRIVALS, 4);
+    });
     const t3 = performance.now();
+    stepTimeline?.mark(step, 'uploaded');
     return { sent, received, grew, flagged, seconds: (t3 - t0) / 1000, parts: { status: (t0 - tStatus) / 1000, read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
   }
 }

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { rankFile } from './checkpoint/checkpoint-folder.js';
 import { decodeRankSnapshot } from './checkpoint/checkpoint-state.js';
 import { writeRankFile } from './checkpoint/checkpoint-writer.js';
+import { stepTimeline } from './step-timeline.js';
 
 /** Host time of the transport: handing migrants to zeromq, then waiting until every peer's arrived (their lateness included). */
 const transportTime = new Map<string, PhaseTotals>();
@@ -42,8 +43,9 @@ function peerExchanger(ch: RankChannel, timeoutMs: number): Exchanger {
   return {
     inspectArrivals(count) {
       ch.watchPeerMessages((m) => {
+        stepTimeline?.mark(m.message.step, `arrived-${m.message.from}`);
         const n = count(m.frames[0] ?? new Uint8Array(0));
-        counted.set(m.message.step, (counted.get(m.message.step) ?? 0) + n);
+        if (n > 0) counted.set(m.message.step, (counted.get(m.message.step) ?? 0) + n);
       });
     },
     inspected(step) {
@@ -55,6 +57,7 @@ function peerExchanger(ch: RankChannel, timeoutMs: number): Exchanger {
       const t0 = performance.now();
       await Promise.all(others.map((to) => ch.sendToPeer(to, { step, particles: outgoing[to].length / MIGRANT_WORDS }, [outgoing[to]])));
       const t1 = performance.now();
+      stepTimeline?.mark(step, 'sent');
       const got = await ch.receiveFromPeers({ step, from: others, timeoutMs });
       const t2 = performance.now();
       addTime(transportTime, 'exchange.send', (t1 - t0) / 1000);
@@ -64,6 +67,16 @@ function peerExchanger(ch: RankChannel, timeoutMs: number): Exchanger {
       return others.map((from) => got.get(from)!.frames[0]);
     },
   };
+}
+
+/**
+ * Waits until every other rank reached this point too: an empty peer message to each, one from each, under exchange
+ * number `sequence` (2 x the step + 1, which no relayout uses before the next step's exchange).
+ */
+async function peerBarrier(ch: RankChannel, sequence: number, timeoutMs: number): Promise<void> {
+  const others = Array.from({ length: ch.worldSize }, (_, r) => r).filter((r) => r !== ch.rank);
+  await Promise.all(others.map((to) => ch.sendToPeer(to, { step: sequence, particles: 0 }, [new Uint8Array(0)])));
+  await ch.receiveFromPeers({ step: sequence, from: others, timeoutMs });
 }
 
 /** Rebalancing runs: sends this rank's per-cell state after a submit and moves to the new decomposition the orchestrator answers with, if any. */
@@ -100,11 +113,14 @@ async function main(ch: RankChannel): Promise<boolean> {
     if (p.warmupSteps > 0 && !p.resume) await sim.run({ timing: p.timing, signal: ch.stopSignal }, p.warmupSteps);
     transportTime.clear();
     if (exchangeTrace) exchangeTrace.send.length = exchangeTrace.receive.length = 0;
+    stepTimeline?.clear();
     let index = 0;
     const folder = p.checkpoints?.folder;
     const steps = p.resume ? p.resume.endStep - sim.stepsDone : p.case.run.steps;
     const result = await sim.run({
       timing: p.timing, detail: p.detail, signal: ch.stopSignal,
+      // the ranks start the clock together (a rank that starts late would be timed as the others' wait)
+      beforeClock: () => peerBarrier(ch, 2 * sim.stepsDone + 1, p.exchangeTimeoutMs),
       // this rank's file of a checkpoint; the orchestrator completes it once every rank's next submit arrived
       onCheckpoint: folder ? async () => writeRankFile(folder, await sim.snapshot()) : undefined,
       onBatch: async (b) => {
@@ -115,6 +131,7 @@ async function main(ch: RankChannel): Promise<boolean> {
       },
     }, steps);
     if (exchangeTrace) process.stdout.write(`${traceLine(ch.rank, exchangeTrace)}\n`);
+    stepTimeline?.write(ch.rank);
     const gpuBytes = bufferPlan(sim.tables, sim.state.capacity, subdomain.nLocal, subdomain.worldSize).reduce((s, x) => s + x.bytes, 0);
     await ch.send({
       type: 'done',

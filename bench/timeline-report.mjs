@@ -1,0 +1,79 @@
+// Where the steps of a multi-rank run go, from the ranks' host timelines (DSMC_TIMELINE_DIR=DIR, see
+// src-main/solver/step-timeline.ts): per rank, the mean and percentiles of each interval of the exchange
+// cycle, how late each peer's migrants arrived after it sent them, which rank sent last, and how long the
+// GPU sat idle between the interior pass and the next submit.
+// Usage: node bench/timeline-report.mjs DIR
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dir = process.argv[2];
+if (!dir) {
+  console.error('usage: node bench/timeline-report.mjs DIR (the DSMC_TIMELINE_DIR of a run)');
+  process.exit(2);
+}
+const files = readdirSync(dir).filter((f) => /^rank-\d+\.jsonl$/.test(f));
+/** ranks[r]: Map exchange number -> events */
+const ranks = [];
+for (const f of files) {
+  const r = Number(/\d+/.exec(f)[0]);
+  ranks[r] = new Map(readFileSync(join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).map((e) => [e.step, e]));
+}
+const R = ranks.length;
+const steps = [...ranks[0].keys()].filter((s) => s % 2 === 0 && ranks.every((m) => m.has(s) && m.has(s + 2))).sort((a, b) => a - b);
+
+/** Mean, median, 90th percentile and maximum of xs (ms). */
+function describe(xs) {
+  const v = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  if (v.length === 0) return '-';
+  const q = (p) => v[Math.min(v.length - 1, Math.floor(p * v.length))];
+  const mean = v.reduce((s, x) => s + x, 0) / v.length;
+  return `${mean.toFixed(3)} (p50 ${q(0.5).toFixed(3)} p90 ${q(0.9).toFixed(3)} max ${q(1).toFixed(3)})`;
+}
+
+const intervals = [
+  ['step period (move submit to next move submit)', (e, n) => n['move-submit'] - e['move-submit']],
+  ['GPU: halo + move (submit to move done)', (e) => e['move-done'] - e['move-submit']],
+  ['map latency (move done to status mapped)', (e) => e.status - e['move-done']],
+  ['read the rest (status to send start)', (e) => e['send-start'] - e.status],
+  ['hand-off (send start to sent)', (e) => e.sent - e['send-start']],
+  ['waiting for peers (sent to received)', (e) => e.received - e.sent],
+  ['upload (received to uploaded)', (e) => e.uploaded - e.received],
+  ['record halo pass (uploaded to halo recorded)', (e) => e['halo-recorded'] - e.uploaded],
+  ['to next submit (halo recorded to next move submit)', (e, n) => n['move-submit'] - e['halo-recorded']],
+  ['GPU interior pass ends after status by', (e) => e['interior-done'] - e.status],
+  ['GPU idle (interior done to next move submit)', (e, n) => Math.max(0, n['move-submit'] - e['interior-done'])],
+];
+const ms = (us) => us / 1000;
+console.log(`${R} ranks, ${steps.length} steps with every event on every rank (${dir})`);
+for (let r = 0; r < R; r++) {
+  console.log(`\nrank ${r}`);
+  for (const [name, f] of intervals) {
+    console.log(`  ${name.padEnd(56)} ${describe(steps.map((s) => ms(f(ranks[r].get(s), ranks[r].get(s + 2)))))}`);
+  }
+  for (let p = 0; p < R; p++) {
+    if (p === r) continue;
+    const lag = steps.map((s) => ms(ranks[r].get(s)[`arrived-${p}`] - ranks[p].get(s).sent));
+    console.log(`  ${`arrival from rank ${p} after it sent`.padEnd(56)} ${describe(lag)}`);
+  }
+}
+// which rank's send came last each step, and by how much after the median rank's
+const last = new Array(R).fill(0);
+const lateBy = [];
+const sendSkew = [];
+for (const s of steps) {
+  const sent = ranks.map((m) => m.get(s).sent);
+  const k = sent.indexOf(Math.max(...sent));
+  last[k] += 1;
+  const sorted = [...sent].sort((a, b) => a - b);
+  lateBy.push(ms(sorted[R - 1] - sorted[R - 2]));
+  sendSkew.push(ms(sorted[R - 1] - sorted[0]));
+  // where the last rank lost its time, against the others: start of the step (move submit) and its parts
+}
+console.log(`\nlast to send: ${last.map((n, r) => `rank ${r} ${n}`).join(', ')}`);
+console.log(`last sender behind the second last: ${describe(lateBy)}`);
+console.log(`spread of the send times (last - first): ${describe(sendSkew)}`);
+const submitSkew = steps.map((s) => {
+  const t = ranks.map((m) => m.get(s)['move-submit']);
+  return ms(Math.max(...t) - Math.min(...t));
+});
+console.log(`spread of the move submits (last - first): ${describe(submitSkew)}`);
