@@ -14,9 +14,13 @@ if (!dir) {
 const files = readdirSync(dir).filter((f) => /^rank-\d+\.jsonl$/.test(f));
 /** ranks[r]: Map exchange number -> events */
 const ranks = [];
+/** extras[r]: the rank's garbage collections and event-loop delay */
+const extras = [];
 for (const f of files) {
   const r = Number(/\d+/.exec(f)[0]);
-  ranks[r] = new Map(readFileSync(join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).map((e) => [e.step, e]));
+  const lines = readFileSync(join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  ranks[r] = new Map(lines.filter((e) => e.step !== undefined).map((e) => [e.step, e]));
+  extras[r] = lines.find((e) => e.gc !== undefined) ?? { gc: [], loopDelayMs: null };
 }
 const R = ranks.length;
 const steps = [...ranks[0].keys()].filter((s) => s % 2 === 0 && ranks.every((m) => m.has(s) && m.has(s + 2))).sort((a, b) => a - b);
@@ -50,6 +54,18 @@ for (let r = 0; r < R; r++) {
   for (const [name, f] of intervals) {
     console.log(`  ${name.padEnd(56)} ${describe(steps.map((s) => ms(f(ranks[r].get(s), ranks[r].get(s + 2)))))}`);
   }
+  const first = ranks[r].get(steps[0])['move-submit'];
+  const end = ranks[r].get(steps[steps.length - 1] + 2)['move-submit'];
+  const gcs = extras[r].gc.filter((g) => g.start >= first && g.start <= end);
+  const gcMs = gcs.reduce((s, g) => s + g.ms, 0);
+  console.log(`  ${'garbage collections in the loop'.padEnd(56)} ${gcs.length}, ${gcMs.toFixed(1)} ms in all, longest ${Math.max(0, ...gcs.map((g) => g.ms)).toFixed(1)} ms`);
+  // V8's kinds: 1 minor (scavenge), 2 major (mark-sweep-compact), 4 incremental marking, 8 weak callbacks
+  for (const [kind, name] of [[1, 'minor'], [2, 'major'], [4, 'incremental'], [8, 'weak callbacks']]) {
+    const k = gcs.filter((g) => g.kind === kind);
+    if (k.length > 0) console.log(`    ${name}: ${k.length}, ${k.reduce((s, g) => s + g.ms, 0).toFixed(1)} ms, longest ${Math.max(...k.map((g) => g.ms)).toFixed(1)} ms`);
+  }
+  const d = extras[r].loopDelayMs;
+  if (d) console.log(`  ${'event-loop delay (ms)'.padEnd(56)} p50 ${d.p50.toFixed(2)} p99 ${d.p99.toFixed(2)} max ${d.max.toFixed(2)}`);
   for (let p = 0; p < R; p++) {
     if (p === r) continue;
     const lag = steps.map((s) => ms(ranks[r].get(s)[`arrived-${p}`] - ranks[p].get(s).sent));

@@ -4,20 +4,39 @@
 // bench/timeline-report.mjs reads them. Off (null) unless the variable is set.
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PerformanceObserver, monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 
 /** One step's events: name -> microseconds on the host's monotonic clock. */
 type StepEvents = Record<string, number>;
 
+/** Microseconds on the monotonic clock now. */
+function nowMicros(): number {
+  return Number(process.hrtime.bigint()) / 1000;
+}
+
 export class StepTimeline {
   private readonly steps = new Map<number, StepEvents>();
+  /** Garbage collections: start (µs, same clock as the steps), duration (ms), kind (V8's flags). */
+  private readonly gcs: { start: number; ms: number; kind: number }[] = [];
+  /** performance.now() (ms) to the monotonic clock (µs). */
+  private readonly offset = nowMicros() - performance.now() * 1000;
+  private readonly loopDelay: IntervalHistogram;
 
-  constructor(private readonly dir: string) {}
+  constructor(private readonly dir: string) {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        this.gcs.push({ start: this.offset + e.startTime * 1000, ms: e.duration, kind: ((e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind) ?? 0 });
+      }
+    }).observe({ entryTypes: ['gc'] });
+    this.loopDelay = monitorEventLoopDelay({ resolution: 1 });
+    this.loopDelay.enable();
+  }
 
   /** Records event `name` of step `step` now (the first time only, for events that can happen twice). */
   mark(step: number, name: string): void {
     let events = this.steps.get(step);
     if (!events) this.steps.set(step, (events = {}));
-    events[name] ??= Number(process.hrtime.bigint()) / 1000;
+    events[name] ??= nowMicros();
   }
 
   /** Marks `name` when the GPU finished the work submitted so far (onSubmittedWorkDone). */
@@ -28,12 +47,16 @@ export class StepTimeline {
   /** Forgets the steps recorded so far (after the warm-up). */
   clear(): void {
     this.steps.clear();
+    this.gcs.length = 0;
+    this.loopDelay.reset();
   }
 
   /** Writes DIR/rank-R.jsonl (one line per step: {"step", events...}) through a temporary name. */
   write(rank: number): string {
     const file = join(this.dir, `rank-${rank}.jsonl`);
     const lines = [...this.steps].sort((a, b) => a[0] - b[0]).map(([step, ev]) => JSON.stringify({ step, ...ev }));
+    const d = this.loopDelay;
+    lines.push(JSON.stringify({ gc: this.gcs, loopDelayMs: { p50: d.percentile(50) / 1e6, p99: d.percentile(99) / 1e6, max: d.max / 1e6 } }));
     writeFileSync(`${file}.tmp`, `${lines.join('\n')}\n`);
     renameSync(`${file}.tmp`, file);
     return file;

@@ -191,6 +191,8 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   try {
     group = (o.launcher ?? launchRanks)({
       script: RANK_SCRIPT,
+      // DSMC_RANK_NODE_ARGS: Node flags for the rank processes (profiling: --trace-gc, --cpu-prof, ...)
+      execArgv: (process.env.DSMC_RANK_NODE_ARGS ?? '').split(/\s+/).filter((a) => a.length > 0),
       ranks: gpus.ranks.map((g) => ({ rank: g.rank, gpu: g.label, env: g.env })),
       channel,
       onLog: o.onLog,

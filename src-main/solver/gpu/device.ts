@@ -1,6 +1,7 @@
 // Opens the WebGPU device (Dawn through the `webgpu` package) with the limits the solver needs,
 // and turns "no adapter" into an error that says which driver to install.
 import { create, globals } from 'webgpu';
+import { paceGpuPolling } from './poll-pacing.js';
 
 /** What a run records about the adapter it ran on. */
 export interface AdapterDescription {
@@ -59,6 +60,7 @@ function installGlobals(): void {
 /** Requests the high-performance adapter and a device with its largest buffer and binding limits. */
 export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu> {
   installGlobals();
+  paceGpuPolling();
   process.env.XDG_RUNTIME_DIR ??= '/tmp';
   const backend = nativeBackend();
   const instance = create([`backend=${backend}`, 'disable-dawn-features=timestamp_quantization']);

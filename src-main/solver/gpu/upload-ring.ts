@@ -1,5 +1,6 @@
 // Per-step uploads through staging buffers of our own (MAP_WRITE | COPY_SRC, a few in rotation, each mapped
-// again as soon as its copy is submitted). Dawn's queue.writeBuffer stages through its own upload memory and,
+// again when its turn comes, by when its last copy has long run: a map left pending keeps Dawn's event poll
+// spinning, see poll-pacing.ts). Dawn's queue.writeBuffer stages through its own upload memory and,
 // with megabytes of uploads pending behind long GPU work, waits for that work to finish: measured on
 // 2 x H200 (scaling-box, 63M particles per rank), uploading a step's arrivals took 2.0 ms on average and
 // ended just as the overlapped interior pass did. With these buffers an upload is one memcpy into mapped
@@ -8,11 +9,10 @@
 const MAP_WRITE_COPY_SRC = 0x0002 | 0x0004;
 const MAP_MODE_WRITE = 0x0002;
 
-/** One staging buffer of the ring and the map that makes it writable again (null: mapped now). */
+/** One staging buffer of the ring; `mapped`: writable now (created mapped, or not used since its last map). */
 interface Slot {
   buffer: GPUBuffer | null;
-  remap: Promise<void> | null;
-  failure: Error | null;
+  mapped: boolean;
 }
 
 export class UploadRing {
@@ -20,7 +20,7 @@ export class UploadRing {
   private next = 0;
 
   constructor(private readonly device: GPUDevice, private readonly label: string, count = 3) {
-    this.slots = Array.from({ length: count }, () => ({ buffer: null, remap: null, failure: null }));
+    this.slots = Array.from({ length: count }, () => ({ buffer: null, mapped: false }));
   }
 
   /**
@@ -31,28 +31,25 @@ export class UploadRing {
   async write(bytes: number, fill: (mapped: ArrayBuffer) => void, copy: (enc: GPUCommandEncoder, staging: GPUBuffer) => void): Promise<void> {
     const slot = this.slots[this.next];
     this.next = (this.next + 1) % this.slots.length;
-    if (slot.remap) await slot.remap;
-    slot.remap = null;
-    if (slot.failure) throw slot.failure;
     const size = Math.max(16, Math.ceil(bytes / 16) * 16);
     if (!slot.buffer || slot.buffer.size < size) {
       slot.buffer?.destroy();
       // headroom: the arrivals vary from step to step
       slot.buffer = this.device.createBuffer({ label: this.label, size: Math.ceil((size * 1.25) / 16) * 16, usage: MAP_WRITE_COPY_SRC, mappedAtCreation: true });
+      slot.mapped = true;
     }
     const buffer = slot.buffer;
+    // its last copy was submitted `count` uploads ago and has run: the map resolves at the next poll
+    if (!slot.mapped) await buffer.mapAsync(MAP_MODE_WRITE);
     fill(buffer.getMappedRange(0, size));
     buffer.unmap();
+    slot.mapped = false;
     const enc = this.device.createCommandEncoder({ label: this.label });
     copy(enc, buffer);
     this.device.queue.submit([enc.finish()]);
-    // mapped again once the copy ran; a failure (device lost) surfaces at this slot's next use
-    slot.remap = buffer.mapAsync(MAP_MODE_WRITE).catch((e: unknown) => {
-      slot.failure = e instanceof Error ? e : new Error(String(e));
-    });
   }
 
-  /** Frees the staging buffers (pending maps are rejected by destroy and recorded, not thrown). */
+  /** Frees the staging buffers. */
   destroy(): void {
     for (const s of this.slots) {
       s.buffer?.destroy();
