@@ -48,7 +48,8 @@ const CTL_N_MOVED: u32 = 7u;       // N at the start of the step: slots below it
 const CTL_N_INTERIOR: u32 = 8u;    // multi-rank: particles of the interior cells (sorted to [0, N_INTERIOR) by the interior pass)
 const CTL_HALO_CELLS: u32 = 9u;    // multi-rank: cells in the halo list (set by the host with the halo)
 const CTL_N_INTERIOR_BEFORE: u32 = 10u; // multi-rank: N_INTERIOR of the step before (where its buffer order switches from interior to halo cells)
-const CTL_WORDS: u32 = 11u;
+const CTL_HALO_LISTED: u32 = 11u;  // multi-rank: halo particles the interior pass listed (copied from the halo work words for the halo scatter)
+const CTL_WORDS: u32 = 12u;
 
 
 // Split steps of a multi-rank run (src-main/solver/halo-split.ts): the interior pass (SPLIT_PASS 1) sorts
@@ -57,6 +58,11 @@ const CTL_WORDS: u32 = 11u;
 // ids, CTL_HALO_CELLS of them). When an arrival lands outside the halo, the host redoes the whole step
 // instead (split.wgsl: restore_full, then the plain sort and collide), so results never depend on the guess.
 override SPLIT_PASS: u32 = 0u;
+// Words of the halo work buffer (HALO_WORK in struct-layouts.ts): halo particles the interior pass listed, then the
+// halo pass's indirect dispatch arguments (x, y, z) for its scatter and its permute.
+const HW_LISTED: u32 = 0u;
+const HW_SCATTER: u32 = 1u;
+const HW_PERMUTE: u32 = 4u;
 @group(0) @binding(31) var<storage, read> haloBits: array<u32>;
 @group(0) @binding(30) var<storage, read> haloList: array<u32>;
 
@@ -65,11 +71,6 @@ fn is_halo(c: u32) -> bool {
   return (haloBits[c >> 5u] & (1u << (c & 31u))) != 0u;
 }
 
-// True when local cell c belongs to this split pass (1: interior cells, 2: halo cells).
-fn in_split_pass(c: u32) -> bool {
-  if (SPLIT_PASS == 1u) { return !is_halo(c); }
-  return is_halo(c);
-}
 
 // Step-statistics ring: STATS_WORDS u32 per step.
 const STATS_WORDS: u32 = 8u;

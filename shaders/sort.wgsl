@@ -63,15 +63,62 @@ fn local_cell(i: u32) -> u32 {
   return g - params.cellBase;
 }
 
-// Split steps (common.wgsl: SPLIT_PASS): scatter only the particles of this pass's cells; the halo
-// pass's scan glue (split.wgsl:finish_halo) sets the live count instead of invocation 0 here.
+// Split steps: the particles of halo cells the interior pass met (indices), and the halo work words (common.wgsl:
+// HW_*; the list length is counted here).
+@group(0) @binding(32) var<storage, read_write> haloParticles: array<u32>;
+@group(0) @binding(33) var<storage, read_write> haloWork: array<atomic<u32>>;
+var<workgroup> wgListed: atomic<u32>;
+var<workgroup> wgListBase: u32;
+
+// Split steps, interior pass: scatters the particles of interior cells and lists those of halo cells for the halo
+// pass (one atomic per workgroup on the list length; the halo pass sorts each cell by `before`, so list order does
+// not matter). The halo pass's scan glue (split.wgsl:finish_halo) sets the live count instead of invocation 0 here.
 @compute @workgroup_size(WG_SIZE)
-fn scatter_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-                 @builtin(local_invocation_index) li: u32) {
+fn scatter_interior(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                    @builtin(local_invocation_index) li: u32) {
+  if (li == 0u) { atomicStore(&wgListed, 0u); }
+  workgroupBarrier();
   let i = flat_id(wg, nwg, li);
-  if (i >= ctlRW[CTL_N_ALL]) { return; }
+  var listed = false;
+  var at = 0u;
+  if (i < ctlRW[CTL_N_ALL]) {
+    let c = local_cell(i);
+    if (c != INVALID_CELL) {
+      if (is_halo(c)) {
+        listed = true;
+        at = atomicAdd(&wgListed, 1u);
+      } else {
+        order[starts[c] + slot[i]] = i;
+      }
+    }
+  }
+  workgroupBarrier();
+  if (li == 0u) {
+    let n = atomicLoad(&wgListed);
+    if (n > 0u) { wgListBase = atomicAdd(&haloWork[HW_LISTED], n); }
+  }
+  workgroupBarrier();
+  if (listed) { haloParticles[wgListBase + at] = i; }
+}
+
+// Split steps, halo pass (dispatched indirectly over the listed particles, CTL_HALO_LISTED of them, and the arrivals,
+// which append_arrivals put in the last CTL_ARRIVALS slots below CTL_N_ALL): scatters those in halo cells. An arrival outside the halo
+// makes the host redo the step whole, so it is skipped here.
+@compute @workgroup_size(WG_SIZE)
+fn scatter_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) li: u32) {
+  let k = flat_id(wg, nwg, li);
+  let listed = ctlRW[CTL_HALO_LISTED];
+  var i = 0u;
+  if (k < listed) {
+    i = haloParticles[k];
+  } else {
+    let arrived = ctlRW[CTL_ARRIVALS];
+    if (k - listed >= arrived) { return; }
+    i = ctlRW[CTL_N_ALL] - arrived + (k - listed);
+  }
   let c = local_cell(i);
-  if (c == INVALID_CELL || !in_split_pass(c)) { return; }
+  if (c == INVALID_CELL || !is_halo(c)) { return; }
   order[starts[c] + slot[i]] = i;
 }
 
@@ -146,7 +193,8 @@ fn permute(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
   if (k < ctl[CTL_N]) { permute_one(k); }
 }
 
-// Split steps: the interior pass gathers slots [0, N_INTERIOR), the halo pass [N_INTERIOR, N).
+// Split steps: the interior pass gathers slots [0, N_INTERIOR), the halo pass [N_INTERIOR, N) (dispatched
+// indirectly over that range: split.wgsl:finish_halo).
 @compute @workgroup_size(WG_SIZE)
 fn permute_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) li: u32) {

@@ -16,6 +16,7 @@
 @group(0) @binding(8) var<storage, read_write> remainder: array<f32>;
 @group(0) @binding(9) var<storage, read_write> savedSigmaCrMax: array<f32>;
 @group(0) @binding(10) var<storage, read_write> savedRemainder: array<f32>;
+@group(0) @binding(11) var<storage, read_write> haloWork: array<u32>;
 
 // Interior pass, per local cell: its count, or 0 for a halo cell; also saves the cell's collision state,
 // which restore_full puts back if the step has to be redone.
@@ -29,11 +30,21 @@ fn mask_counts(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
   savedRemainder[c] = remainder[c];
 }
 
-// After the interior scan (into starts): the number of interior particles.
+// After the interior scan (into starts): the number of interior particles; the interior scatter's list of halo
+// particles starts empty.
 @compute @workgroup_size(1)
 fn interior_total() {
   let last = params.nLocal - 1u;
   ctl[CTL_N_INTERIOR] = starts[last] + masked[last];
+  haloWork[HW_LISTED] = 0u;
+}
+
+// Indirect dispatch arguments at haloWork[at..at+3) for `count` invocations (flat_id's 2D grid beyond 65535 groups).
+fn set_dispatch(at: u32, count: u32) {
+  let groups = (count + WG_SIZE - 1u) / WG_SIZE;
+  haloWork[at] = min(groups, 65535u);
+  haloWork[at + 1u] = max(1u, (groups + 65534u) / 65535u);
+  haloWork[at + 2u] = 1u;
 }
 
 // Halo pass, per entry of the halo list: that cell's count, for the scan of the halo cells.
@@ -58,6 +69,11 @@ fn finish_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
   if (h > 0u) { n = n + scanned[h - 1u] + masked[h - 1u]; }
   ctl[CTL_N] = n;
   stats[ctl[CTL_STATS_SLOT] + ST_N_AFTER] = n;
+  // the halo scatter covers the listed particles and the arrivals, the halo permute the slots [N_INTERIOR, N)
+  // (the scatter reads the list length from the control words: the work words are its indirect arguments)
+  ctl[CTL_HALO_LISTED] = haloWork[HW_LISTED];
+  set_dispatch(HW_SCATTER, haloWork[HW_LISTED] + ctl[CTL_ARRIVALS]);
+  set_dispatch(HW_PERMUTE, n - base);
 }
 
 // Before a step is redone whole: per cell, the collision state from before the interior pass; invocation 0

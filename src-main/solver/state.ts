@@ -1,8 +1,8 @@
 // All GPU buffers of one simulation: parameters and tables, two particle sets (the sort gathers
 // from one into the other), per-cell arrays, sampling sums, control words and step statistics.
-import { STORAGE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
+import { INDIRECT, STORAGE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
 import {
-  CTL, FaceInfo, FaceSpecies, InitParams, MIGRANT_WORDS, PARTIAL_WORDS, PairInfo, SAMPLE_MOMENTS, STATS, SimParams, SpeciesInfo,
+  CTL, FaceInfo, FaceSpecies, HALO_WORK, InitParams, MIGRANT_WORDS, PARTIAL_WORDS, PairInfo, SAMPLE_MOMENTS, STATS, SimParams, SpeciesInfo,
 } from './gpu/struct-layouts.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH, type ParticleSet } from './particle-attributes.js';
 import { packBoxes, subdomainParams, wholeGrid, type Subdomain } from './subdomain.js';
@@ -48,6 +48,7 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
   if (worldSize > 1) {
     plan.push({ label: 'particles.keys', bytes: 8 * capacity });
     plan.push({ label: 'particles.slots', bytes: 4 * capacity });
+    plan.push({ label: 'split.haloParticles', bytes: 4 * capacity }, { label: 'split.haloWork', bytes: 4 * HALO_WORK.WORDS });
     for (const a of ['split.masked', 'split.scanned', 'split.savedSigmaCrMax', 'split.savedRemainder', 'split.haloList']) plan.push({ label: a, bytes: 4 * nLocal });
     plan.push({ label: 'split.haloBits', bytes: 4 * Math.max(4, Math.ceil(nLocal / 32)) });
     plan.push({ label: 'migrate.out', bytes: 4 * MIGRANT_WORDS * worldSize * initialSegmentCapacity(capacity, worldSize) });
@@ -98,6 +99,12 @@ export class SimState {
   /** Split steps (multi-rank; stubs otherwise): one bit per local cell in the halo, and the halo cells' local ids, written by the loop (halo-split.ts). */
   haloBits!: GPUBuffer;
   haloList!: GPUBuffer;
+  /**
+   * Split steps: the particles of halo cells the interior pass met (their indices; the halo pass scatters those and the
+   * arrivals instead of scanning every particle), and the words of HALO_WORK (list length, indirect dispatches).
+   */
+  haloParticles: GPUBuffer;
+  readonly haloWork: GPUBuffer;
   /** Entries of haloList in use (the halo pass's per-cell dispatches). */
   haloCells = 0;
   /** Split steps: this pass's cell counts, the halo scan, and the per-cell collision state saved before the interior pass. */
@@ -139,6 +146,8 @@ export class SimState {
     this.migCounts = makeBuffer(device, 'migrate.counts', 4 * (this.subdomain.worldSize + 1));
     this.keys = makeBuffer(device, 'particles.keys', this.multiRank ? 8 * capacity : 16);
     this.slots = makeBuffer(device, 'particles.slots', this.multiRank ? 4 * capacity : 16);
+    this.haloParticles = makeBuffer(device, 'split.haloParticles', this.multiRank ? 4 * capacity : 16);
+    this.haloWork = makeBuffer(device, 'split.haloWork', 4 * HALO_WORK.WORDS, STORAGE | INDIRECT);
     this.migOut = makeBuffer(device, 'migrate.out', 4 * MIGRANT_WORDS * this.subdomain.worldSize * this.segCap);
     this.arrivals = makeBuffer(device, 'migrate.arrivals', 4 * MIGRANT_WORDS * (this.multiRank ? 4096 : 1));
     this.makeSplitBuffers();
@@ -259,6 +268,9 @@ export class SimState {
     this.keys = keys;
     this.slots.destroy();
     this.slots = slots;
+    // the list is rebuilt by the next interior pass (a step whose buffers grew after it is redone whole)
+    this.haloParticles.destroy();
+    this.haloParticles = makeBuffer(device, 'split.haloParticles', this.multiRank ? 4 * newCapacity : 16);
     this.sets = this.current === 0 ? [fresh, other] : [other, fresh];
     this.partials.destroy();
     this.partials = makeBuffer(device, 'reduce.partials', 4 * PARTIAL_WORDS * Math.ceil(newCapacity / 256));

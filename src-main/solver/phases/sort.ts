@@ -7,6 +7,7 @@
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import { PrefixScan } from '../gpu/prefix-scan.js';
+import { HALO_WORK } from '../gpu/struct-layouts.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH } from '../particle-attributes.js';
 import type { Phase, PhaseContext } from './phase.js';
 
@@ -71,7 +72,7 @@ export class SortPhase implements Phase {
     const get = (file: string, entry: string) => this.ctx.cache.get({ file, entry, constants });
     return {
       mask: get('split.wgsl', which === 1 ? 'mask_counts' : 'gather_halo'),
-      scatter: get('sort.wgsl', 'scatter_split'),
+      scatter: get('sort.wgsl', which === 1 ? 'scatter_interior' : 'scatter_halo'),
       order: get('sort.wgsl', 'order_split'),
       permute: get('sort.wgsl', 'permute_split'),
       total: get('split.wgsl', which === 1 ? 'interior_total' : 'finish_halo'),
@@ -108,11 +109,13 @@ export class SortPhase implements Phase {
         ? { 0: s.params, 2: s.counts, 3: sp.masked, 31: s.haloBits, 7: s.sigmaCrMax, 8: s.remainder, 9: sp.savedSigmaCrMax, 10: sp.savedRemainder }
         : { 1: s.ctl, 2: s.counts, 3: sp.masked, 30: s.haloList });
       p.groups.total = bindBuffers(device, p.total, `split-total-${which}`, which === 1
-        ? { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts }
-        : { 1: s.ctl, 3: sp.masked, 4: s.starts, 5: s.stats, 6: sp.scanned, 30: s.haloList });
+        ? { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts, 11: s.haloWork }
+        : { 1: s.ctl, 3: sp.masked, 4: s.starts, 5: s.stats, 6: sp.scanned, 11: s.haloWork, 30: s.haloList });
       p.groups.perSet = sets.map((b, k) => ({
-        // scatter_split leaves the live count to finish_halo: no counts or statistics bindings
-        scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, { ...withoutKeys(b.scatter, [3, 7]), 31: s.haloBits }),
+        // the split scatters leave the live count to finish_halo: no counts or statistics bindings
+        scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, {
+          ...withoutKeys(b.scatter, [3, 7]), 31: s.haloBits, 32: s.haloParticles, ...(which === 1 ? { 33: s.haloWork } : {}) as Record<number, GPUBuffer>,
+        }),
         order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 30: s.haloList, 31: s.haloBits }),
         permute: bindBuffers(device, p.permute, `split-permute-${which}-${k}`, b.permute),
       }));
@@ -159,9 +162,23 @@ export class SortPhase implements Phase {
       p.scan.encode(pass);
       this.dispatch(pass, p.total, p.groups.total, which === 1 ? 1 : cells, which === 1 ? 1 : WORKGROUP_SIZE);
     });
-    run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, s.capacity));
-    run('order', () => this.dispatch(pass, p.order, g.order, cells));
-    run('permute', () => this.dispatch(pass, p.permute, g.permute, s.capacity));
+    if (which === 1) {
+      run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, s.capacity));
+      run('order', () => this.dispatch(pass, p.order, g.order, cells));
+      run('permute', () => this.dispatch(pass, p.permute, g.permute, s.capacity));
+    } else {
+      // the halo pass's per-particle stages cover the listed particles and arrivals, then the halo slots (finish_halo sized them)
+      run('scatter', () => this.dispatchIndirect(pass, p.scatter, g.scatter, HALO_WORK.SCATTER));
+      run('order', () => this.dispatch(pass, p.order, g.order, cells));
+      run('permute', () => this.dispatchIndirect(pass, p.permute, g.permute, HALO_WORK.PERMUTE));
+    }
+  }
+
+  /** One dispatch with its workgroup counts at word `word` of the halo work buffer. */
+  private dispatchIndirect(pass: GPUComputePassEncoder, pipeline: GPUComputePipeline, group: GPUBindGroup, word: number): void {
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroupsIndirect(this.ctx.state.haloWork, 4 * word);
   }
 
   /** One dispatch covering n invocations. */
