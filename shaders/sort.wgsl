@@ -63,8 +63,7 @@ fn local_cell(i: u32) -> u32 {
   return g - params.cellBase;
 }
 
-// Split steps: the particles of halo cells the interior pass met (indices), and the halo work words (common.wgsl:
-// HW_*; the list length is counted here).
+// Split steps: the particles of halo cells the interior pass met (indices), and their count (common.wgsl: HW_LISTED).
 @group(0) @binding(32) var<storage, read_write> haloParticles: array<u32>;
 @group(0) @binding(33) var<storage, read_write> haloWork: array<atomic<u32>>;
 var<workgroup> wgListed: atomic<u32>;
@@ -101,25 +100,23 @@ fn scatter_interior(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
   if (listed) { haloParticles[wgListBase + at] = i; }
 }
 
-// Split steps, halo pass (dispatched indirectly over the listed particles, CTL_HALO_LISTED of them, and the arrivals,
-// which append_arrivals put in the last CTL_ARRIVALS slots below CTL_N_ALL): scatters those in halo cells. An arrival outside the halo
-// makes the host redo the step whole, so it is skipped here.
+// Split steps, halo pass: scatters the listed particles (CTL_HALO_LISTED of them) and the arrivals (which
+// append_arrivals put in the last CTL_ARRIVALS slots below CTL_N_ALL) that are in halo cells. The host sizes the
+// dispatch from the step before (an indirect dispatch costs more on Dawn); a grid-stride loop covers any count. An
+// arrival outside the halo makes the host redo the step whole, so it is skipped here.
 @compute @workgroup_size(WG_SIZE)
 fn scatter_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) li: u32) {
-  let k = flat_id(wg, nwg, li);
   let listed = ctlRW[CTL_HALO_LISTED];
-  var i = 0u;
-  if (k < listed) {
-    i = haloParticles[k];
-  } else {
-    let arrived = ctlRW[CTL_ARRIVALS];
-    if (k - listed >= arrived) { return; }
-    i = ctlRW[CTL_N_ALL] - arrived + (k - listed);
+  let arrived = ctlRW[CTL_ARRIVALS];
+  let firstArrival = ctlRW[CTL_N_ALL] - arrived;
+  let stride = nwg.x * nwg.y * WG_SIZE;
+  for (var k = flat_id(wg, nwg, li); k < listed + arrived; k += stride) {
+    var i = firstArrival + (k - listed);
+    if (k < listed) { i = haloParticles[k]; }
+    let c = local_cell(i);
+    if (c != INVALID_CELL && is_halo(c)) { order[starts[c] + slot[i]] = i; }
   }
-  let c = local_cell(i);
-  if (c == INVALID_CELL || !is_halo(c)) { return; }
-  order[starts[c] + slot[i]] = i;
 }
 
 // True when particle a goes before particle b inside a cell: by buffer index on one rank (the buffer
@@ -193,19 +190,19 @@ fn permute(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
   if (k < ctl[CTL_N]) { permute_one(k); }
 }
 
-// Split steps: the interior pass gathers slots [0, N_INTERIOR), the halo pass [N_INTERIOR, N) (dispatched
-// indirectly over that range: split.wgsl:finish_halo).
+// Split steps: the interior pass gathers slots [0, N_INTERIOR) (dispatched over the capacity), the halo pass
+// [N_INTERIOR, N) (dispatched for about as many as the step before had, with a grid-stride loop for the rest).
 @compute @workgroup_size(WG_SIZE)
 fn permute_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) li: u32) {
-  var lo = 0u;
-  var hi = ctl[CTL_N_INTERIOR];
-  if (SPLIT_PASS == 2u) {
-    lo = hi;
-    hi = ctl[CTL_N];
+  let interior = ctl[CTL_N_INTERIOR];
+  if (SPLIT_PASS == 1u) {
+    let k = flat_id(wg, nwg, li);
+    if (k < interior) { permute_one(k); }
+    return;
   }
-  let k = lo + flat_id(wg, nwg, li);
-  if (k < hi) { permute_one(k); }
+  let stride = nwg.x * nwg.y * WG_SIZE;
+  for (var k = interior + flat_id(wg, nwg, li); k < ctl[CTL_N]; k += stride) { permute_one(k); }
 }
 
 // dst[k] = src[order[k]] for the seven arrays (order[k] is dst6[k] on entry).

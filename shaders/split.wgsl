@@ -39,14 +39,6 @@ fn interior_total() {
   haloWork[HW_LISTED] = 0u;
 }
 
-// Indirect dispatch arguments at haloWork[at..at+3) for `count` invocations (flat_id's 2D grid beyond 65535 groups).
-fn set_dispatch(at: u32, count: u32) {
-  let groups = (count + WG_SIZE - 1u) / WG_SIZE;
-  haloWork[at] = min(groups, 65535u);
-  haloWork[at + 1u] = max(1u, (groups + 65534u) / 65535u);
-  haloWork[at + 2u] = 1u;
-}
-
 // Halo pass, per entry of the halo list: that cell's count, for the scan of the halo cells.
 @compute @workgroup_size(WG_SIZE)
 fn gather_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -69,11 +61,8 @@ fn finish_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
   if (h > 0u) { n = n + scanned[h - 1u] + masked[h - 1u]; }
   ctl[CTL_N] = n;
   stats[ctl[CTL_STATS_SLOT] + ST_N_AFTER] = n;
-  // the halo scatter covers the listed particles and the arrivals, the halo permute the slots [N_INTERIOR, N)
-  // (the scatter reads the list length from the control words: the work words are its indirect arguments)
+  // the halo scatter reads the list length from the control words (the scatter that counts it binds the counter)
   ctl[CTL_HALO_LISTED] = haloWork[HW_LISTED];
-  set_dispatch(HW_SCATTER, haloWork[HW_LISTED] + ctl[CTL_ARRIVALS]);
-  set_dispatch(HW_PERMUTE, n - base);
 }
 
 // Before a step is redone whole: per cell, the collision state from before the interior pass; invocation 0

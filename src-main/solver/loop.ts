@@ -106,6 +106,8 @@ export interface SimulationPlacement {
   capacity?: number;
   /** Migrant slots per destination to start with instead of the planned ones (tests of migrant buffer growth). */
   segmentCapacity?: number;
+  /** Invocations of the halo pass's per-particle dispatches instead of the guess from the step before (tests of its loops). */
+  haloThreads?: number;
 }
 
 /** How a rank splits its steps: halo depth per axis, halo and owned cells, steps redone whole so far. */
@@ -222,6 +224,8 @@ export class Simulation {
    * halo must be rewritten before the next step, and its bits (for checking arrivals; the cell count is state.haloCells).
    */
   private readonly halo: { depth: Int3; redos: number; periodic: boolean[]; stale: boolean; bits: Uint32Array<ArrayBuffer> } | null = null;
+  /** Fixed size of the halo pass's per-particle dispatches (tests), else sized per step. */
+  private readonly haloThreads?: number;
   /** Host-side phases (the exchange of a multi-rank run and, with detail, its parts). */
   private readonly hostPhases = new Map<string, PhaseTotals>();
   /** Loop history restored from a checkpoint, continued by the next run(). */
@@ -235,6 +239,7 @@ export class Simulation {
     const multi = subdomain.worldSize > 1;
     if (multi && !placement?.exchanger) throw new Error('internal: a rank of a multi-rank run needs an exchanger');
     this.chunk = stepsPerSubmit(kase);
+    this.haloThreads = placement?.haloThreads;
     const device = gpu.device;
     this.cache = new PipelineCache(device, { WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0 });
     const share = cellShare(subdomain, this.tables.nCells);
@@ -415,6 +420,8 @@ export class Simulation {
         }
         await this.recordRedo(rec, set, detail);
       } else {
+        // the halo pass's per-particle dispatches, sized from the step before (plus the arrivals)
+        this.sort.sizeHaloParticles(x.haloBefore + x.received, this.haloThreads);
         await this.recordSplit(rec, set, 2, detail);
       }
       stepTimeline?.mark(2 * s, 'halo-recorded');

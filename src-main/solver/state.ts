@@ -1,6 +1,6 @@
 // All GPU buffers of one simulation: parameters and tables, two particle sets (the sort gathers
 // from one into the other), per-cell arrays, sampling sums, control words and step statistics.
-import { INDIRECT, STORAGE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
+import { STORAGE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
 import {
   CTL, FaceInfo, FaceSpecies, HALO_WORK, InitParams, MIGRANT_WORDS, PARTIAL_WORDS, PairInfo, SAMPLE_MOMENTS, STATS, SimParams, SpeciesInfo,
 } from './gpu/struct-layouts.js';
@@ -101,7 +101,7 @@ export class SimState {
   haloList!: GPUBuffer;
   /**
    * Split steps: the particles of halo cells the interior pass met (their indices; the halo pass scatters those and the
-   * arrivals instead of scanning every particle), and the words of HALO_WORK (list length, indirect dispatches).
+   * arrivals instead of scanning every particle), and the words of HALO_WORK (the list length).
    */
   haloParticles: GPUBuffer;
   readonly haloWork: GPUBuffer;
@@ -147,7 +147,7 @@ export class SimState {
     this.keys = makeBuffer(device, 'particles.keys', this.multiRank ? 8 * capacity : 16);
     this.slots = makeBuffer(device, 'particles.slots', this.multiRank ? 4 * capacity : 16);
     this.haloParticles = makeBuffer(device, 'split.haloParticles', this.multiRank ? 4 * capacity : 16);
-    this.haloWork = makeBuffer(device, 'split.haloWork', 4 * HALO_WORK.WORDS, STORAGE | INDIRECT);
+    this.haloWork = makeBuffer(device, 'split.haloWork', 4 * HALO_WORK.WORDS);
     this.migOut = makeBuffer(device, 'migrate.out', 4 * MIGRANT_WORDS * this.subdomain.worldSize * this.segCap);
     this.arrivals = makeBuffer(device, 'migrate.arrivals', 4 * MIGRANT_WORDS * (this.multiRank ? 4096 : 1));
     this.makeSplitBuffers();

@@ -131,6 +131,14 @@ describe('split steps', () => {
     for (const s of sims) expect(s.state.segCap).toBeGreaterThan(8);
   });
 
+  it('with the halo pass dispatched for one workgroup: its loops cover every listed particle and arrival, bitwise one rank', async () => {
+    // a halo covering every cell puts all particles in the halo pass, far more than the 64 invocations dispatched
+    const { assembler, sims } = await runInProcessRanks(gpu, longBox(), 'slab', 2, undefined, { haloDepth: [6, 6, 40], haloThreads: 64 });
+    expect(invariantStats(assembler.stepStats)).toEqual(reference.stats);
+    expect(fieldsSha256(assembler.fields.fields())).toBe(reference.sha);
+    for (const s of sims) expect(s.liveParticles).toBeGreaterThan(64);
+  });
+
   it('with a halo covering every cell: bitwise one rank', async () => {
     const split = await check([6, 6, 40]);
     for (const s of split) {

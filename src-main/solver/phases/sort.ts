@@ -7,7 +7,6 @@
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import { PrefixScan } from '../gpu/prefix-scan.js';
-import { HALO_WORK } from '../gpu/struct-layouts.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH } from '../particle-attributes.js';
 import type { Phase, PhaseContext } from './phase.js';
 
@@ -44,6 +43,8 @@ export class SortPhase implements Phase {
   private readonly restore: { pipeline: GPUComputePipeline; group: GPUBindGroup | null } | null = null;
   /** Halo cells the halo pass's scan is sized for. */
   private scannedHaloCells = 0;
+  /** Invocations of the halo pass's per-particle dispatches (sizeHaloParticles). */
+  private haloThreads = WORKGROUP_SIZE;
 
   constructor(private readonly ctx: PhaseContext) {
     const get = (entry: string) => ctx.cache.get({ file: 'sort.wgsl', entry });
@@ -167,18 +168,19 @@ export class SortPhase implements Phase {
       run('order', () => this.dispatch(pass, p.order, g.order, cells));
       run('permute', () => this.dispatch(pass, p.permute, g.permute, s.capacity));
     } else {
-      // the halo pass's per-particle stages cover the listed particles and arrivals, then the halo slots (finish_halo sized them)
-      run('scatter', () => this.dispatchIndirect(pass, p.scatter, g.scatter, HALO_WORK.SCATTER));
+      // the halo pass's per-particle stages (listed particles and arrivals, then the halo slots) loop over any count
+      run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, this.haloThreads));
       run('order', () => this.dispatch(pass, p.order, g.order, cells));
-      run('permute', () => this.dispatchIndirect(pass, p.permute, g.permute, HALO_WORK.PERMUTE));
+      run('permute', () => this.dispatch(pass, p.permute, g.permute, this.haloThreads));
     }
   }
 
-  /** One dispatch with its workgroup counts at word `word` of the halo work buffer. */
-  private dispatchIndirect(pass: GPUComputePassEncoder, pipeline: GPUComputePipeline, group: GPUBindGroup, word: number): void {
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(0, group);
-    pass.dispatchWorkgroupsIndirect(this.ctx.state.haloWork, 4 * word);
+  /**
+   * Sizes the halo pass's per-particle dispatches for about `particles` (a guess from the step before: its kernels
+   * loop over whatever count the GPU has, so a low guess costs time, not particles); `fixed` overrides it (tests).
+   */
+  sizeHaloParticles(particles: number, fixed?: number): void {
+    this.haloThreads = fixed ?? Math.max(WORKGROUP_SIZE, Math.min(this.ctx.state.capacity, Math.ceil(1.25 * particles) + 4096));
   }
 
   /** One dispatch covering n invocations. */
