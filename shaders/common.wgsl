@@ -58,8 +58,9 @@ const CTL_WORDS: u32 = 12u;
 // ids, CTL_HALO_CELLS of them). When an arrival lands outside the halo, the host redoes the whole step
 // instead (split.wgsl: restore_full, then the plain sort and collide), so results never depend on the guess.
 override SPLIT_PASS: u32 = 0u;
-// Word of the halo work buffer (HALO_WORK in struct-layouts.ts): halo particles the interior pass listed.
+// Words of the halo work buffer (HALO_WORK in struct-layouts.ts): halo particles the interior pass listed.
 const HW_LISTED: u32 = 0u;
+const HW_WORDS: u32 = 4u;
 @group(0) @binding(31) var<storage, read> haloBits: array<u32>;
 @group(0) @binding(30) var<storage, read> haloList: array<u32>;
 

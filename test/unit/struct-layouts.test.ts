@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_LAYOUTS, BOUNDARY_CODES, CELL_WORD, CTL, MIGRANT_WORDS, PARTIAL_WORDS, SAMPLE_MOMENTS, STATS,
+  ALL_LAYOUTS, BOUNDARY_CODES, CELL_WORD, CTL, HALO_WORK, MIGRANT_WORDS, PARTIAL_WORDS, SAMPLE_MOMENTS, STATS,
 } from '../../src-main/solver/gpu/struct-layouts.js';
 import { MAX_RANKS } from '../../src-main/solver/subdomain.js';
 
@@ -76,9 +76,13 @@ describe('shared constants', () => {
     expect({ ...constsWithPrefix('ST_'), WORDS: consts.get('STATS_WORDS') }).toEqual({ ...STATS });
   });
 
+  it('HW_* equal HALO_WORK', () => {
+    expect(constsWithPrefix('HW_')).toEqual({ ...HALO_WORK });
+  });
+
   it('every u32 constant of common.wgsl is one of the groups above or shader-only', () => {
     // a new group (e.g. indirect-dispatch ARGS_* words) needs its TypeScript twin and a check here
-    const known = /^(BC_|CTL_|ST_|STATS_WORDS$|STREAM_|INVALID_CELL$|CELL_BITS$|CELL_MASK$|MIGRANT_WORDS$|INJECTED_KEY$)/;
+    const known = /^(BC_|CTL_|HW_|ST_|STATS_WORDS$|STREAM_|INVALID_CELL$|CELL_BITS$|CELL_MASK$|MIGRANT_WORDS$|INJECTED_KEY$)/;
     expect([...consts.keys()].filter((k) => !known.test(k))).toEqual([]);
   });
 
