@@ -54,6 +54,12 @@ for (let r = 0; r < R; r++) {
   for (const [name, f] of intervals) {
     console.log(`  ${name.padEnd(56)} ${describe(steps.map((s) => ms(f(ranks[r].get(s), ranks[r].get(s + 2)))))}`);
   }
+  const ev = steps.map((st) => ranks[r].get(st));
+  const again = ev.filter((e) => e['n-read-again'] !== undefined);
+  console.log(`  ${'migrants sent per step'.padEnd(56)} ${describe(ev.map((e) => e['n-sent']))}`);
+  console.log(`  ${'steps that read migrants a second time (more than expected)'.padEnd(56)} ${again.length}${again.length ? ` (steps ${again.slice(0, 5).map((e) => e.step / 2).join(', ')}${again.length > 5 ? ', ...' : ''})` : ''}`);
+  const regrown = ev.filter((e) => e['n-regrow'] !== undefined).length;
+  if (regrown > 0) console.log(`  ${'steps whose migrant buffer grew'.padEnd(56)} ${regrown}`);
   const first = ranks[r].get(steps[0])['move-submit'];
   const end = ranks[r].get(steps[steps.length - 1] + 2)['move-submit'];
   const gcs = extras[r].gc.filter((g) => g.start >= first && g.start <= end);

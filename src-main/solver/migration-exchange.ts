@@ -215,6 +215,7 @@ export class MigrationExchange {
       let largest = 0;
       for (let d = 0; d < worldSize; d++) largest = Math.max(largest, counts[d]);
       if (largest > this.state.segCap) {
+        stepTimeline?.note(step, 'n-regrow', largest);
         status.release();
         await this.regrow(largest, set);
         this.expected.fill(0);
@@ -236,6 +237,7 @@ export class MigrationExchange {
     const skip = copied.map((c, d) => Math.min(c, counts[d]));
     const missing = skip.some((k, d) => d !== rank && counts[d] > k);
     const rest = missing ? await this.readSegments(counts, skip) : null;
+    if (missing) stepTimeline?.note(step, 'n-read-again', counts.reduce((sum, c, d) => sum + (d < worldSize ? c - skip[d] : 0), 0));
     const outgoing = head.map((h, d) => {
       if (!rest || rest[d].length === 0) return h;
       const all = new Uint32Array(h.length + rest[d].length);
@@ -251,6 +253,7 @@ export class MigrationExchange {
     const incoming = await this.exchanger.exchange(step, outgoing);
     const t2 = performance.now();
     stepTimeline?.mark(step, 'received');
+    stepTimeline?.note(step, 'n-sent', sent);
     let received = 0;
     for (const a of incoming) received += a.byteLength / (4 * MIGRANT_WORDS);
     const nAll = ctl[CTL.N_ALL];

@@ -39,6 +39,13 @@ export class StepTimeline {
     events[name] ??= nowMicros();
   }
 
+  /** Records a number about step `step` under `name` (migrant counts, which path the exchange took). */
+  note(step: number, name: string, value: number): void {
+    let events = this.steps.get(step);
+    if (!events) this.steps.set(step, (events = {}));
+    events[name] = value;
+  }
+
   /** Marks `name` when the GPU finished the work submitted so far (onSubmittedWorkDone). */
   markWhenDone(step: number, name: string, queue: GPUQueue): void {
     void queue.onSubmittedWorkDone().then(() => this.mark(step, name), () => undefined);
