@@ -48,8 +48,7 @@ const CTL_N_MOVED: u32 = 7u;       // N at the start of the step: slots below it
 const CTL_N_INTERIOR: u32 = 8u;    // multi-rank: particles of the interior cells (sorted to [0, N_INTERIOR) by the interior pass)
 const CTL_HALO_CELLS: u32 = 9u;    // multi-rank: cells in the halo list (set by the host with the halo)
 const CTL_N_INTERIOR_BEFORE: u32 = 10u; // multi-rank: N_INTERIOR of the step before (where its buffer order switches from interior to halo cells)
-const CTL_HALO_LISTED: u32 = 11u;  // multi-rank: halo particles the interior pass listed (copied from the halo work words for the halo scatter)
-const CTL_WORDS: u32 = 12u;
+const CTL_WORDS: u32 = 11u;
 
 
 // Split steps of a multi-rank run (src-main/solver/halo-split.ts): the interior pass (SPLIT_PASS 1) sorts

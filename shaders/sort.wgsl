@@ -100,14 +100,14 @@ fn scatter_interior(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
   if (listed) { haloParticles[wgListBase + at] = i; }
 }
 
-// Split steps, halo pass: scatters the listed particles (CTL_HALO_LISTED of them) and the arrivals (which
+// Split steps, halo pass: scatters the listed particles (HW_LISTED of them) and the arrivals (which
 // append_arrivals put in the last CTL_ARRIVALS slots below CTL_N_ALL) that are in halo cells. The host sizes the
 // dispatch from the step before (an indirect dispatch costs more on Dawn); a grid-stride loop covers any count. An
 // arrival outside the halo makes the host redo the step whole, so it is skipped here.
 @compute @workgroup_size(WG_SIZE)
 fn scatter_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) li: u32) {
-  let listed = ctlRW[CTL_HALO_LISTED];
+  let listed = atomicLoad(&haloWork[HW_LISTED]);
   let arrived = ctlRW[CTL_ARRIVALS];
   let firstArrival = ctlRW[CTL_N_ALL] - arrived;
   let stride = nwg.x * nwg.y * WG_SIZE;

@@ -61,8 +61,6 @@ fn finish_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
   if (h > 0u) { n = n + scanned[h - 1u] + masked[h - 1u]; }
   ctl[CTL_N] = n;
   stats[ctl[CTL_STATS_SLOT] + ST_N_AFTER] = n;
-  // the halo scatter reads the list length from the control words (the scatter that counts it binds the counter)
-  ctl[CTL_HALO_LISTED] = haloWork[HW_LISTED];
 }
 
 // Before a step is redone whole: per cell, the collision state from before the interior pass; invocation 0

@@ -34,16 +34,19 @@ export class StepTimeline {
 
   /** Records event `name` of step `step` now (the first time only, for events that can happen twice). */
   mark(step: number, name: string): void {
-    let events = this.steps.get(step);
-    if (!events) this.steps.set(step, (events = {}));
-    events[name] ??= nowMicros();
+    this.eventsOf(step)[name] ??= nowMicros();
   }
 
   /** Records a number about step `step` under `name` (migrant counts, which path the exchange took). */
   note(step: number, name: string, value: number): void {
+    this.eventsOf(step)[name] = value;
+  }
+
+  /** The events of step `step` (made on first use). */
+  private eventsOf(step: number): StepEvents {
     let events = this.steps.get(step);
     if (!events) this.steps.set(step, (events = {}));
-    events[name] = value;
+    return events;
   }
 
   /** Marks `name` when the GPU finished the work submitted so far (onSubmittedWorkDone). */

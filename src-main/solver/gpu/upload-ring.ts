@@ -48,12 +48,4 @@ export class UploadRing {
     copy(enc, buffer);
     this.device.queue.submit([enc.finish()]);
   }
-
-  /** Frees the staging buffers. */
-  destroy(): void {
-    for (const s of this.slots) {
-      s.buffer?.destroy();
-      s.buffer = null;
-    }
-  }
 }

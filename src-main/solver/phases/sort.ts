@@ -111,11 +111,11 @@ export class SortPhase implements Phase {
         : { 1: s.ctl, 2: s.counts, 3: sp.masked, 30: s.haloList });
       p.groups.total = bindBuffers(device, p.total, `split-total-${which}`, which === 1
         ? { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts, 11: s.haloWork }
-        : { 1: s.ctl, 3: sp.masked, 4: s.starts, 5: s.stats, 6: sp.scanned, 11: s.haloWork, 30: s.haloList });
+        : { 1: s.ctl, 3: sp.masked, 4: s.starts, 5: s.stats, 6: sp.scanned, 30: s.haloList });
       p.groups.perSet = sets.map((b, k) => ({
         // the split scatters leave the live count to finish_halo: no counts or statistics bindings
         scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, {
-          ...withoutKeys(b.scatter, [3, 7]), 31: s.haloBits, 32: s.haloParticles, ...(which === 1 ? { 33: s.haloWork } : {}) as Record<number, GPUBuffer>,
+          ...withoutKeys(b.scatter, [3, 7]), 31: s.haloBits, 32: s.haloParticles, 33: s.haloWork,
         }),
         order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 30: s.haloList, 31: s.haloBits }),
         permute: bindBuffers(device, p.permute, `split-permute-${which}-${k}`, b.permute),
@@ -163,16 +163,11 @@ export class SortPhase implements Phase {
       p.scan.encode(pass);
       this.dispatch(pass, p.total, p.groups.total, which === 1 ? 1 : cells, which === 1 ? 1 : WORKGROUP_SIZE);
     });
-    if (which === 1) {
-      run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, s.capacity));
-      run('order', () => this.dispatch(pass, p.order, g.order, cells));
-      run('permute', () => this.dispatch(pass, p.permute, g.permute, s.capacity));
-    } else {
-      // the halo pass's per-particle stages (listed particles and arrivals, then the halo slots) loop over any count
-      run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, this.haloThreads));
-      run('order', () => this.dispatch(pass, p.order, g.order, cells));
-      run('permute', () => this.dispatch(pass, p.permute, g.permute, this.haloThreads));
-    }
+    // the halo pass's per-particle stages (listed particles and arrivals, then the halo slots) loop over any count
+    const particles = which === 1 ? s.capacity : this.haloThreads;
+    run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, particles));
+    run('order', () => this.dispatch(pass, p.order, g.order, cells));
+    run('permute', () => this.dispatch(pass, p.permute, g.permute, particles));
   }
 
   /**
