@@ -3,7 +3,8 @@
 // its new cell; its arrival slot there goes to `slot` (the sort's scratch, see sort.wgsl).
 // In a multi-rank run (MULTI_RANK) a particle that lands in a cell another rank owns is a migrant:
 // it keeps its cell word but is not counted here, and a copy goes to its owner's segment of the
-// migrant buffer (the host sends the segments, the receiving rank appends them with append_arrivals).
+// migrant buffer by a scan-based stream compaction per workgroup (emit_migrants); the host sends the
+// segments, the receiving rank appends them with append_arrivals.
 
 // Largest world size (ranks) the owner lookup holds (MAX_RANKS in src-main/solver/subdomain.ts).
 const MAX_RANKS: u32 = 256u;
@@ -45,12 +46,21 @@ fn owner_of(v: vec3<u32>) -> u32 {
   return params.worldSize;
 }
 
-// Copies particle i (in global cell coordinates v) into its owner's segment of the migrant buffer.
-// A full segment only counts: the particle stays in place (valid cell word, not counted here), the
-// host sees the count above the segment capacity, grows the buffer and collects again (collect_all).
-fn emit_migrant(i: u32, v: vec3<u32>) {
-  let dest = owner_of(v);
-  let k = atomicAdd(&migCounts[dest], 1u);
+// No destination: the invocation holds no migrant (or has emitted it already).
+const NO_DEST: u32 = 0xffffffffu;
+// Words of the workgroup's bit mask (one bit per invocation).
+override MASK_WORDS: u32 = (WG_SIZE + 31u) / 32u;
+
+// Stream compaction of a workgroup's migrants (emit_migrants).
+var<workgroup> wgMask: array<atomic<u32>, MASK_WORDS>;
+var<workgroup> wgLeader: atomic<u32>;
+var<workgroup> wgDest: u32;
+var<workgroup> wgBase: u32;
+
+// Copies particle i into slot k of rank dest's segment of the migrant buffer. A full segment only counts:
+// the particle stays in place (valid cell word, not counted here), the host sees the count above the
+// segment capacity, grows the buffer and collects again (collect_all). Misrouted (dest == worldSize): counted only.
+fn write_migrant(i: u32, dest: u32, k: u32) {
   if (dest >= params.worldSize || k >= params.segCap) { return; }
   let o = (dest * params.segCap + k) * MIGRANT_WORDS;
   migOut[o] = bitcast<u32>(px[i]);
@@ -64,22 +74,58 @@ fn emit_migrant(i: u32, v: vec3<u32>) {
   migOut[o + 8u] = keys[i].y;
 }
 
-// Counts particle i in its new cell g (at coordinates v) here, or sends it away when another rank owns that cell.
-fn place(i: u32, g: u32, v: vec3<u32>) {
-  if (owns_coords(v, params)) {
-    slot[i] = atomicAdd(&counts[g - params.cellBase], 1u);
-  } else {
-    emit_migrant(i, v);
+// Scan-based stream compaction of this workgroup's migrants (invocation li holds particle i bound for rank
+// dest, NO_DEST for none) into their owners' segments, one destination at a time (the smallest left): the
+// invocations bound there set their bit of a workgroup mask, each one's place is the number of bits below its
+// own (a prefix popcount: the ballot scan of CUDA's warp-aggregated compaction, here over the workgroup), and
+// one atomicAdd per workgroup and destination reserves the range in the segment. Within a workgroup the
+// records keep the particles' order; a workgroup with no migrant leaves after one round.
+// Call in uniform control flow (every invocation of the workgroup, in bounds or not).
+fn emit_migrants(i: u32, dest: u32, li: u32) {
+  var left = dest;
+  loop {
+    if (li == 0u) { atomicStore(&wgLeader, NO_DEST); }
+    if (li < MASK_WORDS) { atomicStore(&wgMask[li], 0u); }
+    workgroupBarrier();
+    if (left != NO_DEST) { atomicMin(&wgLeader, left); }
+    workgroupBarrier();
+    if (li == 0u) { wgDest = atomicLoad(&wgLeader); }
+    let d = workgroupUniformLoad(&wgDest);
+    if (d == NO_DEST) { break; }
+    let mine = left == d;
+    let word = li / 32u;
+    let bit = 1u << (li % 32u);
+    if (mine) { atomicOr(&wgMask[word], bit); }
+    workgroupBarrier();
+    var before = countOneBits(atomicLoad(&wgMask[word]) & (bit - 1u));
+    var total = 0u;
+    for (var w = 0u; w < MASK_WORDS; w++) {
+      let n = countOneBits(atomicLoad(&wgMask[w]));
+      total += n;
+      if (w < word) { before += n; }
+    }
+    if (li == 0u) { wgBase = atomicAdd(&migCounts[d], total); }
+    let base = workgroupUniformLoad(&wgBase);
+    if (mine) {
+      write_migrant(i, d, base + before);
+      left = NO_DEST;
+    }
   }
 }
 
-// One invocation per live particle: advance, apply boundaries, re-index, count (or emit as migrant).
+// Counts particle i in its new cell g (at coordinates v) here and returns NO_DEST, or returns the rank
+// that owns that cell (the particle migrates there).
+fn place(i: u32, g: u32, v: vec3<u32>) -> u32 {
+  if (owns_coords(v, params)) {
+    slot[i] = atomicAdd(&counts[g - params.cellBase], 1u);
+    return NO_DEST;
+  }
+  return owner_of(v);
+}
+
+// Advances live particle i, applies boundaries, re-indexes and counts it; returns the rank it migrates to, or NO_DEST.
 // Its random stream is keyed by (cell, rank in cell) at the start of the step: the same on any number of ranks.
-@compute @workgroup_size(WG_SIZE)
-fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-                  @builtin(local_invocation_index) li: u32) {
-  let i = flat_id(wg, nwg, li);
-  if (i >= ctl[CTL_N]) { return; }
+fn move_one(i: u32) -> u32 {
   let w = cell[i];
   let g0 = cell_part(w);
   let sp = species_part(w);
@@ -89,7 +135,7 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
   let f = fly(start, params.dt, sp, rid, ctl[CTL_STEP]);
   if (!f.alive) {
     cell[i] = INVALID_CELL;
-    return;
+    return NO_DEST;
   }
   px[i] = f.pos.x;
   py[i] = f.pos.y;
@@ -102,17 +148,28 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
   cell[i] = cell_word(c, sp);
   if (!MULTI_RANK) {
     slot[i] = atomicAdd(&counts[c], 1u);
-    return;
+    return NO_DEST;
   }
-  place(i, c, v);
+  return place(i, c, v);
 }
 
-// Emits particle i if it is a live particle of a cell another rank owns.
-fn collect(i: u32) {
+// One invocation per live particle: move_one, then (multi-rank) the workgroup's migrants go to their segments.
+@compute @workgroup_size(WG_SIZE)
+fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                  @builtin(local_invocation_index) li: u32) {
+  let i = flat_id(wg, nwg, li);
+  var dest = NO_DEST;
+  if (i < ctl[CTL_N]) { dest = move_one(i); }
+  if (MULTI_RANK) { emit_migrants(i, dest, li); }
+}
+
+// The rank particle i migrates to if it is a live particle of a cell another rank owns, else NO_DEST.
+fn collect(i: u32) -> u32 {
   let w = cell[i];
-  if (w == INVALID_CELL) { return; }
+  if (w == INVALID_CELL) { return NO_DEST; }
   let v = coords_of_cell(cell_part(w), params);
-  if (!owns_coords(v, params)) { emit_migrant(i, v); }
+  if (owns_coords(v, params)) { return NO_DEST; }
+  return owner_of(v);
 }
 
 // After injection: emits this step's injected particles that landed in another rank's cells.
@@ -120,8 +177,9 @@ fn collect(i: u32) {
 fn collect_injected(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) li: u32) {
   let i = ctl[CTL_N] + flat_id(wg, nwg, li);
-  if (i >= ctl[CTL_N_ALL]) { return; }
-  collect(i);
+  var dest = NO_DEST;
+  if (i < ctl[CTL_N_ALL]) { dest = collect(i); }
+  emit_migrants(i, dest, li);
 }
 
 // After a migrant segment overflowed (the host grew the buffer and cleared the counts): emits every
@@ -130,8 +188,9 @@ fn collect_injected(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
 fn collect_all(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) li: u32) {
   let i = flat_id(wg, nwg, li);
-  if (i >= ctl[CTL_N_ALL]) { return; }
-  collect(i);
+  var dest = NO_DEST;
+  if (i < ctl[CTL_N_ALL]) { dest = collect(i); }
+  emit_migrants(i, dest, li);
 }
 
 // Appends the particles that arrived from other ranks after the N_ALL particles here and counts them
@@ -169,8 +228,11 @@ fn append_arrivals(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
 fn relayout(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) li: u32) {
   let i = flat_id(wg, nwg, li);
-  if (i >= ctl[CTL_N]) { return; }
-  let g = cell_part(cell[i]);
-  keys[i] = vec2<u32>(g, i - starts[g - params.oldCellBase]);
-  place(i, g, coords_of_cell(g, params));
+  var dest = NO_DEST;
+  if (i < ctl[CTL_N]) {
+    let g = cell_part(cell[i]);
+    keys[i] = vec2<u32>(g, i - starts[g - params.oldCellBase]);
+    dest = place(i, g, coords_of_cell(g, params));
+  }
+  emit_migrants(i, dest, li);
 }

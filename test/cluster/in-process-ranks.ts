@@ -50,11 +50,13 @@ export interface RankOptions {
   segmentCapacity?: number;
   haloThreads?: number;
   checkOnArrival?: boolean;
+  /** Sees every rank's outgoing migrant records (outgoing[d]: the records for rank d) before they are posted. */
+  observeExchange?: (rank: number, exchange: number, outgoing: readonly Uint32Array[]) => void;
 }
 
 /** Runs `c` on `ranks` in-process ranks (rebalancing when UN exceeds `rebalancePercent`); returns the assembled run and the ranks' simulations. */
 export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks: number, rebalancePercent?: number, options: RankOptions = {}) {
-  const { haloDepth, capacity, segmentCapacity, haloThreads, checkOnArrival = true } = options;
+  const { haloDepth, capacity, segmentCapacity, haloThreads, checkOnArrival = true, observeExchange } = options;
   const d = decompose(method, c.grid.cells, ranks);
   const subs = d.boxes.map((_, r) => subdomainOf(d, r));
   const mail = new Mailbox();
@@ -63,6 +65,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
   const checked = Array.from({ length: ranks }, () => new Map<number, number>());
   const exchangerOf = (rank: number): Exchanger => ({
     async exchange(step, outgoing) {
+      observeExchange?.(rank, step, outgoing);
       for (let to = 0; to < ranks; to++) {
         if (to === rank) continue;
         const bytes = new Uint8Array(outgoing[to].slice().buffer);
