@@ -153,7 +153,7 @@ async function main(ch: RankChannel): Promise<boolean> {
 
 /**
  * Milliseconds a rank waits after closing its channel before it exits when its last message was not acknowledged
- * (errors, stops, or a `done` the orchestrator did not confirm). zeromq hands queued messages to the kernel on its
+ * (stops, or an `error` or `done` the orchestrator did not confirm). zeromq hands queued messages to the kernel on its
  * own I/O thread after close(); process.exit() right away lost the final `done` on a loaded machine (6 of 12
  * `dsmc run --ranks 4` under two busy loops failed "every rank exited before it reported"; 0 of 10 with this wait).
  */
@@ -161,6 +161,9 @@ const EXIT_FLUSH_MS = 300;
 
 /** How long a rank waits for the orchestrator to acknowledge its `done`. */
 const DONE_ACK_TIMEOUT_MS = 10_000;
+
+/** How long a failing rank waits for the orchestrator to acknowledge its `error` (it then exits anyway, after EXIT_FLUSH_MS). */
+const ERROR_ACK_TIMEOUT_MS = 2000;
 
 /** Closes the channel, lets its last messages leave (unless they were acknowledged), and exits with `code`. */
 async function closeAndExit(ch: RankChannel, code: number, acknowledged = false): Promise<never> {
@@ -179,5 +182,7 @@ try {
   const message = e instanceof Error ? e.message : String(e);
   process.stderr.write(`rank ${channel.rank}: ${message}\n`);
   await channel.reportError(e).catch(() => undefined);
-  await closeAndExit(channel, 1);
+  // the orchestrator acknowledges the report once the run is marked failed with it; without that, the exit waits a moment
+  const acknowledged = await channel.receive('error-ack', ERROR_ACK_TIMEOUT_MS).then(() => true, () => false);
+  await closeAndExit(channel, 1, acknowledged);
 }

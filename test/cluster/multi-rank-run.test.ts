@@ -122,6 +122,9 @@ describe('dsmc run --ranks: faults', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/rank \d of 2 cannot run its part of the case on this adapter/);
     expect(r.stderr).toMatch(/buffer-binding/);
+    // the rank's own report fails the run (not just its exit code), and its lines are not printed twice
+    expect(r.stderr).toMatch(/rank (\d) \(gpu [^)]*\) failed: rank \1 of 2 cannot run/);
+    expect(r.stderr.match(/Pre-launch check: REFUSED/g)).toHaveLength(1);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     const store = RunStore.open({ dataDir: DATA_DIR });
     const runs = store.listRuns({ project: 'too-big-per-rank' });

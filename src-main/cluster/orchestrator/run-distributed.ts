@@ -18,6 +18,7 @@ import { buildTables } from '../../solver/tables.js';
 import { decompose } from '../decomposition/decompose.js';
 import type { Decomposition, Method } from '../decomposition/types.js';
 import { assignGpus, discoverGpus } from '../gpus.js';
+import { failureText } from '../supervisor/errors.js';
 import { launchRanks } from '../supervisor/launch-ranks.js';
 import type { LaunchOptions, RankGroup, RunOutcome } from '../supervisor/types.js';
 import { frameAs } from '../transport/message-codec.js';
@@ -204,6 +205,11 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     await channel.close(); // a launcher that refuses at once (e.g. sbatch missing) leaves no socket open
     throw e;
   }
+  // a rank that says why it fails: the run fails with its words, and the rank may exit without waiting for them to leave
+  channel.on('error', (m) => {
+    void group.fail(m.rank, m.message.message);
+    void channel.send(m.rank, { type: 'error-ack' }).catch(() => undefined);
+  });
   const onAbort = () => void group.cancel('cancelled (Ctrl-C or the app)');
   o.signal?.addEventListener('abort', onAbort, { once: true });
   const t0 = performance.now();
@@ -265,7 +271,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     outcome ??= await Promise.race([group.outcome, new Promise<null>((r) => setTimeout(() => r(null), 15_000).unref())]);
     if (!outcome) outcome = await group.cancel('the orchestrator stopped after an error');
     if (outcome.status === 'cancelled' && o.signal?.aborted) throw new RunCancelled(outcome.reason);
-    if (outcome.status === 'failed') throw new Error(`rank ${outcome.failure.rank} failed: ${outcome.failure.message}\nlast lines of rank ${outcome.failure.rank}:\n  ${outcome.failure.lastLines.join('\n  ')}`);
+    if (outcome.status === 'failed') throw new Error(failureText(outcome.failure));
     throw e;
   } finally {
     o.signal?.removeEventListener('abort', onAbort);

@@ -105,6 +105,9 @@ export const heartbeatSchema = z.object({ type: z.literal('heartbeat'), rank, st
 /** orchestrator -> rank: its `done` arrived (the rank may exit at once; its last messages are out). */
 export const doneAckSchema = z.object({ type: z.literal('done-ack') });
 
+/** orchestrator -> rank: its `error` arrived and the run is marked failed with it (the rank may exit at once). */
+export const errorAckSchema = z.object({ type: z.literal('error-ack') });
+
 /** Every message kind, by its `type` (dispatch table for validation). */
 export const MESSAGE_SCHEMAS = {
   hello: helloSchema,
@@ -120,12 +123,13 @@ export const MESSAGE_SCHEMAS = {
   'cell-state': cellStateSchema,
   go: goSchema,
   'done-ack': doneAckSchema,
+  'error-ack': errorAckSchema,
 } as const;
 
 /** Any message (header only). */
 export const clusterMessageSchema = z.discriminatedUnion('type', [
   helloSchema, configureSchema, readySchema, stepReportSchema, migrateSchema, doneSchema, errorSchema, stopSchema,
-  heartbeatSchema, batchSchema, cellStateSchema, goSchema, doneAckSchema,
+  heartbeatSchema, batchSchema, cellStateSchema, goSchema, doneAckSchema, errorAckSchema,
 ]);
 
 export type ClusterMessage = z.infer<typeof clusterMessageSchema>;
@@ -139,7 +143,7 @@ export type MigrateMessage = MessageOf<'migrate'>;
 /** Kinds a rank sends to the orchestrator. */
 export const RANK_TO_ORCHESTRATOR = ['hello', 'ready', 'step-report', 'batch', 'cell-state', 'done', 'error', 'heartbeat'] as const;
 /** Kinds the orchestrator sends to a rank. */
-export const ORCHESTRATOR_TO_RANK = ['configure', 'stop', 'go', 'done-ack'] as const;
+export const ORCHESTRATOR_TO_RANK = ['configure', 'stop', 'go', 'done-ack', 'error-ack'] as const;
 /** Kinds one rank sends to another. */
 export const RANK_TO_RANK = ['migrate'] as const;
 
