@@ -2,8 +2,9 @@
 // in a private peer folder arrive intact over many exchanges of varying size (landing buffers grow), with a peer
 // running an exchange ahead and relayout-like exchange numbers (2s, 2s+1, 2s+2); a caller that sends ahead of
 // its peers falls back to zeromq frames; a missing or truncated file fails with the clear error; DSMC_PEER_SHM=0
-// and no folder use frames; the folder is private and close() removes it.
-import { mkdtempSync, rmSync, statSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+// and no folder use frames; the folder is private and close() removes it; folders of killed orchestrators go.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as zmq from 'zeromq';
@@ -233,5 +234,22 @@ describe('the peer folder', () => {
     const none = await PeerFolder.create({ env: {}, roots: [join(root, 'no-such-dir')], onWarning: (w) => warnings.push(w) });
     expect(none).toBeNull();
     expect(warnings[0]).toMatch(/same-host fast path for migrants is off.*no-such-dir: missing or not writable.*DSMC_PEER_SHM=0/);
+  });
+
+  it('is named after the orchestrator\'s pid; creating one removes the folders of dead pids (killed runs), nothing else', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'peer-root-'));
+    closers.push(() => rmSync(root, { recursive: true, force: true }));
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid; // exited: its pid is gone
+    const stale = join(root, `dsmc-peer-${dead}-AbC123`);
+    const live = join(root, `dsmc-peer-${process.pid}-XyZ789`);
+    const foreign = join(root, 'dsmc-peer-notes');
+    for (const dir of [stale, live, foreign]) mkdirSync(dir);
+    writeFileSync(join(stale, '0-1-0'), 'x');
+    const f = await PeerFolder.create({ env: {}, roots: [root] });
+    closers.push(() => f?.close());
+    expect(f!.path).toMatch(new RegExp(`/dsmc-peer-${process.pid}-[A-Za-z0-9]{6}$`));
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    expect(existsSync(foreign)).toBe(true);
   });
 });
