@@ -27,8 +27,8 @@ export interface LaunchSpec {
 interface LiveRun {
   progress: RunProgress;
   cancel(): void;
-  /** Changes the field slice the run posts (runs started here; a resumed run posts none). */
-  setView?(view: LiveView): void;
+  /** Changes the field slice the run posts. */
+  setView(view: LiveView): void;
 }
 
 /** How long a child may take to open the GPU and record its run. */
@@ -61,10 +61,12 @@ export class RunLauncher {
   async resume(runId: number): Promise<number> {
     if (this.live.has(runId)) throw new Error(`run ${runId} is running already`);
     const args = [cliEntry(), 'resume', String(runId), '--json', '--no-progress', '--data-dir', this.store.dataDir];
-    // inside Electron, process.execPath is the Electron binary: run it as plain Node
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    // inside Electron, process.execPath is the Electron binary: run it as plain Node; over the IPC channel the run
+    // posts live field slices (src-main/cli/live-fields-ipc.ts), the checkpoint's samples included
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', DSMC_LIVE_FIELDS: '1' } });
     this.children.add(child);
     const tail = stderrTail(child);
+    child.on('message', (m: FromChild) => { if (m.type === 'field') this.relay(runId, m); });
     let exited: string | null = null;
     child.on('exit', (code, signal) => {
       this.children.delete(child);
@@ -77,7 +79,7 @@ export class RunLauncher {
       if (Date.now() > deadline) throw new Error(`dsmc resume ${runId} did not reopen the run within ${START_TIMEOUT_MS / 1000} s`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    this.follow(runId, child);
+    this.follow(runId, child, (view) => { if (child.connected) child.send({ type: 'view', view } satisfies ToChild); });
     return runId;
   }
 
@@ -92,7 +94,6 @@ export class RunLauncher {
   setView(runId: number, view: LiveView): void {
     const run = this.live.get(runId);
     if (!run) throw new Error(`run ${runId} is not running in this app, so it has no live fields; open its run detail for the final fields`);
-    if (!run.setView) throw new Error(`run ${runId} was resumed, and a resumed run posts no live fields: open its run detail when it ends`);
     run.setView(view);
   }
 
@@ -207,9 +208,9 @@ export class RunLauncher {
 
   /**
    * Follows a run that a spawned dsmc process records, through the database; cancel = SIGINT to that process;
-   * setView: where the process takes the live view (multi-rank runs started here).
+   * setView: where the process takes the live view.
    */
-  private follow(runId: number, child: ChildProcess, setView?: (view: LiveView) => void): void {
+  private follow(runId: number, child: ChildProcess, setView: (view: LiveView) => void): void {
     const follower = new DbFollower(this.store, runId, (e) => {
       if (e.kind === 'progress') { const r = this.live.get(runId); if (r) r.progress = e.progress; }
       if (e.kind === 'ended') this.live.delete(runId);

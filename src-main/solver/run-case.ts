@@ -3,6 +3,7 @@
 import { prelaunchCheck, formatPrelaunch, type PrelaunchReport } from '../cases/prelaunch.js';
 import { parseCase, type Case } from '../common/case-schema.js';
 import { applyOverrides } from '../common/case-overrides.js';
+import type { FieldAccumulator } from './field-accumulator.js';
 import { openGpu, type Gpu } from './gpu/device.js';
 import { Simulation, stepsPerSubmit, type LoopOptions, type LoopResult } from './loop.js';
 import { bufferPlan, initialCapacity } from './state.js';
@@ -53,6 +54,8 @@ export interface RunCaseOptions extends LoopOptions {
   checkpoints?: CheckpointTarget;
   /** Continue from this checkpoint instead of filling the box (no warm-up). */
   resume?: ResumePoint;
+  /** After each submit of a sampling run: the fields sampled so far (a resumed run's include the checkpoint's). */
+  onFields?: (fields: FieldAccumulator) => void;
 }
 
 /** Writes the one-rank checkpoint after the current submit: rank-0.bin, loop.bin, then the manifest. */
@@ -91,7 +94,12 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
     }
     const onCheckpoint = target && c.run.checkpointEvery > 0 ? (_step: number) => writeCheckpoint(target, sim, c, blockPlan) : undefined;
     const remaining = blockPlan.from + blockPlan.steps - sim.stepsDone;
-    const result = await sim.run({ ...options, onCheckpoint }, remaining, blockPlan);
+    const onBatch: LoopOptions['onBatch'] = async (b) => {
+      await options.onBatch?.(b);
+      const acc = sim.fieldAccumulator;
+      if (options.onFields && acc && acc.samples > 0) options.onFields(acc);
+    };
+    const result = await sim.run({ ...options, onBatch, onCheckpoint }, remaining, blockPlan);
     const gpuBytes = bufferPlan(sim.tables, sim.state.capacity).reduce((s, b) => s + b.bytes, 0);
     const summary = summarize(c.name, result, gpu.adapter, gpuBytes);
     // the molecules' velocities against Maxwell-Boltzmann (the first 2M particles in cell order on big runs)

@@ -195,9 +195,16 @@ describe('runs launched in a child process', () => {
     const resumed = new Promise<Extract<RunEvent, { kind: 'ended' }>>((resolve) => {
       const off = service.onEvent((e) => { if (e.kind === 'ended' && e.runId === id) { off(); resolve(e); } });
     });
+    // the resumed run shows its fields live too: the checkpoint's samples plus the new ones
+    const slices: Extract<RunEvent, { kind: 'field' }>[] = [];
+    const offSlices = service.onEvent((e) => { if (e.kind === 'field' && e.runId === id) slices.push(e); });
     expect((await service.resumeRun({ runId: id })).runId).toBe(id);
     const end = await resumed;
+    offSlices();
     expect(end.status, end.reason ?? '').toBe('completed');
+    expect(slices.length).toBeGreaterThan(0);
+    // one submit samples 10 steps (stepsPerSubmit 10, every step sampled): more comes from the checkpoint
+    expect(slices[0].slice.samples).toBeGreaterThan(10);
     const after = await service.getRun({ runId: id });
     expect(after.run.status).toBe('completed');
     expect(after.resumeFromStep).toBeNull();

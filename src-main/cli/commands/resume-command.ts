@@ -17,6 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { CliCommand } from '../command.js';
 import { formatSummary } from '../format-summary.js';
 import { interruptRun } from '../interrupts.js';
+import { liveFieldsOverIpc } from '../live-fields-ipc.js';
 import { progressBar } from '../progress.js';
 import { RunRecorder } from '../run-recorder.js';
 import { DATA_DIR_OPTION, runIdArg } from '../store-args.js';
@@ -86,6 +87,7 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
       try {
         const { summary, result } = await runCase(c, {
           gpu, timing: o.timing, resume: point, signal: stop.signal, onProgress: (p) => bar.update(p), onSteps: recorder.onSteps,
+          onFields: liveFieldsOverIpc(c),
         });
         bar.stop();
         recorder.complete(c, summary, result);
@@ -99,7 +101,7 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
       // a balanced run goes on balancing with its threshold, from the layout and re-decompositions it had
       rebalancePercent: point.loop.rebalance?.thresholdPercent,
       onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
-      onSteps: (s) => recorder.onSteps(s), onProgress: (p) => bar.update(p),
+      onSteps: (s) => recorder.onSteps(s), onProgress: (p) => bar.update(p), onFields: liveFieldsOverIpc(c),
       onLaunched: (ranks) => {
         try {
           store.updateRankPids(runId, ranks.map((r) => ({ rank: r.rank, pid: r.pid })));
