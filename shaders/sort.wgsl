@@ -1,12 +1,16 @@
 // sort.wgsl: the index phase. Particles were counted per cell as they moved (move.wgsl,
 // inject.wgsl), each remembering its arrival slot; a prefix scan of the counts gives each cell's
-// start, `scatter` writes every particle's index at start + slot, `order_cells` sorts each cell's
-// indices ascending (arrival order depends on thread timing; index order does not, so the sort is
-// stable and runs are bitwise reproducible), and `permute` gathers all particle arrays into the other
-// buffer set in that order, dropping particles that left. No cap on particles per cell.
+// start, `scatter` writes every particle's index at start + slot (arrival order depends on thread
+// timing), `rank_particles` puts each particle's index at start + the number of its cell's particles
+// that go `before` it (one invocation per particle, so any cell size works and big cells are not one
+// thread's serial work; the order does not depend on timing, so runs are bitwise reproducible), and
+// `permute` gathers all particle arrays into the other buffer set in that order, dropping particles
+// that left. No cap on particles per cell.
 //
-// Scratch lives in the other set, unused until `permute` fills it: the arrival slots in its vz
-// array, the sorted order in its cell array (permute reads order[k] before it writes cell[k]).
+// Scratch lives in the other set, unused until `permute` fills it (SORT_SCRATCH in
+// particle-attributes.ts): the arrival slots in its vz array (one rank; several ranks keep them in a
+// buffer of their own), the arrival order in its cell array, the sorted order in its vy array
+// (permute reads ranked[k] before it writes vy[k]).
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read> ctl: array<u32>;
@@ -17,10 +21,15 @@
 @group(0) @binding(6) var<storage, read_write> order: array<u32>;
 // multi-rank: the in-cell order keys (move.wgsl)
 @group(0) @binding(22) var<storage, read> keys: array<vec2<u32>>;
+// rank_particles: the cells' particles in arrival order (what scatter wrote to `order`, bound read-only here, so
+// the many reads of each cell's list may take the read-only cache path) and the sorted order (the other set's
+// vy array, which permute binds as dst4)
+@group(0) @binding(24) var<storage, read> arrived: array<u32>;
+@group(0) @binding(23) var<storage, read_write> ranked: array<u32>;
 // scatter also records the new live count (control words read-write, step statistics)
 @group(0) @binding(1) var<storage, read_write> ctlRW: array<u32>;
 @group(0) @binding(7) var<storage, read_write> stats: array<u32>;
-// permute: seven arrays moved as raw 32-bit words; dst6 holds the order on entry
+// permute: seven arrays moved as raw 32-bit words; dst4 holds the sorted order on entry
 @group(0) @binding(8) var<storage, read> src0: array<u32>;
 @group(0) @binding(9) var<storage, read> src1: array<u32>;
 @group(0) @binding(10) var<storage, read> src2: array<u32>;
@@ -119,70 +128,83 @@ fn scatter_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
   }
 }
 
-// True when particle a goes before particle b inside a cell: by buffer index on one rank (the buffer
-// is in (cell, rank in cell) order and injected particles follow it). On several ranks the buffer holds
-// the interior cells of the step before in cell order, then its halo cells in cell order (split steps):
-// two of this rank's moved particles (slots below CTL_N_MOVED) on the same side of that boundary go by
-// index too; otherwise (across it, injected or arrived particles) by the explicit keys (old global cell,
-// rank in it).
-fn before(a: u32, b: u32) -> bool {
-  if (!MULTI_RANK) { return a < b; }
-  let moved = ctl[CTL_N_MOVED];
-  let split = ctl[CTL_N_INTERIOR_BEFORE];
-  if (a < moved && b < moved && (a < split) == (b < split)) { return a < b; }
-  let ka = keys[a];
-  let kb = keys[b];
-  return ka.x < kb.x || (ka.x == kb.x && ka.y < kb.y);
-}
-
-// Sorts each cell's particle indices into `before` order by insertion sort in place (cells hold a few
-// tens and arrive nearly in order, so this is a read pass with few writes; any count works).
-@compute @workgroup_size(WG_SIZE)
-fn order_cells(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-               @builtin(local_invocation_index) li: u32) {
-  let c = flat_id(wg, nwg, li);
-  if (c < params.nLocal) { order_cell(c); }
-}
-
-// Split steps: the interior pass orders the interior cells (one invocation per local cell), the halo pass
-// the halo cells (one invocation per entry of the halo list).
-@compute @workgroup_size(WG_SIZE)
-fn order_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-               @builtin(local_invocation_index) li: u32) {
-  let k = flat_id(wg, nwg, li);
-  if (SPLIT_PASS == 1u) {
-    if (k < params.nLocal && !is_halo(k)) { order_cell(k); }
-  } else if (k < ctl[CTL_HALO_CELLS]) {
-    order_cell(haloList[k]);
-  }
-}
-
-// Insertion sort of local cell c's indices into `before` order.
-fn order_cell(c: u32) {
+// Writes particle i's index at its sorted place in local cell c: the cell's start plus the number of the
+// cell's particles (listed by scatter in arrival order) that go before it. The order inside a cell: by buffer
+// index on one rank (the buffer is in (cell, rank in cell) order and injected particles follow it). On several
+// ranks the buffer holds the interior cells of the step before in cell order, then its halo cells in cell order
+// (split steps): two of this rank's moved particles (slots below CTL_N_MOVED) on the same side of that boundary
+// go by index too; otherwise (across it, injected or arrived particles) by the explicit keys (old global cell,
+// rank in it), which are unique; equal keys (never made) would still go by index, so that every particle gets
+// a place of its own. What particle i brings to the comparisons is read once.
+fn place_ranked(i: u32, c: u32) {
   let s = starts[c];
   let n = cellCounts[c];
-  if (n < 2u) { return; }
-  var prev = order[s];
-  for (var k = 1u; k < n; k++) {
-    let item = order[s + k];
-    if (before(prev, item)) {
-      prev = item;
-      continue;
+  var r = 0u;
+  if (!MULTI_RANK) {
+    for (var k = 0u; k < n; k++) { r += select(0u, 1u, arrived[s + k] < i); }
+    ranked[s + r] = i;
+    return;
+  }
+  let moved = ctl[CTL_N_MOVED];
+  let split = ctl[CTL_N_INTERIOR_BEFORE];
+  let mineMoved = i < moved;
+  let mySide = i < split;
+  // particle i's key, read at the first comparison that needs it (most cells need none)
+  var mine = vec2<u32>(0u);
+  var haveMine = false;
+  for (var k = 0u; k < n; k++) {
+    let o = arrived[s + k];
+    var earlier: bool;
+    if (mineMoved && o < moved && (o < split) == mySide) {
+      earlier = o < i;
+    } else {
+      if (!haveMine) {
+        mine = keys[i];
+        haveMine = true;
+      }
+      let ko = keys[o];
+      earlier = ko.x < mine.x || (ko.x == mine.x && (ko.y < mine.y || (ko.y == mine.y && o < i)));
     }
-    // item belongs further left: shift the larger ones right
-    var j = k;
-    while (j > 0u) {
-      let left = order[s + j - 1u];
-      if (before(left, item)) { break; }
-      order[s + j] = left;
-      j = j - 1u;
-    }
-    order[s + j] = item;
-    prev = order[s + k];
+    r += select(0u, 1u, earlier);
+  }
+  ranked[s + r] = i;
+}
+
+// One invocation per particle: its sorted place in its cell (particles that left or migrated have none).
+@compute @workgroup_size(WG_SIZE)
+fn rank_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                  @builtin(local_invocation_index) li: u32) {
+  let i = flat_id(wg, nwg, li);
+  if (i >= ctl[CTL_N_ALL]) { return; }
+  let c = local_cell(i);
+  if (c != INVALID_CELL) { place_ranked(i, c); }
+}
+
+// Split steps: the interior pass ranks the particles of interior cells (one invocation per particle), the halo
+// pass those of halo cells: the listed particles and the arrivals (the same grid-stride loop as scatter_halo).
+@compute @workgroup_size(WG_SIZE)
+fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+              @builtin(local_invocation_index) li: u32) {
+  if (SPLIT_PASS == 1u) {
+    let i = flat_id(wg, nwg, li);
+    if (i >= ctl[CTL_N_ALL]) { return; }
+    let c = local_cell(i);
+    if (c != INVALID_CELL && !is_halo(c)) { place_ranked(i, c); }
+    return;
+  }
+  let listed = atomicLoad(&haloWork[HW_LISTED]);
+  let arrived = ctl[CTL_ARRIVALS];
+  let firstArrival = ctl[CTL_N_ALL] - arrived;
+  let stride = nwg.x * nwg.y * WG_SIZE;
+  for (var k = flat_id(wg, nwg, li); k < listed + arrived; k += stride) {
+    var i = firstArrival + (k - listed);
+    if (k < listed) { i = haloParticles[k]; }
+    let c = local_cell(i);
+    if (c != INVALID_CELL && is_halo(c)) { place_ranked(i, c); }
   }
 }
 
-// Gathers the seven particle arrays into sorted order: dst[k] = src[order[k]], order[k] = dst6[k].
+// Gathers the seven particle arrays into sorted order: dst[k] = src[ranked[k]], ranked[k] = dst4[k].
 @compute @workgroup_size(WG_SIZE)
 fn permute(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) li: u32) {
@@ -205,9 +227,9 @@ fn permute_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) 
   for (var k = interior + flat_id(wg, nwg, li); k < ctl[CTL_N]; k += stride) { permute_one(k); }
 }
 
-// dst[k] = src[order[k]] for the seven arrays (order[k] is dst6[k] on entry).
+// dst[k] = src[ranked[k]] for the seven arrays (ranked[k] is dst4[k] on entry).
 fn permute_one(k: u32) {
-  let i = dst6[k];
+  let i = dst4[k];
   dst0[k] = src0[i];
   dst1[k] = src1[i];
   dst2[k] = src2[i];

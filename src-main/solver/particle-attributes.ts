@@ -16,5 +16,8 @@ export type ParticleSet = Record<ParticleAttribute, GPUBuffer>;
  */
 export const BYTES_PER_PARTICLE_SLOT = 4 * 2 * PARTICLE_ATTRIBUTES.length;
 
-/** Where the sort keeps its scratch in the idle set (sort.wgsl). */
-export const SORT_SCRATCH = { slot: 'vz', order: 'cell' } as const satisfies Record<string, ParticleAttribute>;
+/**
+ * Where the sort keeps its scratch in the idle set (sort.wgsl): arrival slots (one rank), the cells' particles in
+ * arrival order, and the sorted order, which permute reads as dst4 (the fifth attribute, vy) before it writes it.
+ */
+export const SORT_SCRATCH = { slot: 'vz', order: 'cell', ranked: 'vy' } as const satisfies Record<string, ParticleAttribute>;

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ALL_LAYOUTS, BOUNDARY_CODES, CELL_WORD, CTL, HALO_WORK, MIGRANT_WORDS, PARTIAL_WORDS, SAMPLE_MOMENTS, STATS,
 } from '../../src-main/solver/gpu/struct-layouts.js';
+import { PARTICLE_ATTRIBUTES, SORT_SCRATCH } from '../../src-main/solver/particle-attributes.js';
 import { MAX_RANKS } from '../../src-main/solver/subdomain.js';
 
 const shaderDir = fileURLToPath(new URL('../../shaders/', import.meta.url));
@@ -89,6 +90,12 @@ describe('shared constants', () => {
   it('MIGRANT_WORDS equals its TypeScript twin, MAX_RANKS in move.wgsl equals the subdomain limit', () => {
     expect(consts.get('MIGRANT_WORDS')).toBe(MIGRANT_WORDS);
     expect(parseU32Consts(wgsl('move.wgsl')).get('MAX_RANKS')).toBe(MAX_RANKS);
+  });
+
+  it('permute in sort.wgsl reads the sorted order from the dst array SORT_SCRATCH.ranked names', () => {
+    const read = /fn permute_one\(k: u32\) \{\s*let i = dst(\d)\[k\];/.exec(wgsl('sort.wgsl'));
+    expect(read, 'permute_one starts with let i = dstN[k]').not.toBeNull();
+    expect(PARTICLE_ATTRIBUTES[Number(read![1])]).toBe(SORT_SCRATCH.ranked);
   });
 
   it('MOMENTS in sample.wgsl equals SAMPLE_MOMENTS, PARTIAL_WORDS in reduce.wgsl equals PARTIAL_WORDS', () => {

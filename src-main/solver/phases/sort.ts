@@ -1,7 +1,8 @@
 // Index phase (sort.wgsl): particles were counted per cell while they moved; a prefix scan gives
-// the cells' starts, each particle's index is scattered to its cell, each cell's indices are put in
-// ascending order (a stable, deterministic counting sort with no cap per cell), and the particle
-// arrays are gathered into the other set in that order, which also drops particles that left.
+// the cells' starts, each particle's index is scattered to its cell, each particle finds its place in
+// its cell by counting the cell's particles that go before it (a stable, deterministic counting sort
+// with no cap per cell, one invocation per particle), and the particle arrays are gathered into the
+// other set in that order, which also drops particles that left.
 // A rank of a multi-rank run splits each step's sort in two passes (split.wgsl, halo-split.ts): the
 // interior cells while the host exchanges migrants, then the halo cells once the arrivals are in.
 import { bindBuffers } from '../gpu/bind.js';
@@ -32,7 +33,7 @@ export class SortPhase implements Phase {
   /** Sub-steps that `--detail` timing records as separate passes. */
   readonly stages = ['scan', 'scatter', 'order', 'permute'] as const;
   private readonly scatter: GPUComputePipeline;
-  private readonly orderCells: GPUComputePipeline;
+  private readonly rankParticles: GPUComputePipeline;
   private readonly permute: GPUComputePipeline;
   private readonly scan: PrefixScan;
   /** Per live set: scatter, order and permute bind groups (scratch and destination in the other set). */
@@ -49,7 +50,7 @@ export class SortPhase implements Phase {
   constructor(private readonly ctx: PhaseContext) {
     const get = (entry: string) => ctx.cache.get({ file: 'sort.wgsl', entry });
     this.scatter = get('scatter');
-    this.orderCells = get('order_cells');
+    this.rankParticles = get('rank_particles');
     this.permute = get('permute');
     this.scan = new PrefixScan(ctx.device, ctx.cache, 'sort', ctx.state.nLocal);
     if (ctx.state.multiRank) {
@@ -74,7 +75,7 @@ export class SortPhase implements Phase {
     return {
       mask: get('split.wgsl', which === 1 ? 'mask_counts' : 'gather_halo'),
       scatter: get('sort.wgsl', which === 1 ? 'scatter_interior' : 'scatter_halo'),
-      order: get('sort.wgsl', 'order_split'),
+      order: get('sort.wgsl', 'rank_split'),
       permute: get('sort.wgsl', 'permute_split'),
       total: get('split.wgsl', which === 1 ? 'interior_total' : 'finish_halo'),
       scan: new PrefixScan(this.ctx.device, this.ctx.cache, `sort-split-${which}`, which === 1 ? this.ctx.state.nLocal : 1),
@@ -91,13 +92,15 @@ export class SortPhase implements Phase {
       PARTICLE_ATTRIBUTES.forEach((a, j) => { permute[8 + j] = from[a]; permute[15 + j] = to[a]; });
       return {
         scatter: { 0: s.params, 1: s.ctl, 2: from.cell, 3: s.counts, 4: s.slotsFor(k as 0 | 1), 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats },
-        order: { 0: s.params, 1: s.ctl, 3: s.counts, 5: s.starts, 6: to[SORT_SCRATCH.order], 22: s.keys },
+        order: {
+          0: s.params, 1: s.ctl, 2: from.cell, 3: s.counts, 5: s.starts, 22: s.keys, 23: to[SORT_SCRATCH.ranked], 24: to[SORT_SCRATCH.order],
+        },
         permute,
       };
     });
     this.groups = sets.map((b, k) => ({
       scatter: bindBuffers(device, this.scatter, `sort-scatter-${k}`, b.scatter),
-      order: bindBuffers(device, this.orderCells, `sort-order-${k}`, b.order),
+      order: bindBuffers(device, this.rankParticles, `sort-order-${k}`, b.order),
       permute: bindBuffers(device, this.permute, `sort-permute-${k}`, b.permute),
     }));
     if (!this.split) return;
@@ -117,7 +120,7 @@ export class SortPhase implements Phase {
         scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, {
           ...withoutKeys(b.scatter, [3, 7]), 31: s.haloBits, 32: s.haloParticles, 33: s.haloWork,
         }),
-        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 30: s.haloList, 31: s.haloBits }),
+        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 31: s.haloBits, 32: s.haloParticles, 33: s.haloWork }),
         permute: bindBuffers(device, p.permute, `split-permute-${which}-${k}`, b.permute),
       }));
     }
@@ -142,7 +145,7 @@ export class SortPhase implements Phase {
     const run = (name: string, fn: () => void) => { if (stage === undefined || stage === name) fn(); };
     run('scan', () => this.scan.encode(pass));
     run('scatter', () => this.dispatch(pass, this.scatter, g.scatter, s.capacity));
-    run('order', () => this.dispatch(pass, this.orderCells, g.order, s.nLocal));
+    run('order', () => this.dispatch(pass, this.rankParticles, g.order, s.capacity));
     run('permute', () => this.dispatch(pass, this.permute, g.permute, s.capacity));
   }
 
@@ -166,7 +169,7 @@ export class SortPhase implements Phase {
     // the halo pass's per-particle stages (listed particles and arrivals, then the halo slots) loop over any count
     const particles = which === 1 ? s.capacity : this.haloThreads;
     run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, particles));
-    run('order', () => this.dispatch(pass, p.order, g.order, cells));
+    run('order', () => this.dispatch(pass, p.order, g.order, particles));
     run('permute', () => this.dispatch(pass, p.permute, g.permute, particles));
   }
 
