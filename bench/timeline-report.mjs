@@ -3,7 +3,7 @@
 // cycle, how late each peer's migrants arrived after it sent them, which rank sent last, and how long the
 // GPU sat idle between the interior pass and the next submit.
 // Usage: node bench/timeline-report.mjs DIR
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = process.argv[2];
@@ -11,7 +11,15 @@ if (!dir) {
   console.error('usage: node bench/timeline-report.mjs DIR (the DSMC_TIMELINE_DIR of a run)');
   process.exit(2);
 }
+if (!existsSync(dir)) {
+  console.error(`${dir} does not exist: run with DSMC_TIMELINE_DIR=${dir} first`);
+  process.exit(2);
+}
 const files = readdirSync(dir).filter((f) => /^rank-\d+\.jsonl$/.test(f));
+if (files.length === 0) {
+  console.error(`${dir} holds no rank-N.jsonl: did the run end (the ranks write their timelines at the end)?`);
+  process.exit(2);
+}
 /** ranks[r]: Map exchange number -> events */
 const ranks = [];
 /** extras[r]: the rank's garbage collections and event-loop delay */

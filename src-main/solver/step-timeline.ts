@@ -2,7 +2,7 @@
 // (DSMC_TIMELINE_DIR=DIR): monotonic timestamps of the exchange's events (the clock is CLOCK_MONOTONIC, shared
 // by every process of one host, so ranks' timelines line up), written as DIR/rank-R.jsonl when the rank ends.
 // bench/timeline-report.mjs reads them. Off (null) unless the variable is set.
-import { renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PerformanceObserver, monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 
@@ -61,8 +61,9 @@ export class StepTimeline {
     this.loopDelay.reset();
   }
 
-  /** Writes DIR/rank-R.jsonl (one line per step: {"step", events...}) through a temporary name. */
+  /** Writes DIR/rank-R.jsonl (one line per step: {"step", events...}) through a temporary name; makes DIR if missing. */
   write(rank: number): string {
+    mkdirSync(this.dir, { recursive: true });
     const file = join(this.dir, `rank-${rank}.jsonl`);
     const lines = [...this.steps].sort((a, b) => a[0] - b[0]).map(([step, ev]) => JSON.stringify({ step, ...ev }));
     const d = this.loopDelay;
