@@ -145,17 +145,26 @@ fn place_ranked(i: u32, c: u32) {
     ranked[s + r] = i;
     return;
   }
+  // the moved particles on particle i's side of the split, [lo, lo + width): those go by index against it
   let moved = ctl[CTL_N_MOVED];
   let split = ctl[CTL_N_INTERIOR_BEFORE];
-  let mineMoved = i < moved;
-  let mySide = i < split;
+  var lo = 0u;
+  var width = 0u;
+  if (i < moved) {
+    if (i < split) {
+      width = min(split, moved);
+    } else {
+      lo = split;
+      width = moved - split;
+    }
+  }
   // particle i's key, read at the first comparison that needs it (most cells need none)
   var mine = vec2<u32>(0u);
   var haveMine = false;
   for (var k = 0u; k < n; k++) {
     let o = arrived[s + k];
     var earlier: bool;
-    if (mineMoved && o < moved && (o < split) == mySide) {
+    if (o - lo < width) {
       earlier = o < i;
     } else {
       if (!haveMine) {
