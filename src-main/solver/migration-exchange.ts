@@ -266,6 +266,7 @@ export class MigrationExchange {
     // the arrival count (word 0) and the records (from byte ARRIVALS_AT) in one staging buffer, copied behind the overlapped work
     const recordBytes = received * 4 * MIGRANT_WORDS;
     await this.uploads.write(ARRIVALS_AT + recordBytes, (mapped) => {
+      stepTimeline?.mark(step, 'upload-mapped');
       new Uint32Array(mapped, 0, 1)[0] = received;
       const bytes = new Uint8Array(mapped);
       let at = ARRIVALS_AT;
@@ -273,6 +274,7 @@ export class MigrationExchange {
         bytes.set(a, at);
         at += a.byteLength;
       }
+      stepTimeline?.mark(step, 'upload-filled');
     }, (enc, staging) => {
       if (recordBytes > 0) enc.copyBufferToBuffer(staging, ARRIVALS_AT, this.state.arrivals, 0, recordBytes);
       enc.copyBufferToBuffer(staging, 0, this.state.ctl, 4 * CTL.ARRIVALS, 4);
