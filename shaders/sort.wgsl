@@ -117,10 +117,10 @@ fn scatter_interior(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
 fn scatter_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) li: u32) {
   let listed = atomicLoad(&haloWork[HW_LISTED]);
-  let arrived = ctlRW[CTL_ARRIVALS];
-  let firstArrival = ctlRW[CTL_N_ALL] - arrived;
+  let arrivedCount = ctlRW[CTL_ARRIVALS];
+  let firstArrival = ctlRW[CTL_N_ALL] - arrivedCount;
   let stride = nwg.x * nwg.y * WG_SIZE;
-  for (var k = flat_id(wg, nwg, li); k < listed + arrived; k += stride) {
+  for (var k = flat_id(wg, nwg, li); k < listed + arrivedCount; k += stride) {
     var i = firstArrival + (k - listed);
     if (k < listed) { i = haloParticles[k]; }
     let c = local_cell(i);
@@ -202,10 +202,10 @@ fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
     return;
   }
   let listed = atomicLoad(&haloWork[HW_LISTED]);
-  let arrived = ctl[CTL_ARRIVALS];
-  let firstArrival = ctl[CTL_N_ALL] - arrived;
+  let arrivedCount = ctl[CTL_ARRIVALS];
+  let firstArrival = ctl[CTL_N_ALL] - arrivedCount;
   let stride = nwg.x * nwg.y * WG_SIZE;
-  for (var k = flat_id(wg, nwg, li); k < listed + arrived; k += stride) {
+  for (var k = flat_id(wg, nwg, li); k < listed + arrivedCount; k += stride) {
     var i = firstArrival + (k - listed);
     if (k < listed) { i = haloParticles[k]; }
     let c = local_cell(i);

@@ -81,7 +81,8 @@ export class PeerFolder {
 
   /**
    * Creates the run's private peer folder under the first writable root (default /dev/shm, then the system temp
-   * folder), after removing that root's folders of killed orchestrators; null when DSMC_PEER_SHM=0 or no root takes it (onWarning says why; migrants then go through zeromq).
+   * folder), after removing that root's folders of killed orchestrators; null when DSMC_PEER_SHM=0 or no root takes
+   * it (onWarning says why; migrants then go through zeromq).
    */
   static async create(options: { env?: NodeJS.ProcessEnv; roots?: string[]; onWarning?: (text: string) => void } = {}): Promise<PeerFolder | null> {
     if (!peerShmEnabled(options.env)) return null;
