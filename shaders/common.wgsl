@@ -102,7 +102,9 @@ struct SimParams {
   statsRing: u32,
   nInflowFaces: u32,
   sampleEnabled: u32,
-  pad0: u32,
+  // 1 when this rank owns every global cell id in cellBase .. cellBase + nLocal - 1 (one rank, slabs along z):
+  // then a cell in that range is owned without working out its coordinates
+  localDense: u32,
   // this rank's subdomain: owned cells are the box [lo, hi); per-cell arrays hold the global ids
   // cellBase .. cellBase + nLocal - 1 (the box's first to last cell; the whole grid on one rank)
   cellBase: u32,

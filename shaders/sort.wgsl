@@ -68,8 +68,10 @@ fn local_cell(i: u32) -> u32 {
   let w = cell[i];
   if (w == INVALID_CELL) { return INVALID_CELL; }
   let g = cell_part(w);
-  if (!owns_cell(g, params)) { return INVALID_CELL; }
-  return g - params.cellBase;
+  let l = g - params.cellBase;
+  if (l >= params.nLocal) { return INVALID_CELL; }
+  if (params.localDense == 0u && !owns_cell(g, params)) { return INVALID_CELL; }
+  return l;
 }
 
 // Split steps: the particles of halo cells the interior pass met (indices), and their count (common.wgsl: HW_LISTED).

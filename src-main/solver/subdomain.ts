@@ -52,9 +52,10 @@ export function copyOwnedCells(local: ArrayLike<number>, sub: Subdomain, grid: I
   }
 }
 
-/** SimParams values of a subdomain (the fields after pad0 in common.wgsl). */
+/** SimParams values of a subdomain (localDense and the fields after it in common.wgsl). */
 export function subdomainParams(s: Subdomain, segCap: number, oldCellBase = s.cellBase): Record<string, number> {
   return {
+    localDense: s.nLocal === boxCells(s.box) ? 1 : 0,
     cellBase: s.cellBase, nLocal: s.nLocal, oldCellBase,
     loX: s.box.lo[0], loY: s.box.lo[1], loZ: s.box.lo[2], hiX: s.box.hi[0], hiY: s.box.hi[1], hiZ: s.box.hi[2],
     rank: s.rank, worldSize: s.worldSize, segCap,

@@ -43,7 +43,7 @@ export const SimParams = new StructLayout('SimParams', [
   ['lx', 'f32'], ['ly', 'f32'], ['lz', 'f32'], ['nSpecies', 'u32'],
   ['invDx', 'f32'], ['invDy', 'f32'], ['invDz', 'f32'], ['collisionFactor', 'f32'],
   ['seedLo', 'u32'], ['seedHi', 'u32'], ['capacity', 'u32'], ['nFaceCells', 'u32'],
-  ['statsRing', 'u32'], ['nInflowFaces', 'u32'], ['sampleEnabled', 'u32'], ['pad0', 'u32'],
+  ['statsRing', 'u32'], ['nInflowFaces', 'u32'], ['sampleEnabled', 'u32'], ['localDense', 'u32'],
   ['cellBase', 'u32'], ['nLocal', 'u32'], ['loX', 'u32'], ['loY', 'u32'],
   ['loZ', 'u32'], ['hiX', 'u32'], ['hiY', 'u32'], ['hiZ', 'u32'],
   ['rank', 'u32'], ['worldSize', 'u32'], ['segCap', 'u32'], ['oldCellBase', 'u32'],
