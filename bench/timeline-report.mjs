@@ -81,6 +81,13 @@ for (let r = 0; r < R; r++) {
     const k = gcs.filter((g) => g.kind === kind);
     if (k.length > 0) console.log(`    ${name}: ${k.length}, ${k.reduce((s, g) => s + g.ms, 0).toFixed(1)} ms, longest ${Math.max(...k.map((g) => g.ms)).toFixed(1)} ms`);
   }
+  // the slowest steps (warm-up, submit boundaries and stalls show here) and what the rest take without them
+  const periods = steps.map((st) => [st / 2, ms(ranks[r].get(st + 2)['move-submit'] - ranks[r].get(st)['move-submit'])]).sort((a, b) => b[1] - a[1]);
+  const total = periods.reduce((sum, [, t]) => sum + t, 0);
+  const worst = periods.slice(0, 10);
+  const worstMs = worst.reduce((sum, [, t]) => sum + t, 0);
+  console.log(`  ${'slowest 10 steps (step: ms)'.padEnd(56)} ${worst.map(([st, t]) => `${st}: ${t.toFixed(1)}`).join(', ')}`);
+  console.log(`  ${'their share of the loop'.padEnd(56)} ${worstMs.toFixed(1)} of ${total.toFixed(1)} ms (${((100 * worstMs) / total).toFixed(1)} %)`);
   const d = extras[r].loopDelayMs;
   if (d) console.log(`  ${'event-loop delay (ms)'.padEnd(56)} p50 ${d.p50.toFixed(2)} p99 ${d.p99.toFixed(2)} max ${d.max.toFixed(2)}`);
   for (let p = 0; p < R; p++) {
