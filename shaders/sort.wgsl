@@ -160,7 +160,22 @@ fn place_ranked(i: u32, c: u32) {
       width = moved - split;
     }
   }
-  // particle i's key, read at the first comparison that needs it (most cells need none)
+  // most cells hold only particles that moved here from one side of the split, all ordered by index: count by
+  // index and check that on the way, without branches (the halo pass, whose cells mostly hold arrivals, skips it)
+  if (SPLIT_PASS != 2u) {
+    var pure = true;
+    for (var k = 0u; k < n; k++) {
+      let o = arrived[s + k];
+      r += select(0u, 1u, o < i);
+      pure = pure && (o - lo < width);
+    }
+    if (pure) {
+      ranked[s + r] = i;
+      return;
+    }
+    r = 0u;
+  }
+  // particle i's key, read at the first comparison that needs it
   var mine = vec2<u32>(0u);
   var haveMine = false;
   for (var k = 0u; k < n; k++) {
