@@ -8,61 +8,70 @@ import { FIELD_NAMES, type Fields } from '../common/field-names.js';
 
 export { FIELD_NAMES, type FieldName, type Fields } from '../common/field-names.js';
 
-/** Converts moment sums over `passes` sampling passes into fields (SI units). */
+/**
+ * Converts moment sums over `passes` sampling passes into fields (SI units). Scalars only inside the cell loop
+ * (no arrays per cell): a run folds its fields once per batch-means block, millions of cells each time.
+ */
 export function computeFields(sums: Float64Array, passes: number, masses: number[], nCells: number, fnum: number, cellVolume: number): Fields {
   const S = masses.length;
   const f = Object.fromEntries(FIELD_NAMES.map((k) => [k, new Float64Array(nCells)])) as Fields;
   if (passes === 0) return f;
   const at = (m: number, s: number, c: number) => sums[(m * S + s) * nCells + c];
   const scale = fnum / (cellVolume * passes); // real molecules per m^3 per sampled particle
+  const { particlesPerSample: fPps, n: fn, ux: fux, uy: fuy, uz: fuz, pxx: fpxx, pyy: fpyy, pzz: fpzz, p: fp, T: fT, qx: fqx, qy: fqy, qz: fqz } = f;
   for (let c = 0; c < nCells; c++) {
     let count = 0, mass = 0;
-    const mom = [0, 0, 0];
+    let momX = 0, momY = 0, momZ = 0;
     for (let s = 0; s < S; s++) {
       const N = at(0, s, c);
       count += N;
       mass += masses[s] * N;
-      for (let i = 0; i < 3; i++) mom[i] += masses[s] * at(1 + i, s, c);
+      momX += masses[s] * at(1, s, c);
+      momY += masses[s] * at(2, s, c);
+      momZ += masses[s] * at(3, s, c);
     }
-    f.particlesPerSample[c] = count / passes;
+    fPps[c] = count / passes;
     if (count === 0) continue;
-    const u = mom.map((m) => m / mass);
-    const uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
-    const p = [0, 0, 0];
-    const q = [0, 0, 0];
+    const ux = momX / mass, uy = momY / mass, uz = momZ / mass;
+    const uu = ux * ux + uy * uy + uz * uz;
+    let px = 0, py = 0, pz = 0;
+    let qx = 0, qy = 0, qz = 0;
     for (let s = 0; s < S; s++) {
       const m = masses[s];
       const N = at(0, s, c);
       if (N === 0) continue;
-      const s1 = [at(1, s, c), at(2, s, c), at(3, s, c)];
-      // second moments S[i][j]
+      const s1x = at(1, s, c), s1y = at(2, s, c), s1z = at(3, s, c);
+      // second moments: the symmetric tensor S2[i][j] of sum v_i v_j
       const sxx = at(4, s, c), syy = at(5, s, c), szz = at(6, s, c);
       const sxy = at(7, s, c), sxz = at(8, s, c), syz = at(9, s, c);
-      const S2 = [[sxx, sxy, sxz], [sxy, syy, syz], [sxz, syz, szz]];
       const v2 = sxx + syy + szz;
-      const s3 = [at(10, s, c), at(11, s, c), at(12, s, c)];
-      const uS1 = u[0] * s1[0] + u[1] * s1[1] + u[2] * s1[2];
-      for (let i = 0; i < 3; i++) {
-        // sum over particles of (v_i - u_i)^2
-        p[i] += m * (S2[i][i] - 2 * u[i] * s1[i] + N * u[i] * u[i]);
-        // sum of c^2 c_i with c = v - u, expanded in the sampled moments
-        const uSi = u[0] * S2[0][i] + u[1] * S2[1][i] + u[2] * S2[2][i];
-        q[i] += 0.5 * m * (s3[i] - u[i] * v2 - 2 * uSi + 2 * u[i] * uS1 + uu * s1[i] - uu * u[i] * N);
-      }
+      const s3x = at(10, s, c), s3y = at(11, s, c), s3z = at(12, s, c);
+      const uS1 = ux * s1x + uy * s1y + uz * s1z;
+      // sum over particles of (v_i - u_i)^2
+      px += m * (sxx - 2 * ux * s1x + N * ux * ux);
+      py += m * (syy - 2 * uy * s1y + N * uy * uy);
+      pz += m * (szz - 2 * uz * s1z + N * uz * uz);
+      // sum of c^2 c_i with c = v - u, expanded in the sampled moments (uS_i = sum_j u_j S2[j][i])
+      const uSx = ux * sxx + uy * sxy + uz * sxz;
+      const uSy = ux * sxy + uy * syy + uz * syz;
+      const uSz = ux * sxz + uy * syz + uz * szz;
+      qx += 0.5 * m * (s3x - ux * v2 - 2 * uSx + 2 * ux * uS1 + uu * s1x - uu * ux * N);
+      qy += 0.5 * m * (s3y - uy * v2 - 2 * uSy + 2 * uy * uS1 + uu * s1y - uu * uy * N);
+      qz += 0.5 * m * (s3z - uz * v2 - 2 * uSz + 2 * uz * uS1 + uu * s1z - uu * uz * N);
     }
     const n = count * scale;
-    f.n[c] = n;
-    f.ux[c] = u[0];
-    f.uy[c] = u[1];
-    f.uz[c] = u[2];
-    f.pxx[c] = p[0] * scale;
-    f.pyy[c] = p[1] * scale;
-    f.pzz[c] = p[2] * scale;
-    f.p[c] = (f.pxx[c] + f.pyy[c] + f.pzz[c]) / 3;
-    f.T[c] = f.p[c] / (n * BOLTZMANN);
-    f.qx[c] = q[0] * scale;
-    f.qy[c] = q[1] * scale;
-    f.qz[c] = q[2] * scale;
+    fn[c] = n;
+    fux[c] = ux;
+    fuy[c] = uy;
+    fuz[c] = uz;
+    fpxx[c] = px * scale;
+    fpyy[c] = py * scale;
+    fpzz[c] = pz * scale;
+    fp[c] = (fpxx[c] + fpyy[c] + fpzz[c]) / 3;
+    fT[c] = fp[c] / (n * BOLTZMANN);
+    fqx[c] = qx * scale;
+    fqy[c] = qy * scale;
+    fqz[c] = qz * scale;
   }
   return f;
 }
