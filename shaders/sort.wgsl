@@ -111,6 +111,12 @@ fn scatter_interior(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
   if (listed) { haloParticles[wgListBase + at] = i; }
 }
 
+// The halo pass's k-th particle: the k-th one the interior pass listed, then the arrivals (appended from firstArrival).
+fn halo_item(k: u32, listed: u32, firstArrival: u32) -> u32 {
+  if (k < listed) { return haloParticles[k]; }
+  return firstArrival + (k - listed);
+}
+
 // Split steps, halo pass: scatters the listed particles (HW_LISTED of them) and the arrivals (which
 // append_arrivals put in the last CTL_ARRIVALS slots below CTL_N_ALL) that are in halo cells. The host sizes the
 // dispatch from the step before (an indirect dispatch costs more on Dawn); a grid-stride loop covers any count. An
@@ -123,8 +129,7 @@ fn scatter_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
   let firstArrival = ctlRW[CTL_N_ALL] - arrivedCount;
   let stride = nwg.x * nwg.y * WG_SIZE;
   for (var k = flat_id(wg, nwg, li); k < listed + arrivedCount; k += stride) {
-    var i = firstArrival + (k - listed);
-    if (k < listed) { i = haloParticles[k]; }
+    let i = halo_item(k, listed, firstArrival);
     let c = local_cell(i);
     if (c != INVALID_CELL && is_halo(c)) { order[starts[c] + slot[i]] = i; }
   }
@@ -223,8 +228,7 @@ fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
   let firstArrival = ctl[CTL_N_ALL] - arrivedCount;
   let stride = nwg.x * nwg.y * WG_SIZE;
   for (var k = flat_id(wg, nwg, li); k < listed + arrivedCount; k += stride) {
-    var i = firstArrival + (k - listed);
-    if (k < listed) { i = haloParticles[k]; }
+    let i = halo_item(k, listed, firstArrival);
     let c = local_cell(i);
     if (c != INVALID_CELL && is_halo(c)) { place_ranked(i, c); }
   }
