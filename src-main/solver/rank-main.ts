@@ -35,9 +35,14 @@ function traceLine(rank: number, t: { send: number[]; receive: number[] }): stri
   return `rank ${rank} exchange ms over ${t.receive.length} steps: ${row('send', t.send)}; ${row('receive', t.receive)}`;
 }
 
+/** Every rank of the run but this one. */
+function otherRanks(ch: RankChannel): number[] {
+  return Array.from({ length: ch.worldSize }, (_, r) => r).filter((r) => r !== ch.rank);
+}
+
 /** Moves migrants through the peer links: one message to every other rank per step, then waits for theirs. */
 function peerExchanger(ch: RankChannel, timeoutMs: number): Exchanger {
-  const others = Array.from({ length: ch.worldSize }, (_, r) => r).filter((r) => r !== ch.rank);
+  const others = otherRanks(ch);
   // the solver's check of each peer's records, run as the message arrives; sums by exchange number
   const counted = new Map<number, number>();
   return {
@@ -74,7 +79,7 @@ function peerExchanger(ch: RankChannel, timeoutMs: number): Exchanger {
  * number `sequence` (2 x the step + 1, which no relayout uses before the next step's exchange).
  */
 async function peerBarrier(ch: RankChannel, sequence: number, timeoutMs: number): Promise<void> {
-  const others = Array.from({ length: ch.worldSize }, (_, r) => r).filter((r) => r !== ch.rank);
+  const others = otherRanks(ch);
   await Promise.all(others.map((to) => ch.sendToPeer(to, { step: sequence, particles: 0 }, [new Uint8Array(0)])));
   await ch.receiveFromPeers({ step: sequence, from: others, timeoutMs });
 }
