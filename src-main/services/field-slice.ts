@@ -24,8 +24,8 @@ function planeIndex(cells: [number, number, number], axis: SliceAxis, index: num
   return index;
 }
 
-/** Applies `valueAt(cell)` over a plane; returns the row-major values and their finite range. */
-function mapPlane(cells: [number, number, number], axis: SliceAxis, index: number, valueAt: (cell: number) => number) {
+/** Applies `valueAt(cell, k)` over a plane (k: the row-major position, as in planeCells); returns the values and their finite range. */
+function mapPlane(cells: [number, number, number], axis: SliceAxis, index: number, valueAt: (cell: number, k: number) => number) {
   const p = PLANES[axis];
   const width = cells[p.u];
   const height = cells[p.v];
@@ -38,7 +38,7 @@ function mapPlane(cells: [number, number, number], axis: SliceAxis, index: numbe
     for (let u = 0; u < width; u++) {
       ijk[p.u] = u;
       ijk[p.v] = v;
-      const x = valueAt(cellIndex(cells, ijk));
+      const x = valueAt(cellIndex(cells, ijk), v * width + u);
       const ok = Number.isFinite(x);
       values[v * width + u] = ok ? x : null;
       if (ok) { min = Math.min(min, x); max = Math.max(max, x); }
@@ -50,10 +50,25 @@ function mapPlane(cells: [number, number, number], axis: SliceAxis, index: numbe
 
 /** One field of a run on the plane `axis` = index (middle when omitted). */
 export function fieldSlice(f: FieldSet, field: FieldName, axis: SliceAxis, index?: number): FieldSlice {
-  const at = planeIndex(f.cells, axis, index);
   const data = f.values[field];
-  const plane = mapPlane(f.cells, axis, at, (c) => data[c]);
-  return { field, label: FIELD_INFO[field].label, unit: FIELD_INFO[field].unit, axis, index: at, samples: f.samples, ...plane };
+  return planeSlice(f.cells, f.samples, field, axis, index, (c) => data[c]);
+}
+
+/** The cell ids of the plane `axis` = index (middle when omitted), row-major as the slices' values. */
+export function planeCells(cells: [number, number, number], axis: SliceAxis, index?: number): Uint32Array {
+  const at = planeIndex(cells, axis, index);
+  const p = PLANES[axis];
+  const ids = new Uint32Array(cells[p.u] * cells[p.v]);
+  mapPlane(cells, axis, at, (c, k) => { ids[k] = c; return 0; });
+  return ids;
+}
+
+/** A field slice from values known per plane position k (planeCells order): live fields, computed on the plane alone. */
+export function planeSlice(cells: [number, number, number], samples: number, field: FieldName, axis: SliceAxis, index: number | undefined,
+  valueAt: (cell: number, k: number) => number): FieldSlice {
+  const at = planeIndex(cells, axis, index);
+  const plane = mapPlane(cells, axis, at, valueAt);
+  return { field, label: FIELD_INFO[field].label, unit: FIELD_INFO[field].unit, axis, index: at, samples, ...plane };
 }
 
 /** z = (a - b) / sqrt(se_a^2 + se_b^2) of one field on a plane; null where the error is missing. */

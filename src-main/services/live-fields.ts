@@ -1,30 +1,17 @@
-// The fields of a run while it goes, for the live view: the loop's per-submit sampling sums (onBatch) folded
-// into a FieldAccumulator (the solver's own), or a multi-rank run's assembled accumulator (tick), and a slice of
-// the chosen field at most every `everyMs`.
+// The fields of a run while it goes, for the live view: a slice of the chosen field of the run's own
+// FieldAccumulator (a one-rank solver's, or a multi-rank run's assembled one), at most every `everyMs`.
 import type { Case } from '../common/case-schema.js';
 import type { FieldSlice } from '../common/contract/types.js';
-import { FieldAccumulator } from '../solver/field-accumulator.js';
-import type { BatchReport } from '../solver/loop.js';
-import { buildTables } from '../solver/tables.js';
+import type { FieldAccumulator } from '../solver/field-accumulator.js';
 import type { LiveView } from './child-messages.js';
-import { fieldSlice } from './field-slice.js';
+import { planeCells, planeSlice } from './field-slice.js';
 
 export class LiveFields {
-  private readonly acc: FieldAccumulator;
   private lastMs = 0;
 
-  /** acc: an accumulator fed elsewhere (a multi-rank run's assembler; call tick() after it grew), else an own one fed by onBatch. */
-  constructor(private readonly kase: Case, private view: LiveView, private readonly post: (s: FieldSlice) => void, private readonly everyMs = 500,
-    acc?: FieldAccumulator) {
-    this.acc = acc ?? new FieldAccumulator(kase, buildTables(kase));
-  }
-
-  /** Adds one submit's sums; posts a slice when the last one is older than `everyMs`. */
-  onBatch(b: BatchReport): void {
-    if (!b.sums || b.passes === 0) return;
-    this.acc.add(b.sums, b.passes);
-    this.tick();
-  }
+  /** acc: the run's accumulator, fed elsewhere (call tick() after it grew). */
+  constructor(private readonly kase: Case, private view: LiveView, private readonly post: (s: FieldSlice) => void, private readonly everyMs: number,
+    private readonly acc: FieldAccumulator) {}
 
   /** Posts a slice when there are samples and the last one is older than `everyMs`. */
   tick(): void {
@@ -41,12 +28,13 @@ export class LiveFields {
     if (this.acc.samples > 0) this.postSlice();
   }
 
-  /** The slice of the fields so far. */
+  /** The slice of the fields so far: computed on the plane's cells only (a big grid has millions, a plane thousands). */
   slice(): FieldSlice {
-    const values = this.acc.fields();
-    const set = { cells: this.kase.grid.cells, cellSize: this.kase.grid.cellSize, samples: this.acc.samples, blocks: 0, values, errors: values };
-    const index = this.view.index !== undefined && this.view.index < this.kase.grid.cells[{ x: 0, y: 1, z: 2 }[this.view.axis]] ? this.view.index : undefined;
-    return fieldSlice(set, this.view.field, this.view.axis, index);
+    const { cells } = this.kase.grid;
+    const { field, axis } = this.view;
+    const index = this.view.index !== undefined && this.view.index < cells[{ x: 0, y: 1, z: 2 }[axis]] ? this.view.index : undefined;
+    const values = this.acc.fieldsOfCells(planeCells(cells, axis, index))[field];
+    return planeSlice(cells, this.acc.samples, field, axis, index, (_cell, k) => values[k]);
   }
 
   /** Posts the current slice. */

@@ -13,7 +13,7 @@ function post(m: FromChild): void {
   if (process.connected) process.send?.(m);
 }
 
-/** The live view's current choice (changed by 'view' messages), and the live fields once the run starts. */
+/** The live view's current choice (changed by 'view' messages), and the live fields once the run has samples. */
 let view: LiveView = { field: 'n', axis: 'z' };
 let live: LiveFields | null = null;
 
@@ -36,14 +36,15 @@ async function runStart(m: Extract<ToChild, { type: 'start' }>, controller: Abor
     }
     const recorder = RunRecorder.start(store, m.project, c, gpu.adapter);
     post({ type: 'started', runId: recorder.runId, steps: c.run.steps });
-    live = c.sampling.enabled ? new LiveFields(c, view, (slice) => post({ type: 'field', slice })) : null;
     try {
       const { summary, result } = await runCase(c, {
         gpu, signal: controller.signal,
         onProgress: (p) => post({ type: 'progress', ...p }),
-        onBatch: (b) => {
-          live?.onBatch(b);
-          post({ type: 'phases', phases: b.phases });
+        onBatch: (b) => post({ type: 'phases', phases: b.phases }),
+        // slices of the solver's own accumulator (not a second fold of every submit's sums)
+        onFields: (fields) => {
+          live ??= new LiveFields(c, view, (slice) => post({ type: 'field', slice }), 500, fields);
+          live.tick();
         },
         onSteps: (s) => {
           recorder.onSteps(s);

@@ -4,7 +4,9 @@
 // placed in global cell order, which gives bitwise the same fields.
 import { cellVolume, type Case } from '../common/case-schema.js';
 import { BatchMeans } from './field-statistics.js';
-import { computeFields, type Fields } from './fields.js';
+import { addRange, closeRange, type FoldArrays } from './field-fold-kernels.js';
+import { FoldPool, foldThreads, sharedF64 } from './field-fold-pool.js';
+import { computeFields, emptyFields, fillFields, type Fields } from './fields.js';
 
 /** Everything a FieldAccumulator holds, for a checkpoint: f64 sums, the open block, the batch means. */
 export interface AccumulatorState {
@@ -25,21 +27,33 @@ export class FieldAccumulator {
   private blockPasses = 0;
   private blockSubmits = 0;
   private readonly batchMeans: BatchMeans;
+  /** The arrays the fold works on (in shared memory when it uses several threads). */
+  private readonly arrays: FoldArrays;
+  /** Threads that fold each submit and block (1: this thread alone). */
+  readonly threads: number;
+  /** The worker threads, started at the first fold and stopped by releaseThreads(). */
+  private pool: FoldPool | null = null;
   /** Sampling passes so far. */
   samples = 0;
 
-  constructor(private readonly kase: Case, private readonly tables: SolverTables) {
-    this.sums = new Float64Array(SAMPLE_MOMENTS * tables.species.length * tables.nCells);
-    this.blockSums = new Float64Array(this.sums.length);
-    this.batchMeans = new BatchMeans(tables.nCells);
+  /** options.threads: fold threads (default: by grid size and cores; 1 for small grids). */
+  constructor(private readonly kase: Case, private readonly tables: SolverTables, options: { threads?: number } = {}) {
+    this.threads = options.threads ?? foldThreads(tables.nCells);
+    const alloc = this.threads > 1 ? sharedF64 : (n: number) => new Float64Array(n);
+    const planes = SAMPLE_MOMENTS * tables.species.length;
+    this.sums = alloc(planes * tables.nCells);
+    this.blockSums = alloc(this.sums.length);
+    this.batchMeans = new BatchMeans(tables.nCells, alloc);
+    const { mean, m2 } = this.batchMeans.state();
+    this.arrays = { nCells: tables.nCells, planes, sums: this.sums, blockSums: this.blockSums, blockFields: emptyFields(tables.nCells, alloc), mean, m2 };
   }
 
   /** Adds one submit's f32 sums over `passes` sampling passes (global cell order). */
-  add(f32: ArrayLike<number>, passes: number): void {
-    for (let k = 0; k < f32.length; k++) {
-      this.sums[k] += f32[k];
-      this.blockSums[k] += f32[k];
-    }
+  add(f32: Float32Array, passes: number): void {
+    if (f32.length !== this.sums.length) throw new Error(`internal: ${f32.length} sampled sums where the grid has ${this.sums.length}`);
+    const pool = this.threadPool();
+    if (pool) pool.add(f32);
+    else addRange(this.arrays, f32, 0, this.tables.nCells);
     this.samples += passes;
     this.blockPasses += passes;
     this.blockSubmits += 1;
@@ -48,10 +62,29 @@ export class FieldAccumulator {
   /** Closes the current batch-means block when it holds `perBlock` sampled submits (or `force`). */
   closeBlock(perBlock: number, force: boolean): void {
     if (this.blockSubmits === 0 || (!force && this.blockSubmits < perBlock)) return;
-    this.batchMeans.add(this.fieldsOf(this.blockSums, this.blockPasses));
-    this.blockSums.fill(0);
+    const t = this.tables;
+    const base = { passes: this.blockPasses, masses: t.species.map((x) => x.mass), fnum: t.fnum, cellVolume: cellVolume(this.kase) };
+    const pool = this.threadPool();
+    // the block's fields, the batch means' update and zeroed block sums, cell by cell
+    this.batchMeans.update((_mean, _m2, k) => {
+      if (pool) pool.close({ ...base, k });
+      else closeRange(this.arrays, { ...base, k }, 0, t.nCells);
+    });
     this.blockPasses = 0;
     this.blockSubmits = 0;
+  }
+
+  /** Stops the fold's worker threads (a later fold starts them again); the arrays stay. */
+  releaseThreads(): void {
+    this.pool?.destroy();
+    this.pool = null;
+  }
+
+  /** The worker pool when this accumulator folds on several threads (started on first use). */
+  private threadPool(): FoldPool | null {
+    if (this.threads <= 1) return null;
+    this.pool ??= new FoldPool(this.arrays, this.threads);
+    return this.pool;
   }
 
   /** Fields of moment sums over `passes` passes. */
@@ -86,6 +119,14 @@ export class FieldAccumulator {
     return this.fieldsOf(this.sums, this.samples);
   }
 
+  /** The run's fields so far in the given cells only (out[k] is cell cellIds[k]): a live slice's plane. */
+  fieldsOfCells(cellIds: ArrayLike<number>): Fields {
+    const t = this.tables;
+    const out = emptyFields(cellIds.length);
+    fillFields(out, this.sums, this.samples, t.species.map((x) => x.mass), t.nCells, t.fnum, cellVolume(this.kase), cellIds);
+    return out;
+  }
+
   /** Standard errors per cell by batch means (NaN with fewer than 2 blocks). */
   errors(): Fields {
     return this.batchMeans.errors();
@@ -95,4 +136,9 @@ export class FieldAccumulator {
   get blocks(): number {
     return this.batchMeans.count;
   }
+}
+
+/** A host array for `n` f32 sums to fold into `acc`: in shared memory when its fold uses worker threads (no copy then). */
+export function foldInput(n: number, acc: FieldAccumulator | null): Float32Array {
+  return acc && acc.threads > 1 ? new Float32Array(new SharedArrayBuffer(4 * n)) : new Float32Array(n);
 }

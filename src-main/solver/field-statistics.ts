@@ -3,7 +3,8 @@
 // on their own, and the spread of the block values gives the standard error of the run's value.
 // Blocks many steps long make this honest for time-correlated DSMC samples, where the naive
 // sigma/sqrt(samples) would be too small.
-import { FIELD_NAMES, type Fields } from './fields.js';
+import { welfordRange } from './field-fold-kernels.js';
+import { FIELD_NAMES, emptyFields, type Fields } from './fields.js';
 
 /** Running mean and variance (Welford) of every field of every cell over the blocks. */
 export class BatchMeans {
@@ -11,23 +12,21 @@ export class BatchMeans {
   private readonly m2: Fields;
   private blocks = 0;
 
-  constructor(private readonly nCells: number) {
-    this.mean = emptyFields(nCells);
-    this.m2 = emptyFields(nCells);
+  /** alloc: where the arrays live (shared memory when several threads update them). */
+  constructor(private readonly nCells: number, alloc?: (n: number) => Float64Array) {
+    this.mean = emptyFields(nCells, alloc);
+    this.m2 = emptyFields(nCells, alloc);
   }
 
   /** Adds one block's fields. */
   add(block: Fields): void {
+    this.update((mean, m2, k) => welfordRange(mean, m2, block, k, 0, this.nCells));
+  }
+
+  /** Counts one more block, whose values `apply` folds into the running mean and M2 (k: its number from 1). */
+  update(apply: (mean: Fields, m2: Fields, k: number) => void): void {
+    apply(this.mean, this.m2, this.blocks + 1);
     this.blocks += 1;
-    const k = this.blocks;
-    for (const name of FIELD_NAMES) {
-      const x = block[name], mean = this.mean[name], m2 = this.m2[name];
-      for (let c = 0; c < this.nCells; c++) {
-        const d = x[c] - mean[c];
-        mean[c] += d / k;
-        m2[c] += d * (x[c] - mean[c]);
-      }
-    }
   }
 
   /** The running mean and M2 of every field and the block count, for a checkpoint. */
@@ -59,11 +58,6 @@ export class BatchMeans {
     }
     return out;
   }
-}
-
-/** A zeroed set of fields. */
-function emptyFields(nCells: number): Fields {
-  return Object.fromEntries(FIELD_NAMES.map((k) => [k, new Float64Array(nCells)])) as Fields;
 }
 
 /** Submits per block so that a run's sampled submits form about `target` blocks. */

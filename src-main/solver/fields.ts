@@ -13,39 +13,67 @@ export { FIELD_NAMES, type FieldName, type Fields } from '../common/field-names.
  * (no arrays per cell): a run folds its fields once per batch-means block, millions of cells each time.
  */
 export function computeFields(sums: Float64Array, passes: number, masses: number[], nCells: number, fnum: number, cellVolume: number): Fields {
+  const f = emptyFields(nCells);
+  fillFields(f, sums, passes, masses, nCells, fnum, cellVolume);
+  return f;
+}
+
+/** A zeroed set of fields over `n` cells (alloc: where the arrays live, e.g. shared memory). */
+export function emptyFields(n: number, alloc: (n: number) => Float64Array = (m) => new Float64Array(m)): Fields {
+  return Object.fromEntries(FIELD_NAMES.map((k) => [k, alloc(n)])) as Fields;
+}
+
+/**
+ * computeFields into existing arrays (reused block after block, no new 13 x nCells arrays each time). `cells`:
+ * all (default), a range (out[c] holds cell c, the others untouched: one thread's share), or a list of cell ids
+ * (out[k] holds cell ids[k]: a live slice's plane).
+ */
+export function fillFields(out: Fields, sums: Float64Array, passes: number, masses: number[], nCells: number, fnum: number, cellVolume: number,
+  cells: { from: number; to: number } | ArrayLike<number> = { from: 0, to: nCells }): void {
   const S = masses.length;
-  const f = Object.fromEntries(FIELD_NAMES.map((k) => [k, new Float64Array(nCells)])) as Fields;
-  if (passes === 0) return f;
-  const at = (m: number, s: number, c: number) => sums[(m * S + s) * nCells + c];
+  const range = typeof (cells as { from?: unknown }).from === 'number' ? (cells as { from: number; to: number }) : null;
+  const ids = range ? null : (cells as ArrayLike<number>);
+  const [first, end] = range ? [range.from, range.to] : [0, ids!.length];
+  if (passes === 0) {
+    for (const k of FIELD_NAMES) out[k].fill(0, first, end);
+    return;
+  }
+  const stride = S * nCells; // from one moment to the next
   const scale = fnum / (cellVolume * passes); // real molecules per m^3 per sampled particle
-  const { particlesPerSample: fPps, n: fn, ux: fux, uy: fuy, uz: fuz, pxx: fpxx, pyy: fpyy, pzz: fpzz, p: fp, T: fT, qx: fqx, qy: fqy, qz: fqz } = f;
-  for (let c = 0; c < nCells; c++) {
+  const { particlesPerSample: fPps, n: fn, ux: fux, uy: fuy, uz: fuz, pxx: fpxx, pyy: fpyy, pzz: fpzz, p: fp, T: fT, qx: fqx, qy: fqy, qz: fqz } = out;
+  for (let o = first; o < end; o++) {
+    const c = ids ? ids[o] : o;
     let count = 0, mass = 0;
     let momX = 0, momY = 0, momZ = 0;
     for (let s = 0; s < S; s++) {
-      const N = at(0, s, c);
+      const b = s * nCells + c;
+      const N = sums[b];
       count += N;
       mass += masses[s] * N;
-      momX += masses[s] * at(1, s, c);
-      momY += masses[s] * at(2, s, c);
-      momZ += masses[s] * at(3, s, c);
+      momX += masses[s] * sums[b + stride];
+      momY += masses[s] * sums[b + 2 * stride];
+      momZ += masses[s] * sums[b + 3 * stride];
     }
-    fPps[c] = count / passes;
-    if (count === 0) continue;
+    fPps[o] = count / passes;
+    if (count === 0) {
+      fn[o] = fux[o] = fuy[o] = fuz[o] = fpxx[o] = fpyy[o] = fpzz[o] = fp[o] = fT[o] = fqx[o] = fqy[o] = fqz[o] = 0;
+      continue;
+    }
     const ux = momX / mass, uy = momY / mass, uz = momZ / mass;
     const uu = ux * ux + uy * uy + uz * uz;
     let px = 0, py = 0, pz = 0;
     let qx = 0, qy = 0, qz = 0;
     for (let s = 0; s < S; s++) {
       const m = masses[s];
-      const N = at(0, s, c);
+      const b = s * nCells + c;
+      const N = sums[b];
       if (N === 0) continue;
-      const s1x = at(1, s, c), s1y = at(2, s, c), s1z = at(3, s, c);
+      const s1x = sums[b + stride], s1y = sums[b + 2 * stride], s1z = sums[b + 3 * stride];
       // second moments: the symmetric tensor S2[i][j] of sum v_i v_j
-      const sxx = at(4, s, c), syy = at(5, s, c), szz = at(6, s, c);
-      const sxy = at(7, s, c), sxz = at(8, s, c), syz = at(9, s, c);
+      const sxx = sums[b + 4 * stride], syy = sums[b + 5 * stride], szz = sums[b + 6 * stride];
+      const sxy = sums[b + 7 * stride], sxz = sums[b + 8 * stride], syz = sums[b + 9 * stride];
       const v2 = sxx + syy + szz;
-      const s3x = at(10, s, c), s3y = at(11, s, c), s3z = at(12, s, c);
+      const s3x = sums[b + 10 * stride], s3y = sums[b + 11 * stride], s3z = sums[b + 12 * stride];
       const uS1 = ux * s1x + uy * s1y + uz * s1z;
       // sum over particles of (v_i - u_i)^2
       px += m * (sxx - 2 * ux * s1x + N * ux * ux);
@@ -60,20 +88,19 @@ export function computeFields(sums: Float64Array, passes: number, masses: number
       qz += 0.5 * m * (s3z - uz * v2 - 2 * uSz + 2 * uz * uS1 + uu * s1z - uu * uz * N);
     }
     const n = count * scale;
-    fn[c] = n;
-    fux[c] = ux;
-    fuy[c] = uy;
-    fuz[c] = uz;
-    fpxx[c] = px * scale;
-    fpyy[c] = py * scale;
-    fpzz[c] = pz * scale;
-    fp[c] = (fpxx[c] + fpyy[c] + fpzz[c]) / 3;
-    fT[c] = fp[c] / (n * BOLTZMANN);
-    fqx[c] = qx * scale;
-    fqy[c] = qy * scale;
-    fqz[c] = qz * scale;
+    fn[o] = n;
+    fux[o] = ux;
+    fuy[o] = uy;
+    fuz[o] = uz;
+    fpxx[o] = px * scale;
+    fpyy[o] = py * scale;
+    fpzz[o] = pz * scale;
+    fp[o] = (fpxx[o] + fpyy[o] + fpzz[o]) / 3;
+    fT[o] = fp[o] / (n * BOLTZMANN);
+    fqx[o] = qx * scale;
+    fqy[o] = qy * scale;
+    fqz[o] = qz * scale;
   }
-  return f;
 }
 
 /** SHA-256 (hex) of the fields' f64 bytes, field by field in FIELD_NAMES order, cells in order. */

@@ -11,7 +11,7 @@ import { PipelineCache } from './gpu/pipeline-cache.js';
 import { CELL_WORD, CTL, MIGRANT_CELL_WORD, MIGRANT_WORDS, STATS } from './gpu/struct-layouts.js';
 import { velocityDistribution, type VelocityDistribution } from '../common/velocity-distribution.js';
 import { submitsPerBlock } from './field-statistics.js';
-import { FieldAccumulator } from './field-accumulator.js';
+import { FieldAccumulator, foldInput } from './field-accumulator.js';
 import { FIELD_NAMES, type Fields } from './fields.js';
 import { MigrationExchange, type ExchangeResult, type Exchanger } from './migration-exchange.js';
 import { MigratePhase } from './phases/migrate.js';
@@ -53,7 +53,10 @@ export interface StepStats {
 /** What one submit produced, for a multi-rank run's orchestrator (the rank forwards it). */
 export interface BatchReport {
   steps: StepStats[];
-  /** This submit's f32 sampling sums over the rank's local cells (layout of sample.wgsl), or null when it did not sample. */
+  /**
+   * This submit's f32 sampling sums over the rank's local cells (layout of sample.wgsl), or null when it did not
+   * sample. The loop reuses this array for the next submit: copy what must outlive the onBatch call.
+   */
   sums: Float32Array | null;
   /** Sampling passes in this submit. */
   passes: number;
@@ -215,6 +218,8 @@ export class Simulation {
   private samples = 0;
   /** Staging buffers reused by the read-back after every submit. */
   private readonly readback: Readback;
+  /** Host copy of the sampling sums, reused every sampled submit (sized to the sums buffer). */
+  private hostSums: Float32Array | null = null;
   private particles: number;
   private step = 0;
   /** Exchange of each step of the current submit (multi-rank). */
@@ -456,7 +461,9 @@ export class Simulation {
     this.particles = ctl[CTL.N];
     let sums: Float32Array | null = null;
     if (sampled) {
-      sums = new Float32Array(await this.readback.read(st.sums, st.sums.size));
+      // one host array, reused submit after submit (BatchReport.sums is valid until onBatch returns)
+      if (this.hostSums?.byteLength !== st.sums.size) this.hostSums = foldInput(st.sums.size / 4, this.fieldsAcc);
+      sums = await this.readback.readInto(st.sums, this.hostSums);
       const enc = device.createCommandEncoder({ label: 'clear-sums' });
       enc.clearBuffer(st.sums);
       device.queue.submit([enc.finish()]);
@@ -665,6 +672,17 @@ export class Simulation {
     const t0 = performance.now();
     let moved = 0;
     const host = { encodeSeconds: 0, waitSeconds: 0, readbackSeconds: 0, submits: 0 };
+    // the last submit's sampling sums (this.hostSums, kept until the next read-back), folded into the fields later
+    let pendingFold: { sums: Float32Array; passes: number } | null = null;
+    /** Folds the pending sums into the fields (one-rank runs); returns the seconds it took. */
+    const fold = (): number => {
+      if (!pendingFold || !this.fieldsAcc) return 0;
+      const t = performance.now();
+      this.fieldsAcc.add(pendingFold.sums, pendingFold.passes);
+      this.fieldsAcc.closeBlock(perBlock, false);
+      pendingFold = null;
+      return (performance.now() - t) / 1000;
+    };
     const last = this.step + steps;
     while (this.step < last) {
       if (options.signal?.aborted) throw new RunCancelled(`cancelled at step ${this.step}`);
@@ -678,20 +696,21 @@ export class Simulation {
         if (k % FLUSH_EVERY === 0 && k < batch) rec.flush();
       }
       const tSubmit = performance.now();
-      await rec.submit();
+      // the queue has this submit's work once submit() returns its promise (it then waits for the GPU), so
+      // the previous submit's sums are folded on the host while the GPU runs this one
+      const submitted = rec.submit();
+      const foldSeconds = fold();
+      await submitted;
       throwIfGpuError(this.gpu);
       const tRead = performance.now();
       const got = await this.readBack(this.step + 1, batch, passes > 0);
       host.encodeSeconds += (tSubmit - tEncode) / 1000;
-      host.waitSeconds += (tRead - tSubmit) / 1000;
+      host.waitSeconds += (tRead - tSubmit) / 1000 - foldSeconds;
       host.readbackSeconds += (performance.now() - tRead) / 1000;
       host.submits += 1;
       this.step += batch;
       this.samples += passes;
-      if (got.sums && this.fieldsAcc) {
-        this.fieldsAcc.add(got.sums, passes);
-        this.fieldsAcc.closeBlock(perBlock, false);
-      }
+      if (got.sums && this.fieldsAcc) pendingFold = { sums: got.sums, passes };
       await options.onBatch?.({
         steps: got.steps, sums: got.sums, passes, particles: this.particles,
         phases: [...this.phaseTotals(rec)].map(([phase, t]) => ({ phase, seconds: t.totalSeconds })),
@@ -705,12 +724,17 @@ export class Simulation {
       stepStats.push(...got.steps);
       options.onSteps?.(got.steps);
       this.history = { samples: this.samples, submits, startStep, start, totalsOverTime };
-      if (options.onCheckpoint && checkpointDue(this.kase, this.step - batch, this.step, last)) await options.onCheckpoint(this.step);
+      if (options.onCheckpoint && checkpointDue(this.kase, this.step - batch, this.step, last)) {
+        fold(); // a checkpoint holds the fields up to its step
+        await options.onCheckpoint(this.step);
+      }
       const elapsed = (performance.now() - t0) / 1000;
       options.onProgress?.({ step: this.step, steps: last, particles: this.particles, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
     }
+    fold();
     const seconds = (performance.now() - t0) / 1000;
     this.fieldsAcc?.closeBlock(perBlock, true);
+    this.fieldsAcc?.releaseThreads();
     // the final totals (conservation) are taken after the clock stops, as the first were before it started
     const end = steps > 0 ? await this.totals() : start;
     if (steps > 0) totalsOverTime.push({ step: this.step, totals: end });

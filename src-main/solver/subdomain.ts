@@ -42,15 +42,20 @@ export function cellShare(sub: Subdomain, nCells: number): number {
 }
 
 /** Copies a subdomain's owned cells of a local array (indexed from cellBase) into a global array indexed by cell id. */
-export function copyOwnedCells(local: ArrayLike<number>, sub: Subdomain, grid: Int3, into: { [i: number]: number }): void {
+export function copyOwnedCells(local: TypedNumbers, sub: Subdomain, grid: Int3, into: TypedNumbers): void {
   const { box, cellBase } = sub;
+  const [x0, x1] = [box.lo[0], box.hi[0]];
   for (let z = box.lo[2]; z < box.hi[2]; z++) {
     for (let y = box.lo[1]; y < box.hi[1]; y++) {
       const row = grid[0] * (y + grid[1] * z);
-      for (let x = box.lo[0]; x < box.hi[0]; x++) into[row + x] = local[row + x - cellBase];
+      // one row of x at a time (a memcpy where the element types match)
+      into.set(local.subarray(row + x0 - cellBase, row + x1 - cellBase), row + x0);
     }
   }
 }
+
+/** The numeric typed arrays copyOwnedCells moves between. */
+type TypedNumbers = Float32Array | Float64Array | Uint32Array | Int32Array;
 
 /** SimParams values of a subdomain (localDense and the fields after it in common.wgsl). */
 export function subdomainParams(s: Subdomain, segCap: number, oldCellBase = s.cellBase): Record<string, number> {

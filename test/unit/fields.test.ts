@@ -2,7 +2,7 @@
 // two-species mixture over several cells and sampling passes; fieldsSha256 stability and sensitivity.
 import { describe, expect, it } from 'vitest';
 import { BOLTZMANN } from '../../src-main/common/physics.js';
-import { FIELD_NAMES, computeFields, fieldsSha256, type Fields } from '../../src-main/solver/fields.js';
+import { FIELD_NAMES, computeFields, emptyFields, fieldsSha256, fillFields, type Fields } from '../../src-main/solver/fields.js';
 import { SAMPLE_MOMENTS } from '../../src-main/solver/gpu/struct-layouts.js';
 
 const MASSES = [6.63e-26, 4.65e-26];
@@ -129,6 +129,26 @@ describe('computeFields', () => {
     for (const k of FIELD_NAMES) expect(fields[k][N_CELLS - 1], k).toBe(0);
     const none = computeFields(momentSums(particles), 0, MASSES, N_CELLS, FNUM, VOLUME);
     for (const k of FIELD_NAMES) expect(Array.from(none[k]), k).toEqual(new Array(N_CELLS).fill(0));
+  });
+});
+
+describe('fillFields', () => {
+  const sums = momentSums(makeParticles());
+  const whole = computeFields(sums, PASSES, MASSES, N_CELLS, FNUM, VOLUME);
+
+  it('into arrays that held other values gives bitwise what computeFields gives (arrays reused block after block)', () => {
+    const out = emptyFields(N_CELLS);
+    for (const k of FIELD_NAMES) out[k].fill(-7.5);
+    fillFields(out, sums, PASSES, MASSES, N_CELLS, FNUM, VOLUME);
+    for (const k of FIELD_NAMES) expect(Array.from(out[k]), k).toEqual(Array.from(whole[k]));
+  });
+
+  it('on chosen cells gives bitwise those cells of the whole grid, in the order asked (the empty cell included)', () => {
+    const ids = [N_CELLS - 1, 2, 0];
+    const out = emptyFields(ids.length);
+    for (const k of FIELD_NAMES) out[k].fill(3);
+    fillFields(out, sums, PASSES, MASSES, N_CELLS, FNUM, VOLUME, ids);
+    for (const k of FIELD_NAMES) expect(Array.from(out[k]), k).toEqual(ids.map((c) => whole[k][c]));
   });
 });
 

@@ -9,9 +9,9 @@ import type { Decomposition } from '../decomposition/types.js';
 
 /** One rank's per-cell state over its local cell range (Simulation.cellState). */
 export interface CellState {
-  counts: ArrayLike<number>;
-  sigmaCrMax: ArrayLike<number>;
-  remainder: ArrayLike<number>;
+  counts: Uint32Array;
+  sigmaCrMax: Float32Array;
+  remainder: Float32Array;
 }
 
 /** A new decomposition and each rank's per-cell state for its new range. */

@@ -4,7 +4,7 @@
 // migrants sent and received, exchange time) and the load non-uniformity of every step.
 import type { Case } from '../../common/case-schema.js';
 import type { RankStepRecord } from '../../common/run-record.js';
-import { FieldAccumulator } from '../../solver/field-accumulator.js';
+import { FieldAccumulator, foldInput } from '../../solver/field-accumulator.js';
 import { SAMPLE_MOMENTS } from '../../solver/gpu/struct-layouts.js';
 import type { BatchReport, StepStats } from '../../solver/loop.js';
 import { copyOwnedCells, type Subdomain } from '../../solver/subdomain.js';
@@ -29,7 +29,10 @@ export class RunAssembler {
   readonly loadNonUniformity: { step: number; percent: number }[] = [];
   /** Live particles of each rank after the latest complete submit. */
   readonly particlesPerRank: number[];
-  private readonly pending = new Map<number, (BatchReport | undefined)[]>();
+  /** Submits not yet in from every rank: the reports so far (their sums already placed into `global`). */
+  private readonly pending = new Map<number, { reports: (BatchReport | undefined)[]; global: Float32Array | null }>();
+  /** Global-order sum arrays of merged submits, for reuse (hundreds of megabytes each on big grids). */
+  private readonly spare: Float32Array[] = [];
   private readonly nCells: number;
   private readonly species: number;
 
@@ -41,20 +44,30 @@ export class RunAssembler {
     this.particlesPerRank = subdomains.map(() => 0);
   }
 
-  /** Adds submit number `index` (0-based) of `rank`; when every rank has sent it, merges it and returns the merged steps. */
+  /**
+   * Adds submit number `index` (0-based) of `rank`, placing its sampling sums into global order at once (the
+   * report's sums need not outlive this call); when every rank has sent it, merges it and returns the merged steps.
+   */
   add(rank: number, index: number, report: BatchReport): StepStats[] | null {
     const W = this.subdomains.length;
     let slot = this.pending.get(index);
-    if (!slot) this.pending.set(index, (slot = new Array(W).fill(undefined)));
-    if (slot[rank]) throw new Error(`rank ${rank} reported submit ${index} twice`);
-    slot[rank] = report;
-    if (slot.some((r) => r === undefined)) return null;
+    if (!slot) this.pending.set(index, (slot = { reports: new Array(W).fill(undefined), global: null }));
+    if (slot.reports[rank]) throw new Error(`rank ${rank} reported submit ${index} twice`);
+    if (report.passes > 0) {
+      if (!report.sums) throw new Error(`internal: rank ${rank} sampled ${report.passes} times in submit ${index} but sent no sums`);
+      slot.global ??= this.spare.pop() ?? foldInput(SAMPLE_MOMENTS * this.species * this.nCells, this.fields);
+      placeSums(report.sums, this.subdomains[rank], this.species, this.nCells, this.kase.grid.cells, slot.global);
+    }
+    slot.reports[rank] = { ...report, sums: null };
+    if (slot.reports.some((r) => r === undefined)) return null;
     this.pending.delete(index);
-    return this.merge(slot as BatchReport[]);
+    const steps = this.merge(slot.reports as BatchReport[], slot.global);
+    if (slot.global) this.spare.push(slot.global);
+    return steps;
   }
 
-  /** Sums one submit over the ranks and folds its sampling sums. */
-  private merge(reports: BatchReport[]): StepStats[] {
+  /** Sums one submit over the ranks and folds its sampling sums (already in global order). */
+  private merge(reports: BatchReport[], global: Float32Array | null): StepStats[] {
     const steps = reports[0].steps.map((s, k) => {
       const out: StepStats = { step: s.step, particlesBefore: 0, injected: 0, particlesAfter: 0, collisions: 0, candidates: 0, sent: 0, received: 0, exchangeSeconds: 0 };
       const perRank: number[] = [];
@@ -78,12 +91,10 @@ export class RunAssembler {
     reports.forEach((r, rank) => { this.particlesPerRank[rank] = r.particles; });
     const passes = reports[0].passes;
     if (passes > 0) {
-      const global = new Float32Array(SAMPLE_MOMENTS * this.species * this.nCells);
       reports.forEach((r, rank) => {
-        if (!r.sums || r.passes !== passes) throw new Error(`internal: rank ${rank} sampled ${r.passes} times in a submit where rank 0 sampled ${passes}`);
-        placeSums(r.sums, this.subdomains[rank], this.species, this.nCells, this.kase.grid.cells, global);
+        if (r.passes !== passes) throw new Error(`internal: rank ${rank} sampled ${r.passes} times in a submit where rank 0 sampled ${passes}`);
       });
-      this.fields.add(global, passes);
+      this.fields.add(global!, passes);
       this.fields.closeBlock(this.perBlock, false);
     }
     this.stepStats.push(...steps);
@@ -99,5 +110,6 @@ export class RunAssembler {
   finish(): void {
     if (this.pending.size > 0) throw new Error(`internal: submits ${[...this.pending.keys()].join(', ')} did not arrive from every rank`);
     this.fields.closeBlock(this.perBlock, true);
+    this.fields.releaseThreads();
   }
 }

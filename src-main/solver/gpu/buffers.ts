@@ -43,6 +43,23 @@ export class Readback {
 
   /** Copies bytes [0, bytes) of src to the host once the queue reaches this point. */
   async read(src: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
+    return this.mapped(src, bytes, (range) => range.slice(0, bytes));
+  }
+
+  /**
+   * Copies bytes [0, into.byteLength) of src into a host array the caller keeps (the sampling sums: hundreds of
+   * megabytes on big grids, where a new array every submit costs more in page faults than the copy itself).
+   */
+  async readInto<T extends ArrayBufferView>(src: GPUBuffer, into: T): Promise<T> {
+    const bytes = into.byteLength;
+    return this.mapped(src, bytes, (range) => {
+      new Uint8Array(into.buffer, into.byteOffset, bytes).set(new Uint8Array(range, 0, bytes));
+      return into;
+    });
+  }
+
+  /** Copies src to its staging buffer, maps it and hands the mapped range to `use` (unmapped afterwards). */
+  private async mapped<R>(src: GPUBuffer, bytes: number, use: (range: ArrayBuffer) => R): Promise<R> {
     const size = Math.max(4, Math.ceil(bytes / 4) * 4);
     let staging = this.staging.get(src);
     if (!staging || staging.size < size) {
@@ -54,9 +71,11 @@ export class Readback {
     enc.copyBufferToBuffer(src, 0, staging, 0, size);
     this.device.queue.submit([enc.finish()]);
     await staging.mapAsync(0x0001, 0, size);
-    const out = staging.getMappedRange(0, size).slice(0, bytes);
-    staging.unmap();
-    return out;
+    try {
+      return use(staging.getMappedRange(0, size));
+    } finally {
+      staging.unmap();
+    }
   }
 
   /** Frees the staging buffers (and forgets those of sources that were reallocated). */
