@@ -33,6 +33,10 @@ export class FieldAccumulator {
   readonly threads: number;
   /** The worker threads, started at the first fold and stopped by releaseThreads(). */
   private pool: FoldPool | null = null;
+  /** True once the workers could not start: this accumulator then folds on its own thread. */
+  private poolFailed = false;
+  /** Threads the last fold ran on (threads, or 1 where the workers could not start). */
+  lastFoldThreads = 0;
   /** Sampling passes so far. */
   samples = 0;
 
@@ -80,10 +84,15 @@ export class FieldAccumulator {
     this.pool = null;
   }
 
-  /** The worker pool when this accumulator folds on several threads (started on first use). */
+  /** The worker pool when this accumulator folds on several threads (started on first use; null if they cannot start). */
   private threadPool(): FoldPool | null {
-    if (this.threads <= 1) return null;
-    this.pool ??= new FoldPool(this.arrays, this.threads);
+    if (this.threads <= 1 || this.poolFailed) {
+      this.lastFoldThreads = 1;
+      return null;
+    }
+    this.pool ??= FoldPool.start(this.arrays, this.threads);
+    this.poolFailed = this.pool === null;
+    this.lastFoldThreads = this.pool ? this.threads : 1;
     return this.pool;
   }
 

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { addRange, closeRange, type CloseParams, type FoldArrays } from './field-fold-kernels.js';
 
-/** Control words in shared memory: how many workers finished the current operation, and whether one failed. */
-export const CONTROL = { DONE: 0, FAILED: 1, WORDS: 2 } as const;
+/** Control words in shared memory: workers finished with the current operation, whether one failed, workers started. */
+export const CONTROL = { DONE: 0, FAILED: 1, READY: 2, WORDS: 3 } as const;
 
 /** One operation as posted to a worker (the arrays are shared, so posting them copies nothing). */
 export type FoldOp =
@@ -25,6 +25,9 @@ const MAX_THREADS = 8;
 
 /** Milliseconds the caller waits for the workers of one operation before it calls the fold broken. */
 const WAIT_LIMIT_MS = 120_000;
+
+/** Milliseconds the workers get to start (load their modules) before the fold goes on without them. */
+const START_LIMIT_MS = 10_000;
 
 /** Threads worth using for a grid of nCells (1: fold on the calling thread alone); DSMC_FOLD_THREADS=N forces N. */
 export function foldThreads(nCells: number): number {
@@ -59,8 +62,25 @@ export class FoldPool {
   private input: Float32Array | null = null;
   private failure: string | null = null;
 
-  /** threads: the calling thread plus threads - 1 workers, over `arrays` (all in shared memory). */
-  constructor(private readonly arrays: FoldArrays, readonly threads: number) {
+  /**
+   * Starts threads - 1 workers over `arrays` (all in shared memory) and waits until they are ready; null, with a
+   * warning, when they cannot start (the caller then folds on its own thread: slower, the same result).
+   */
+  static start(arrays: FoldArrays, threads: number): FoldPool | null {
+    let pool: FoldPool | null = null;
+    try {
+      pool = new FoldPool(arrays, threads);
+      pool.awaitReady();
+      return pool;
+    } catch (e) {
+      pool?.destroy();
+      process.stderr.write(`warning: the sampled fields are folded on one thread: ${(e as Error).message}\n`);
+      return null;
+    }
+  }
+
+  /** threads: the calling thread plus threads - 1 workers. */
+  private constructor(private readonly arrays: FoldArrays, readonly threads: number) {
     const script = workerScript();
     for (let w = 1; w < threads; w++) {
       const { port1, port2 } = new MessageChannel();
@@ -69,6 +89,17 @@ export class FoldPool {
       worker.unref();
       port1.unref();
       this.workers.push({ worker, port: port1 });
+    }
+  }
+
+  /** Blocks until every worker has loaded (each counts itself in READY), or throws after START_LIMIT_MS. */
+  private awaitReady(): void {
+    const deadline = Date.now() + START_LIMIT_MS;
+    for (;;) {
+      const ready = Atomics.load(this.control, CONTROL.READY);
+      if (ready === this.workers.length) return;
+      if (Date.now() > deadline) throw new Error(`${this.workers.length - ready} of ${this.workers.length} worker thread(s) did not start within ${START_LIMIT_MS / 1000} s`);
+      Atomics.wait(this.control, CONTROL.READY, ready, 100);
     }
   }
 

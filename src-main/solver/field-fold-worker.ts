@@ -22,6 +22,10 @@ function handle(m: FoldOp): boolean {
   return true;
 }
 
+// loaded: the pool waits for every worker to count itself here before the first operation
+Atomics.add(control, CONTROL.READY, 1);
+Atomics.notify(control, CONTROL.READY);
+
 port.on('message', (m: FoldOp) => {
   if (!handle(m)) port.close();
   // take any operation already queued without a trip through the event loop

@@ -42,20 +42,23 @@ function feed(acc: FieldAccumulator, nCells: number, shared: boolean) {
     acc.closeBlock(3, false);
   }
   acc.closeBlock(3, true);
+  const used = acc.lastFoldThreads;
   acc.releaseThreads();
+  return used;
 }
 
 describe('the field fold on several threads', () => {
   const kase = mixtureCase();
   const tables = buildTables(kase);
   const serial = new FieldAccumulator(kase, tables, { threads: 1 });
-  feed(serial, tables.nCells, false);
+  expect(feed(serial, tables.nCells, false)).toBe(1);
 
   it.each([[2, true], [3, false], [5, true]])('%i threads (input in shared memory: %s) give bitwise one thread\'s result', (threads, shared) => {
     const acc = new FieldAccumulator(kase, tables, { threads });
     expect(acc.threads).toBe(threads);
     expect(foldInput(4, acc).buffer).toBeInstanceOf(SharedArrayBuffer);
-    feed(acc, tables.nCells, shared);
+    // the workers really ran (were they to fail to start, the fold would fall back to one thread)
+    expect(feed(acc, tables.nCells, shared)).toBe(threads);
     expect(acc.blocks).toBe(serial.blocks);
     expect(acc.blocks).toBe(4);
     expect(acc.samples).toBe(serial.samples);
