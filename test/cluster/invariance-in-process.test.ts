@@ -1,6 +1,6 @@
 // Decomposition invariance of the solver itself (ranks in one process, on one device): the fields and
 // step statistics of 2 and 4 ranks must be bitwise those of 1 rank, for a periodic box and for a walled
-// channel with inflow and outflow, with every decomposition method.
+// channel with inflow and outflow, with every decomposition method, also with the fields folded on threads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Case } from '../../src-main/common/case-schema.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
@@ -53,5 +53,18 @@ describe.each([
     // particles did cross between ranks, so the test exercised migration
     const sent = assembler.rankSteps.reduce((s, r) => s + r.sent, 0);
     expect(sent).toBeGreaterThan(0);
+  });
+
+  it('the orchestrator\'s fold on worker threads (DSMC_FOLD_THREADS=3) gives bitwise the one-rank fields and errors', async () => {
+    const { result } = await simulate(gpu, makeCase(), { timing: 'off' });
+    process.env.DSMC_FOLD_THREADS = '3';
+    try {
+      const { assembler } = await runInProcessRanks(gpu, makeCase(), 'rcb', 2);
+      expect(assembler.fields.lastFoldThreads).toBe(3);
+      expect(fieldsSha256(assembler.fields.fields())).toBe(reference.sha);
+      expect(fieldsSha256(assembler.fields.errors())).toBe(fieldsSha256(result.fieldErrors));
+    } finally {
+      delete process.env.DSMC_FOLD_THREADS;
+    }
   });
 });

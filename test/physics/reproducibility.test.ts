@@ -14,8 +14,9 @@ beforeAll(async () => { gpu = await gpuForTests(); });
 afterAll(() => gpu?.device.destroy());
 
 /** Hashes of the sampled fields and of every particle array after running c. */
-async function fingerprint(c: Case): Promise<{ fields: string; errors: string; particles: string; n: number }> {
+async function fingerprint(c: Case, foldThreads = 1): Promise<{ fields: string; errors: string; particles: string; n: number }> {
   const { sim, result } = await simulate(gpu, c);
+  expect(sim.fieldAccumulator?.lastFoldThreads).toBe(foldThreads);
   const arrays = await sim.readParticles(PARTICLE_ATTRIBUTES);
   const h = createHash('sha256');
   for (const a of PARTICLE_ATTRIBUTES) h.update(new Uint8Array(arrays[a]));
@@ -44,7 +45,7 @@ describe('bitwise reproducibility', () => {
     const one = await fingerprint(presetCase('free-stream', SETS));
     process.env.DSMC_FOLD_THREADS = '3';
     try {
-      expect(await fingerprint(presetCase('free-stream', SETS))).toEqual(one);
+      expect(await fingerprint(presetCase('free-stream', SETS), 3)).toEqual(one);
     } finally {
       delete process.env.DSMC_FOLD_THREADS;
     }
