@@ -43,7 +43,8 @@ export function formatSummary(s: RunSummary): string {
     `conservation: particles ${s.conservation.particlesStart} -> ${s.conservation.particlesEnd}; ` +
       `momentum drift ${drift(s.conservation.momentumRelDrift)}, energy drift ${drift(s.conservation.energyRelDrift)}`,
     `sampling: ${s.samples} passes; fields sha256 ${s.fieldsSha256.slice(0, 16)}...`,
-    `host: ${s.host.submits} submits; encoding ${dur(s.host.encodeSeconds)}, waiting for the GPU ${dur(s.host.waitSeconds)}, read-back ${dur(s.host.readbackSeconds)}`,
+    `host: ${s.host.submits} submits; encoding ${dur(s.host.encodeSeconds)}, waiting for the GPU ${dur(s.host.waitSeconds)}, read-back ${dur(s.host.readbackSeconds)}` +
+      (s.host.foldSeconds ? `, folding the sampled fields ${dur(s.host.foldSeconds)}` : ''),
     `memory: ${s.bytesPerParticle.toFixed(1)} bytes of GPU buffers per particle (capacity ${s.capacity} particles)`,
     '',
     `phase timing (${s.timing}):`,

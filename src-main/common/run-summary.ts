@@ -32,7 +32,8 @@ export interface RunSummary {
   phases: Record<string, PhaseSummary>;
   otherSeconds: number;
   /** Host side of the loop (encoding, waiting for the GPU, read-back) and the number of submits. */
-  host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; submits: number };
+  /** foldSeconds: folding the sampled fields on the host (absent in runs recorded before it was measured). */
+  host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; foldSeconds?: number; submits: number };
   /** Drifts are null where the boundaries exchange momentum (any wall or open face) or energy (diffuse, inflow, outflow). */
   conservation: { particlesStart: number; particlesEnd: number; momentumRelDrift: number | null; energyRelDrift: number | null };
   samples: number;

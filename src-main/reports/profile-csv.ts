@@ -22,6 +22,7 @@ function metricRows(r: ProfileReport): Cell[][] {
     ['momentum_rel_drift', c?.momentumRelDrift ?? null], ['energy_rel_drift', c?.energyRelDrift ?? null],
     ['host_submits', r.host?.submits ?? null], ['host_encode_seconds', r.host?.encodeSeconds ?? null],
     ['host_wait_seconds', r.host?.waitSeconds ?? null], ['host_readback_seconds', r.host?.readbackSeconds ?? null],
+    ['host_fold_seconds', r.host?.foldSeconds ?? null],
   ];
 }
 

@@ -145,7 +145,8 @@ export interface LoopResult {
   capacity: number;
   tables: SolverTables;
   /** Host side of the loop: recording commands, waiting for the GPU, reading results back. */
-  host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; submits: number };
+  /** Host time per loop: recording, waiting for the GPU, read-backs, folding the sampled fields (one rank), submits. */
+  host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; foldSeconds: number; submits: number };
 }
 
 /** Thrown when a run is cancelled through its AbortSignal. */
@@ -671,17 +672,19 @@ export class Simulation {
     await options.beforeClock?.();
     const t0 = performance.now();
     let moved = 0;
-    const host = { encodeSeconds: 0, waitSeconds: 0, readbackSeconds: 0, submits: 0 };
+    const host = { encodeSeconds: 0, waitSeconds: 0, readbackSeconds: 0, foldSeconds: 0, submits: 0 };
     // the last submit's sampling sums (this.hostSums, kept until the next read-back), folded into the fields later
     let pendingFold: { sums: Float32Array; passes: number } | null = null;
-    /** Folds the pending sums into the fields (one-rank runs); returns the seconds it took. */
+    /** Folds the pending sums into the fields (one-rank runs); returns the seconds it took (also added to host.foldSeconds). */
     const fold = (): number => {
       if (!pendingFold || !this.fieldsAcc) return 0;
       const t = performance.now();
       this.fieldsAcc.add(pendingFold.sums, pendingFold.passes);
       this.fieldsAcc.closeBlock(perBlock, false);
       pendingFold = null;
-      return (performance.now() - t) / 1000;
+      const seconds = (performance.now() - t) / 1000;
+      host.foldSeconds += seconds;
+      return seconds;
     };
     const last = this.step + steps;
     while (this.step < last) {
@@ -733,8 +736,10 @@ export class Simulation {
     }
     fold();
     const seconds = (performance.now() - t0) / 1000;
+    const tClose = performance.now();
     this.fieldsAcc?.closeBlock(perBlock, true);
     this.fieldsAcc?.releaseThreads();
+    host.foldSeconds += (performance.now() - tClose) / 1000;
     // the final totals (conservation) are taken after the clock stops, as the first were before it started
     const end = steps > 0 ? await this.totals() : start;
     if (steps > 0) totalsOverTime.push({ step: this.step, totals: end });

@@ -58,7 +58,7 @@ export const summarySchema = z.object({
   timing: z.custom<RunSummary['timing']>((v) => typeof v === 'string' && v.length > 0, 'expected the name of the timing source'),
   phases: z.record(z.string(), phaseSummarySchema),
   otherSeconds: z.number(),
-  host: z.object({ encodeSeconds: seconds, waitSeconds: seconds, readbackSeconds: seconds, submits: count }),
+  host: z.object({ encodeSeconds: seconds, waitSeconds: seconds, readbackSeconds: seconds, foldSeconds: seconds.optional(), submits: count }),
   conservation: z.object({
     particlesStart: count, particlesEnd: count, momentumRelDrift: z.number().nullable(), energyRelDrift: z.number().nullable(),
   }),

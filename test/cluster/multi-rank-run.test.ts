@@ -57,6 +57,8 @@ describe.each([
     expect(typeof many.loadNonUniformity).toBe('number');
     expect(many.samples).toBe(one.samples);
     expect(many.fieldsSha256).toBe(one.fieldsSha256);
+    // the host time of folding the sampled fields: the solver's in a one-rank run, the orchestrator's here
+    for (const s of [one, many]) expect((s.host as { foldSeconds: number }).foldSeconds).toBeGreaterThan(0);
     const phases = Object.keys(many.phases as object);
     expect(phases).toContain('exchange');
     expect(recordedSteps(many.runId as number)).toEqual(recordedSteps(one.runId as number));

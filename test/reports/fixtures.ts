@@ -59,7 +59,7 @@ export function sampleSummary(): RunSummary {
     timing: 'gpu-timestamps',
     phases: {},
     otherSeconds: 0.033,
-    host: { encodeSeconds: 0.001, waitSeconds: 0.02, readbackSeconds: 0.003, submits: 2 },
+    host: { encodeSeconds: 0.001, waitSeconds: 0.02, readbackSeconds: 0.003, foldSeconds: 0.004, submits: 2 },
     conservation: { particlesStart: 1000, particlesEnd: 1004, momentumRelDrift: null, energyRelDrift: 1.5e-7 },
     samples: 4, fieldsSha256: 'cd'.repeat(32), capacity: 2048, bytesPerParticle: 96.5,
     adapter: { description: 'Fake GPU <1>', backend: 'vulkan' },

@@ -52,6 +52,7 @@ describe('HTML profile', () => {
     expect(v.momentumRelDrift).toBe('');
     expect(Number(v['host.waitSeconds'])).toBe(0.02);
     expect(Number(v['host.submits'])).toBe(2);
+    expect(Number(v['host.foldSeconds'])).toBe(0.004);
     expect(html).toMatch(/not conserved by these boundaries/);
     const [, calls, perCall, min, avg, max, pct, perParticle] = htmlPhaseRow(html, 'collide').map((x) => (x === '' ? NaN : Number(x)));
     expect(calls).toBe(4);
@@ -78,6 +79,7 @@ describe('CSV profile', () => {
     expect(Number(m.collisions_per_particle_step)).toBe(0.0707);
     expect(m.momentum_rel_drift).toBe('');
     expect(Number(m.energy_rel_drift)).toBe(1.5e-7);
+    expect(Number(m.host_fold_seconds)).toBe(0.004);
     const phases = Object.fromEntries(s.phases.rows.map((r) => [r[0], Object.fromEntries(s.phases.header.map((h, i) => [h, r[i]]))]));
     expect(Object.keys(phases)).toEqual(['move', 'collide', 'other']);
     expect(Number(phases.move.min_s)).toBe(0.004);

@@ -43,7 +43,7 @@ describe('profile report', () => {
     expect(r.throughput.loopSecondsPerParticle).toBeCloseTo(0.05 / 1000, 15);
     expect(r.throughput.collisionsPerParticleStep).toBe(0.0707);
     expect(r.throughput.candidatesPerParticleStep).toBe(0.401);
-    expect(r.host).toEqual({ encodeSeconds: 0.001, waitSeconds: 0.02, readbackSeconds: 0.003, submits: 2 });
+    expect(r.host).toEqual({ encodeSeconds: 0.001, waitSeconds: 0.02, readbackSeconds: 0.003, foldSeconds: 0.004, submits: 2 });
     expect(r.phaseTable.loopSeconds).toBe(0.05);
     expect(r.timing).toBe('gpu-timestamps');
     expect(r.run.tags).toContain('baseline');

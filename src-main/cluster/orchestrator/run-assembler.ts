@@ -29,6 +29,8 @@ export class RunAssembler {
   readonly loadNonUniformity: { step: number; percent: number }[] = [];
   /** Live particles of each rank after the latest complete submit. */
   readonly particlesPerRank: number[];
+  /** Seconds spent folding the sampled sums into the fields (placing them in global order included). */
+  foldSeconds = 0;
   /** Submits not yet in from every rank: the reports so far (their sums already placed into `global`). */
   private readonly pending = new Map<number, { reports: (BatchReport | undefined)[]; global: Float32Array | null }>();
   /** Global-order sum arrays of merged submits, for reuse (hundreds of megabytes each on big grids). */
@@ -55,8 +57,10 @@ export class RunAssembler {
     if (slot.reports[rank]) throw new Error(`rank ${rank} reported submit ${index} twice`);
     if (report.passes > 0) {
       if (!report.sums) throw new Error(`internal: rank ${rank} sampled ${report.passes} times in submit ${index} but sent no sums`);
+      const t = performance.now();
       slot.global ??= this.spare.pop() ?? foldInput(SAMPLE_MOMENTS * this.species * this.nCells, this.fields);
       placeSums(report.sums, this.subdomains[rank], this.species, this.nCells, this.kase.grid.cells, slot.global);
+      this.foldSeconds += (performance.now() - t) / 1000;
     }
     slot.reports[rank] = { ...report, sums: null };
     if (slot.reports.some((r) => r === undefined)) return null;
@@ -94,8 +98,10 @@ export class RunAssembler {
       reports.forEach((r, rank) => {
         if (r.passes !== passes) throw new Error(`internal: rank ${rank} sampled ${r.passes} times in a submit where rank 0 sampled ${passes}`);
       });
+      const t = performance.now();
       this.fields.add(global!, passes);
       this.fields.closeBlock(this.perBlock, false);
+      this.foldSeconds += (performance.now() - t) / 1000;
     }
     this.stepStats.push(...steps);
     return steps;
@@ -109,7 +115,9 @@ export class RunAssembler {
   /** Closes the last batch-means block; call once after the last submit. */
   finish(): void {
     if (this.pending.size > 0) throw new Error(`internal: submits ${[...this.pending.keys()].join(', ')} did not arrive from every rank`);
+    const t = performance.now();
     this.fields.closeBlock(this.perBlock, true);
     this.fields.releaseThreads();
+    this.foldSeconds += (performance.now() - t) / 1000;
   }
 }

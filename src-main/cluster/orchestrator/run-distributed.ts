@@ -290,6 +290,8 @@ function finishRun(c: Case, o: DistributedOptions, a: RunAssembler, d: Decomposi
     encodeSeconds: Math.max(...dones.map((x) => x.host.encodeSeconds)),
     waitSeconds: Math.max(...dones.map((x) => x.host.waitSeconds)),
     readbackSeconds: Math.max(...dones.map((x) => x.host.readbackSeconds)),
+    // the orchestrator folds the fields (the ranks send their sums)
+    foldSeconds: a.foldSeconds,
     submits: dones[0].host.submits,
   };
   const gpuBytes = dones.reduce((s, x) => s + x.gpuBytes, 0);

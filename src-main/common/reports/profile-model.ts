@@ -50,7 +50,7 @@ export interface ProfileReport {
   phaseTable: PhaseTable;
   throughput: ProfileThroughput;
   conservation: ProfileConservation | null;
-  host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; submits: number } | null;
+  host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; foldSeconds?: number; submits: number } | null;
   memory: { capacity: number; bytesPerParticle: number } | null;
   sampling: { samples: number; fieldsSha256: string } | null;
   steps: StepRecord[];
