@@ -22,7 +22,7 @@ function studyRows(r: ScalingReport): Cell[][] {
 function pointRows(r: ScalingReport): Cell[][] {
   return r.points.map((p) => {
     const b = p.balance;
-    return [p.gpus, p.runId, p.ranks, p.steps, p.meanParticles, p.particlesPerGpu, p.particleSteps, p.loopSeconds, p.scaledSeconds,
+    return [p.gpus, p.runId, p.repeats.runIds.length, p.repeats.spreadPercent, p.repeats.runIds.join(';'), p.ranks, p.steps, p.meanParticles, p.particlesPerGpu, p.particleSteps, p.loopSeconds, p.scaledSeconds,
       p.particleStepsPerSecond, p.particleStepsPerSecondPerGpu, p.speedup, p.idealSpeedup, p.efficiency,
       b.loadNonUniformity?.meanPercent, b.loadNonUniformity?.maxPercent, b.communicated?.meanPerStep, b.communicated?.maxPerStep,
       b.communicated?.meanFractionOfParticles, b.waitSeconds?.mean, b.waitSeconds?.max, b.steps, p.otherSeconds];
@@ -71,7 +71,7 @@ function fitRows(r: ScalingReport): Cell[][] {
 export function scalingCsv(r: ScalingReport): string {
   return [
     section('study', ['key', 'value'], studyRows(r)),
-    section('points', ['gpus', 'run_id', 'ranks', 'steps', 'mean_particles', 'particles_per_gpu', 'particle_steps', 'loop_seconds', 'scaled_seconds',
+    section('points', ['gpus', 'run_id', 'runs', 'spread_percent', 'run_ids', 'ranks', 'steps', 'mean_particles', 'particles_per_gpu', 'particle_steps', 'loop_seconds', 'scaled_seconds',
       'particle_steps_per_second', 'particle_steps_per_second_per_gpu', 'speedup', 'ideal_speedup', 'efficiency', 'un_mean_percent',
       'un_max_percent', 'sent_per_step_mean', 'sent_per_step_max', 'sent_fraction_of_particles', 'wait_seconds_mean', 'wait_seconds_max',
       'rank_steps_used', 'other_seconds'], pointRows(r)),

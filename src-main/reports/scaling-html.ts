@@ -39,7 +39,10 @@ function pointRow(p: ScalingPoint): string {
   const k = (f: string) => `points.${p.gpus}.${f}`;
   const b = p.balance;
   return `<tr data-gpus="${p.gpus}">` +
-    num(p.gpus, String(p.gpus), k('gpus')) + num(p.runId, `#${p.runId}`, k('runId')) + num(p.ranks, String(p.ranks), k('ranks')) +
+    num(p.gpus, String(p.gpus), k('gpus')) + num(p.runId, `#${p.runId}`, k('runId')) +
+    num(p.repeats.runIds.length, String(p.repeats.runIds.length), k('repeats')) +
+    num(p.repeats.spreadPercent, p.repeats.runIds.length > 1 ? formatPercent(p.repeats.spreadPercent) : '-', k('spreadPercent')) +
+    num(p.ranks, String(p.ranks), k('ranks')) +
     num(p.particlesPerGpu, formatSci(p.particlesPerGpu), k('particlesPerGpu')) +
     num(p.loopSeconds, formatSeconds(p.loopSeconds), k('loopSeconds')) +
     num(p.particleStepsPerSecond, formatSci(p.particleStepsPerSecond), k('particleStepsPerSecond')) +
@@ -63,8 +66,9 @@ function pointsSection(r: ScalingReport): string {
     : 'weak scaling: efficiency E(n) = particle-steps/s per GPU on n GPUs / on n0 GPUs (= T_p(n0) / T_np(n) at equal load per GPU), scaled speedup n E(n)';
   return `<h2>Results</h2><p class="note">${escapeHtml(kind)}; baseline n0 = ${r.baselineGpus} GPU(s); ideal S(n) = n, E(n) = 1. ` +
     'UN = (Pmax - Pmin) / Pavg over ranks at each step (mean and max over steps); sent = particles migrated per step summed over ranks; ' +
-    'wait = each rank\'s time waiting for the others summed over the steps (mean and max over ranks).</p>' +
-    '<table id="scaling-table">' + head(['GPUs', 'run', 'ranks', 'particles/GPU', 'loop time', 'particle-steps/s', 'per GPU', 'speedup', 'ideal',
+    'wait = each rank\'s time waiting for the others summed over the steps (mean and max over ranks). ' +
+    'runs = completed runs on the GPU count; with several, the row is their median run by throughput and spread = (fastest - slowest) / median.</p>' +
+    '<table id="scaling-table">' + head(['GPUs', 'run', 'runs', 'spread', 'ranks', 'particles/GPU', 'loop time', 'particle-steps/s', 'per GPU', 'speedup', 'ideal',
       'efficiency', 'UN mean', 'UN max', 'sent/step', 'sent/particles', 'wait mean', 'wait max']) +
     r.points.map(pointRow).join('') + '</table>';
 }
@@ -143,7 +147,8 @@ function rankSection(r: ScalingReport): string {
 
 /** The study's runs, runs left out and warnings. */
 function runsSection(r: ScalingReport): string {
-  const runs = r.points.map((p) => `<li>${p.gpus} GPU(s): run #${p.runId}, ${p.ranks} rank(s), ${p.steps} steps</li>`).join('');
+  const runs = r.points.map((p) => `<li>${p.gpus} GPU(s): run #${p.runId}, ${p.ranks} rank(s), ${p.steps} steps` +
+    (p.repeats.runIds.length > 1 ? `; median of runs ${p.repeats.runIds.map((id) => `#${id}`).join(', ')}` : '') + '</li>').join('');
   const skipped = r.skipped.map((s) => `<li>run #${s.runId} on ${s.gpus} GPU(s) left out: ${escapeHtml(s.reason)}</li>`).join('');
   const warnings = r.warnings.map((w) => `<li class="warn">${escapeHtml(w)}</li>`).join('');
   return `<h2>Runs</h2><ul>${runs}${skipped}</ul>` + (warnings ? `<h2>Warnings</h2><ul id="warnings">${warnings}</ul>` : '');

@@ -127,7 +127,7 @@ export const MIGRATIONS: readonly Migration[] = [
         notes TEXT NOT NULL DEFAULT ''
       );
       CREATE INDEX studies_by_project ON studies(project_id);
-      -- one run per GPU count in a study; deleting a run or a study removes the row
+      -- the runs of a study (v5 drops the one-per-GPU-count rule); deleting a run or a study removes the row
       CREATE TABLE study_runs (
         study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
         run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -179,6 +179,26 @@ export const MIGRATIONS: readonly Migration[] = [
         job_id TEXT,
         profile TEXT
       );
+    `,
+  },
+  {
+    version: 5,
+    name: 'repeated runs per GPU count in a study',
+    sql: `
+      -- a study may hold several runs on one GPU count (repeats: its report uses the median); the table is
+      -- rebuilt without UNIQUE (study_id, gpus), its rows kept
+      CREATE TABLE study_runs_v5 (
+        study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        gpus INTEGER NOT NULL CHECK (gpus > 0),
+        position INTEGER NOT NULL,
+        PRIMARY KEY (study_id, run_id)
+      ) WITHOUT ROWID;
+      INSERT INTO study_runs_v5 (study_id, run_id, gpus, position) SELECT study_id, run_id, gpus, position FROM study_runs;
+      DROP TABLE study_runs;
+      ALTER TABLE study_runs_v5 RENAME TO study_runs;
+      CREATE INDEX study_runs_by_run ON study_runs(run_id);
+      CREATE INDEX study_runs_by_gpus ON study_runs(study_id, gpus);
     `,
   },
 ];

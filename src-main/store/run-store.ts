@@ -309,7 +309,7 @@ export class RunStore {
     return this.studies.createStudy(input);
   }
 
-  /** Adds a run to a study as its run on `gpus` GPUs (one run per GPU count). */
+  /** Adds a run to a study as a run on `gpus` GPUs (several on one count are repeats). */
   addStudyRun(studyId: number, runId: number, gpus: number): void {
     this.studies.addStudyRun(studyId, runId, gpus);
   }

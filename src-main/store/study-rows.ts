@@ -54,11 +54,10 @@ export function studyFromRow(db: Database.Database, row: StudyRow, getRun: (id: 
   };
 }
 
-/** The study's run on `gpus` GPUs and whether `runId` is already in it (for clear errors before inserting). */
-export function studyConflicts(db: Database.Database, studyId: number, runId: number, gpus: number): { sameRun: number | null; sameGpus: number | null } {
-  const sameRun = db.prepare('SELECT gpus FROM study_runs WHERE study_id = ? AND run_id = ?').get(studyId, runId) as { gpus: number } | undefined;
-  const sameGpus = db.prepare('SELECT run_id FROM study_runs WHERE study_id = ? AND gpus = ?').get(studyId, gpus) as { run_id: number } | undefined;
-  return { sameRun: sameRun?.gpus ?? null, sameGpus: sameGpus?.run_id ?? null };
+/** The GPU count `runId` has in the study, or null when it is not in it (for a clear error before inserting). */
+export function studyRunGpus(db: Database.Database, studyId: number, runId: number): number | null {
+  const row = db.prepare('SELECT gpus FROM study_runs WHERE study_id = ? AND run_id = ?').get(studyId, runId) as { gpus: number } | undefined;
+  return row?.gpus ?? null;
 }
 
 /** Links a run to a study at the next position. */

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import type { ProjectRecord, RankStepRecord, RunRecord, StudyKind, StudyRecord } from '../common/run-record.js';
 import { checkInput, createStudySchema, notesSchema, projectNameSchema, rankStepSchema, studyIdSchema, studyRunSchema } from './input-schemas.js';
 import {
-  insertRankSteps, insertStudy, insertStudyRun, selectRankSteps, selectStudies, studyConflicts, studyFromRow,
+  insertRankSteps, insertStudy, insertStudyRun, selectRankSteps, selectStudies, studyFromRow, studyRunGpus,
 } from './study-rows.js';
 
 /** What createStudy records about a new study. */
@@ -41,20 +41,16 @@ export class StudyStore {
     return this.getStudy(id);
   }
 
-  /** Adds a run (any status) to a study as its run on `gpus` GPUs; one run per GPU count. */
+  /** Adds a run (any status) to a study as a run on `gpus` GPUs; several on one count are repeats (the report takes the median). */
   addStudyRun(studyId: number, runId: number, gpus: number): void {
     const i = checkInput(studyRunSchema, { studyId, runId, gpus }, `addStudyRun(study ${studyId}, run ${runId}, gpus ${gpus})`);
     const db = this.host.db;
     db.transaction(() => {
       this.requireStudy(i.studyId);
       this.host.getRun(i.runId);
-      const c = studyConflicts(db, i.studyId, i.runId, i.gpus);
-      if (c.sameRun !== null) {
-        throw new Error(`addStudyRun: run ${i.runId} is already in study ${i.studyId} (on ${c.sameRun} GPUs); a run counts once per study`);
-      }
-      if (c.sameGpus !== null) {
-        throw new Error(`addStudyRun: study ${i.studyId} already has run ${c.sameGpus} on ${i.gpus} GPUs; ` +
-          `remove it first (removeStudyRun(${i.studyId}, ${c.sameGpus})) to replace it with run ${i.runId}`);
+      const sameRun = studyRunGpus(db, i.studyId, i.runId);
+      if (sameRun !== null) {
+        throw new Error(`addStudyRun: run ${i.runId} is already in study ${i.studyId} (on ${sameRun} GPUs); a run counts once per study`);
       }
       insertStudyRun(db, i.studyId, i.runId, i.gpus);
     }).immediate();

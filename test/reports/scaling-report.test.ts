@@ -109,6 +109,47 @@ describe('scaling report model from the database', () => {
   });
 });
 
+describe('repeated runs in a study (dsmc study --repeat)', () => {
+  it('stores repeats on one GPU count; the report shows the median run, every run id and the spread in HTML and CSV', () => {
+    // two more 2-GPU runs, 20 % slower and 10 % faster: the median is the original run
+    const extra = [1.2, 1 / 1.1].map((f) => {
+      const id = store.createRun(runInput({ ranks: 2, gpus: 2, project: 'scaling' }));
+      store.appendRankSteps(id, rankSteps(2));
+      store.completeRun(id, {
+        summary: { ...summary(), steps: STEPS, meanParticles: PARTICLES, particles: PARTICLES, particleSteps: PARTICLES * STEPS, seconds: T(2) * f,
+          particleStepsPerSecond: (PARTICLES * STEPS) / (T(2) * f) },
+        phases: rankPhases(2), fields: null,
+      });
+      return id;
+    });
+    const caseHash = store.getRun(runIds[0]).caseHash;
+    const s = store.createStudy({ name: 'repeats', kind: 'strong', project: 'scaling', caseName: 'box', caseHash });
+    for (const [id, n] of [[runIds[0], 1], [runIds[1], 2], [extra[0], 2], [extra[1], 2], [runIds[2], 4]] as const) store.addStudyRun(s.id, id, n);
+    const r = buildScalingReport(loadScalingInput(store, s.id));
+    const two = r.points[1];
+    expect(two.runId).toBe(runIds[1]);
+    expect(two.repeats.runIds).toEqual([runIds[1], ...extra].sort((a, b) => a - b));
+    const speed = (PARTICLES * STEPS) / T(2);
+    const spread = (100 * (speed * 1.1 - speed / 1.2)) / speed;
+    expect(two.repeats.spreadPercent).toBeCloseTo(spread, 10);
+    // the model and speedups are those of the study without repeats
+    expect(r.fit!.serialFraction).toBe(report.fit!.serialFraction);
+    expect(r.points.map((p) => p.speedup)).toEqual(report.points.map((p) => p.speedup));
+    expect(r.warnings).toEqual([expect.stringContaining(`the 3 runs on 2 GPUs (${two.repeats.runIds.join(', ')}) differ by ${spread.toFixed(1)} %`)]);
+    const v = htmlKeyedValues(scalingHtml(r));
+    expect(keyed(v, 'points.2.repeats')).toBe(3);
+    expect(keyed(v, 'points.2.spreadPercent')).toBeCloseTo(spread, 10);
+    expect(keyed(v, 'points.1.repeats')).toBe(1);
+    expect(scalingHtml(r)).toContain(`median of runs ${two.repeats.runIds.map((id) => `#${id}`).join(', ')}`);
+    const c = csvSections(scalingCsv(r));
+    const col = (name: string) => c.points.header.indexOf(name);
+    expect(c.points.rows.map((row) => [row[col('gpus')], row[col('runs')], row[col('run_ids')]])).toEqual([
+      ['1', '1', String(runIds[0])], ['2', '3', two.repeats.runIds.join(';')], ['4', '1', String(runIds[2])],
+    ]);
+    expect(Number(c.points.rows[1][col('spread_percent')])).toBeCloseTo(spread, 10);
+  });
+});
+
 describe('HTML scaling report', () => {
   let html: string;
   beforeAll(() => { html = scalingHtml(report); });

@@ -74,16 +74,48 @@ describe('scaling studies', () => {
     expect(store.getStudy(a.id).notes).toBe('first try');
   });
 
-  it('refuses a second run on the same GPU count and the same run twice, naming the fix', () => {
-    const r1 = completedRun(1), r1b = completedRun(1);
+  it('keeps repeated runs on one GPU count, refuses the same run twice naming the fix, and removes one run', () => {
+    const r1 = completedRun(1), r1b = completedRun(1), r2 = completedRun(2);
     const s = store.createStudy({ name: 's', kind: 'strong', project: 'p1', caseName: 'box', caseHash: HASH });
     store.addStudyRun(s.id, r1, 1);
-    expect(() => store.addStudyRun(s.id, r1b, 1)).toThrow(new RegExp(`already has run ${r1} on 1 GPUs.*removeStudyRun`));
+    store.addStudyRun(s.id, r2, 2);
+    store.addStudyRun(s.id, r1b, 1); // a repeat
+    expect(store.getStudy(s.id).runs.map((x) => [x.gpus, x.runId])).toEqual([[1, r1], [1, r1b], [2, r2]]);
     expect(() => store.addStudyRun(s.id, r1, 2)).toThrow(/already in study/);
     store.removeStudyRun(s.id, r1);
-    store.addStudyRun(s.id, r1b, 1);
-    expect(store.getStudy(s.id).runs.map((x) => x.runId)).toEqual([r1b]);
+    expect(store.getStudy(s.id).runs.map((x) => x.runId)).toEqual([r1b, r2]);
     expect(() => store.removeStudyRun(s.id, r1)).toThrow(new RegExp(`run ${r1} is not in study ${s.id}`));
+  });
+
+  it('migrates a version 4 database: its study runs are kept, and a repeat on one GPU count is then accepted', () => {
+    store.close();
+    const other = tempDir();
+    const file = join(other, 'runs.sqlite');
+    const db = new Database(file);
+    migrate(db, 4);
+    const t = '2025-01-02T03:04:05.000Z';
+    db.prepare("INSERT INTO projects (id, name, created_at) VALUES (1, 'v4', ?)").run(t);
+    db.prepare("INSERT INTO cases (id, name, hash, json, created_at) VALUES (1, 'box', ?, '{}', ?)").run('c'.repeat(64), t);
+    for (const id of [3, 4, 5]) {
+      db.prepare(`INSERT INTO runs (id, project_id, case_id, status, started_at, ended_at, seed, ranks, gpus, adapter_description,
+                  backend, product_version, pid, hostname, summary) VALUES (?, 1, 1, 'completed', ?, ?, 1, 1, 1, 'gpu', 'vulkan', '0.0.1', 1, 'h', NULL)`).run(id, t, t);
+    }
+    db.prepare("INSERT INTO studies (id, project_id, name, kind, case_name, case_hash, created_at) VALUES (7, 1, 'old', 'strong', 'box', ?, ?)").run('c'.repeat(64), t);
+    db.prepare('INSERT INTO study_runs (study_id, run_id, gpus, position) VALUES (7, 3, 1, 0), (7, 4, 2, 1)').run();
+    expect(() => db.prepare('INSERT INTO study_runs (study_id, run_id, gpus, position) VALUES (7, 5, 1, 2)').run()).toThrow(/UNIQUE/);
+    db.close();
+    const migrated = RunStore.open({ dataDir: other });
+    try {
+      expect(migrated.getStudy(7).runs.map((x) => [x.gpus, x.runId, x.position])).toEqual([[1, 3, 0], [2, 4, 1]]);
+      migrated.addStudyRun(7, 5, 1);
+      expect(migrated.getStudy(7).runs.map((x) => [x.gpus, x.runId])).toEqual([[1, 3], [1, 5], [2, 4]]);
+      migrated.deleteStudy(7);
+      expect(migrated.getRun(5).id).toBe(5);
+    } finally {
+      migrated.close();
+      removeDir(other);
+    }
+    store = RunStore.open({ dataDir: dir });
   });
 
   it('removes a deleted run from its study, and deleting a study keeps its runs', () => {

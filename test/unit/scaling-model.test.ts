@@ -174,6 +174,22 @@ describe('scaling report from runs', () => {
     expect(r.warnings.some((w) => /run 3 \(4 GPUs\) has 1100000 particles per GPU, the baseline 1000000/.test(w))).toBe(true);
   });
 
+  it('repeated runs on a GPU count: the median run by throughput (the slower middle one of an even number), its spread, a warning above 10 %', () => {
+    // 1 GPU: runs 1, 2, 3 at 10, 12, 9 s (median 10 s: run 1); 2 GPUs: runs 4, 5 at 5.5 and 5 s (slower middle: run 4)
+    const r = buildScalingReport(study('strong', [[1, 10, 1e6], [1, 12, 1e6], [1, 9, 1e6], [2, 5.5, 1e6], [2, 5, 1e6], [4, 3, 1e6]]));
+    expect(r.points.map((p) => [p.gpus, p.runId, p.repeats.runIds])).toEqual([[1, 1, [1, 2, 3]], [2, 4, [4, 5]], [4, 6, [6]]]);
+    expect(r.points[0].repeats.particleStepsPerSecond).toEqual([1e8 / 10, 1e8 / 12, 1e8 / 9]);
+    expect(r.points[0].repeats.spreadPercent).toBeCloseTo((100 * (1e8 / 9 - 1e8 / 12)) / (1e8 / 10), 12);
+    expect(r.points[1].repeats.spreadPercent).toBeCloseTo((100 * (1e8 / 5 - 1e8 / 5.5)) / (1e8 / 5.5), 12);
+    expect(r.points[2].repeats.spreadPercent).toBe(0);
+    // speedups from the median runs
+    expect(r.points[1].speedup).toBeCloseTo(10 / 5.5, 14);
+    expect(r.fit!.points.map((p) => p.measuredSeconds)).toEqual([10, 5.5, 3]);
+    // 1 GPU spreads by 27.8 %, 2 GPUs by 10 % (not above the limit)
+    const spread = r.warnings.filter((w) => w.includes('differ by'));
+    expect(spread).toEqual([expect.stringContaining('the 3 runs on 1 GPUs (1, 2, 3) differ by 27.8 % in throughput; the median run 1 is used')]);
+  });
+
   it('uses the smallest GPU count as the baseline when there is no one-GPU run, and says so', () => {
     const r = buildScalingReport(study('strong', [[2, 5, 1e6], [4, 2.5, 1e6]]));
     expect(r.baselineGpus).toBe(2);

@@ -11,7 +11,7 @@ import type { CliCommand, CommandArgs } from '../command.js';
 import { RUN_OPTIONS, runCaseFile, timingOf } from './solver-commands.js';
 import { STUDY_STORE_SUBCOMMANDS, formatStudy } from './study-store-commands.js';
 
-const USAGE = 'study strong|weak CASE --gpus 1,2,4 [--decomposition slab|block|rcb] [--set path=value ...] [--warmup N] [--name NAME] [--project P] [--data-dir DIR] [--json]\n' +
+const USAGE = 'study strong|weak CASE --gpus 1,2,4 [--repeat N] [--decomposition slab|block|rcb] [--set path=value ...] [--warmup N] [--name NAME] [--project P] [--data-dir DIR] [--json]\n' +
   '       dsmc study show STUDY [--json] | dsmc study delete STUDY';
 
 /** The GPU counts of --gpus (ascending, distinct, each >= 1). */
@@ -27,6 +27,14 @@ export function gpuCounts(text: string | undefined): number[] {
   return out.sort((a, b) => a - b);
 }
 
+/** --repeat: runs per GPU count (1 to 20; default 1). */
+export function repeatCount(text: string | undefined): number {
+  if (text === undefined) return 1;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 20) throw new Error(`--repeat: got "${text}"; expected the number of runs per GPU count, 1 to 20 (the report uses the median run)`);
+  return n;
+}
+
 /** The --set that grows a case's grid along z by `factor` (weak scaling keeps the load per GPU). */
 export function weakGrowth(cells: [number, number, number], factor: number): string {
   return `grid.cells=[${cells[0]},${cells[1]},${cells[2] * factor}]`;
@@ -39,6 +47,7 @@ async function runStudy(kind: StudyKind, args: CommandArgs): Promise<number> {
   const sets = args.values.set as string[];
   const base = loadCase(readCaseFile(ref), sets);
   const counts = gpuCounts(args.values.gpus as string | undefined);
+  const repeats = repeatCount(args.values.repeat as string | undefined);
   const warmupText = (args.values.warmup as string | undefined) ?? '20';
   const warmup = Number(warmupText);
   if (!Number.isInteger(warmup) || warmup < 0) throw new Error(`--warmup: got "${warmupText}"; expected a whole number of untimed steps >= 0`);
@@ -46,12 +55,14 @@ async function runStudy(kind: StudyKind, args: CommandArgs): Promise<number> {
   const project = args.values.project as string;
   const store = RunStore.open({ dataDir });
   try {
-    const name = (args.values.name as string | undefined) ?? `${kind} scaling of ${base.name} on ${counts.join(', ')} GPUs`;
+    const name = (args.values.name as string | undefined) ?? `${kind} scaling of ${base.name} on ${counts.join(', ')} GPUs${repeats > 1 ? `, ${repeats} runs each` : ''}`;
     const study = store.createStudy({ name, kind, project, caseName: base.name, caseHash: caseHashOf(base) });
     process.stderr.write(`study ${study.id}: ${name}\n`);
-    for (const n of counts) {
+    // repeats go round the GPU counts in turn, so a slow spell of the machine does not hit one count only
+    for (const [repeat, n] of Array.from({ length: repeats }, (_, k) => counts.map((c) => [k + 1, c] as const)).flat()) {
       const grown = kind === 'weak' && n > 1 ? [weakGrowth(base.grid.cells, n)] : [];
-      process.stderr.write(`\n== ${n} GPU${n > 1 ? 's' : ''}${grown.length ? ` (${grown[0]})` : ''}\n`);
+      const which = repeats > 1 ? `, run ${repeat} of ${repeats}` : '';
+      process.stderr.write(`\n== ${n} GPU${n > 1 ? 's' : ''}${grown.length ? ` (${grown[0]})` : ''}${which}\n`);
       const done = await runCaseFile(ref, {
         sets: [...sets, ...grown], json: false, timing: timingOf(args), detail: false, progress: !args.values['no-progress'],
         warmup, save: { project, dataDir }, ranks: n, decomposition: (args.values.decomposition as 'slab' | 'block' | 'rcb') ?? 'slab',
@@ -71,8 +82,9 @@ export const studyCommand: CliCommand = {
   name: 'study',
   usage: USAGE,
   summary: 'Scaling studies: run CASE on each GPU count of --gpus (strong: the same problem; weak: the grid grown along z\n' +
-    'with the GPU count) and store the series as one study (dsmc report scaling STUDY); show or delete a study.',
-  options: { ...RUN_OPTIONS, gpus: { type: 'string' }, warmup: { type: 'string' }, name: { type: 'string' } },
+    'with the GPU count), --repeat N times in turn (the report uses each count\'s median run and shows the spread), and\n' +
+    'store the series as one study (dsmc report scaling STUDY); show or delete a study.',
+  options: { ...RUN_OPTIONS, gpus: { type: 'string' }, repeat: { type: 'string' }, warmup: { type: 'string' }, name: { type: 'string' } },
   async run(args) {
     const word = args.positionals[0];
     if (word === 'strong' || word === 'weak') {

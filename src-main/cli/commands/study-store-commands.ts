@@ -49,9 +49,14 @@ export function formatStudy(study: StudyRecord, report: ScalingReport): string {
   const rows = [['GPUs', 'run', 'status', 'ranks', 'loop s', 'particle-steps/s/GPU', 'speedup', 'efficiency', 'UN mean %']];
   for (const r of study.runs) {
     const p = report.points.find((x) => x.runId === r.runId);
+    // a repeat that is not its GPU count's median run: its own time and throughput, the median's row has the rest
+    const repeat = !p && report.points.some((x) => x.repeats.runIds.includes(r.runId)) ? r.run.summary : null;
     const un = p?.balance.loadNonUniformity?.meanPercent;
-    rows.push([String(r.gpus), String(r.runId), r.run.status, String(r.run.ranks), p ? p.loopSeconds.toFixed(3) : '-',
-      p ? p.particleStepsPerSecondPerGpu.toExponential(3) : '-', p ? p.speedup.toFixed(3) : '-', p ? `${(100 * p.efficiency).toFixed(1)} %` : '-',
+    const loop = p ? p.loopSeconds : repeat?.seconds;
+    const perGpu = p ? p.particleStepsPerSecondPerGpu : repeat ? repeat.particleSteps / repeat.seconds / r.gpus : undefined;
+    rows.push([String(r.gpus), String(r.runId), r.run.status, String(r.run.ranks), loop === undefined ? '-' : loop.toFixed(3),
+      perGpu === undefined ? '-' : perGpu.toExponential(3), p ? p.speedup.toFixed(3) : repeat ? '(repeat)' : '-',
+      p ? `${(100 * p.efficiency).toFixed(1)} %${p.repeats.runIds.length > 1 ? ` (median of ${p.repeats.runIds.length}, spread ${p.repeats.spreadPercent.toFixed(1)} %)` : ''}` : '-',
       un === undefined ? '-' : un.toFixed(1)]);
   }
   lines.push(study.runs.length ? table(rows) : 'no runs yet');

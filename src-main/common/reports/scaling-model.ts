@@ -6,11 +6,16 @@
 //   weak:   E(n) = R(n) / R(n0) with R = particle-steps/s per GPU, i.e. T_p(n0) / T_np(n) with both times
 //           normalised to the baseline's particle-steps per GPU, so small differences in the particle count per
 //           GPU do not bias it; the scaled speedup is n E(n).
-// Ideal is S(n) = n and E(n) = 1 for both. Every exporter (HTML, CSV, JSON, PDF) formats this one model.
+// Ideal is S(n) = n and E(n) = 1 for both. A GPU count run several times (repeats) is represented by its median
+// run by throughput (of an even number, the slower of the two middle ones), its spread reported beside it.
+// Every exporter (HTML, CSV, JSON, PDF) formats this one model.
 import type { PhaseRecord, RankStepRecord, RunRecord, StudyRecord } from '../run-record.js';
 import { buildPhaseTable, type PhaseRow } from './phase-table.js';
 import { rankBalance, type RankBalance } from './rank-balance.js';
 import { fitScalingModel, speedupAndEfficiency, type ScalingFit } from './scaling-fit.js';
+
+/** Spread of repeated runs (percent of the median's throughput) above which the report warns. */
+const REPEAT_SPREAD_WARN_PERCENT = 10;
 
 /** What one run of the study contributes. */
 export interface ScalingRunInput {
@@ -26,10 +31,20 @@ export interface ScalingInput {
   runs: ScalingRunInput[];
 }
 
+/** Every completed run on one GPU count: ids and throughputs in id order, and their spread. */
+export interface ScalingRepeats {
+  runIds: number[];
+  particleStepsPerSecond: number[];
+  /** (fastest - slowest) / the median run's throughput, in percent; 0 for one run. */
+  spreadPercent: number;
+}
+
 /** One GPU count of the study. */
 export interface ScalingPoint {
   gpus: number;
+  /** The run this point shows: the only one, or the median of the repeats. */
   runId: number;
+  repeats: ScalingRepeats;
   ranks: number;
   steps: number;
   meanParticles: number;
@@ -89,13 +104,32 @@ function balanceOf(r: ScalingRunInput): RankBalance {
   return b;
 }
 
+/** Particle-steps per second of a completed run. */
+function throughputOf(r: ScalingRunInput): number {
+  return r.run.summary!.particleSteps / r.run.summary!.seconds;
+}
+
+/** The completed runs grouped by GPU count (ascending), each group's median run by throughput and its repeats. */
+function medianRuns(used: ScalingRunInput[]): { run: ScalingRunInput; repeats: ScalingRepeats }[] {
+  const groups = new Map<number, ScalingRunInput[]>();
+  for (const r of used) groups.set(r.gpus, [...(groups.get(r.gpus) ?? []), r]);
+  return [...groups.keys()].sort((a, b) => a - b).map((gpus) => {
+    const runs = groups.get(gpus)!.sort((a, b) => a.run.id - b.run.id);
+    const bySpeed = [...runs].sort((a, b) => throughputOf(a) - throughputOf(b));
+    const median = bySpeed[(bySpeed.length - 1) >> 1];
+    const speeds = runs.map(throughputOf);
+    const spreadPercent = (100 * (Math.max(...speeds) - Math.min(...speeds))) / throughputOf(median);
+    return { run: median, repeats: { runIds: runs.map((r) => r.run.id), particleStepsPerSecond: speeds, spreadPercent } };
+  });
+}
+
 /** A point without speedup and efficiency (filled in against the baseline later). */
-function pointOf(r: ScalingRunInput): ScalingPoint {
+function pointOf(r: ScalingRunInput, repeats: ScalingRepeats): ScalingPoint {
   const s = r.run.summary!;
   const table = buildPhaseTable(r.phases, { loopSeconds: s.seconds, meanParticles: s.meanParticles, particleSteps: s.particleSteps });
   const pss = s.particleSteps / s.seconds;
   return {
-    gpus: r.gpus, runId: r.run.id, ranks: r.run.ranks, steps: s.steps, meanParticles: s.meanParticles, particlesPerGpu: s.meanParticles / r.gpus,
+    gpus: r.gpus, runId: r.run.id, repeats, ranks: r.run.ranks, steps: s.steps, meanParticles: s.meanParticles, particlesPerGpu: s.meanParticles / r.gpus,
     particleSteps: s.particleSteps, loopSeconds: s.seconds, scaledSeconds: s.seconds, particleStepsPerSecond: pss,
     particleStepsPerSecondPerGpu: pss / r.gpus, speedup: NaN, efficiency: NaN, idealSpeedup: r.gpus,
     phases: table.rows, otherSeconds: table.other.seconds, balance: balanceOf(r),
@@ -134,6 +168,10 @@ function pointWarnings(input: ScalingInput, points: ScalingPoint[], runs: Scalin
     if (p.ranks > 1 && p.balance.steps === 0) out.push(`run ${p.runId} (${p.gpus} GPUs) kept no per-rank steps: UN and particles communicated are unknown`);
     if (p.balance.incompleteSteps > 0) out.push(`run ${p.runId}: ${p.balance.incompleteSteps} step(s) lack some rank's row and were left out of UN and communication`);
     if (p.phases.length === 0) out.push(`run ${p.runId} (${p.gpus} GPUs) has no phase timings (timing off?)`);
+    if (p.repeats.spreadPercent > REPEAT_SPREAD_WARN_PERCENT) {
+      out.push(`the ${p.repeats.runIds.length} runs on ${p.gpus} GPUs (${p.repeats.runIds.join(', ')}) differ by ${p.repeats.spreadPercent.toFixed(1)} % in throughput; ` +
+        `the median run ${p.runId} is used: check that nothing else ran on the GPUs and host, or repeat more often (dsmc study --repeat N)`);
+    }
   }
   return out;
 }
@@ -147,7 +185,8 @@ export function buildScalingReport(input: ScalingInput): ScalingReport {
     if (why) skipped.push({ runId: r.run.id, gpus: r.gpus, reason: why });
     else used.push(r);
   }
-  const points = used.map(pointOf);
+  const chosen = medianRuns(used);
+  const points = chosen.map((c) => pointOf(c.run, c.repeats));
   const kind = input.study.kind;
   const base = points[0];
   if (base) {
@@ -157,7 +196,7 @@ export function buildScalingReport(input: ScalingInput): ScalingReport {
       Object.assign(p, speedupAndEfficiency(kind, base.gpus, base.scaledSeconds, p.gpus, p.scaledSeconds));
     }
   }
-  const warnings = base ? pointWarnings(input, points, used) : [];
+  const warnings = base ? pointWarnings(input, points, chosen.map((c) => c.run)) : [];
   if (base && base.gpus !== 1) {
     warnings.unshift(`the smallest GPU count measured is ${base.gpus}: speedups and efficiencies are relative to it, assuming ideal scaling up to ${base.gpus} GPUs`);
   }
