@@ -203,6 +203,8 @@ describe('the app in a browser against dsmc serve', () => {
     await page.click('[data-test="nav-scaling"]');
     await page.waitForSelector('[data-test="scaling-table"]');
     expect(await page.locator('[data-test="scaling-table"] tbody tr').count()).toBe(2);
+    // one run per GPU count: no spread shown
+    expect((await page.locator('[data-test="scaling-repeats"]').allTextContents()).map((t) => t.trim())).toEqual(['1', '1']);
     expect(await page.textContent('[data-test="scaling-fit"]')).toContain('T(n)');
     expect(await page.locator('.scaling .charts svg').count()).toBeGreaterThan(3);
     await shot('8-scaling-study');
