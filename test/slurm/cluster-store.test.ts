@@ -41,8 +41,9 @@ describe('migration 4', () => {
     db.prepare(`INSERT INTO runs (id, project_id, case_id, status, started_at, seed, ranks, gpus, adapter_description, backend, product_version, hostname)
                 VALUES (5, 1, 1, 'completed', 't', 1, 2, 2, 'gpu', 'vulkan', '0', 'elsewhere')`).run();
     db.close();
-    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4]);
-    expect(LATEST_VERSION).toBe(4);
+    // migration 4 follows 1-3 (later ones, such as 5's repeated study runs, come after it)
+    expect(MIGRATIONS.map((m) => m.version).slice(0, 4)).toEqual([1, 2, 3, 4]);
+    expect(LATEST_VERSION).toBeGreaterThanOrEqual(4);
     const store = RunStore.open({ dataDir: dir });
     try {
       expect(store.getRun(5)).toMatchObject({ project: 'old', ranks: 2, status: 'completed' });
