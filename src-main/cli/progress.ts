@@ -1,6 +1,6 @@
 // Terminal progress bar for runs (cli-progress): step, particle-steps/s and ETA, on stderr.
 import cliProgress from 'cli-progress';
-import type { Progress } from '../solver/loop.js';
+import type { Progress } from '../solver/loop-types.js';
 
 /** A progress reporter; does nothing when stderr is not a terminal. */
 export function progressBar(enabled: boolean): { update(p: Progress): void; stop(): void } {

@@ -4,7 +4,7 @@ import type { Case } from '../common/case-schema.js';
 import type { PhaseRecord, StepRecord, TotalsRecord } from '../common/run-record.js';
 import type { DistributedRun } from '../cluster/orchestrator/run-distributed.js';
 import type { AdapterDescription } from '../solver/gpu/device.js';
-import { RunCancelled, type LoopResult, type StepStats } from '../solver/loop.js';
+import { RunCancelled, type LoopResult, type StepStats } from '../solver/loop-types.js';
 import type { RunSummary } from '../solver/summary.js';
 import type { RunStore } from '../store/run-store.js';
 import { productVersion } from './product-version.js';

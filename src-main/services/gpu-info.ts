@@ -5,7 +5,7 @@ import type { CaseCheck, GpuInfo } from '../common/contract/types.js';
 import { CaseError, parseCase } from '../common/case-schema.js';
 import { discoverGpus } from '../cluster/gpus.js';
 import { openGpu } from '../solver/gpu/device.js';
-import { stepsPerSubmit } from '../solver/loop.js';
+import { stepsPerSubmit } from '../solver/submit-plan.js';
 import { bufferPlan, initialCapacity } from '../solver/state.js';
 import { buildTables } from '../solver/tables.js';
 

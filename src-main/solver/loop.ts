@@ -6,14 +6,12 @@ import type { Case } from '../common/case-schema.js';
 import { Readback, WORKGROUP_SIZE, readBuffer } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
 import { TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
-import type { TimingSource } from '../common/run-summary.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
 import { CELL_WORD, CTL, MIGRANT_CELL_WORD, MIGRANT_WORDS, STATS } from './gpu/struct-layouts.js';
 import { velocityDistribution, type VelocityDistribution } from '../common/velocity-distribution.js';
-import { submitsPerBlock } from './field-statistics.js';
 import { FieldAccumulator, foldInput } from './field-accumulator.js';
 import { FIELD_NAMES, type Fields } from './fields.js';
-import { MigrationExchange, type ExchangeResult, type Exchanger } from './migration-exchange.js';
+import { MigrationExchange, type ExchangeResult } from './migration-exchange.js';
 import { MigratePhase } from './phases/migrate.js';
 import { cellShare, wholeGrid, type Subdomain } from './subdomain.js';
 import { particleTotals, type ParticleTotals } from './phases/conservation.js';
@@ -35,165 +33,11 @@ import { inCellOrder } from './checkpoint/cell-order.js';
 import { SimState, initialCapacity } from './state.js';
 import { stepTimeline } from './step-timeline.js';
 import { buildTables, type SolverTables } from './tables.js';
-
-/** Statistics of one step, read back from the GPU's ring. */
-export interface StepStats {
-  step: number;
-  particlesBefore: number;
-  injected: number;
-  particlesAfter: number;
-  collisions: number;
-  candidates: number;
-  /** Multi-rank runs: particles this rank sent to and received from others, and the host time of the exchange. */
-  sent?: number;
-  received?: number;
-  exchangeSeconds?: number;
-}
-
-/** What one submit produced, for a multi-rank run's orchestrator (the rank forwards it). */
-export interface BatchReport {
-  steps: StepStats[];
-  /**
-   * This submit's f32 sampling sums over the rank's local cells (layout of sample.wgsl), or null when it did not
-   * sample. The loop reuses this array for the next submit: copy what must outlive the onBatch call.
-   */
-  sums: Float32Array | null;
-  /** Sampling passes in this submit. */
-  passes: number;
-  /** Live particles on this rank after the submit. */
-  particles: number;
-  /** Seconds per phase so far in this loop (for live views; GPU timestamps or wall clock, empty with timing off). */
-  phases: { phase: string; seconds: number }[];
-}
-
-/** Progress reported after every submit. */
-export interface Progress {
-  step: number;
-  steps: number;
-  particles: number;
-  elapsedSeconds: number;
-  particleStepsPerSecond: number;
-}
-
-/** Options of a run beyond the case. */
-export interface LoopOptions {
-  /** 'auto': GPU timestamps when the adapter has them, else wall clock; 'off': no phase times. */
-  timing?: 'auto' | 'wall' | 'off';
-  onProgress?: (p: Progress) => void;
-  /** Called with the statistics of every step as they are read back. */
-  onSteps?: (s: StepStats[]) => void;
-  signal?: AbortSignal;
-  /** Time each stage of a multi-stage phase (sort.count, sort.scan, ...) as its own pass. */
-  detail?: boolean;
-  /** Called after every submit with its statistics and raw sampling sums (awaited before the next submit). */
-  onBatch?: (b: BatchReport) => void | Promise<void>;
-  /**
-   * Called (and awaited) after a submit that ends a checkpoint interval of run.checkpointEvery (checkpointDue),
-   * after onSteps, with the step reached: the caller takes snapshot() and writes it.
-   */
-  onCheckpoint?: (step: number) => Promise<void>;
-  /**
-   * Awaited just before the loop's clock starts (after the starting totals): a multi-rank run's ranks meet here, so
-   * that one rank's later start is not timed as the others' wait in their first step.
-   */
-  beforeClock?: () => Promise<void>;
-}
-
-/** Where a Simulation runs: a subdomain of a multi-rank run, with the exchanger that moves its migrants. */
-export interface SimulationPlacement {
-  subdomain: Subdomain;
-  exchanger?: Exchanger;
-  /** Halo depth in cells per axis instead of the first guess from the case (tests of split steps). */
-  haloDepth?: Int3;
-  /** Particle capacity to start with instead of the planned one (tests of buffer growth; it still grows as needed). */
-  capacity?: number;
-  /** Migrant slots per destination to start with instead of the planned ones (tests of migrant buffer growth). */
-  segmentCapacity?: number;
-  /** Invocations of the halo pass's per-particle dispatches instead of the guess from the step before (tests of its loops). */
-  haloThreads?: number;
-}
-
-/** How a rank splits its steps: halo depth per axis, halo and owned cells, steps redone whole so far. */
-export type SplitStats = {
-  depth: Int3;
-  haloCells: number;
-  ownedCells: number;
-  redos: number;
-};
-
-/** What a finished loop hands to the summary. */
-export interface LoopResult {
-  steps: number;
-  seconds: number;
-  stepStats: StepStats[];
-  phases: Map<string, { calls: number; totalSeconds: number; minSeconds: number; maxSeconds: number }>;
-  timingSource: TimingSource;
-  start: ParticleTotals;
-  /** The step `start` was taken at (before the loop's first step; a resumed loop's is the original loop's). */
-  startStep: number;
-  end: ParticleTotals;
-  samples: number;
-  /** Fields of a one-rank run (empty arrays in a rank of a multi-rank run: the orchestrator assembles them). */
-  fields: Fields;
-  /** Standard errors of `fields` per cell by batch means over `fieldBlocks` blocks (NaN when fewer than 2). */
-  fieldErrors: Fields;
-  fieldBlocks: number;
-  /** Raw f64 moment sums (layout of sample.wgsl), for tests and exports. */
-  sums: Float64Array;
-  /** Totals of the particle system after every submit (for step statistics over time). */
-  totalsOverTime: { step: number; totals: ParticleTotals }[];
-  capacity: number;
-  tables: SolverTables;
-  /** Host side of the loop: recording commands, waiting for the GPU, reading results back. */
-  /** Host time per loop: recording, waiting for the GPU, read-backs, folding the sampled fields (one rank), submits. */
-  host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; foldSeconds: number; submits: number };
-}
-
-/** Thrown when a run is cancelled through its AbortSignal. */
-export class RunCancelled extends Error {}
+import { RunCancelled, type LoopOptions, type LoopResult, type SimulationPlacement, type SplitStats, type StepStats } from './loop-types.js';
+import { PASSES_PER_STEP, blockSubmits, samplesAt, stepsPerSubmit } from './submit-plan.js';
 
 /** Steps recorded between two early submits inside a batch (overlaps recording with the GPU). */
 const FLUSH_EVERY = 8;
-
-/** Batch-means blocks a sampled run aims for. */
-const BLOCKS = 20;
-
-/**
- * Most passes per step: move, inject, migrate, sort (four with detailed timing) and collide twice (a multi-rank
- * rank's split step: interior and halo), sample.
- */
-const PASSES_PER_STEP = 14;
-
-/**
- * Steps recorded per submit: the case's stepsPerSubmit, capped so that one query set (4096
- * timestamps) times them all, and so that the sampled steps span at least BLOCKS submits (the
- * batch-means blocks behind the fields' standard errors; short sampled runs submit more often).
- */
-export function stepsPerSubmit(c: Case): number {
-  let chunk = Math.min(c.run.stepsPerSubmit, Math.floor(2048 / PASSES_PER_STEP));
-  if (c.sampling.enabled) {
-    const span = c.run.steps - Math.max(c.sampling.start, 1) + 1;
-    if (span > 0) chunk = Math.min(chunk, Math.max(1, Math.floor(span / BLOCKS)));
-  }
-  return chunk;
-}
-
-/** True when step s (1-based) of a case is a sampling step. */
-export function samplesAt(c: Case, s: number): boolean {
-  const { enabled, start, interval } = c.sampling;
-  return enabled && s >= start && (s - start) % interval === 0;
-}
-
-/** Sampled submits per batch-means block of a loop of `steps` steps after step `from` (the same on any number of ranks). */
-export function blockSubmits(c: Case, from: number, steps: number): number {
-  const chunk = stepsPerSubmit(c);
-  let n = 0;
-  for (let first = from + 1; first <= from + steps; first += chunk) {
-    const last = Math.min(first + chunk - 1, from + steps);
-    for (let s = first; s <= last; s++) if (samplesAt(c, s)) { n += 1; break; }
-  }
-  return submitsPerBlock(n, BLOCKS);
-}
 
 /** Empty fields (a rank of a multi-rank run keeps none). */
 function noFields(): Fields {

@@ -9,7 +9,8 @@ import { exitWhenSupervisorGone } from '../cluster/supervisor/supervisor-watch.j
 import { openGpu, type Gpu } from './gpu/device.js';
 import { addTime, type PhaseTotals } from './gpu/phase-timer.js';
 import { MIGRANT_WORDS } from './gpu/struct-layouts.js';
-import { RunCancelled, Simulation } from './loop.js';
+import { Simulation } from './loop.js';
+import { RunCancelled } from './loop-types.js';
 import type { Exchanger } from './migration-exchange.js';
 import { parseDecomposition, parseRankPayload } from './rank-payload.js';
 import { checkRankBuffers } from './rank-prelaunch.js';

@@ -3,7 +3,7 @@
 import { formatPrelaunch, prelaunchCheck } from '../cases/prelaunch.js';
 import type { Case } from '../common/case-schema.js';
 import type { Gpu } from './gpu/device.js';
-import { stepsPerSubmit } from './loop.js';
+import { stepsPerSubmit } from './submit-plan.js';
 import { bufferPlan, initialCapacity } from './state.js';
 import { cellShare, type Subdomain } from './subdomain.js';
 import { buildTables } from './tables.js';

@@ -2,7 +2,7 @@
 import type { AdapterDescription } from './gpu/device.js';
 import { fieldsSha256 } from './fields.js';
 import { BOUNDARY_CODES } from './gpu/struct-layouts.js';
-import type { LoopResult } from './loop.js';
+import type { LoopResult } from './loop-types.js';
 import type { PhaseSummary, RunSummary } from '../common/run-summary.js';
 
 export type { PhaseSummary, RunSummary } from '../common/run-summary.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Case } from '../../src-main/common/case-schema.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { fieldsSha256 } from '../../src-main/solver/fields.js';
-import type { StepStats } from '../../src-main/solver/loop.js';
+import type { StepStats } from '../../src-main/solver/loop-types.js';
 import { gpuForTests, presetCase, simulate } from '../physics/harness.js';
 import { runInProcessRanks } from './in-process-ranks.js';
 

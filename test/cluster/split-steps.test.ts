@@ -11,7 +11,7 @@ import { arrivalsOutsideHalo, haloBits, haloCellCount, haloList, initialHaloDept
 import { subdomainOf } from '../../src-main/solver/subdomain.js';
 import { mostProbableSpeed } from '../../src-main/common/physics.js';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
-import type { StepStats } from '../../src-main/solver/loop.js';
+import type { StepStats } from '../../src-main/solver/loop-types.js';
 import { gpuForTests, presetCase, simulate } from '../physics/harness.js';
 import { runInProcessRanks } from './in-process-ranks.js';
 

@@ -3,7 +3,8 @@
 import { readCaseFile } from '../../src-main/cli/case-file.js';
 import type { Case } from '../../src-main/common/case-schema.js';
 import { openGpu, type Gpu } from '../../src-main/solver/gpu/device.js';
-import { Simulation, type LoopOptions, type LoopResult } from '../../src-main/solver/loop.js';
+import { Simulation } from '../../src-main/solver/loop.js';
+import type { LoopOptions, LoopResult } from '../../src-main/solver/loop-types.js';
 import { loadCase } from '../../src-main/solver/run-case.js';
 
 /** Opens the default adapter (lavapipe in CI). */

@@ -11,7 +11,7 @@ import { prelaunchCheck } from '../../src-main/cases/prelaunch.js';
 import { applyOverrides } from '../../src-main/common/case-overrides.js';
 import { CaseError, parseCase, parseCaseText, type Case } from '../../src-main/common/case-schema.js';
 import { valueAt } from '../../src-main/common/case-errors.js';
-import { stepsPerSubmit } from '../../src-main/solver/loop.js';
+import { stepsPerSubmit } from '../../src-main/solver/submit-plan.js';
 import { bufferPlan, initialCapacity } from '../../src-main/solver/state.js';
 import { buildTables } from '../../src-main/solver/tables.js';
 

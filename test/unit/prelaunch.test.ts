@@ -7,7 +7,7 @@ import { parseCase } from '../../src-main/common/case-schema.js';
 import type { Case } from '../../src-main/common/case-schema.js';
 import { BOLTZMANN, collisionRate, meanFreePath, mostProbableSpeed } from '../../src-main/common/physics.js';
 import { baseCase, preset, presets } from './case-fixtures.js';
-import { stepsPerSubmit } from '../../src-main/solver/loop.js';
+import { stepsPerSubmit } from '../../src-main/solver/submit-plan.js';
 import { bufferPlan, initialCapacity } from '../../src-main/solver/state.js';
 import { buildTables } from '../../src-main/solver/tables.js';
 

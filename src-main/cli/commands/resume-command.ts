@@ -7,7 +7,7 @@ import { CheckpointCorrupt } from '../../solver/checkpoint/checkpoint-codec.js';
 import { latestCheckpoint, removeNewer, runCheckpointFolder } from '../../solver/checkpoint/checkpoint-folder.js';
 import { loadResumePoint, type ResumePoint } from '../../solver/checkpoint/checkpoint-load.js';
 import { openGpu } from '../../solver/gpu/device.js';
-import { RunCancelled } from '../../solver/loop.js';
+import { RunCancelled } from '../../solver/loop-types.js';
 import { runCase } from '../../solver/run-case.js';
 import type { RunSummary } from '../../solver/summary.js';
 import { RunStore } from '../../store/run-store.js';

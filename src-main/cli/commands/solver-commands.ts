@@ -5,7 +5,7 @@ import { isMethod, METHODS, type Method } from '../../cluster/decomposition/type
 import { runDistributed, type DistributedOptions, type LaunchedRank } from '../../cluster/orchestrator/run-distributed.js';
 import type { Case } from '../../common/case-schema.js';
 import { openGpu, type Gpu } from '../../solver/gpu/device.js';
-import { RunCancelled } from '../../solver/loop.js';
+import { RunCancelled } from '../../solver/loop-types.js';
 import { PrelaunchRefused, checkCase, loadCase, runCase } from '../../solver/run-case.js';
 import type { RunSummary } from '../../solver/summary.js';
 import { RunStore } from '../../store/run-store.js';

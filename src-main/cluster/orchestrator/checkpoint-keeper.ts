@@ -7,7 +7,7 @@ import { checkpointDue } from '../../solver/checkpoint/checkpoint-schedule.js';
 import { encodeLoopSnapshot, type LoopSnapshot } from '../../solver/checkpoint/checkpoint-state.js';
 import { caseHash, type CheckpointTarget } from '../../solver/checkpoint/checkpoint-target.js';
 import { completeWithLoopBytes } from '../../solver/checkpoint/checkpoint-writer.js';
-import type { StepStats } from '../../solver/loop.js';
+import type { StepStats } from '../../solver/loop-types.js';
 import type { Decomposition } from '../decomposition/types.js';
 import type { RunAssembler } from './run-assembler.js';
 

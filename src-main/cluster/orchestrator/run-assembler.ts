@@ -6,7 +6,7 @@ import type { Case } from '../../common/case-schema.js';
 import type { RankStepRecord } from '../../common/run-record.js';
 import { FieldAccumulator, foldInput } from '../../solver/field-accumulator.js';
 import { SAMPLE_MOMENTS } from '../../solver/gpu/struct-layouts.js';
-import type { BatchReport, StepStats } from '../../solver/loop.js';
+import type { BatchReport, StepStats } from '../../solver/loop-types.js';
 import { copyOwnedCells, type Subdomain } from '../../solver/subdomain.js';
 import { buildTables } from '../../solver/tables.js';
 import { loadNonUniformity } from '../decomposition/load.js';

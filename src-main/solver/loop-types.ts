@@ -1,0 +1,125 @@
+// The loop's data types: the statistics of a step, what a submit reports, the options of a run, where a
+// Simulation runs and what a finished loop returns (solver/loop.ts runs it).
+import type { Int3 } from '../cluster/decomposition/types.js';
+import type { TimingSource } from '../common/run-summary.js';
+import type { Fields } from './fields.js';
+import type { Exchanger } from './migration-exchange.js';
+import type { ParticleTotals } from './phases/conservation.js';
+import type { Subdomain } from './subdomain.js';
+import type { SolverTables } from './tables.js';
+
+/** Statistics of one step, read back from the GPU's ring. */
+export interface StepStats {
+  step: number;
+  particlesBefore: number;
+  injected: number;
+  particlesAfter: number;
+  collisions: number;
+  candidates: number;
+  /** Multi-rank runs: particles this rank sent to and received from others, and the host time of the exchange. */
+  sent?: number;
+  received?: number;
+  exchangeSeconds?: number;
+}
+
+/** What one submit produced, for a multi-rank run's orchestrator (the rank forwards it). */
+export interface BatchReport {
+  steps: StepStats[];
+  /**
+   * This submit's f32 sampling sums over the rank's local cells (layout of sample.wgsl), or null when it did not
+   * sample. The loop reuses this array for the next submit: copy what must outlive the onBatch call.
+   */
+  sums: Float32Array | null;
+  /** Sampling passes in this submit. */
+  passes: number;
+  /** Live particles on this rank after the submit. */
+  particles: number;
+  /** Seconds per phase so far in this loop (for live views; GPU timestamps or wall clock, empty with timing off). */
+  phases: { phase: string; seconds: number }[];
+}
+
+/** Progress reported after every submit. */
+export interface Progress {
+  step: number;
+  steps: number;
+  particles: number;
+  elapsedSeconds: number;
+  particleStepsPerSecond: number;
+}
+
+/** Options of a run beyond the case. */
+export interface LoopOptions {
+  /** 'auto': GPU timestamps when the adapter has them, else wall clock; 'off': no phase times. */
+  timing?: 'auto' | 'wall' | 'off';
+  onProgress?: (p: Progress) => void;
+  /** Called with the statistics of every step as they are read back. */
+  onSteps?: (s: StepStats[]) => void;
+  signal?: AbortSignal;
+  /** Time each stage of a multi-stage phase (sort.count, sort.scan, ...) as its own pass. */
+  detail?: boolean;
+  /** Called after every submit with its statistics and raw sampling sums (awaited before the next submit). */
+  onBatch?: (b: BatchReport) => void | Promise<void>;
+  /**
+   * Called (and awaited) after a submit that ends a checkpoint interval of run.checkpointEvery (checkpointDue),
+   * after onSteps, with the step reached: the caller takes snapshot() and writes it.
+   */
+  onCheckpoint?: (step: number) => Promise<void>;
+  /**
+   * Awaited just before the loop's clock starts (after the starting totals): a multi-rank run's ranks meet here, so
+   * that one rank's later start is not timed as the others' wait in their first step.
+   */
+  beforeClock?: () => Promise<void>;
+}
+
+/** Where a Simulation runs: a subdomain of a multi-rank run, with the exchanger that moves its migrants. */
+export interface SimulationPlacement {
+  subdomain: Subdomain;
+  exchanger?: Exchanger;
+  /** Halo depth in cells per axis instead of the first guess from the case (tests of split steps). */
+  haloDepth?: Int3;
+  /** Particle capacity to start with instead of the planned one (tests of buffer growth; it still grows as needed). */
+  capacity?: number;
+  /** Migrant slots per destination to start with instead of the planned ones (tests of migrant buffer growth). */
+  segmentCapacity?: number;
+  /** Invocations of the halo pass's per-particle dispatches instead of the guess from the step before (tests of its loops). */
+  haloThreads?: number;
+}
+
+/** How a rank splits its steps: halo depth per axis, halo and owned cells, steps redone whole so far. */
+export type SplitStats = {
+  depth: Int3;
+  haloCells: number;
+  ownedCells: number;
+  redos: number;
+};
+
+/** What a finished loop hands to the summary. */
+export interface LoopResult {
+  steps: number;
+  seconds: number;
+  stepStats: StepStats[];
+  phases: Map<string, { calls: number; totalSeconds: number; minSeconds: number; maxSeconds: number }>;
+  timingSource: TimingSource;
+  start: ParticleTotals;
+  /** The step `start` was taken at (before the loop's first step; a resumed loop's is the original loop's). */
+  startStep: number;
+  end: ParticleTotals;
+  samples: number;
+  /** Fields of a one-rank run (empty arrays in a rank of a multi-rank run: the orchestrator assembles them). */
+  fields: Fields;
+  /** Standard errors of `fields` per cell by batch means over `fieldBlocks` blocks (NaN when fewer than 2). */
+  fieldErrors: Fields;
+  fieldBlocks: number;
+  /** Raw f64 moment sums (layout of sample.wgsl), for tests and exports. */
+  sums: Float64Array;
+  /** Totals of the particle system after every submit (for step statistics over time). */
+  totalsOverTime: { step: number; totals: ParticleTotals }[];
+  capacity: number;
+  tables: SolverTables;
+  /** Host side of the loop: recording commands, waiting for the GPU, reading results back. */
+  /** Host time per loop: recording, waiting for the GPU, read-backs, folding the sampled fields (one rank), submits. */
+  host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; foldSeconds: number; submits: number };
+}
+
+/** Thrown when a run is cancelled through its AbortSignal. */
+export class RunCancelled extends Error {}
