@@ -11,11 +11,18 @@ import { addRange, closeRange, type CloseParams, type FoldArrays } from './field
 /** Control words in shared memory: workers finished with the current operation, whether one failed, workers started. */
 export const CONTROL = { DONE: 0, FAILED: 1, READY: 2, WORDS: 3 } as const;
 
-/** One operation as posted to a worker (the arrays are shared, so posting them copies nothing). */
+/** One operation as posted to a worker, on the arrays it was given at start (the input is in shared memory too). */
 export type FoldOp =
-  | { op: 'add'; arrays: FoldArrays; input: Float32Array; from: number; to: number }
-  | { op: 'close'; arrays: FoldArrays; params: CloseParams; from: number; to: number }
+  | { op: 'add'; input: Float32Array; from: number; to: number }
+  | { op: 'close'; params: CloseParams; from: number; to: number }
   | { op: 'stop' };
+
+/** What a worker starts with: its port, the control words and the shared arrays every operation works on. */
+export interface FoldWorkerData {
+  port: MessagePort;
+  control: Int32Array;
+  arrays: FoldArrays;
+}
 
 /** Cells per thread below which another thread does not pay off (posting and waking cost ~0.1 ms). */
 const MIN_CELLS_PER_THREAD = 128 * 1024;
@@ -84,7 +91,8 @@ export class FoldPool {
     const script = workerScript();
     for (let w = 1; w < threads; w++) {
       const { port1, port2 } = new MessageChannel();
-      const worker = new Worker(script, { workerData: { port: port2, control: this.control }, transferList: [port2] });
+      const workerData: FoldWorkerData = { port: port2, control: this.control, arrays };
+      const worker = new Worker(script, { workerData, transferList: [port2] });
       worker.on('error', (e) => { this.failure = `field fold worker ${w} failed: ${e.message}`; });
       worker.unref();
       port1.unref();
@@ -111,12 +119,12 @@ export class FoldPool {
       this.input.set(input);
       shared = this.input;
     }
-    this.run((from, to) => ({ op: 'add', arrays: this.arrays, input: shared, from, to }), (from, to) => addRange(this.arrays, shared, from, to));
+    this.run((from, to) => ({ op: 'add', input: shared, from, to }), (from, to) => addRange(this.arrays, shared, from, to));
   }
 
   /** Closes a batch-means block on every thread. */
   close(params: CloseParams): void {
-    this.run((from, to) => ({ op: 'close', arrays: this.arrays, params, from, to }), (from, to) => closeRange(this.arrays, params, from, to));
+    this.run((from, to) => ({ op: 'close', params, from, to }), (from, to) => closeRange(this.arrays, params, from, to));
   }
 
   /** Stops the workers. */

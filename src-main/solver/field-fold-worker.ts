@@ -1,17 +1,17 @@
 // A field fold worker thread (started by field-fold-pool.ts): takes operations on its port, does its range of
 // cells on the shared arrays, counts itself done in the shared control words and wakes the caller.
-import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import { receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { addRange, closeRange } from './field-fold-kernels.js';
-import { CONTROL, type FoldOp } from './field-fold-pool.js';
+import { CONTROL, type FoldOp, type FoldWorkerData } from './field-fold-pool.js';
 
-const { port, control } = workerData as { port: MessagePort; control: Int32Array };
+const { port, control, arrays } = workerData as FoldWorkerData;
 
 /** Does one operation; returns false on 'stop'. */
 function handle(m: FoldOp): boolean {
   if (m.op === 'stop') return false;
   try {
-    if (m.op === 'add') addRange(m.arrays, m.input, m.from, m.to);
-    else closeRange(m.arrays, m.params, m.from, m.to);
+    if (m.op === 'add') addRange(arrays, m.input, m.from, m.to);
+    else closeRange(arrays, m.params, m.from, m.to);
   } catch (e) {
     // the caller is blocked in Atomics.wait: it reads this message synchronously from its port
     port.postMessage({ error: e instanceof Error ? e.message : String(e) });
