@@ -24,28 +24,36 @@ function planeIndex(cells: [number, number, number], axis: SliceAxis, index: num
   return index;
 }
 
-/** Applies `valueAt(cell, k)` over a plane (k: the row-major position, as in planeCells); returns the values and their finite range. */
-function mapPlane(cells: [number, number, number], axis: SliceAxis, index: number, valueAt: (cell: number, k: number) => number) {
+/** The cell ids of the plane `axis` = index (a checked index), row-major: position k = v * width + u. */
+function cellsOfPlane(cells: [number, number, number], axis: SliceAxis, index: number): Uint32Array {
   const p = PLANES[axis];
   const width = cells[p.u];
-  const height = cells[p.v];
-  const values: (number | null)[] = new Array(width * height);
-  let min = Infinity;
-  let max = -Infinity;
+  const ids = new Uint32Array(width * cells[p.v]);
   const ijk = [0, 0, 0];
   ijk[p.normal] = index;
-  for (let v = 0; v < height; v++) {
-    for (let u = 0; u < width; u++) {
-      ijk[p.u] = u;
-      ijk[p.v] = v;
-      const x = valueAt(cellIndex(cells, ijk), v * width + u);
-      const ok = Number.isFinite(x);
-      values[v * width + u] = ok ? x : null;
-      if (ok) { min = Math.min(min, x); max = Math.max(max, x); }
-    }
+  for (let k = 0; k < ids.length; k++) {
+    ijk[p.u] = k % width;
+    ijk[p.v] = Math.floor(k / width);
+    ids[k] = cellIndex(cells, ijk);
+  }
+  return ids;
+}
+
+/** Applies `valueAt(cell, k)` over a plane (k: the position in cellsOfPlane's order); returns the values and their finite range. */
+function mapPlane(cells: [number, number, number], axis: SliceAxis, index: number, valueAt: (cell: number, k: number) => number) {
+  const p = PLANES[axis];
+  const ids = cellsOfPlane(cells, axis, index);
+  const values: (number | null)[] = new Array(ids.length);
+  let min = Infinity;
+  let max = -Infinity;
+  for (let k = 0; k < ids.length; k++) {
+    const x = valueAt(ids[k], k);
+    const ok = Number.isFinite(x);
+    values[k] = ok ? x : null;
+    if (ok) { min = Math.min(min, x); max = Math.max(max, x); }
   }
   if (min > max) { min = 0; max = 0; }
-  return { width, height, values, min, max, depth: cells[p.normal], axes: p.names };
+  return { width: cells[p.u], height: cells[p.v], values, min, max, depth: cells[p.normal], axes: p.names };
 }
 
 /** One field of a run on the plane `axis` = index (middle when omitted). */
@@ -56,11 +64,7 @@ export function fieldSlice(f: FieldSet, field: FieldName, axis: SliceAxis, index
 
 /** The cell ids of the plane `axis` = index (middle when omitted), row-major as the slices' values. */
 export function planeCells(cells: [number, number, number], axis: SliceAxis, index?: number): Uint32Array {
-  const at = planeIndex(cells, axis, index);
-  const p = PLANES[axis];
-  const ids = new Uint32Array(cells[p.u] * cells[p.v]);
-  mapPlane(cells, axis, at, (c, k) => { ids[k] = c; return 0; });
-  return ids;
+  return cellsOfPlane(cells, axis, planeIndex(cells, axis, index));
 }
 
 /** A field slice from values known per plane position k (planeCells order): live fields, computed on the plane alone. */
