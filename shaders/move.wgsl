@@ -172,14 +172,18 @@ fn collect(i: u32) -> u32 {
   return owner_of(v);
 }
 
+// Emits particle i (below `end`) if another rank owns its cell; every invocation of the workgroup takes part.
+fn collect_below(i: u32, end: u32, li: u32) {
+  var dest = NO_DEST;
+  if (i < end) { dest = collect(i); }
+  emit_migrants(i, dest, li);
+}
+
 // After injection: emits this step's injected particles that landed in another rank's cells.
 @compute @workgroup_size(WG_SIZE)
 fn collect_injected(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) li: u32) {
-  let i = ctl[CTL_N] + flat_id(wg, nwg, li);
-  var dest = NO_DEST;
-  if (i < ctl[CTL_N_ALL]) { dest = collect(i); }
-  emit_migrants(i, dest, li);
+  collect_below(ctl[CTL_N] + flat_id(wg, nwg, li), ctl[CTL_N_ALL], li);
 }
 
 // After a migrant segment overflowed (the host grew the buffer and cleared the counts): emits every
@@ -187,10 +191,7 @@ fn collect_injected(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
 @compute @workgroup_size(WG_SIZE)
 fn collect_all(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) li: u32) {
-  let i = flat_id(wg, nwg, li);
-  var dest = NO_DEST;
-  if (i < ctl[CTL_N_ALL]) { dest = collect(i); }
-  emit_migrants(i, dest, li);
+  collect_below(flat_id(wg, nwg, li), ctl[CTL_N_ALL], li);
 }
 
 // Appends the particles that arrived from other ranks after the N_ALL particles here and counts them
