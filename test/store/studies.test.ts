@@ -21,6 +21,24 @@ afterEach(() => {
   removeDir(dir);
 });
 
+/** Time stamp of the rows written into old-schema files. */
+const OLD_TIME = '2025-01-02T03:04:05.000Z';
+
+/**
+ * Replaces the test's database by a fresh file at schema `version` holding project 1 and case 1 (named as
+ * given); returns it open for more rows (the caller closes it, then opens `store` on `dir` to migrate).
+ */
+function oldDatabase(version: number, project: string, caseName: string): Database.Database {
+  store.close();
+  removeDir(dir);
+  dir = tempDir();
+  const db = new Database(join(dir, 'runs.sqlite'));
+  migrate(db, version);
+  db.prepare('INSERT INTO projects (id, name, created_at) VALUES (1, ?, ?)').run(project, OLD_TIME);
+  db.prepare("INSERT INTO cases (id, name, hash, json, created_at) VALUES (1, ?, ?, '{}', ?)").run(caseName, 'c'.repeat(64), OLD_TIME);
+  return db;
+}
+
 /** A completed run on `ranks` ranks; returns its id. */
 function completedRun(ranks: number): number {
   const id = store.createRun(runInput({ ranks, gpus: ranks }));
@@ -88,14 +106,8 @@ describe('scaling studies', () => {
   });
 
   it('migrates a version 4 database: its study runs are kept, and a repeat on one GPU count is then accepted', () => {
-    store.close();
-    const other = tempDir();
-    const file = join(other, 'runs.sqlite');
-    const db = new Database(file);
-    migrate(db, 4);
-    const t = '2025-01-02T03:04:05.000Z';
-    db.prepare("INSERT INTO projects (id, name, created_at) VALUES (1, 'v4', ?)").run(t);
-    db.prepare("INSERT INTO cases (id, name, hash, json, created_at) VALUES (1, 'box', ?, '{}', ?)").run('c'.repeat(64), t);
+    const db = oldDatabase(4, 'v4', 'box');
+    const t = OLD_TIME;
     for (const id of [3, 4, 5]) {
       db.prepare(`INSERT INTO runs (id, project_id, case_id, status, started_at, ended_at, seed, ranks, gpus, adapter_description,
                   backend, product_version, pid, hostname, summary) VALUES (?, 1, 1, 'completed', ?, ?, 1, 1, 1, 'gpu', 'vulkan', '0.0.1', 1, 'h', NULL)`).run(id, t, t);
@@ -104,18 +116,12 @@ describe('scaling studies', () => {
     db.prepare('INSERT INTO study_runs (study_id, run_id, gpus, position) VALUES (7, 3, 1, 0), (7, 4, 2, 1)').run();
     expect(() => db.prepare('INSERT INTO study_runs (study_id, run_id, gpus, position) VALUES (7, 5, 1, 2)').run()).toThrow(/UNIQUE/);
     db.close();
-    const migrated = RunStore.open({ dataDir: other });
-    try {
-      expect(migrated.getStudy(7).runs.map((x) => [x.gpus, x.runId, x.position])).toEqual([[1, 3, 0], [2, 4, 1]]);
-      migrated.addStudyRun(7, 5, 1);
-      expect(migrated.getStudy(7).runs.map((x) => [x.gpus, x.runId])).toEqual([[1, 3], [1, 5], [2, 4]]);
-      migrated.deleteStudy(7);
-      expect(migrated.getRun(5).id).toBe(5);
-    } finally {
-      migrated.close();
-      removeDir(other);
-    }
     store = RunStore.open({ dataDir: dir });
+    expect(store.getStudy(7).runs.map((x) => [x.gpus, x.runId, x.position])).toEqual([[1, 3, 0], [2, 4, 1]]);
+    store.addStudyRun(7, 5, 1);
+    expect(store.getStudy(7).runs.map((x) => [x.gpus, x.runId])).toEqual([[1, 3], [1, 5], [2, 4]]);
+    store.deleteStudy(7);
+    expect(store.getRun(5).id).toBe(5);
   });
 
   it('removes a deleted run from its study, and deleting a study keeps its runs', () => {
@@ -202,15 +208,9 @@ describe('per-rank step series', () => {
 
 describe('migration to v3', () => {
   it('migrates a v2 database with a run, tags and notes, and the new tables work on the old run', () => {
-    store.close();
-    removeDir(dir);
-    dir = tempDir();
+    const db = oldDatabase(2, 'legacy', 'old-case');
     const path = join(dir, 'runs.sqlite');
-    const db = new Database(path);
-    migrate(db, 2);
-    const t = '2025-01-02T03:04:05.000Z';
-    db.prepare("INSERT INTO projects (id, name, created_at) VALUES (1, 'legacy', ?)").run(t);
-    db.prepare("INSERT INTO cases (id, name, hash, json, created_at) VALUES (1, 'old-case', ?, '{}', ?)").run('c'.repeat(64), t);
+    const t = OLD_TIME;
     db.prepare(`INSERT INTO runs (id, project_id, case_id, status, started_at, ended_at, seed, ranks, gpus, adapter_description,
                 backend, product_version, pid, hostname, summary, notes)
                 VALUES (8, 1, 1, 'completed', ?, ?, 3, 2, 2, 'old gpu', 'vulkan', '0.0.1', 1, 'elsewhere', NULL, 'kept note')`).run(t, t);
