@@ -1,5 +1,6 @@
 // advance.wgsl: free flight through the box with the six face boundary conditions.
-// Used by move.wgsl and inject.wgsl; the including shader declares `params`, `faces`, `faceSpecies`.
+// Used by move.wgsl and inject.wgsl (after body.wgsl); the including shader declares `params`, `faces`,
+// `faceSpecies`. On sampled steps every wall hit (domain faces and bodies) is added to the surface sums.
 
 struct Flight {
   pos: vec3<f32>,
@@ -32,6 +33,7 @@ fn fly(start: Flight, t_in: f32, sp: u32, rid: vec2<u32>, step: u32) -> Flight {
   var s = start;
   var t = t_in;
   let len = vec3<f32>(params.lx, params.ly, params.lz);
+  let sampled = step_sampled(step);
   for (var bounce = 0u; bounce < 64u; bounce++) {
     let end = s.pos + s.vel * t;
     // earliest face crossing within this flight
@@ -46,6 +48,19 @@ fn fly(start: Flight, t_in: f32, sp: u32, rid: vec2<u32>, step: u32) -> Flight {
         if (th <= tHit) { tHit = th; face = 2u * a; }
       }
     }
+    if (HAS_BODIES) {
+      let hit = first_body_hit(s.pos, s.vel, tHit);
+      if (hit.tri != NO_TRI) {
+        let n = tri_vec(hit.tri, 3u);
+        let vIn = s.vel;
+        s.vel = body_reflect(hit.tri, vIn, sp, rid, step, bounce);
+        // set off the surface on the gas side, and kept inside the box
+        s.pos = clamp(s.pos + vIn * hit.t + n * params.bodyEps, vec3<f32>(0.0), len * (1.0 - 1.0 / 16777216.0));
+        t = t - hit.t;
+        if (sampled) { sample_hit(hit.tri, tri_model(hit.tri), sp, vIn, s.vel, false); }
+        continue;
+      }
+    }
     if (face == 6u) {
       s.pos = end;
       break;
@@ -56,17 +71,22 @@ fn fly(start: Flight, t_in: f32, sp: u32, rid: vec2<u32>, step: u32) -> Flight {
     s.pos[a] = select(0.0, len[a], atMax);
     t = t - tHit;
     let kind = faces[face].kind;
+    let vIn = s.vel;
     if (kind == BC_PERIODIC) {
       // re-enter through the opposite face (just inside it when that face is at L)
       s.pos[a] = select(len[a] * (1.0 - 1.0 / 16777216.0), 0.0, atMax);
+      continue;
     } else if (kind == BC_SPECULAR) {
       s.vel[a] = -s.vel[a];
     } else if (kind == BC_DIFFUSE) {
       s.vel = diffuse_velocity(face, sp, rid, step, bounce);
     } else {
+      // leaves through an inflow or outflow face: sampled as arriving there, nothing leaves the face
+      if (sampled) { sample_hit(params.nTris + face, params.nBodies + face, sp, vIn, vIn, true); }
       s.alive = false;
       return s;
     }
+    if (sampled) { sample_hit(params.nTris + face, params.nBodies + face, sp, vIn, s.vel, false); }
   }
   // keep the position inside [0, L) against rounding
   s.pos = clamp(s.pos, vec3<f32>(0.0), len * (1.0 - 1.0 / 16777216.0));

@@ -51,7 +51,10 @@ fn collide_cell(c: u32, step: u32) -> vec2<u32> {
   if (n < 2u) { return vec2<u32>(0u, 0u); }
   let s = starts[c];
   var crMax = sigmaCrMax[c];
-  let m = f32(n) * f32(n - 1u) * params.collisionFactor * crMax + remainder[c];
+  var factor = params.collisionFactor;
+  // a cut cell's collision volume is its gas volume
+  if (HAS_BODIES) { factor = factor / volumeFraction[g]; }
+  let m = f32(n) * f32(n - 1u) * factor * crMax + remainder[c];
   let nCand = u32(floor(m));
   remainder[c] = m - f32(nCand);
   var accepted = 0u;

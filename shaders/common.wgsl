@@ -7,6 +7,8 @@ override WG_SIZE: u32 = 256u;
 // and the in-cell order follows explicit keys (old global cell, rank in that cell) instead of the
 // buffer index, so that results do not depend on the decomposition.
 override MULTI_RANK: bool = false;
+// True when the case has bodies in the flow (body.wgsl): flights test the triangles of the cells they cross.
+override HAS_BODIES: bool = false;
 
 // Words of one migrating particle: px, py, pz, vx, vy, vz, cell word, key (2).
 const MIGRANT_WORDS: u32 = 9u;
@@ -35,6 +37,7 @@ const STREAM_WALL: u32 = 2u;
 const STREAM_COLLIDE: u32 = 3u;
 const STREAM_INJECT_COUNT: u32 = 4u;
 const STREAM_INJECT_PARTICLE: u32 = 5u;
+const STREAM_BODY: u32 = 6u;
 
 // Control words (a u32 storage array shared by all phases).
 const CTL_STEP: u32 = 0u;          // step being computed (1-based)
@@ -121,7 +124,44 @@ struct SimParams {
   segCap: u32,
   // first global cell of the per-cell arrays before a rebalance (move.wgsl:relayout; equals cellBase otherwise)
   oldCellBase: u32,
+  // sampling steps: sampleEnabled and step >= sampleStart and (step - sampleStart) % sampleInterval == 0
+  sampleStart: u32,
+  sampleInterval: u32,
+  // surfaces (body.wgsl): triangles of all bodies, bodies, and the fixed-point scales of the surface sums
+  // (momentum and energy per unit of the reference mass are multiplied by these before rounding to integers)
+  nTris: u32,
+  nBodies: u32,
+  surfScaleP: f32,
+  surfScaleE: f32,
+  // distance a particle is set off a body's surface after a reflection, m
+  bodyEps: f32,
+  // first word of the triangles in bodyData (body.wgsl)
+  triBase: u32,
 }
+
+// Gas-surface interaction of a surface model (body.wgsl): each body, then the six domain faces.
+struct SurfaceModel {
+  kind: u32,
+  accommodation: f32,
+  pad0: u32,
+  pad1: u32,
+  velX: f32,
+  velY: f32,
+  velZ: f32,
+  pad2: f32,
+}
+
+// One (surface model, species) entry: thermal speed sqrt(k T_w / m) of the wall and mass / reference mass.
+struct SurfaceSpecies {
+  thermalSpeed: f32,
+  massRatio: f32,
+  pad0: f32,
+  pad1: f32,
+}
+
+// Sizes of the uniform tables (uniform arrays need a fixed length): 16 species, 64 bodies, 6 faces.
+const MAX_SPECIES: u32 = 16u;
+const MAX_SURFACE_MODELS: u32 = 70u;
 
 // Collision constants of a species pair: sigma_T c_r = crossSection * c_r^crExponent.
 struct PairInfo {

@@ -4,7 +4,8 @@
 // Each particle is counted in its cell like move.wgsl does, and the sort then orders the box (so the
 // first step starts from cell-sorted particles). In a multi-rank run every rank draws all initial
 // particles and keeps those in its own cells, appended in any order with key (0, i): the sort puts
-// them in the same order as one rank would.
+// them in the same order as one rank would. Particles drawn inside a body are dropped (body.wgsl: inside_body),
+// so the gas volume of every cut cell gets its share.
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<uniform> init: InitParams;
@@ -50,6 +51,14 @@ fn init_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
   v = v + vec3<f32>(init.velX, init.velY, init.velZ);
   let cc = cell_coords(pos, params);
   if (!owns_coords(cc, params)) { return; }
+  if (HAS_BODIES) {
+    // inside a body: no particle (one rank leaves a dead slot, which the sort drops)
+    let g = cell_id(cc, params);
+    if (volumeFraction[g] == 0.0 || inside_body(pos, g)) {
+      if (!MULTI_RANK) { cell[i] = INVALID_CELL; }
+      return;
+    }
+  }
   var at = i;
   if (MULTI_RANK) {
     at = atomicAdd(&ctl[CTL_N_ALL], 1u);

@@ -9,8 +9,8 @@
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read> ctl: array<u32>;
-@group(0) @binding(2) var<storage, read> faces: array<FaceInfo>;
-@group(0) @binding(3) var<storage, read> faceSpecies: array<FaceSpecies>;
+@group(0) @binding(2) var<uniform> faces: array<FaceInfo, 6>;
+@group(0) @binding(3) var<uniform> faceSpecies: array<FaceSpecies, 96>;
 @group(0) @binding(4) var<storage, read_write> injCounts: array<u32>;
 @group(0) @binding(5) var<storage, read> injStarts: array<u32>;
 @group(0) @binding(6) var<storage, read_write> px: array<f32>;

@@ -1,6 +1,6 @@
 // Finds and reads a case file: a path, or the name of a preset in resources/cases/.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseCaseJson } from '../common/case-errors.js';
 import { SHADER_DIR } from '../solver/gpu/shader-source.js';
 
@@ -19,5 +19,18 @@ export function readCaseFile(ref: string): unknown {
     throw new Error(`case file "${ref}" not found; give a path to a .json case or a preset name: ${presetNames().join(', ')}`);
   }
   // a syntax error becomes a CaseError naming the line, column and fix
-  return parseCaseJson(readFileSync(path, 'utf8'));
+  return resolveBodyFiles(parseCaseJson(readFileSync(path, 'utf8')), dirname(path));
+}
+
+/** Makes the STL paths of a case's bodies absolute, relative to the case file's folder (the run keeps the case, not the folder). */
+export function resolveBodyFiles(json: unknown, folder: string): unknown {
+  const bodies = (json as { bodies?: unknown } | null)?.bodies;
+  if (!Array.isArray(bodies)) return json;
+  for (const b of bodies) {
+    const shape = (b as { shape?: { type?: unknown; file?: unknown } } | null)?.shape;
+    if (shape && shape.type === 'stl' && typeof shape.file === 'string' && shape.file.length > 0 && !isAbsolute(shape.file)) {
+      shape.file = resolve(folder, shape.file);
+    }
+  }
+  return json;
 }

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { CaseError, issuesFromZod, parseCaseJson } from './case-errors.js';
 import { LIMITS, caseRuleIssues } from './case-rules.js';
+import { bodiesSchema } from './body-schema.js';
 
 export { CaseError, parseCaseJson } from './case-errors.js';
 export { LIMITS } from './case-rules.js';
@@ -170,6 +171,7 @@ export const caseSchema = strict({
       'at the first submit boundary at or after each multiple of N, so `dsmc resume RUN` can continue the run; 0 = off',
     ),
   }),
+  bodies: bodiesSchema,
   sampling: strict({
     enabled: z.boolean({ error: 'expected true or false' }).default(true).describe('false turns sampling off (benchmarks)'),
     start: integer(0, LIMITS.steps).default(0).describe('first sampled step'),

@@ -61,4 +61,46 @@ export interface RunSummary {
    * exchanged): halo depth in cells per axis, halo and owned cells, steps redone whole (an arrival beyond the halo).
    */
   splitSteps?: { rank: number; depth: [number, number, number]; haloCells: number; ownedCells: number; redos: number }[];
+  /** Surface results over the sampled steps: loads per body and mean loads per domain face (absent in older runs). */
+  surface?: SurfaceSummary;
+}
+
+/** Integrated loads on one body (SI units; coefficients null without a moving free stream). */
+export interface BodySummary {
+  name: string;
+  triangles: number;
+  /** Wetted area, m^2. */
+  area: number;
+  referenceArea: number;
+  momentCenter: [number, number, number];
+  force: [number, number, number];
+  moment: [number, number, number];
+  drag: number;
+  lift: number;
+  side: number;
+  cd: number | null;
+  cl: number | null;
+  cs: number | null;
+  /** Heat transfer rate into the body, W. */
+  heatTransfer: number;
+  /** Real molecules hitting the body per second. */
+  incidentRate: number;
+}
+
+/** Mean loads on one domain face (walls; open faces give the outgoing flux only). */
+export interface FaceSurfaceSummary {
+  face: string;
+  /** Mean pressure (Pa), shear stress vector (Pa), heat flux into the wall (W/m^2), incident number flux (1/(m^2 s)). */
+  pressure: number;
+  shear: [number, number, number];
+  heatFlux: number;
+  numberFlux: number;
+}
+
+/** Surface results of a run: the simulated time they cover, per body and per domain face. */
+export interface SurfaceSummary {
+  sampledTime: number;
+  freeStream: { numberDensity: number; temperature: number; velocity: [number, number, number] } | null;
+  bodies: BodySummary[];
+  faces: FaceSurfaceSummary[];
 }

@@ -2,7 +2,8 @@
 // image cells (Origin 0, Spacing = cell size), one Float64 cell array per field plus <field>_stderr
 // arrays (batch-means standard errors), and the velocity as a 3-component vector "u".
 // Arrays are inline binary: base64 of a UInt64 byte count followed by the little-endian data, encoded as
-// one stream (VTK's uncompressed inline layout).
+// one stream (VTK's uncompressed inline layout). With bodies in the flow, optional cell marks add
+// `cellKind` (0 gas, 1 cut by a body surface, 2 inside a body) and `volumeFraction` (gas fraction).
 import { FIELD_INFO, FIELD_NAMES } from '../common/field-names.js';
 import type { FieldSet } from '../common/run-record.js';
 
@@ -33,8 +34,17 @@ function velocityVectors(f: FieldSet): Float64Array {
   return out;
 }
 
-/** The .vti document of a field set (samples and blocks go into FieldData). */
-export function fieldsToVti(f: FieldSet): string {
+/** Per-cell marks of the grid with bodies: kind (0 gas, 1 cut, 2 inside a body) and gas volume fraction. */
+export interface CellMarks {
+  kind: Uint8Array;
+  volumeFraction: Float64Array;
+}
+
+/**
+ * The .vti document of a field set (samples and blocks go into FieldData); with `cellMarks`, two more
+ * cell arrays `cellKind` (as Float64) and `volumeFraction`.
+ */
+export function fieldsToVti(f: FieldSet, cellMarks?: CellMarks): string {
   const [nx, ny, nz] = f.cells;
   const nCells = nx * ny * nz;
   for (const name of FIELD_NAMES) {
@@ -42,11 +52,18 @@ export function fieldsToVti(f: FieldSet): string {
       throw new Error(`field ${name} has ${f.values[name]?.length ?? 0} values for ${nCells} cells; the stored fields are damaged`);
     }
   }
+  if (cellMarks && (cellMarks.kind.length !== nCells || cellMarks.volumeFraction.length !== nCells)) {
+    throw new Error(`cell marks have ${cellMarks.kind.length} kinds and ${cellMarks.volumeFraction.length} volume fractions for ${nCells} cells; the body marks do not match the grid`);
+  }
   const extent = `0 ${nx} 0 ${ny} 0 ${nz}`;
   let arrays = '';
   for (const name of FIELD_NAMES) arrays += dataArray(name, f.values[name]);
   for (const name of FIELD_NAMES) arrays += dataArray(`${name}_stderr`, f.errors[name]);
   arrays += dataArray('u', velocityVectors(f), 3);
+  if (cellMarks) {
+    arrays += dataArray('cellKind', Float64Array.from(cellMarks.kind));
+    arrays += dataArray('volumeFraction', cellMarks.volumeFraction);
+  }
   const units = FIELD_NAMES.map((n) => `${n} [${FIELD_INFO[n].unit}]`).join(', ');
   return '<?xml version="1.0"?>\n' +
     `<!-- DSMC sampled fields: ${units}; <field>_stderr = batch-means standard error; ${f.samples} samples in ${f.blocks} blocks -->\n` +

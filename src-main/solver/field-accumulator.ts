@@ -6,7 +6,7 @@ import { cellVolume, type Case } from '../common/case-schema.js';
 import { BatchMeans } from './field-statistics.js';
 import { addRange, closeRange, type FoldArrays } from './field-fold-kernels.js';
 import { FoldPool, foldThreads, sharedF64 } from './field-fold-pool.js';
-import { computeFields, emptyFields, fillFields, type Fields } from './fields.js';
+import { computeFields, emptyFields, fillFields, scaleByGasVolume, type Fields } from './fields.js';
 
 /** Everything a FieldAccumulator holds, for a checkpoint: f64 sums, the open block, the batch means. */
 export interface AccumulatorState {
@@ -125,7 +125,7 @@ export class FieldAccumulator {
 
   /** The run's fields so far. */
   fields(): Fields {
-    return this.fieldsOf(this.sums, this.samples);
+    return scaleByGasVolume(this.fieldsOf(this.sums, this.samples), this.tables.bodies.volumeFraction);
   }
 
   /** The run's fields so far in the given cells only (out[k] is cell cellIds[k]): a live slice's plane. */
@@ -133,12 +133,12 @@ export class FieldAccumulator {
     const t = this.tables;
     const out = emptyFields(cellIds.length);
     fillFields(out, this.sums, this.samples, t.species.map((x) => x.mass), t.nCells, t.fnum, cellVolume(this.kase), cellIds);
-    return out;
+    return scaleByGasVolume(out, t.bodies.volumeFraction, cellIds);
   }
 
   /** Standard errors per cell by batch means (NaN with fewer than 2 blocks). */
   errors(): Fields {
-    return this.batchMeans.errors();
+    return scaleByGasVolume(this.batchMeans.errors(), this.tables.bodies.volumeFraction);
   }
 
   /** Batch-means blocks closed so far. */

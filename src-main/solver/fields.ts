@@ -109,3 +109,22 @@ export function fieldsSha256(f: Fields): string {
   for (const k of FIELD_NAMES) h.update(new Uint8Array(f[k].buffer, f[k].byteOffset, f[k].byteLength));
   return h.digest('hex');
 }
+
+/** Fields that scale with 1 / cell volume (densities of molecules, momentum flux and energy flux). */
+const PER_VOLUME: readonly (keyof Fields)[] = ['n', 'pxx', 'pyy', 'pzz', 'p', 'qx', 'qy', 'qz'];
+
+/**
+ * Divides the per-volume fields of cut cells by their gas volume fraction (the fields were computed with the
+ * whole cell volume); cells inside bodies (fraction 0) hold no particles and keep 0. `cellIds`: out[k] is
+ * cell cellIds[k] (a live slice), else out[c] is cell c. Applied to the means and to their standard errors alike.
+ */
+export function scaleByGasVolume(out: Fields, fraction: Float64Array | null, cellIds?: ArrayLike<number>): Fields {
+  if (!fraction) return out;
+  const n = cellIds ? cellIds.length : fraction.length;
+  for (let o = 0; o < n; o++) {
+    const f = fraction[cellIds ? cellIds[o] : o];
+    if (f === 1 || f === 0) continue;
+    for (const k of PER_VOLUME) out[k][o] /= f;
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 // The loop's data types: the statistics of a step, what a submit reports, the options of a run, where a
 // Simulation runs and what a finished loop returns (solver/loop.ts runs it).
+import type { SurfaceSums } from '../common/surface-layout.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
 import type { TimingSource } from '../common/run-summary.js';
 import type { Fields } from './fields.js';
@@ -119,6 +120,8 @@ export interface LoopResult {
   /** Host side of the loop: recording commands, waiting for the GPU, reading results back. */
   /** Host time per loop: recording, waiting for the GPU, read-backs, folding the sampled fields (one rank), submits. */
   host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; foldSeconds: number; submits: number };
+  /** This rank's surface sums over the sampled steps of the run (bodies' triangles, then the six domain faces). */
+  surface: SurfaceSums;
 }
 
 /** Thrown when a run is cancelled through its AbortSignal. */

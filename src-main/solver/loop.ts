@@ -34,6 +34,7 @@ import { SimState, initialCapacity } from './state.js';
 import { stepTimeline } from './step-timeline.js';
 import { buildTables, type SolverTables } from './tables.js';
 import { RunCancelled, type LoopOptions, type LoopResult, type SimulationPlacement, type SplitStats, type StepStats } from './loop-types.js';
+import { SurfaceAccumulator } from './surface-accumulator.js';
 import { PASSES_PER_STEP, blockSubmits, samplesAt, stepsPerSubmit } from './submit-plan.js';
 
 /** Steps recorded between two early submits inside a batch (overlaps recording with the GPU). */
@@ -65,6 +66,8 @@ export class Simulation {
   private readonly readback: Readback;
   /** Host copy of the sampling sums, reused every sampled submit (sized to the sums buffer). */
   private hostSums: Float32Array | null = null;
+  /** This rank's surface sums (bodies and domain faces), exact integers added after every sampled submit. */
+  readonly surface: SurfaceAccumulator;
   private particles: number;
   private step = 0;
   /** Exchange of each step of the current submit (multi-rank). */
@@ -91,7 +94,7 @@ export class Simulation {
     this.chunk = stepsPerSubmit(kase);
     this.haloThreads = placement?.haloThreads;
     const device = gpu.device;
-    this.cache = new PipelineCache(device, { WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0 });
+    this.cache = new PipelineCache(device, { WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0 });
     const share = cellShare(subdomain, this.tables.nCells);
     this.state = new SimState(device, this.tables, placement?.capacity ?? initialCapacity(this.tables, this.chunk, share), this.chunk, subdomain);
     this.ctx = { device, cache: this.cache, state: this.state };
@@ -115,6 +118,7 @@ export class Simulation {
       this.writeHalo();
     }
     this.fieldsAcc = multi ? null : new FieldAccumulator(kase, this.tables);
+    this.surface = new SurfaceAccumulator(this.tables.bodies.elements);
     this.particles = multi ? 0 : this.tables.initialParticles;
   }
 
@@ -291,7 +295,7 @@ export class Simulation {
   }
 
   /** Reads the step ring, control words and (when sampled) the f32 sums after a submit. */
-  private async readBack(first: number, count: number, sampled: boolean): Promise<{ steps: StepStats[]; sums: Float32Array | null }> {
+  private async readBack(first: number, count: number, sampled: number): Promise<{ steps: StepStats[]; sums: Float32Array | null }> {
     const device = this.gpu.device;
     const st = this.state;
     const stats = new Uint32Array(await this.readback.read(st.stats, 4 * STATS.WORDS * st.statsRing));
@@ -305,12 +309,14 @@ export class Simulation {
     }
     this.particles = ctl[CTL.N];
     let sums: Float32Array | null = null;
-    if (sampled) {
+    if (sampled > 0) {
       // one host array, reused submit after submit (BatchReport.sums is valid until onBatch returns)
       if (this.hostSums?.byteLength !== st.sums.size) this.hostSums = foldInput(st.sums.size / 4, this.fieldsAcc);
       sums = await this.readback.readInto(st.sums, this.hostSums);
+      this.surface.addRaw(new Uint32Array(await this.readback.read(st.surfSums, st.surfSums.size)), sampled);
       const enc = device.createCommandEncoder({ label: 'clear-sums' });
       enc.clearBuffer(st.sums);
+      enc.clearBuffer(st.surfSums);
       device.queue.submit([enc.finish()]);
     }
     const out: StepStats[] = [];
@@ -550,7 +556,7 @@ export class Simulation {
       await submitted;
       throwIfGpuError(this.gpu);
       const tRead = performance.now();
-      const got = await this.readBack(this.step + 1, batch, passes > 0);
+      const got = await this.readBack(this.step + 1, batch, passes);
       host.encodeSeconds += (tSubmit - tEncode) / 1000;
       host.waitSeconds += (tRead - tSubmit) / 1000 - foldSeconds;
       host.readbackSeconds += (performance.now() - tRead) / 1000;
@@ -601,6 +607,7 @@ export class Simulation {
       capacity: this.state.capacity,
       tables: this.tables,
       host,
+      surface: this.surface.toSums(this.tables.bodies, this.kase.run.dt),
     };
   }
 }

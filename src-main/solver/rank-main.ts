@@ -148,6 +148,8 @@ async function main(ch: RankChannel): Promise<boolean> {
         start: { ...result.start }, end: { ...result.end },
         capacity: result.capacity, particles: sim.liveParticles, gpuBytes, host: result.host,
         split: sim.splitStats(),
+        // exact integer surface sums (decimal strings: JSON has no 64-bit integers); the orchestrator adds them up
+        surface: { totals: Array.from(sim.surface.totals, (x) => x.toString()), sampledSteps: sim.surface.sampledSteps },
       },
     });
     // the orchestrator acknowledges once every rank's `done` is in; then nothing of this rank is still in flight

@@ -10,6 +10,7 @@ import type { LoopOptions, LoopResult } from './loop-types.js';
 import { stepsPerSubmit } from './submit-plan.js';
 import { bufferPlan, initialCapacity } from './state.js';
 import { summarize, type RunSummary } from './summary.js';
+import { surfaceSummary } from './surface-summary.js';
 import { buildTables } from './tables.js';
 import { attachedCheckpointTarget, caseHash, type CheckpointTarget } from './checkpoint/checkpoint-target.js';
 import type { ResumePoint } from './checkpoint/checkpoint-load.js';
@@ -106,6 +107,7 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
     const summary = summarize(c.name, result, gpu.adapter, gpuBytes);
     // the molecules' velocities against Maxwell-Boltzmann (the first 2M particles in cell order on big runs)
     summary.velocityDistribution = (await sim.velocityDistribution()) ?? undefined;
+    summary.surface = surfaceSummary(c, sim.tables, result.surface);
     return { summary, result, prelaunch };
   } finally {
     if (!options.gpu) gpu.device.destroy();

@@ -3,7 +3,9 @@
 import { STORAGE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
 import {
   CTL, FaceInfo, FaceSpecies, HALO_WORK, InitParams, MIGRANT_WORDS, PARTIAL_WORDS, PairInfo, SAMPLE_MOMENTS, STATS, SimParams, SpeciesInfo,
+  SurfaceModel, SurfaceSpecies, UNIFORM_TABLES,
 } from './gpu/struct-layouts.js';
+import { SURFACE_WORDS } from '../common/surface-layout.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH, type ParticleSet } from './particle-attributes.js';
 import { packBoxes, subdomainParams, wholeGrid, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
@@ -45,6 +47,8 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
   for (const a of ['cell.counts', 'cell.starts', 'cell.sigmaCrMax', 'cell.remainder']) plan.push({ label: a, bytes: 4 * nLocal });
   plan.push({ label: 'reduce.partials', bytes: 4 * PARTIAL_WORDS * Math.ceil(capacity / 256) });
   plan.push({ label: 'inject.counts', bytes: 4 * t.nFaceCells }, { label: 'inject.starts', bytes: 4 * t.nFaceCells });
+  plan.push({ label: 'bodies.data', bytes: t.bodies.bodyData.byteLength }, { label: 'surface.sums', bytes: 4 * SURFACE_WORDS * t.bodies.elements });
+  if (t.bodies.volumeFraction) plan.push({ label: 'cell.volumeFraction', bytes: 4 * t.nCells });
   if (worldSize > 1) {
     plan.push({ label: 'particles.keys', bytes: 8 * capacity });
     plan.push({ label: 'particles.slots', bytes: 4 * capacity });
@@ -54,6 +58,14 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
     plan.push({ label: 'migrate.out', bytes: 4 * MIGRANT_WORDS * worldSize * initialSegmentCapacity(capacity, worldSize) });
   }
   return plan.sort((a, b) => b.bytes - a.bytes);
+}
+
+/** The packed bytes of a uniform table, zero-padded to the fixed length its WGSL array declares. */
+function padded(packed: ArrayBuffer, bytes: number): ArrayBuffer {
+  if (packed.byteLength > bytes) throw new Error(`internal: a uniform table of ${packed.byteLength} bytes exceeds its ${bytes}-byte WGSL array`);
+  const out = new Uint8Array(bytes);
+  out.set(new Uint8Array(packed));
+  return out.buffer;
 }
 
 /** Creates one set of particle arrays. */
@@ -73,6 +85,14 @@ export class SimState {
   readonly speciesInfo: GPUBuffer;
   readonly faces: GPUBuffer;
   readonly faceSpecies: GPUBuffer;
+  /** Bodies (body.wgsl bodyData), the surface models and their species entries (uniform tables). */
+  readonly bodyData: GPUBuffer;
+  readonly surfModels: GPUBuffer;
+  readonly surfSpecies: GPUBuffer;
+  /** 64-bit fixed-point surface sums per element (SURFACE_WORDS words each), cleared after each read. */
+  readonly surfSums: GPUBuffer;
+  /** Gas volume fraction of every global cell (collide.wgsl; a stub of ones without bodies). */
+  readonly volumeFraction: GPUBuffer;
   counts: GPUBuffer;
   starts: GPUBuffer;
   sigmaCrMax: GPUBuffer;
@@ -130,8 +150,15 @@ export class SimState {
     this.stats = makeBuffer(device, 'step-stats', 4 * STATS.WORDS * statsRing);
     this.pairs = makeBufferWith(device, 'pairs', PairInfo.packArray(t.pairs), STORAGE);
     this.speciesInfo = makeBufferWith(device, 'species', SpeciesInfo.packArray(t.species), STORAGE);
-    this.faces = makeBufferWith(device, 'faces', FaceInfo.packArray(t.faces), STORAGE);
-    this.faceSpecies = makeBufferWith(device, 'face-species', FaceSpecies.packArray(t.faceSpecies), STORAGE);
+    this.faces = makeBufferWith(device, 'faces', FaceInfo.packArray(t.faces), UNIFORM);
+    this.faceSpecies = makeBufferWith(device, 'face-species', padded(FaceSpecies.packArray(t.faceSpecies), 6 * UNIFORM_TABLES.MAX_SPECIES * FaceSpecies.byteSize), UNIFORM);
+    const b = t.bodies;
+    this.bodyData = makeBufferWith(device, 'bodies.data', b.bodyData, STORAGE);
+    this.surfModels = makeBufferWith(device, 'surface.models', padded(SurfaceModel.packArray(b.surfModels), UNIFORM_TABLES.MAX_SURFACE_MODELS * SurfaceModel.byteSize), UNIFORM);
+    this.surfSpecies = makeBufferWith(device, 'surface.species',
+      padded(SurfaceSpecies.packArray(b.surfSpecies), UNIFORM_TABLES.MAX_SURFACE_MODELS * UNIFORM_TABLES.MAX_SPECIES * SurfaceSpecies.byteSize), UNIFORM);
+    this.surfSums = makeBuffer(device, 'surface.sums', 4 * SURFACE_WORDS * b.elements);
+    this.volumeFraction = makeBufferWith(device, 'cell.volumeFraction', b.volumeFraction ? Float32Array.from(b.volumeFraction) : new Float32Array(4).fill(1), STORAGE);
     const nLocal = this.nLocal;
     this.counts = makeBuffer(device, 'cell.counts', 4 * nLocal);
     this.starts = makeBuffer(device, 'cell.starts', 4 * nLocal);

@@ -1,7 +1,7 @@
 // The run summary printed by `dsmc run --json` (and later stored in the run database).
 import type { AdapterDescription } from './gpu/device.js';
 import { fieldsSha256 } from './fields.js';
-import { BOUNDARY_CODES } from './gpu/struct-layouts.js';
+import { BOUNDARY_CODES, SURFACE_MODEL_CODES } from './gpu/struct-layouts.js';
 import type { LoopResult } from './loop-types.js';
 import type { PhaseSummary, RunSummary } from '../common/run-summary.js';
 
@@ -32,8 +32,11 @@ export function summarize(name: string, r: LoopResult, adapter: AdapterDescripti
   }
   const dp = r.end.momentum.map((p, i) => p - r.start.momentum[i]);
   const kinds = r.tables.faces.map((f) => f.kind);
-  const momentumConserved = kinds.every((k) => k === BOUNDARY_CODES.periodic);
-  const energyConserved = kinds.every((k) => k === BOUNDARY_CODES.periodic || k === BOUNDARY_CODES.specular);
+  // bodies take momentum from the gas; specular bodies keep its energy
+  const bodyKinds = r.tables.bodies.surfModels.slice(0, r.tables.bodies.nBodies).map((m) => m.kind);
+  const momentumConserved = kinds.every((k) => k === BOUNDARY_CODES.periodic) && bodyKinds.length === 0;
+  const energyConserved = kinds.every((k) => k === BOUNDARY_CODES.periodic || k === BOUNDARY_CODES.specular) &&
+    bodyKinds.every((k) => k === SURFACE_MODEL_CODES.specular);
   return {
     case: name,
     steps: r.steps,

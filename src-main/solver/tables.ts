@@ -4,6 +4,7 @@ import {
   FACES, cellCount, cellVolume, domainLengths, domainVolume, moleFractions, resolvedFnum, type Case,
 } from '../common/case-schema.js';
 import { BOLTZMANN, maxwellianFlux, mostProbableSpeed, pairModel } from '../common/physics.js';
+import { buildBodyTables, bodyParams, type BodyTables } from './body-tables.js';
 import { BOUNDARY_CODES } from './gpu/struct-layouts.js';
 
 type Values = Record<string, number>;
@@ -28,6 +29,8 @@ export interface SolverTables {
   sigmaCrMaxInit: number;
   /** Whether the case samples fields at all (sampling.enabled). */
   sampling: boolean;
+  /** Bodies, cut cells and surface sampling (body-tables.ts). */
+  bodies: BodyTables;
 }
 
 /** Tangential axes of a face normal to axis a (the order inject.wgsl uses). */
@@ -118,7 +121,9 @@ export function buildTables(c: Case): SolverTables {
     });
   });
 
-  // initial fill
+  const bodies = buildBodyTables(c, tHot);
+
+  // initial fill (drawn over the whole box; those inside bodies are dropped on the GPU)
   const filled = c.initial.kind !== 'empty' && c.initial.numberDensity > 0;
   const initialParticles = filled ? Math.round((c.initial.numberDensity * domainVolume(c)) / fnum) : 0;
   const xInit = moleFractions(c, c.initial.fractions);
@@ -147,9 +152,10 @@ export function buildTables(c: Case): SolverTables {
     collisionFactor: (0.5 * fnum * dt) / cellVolume(c),
     seedLo: c.run.seed, seedHi: 0x5eed,
     nFaceCells, nInflowFaces,
+    ...bodyParams(bodies, c),
   };
   return {
-    simParams, pairs, species, faces, faceSpecies, init, fnum, nCells, nFaceCells,
+    simParams, pairs, species, faces, faceSpecies, init, fnum, nCells, nFaceCells, bodies,
     initialParticles, injectionPerStep, sigmaCrMaxInit, sampling: c.sampling.enabled,
     referenceParticles: (nRef * domainVolume(c)) / fnum,
   };

@@ -42,4 +42,14 @@ describe('VTK ImageData export', () => {
     f.values.p = new Float64Array(3);
     expect(() => fieldsToVti(f)).toThrow(/field p has 3 values for 8 cells/);
   });
+
+  it('adds the body cell marks cellKind and volumeFraction only when given', () => {
+    const f = syntheticFields([2, 2, 1], 3);
+    expect(Object.keys(parseVti(fieldsToVti(f)).cellArrays)).not.toContain('cellKind');
+    const volumeFraction = Float64Array.from([1, 0.25, 0, 1]);
+    const v = parseVti(fieldsToVti(f, { kind: Uint8Array.from([0, 1, 2, 0]), volumeFraction }));
+    expect([...v.cellArrays.cellKind.values]).toEqual([0, 1, 2, 0]);
+    expect(v.cellArrays.volumeFraction.values).toEqual(volumeFraction);
+    expect(() => fieldsToVti(f, { kind: new Uint8Array(3), volumeFraction })).toThrow(/3 kinds and 4 volume fractions for 4 cells/);
+  });
 });

@@ -2,6 +2,8 @@
 // (or lets them share the default adapter, saying so), supervises them, configures them, assembles their
 // submits into the run's step statistics and fields as they arrive, and builds the run's summary.
 // A crash or hang of any rank stops the others and rejects with RankFailedError; an abort cancels.
+import { SurfaceAccumulator } from '../../solver/surface-accumulator.js';
+import { surfaceSummary } from '../../solver/surface-summary.js';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Case } from '../../common/case-schema.js';
@@ -102,6 +104,8 @@ interface RankDone {
   gpuBytes: number;
   host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; submits: number };
   split: SplitStats | null;
+  /** The rank's exact surface sums as decimal integers, and the sampled steps they cover. */
+  surface: { totals: string[]; sampledSteps: number };
 }
 
 /** A finished multi-rank run. */
@@ -295,11 +299,16 @@ function finishRun(c: Case, o: DistributedOptions, a: RunAssembler, d: Decomposi
     submits: dones[0].host.submits,
   };
   const gpuBytes = dones.reduce((s, x) => s + x.gpuBytes, 0);
+  // every rank saw the hits in its own cells: the exact integer sums add up to the one-rank totals
+  const surface = new SurfaceAccumulator(tables.bodies.elements);
+  for (const x of dones) surface.merge({ totals: BigInt64Array.from(x.surface.totals, (v) => BigInt(v)), sampledSteps: x.surface.sampledSteps });
+  surface.sampledSteps = dones[0].surface.sampledSteps;
+  const surfaceSums = surface.toSums(tables.bodies, c.run.dt);
   const summary = summarize(c.name, {
     steps: c.run.steps, seconds, stepStats: a.stepStats, phases: meanPhases(dones), timingSource: dones[0].timingSource,
     start, startStep: warmup, end, samples: a.fields.samples, fields: a.fields.fields(), fieldErrors: a.fields.errors(), fieldBlocks: a.fields.blocks,
     sums: a.fields.sums, totalsOverTime: [{ step: warmup + c.run.steps, totals: end }], capacity: dones.reduce((s, x) => s + x.capacity, 0),
-    tables, host,
+    tables, host, surface: surfaceSums,
   }, { description: ranks[0].adapter.description, backend: ranks[0].adapter.backend, vendor: '', architecture: '' }, gpuBytes);
   const un = a.loadNonUniformity.map((x) => x.percent);
   summary.ranks = ranks.length;
@@ -309,5 +318,6 @@ function finishRun(c: Case, o: DistributedOptions, a: RunAssembler, d: Decomposi
   summary.loadNonUniformityMean = un.length > 0 ? un.reduce((s, x) => s + x, 0) / un.length : 0;
   summary.rankAdapters = ranks.map((r) => ({ rank: r.rank, gpu: r.gpu, pinned: r.pinned, description: r.adapter.description }));
   summary.splitSteps = dones.flatMap((x, rank) => (x.split ? [{ rank, ...x.split }] : []));
+  summary.surface = surfaceSummary(c, tables, surfaceSums);
   return { summary, assembler: a, decomposition: d, ranks, rankPhases: dones.map((x, rank) => ({ rank, phases: x.phases })), rankSteps: a.rankSteps };
 }

@@ -47,7 +47,26 @@ export const SimParams = new StructLayout('SimParams', [
   ['cellBase', 'u32'], ['nLocal', 'u32'], ['loX', 'u32'], ['loY', 'u32'],
   ['loZ', 'u32'], ['hiX', 'u32'], ['hiY', 'u32'], ['hiZ', 'u32'],
   ['rank', 'u32'], ['worldSize', 'u32'], ['segCap', 'u32'], ['oldCellBase', 'u32'],
+  ['sampleStart', 'u32'], ['sampleInterval', 'u32'], ['nTris', 'u32'], ['nBodies', 'u32'],
+  ['surfScaleP', 'f32'], ['surfScaleE', 'f32'], ['bodyEps', 'f32'], ['triBase', 'u32'],
 ] as const);
+
+/** Gas-surface interaction of one surface model (each body, then the six domain faces): body.wgsl's SurfaceModel. */
+export const SurfaceModel = new StructLayout('SurfaceModel', [
+  ['kind', 'u32'], ['accommodation', 'f32'], ['pad0', 'u32'], ['pad1', 'u32'],
+  ['velX', 'f32'], ['velY', 'f32'], ['velZ', 'f32'], ['pad2', 'f32'],
+] as const);
+
+/** One (surface model, species) entry: the wall's thermal speed sqrt(k T_w / m) and the species' mass over the reference mass. */
+export const SurfaceSpecies = new StructLayout('SurfaceSpecies', [
+  ['thermalSpeed', 'f32'], ['massRatio', 'f32'], ['pad0', 'f32'], ['pad1', 'f32'],
+] as const);
+
+/** Lengths of the uniform tables (common.wgsl MAX_SPECIES, MAX_SURFACE_MODELS): 16 species, 64 bodies + 6 faces. */
+export const UNIFORM_TABLES = { MAX_SPECIES: 16, MAX_SURFACE_MODELS: 70 } as const;
+
+/** Surface model kinds (body.wgsl SURF_*). */
+export const SURFACE_MODEL_CODES = { specular: 1, diffuse: 2, maxwell: 3 } as const;
 
 export const PairInfo = new StructLayout('PairInfo', [
   ['crossSection', 'f32'], ['crExponent', 'f32'], ['invAlpha', 'f32'], ['massFraction1', 'f32'],
@@ -77,7 +96,7 @@ export const ScanParams = new StructLayout('ScanParams', [
 ] as const);
 
 /** Every shared layout, for the layout test. */
-export const ALL_LAYOUTS = [SimParams, PairInfo, InitParams, SpeciesInfo, FaceInfo, FaceSpecies, ScanParams];
+export const ALL_LAYOUTS = [SimParams, PairInfo, InitParams, SpeciesInfo, FaceInfo, FaceSpecies, ScanParams, SurfaceModel, SurfaceSpecies];
 
 /** Boundary kind codes, as the BC_* constants of common.wgsl. */
 export const BOUNDARY_CODES = { periodic: 0, specular: 1, diffuse: 2, inflow: 3, outflow: 4 } as const;

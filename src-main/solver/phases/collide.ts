@@ -13,9 +13,9 @@ export class CollidePhase implements Phase {
   private splitGroups: Record<SplitPass, GPUBindGroup[]> = { 1: [], 2: [] };
 
   constructor(private readonly ctx: PhaseContext) {
-    this.pipeline = ctx.cache.get({ file: 'collide.wgsl', entry: 'collide' });
+    this.pipeline = ctx.cache.get({ file: 'collide.wgsl', entry: 'collide', modules: ['body.wgsl'] });
     if (ctx.state.multiRank) {
-      const get = (which: SplitPass) => ctx.cache.get({ file: 'collide.wgsl', entry: 'collide_split', constants: { SPLIT_PASS: which } });
+      const get = (which: SplitPass) => ctx.cache.get({ file: 'collide.wgsl', entry: 'collide_split', modules: ['body.wgsl'], constants: { SPLIT_PASS: which } });
       this.splitPipelines = { 1: get(1), 2: get(2) };
     }
   }
@@ -24,7 +24,7 @@ export class CollidePhase implements Phase {
     const { device, state: s } = this.ctx;
     const table = (k: number) => {
       const p = s.sets[k];
-      return { 0: s.params, 1: s.ctl, 2: s.stats, 3: s.counts, 4: s.starts, 5: s.sigmaCrMax, 6: s.remainder, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 11: s.pairs };
+      return { 0: s.params, 1: s.ctl, 2: s.stats, 3: s.counts, 4: s.starts, 5: s.sigmaCrMax, 6: s.remainder, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 11: s.pairs, 44: s.volumeFraction };
     };
     this.groups = s.sets.map((_, k) => bindBuffers(device, this.pipeline, `collide-${k}`, table(k)));
     if (!this.splitPipelines) return;

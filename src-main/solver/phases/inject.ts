@@ -16,8 +16,8 @@ export class InjectPhase implements Phase {
   private writeGroups: GPUBindGroup[] = [];
 
   constructor(private readonly ctx: PhaseContext) {
-    this.count = ctx.cache.get({ file: 'inject.wgsl', entry: 'inject_count', modules: ['advance.wgsl'] });
-    this.write = ctx.cache.get({ file: 'inject.wgsl', entry: 'inject_write', modules: ['advance.wgsl'] });
+    this.count = ctx.cache.get({ file: 'inject.wgsl', entry: 'inject_count', modules: ['body.wgsl', 'advance.wgsl'] });
+    this.write = ctx.cache.get({ file: 'inject.wgsl', entry: 'inject_write', modules: ['body.wgsl', 'advance.wgsl'] });
     this.after = ctx.cache.get({ file: 'control.wgsl', entry: 'after_inject_scan' });
     this.scan = new PrefixScan(ctx.device, ctx.cache, 'inject', ctx.state.tables.nFaceCells);
   }
@@ -36,6 +36,7 @@ export class InjectPhase implements Phase {
       bindBuffers(device, this.write, `inject-write-${k}`, {
         0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies, 5: s.injStarts,
         6: p.px, 7: p.py, 8: p.pz, 9: p.vx, 10: p.vy, 11: p.vz, 12: p.cell, 13: s.counts, 14: s.slotsFor(k as 0 | 1), 15: s.keys,
+        40: s.bodyData, 41: s.surfSums, 42: s.surfModels, 43: s.surfSpecies,
       }),
     );
   }

@@ -14,7 +14,7 @@ export class MigratePhase {
   private afterGroup!: GPUBindGroup;
 
   constructor(private readonly ctx: PhaseContext) {
-    const get = (entry: string) => ctx.cache.get({ file: 'move.wgsl', entry, modules: ['advance.wgsl'] });
+    const get = (entry: string) => ctx.cache.get({ file: 'move.wgsl', entry, modules: ['body.wgsl', 'advance.wgsl'] });
     this.collectInjected = get('collect_injected');
     this.collectAll = get('collect_all');
     this.append = get('append_arrivals');

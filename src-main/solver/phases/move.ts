@@ -14,7 +14,7 @@ export class MovePhase implements Phase {
 
   constructor(private readonly ctx: PhaseContext) {
     this.begin = ctx.cache.get({ file: 'control.wgsl', entry: 'begin_step' });
-    this.move = ctx.cache.get({ file: 'move.wgsl', entry: 'move_particles', modules: ['advance.wgsl'] });
+    this.move = ctx.cache.get({ file: 'move.wgsl', entry: 'move_particles', modules: ['body.wgsl', 'advance.wgsl'] });
   }
 
   bind(): void {
@@ -26,6 +26,7 @@ export class MovePhase implements Phase {
         4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell,
         11: s.counts, 12: s.slotsFor(k as 0 | 1), 13: s.starts,
         14: s.keys, 15: s.migOut, 16: s.migCounts, 17: s.boxes,
+        40: s.bodyData, 41: s.surfSums, 42: s.surfModels, 43: s.surfSpecies,
       }),
     );
   }
@@ -33,7 +34,7 @@ export class MovePhase implements Phase {
   /** Records the relayout after a rebalance (move.wgsl:relayout) with the previous layout's starts. */
   encodeRelayout(pass: GPUComputePassEncoder, set: 0 | 1, oldStarts: GPUBuffer): void {
     const { device, cache, state: s } = this.ctx;
-    const pipeline = cache.get({ file: 'move.wgsl', entry: 'relayout', modules: ['advance.wgsl'] });
+    const pipeline = cache.get({ file: 'move.wgsl', entry: 'relayout', modules: ['body.wgsl', 'advance.wgsl'] });
     const p = s.sets[set];
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, bindBuffers(device, pipeline, 'relayout', {

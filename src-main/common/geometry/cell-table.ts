@@ -1,0 +1,394 @@
+// Which grid cells the bodies' triangles cut, which cells lie inside a body, and the gas volume fraction
+// of every cell, for the solver's particle-surface tests and cell volumes. The grid spans [0, n d] on each
+// axis; global cell id = i + nx (j + ny k). The triangles may be several closed bodies put together
+// (inside = an odd number of surfaces crossed from outside, so the bodies must not overlap).
+
+/** The grid the table is built for. */
+export interface CellGrid {
+  cells: readonly [number, number, number];
+  cellSize: readonly [number, number, number];
+}
+
+/** Options of buildCellTable. */
+export interface CellTableOptions {
+  /** Lines per cell side cast along x through cut cells to measure their gas volume (default 16: 256 lines). */
+  subLines?: number;
+}
+
+/** Cell kinds of CellTable.kind. */
+export const CELL_GAS = 0;
+export const CELL_CUT = 1;
+export const CELL_INSIDE = 2;
+
+/** Triangles per cell and the gas volume of every cell. */
+export interface CellTable {
+  /** nCells + 1 CSR offsets into triList. */
+  triStart: Uint32Array;
+  /** Ids of the triangles overlapping each cell (exact triangle-box test, boxes closed, grown by 1e-9 of a cell). */
+  triList: Uint32Array;
+  /** Per cell: 0 gas (no triangle, outside), 1 cut (some triangle overlaps, some gas), 2 inside a body (no gas). */
+  kind: Uint8Array;
+  /** Per cell: gas volume / cell volume; 1 for gas cells, 0 inside, (0, 1] for cut cells. */
+  volumeFraction: Float64Array;
+  /** 3 per cell: for cut cells a point of the cell in the gas, away from the triangles; NaN for the others. */
+  refPoint: Float64Array;
+}
+
+/** Point-in-bodies test for arbitrary points (same column bins and crossing rule as the table). */
+export interface InsideTester {
+  isInside(x: number, y: number, z: number): boolean;
+}
+
+/**
+ * Candidate reference points of a cut cell: the midpoint of the longest gas interval of every line of an
+ * up to CANDIDATE_LINES x CANDIDATE_LINES subset of its lines, plus that of the longest gas interval of all
+ * its lines; the candidate farthest from the cell's triangles wins.
+ */
+const CANDIDATE_LINES = 8;
+/** Boxes and bins are grown by this fraction of a cell so faces lying on cell faces count on both sides. */
+const GROW = 1e-9;
+/** Fractions within this of 0 or 1 are snapped to 0 or 1. */
+const SNAP = 1e-12;
+
+// Checks the mesh length and the grid; throws Error naming the problem.
+function checkInput(tris: Float64Array, grid: CellGrid): void {
+  if (tris.length % 9 !== 0) throw new Error(`cell table: ${tris.length} mesh numbers is not a multiple of 9`);
+  for (let a = 0; a < 3; a++) {
+    if (!(Number.isInteger(grid.cells[a]) && grid.cells[a] >= 1)) throw new Error(`cell table: cells[${a}] = ${grid.cells[a]} is not a positive integer`);
+    if (!(grid.cellSize[a] > 0 && Number.isFinite(grid.cellSize[a]))) throw new Error(`cell table: cellSize[${a}] = ${grid.cellSize[a]} is not a positive number`);
+  }
+}
+
+// A growable list of u32.
+class U32List {
+  data = new Uint32Array(1024);
+  length = 0;
+  // Appends one value.
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const d = new Uint32Array(this.data.length * 2);
+      d.set(this.data);
+      this.data = d;
+    }
+    this.data[this.length++] = v;
+  }
+}
+
+// Triangles of each (j, k) column of cells (CSR), binned by their y-z bounds grown by GROW of a cell.
+interface Columns {
+  start: Uint32Array;
+  list: Uint32Array;
+}
+
+// Bins every triangle into the columns its y-z bounds overlap.
+function binColumns(tris: Float64Array, grid: CellGrid): Columns {
+  const [, ny, nz] = grid.cells;
+  const [, dy, dz] = grid.cellSize;
+  const nt = tris.length / 9;
+  const cols = new U32List();
+  const ids = new U32List();
+  for (let t = 0; t < nt; t++) {
+    const p = 9 * t;
+    const ylo = Math.min(tris[p + 1], tris[p + 4], tris[p + 7]), yhi = Math.max(tris[p + 1], tris[p + 4], tris[p + 7]);
+    const zlo = Math.min(tris[p + 2], tris[p + 5], tris[p + 8]), zhi = Math.max(tris[p + 2], tris[p + 5], tris[p + 8]);
+    const j0 = Math.max(0, Math.floor(ylo / dy - GROW)), j1 = Math.min(ny - 1, Math.floor(yhi / dy + GROW));
+    const k0 = Math.max(0, Math.floor(zlo / dz - GROW)), k1 = Math.min(nz - 1, Math.floor(zhi / dz + GROW));
+    for (let k = k0; k <= k1; k++) for (let j = j0; j <= j1; j++) { cols.push(j + ny * k); ids.push(t); }
+  }
+  return csr(ny * nz, cols, ids);
+}
+
+// CSR arrays of (key, value) pairs with keys below n, values in the order pushed.
+function csr(n: number, keys: U32List, values: U32List): { start: Uint32Array; list: Uint32Array } {
+  const start = new Uint32Array(n + 1);
+  for (let e = 0; e < keys.length; e++) start[keys.data[e] + 1]++;
+  for (let c = 0; c < n; c++) start[c + 1] += start[c];
+  const fill = start.slice(0, n);
+  const list = new Uint32Array(keys.length);
+  for (let e = 0; e < keys.length; e++) list[fill[keys.data[e]]++] = values.data[e];
+  return { start, list };
+}
+
+// True when the triangle at p overlaps the closed box of center c and half sizes h (separating axis theorem:
+// the 3 box axes, the triangle's normal and the 9 cross products of box axes and triangle edges).
+function triangleBoxOverlap(tris: Float64Array, p: number, c: readonly number[], h: readonly number[]): boolean {
+  const v0x = tris[p] - c[0], v0y = tris[p + 1] - c[1], v0z = tris[p + 2] - c[2];
+  const v1x = tris[p + 3] - c[0], v1y = tris[p + 4] - c[1], v1z = tris[p + 5] - c[2];
+  const v2x = tris[p + 6] - c[0], v2y = tris[p + 7] - c[1], v2z = tris[p + 8] - c[2];
+  // box axes
+  if (Math.min(v0x, v1x, v2x) > h[0] || Math.max(v0x, v1x, v2x) < -h[0]) return false;
+  if (Math.min(v0y, v1y, v2y) > h[1] || Math.max(v0y, v1y, v2y) < -h[1]) return false;
+  if (Math.min(v0z, v1z, v2z) > h[2] || Math.max(v0z, v1z, v2z) < -h[2]) return false;
+  // edge cross products
+  const edges = [
+    [v1x - v0x, v1y - v0y, v1z - v0z],
+    [v2x - v1x, v2y - v1y, v2z - v1z],
+    [v0x - v2x, v0y - v2y, v0z - v2z],
+  ];
+  for (const [ex, ey, ez] of edges) {
+    // axis x cross e = (0, -ez, ey)
+    let p0 = -ez * v0y + ey * v0z, p1 = -ez * v1y + ey * v1z, p2 = -ez * v2y + ey * v2z;
+    let r = h[1] * Math.abs(ez) + h[2] * Math.abs(ey);
+    if (Math.min(p0, p1, p2) > r || Math.max(p0, p1, p2) < -r) return false;
+    // axis y cross e = (ez, 0, -ex)
+    p0 = ez * v0x - ex * v0z; p1 = ez * v1x - ex * v1z; p2 = ez * v2x - ex * v2z;
+    r = h[0] * Math.abs(ez) + h[2] * Math.abs(ex);
+    if (Math.min(p0, p1, p2) > r || Math.max(p0, p1, p2) < -r) return false;
+    // axis z cross e = (-ey, ex, 0)
+    p0 = -ey * v0x + ex * v0y; p1 = -ey * v1x + ex * v1y; p2 = -ey * v2x + ex * v2y;
+    r = h[0] * Math.abs(ey) + h[1] * Math.abs(ex);
+    if (Math.min(p0, p1, p2) > r || Math.max(p0, p1, p2) < -r) return false;
+  }
+  // triangle plane
+  const [ax, ay, az] = edges[0];
+  const bx = v2x - v0x, by = v2y - v0y, bz = v2z - v0z;
+  const nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
+  const r = h[0] * Math.abs(nx) + h[1] * Math.abs(ny) + h[2] * Math.abs(nz);
+  return Math.abs(nx * v0x + ny * v0y + nz * v0z) <= r;
+}
+
+// CSR lists of the triangles overlapping each cell.
+function cellTriangles(tris: Float64Array, grid: CellGrid): { start: Uint32Array; list: Uint32Array } {
+  const [nx, ny, nz] = grid.cells;
+  const d = grid.cellSize;
+  const h = [d[0] / 2 + GROW * d[0], d[1] / 2 + GROW * d[1], d[2] / 2 + GROW * d[2]];
+  const n = [nx, ny, nz];
+  const cellsOut = new U32List();
+  const ids = new U32List();
+  const lo = [0, 0, 0], hi = [0, 0, 0], c = [0, 0, 0];
+  for (let t = 0; t < tris.length / 9; t++) {
+    const p = 9 * t;
+    let empty = false;
+    for (let a = 0; a < 3; a++) {
+      const mn = Math.min(tris[p + a], tris[p + 3 + a], tris[p + 6 + a]), mx = Math.max(tris[p + a], tris[p + 3 + a], tris[p + 6 + a]);
+      lo[a] = Math.max(0, Math.floor(mn / d[a] - 2 * GROW));
+      hi[a] = Math.min(n[a] - 1, Math.floor(mx / d[a] + 2 * GROW));
+      if (lo[a] > hi[a]) empty = true;
+    }
+    if (empty) continue;
+    // only cells whose center lies within h.|n| of the triangle's plane can overlap: per row of cells along x
+    // that is an interval of i (widened by a cell for rounding), the rest is left to the exact test
+    const ax = tris[p + 3] - tris[p], ay = tris[p + 4] - tris[p + 1], az = tris[p + 5] - tris[p + 2];
+    const bx = tris[p + 6] - tris[p], by = tris[p + 7] - tris[p + 1], bz = tris[p + 8] - tris[p + 2];
+    const nX = ay * bz - az * by, nY = az * bx - ax * bz, nZ = ax * by - ay * bx;
+    const r = (h[0] * Math.abs(nX) + h[1] * Math.abs(nY) + h[2] * Math.abs(nZ)) * (1 + 1e-9);
+    for (let k = lo[2]; k <= hi[2]; k++) {
+      c[2] = (k + 0.5) * d[2];
+      for (let j = lo[1]; j <= hi[1]; j++) {
+        c[1] = (j + 0.5) * d[1];
+        const G = nY * (c[1] - tris[p + 1]) + nZ * (c[2] - tris[p + 2]);
+        let i0 = lo[0], i1 = hi[0];
+        if (nX !== 0) {
+          const xa = tris[p] + (-r - G) / nX, xb = tris[p] + (r - G) / nX;
+          i0 = Math.max(i0, Math.ceil(Math.min(xa, xb) / d[0] - 0.5) - 1);
+          i1 = Math.min(i1, Math.floor(Math.max(xa, xb) / d[0] - 0.5) + 1);
+        } else if (Math.abs(G) > r) continue;
+        for (let i = i0; i <= i1; i++) {
+          c[0] = (i + 0.5) * d[0];
+          if (triangleBoxOverlap(tris, p, c, h)) { cellsOut.push(i + nx * (j + ny * k)); ids.push(t); }
+        }
+      }
+    }
+  }
+  return csr(nx * ny * nz, cellsOut, ids);
+}
+
+// Side of the point (y, z) relative to the directed edge a -> b in the y-z plane. The edge is always evaluated
+// in one canonical direction so the two triangles sharing it get exactly opposite answers (a line through a
+// shared edge then crosses exactly one of them); a point on the edge counts as left of the canonical direction.
+function leftOf(ya: number, za: number, yb: number, zb: number, y: number, z: number): boolean {
+  if (ya < yb || (ya === yb && za < zb)) return (yb - ya) * (z - za) - (zb - za) * (y - ya) >= 0;
+  return (ya - yb) * (z - zb) - (za - zb) * (y - yb) < 0;
+}
+
+// Crossings of the line {(x, y, z): x real} with the triangles `ids[from..to)`, written unsorted to `out`;
+// returns their count. Triangles parallel to x are never crossed.
+function lineCrossings(tris: Float64Array, ids: Uint32Array, from: number, to: number, y: number, z: number, out: Float64Array): number {
+  let m = 0;
+  for (let e = from; e < to; e++) {
+    const p = 9 * ids[e];
+    const y0 = tris[p + 1], z0 = tris[p + 2], y1 = tris[p + 4], z1 = tris[p + 5], y2 = tris[p + 7], z2 = tris[p + 8];
+    const s0 = leftOf(y0, z0, y1, z1, y, z);
+    if (leftOf(y1, z1, y2, z2, y, z) !== s0 || leftOf(y2, z2, y0, z0, y, z) !== s0) continue;
+    const x0 = tris[p], x1 = tris[p + 3], x2 = tris[p + 6];
+    const ay = y1 - y0, az = z1 - z0, by = y2 - y0, bz = z2 - z0;
+    const nx = ay * bz - az * by;
+    if (nx === 0) continue;
+    const ny = az * (x2 - x0) - (x1 - x0) * bz, nz = (x1 - x0) * by - ay * (x2 - x0);
+    let x = x0 - (ny * (y - y0) + nz * (z - z0)) / nx;
+    x = Math.min(Math.max(x, Math.min(x0, x1, x2)), Math.max(x0, x1, x2));
+    out[m++] = x;
+  }
+  return m;
+}
+
+// Squared distance from (px, py, pz) to the triangle at p (closest point on a triangle, Ericson 5.1.5).
+function pointTriangleDistance2(tris: Float64Array, p: number, px: number, py: number, pz: number): number {
+  const ax = tris[p], ay = tris[p + 1], az = tris[p + 2];
+  const abx = tris[p + 3] - ax, aby = tris[p + 4] - ay, abz = tris[p + 5] - az;
+  const acx = tris[p + 6] - ax, acy = tris[p + 7] - ay, acz = tris[p + 8] - az;
+  const apx = px - ax, apy = py - ay, apz = pz - az;
+  const d1 = abx * apx + aby * apy + abz * apz, d2 = acx * apx + acy * apy + acz * apz;
+  let u = 0, v = 0; // closest point = a + u ab + v ac
+  if (d1 <= 0 && d2 <= 0) { u = 0; v = 0; } else {
+    const bpx = px - tris[p + 3], bpy = py - tris[p + 4], bpz = pz - tris[p + 5];
+    const d3 = abx * bpx + aby * bpy + abz * bpz, d4 = acx * bpx + acy * bpy + acz * bpz;
+    const cpx = px - tris[p + 6], cpy = py - tris[p + 7], cpz = pz - tris[p + 8];
+    const d5 = abx * cpx + aby * cpy + abz * cpz, d6 = acx * cpx + acy * cpy + acz * cpz;
+    const vc = d1 * d4 - d3 * d2, vb = d5 * d2 - d1 * d6, va = d3 * d6 - d5 * d4;
+    if (d3 >= 0 && d4 <= d3) { u = 1; v = 0; }
+    else if (vc <= 0 && d1 >= 0 && d3 <= 0) { u = d1 / (d1 - d3); v = 0; }
+    else if (d6 >= 0 && d5 <= d6) { u = 0; v = 1; }
+    else if (vb <= 0 && d2 >= 0 && d6 <= 0) { u = 0; v = d2 / (d2 - d6); }
+    else if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) { const w = (d4 - d3) / (d4 - d3 + (d5 - d6)); u = 1 - w; v = w; }
+    else { const den = 1 / (va + vb + vc); u = vb * den; v = vc * den; }
+  }
+  const qx = ax + u * abx + v * acx - px, qy = ay + u * aby + v * acy - py, qz = az + u * abz + v * acz - pz;
+  return qx * qx + qy * qy + qz * qz;
+}
+
+// Stores a candidate reference point (x, y, z) with its gas interval length in `slot`.
+function setCandidate(len: Float64Array, pt: Float64Array, slot: number, l: number, x: number, y: number, z: number): void {
+  len[slot] = l;
+  pt[3 * slot] = x;
+  pt[3 * slot + 1] = y;
+  pt[3 * slot + 2] = z;
+}
+
+// Sorts the first m crossings and drops the last one when their count is odd (an open surface).
+function sortCrossings(xs: Float64Array, m: number): number {
+  if (m > 24) xs.subarray(0, m).sort();
+  else {
+    for (let a = 1; a < m; a++) {
+      const v = xs[a];
+      let b = a - 1;
+      while (b >= 0 && xs[b] > v) { xs[b + 1] = xs[b]; b--; }
+      xs[b + 1] = v;
+    }
+  }
+  return m % 2 === 0 ? m : m - 1;
+}
+
+/**
+ * The cell table of a mesh on a grid. Cut cells get their gas volume from subLines x subLines lines along x
+ * (at (a + 0.5)/N of the cell plus a tiny irrational offset so they miss edges), integrating the exact inside
+ * length between odd and even crossings; columns of cells without cut cells are decided by one line. The
+ * resolution across x is that of the lines: a sliver of gas between two lines is not seen (such a cell
+ * comes out inside, kind 2, though it keeps its triangles). Cost ~ cut cells x N^2 x triangles per column.
+ */
+export function buildCellTable(tris: Float64Array, grid: CellGrid, opts: CellTableOptions = {}): CellTable {
+  checkInput(tris, grid);
+  const N = opts.subLines ?? 16;
+  if (!(Number.isInteger(N) && N >= 1 && N <= 1024)) throw new Error(`cell table: subLines = ${N} is not an integer from 1 to 1024`);
+  const [nx, ny, nz] = grid.cells;
+  const [dx, dy, dz] = grid.cellSize;
+  const nCells = nx * ny * nz;
+  const { start: triStart, list: triList } = cellTriangles(tris, grid);
+  const cols = binColumns(tris, grid);
+  const kind = new Uint8Array(nCells);
+  const volumeFraction = new Float64Array(nCells).fill(1);
+  const refPoint = new Float64Array(3 * nCells).fill(NaN);
+  let maxCol = 0;
+  for (let c = 0; c < ny * nz; c++) maxCol = Math.max(maxCol, cols.start[c + 1] - cols.start[c]);
+  const xs = new Float64Array(maxCol);
+  const cutI = new Int32Array(nx);
+  const inside = new Float64Array(nx);
+  const S = Math.min(N, CANDIDATE_LINES);
+  const slots = 1 + S * S;
+  const sub = new Int32Array(N).fill(-1); // line index -> candidate row (or -1)
+  for (let s = 0; s < S; s++) sub[Math.floor(((s + 0.5) * N) / S)] = s;
+  const candLen = new Float64Array(slots * nx);
+  const candPt = new Float64Array(3 * slots * nx);
+  const jy = 1e-7 * Math.SQRT2 * dy, jz = 1e-7 * Math.sqrt(3) * dz;
+
+  for (let k = 0; k < nz; k++) {
+    for (let j = 0; j < ny; j++) {
+      const col = j + ny * k;
+      const from = cols.start[col], to = cols.start[col + 1];
+      if (from === to) continue; // no triangle near: all gas
+      const base = nx * col;
+      // one line at the column's center decides the cells no triangle touches
+      let m = sortCrossings(xs, lineCrossings(tris, cols.list, from, to, (j + 0.5) * dy + jy, (k + 0.5) * dz + jz, xs));
+      let nc = 0;
+      for (let i = 0, q = 0; i < nx; i++) {
+        const g = base + i;
+        if (triStart[g + 1] > triStart[g]) { cutI[nc++] = i; continue; }
+        const xc = (i + 0.5) * dx;
+        while (q < m && xs[q] < xc) q++;
+        if (q % 2 === 1) { kind[g] = CELL_INSIDE; volumeFraction[g] = 0; }
+      }
+      if (nc === 0) continue;
+      inside.fill(0, 0, nc);
+      candLen.fill(-1, 0, slots * nc);
+      for (let a = 0; a < N; a++) {
+        const y = j * dy + ((a + 0.5) / N) * dy + jy;
+        for (let b = 0; b < N; b++) {
+          const z = k * dz + ((b + 0.5) / N) * dz + jz;
+          m = sortCrossings(xs, lineCrossings(tris, cols.list, from, to, y, z, xs));
+          let q = 0;
+          for (let ci = 0; ci < nc; ci++) {
+            const x0 = cutI[ci] * dx, x1 = x0 + dx;
+            while (q < m && xs[q + 1] <= x0) q += 2;
+            let gasFrom = x0, best = -1, bestMid = 0;
+            for (let r = q; r < m && xs[r] < x1; r += 2) {
+              const s = Math.max(xs[r], x0), e = Math.min(xs[r + 1], x1);
+              if (e <= s) continue;
+              inside[ci] += e - s;
+              if (s - gasFrom > best) { best = s - gasFrom; bestMid = (s + gasFrom) / 2; }
+              gasFrom = e;
+            }
+            if (x1 - gasFrom > best) { best = x1 - gasFrom; bestMid = (x1 + gasFrom) / 2; }
+            if (best <= 0) continue;
+            // slot 0: the longest gas interval of all lines; then one slot per line of the subset
+            if (best > candLen[slots * ci]) setCandidate(candLen, candPt, slots * ci, best, bestMid, y, z);
+            if (sub[a] >= 0 && sub[b] >= 0) setCandidate(candLen, candPt, slots * ci + 1 + sub[a] * S + sub[b], best, bestMid, y, z);
+          }
+        }
+      }
+      for (let ci = 0; ci < nc; ci++) {
+        const g = base + cutI[ci];
+        let f = 1 - inside[ci] / (N * N * dx);
+        if (f < SNAP) f = 0;
+        else if (f > 1 - SNAP) f = 1;
+        volumeFraction[g] = f;
+        if (f === 0) { kind[g] = CELL_INSIDE; continue; }
+        kind[g] = CELL_CUT;
+        // of the candidates, the one farthest from the cell's triangles
+        let bestSlot = -1, bestD = -1;
+        for (let s = slots * ci; s < slots * (ci + 1); s++) {
+          if (candLen[s] <= 0) continue;
+          let d2 = Infinity;
+          for (let e = triStart[g]; e < triStart[g + 1]; e++) d2 = Math.min(d2, pointTriangleDistance2(tris, 9 * triList[e], candPt[3 * s], candPt[3 * s + 1], candPt[3 * s + 2]));
+          if (d2 > bestD) { bestD = d2; bestSlot = s; }
+        }
+        if (bestSlot >= 0) refPoint.set(candPt.subarray(3 * bestSlot, 3 * bestSlot + 3), 3 * g);
+      }
+    }
+  }
+  return { triStart, triList, kind, volumeFraction, refPoint };
+}
+
+/**
+ * Inside test for points: the parity of the crossings of the ray from the point along +x with the triangles
+ * of its column. Points outside the grid's y-z range are outside. Points on the surface may go either way.
+ */
+export function insideTester(tris: Float64Array, grid: CellGrid): InsideTester {
+  checkInput(tris, grid);
+  const cols = binColumns(tris, grid);
+  const [, ny, nz] = grid.cells;
+  const [, dy, dz] = grid.cellSize;
+  let maxCol = 0;
+  for (let c = 0; c < ny * nz; c++) maxCol = Math.max(maxCol, cols.start[c + 1] - cols.start[c]);
+  const xs = new Float64Array(maxCol);
+  return {
+    isInside(x: number, y: number, z: number): boolean {
+      const j = Math.floor(y / dy), k = Math.floor(z / dz);
+      if (!(j >= 0 && j < ny && k >= 0 && k < nz)) return false;
+      const col = j + ny * k;
+      const m = lineCrossings(tris, cols.list, cols.start[col], cols.start[col + 1], y, z, xs);
+      let count = 0;
+      for (let e = 0; e < m; e++) if (xs[e] > x) count++;
+      return count % 2 === 1;
+    },
+  };
+}

@@ -1,0 +1,373 @@
+// Checks of body meshes before a run: each mesh closed, manifold, consistently and outward oriented, without
+// degenerate triangles; and the bodies' placement in the box (inside it, clear of inflow faces, not
+// overlapping each other, not thinner than a cell). Messages name the triangle, edge or bodies at fault.
+import { FACES } from '../case-helpers.js';
+import { meshBounds, meshVolume, type MeshBounds } from './mesh-properties.js';
+
+/** At most this many messages of one kind; the rest are counted in one more line. */
+const MAX_PER_KIND = 5;
+
+// A number for a message: 4 significant digits, no trailing noise.
+function fmt(x: number): string {
+  return Number(x.toPrecision(4)).toString();
+}
+
+// "(x, y, z)" of the vertex starting at index p.
+function point(tris: Float64Array, p: number): string {
+  return `(${fmt(tris[p])}, ${fmt(tris[p + 1])}, ${fmt(tris[p + 2])})`;
+}
+
+// Collects messages of one kind, keeping the first MAX_PER_KIND and counting the rest.
+class Capped {
+  readonly lines: string[] = [];
+  private extra = 0;
+  constructor(private readonly what: string) {}
+  // Adds one message.
+  add(line: string): void {
+    if (this.lines.length < MAX_PER_KIND) this.lines.push(line);
+    else this.extra++;
+  }
+  // The messages kept plus "... and N more".
+  done(): string[] {
+    return this.extra > 0 ? [...this.lines, `... and ${this.extra} more ${this.what}`] : this.lines;
+  }
+}
+
+/**
+ * Problems of one closed body mesh, as sentences naming the triangle (counted from 0) or edge: non-finite
+ * coordinates, degenerate triangles (area < 1e-12 of the bounds' diagonal squared), open edges (not
+ * watertight), edges shared by more than two triangles (non-manifold) or twice in the same direction
+ * (inconsistent orientation), and inward normals (negative signed volume). Vertices are merged when equal
+ * after quantizing to 1e-9 of the bounds' diagonal. Empty when the mesh is fine.
+ */
+export function meshIssues(tris: Float64Array): string[] {
+  const n = Math.floor(tris.length / 9);
+  if (n === 0) return ['the mesh has no triangles'];
+  if (tris.length % 9 !== 0) return [`the mesh array has ${tris.length} numbers, not a multiple of 9 (3 vertices of 3 coordinates per triangle)`];
+  for (let i = 0; i < tris.length; i++) {
+    if (!Number.isFinite(tris[i])) return [`triangle ${Math.floor(i / 9)} has a non-finite coordinate (${tris[i]})`];
+  }
+  const b = meshBounds(tris);
+  const diag = Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);
+  if (!(diag > 0)) return ['the mesh has no extent: all its vertices are the same point'];
+
+  // merge vertices by their quantized coordinates
+  const q = 1e-9 * diag;
+  const ids = new Map<string, number>();
+  const vid = new Uint32Array(3 * n);
+  for (let v = 0; v < 3 * n; v++) {
+    const key = `${Math.round((tris[3 * v] - b.min[0]) / q)},${Math.round((tris[3 * v + 1] - b.min[1]) / q)},${Math.round((tris[3 * v + 2] - b.min[2]) / q)}`;
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(key, id);
+    }
+    vid[v] = id;
+  }
+
+  const degenerate = new Capped('degenerate triangles');
+  const minArea = 1e-12 * diag * diag;
+  const bad = new Uint8Array(n);
+  for (let t = 0; t < n; t++) {
+    const p = 9 * t;
+    const ax = tris[p + 3] - tris[p], ay = tris[p + 4] - tris[p + 1], az = tris[p + 5] - tris[p + 2];
+    const bx = tris[p + 6] - tris[p], by = tris[p + 7] - tris[p + 1], bz = tris[p + 8] - tris[p + 2];
+    const area = 0.5 * Math.hypot(ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx);
+    const a = vid[3 * t], c = vid[3 * t + 1], d = vid[3 * t + 2];
+    if (area < minArea || a === c || c === d || d === a) {
+      bad[t] = 1;
+      degenerate.add(
+        `triangle ${t} is degenerate (area ${fmt(area)}): its vertices ${point(tris, p)}, ${point(tris, p + 3)}, ${point(tris, p + 6)} ` +
+          'are (nearly) collinear or coincide; remove it or re-mesh the surface',
+      );
+    }
+  }
+
+  // edges: per undirected edge (lo, hi) the triangles using it as lo -> hi and as hi -> lo
+  const nv = ids.size;
+  const edges = new Map<number, { fwd: number; back: number; first: number; second: number; firstP: number }>();
+  for (let t = 0; t < n; t++) {
+    if (bad[t]) continue;
+    for (let e = 0; e < 3; e++) {
+      const a = vid[3 * t + e], c = vid[3 * t + ((e + 1) % 3)];
+      const key = a < c ? a * nv + c : c * nv + a;
+      let rec = edges.get(key);
+      if (!rec) {
+        rec = { fwd: 0, back: 0, first: t, second: -1, firstP: 9 * t + 3 * e };
+        edges.set(key, rec);
+      } else if (rec.second < 0) rec.second = t;
+      if (a < c) rec.fwd++;
+      else rec.back++;
+    }
+  }
+  const open = new Capped('open edges');
+  const nonManifold = new Capped('non-manifold edges');
+  const flipped = new Capped('inconsistently oriented edges');
+  for (const rec of edges.values()) {
+    const p = rec.firstP;
+    const e = (p % 9) / 3;
+    const p2 = 9 * rec.first + 3 * ((e + 1) % 3);
+    const edge = `from ${point(tris, p)} to ${point(tris, p2)}`;
+    const count = rec.fwd + rec.back;
+    if (count === 1) {
+      open.add(`open edge ${edge} (triangle ${rec.first}): the surface is not closed (watertight); close it in your CAD tool`);
+    } else if (count > 2) {
+      nonManifold.add(`edge ${edge} is shared by ${count} triangles (first ${rec.first}, ${rec.second}): the surface is non-manifold; each edge must join exactly two triangles`);
+    } else if (rec.fwd !== 1) {
+      flipped.add(
+        `triangles ${rec.first} and ${rec.second} run along the edge ${edge} in the same direction: their orientations disagree ` +
+          '(one normal points in, one out); make the triangle order consistent',
+      );
+    }
+  }
+
+  const issues = [...degenerate.done(), ...open.done(), ...nonManifold.done(), ...flipped.done()];
+  const volume = meshVolume(tris);
+  if (Math.abs(volume) < 1e-12 * diag * diag * diag) issues.push(`the mesh encloses no volume (signed volume ${volume.toExponential(1)} m^3)`);
+  else if (volume < 0) issues.push(`the normals point inward (signed volume ${volume.toExponential(1)} m^3); reverse the triangle order`);
+  return issues;
+}
+
+/** A named body mesh for the placement checks. */
+export interface NamedMesh {
+  name: string;
+  tris: Float64Array;
+}
+
+/** Problems of the placement of the bodies in the box: errors stop a run, warnings do not. */
+export interface PlacementIssues {
+  errors: string[];
+  warnings: string[];
+}
+
+/**
+ * Placement of the bodies in the box [0, L] (L = cells x cellSize on each axis): an error when a body leaves
+ * the box (tolerance 1e-9 L), touches or crosses a face whose `inflowFaces` flag is set (FACES order: xmin,
+ * xmax, ymin, ymax, zmin, zmax; molecules are injected there), or when two bodies overlap or touch (their
+ * triangles intersect or one lies inside the other); a warning when a body is thinner than a cell along an axis.
+ */
+export function bodyPlacementIssues(
+  meshes: NamedMesh[],
+  domain: readonly [number, number, number],
+  cells: readonly [number, number, number],
+  cellSize: readonly [number, number, number],
+  inflowFaces: readonly boolean[],
+): PlacementIssues {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const bounds = meshes.map((m) => meshBounds(m.tris));
+  const axes = ['x', 'y', 'z'];
+  meshes.forEach((m, i) => {
+    const b = bounds[i];
+    if (m.tris.length < 9) {
+      errors.push(`body "${m.name}" has no triangles`);
+      return;
+    }
+    for (let a = 0; a < 3; a++) {
+      const L = domain[a];
+      const tol = 1e-9 * L;
+      const range = `${axes[a]} from ${fmt(b.min[a])} to ${fmt(b.max[a])} m`;
+      const lowOut = b.min[a] < -tol, highOut = b.max[a] > L + tol;
+      const lowInflow = inflowFaces[2 * a] && b.min[a] <= tol, highInflow = inflowFaces[2 * a + 1] && b.max[a] >= L - tol;
+      if ((lowOut && !lowInflow) || (highOut && !highInflow)) {
+        errors.push(`body "${m.name}" leaves the box: it spans ${range}, the box ${axes[a]} from 0 to ${fmt(L)} m; move or shrink it`);
+      }
+      for (const [hit, face, out] of [[lowInflow, FACES[2 * a], lowOut], [highInflow, FACES[2 * a + 1], highOut]] as const) {
+        if (hit) {
+          errors.push(
+            `body "${m.name}" ${out ? 'crosses' : 'touches'} the inflow face ${face} (it spans ${range}): molecules are injected there; keep the body clear of the face`,
+          );
+        }
+      }
+      const extent = b.max[a] - b.min[a];
+      if (extent < cellSize[a]) {
+        warnings.push(
+          `body "${m.name}" is ${fmt(extent)} m thick along ${axes[a]}, thinner than a cell (${fmt(cellSize[a])} m of ${cells[a]} cells): ` +
+            'the cells cut by it resolve it poorly; refine the grid or check the body\'s size',
+        );
+      }
+    }
+  });
+  for (let i = 0; i < meshes.length; i++) {
+    for (let j = i + 1; j < meshes.length; j++) {
+      if (meshes[i].tris.length < 9 || meshes[j].tris.length < 9) continue;
+      const why = overlap(meshes[i].tris, bounds[i], meshes[j].tris, bounds[j]);
+      if (why) errors.push(`bodies "${meshes[i].name}" and "${meshes[j].name}" overlap: ${why}; move them apart`);
+    }
+  }
+  return { errors, warnings };
+}
+
+// Why two meshes overlap or touch ("their surfaces intersect near (x, y, z)", "... lies inside ..."), or null.
+function overlap(ta: Float64Array, ba: MeshBounds, tb: Float64Array, bb: MeshBounds): string | null {
+  const diag = Math.max(
+    Math.hypot(ba.max[0] - ba.min[0], ba.max[1] - ba.min[1], ba.max[2] - ba.min[2]),
+    Math.hypot(bb.max[0] - bb.min[0], bb.max[1] - bb.min[1], bb.max[2] - bb.min[2]),
+  );
+  const eps = 1e-12 * diag;
+  const lo = [0, 1, 2].map((a) => Math.max(ba.min[a], bb.min[a]) - eps);
+  const hi = [0, 1, 2].map((a) => Math.min(ba.max[a], bb.max[a]) + eps);
+  if (lo.some((x, a) => x > hi[a])) return null;
+  const hit = surfacesIntersect(ta, tb, lo, hi, eps);
+  if (hit) return `their surfaces intersect or touch near ${point(hit, 0)}`;
+  // no crossing surfaces: either disjoint or one wholly inside the other
+  if (pointInMesh(ta, 0, tb)) return `the first lies inside the second`;
+  if (pointInMesh(tb, 0, ta)) return `the second lies inside the first`;
+  return null;
+}
+
+// Bounds of triangle t as [minx, miny, minz, maxx, maxy, maxz].
+function triBox(tris: Float64Array, t: number): number[] {
+  const p = 9 * t;
+  const out = [tris[p], tris[p + 1], tris[p + 2], tris[p], tris[p + 1], tris[p + 2]];
+  for (let v = 1; v < 3; v++) {
+    for (let a = 0; a < 3; a++) {
+      const x = tris[p + 3 * v + a];
+      if (x < out[a]) out[a] = x;
+      if (x > out[3 + a]) out[3 + a] = x;
+    }
+  }
+  return out;
+}
+
+// A point where a triangle of `ta` meets one of `tb` inside the box [lo, hi], or null. Uses a uniform grid of
+// tb's triangles over the box so large meshes are not compared pairwise.
+function surfacesIntersect(ta: Float64Array, tb: Float64Array, lo: number[], hi: number[], eps: number): Float64Array | null {
+  const inBox = (bx: number[]) => bx[0] <= hi[0] && bx[3] >= lo[0] && bx[1] <= hi[1] && bx[4] >= lo[1] && bx[2] <= hi[2] && bx[5] >= lo[2];
+  const candA: number[] = [];
+  const boxesB: number[][] = [];
+  const candB: number[] = [];
+  for (let t = 0; t < ta.length / 9; t++) if (inBox(triBox(ta, t))) candA.push(t);
+  for (let t = 0; t < tb.length / 9; t++) {
+    const bx = triBox(tb, t);
+    if (inBox(bx)) {
+      candB.push(t);
+      boxesB.push(bx);
+    }
+  }
+  if (candA.length === 0 || candB.length === 0) return null;
+  const g = Math.max(1, Math.min(64, Math.round(Math.cbrt(candB.length))));
+  const size = [0, 1, 2].map((a) => Math.max(hi[a] - lo[a], eps) / g);
+  const cellOf = (x: number, a: number) => Math.min(g - 1, Math.max(0, Math.floor((x - lo[a]) / size[a])));
+  const bins: number[][] = Array.from({ length: g * g * g }, () => []);
+  candB.forEach((t, m) => {
+    const bx = boxesB[m];
+    for (let k = cellOf(bx[2], 2); k <= cellOf(bx[5], 2); k++)
+      for (let j = cellOf(bx[1], 1); j <= cellOf(bx[4], 1); j++)
+        for (let i = cellOf(bx[0], 0); i <= cellOf(bx[3], 0); i++) bins[i + g * (j + g * k)].push(t);
+  });
+  const stamp = new Int32Array(tb.length / 9).fill(-1);
+  const out = new Float64Array(3);
+  for (const t of candA) {
+    const bx = triBox(ta, t);
+    for (let k = cellOf(bx[2], 2); k <= cellOf(bx[5], 2); k++)
+      for (let j = cellOf(bx[1], 1); j <= cellOf(bx[4], 1); j++)
+        for (let i = cellOf(bx[0], 0); i <= cellOf(bx[3], 0); i++) {
+          for (const u of bins[i + g * (j + g * k)]) {
+            if (stamp[u] === t) continue;
+            stamp[u] = t;
+            if (trianglesIntersect(ta, 9 * t, tb, 9 * u, eps, out)) return out;
+          }
+        }
+  }
+  return null;
+}
+
+// True when triangle A (at index pa of ta) and triangle B (pb of tb) share a point (closed triangles, within
+// eps); the point goes to `out`. Two triangles meet exactly when an edge of one meets the other.
+function trianglesIntersect(ta: Float64Array, pa: number, tb: Float64Array, pb: number, eps: number, out: Float64Array): boolean {
+  for (let e = 0; e < 3; e++) {
+    if (segmentTriangle(ta, pa + 3 * e, pa + 3 * ((e + 1) % 3), tb, pb, eps, out)) return true;
+    if (segmentTriangle(tb, pb + 3 * e, pb + 3 * ((e + 1) % 3), ta, pa, eps, out)) return true;
+  }
+  return false;
+}
+
+// True when the segment from vertex p to vertex q (indices into s) meets the closed triangle at index pt of
+// t (within eps); the meeting point goes to `out`.
+function segmentTriangle(s: Float64Array, p: number, q: number, t: Float64Array, pt: number, eps: number, out: Float64Array): boolean {
+  const ax = t[pt], ay = t[pt + 1], az = t[pt + 2];
+  const e1x = t[pt + 3] - ax, e1y = t[pt + 4] - ay, e1z = t[pt + 5] - az;
+  const e2x = t[pt + 6] - ax, e2y = t[pt + 7] - ay, e2z = t[pt + 8] - az;
+  let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+  const nl = Math.hypot(nx, ny, nz);
+  if (!(nl > 0)) return false;
+  nx /= nl; ny /= nl; nz /= nl;
+  let dp = (s[p] - ax) * nx + (s[p + 1] - ay) * ny + (s[p + 2] - az) * nz;
+  let dq = (s[q] - ax) * nx + (s[q + 1] - ay) * ny + (s[q + 2] - az) * nz;
+  if (Math.abs(dp) <= eps) dp = 0;
+  if (Math.abs(dq) <= eps) dq = 0;
+  if ((dp > 0 && dq > 0) || (dp < 0 && dq < 0)) return false;
+  if (dp === 0 && dq === 0) return coplanarSegmentTriangle(s, p, q, t, pt, [nx, ny, nz], eps, out);
+  const f = dp / (dp - dq);
+  const x = s[p] + f * (s[q] - s[p]), y = s[p + 1] + f * (s[q + 1] - s[p + 1]), z = s[p + 2] + f * (s[q + 2] - s[p + 2]);
+  if (!pointInTriangle(x, y, z, t, pt, [nx, ny, nz], eps)) return false;
+  out[0] = x; out[1] = y; out[2] = z;
+  return true;
+}
+
+// True when (x, y, z), in the triangle's plane, lies in the closed triangle at index pt of t (within eps).
+function pointInTriangle(x: number, y: number, z: number, t: Float64Array, pt: number, n: number[], eps: number): boolean {
+  for (let e = 0; e < 3; e++) {
+    const a = pt + 3 * e, b = pt + 3 * ((e + 1) % 3);
+    const ex = t[b] - t[a], ey = t[b + 1] - t[a + 1], ez = t[b + 2] - t[a + 2];
+    const px = x - t[a], py = y - t[a + 1], pz = z - t[a + 2];
+    // (e x p) . n / |e|: signed distance of the point inside the edge
+    const c = (ey * pz - ez * py) * n[0] + (ez * px - ex * pz) * n[1] + (ex * py - ey * px) * n[2];
+    if (c < -eps * Math.hypot(ex, ey, ez)) return false;
+  }
+  return true;
+}
+
+// Coplanar case: the segment meets the triangle when an end lies in it or it crosses one of its edges
+// (in the 2D projection along the normal's largest component).
+function coplanarSegmentTriangle(s: Float64Array, p: number, q: number, t: Float64Array, pt: number, n: number[], eps: number, out: Float64Array): boolean {
+  for (const v of [p, q]) {
+    if (pointInTriangle(s[v], s[v + 1], s[v + 2], t, pt, n, eps)) {
+      out[0] = s[v]; out[1] = s[v + 1]; out[2] = s[v + 2];
+      return true;
+    }
+  }
+  const drop = Math.abs(n[0]) > Math.abs(n[1]) ? (Math.abs(n[0]) > Math.abs(n[2]) ? 0 : 2) : Math.abs(n[1]) > Math.abs(n[2]) ? 1 : 2;
+  const u = (drop + 1) % 3, w = (drop + 2) % 3;
+  const orient = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) => (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+  for (let e = 0; e < 3; e++) {
+    const a = pt + 3 * e, b = pt + 3 * ((e + 1) % 3);
+    const o1 = orient(s[p + u], s[p + w], s[q + u], s[q + w], t[a + u], t[a + w]);
+    const o2 = orient(s[p + u], s[p + w], s[q + u], s[q + w], t[b + u], t[b + w]);
+    const o3 = orient(t[a + u], t[a + w], t[b + u], t[b + w], s[p + u], s[p + w]);
+    const o4 = orient(t[a + u], t[a + w], t[b + u], t[b + w], s[q + u], s[q + w]);
+    if (o1 * o2 <= 0 && o3 * o4 <= 0 && !(o1 === 0 && o2 === 0)) {
+      const f = o1 / (o1 - o2);
+      for (let c = 0; c < 3; c++) out[c] = t[a + c] + f * (t[b + c] - t[a + c]);
+      return true;
+    }
+  }
+  return false;
+}
+
+// True when the vertex at index p of `src` lies inside the closed mesh `tris` (parity of the crossings of a
+// ray in a fixed direction with no special alignment, so it almost never meets an edge).
+function pointInMesh(src: Float64Array, p: number, tris: Float64Array): boolean {
+  const ox = src[p], oy = src[p + 1], oz = src[p + 2];
+  const dx = 0.8017837257372732, dy = 0.5345224838248488 * Math.SQRT1_2 + 0.1, dz = 0.2672612419124244 + Math.SQRT2 * 0.01;
+  let crossings = 0;
+  for (let q = 0; q + 8 < tris.length; q += 9) {
+    // Moller-Trumbore
+    const e1x = tris[q + 3] - tris[q], e1y = tris[q + 4] - tris[q + 1], e1z = tris[q + 5] - tris[q + 2];
+    const e2x = tris[q + 6] - tris[q], e2y = tris[q + 7] - tris[q + 1], e2z = tris[q + 8] - tris[q + 2];
+    const px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
+    const det = e1x * px + e1y * py + e1z * pz;
+    if (det === 0) continue;
+    const inv = 1 / det;
+    const sx = ox - tris[q], sy = oy - tris[q + 1], sz = oz - tris[q + 2];
+    const u = (sx * px + sy * py + sz * pz) * inv;
+    if (u < 0 || u > 1) continue;
+    const qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
+    const v = (dx * qx + dy * qy + dz * qz) * inv;
+    if (v < 0 || u + v > 1) continue;
+    const dist = (e2x * qx + e2y * qy + e2z * qz) * inv;
+    if (dist > 0) crossings++;
+  }
+  return crossings % 2 === 1;
+}

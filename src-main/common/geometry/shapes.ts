@@ -1,0 +1,230 @@
+// Triangle meshes of the body shapes of a case (box, wedge, cylinder, sphere, STL): 9 numbers per
+// triangle (v0, v1, v2), counter-clockwise seen from outside, so (v1 - v0) x (v2 - v0) points into the gas.
+import type { BodyShape } from '../body-schema.js';
+import { parseStl } from './stl.js';
+
+type Vec3 = [number, number, number];
+
+// Row-major 3x3 rotation matrix of [rx, ry, rz] degrees: about x, then y, then z (R = Rz Ry Rx).
+export function rotationMatrix(deg: readonly [number, number, number]): number[] {
+  const [a, b, c] = deg.map((d) => (d * Math.PI) / 180);
+  const ca = Math.cos(a), sa = Math.sin(a), cb = Math.cos(b), sb = Math.sin(b), cc = Math.cos(c), sc = Math.sin(c);
+  return [
+    cc * cb, cc * sb * sa - sc * ca, cc * sb * ca + sc * sa,
+    sc * cb, sc * sb * sa + cc * ca, sc * sb * ca - cc * sa,
+    -sb, cb * sa, cb * ca,
+  ];
+}
+
+// Rotates every vertex in place about `pivot` by `deg` (nothing when absent or all zero).
+function rotateMesh(tris: Float64Array, deg: readonly [number, number, number] | undefined, pivot: Vec3): void {
+  if (!deg || (deg[0] === 0 && deg[1] === 0 && deg[2] === 0)) return;
+  const m = rotationMatrix(deg);
+  for (let p = 0; p < tris.length; p += 3) {
+    const x = tris[p] - pivot[0], y = tris[p + 1] - pivot[1], z = tris[p + 2] - pivot[2];
+    tris[p] = pivot[0] + m[0] * x + m[1] * y + m[2] * z;
+    tris[p + 1] = pivot[1] + m[3] * x + m[4] * y + m[5] * z;
+    tris[p + 2] = pivot[2] + m[6] * x + m[7] * y + m[8] * z;
+  }
+}
+
+// Mesh of indexed triangles: vertex coordinates (3 per vertex) and vertex ids (3 per triangle).
+function expand(verts: ArrayLike<number>, faces: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(faces.length * 3);
+  for (let f = 0; f < faces.length; f++) {
+    const v = faces[f] * 3;
+    out[3 * f] = verts[v];
+    out[3 * f + 1] = verts[v + 1];
+    out[3 * f + 2] = verts[v + 2];
+  }
+  return out;
+}
+
+// Axis-aligned box from min to max, 12 triangles, two per face.
+function boxMesh(min: Vec3, max: Vec3): Float64Array {
+  const verts: number[] = [];
+  for (let c = 0; c < 8; c++) verts.push(c & 1 ? max[0] : min[0], c & 2 ? max[1] : min[1], c & 4 ? max[2] : min[2]);
+  const faces: number[] = [];
+  for (let a = 0; a < 3; a++) {
+    const u = (a + 1) % 3, v = (a + 2) % 3;
+    for (let side = 0; side < 2; side++) {
+      // quad (0,0) (1,0) (1,1) (0,1) in (u, v): its normal e_u x e_v = +e_a; reversed on the min side
+      const corner = (bu: number, bv: number) => (side << a) | (bu << u) | (bv << v);
+      let q = [corner(0, 0), corner(1, 0), corner(1, 1), corner(0, 1)];
+      if (side === 0) q = [q[0], q[3], q[2], q[1]];
+      faces.push(q[0], q[1], q[2], q[0], q[2], q[3]);
+    }
+  }
+  return expand(verts, faces);
+}
+
+// Prism of a counter-clockwise (seen from +w) polygon in the (u, v) plane extruded along w from w0 to w1:
+// caps fanned from the polygon's center point `c` (which must see every edge), sides two triangles per edge.
+// `place(u, v, w)` maps local coordinates to the grid's.
+function prismMesh(poly: number[], c: [number, number], w0: number, w1: number, place: (u: number, v: number, w: number) => Vec3): Float64Array {
+  const n = poly.length / 2;
+  const verts: number[] = [];
+  for (let i = 0; i < n; i++) verts.push(...place(poly[2 * i], poly[2 * i + 1], w0));
+  for (let i = 0; i < n; i++) verts.push(...place(poly[2 * i], poly[2 * i + 1], w1));
+  verts.push(...place(c[0], c[1], w0), ...place(c[0], c[1], w1));
+  const b = 2 * n, t = 2 * n + 1;
+  const faces: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const i1 = (i + 1) % n;
+    faces.push(b, i1, i); // bottom cap, normal -w
+    faces.push(t, n + i, n + i1); // top cap, normal +w
+    faces.push(i, i1, n + i1, i, n + i1, n + i); // side, normal outward of the polygon
+  }
+  return expand(verts, faces);
+}
+
+// Wedge: a triangular prism with its sharp edge along z through the apex, extending `length` along +x.
+function wedgeMesh(shape: Extract<BodyShape, { type: 'wedge' }>, domain: Vec3): Float64Array {
+  const [ax, ay, az] = shape.apex;
+  const L = shape.length;
+  const span = shape.span ?? domain[2] - az;
+  if (!(span > 0)) throw new Error(`wedge: the apex z (${az}) is at or above the top of the box (${domain[2]}); give a span`);
+  const deg = Math.PI / 180;
+  const lo = shape.symmetric ? -L * Math.tan((shape.angle / 2) * deg) : 0;
+  const hi = shape.symmetric ? L * Math.tan((shape.angle / 2) * deg) : L * Math.tan(shape.angle * deg);
+  const poly = [ax, ay, ax + L, ay + lo, ax + L, ay + hi];
+  const cx = (poly[0] + poly[2] + poly[4]) / 3, cy = (poly[1] + poly[3] + poly[5]) / 3;
+  const tris = prismMesh(poly, [cx, cy], az, az + span, (u, v, w) => [u, v, w]);
+  rotateMesh(tris, shape.rotate, [cx, cy, az + span / 2]);
+  return tris;
+}
+
+// Unit vector of a cylinder axis ("x", "y", "z" or a direction vector).
+function axisVector(axis: 'x' | 'y' | 'z' | readonly [number, number, number]): Vec3 {
+  if (axis === 'x') return [1, 0, 0];
+  if (axis === 'y') return [0, 1, 0];
+  if (axis === 'z') return [0, 0, 1];
+  const len = Math.hypot(axis[0], axis[1], axis[2]);
+  if (!(len > 0) || !Number.isFinite(len)) throw new Error(`cylinder: the axis vector [${axis.join(', ')}] has no direction`);
+  return [axis[0] / len, axis[1] / len, axis[2] / len];
+}
+
+// Capped cylinder of `segments` facets around its axis, centered at `center`.
+function cylinderMesh(shape: Extract<BodyShape, { type: 'cylinder' }>, domain: Vec3): Float64Array {
+  const w = axisVector(shape.axis);
+  let length = shape.length;
+  if (length === undefined) {
+    if (shape.axis !== 'z') throw new Error('cylinder: give a length (only a cylinder along "z" defaults to the box height)');
+    length = domain[2];
+  }
+  // u, v complete w to a right-handed frame (u x v = w) so the polygon is counter-clockwise seen from +w
+  const ref: Vec3 = Math.abs(w[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const d = ref[0] * w[0] + ref[1] * w[1] + ref[2] * w[2];
+  const uRaw: Vec3 = [ref[0] - d * w[0], ref[1] - d * w[1], ref[2] - d * w[2]];
+  const ul = Math.hypot(...uRaw);
+  const u: Vec3 = [uRaw[0] / ul, uRaw[1] / ul, uRaw[2] / ul];
+  const v: Vec3 = [w[1] * u[2] - w[2] * u[1], w[2] * u[0] - w[0] * u[2], w[0] * u[1] - w[1] * u[0]];
+  const n = shape.segments;
+  // The polygon's vertices lie on a circle of radius R > r chosen so that the polygon's AREA equals pi r^2
+  // (n/2 R^2 sin(2 pi/n) = pi r^2): the faceted cylinder then has the exact volume pi r^2 L.
+  const R = shape.radius * Math.sqrt((2 * Math.PI) / (n * Math.sin((2 * Math.PI) / n)));
+  const poly: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = (2 * Math.PI * i) / n;
+    poly.push(R * Math.cos(t), R * Math.sin(t));
+  }
+  const [cx, cy, cz] = shape.center;
+  return prismMesh(poly, [0, 0], -length / 2, length / 2, (a, b, c) => [
+    cx + a * u[0] + b * v[0] + c * w[0],
+    cy + a * u[1] + b * v[1] + c * w[1],
+    cz + a * u[2] + b * v[2] + c * w[2],
+  ]);
+}
+
+// Icosahedron (12 vertices on the unit sphere, 20 faces counter-clockwise seen from outside).
+function icosahedron(): { verts: number[]; faces: number[] } {
+  const t = (1 + Math.sqrt(5)) / 2;
+  const raw = [-1, t, 0, 1, t, 0, -1, -t, 0, 1, -t, 0, 0, -1, t, 0, 1, t, 0, -1, -t, 0, 1, -t, t, 0, -1, t, 0, 1, -t, 0, -1, -t, 0, 1];
+  const s = Math.hypot(1, t);
+  const verts = raw.map((x) => x / s);
+  const faces = [
+    0, 11, 5, 0, 5, 1, 0, 1, 7, 0, 7, 10, 0, 10, 11, 1, 5, 9, 5, 11, 4, 11, 10, 2, 10, 7, 6, 7, 1, 8,
+    3, 9, 4, 3, 4, 2, 3, 2, 6, 3, 6, 8, 3, 8, 9, 4, 9, 5, 2, 4, 11, 6, 2, 10, 8, 6, 7, 9, 8, 1,
+  ];
+  return { verts, faces };
+}
+
+// Icosphere of radius r about `center`: 20 * 4^subdivisions triangles.
+function sphereMesh(center: Vec3, r: number, subdivisions: number): Float64Array {
+  let { verts, faces } = icosahedron();
+  for (let s = 0; s < subdivisions; s++) {
+    const mid = new Map<number, number>();
+    const nv0 = verts.length / 3;
+    // Midpoint of edge (a, b) projected on the unit sphere, shared by both triangles of the edge.
+    const midpoint = (a: number, b: number): number => {
+      const key = a < b ? a * nv0 + b : b * nv0 + a;
+      let m = mid.get(key);
+      if (m === undefined) {
+        const x = verts[3 * a] + verts[3 * b], y = verts[3 * a + 1] + verts[3 * b + 1], z = verts[3 * a + 2] + verts[3 * b + 2];
+        const l = Math.hypot(x, y, z);
+        m = verts.length / 3;
+        verts.push(x / l, y / l, z / l);
+        mid.set(key, m);
+      }
+      return m;
+    };
+    const next: number[] = [];
+    for (let f = 0; f < faces.length; f += 3) {
+      const a = faces[f], b = faces[f + 1], c = faces[f + 2];
+      const ab = midpoint(a, b), bc = midpoint(b, c), ca = midpoint(c, a);
+      next.push(a, ab, ca, b, bc, ab, c, ca, bc, ab, bc, ca);
+    }
+    faces = next;
+  }
+  // Volume of the unit icosphere (sum of the tetrahedra from the center), then the vertices are placed on a
+  // sphere of radius R > r chosen so that the MESH volume equals 4/3 pi r^3 (the inscribed mesh alone is smaller).
+  let v1 = 0;
+  for (let f = 0; f < faces.length; f += 3) {
+    const a = 3 * faces[f], b = 3 * faces[f + 1], c = 3 * faces[f + 2];
+    v1 += verts[a] * (verts[b + 1] * verts[c + 2] - verts[b + 2] * verts[c + 1])
+      + verts[a + 1] * (verts[b + 2] * verts[c] - verts[b] * verts[c + 2])
+      + verts[a + 2] * (verts[b] * verts[c + 1] - verts[b + 1] * verts[c]);
+  }
+  v1 /= 6;
+  const R = r * Math.cbrt((4 * Math.PI) / 3 / v1);
+  const placed = verts.map((x, i) => center[i % 3] + R * x);
+  return expand(placed, faces);
+}
+
+// An STL body: parsed, scaled, rotated about the origin, then translated.
+function stlMesh(shape: Extract<BodyShape, { type: 'stl' }>, stlBytes: Uint8Array | undefined): Float64Array {
+  if (!stlBytes) throw new Error(`stl: the bytes of "${shape.file}" were not given`);
+  const tris = parseStl(stlBytes);
+  const s = shape.scale ?? 1;
+  if (s !== 1) for (let i = 0; i < tris.length; i++) tris[i] *= s;
+  rotateMesh(tris, shape.rotate, [0, 0, 0]);
+  const t = shape.translate;
+  if (t) for (let i = 0; i < tris.length; i++) tris[i] += t[i % 3];
+  return tris;
+}
+
+/**
+ * Triangle mesh of a body shape, in grid coordinates. `domain` is [Lx, Ly, Lz] (for the defaults that reach
+ * to the top of the box); `stlBytes` are the STL file's bytes for `type: "stl"`. Throws Error on bad input.
+ */
+export function tessellateShape(shape: BodyShape, domain: [number, number, number], stlBytes?: Uint8Array): Float64Array {
+  switch (shape.type) {
+    case 'box': {
+      if (![0, 1, 2].every((a) => shape.max[a] > shape.min[a])) {
+        throw new Error(`box: max [${shape.max.join(', ')}] must exceed min [${shape.min.join(', ')}] on every axis`);
+      }
+      const tris = boxMesh(shape.min, shape.max);
+      const c: Vec3 = [0, 1, 2].map((a) => (shape.min[a] + shape.max[a]) / 2) as Vec3;
+      rotateMesh(tris, shape.rotate, c);
+      return tris;
+    }
+    case 'wedge':
+      return wedgeMesh(shape, domain);
+    case 'cylinder':
+      return cylinderMesh(shape, domain);
+    case 'sphere':
+      return sphereMesh(shape.center, shape.radius, shape.subdivisions);
+    case 'stl':
+      return stlMesh(shape, stlBytes);
+  }
+}

@@ -1,0 +1,206 @@
+// Bodies and surfaces of a case turned into what the shaders read (body.wgsl): the triangles of every
+// body, the cells each triangle crosses with a gas reference point per cut cell, the gas volume fraction
+// of every cell, the surface models (bodies, then the six domain faces) and the fixed-point scales of
+// the surface sums. Built the same way on every rank (no GPU here, unit-tested directly).
+import { readFileSync } from 'node:fs';
+import { FACES, domainLengths, type Case } from '../common/case-schema.js';
+import type { Body } from '../common/body-schema.js';
+import { buildCellTable, tessellateShape, type CellTable } from '../common/geometry/index.js';
+import { BOLTZMANN } from '../common/physics.js';
+import { DOMAIN_FACE_ELEMENTS } from '../common/surface-layout.js';
+import { SURFACE_MODEL_CODES, UNIFORM_TABLES } from './gpu/struct-layouts.js';
+
+type Values = Record<string, number>;
+
+/** Words per triangle in bodyData (body.wgsl tri_vec). */
+export const TRI_WORDS = 16;
+
+/** Everything about bodies and surfaces the GPU state and the host need. */
+export interface BodyTables {
+  /** Triangles of all bodies (9 numbers each), body after body. */
+  tris: Float64Array;
+  /** Body index of each triangle. */
+  triBody: Int32Array;
+  nTris: number;
+  nBodies: number;
+  /** Per global cell: 0 gas, 1 cut, 2 inside a body (all 0 without bodies). */
+  cellKind: Uint8Array | null;
+  /** Per global cell: gas volume / cell volume (null without bodies: all 1). */
+  volumeFraction: Float64Array | null;
+  /** body.wgsl's bodyData (a stub without bodies). */
+  bodyData: Uint32Array<ArrayBufferLike>;
+  /** Surface models: each body, then the six domain faces. */
+  surfModels: Values[];
+  /** (model, species) entries, MAX_SPECIES per model. */
+  surfSpecies: Values[];
+  /** Fixed-point scales of momentum and energy per unit of the reference mass. */
+  scaleP: number;
+  scaleE: number;
+  /** The reference mass (the heaviest species), kg. */
+  massRef: number;
+  /** Distance a particle is set off a body after a reflection, m. */
+  bodyEps: number;
+  /** Surface elements sampled: the triangles, then the domain faces. */
+  elements: number;
+  /** First word of the triangles in bodyData. */
+  triBase: number;
+}
+
+/** Reads an STL body's file (absolute, or relative to the working folder), naming the body on failure. */
+function stlBytes(body: Body, index: number): Uint8Array | undefined {
+  if (body.shape.type !== 'stl') return undefined;
+  try {
+    return readFileSync(body.shape.file);
+  } catch (e) {
+    throw new Error(`bodies[${index}] ("${body.name}"): cannot read the STL file ${body.shape.file}: ${(e as Error).message}; check bodies[${index}].shape.file`);
+  }
+}
+
+/** The triangles of every body of a case, and the body of each. */
+export function bodyTriangles(c: Case): { tris: Float64Array; triBody: Int32Array; perBody: Float64Array[] } {
+  const domain = domainLengths(c);
+  const perBody = c.bodies.map((b, i) => tessellateShape(b.shape, domain, stlBytes(b, i)));
+  const total = perBody.reduce((n, t) => n + t.length / 9, 0);
+  const tris = new Float64Array(9 * total);
+  const triBody = new Int32Array(total);
+  let at = 0;
+  perBody.forEach((t, i) => {
+    tris.set(t, 9 * at);
+    triBody.fill(i, at, at + t.length / 9);
+    at += t.length / 9;
+  });
+  return { tris, triBody, perBody };
+}
+
+/** 2^k, the largest power of two with 2^k * x <= 2^bits. */
+function fixedScale(x: number, bits: number): number {
+  return Math.pow(2, Math.floor(Math.log2(Math.pow(2, bits) / x)));
+}
+
+/** A speed few molecules exceed: the fastest flow or wall plus six most probable speeds of the hottest, lightest gas. */
+function speedBound(c: Case, tHot: number): number {
+  const mMin = Math.min(...c.species.map((s) => s.mass));
+  let flow = Math.hypot(...c.initial.velocity);
+  for (const f of FACES) {
+    const b = c.boundaries[f];
+    if (b.type === 'inflow' || b.type === 'diffuse') flow = Math.max(flow, Math.hypot(...b.velocity));
+  }
+  for (const b of c.bodies) if (b.surface.model !== 'specular') flow = Math.max(flow, Math.hypot(...b.surface.velocity));
+  return flow + 6 * Math.sqrt((2 * BOLTZMANN * tHot) / mMin);
+}
+
+/** The bodyData words: cell offsets, cut-cell lists, then the triangles (f32 bits). */
+function packBodyData(table: CellTable, tris: Float64Array, triBody: Int32Array, nCells: number): { data: Uint32Array; triBase: number } {
+  const nTris = triBody.length;
+  let listWords = 0;
+  for (let g = 0; g < nCells; g++) {
+    const n = table.triStart[g + 1] - table.triStart[g];
+    if (n > 0) listWords += 4 + n;
+  }
+  // word 0 of the lists is never an offset (0 means "no list"): lists start at nCells + 1
+  const triBase = nCells + 1 + listWords;
+  const data = new Uint32Array(triBase + TRI_WORDS * nTris);
+  const f32 = new Float32Array(data.buffer);
+  let o = nCells + 1;
+  for (let g = 0; g < nCells; g++) {
+    const a = table.triStart[g];
+    const n = table.triStart[g + 1] - a;
+    if (n === 0) continue;
+    data[g] = o;
+    data[o] = n;
+    f32[o + 1] = table.refPoint[3 * g];
+    f32[o + 2] = table.refPoint[3 * g + 1];
+    f32[o + 3] = table.refPoint[3 * g + 2];
+    data.set(table.triList.subarray(a, a + n), o + 4);
+    o += 4 + n;
+  }
+  for (let t = 0; t < nTris; t++) {
+    const w = triBase + TRI_WORDS * t;
+    const p = tris.subarray(9 * t, 9 * t + 9);
+    for (let k = 0; k < 3; k++) {
+      f32[w + 4 * k] = p[3 * k];
+      f32[w + 4 * k + 1] = p[3 * k + 1];
+      f32[w + 4 * k + 2] = p[3 * k + 2];
+    }
+    data[w + 3] = triBody[t];
+    const e1 = [p[3] - p[0], p[4] - p[1], p[5] - p[2]];
+    const e2 = [p[6] - p[0], p[7] - p[1], p[8] - p[2]];
+    const nx = e1[1] * e2[2] - e1[2] * e2[1];
+    const ny = e1[2] * e2[0] - e1[0] * e2[2];
+    const nz = e1[0] * e2[1] - e1[1] * e2[0];
+    const len = Math.hypot(nx, ny, nz) || 1;
+    f32[w + 12] = nx / len;
+    f32[w + 13] = ny / len;
+    f32[w + 14] = nz / len;
+  }
+  return { data, triBase };
+}
+
+/** Surface model values of a body surface or a domain face. */
+function modelValues(kind: number, accommodation: number, velocity: readonly number[]): Values {
+  return { kind, accommodation, velX: velocity[0], velY: velocity[1], velZ: velocity[2] };
+}
+
+/** Builds the body and surface tables of a parsed case; tHot is the hottest temperature anywhere in it. */
+export function buildBodyTables(c: Case, tHot: number): BodyTables {
+  const { cells, cellSize } = c.grid;
+  const nCells = cells[0] * cells[1] * cells[2];
+  const { tris, triBody } = bodyTriangles(c);
+  const nTris = triBody.length;
+  const nBodies = c.bodies.length;
+  let cellKind: Uint8Array | null = null;
+  let volumeFraction: Float64Array | null = null;
+  let bodyData: Uint32Array = new Uint32Array(4);
+  let triBase = 0;
+  if (nTris > 0) {
+    const table = buildCellTable(tris, { cells, cellSize });
+    cellKind = table.kind;
+    volumeFraction = table.volumeFraction;
+    ({ data: bodyData, triBase } = packBodyData(table, tris, triBody, nCells));
+  }
+  const massRef = Math.max(...c.species.map((s) => s.mass));
+  const surfModels: Values[] = c.bodies.map((b) =>
+    b.surface.model === 'specular'
+      ? modelValues(SURFACE_MODEL_CODES.specular, 0, [0, 0, 0])
+      : modelValues(SURFACE_MODEL_CODES[b.surface.model], b.surface.model === 'maxwell' ? b.surface.accommodation : 1, b.surface.velocity),
+  );
+  const wallTemps: (number | null)[] = c.bodies.map((b) => (b.surface.model === 'specular' ? null : b.surface.temperature));
+  for (const f of FACES) {
+    const b = c.boundaries[f];
+    surfModels.push(modelValues(b.type === 'diffuse' ? SURFACE_MODEL_CODES.diffuse : SURFACE_MODEL_CODES.specular, 1, b.type === 'diffuse' ? b.velocity : [0, 0, 0]));
+    wallTemps.push(b.type === 'diffuse' ? b.temperature : null);
+  }
+  const surfSpecies: Values[] = [];
+  wallTemps.forEach((tw) => {
+    for (let k = 0; k < UNIFORM_TABLES.MAX_SPECIES; k++) {
+      const s = c.species[k];
+      surfSpecies.push(s ? { thermalSpeed: tw === null ? 0 : Math.sqrt((BOLTZMANN * tw) / s.mass), massRatio: s.mass / massRef } : {});
+    }
+  });
+  const vmax = speedBound(c, Math.max(tHot, ...wallTemps.map((t) => t ?? 0)));
+  const [lx, ly, lz] = domainLengths(c);
+  // off the surface by more than the rounding of an f32 position in the box, and far below a cell
+  const bodyEps = Math.max(1e-5 * Math.min(...cellSize), 8 * Math.max(lx, ly, lz) * 2 ** -24);
+  return {
+    tris, triBody, nTris, nBodies, cellKind, volumeFraction, bodyData, surfModels, surfSpecies,
+    // one hit's value stays below 2^24: the 64-bit sums hold 2^39 fastest hits before they could overflow
+    scaleP: fixedScale(vmax, 24), scaleE: fixedScale(0.5 * vmax * vmax, 24), massRef, bodyEps,
+    elements: nTris + DOMAIN_FACE_ELEMENTS,
+    triBase,
+  };
+}
+
+/** The SimParams values of the bodies and surfaces. */
+export function bodyParams(b: BodyTables, c: Case): Values {
+  return {
+    sampleEnabled: c.sampling.enabled ? 1 : 0,
+    sampleStart: c.sampling.start,
+    sampleInterval: c.sampling.interval,
+    nTris: b.nTris,
+    nBodies: b.nBodies,
+    surfScaleP: b.scaleP,
+    surfScaleE: b.scaleE,
+    bodyEps: b.bodyEps,
+    triBase: b.triBase,
+  };
+}

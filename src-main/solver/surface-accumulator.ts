@@ -1,0 +1,47 @@
+// Host side of the surface sums: each read-back of the GPU's 64-bit fixed-point sums (body.wgsl) is
+// added exactly, as integers, so the totals do not depend on the order of the hits nor on how many
+// ranks saw them; converted to SI sums over simulated particles (SurfaceSums) when results are needed.
+import { SURFACE_Q, type SurfaceSums } from '../common/surface-layout.js';
+import type { BodyTables } from './body-tables.js';
+
+/** Exact integer surface sums of one rank (or of all ranks, once merged). */
+export class SurfaceAccumulator {
+  /** Per element SURFACE_Q fixed-point integers. */
+  readonly totals: BigInt64Array;
+  /** Sampled steps the sums cover. */
+  sampledSteps = 0;
+
+  constructor(readonly elements: number) {
+    this.totals = new BigInt64Array(elements * SURFACE_Q);
+  }
+
+  /** Adds one read-back of the GPU buffer (2 u32 words per value: low, high) covering `steps` sampled steps. */
+  addRaw(words: Uint32Array, steps: number): void {
+    const t = this.totals;
+    for (let i = 0; i < t.length; i++) {
+      const lo = words[2 * i];
+      const hi = words[2 * i + 1];
+      if (lo === 0 && hi === 0) continue;
+      t[i] += (BigInt(hi | 0) << 32n) + BigInt(lo);
+    }
+    this.sampledSteps += steps;
+  }
+
+  /** Adds another accumulator's totals (another rank's). */
+  merge(other: { totals: BigInt64Array; sampledSteps: number }): void {
+    if (other.totals.length !== this.totals.length) {
+      throw new Error(`internal: surface sums of ${other.totals.length / SURFACE_Q} elements cannot merge into ${this.elements}`);
+    }
+    for (let i = 0; i < this.totals.length; i++) this.totals[i] += other.totals[i];
+  }
+
+  /** The sums in SI units over simulated particles: counts, m v (kg m/s) and m v^2 / 2 (J). */
+  toSums(b: BodyTables, dt: number): SurfaceSums {
+    const values = new Float64Array(this.totals.length);
+    const p = b.massRef / b.scaleP;
+    const e = b.massRef / b.scaleE;
+    const unit = [1, p, p, p, e, 1, p, p, p, e];
+    for (let i = 0; i < values.length; i++) values[i] = Number(this.totals[i]) * unit[i % SURFACE_Q];
+    return { elements: this.elements, values, sampledTime: this.sampledSteps * dt };
+  }
+}

@@ -1,0 +1,148 @@
+// Bodies in the flow against theory (issue 16 acceptance, on lavapipe):
+// - free-molecular limit (density so low that collisions are negligible, the box fed by the same drifting
+//   Maxwellian through all six faces): the drag coefficient of a sphere and the pressure and shear on a flat
+//   plate at 0, 30 and 90 degrees incidence against Bird's closed forms (Bird 1994, ch. 7), diffuse and
+//   specular, within 2 % (of the value, or 0.02 in coefficient where the value is near 0);
+// - a closed box at rest with a sphere: number density in cut cells equal to open cells within 1 % (the cut
+//   volumes), energy conserved with a specular sphere;
+// - no particle ever ends inside a body.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCase, type Case } from '../../src-main/common/case-schema.js';
+import { insideTester } from '../../src-main/common/geometry/index.js';
+import { BOLTZMANN } from '../../src-main/common/physics.js';
+import { plateFaceCoefficients, sphereDragCoefficient } from '../../src-main/common/surface/free-molecular.js';
+import type { Gpu } from '../../src-main/solver/gpu/device.js';
+import { surfaceResults, surfaceSummary } from '../../src-main/solver/surface-summary.js';
+import type { Simulation } from '../../src-main/solver/loop.js';
+import { gpuForTests, simulate } from './harness.js';
+
+let gpu: Gpu;
+beforeAll(async () => { gpu = await gpuForTests(); });
+afterAll(() => gpu?.device.destroy());
+
+const AR = { name: 'Ar', mass: 6.63e-26, dRef: 4.17e-10, omega: 0.81, tRef: 273, alpha: 1 };
+const T = 300;
+const CMP = Math.sqrt((2 * BOLTZMANN * T) / AR.mass);
+const S = 2; // speed ratio of the stream
+const U = S * CMP;
+
+/** A 0.6 m box of 12^3 cells fed on every face by an argon stream of speed ratio 2 along +x, nearly collisionless. */
+function freeMolecularCase(bodies: unknown[], steps: number): Case {
+  const inflow = { type: 'inflow', numberDensity: 1e14, temperature: T, velocity: [U, 0, 0] };
+  return parseCase({
+    name: 'free-molecular', grid: { cells: [12, 12, 12], cellSize: [0.05, 0.05, 0.05] }, species: [AR],
+    particles: { perCell: 20 }, initial: { kind: 'maxwellian', numberDensity: 1e14, temperature: T, velocity: [U, 0, 0] },
+    boundaries: { xmin: inflow, xmax: inflow, ymin: inflow, ymax: inflow, zmin: inflow, zmax: inflow },
+    bodies, run: { steps, dt: 1.5e-5, seed: 7 }, sampling: { start: 50 },
+  });
+}
+
+/** Live particles inside any body at the end of a run (must be 0). */
+async function particlesInside(sim: Simulation): Promise<number> {
+  const r = await sim.readParticles(['px', 'py', 'pz', 'cell']);
+  const px = new Float32Array(r.px), py = new Float32Array(r.py), pz = new Float32Array(r.pz);
+  const cell = new Uint32Array(r.cell);
+  const tester = insideTester(sim.tables.bodies.tris, sim.kase.grid);
+  let inside = 0;
+  for (let i = 0; i < px.length; i++) {
+    if (cell[i] === 0xffffffff) continue;
+    if (tester.isInside(px[i], py[i], pz[i])) inside += 1;
+  }
+  return inside;
+}
+
+/** Area-weighted mean pressure and shear magnitude of the triangles of body 0 whose normal is close to `n`. */
+function faceLoads(c: Case, sim: Simulation, surface: Parameters<typeof surfaceResults>[2], n: number[]): { p: number; tau: number } {
+  const res = surfaceResults(c, sim.tables, surface);
+  const b = sim.tables.bodies;
+  let area = 0, p = 0, tau = 0;
+  for (let t = 0; t < b.nTris; t++) {
+    const q = b.tris.subarray(9 * t, 9 * t + 9);
+    const e1 = [q[3] - q[0], q[4] - q[1], q[5] - q[2]], e2 = [q[6] - q[0], q[7] - q[1], q[8] - q[2]];
+    const cr = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+    const a = Math.hypot(cr[0], cr[1], cr[2]) / 2;
+    if ((cr[0] * n[0] + cr[1] * n[1] + cr[2] * n[2]) / (2 * a) < 0.999) continue;
+    area += a;
+    p += a * res.pressure[t];
+    tau += a * res.shearMagnitude[t];
+  }
+  return { p: p / area, tau: tau / area };
+}
+
+describe('bodies in a free-molecular stream', () => {
+  for (const model of ['diffuse', 'specular'] as const) {
+    it(`sphere drag coefficient, ${model}`, async () => {
+      const r = 0.12;
+      const surface = model === 'diffuse' ? { model, temperature: T } : { model };
+      const c = freeMolecularCase([{ name: 'sphere', shape: { type: 'sphere', center: [0.3, 0.3, 0.3], radius: r }, surface, referenceArea: Math.PI * r * r }], 1200);
+      const { sim, result } = await simulate(gpu, c);
+      const summary = surfaceSummary(c, sim.tables, result.surface);
+      const cd = summary.bodies[0].cd!;
+      const theory = sphereDragCoefficient(S, model === 'diffuse' ? { model: 'diffuse', wallTemperatureRatio: 1 } : { model: 'specular' });
+      expect(result.stepStats.reduce((s, x) => s + x.collisions, 0) / result.stepStats.reduce((s, x) => s + x.particlesBefore, 0)).toBeLessThan(1e-3);
+      expect(Math.abs(cd / theory - 1)).toBeLessThan(0.02);
+      // the flow is symmetric about the x axis: lift and side forces vanish within the noise
+      expect(Math.abs(summary.bodies[0].cl!)).toBeLessThan(0.03);
+      expect(await particlesInside(sim)).toBe(0);
+    });
+  }
+
+  for (const model of ['diffuse', 'specular'] as const) {
+    for (const theta of [0, 30, 90]) {
+      it(`flat plate at ${theta} degrees, ${model}: front-face pressure and shear`, async () => {
+        // a thin plate normal to x (the front face looks at the stream at 90 degrees), turned about z
+        const surface = model === 'diffuse' ? { model, temperature: T } : { model };
+        const turn = 90 - theta;
+        const c = freeMolecularCase([{ name: 'plate', shape: { type: 'box', min: [0.29, 0.15, 0.15], max: [0.31, 0.45, 0.45], rotate: [0, 0, turn] }, surface }], 1200);
+        const { sim, result } = await simulate(gpu, c);
+        const rad = (turn * Math.PI) / 180;
+        const front = [-Math.cos(rad), -Math.sin(rad), 0];
+        const loads = faceLoads(c, sim, result.surface, front);
+        const q = 0.5 * 1e14 * AR.mass * U * U;
+        const refl = model === 'diffuse' ? { model: 'diffuse' as const, wallTemperatureRatio: 1 } : { model: 'specular' as const };
+        const { cp, ctau: ct } = plateFaceCoefficients(S, (theta * Math.PI) / 180, refl);
+        expect(Math.abs(loads.p / q - cp)).toBeLessThan(Math.max(0.02 * Math.abs(cp), 0.02));
+        expect(Math.abs(loads.tau / q - ct)).toBeLessThan(Math.max(0.02 * Math.abs(ct), 0.02));
+        expect(await particlesInside(sim)).toBe(0);
+      });
+    }
+  }
+});
+
+describe('closed box at rest with a sphere', () => {
+  for (const model of ['specular', 'diffuse'] as const) {
+    it(`number density is uniform in cut and open cells (${model} sphere at the gas temperature)`, async () => {
+      const surface = model === 'diffuse' ? { model, temperature: T } : { model };
+      const wall = { type: 'specular' };
+      const c = parseCase({
+        name: 'closed-box-sphere', grid: { cells: [10, 10, 10], cellSize: [0.01, 0.01, 0.01] }, species: [AR],
+        particles: { perCell: 20 }, initial: { kind: 'maxwellian', numberDensity: 1e20, temperature: T },
+        boundaries: { xmin: wall, xmax: wall, ymin: wall, ymax: wall, zmin: wall, zmax: wall },
+        bodies: [{ name: 'ball', shape: { type: 'sphere', center: [0.051, 0.048, 0.05], radius: 0.031, subdivisions: 3 }, surface }],
+        run: { steps: 800, dt: 4e-6, seed: 3 }, sampling: { start: 0 },
+      });
+      const { sim, result } = await simulate(gpu, c);
+      const kind = sim.tables.bodies.cellKind!;
+      const frac = sim.tables.bodies.volumeFraction!;
+      let cutSum = 0, cutN = 0, openSum = 0, openN = 0, gas = 0;
+      for (let g = 0; g < kind.length; g++) {
+        gas += frac[g];
+        if (kind[g] === 1) { cutSum += result.fields.n[g] * frac[g]; cutN += frac[g]; }
+        if (kind[g] === 0) { openSum += result.fields.n[g]; openN += 1; }
+      }
+      expect(cutN).toBeGreaterThan(50);
+      // the gas keeps its count: n * gas volume / Fnum particles were drawn (Poisson-like spread)
+      const expected = (1e20 * gas * 1e-6) / result.tables.fnum;
+      expect(Math.abs(result.start.particles / expected - 1)).toBeLessThan(4 / Math.sqrt(expected));
+      const nOpen = openSum / openN;
+      const nCut = cutSum / cutN;
+      expect(Math.abs(nCut / nOpen - 1)).toBeLessThan(0.01);
+      expect(Math.abs(nOpen / (result.start.particles * result.tables.fnum / (gas * 1e-6)) - 1)).toBeLessThan(0.01);
+      if (model === 'specular') {
+        expect(Math.abs(result.end.kineticEnergy / result.start.kineticEnergy - 1)).toBeLessThan(1e-5);
+      }
+      expect(result.end.particles).toBe(result.start.particles);
+      expect(await particlesInside(sim)).toBe(0);
+    });
+  }
+});
