@@ -7,6 +7,7 @@ import type { ReferenceState } from '../common/case-schema.js';
 import { mixtureCollisionRate, mixtureMeanFreePath } from '../common/gas-mixture.js';
 import { mostProbableSpeed } from '../common/physics.js';
 import { bytesText, sci } from './prelaunch-format.js';
+import { bodyGeometryIssues } from '../solver/body-tables.js';
 
 export { formatPrelaunch } from './prelaunch-format.js';
 
@@ -77,8 +78,9 @@ function cellIndexFindings(c: Case): Finding[] {
 // Checks a case before launch: physics warnings, and errors for buffers the GPU cannot hold.
 export function prelaunchCheck(c: Case, gpu: PrelaunchGpu): PrelaunchReport {
   const p = physicsOf(c);
-  const warnings = physicsFindings(c, p);
-  const errors = [...cellIndexFindings(c), ...bufferFindings(gpu)];
+  const bodies = c.bodies.length > 0 ? bodyGeometryIssues(c) : { errors: [], warnings: [] };
+  const warnings = [...physicsFindings(c, p), ...bodies.warnings.map((i) => ({ code: 'body-thin', field: i.path, message: i.message }))];
+  const errors = [...cellIndexFindings(c), ...bufferFindings(gpu), ...bodies.errors.map((i) => ({ code: 'body-geometry', field: i.path, message: i.message }))];
   const totalBufferBytes = gpu.buffers.reduce((s, b) => s + b.bytes, 0);
   const particles = c.initial.kind === 'empty' ? 0 : (c.initial.numberDensity * domainVolume(c)) / p.fnum;
   const referenceParticles = (p.ref.numberDensity * domainVolume(c)) / p.fnum;

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { FACES, domainLengths, type Case } from '../common/case-schema.js';
 import type { Body } from '../common/body-schema.js';
-import { buildCellTable, tessellateShape, type CellTable } from '../common/geometry/index.js';
+import { bodyPlacementIssues, buildCellTable, meshIssues, tessellateShape, type CellTable } from '../common/geometry/index.js';
+import { CaseError, type CaseIssue } from '../common/case-errors.js';
 import { BOLTZMANN } from '../common/physics.js';
 import { DOMAIN_FACE_ELEMENTS } from '../common/surface-layout.js';
 import { SURFACE_MODEL_CODES, UNIFORM_TABLES } from './gpu/struct-layouts.js';
@@ -56,10 +57,43 @@ function stlBytes(body: Body, index: number): Uint8Array | undefined {
   }
 }
 
-/** The triangles of every body of a case, and the body of each. */
-export function bodyTriangles(c: Case): { tris: Float64Array; triBody: Int32Array; perBody: Float64Array[] } {
+/** Tessellates every body, naming the body when its shape or STL file cannot be read. */
+function tessellateBodies(c: Case): Float64Array[] {
   const domain = domainLengths(c);
-  const perBody = c.bodies.map((b, i) => tessellateShape(b.shape, domain, stlBytes(b, i)));
+  return c.bodies.map((b, i) => {
+    try {
+      return tessellateShape(b.shape, domain, stlBytes(b, i));
+    } catch (e) {
+      throw new CaseError([{ path: `bodies[${i}].shape`, message: `body "${b.name}": ${(e as Error).message}` }]);
+    }
+  });
+}
+
+/**
+ * Geometry problems of a case's bodies: errors (not watertight, inverted, degenerate, outside the box, on an
+ * inflow face, overlapping) with the body's path, and warnings (thinner than a cell).
+ */
+export function bodyGeometryIssues(c: Case, perBody = tessellateBodies(c)): { errors: CaseIssue[]; warnings: CaseIssue[] } {
+  const errors: CaseIssue[] = [];
+  perBody.forEach((tris, i) => {
+    for (const m of meshIssues(tris)) errors.push({ path: `bodies[${i}].shape`, message: `body "${c.bodies[i].name}": ${m}` });
+  });
+  if (errors.length > 0) return { errors, warnings: [] };
+  const placed = bodyPlacementIssues(
+    perBody.map((tris, i) => ({ name: c.bodies[i].name, tris })), domainLengths(c), c.grid.cells, c.grid.cellSize,
+    FACES.map((f) => c.boundaries[f].type === 'inflow'),
+  );
+  return {
+    errors: placed.errors.map((message) => ({ path: 'bodies', message })),
+    warnings: placed.warnings.map((message) => ({ path: 'bodies', message })),
+  };
+}
+
+/** The triangles of every body of a case, and the body of each; throws a CaseError on bad geometry. */
+export function bodyTriangles(c: Case): { tris: Float64Array; triBody: Int32Array; perBody: Float64Array[] } {
+  const perBody = tessellateBodies(c);
+  const { errors } = bodyGeometryIssues(c, perBody);
+  if (errors.length > 0) throw new CaseError(errors);
   const total = perBody.reduce((n, t) => n + t.length / 9, 0);
   const tris = new Float64Array(9 * total);
   const triBody = new Int32Array(total);

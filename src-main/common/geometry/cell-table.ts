@@ -26,7 +26,10 @@ export interface CellTable {
   triStart: Uint32Array;
   /** Ids of the triangles overlapping each cell (exact triangle-box test, boxes closed, grown by 1e-9 of a cell). */
   triList: Uint32Array;
-  /** Per cell: 0 gas (no triangle, outside), 1 cut (some triangle overlaps, some gas), 2 inside a body (no gas). */
+  /**
+   * Per cell: 0 gas (no triangle, outside), 1 cut (some triangle overlaps, some gas), 2 inside a body (no gas;
+   * such a cell still lists the triangles that touch it, e.g. those of a body face lying on its cell face).
+   */
   kind: Uint8Array;
   /** Per cell: gas volume / cell volume; 1 for gas cells, 0 inside, (0, 1] for cut cells. */
   volumeFraction: Float64Array;
