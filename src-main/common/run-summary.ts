@@ -1,6 +1,7 @@
 // The summary of a finished run, as `dsmc run --json` prints it and the run database keeps it.
 // Environment-free: the renderer reads the same type.
 import type { VelocityDistribution } from './velocity-distribution.js';
+import type { BodyForces } from './surface/surface-results.js';
 
 /** How phase times were measured. */
 export type TimingSource = 'gpu-timestamps' | 'wall-clock' | 'off';
@@ -65,26 +66,13 @@ export interface RunSummary {
   surface?: SurfaceSummary;
 }
 
-/** Integrated loads on one body (SI units; coefficients null without a moving free stream). */
-export interface BodySummary {
-  name: string;
+/** Integrated loads on one body (surface-results.ts BodyForces) with its triangles, wetted area and references. */
+export interface BodySummary extends BodyForces {
   triangles: number;
   /** Wetted area, m^2. */
   area: number;
   referenceArea: number;
   momentCenter: [number, number, number];
-  force: [number, number, number];
-  moment: [number, number, number];
-  drag: number;
-  lift: number;
-  side: number;
-  cd: number | null;
-  cl: number | null;
-  cs: number | null;
-  /** Heat transfer rate into the body, W. */
-  heatTransfer: number;
-  /** Real molecules hitting the body per second. */
-  incidentRate: number;
 }
 
 /** Mean loads on one domain face (walls; open faces give the outgoing flux only). */

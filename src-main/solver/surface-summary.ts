@@ -72,9 +72,7 @@ export function surfaceSummary(c: Case, t: SolverTables, sums: SurfaceSums): Sur
     sampledTime: sums.sampledTime,
     freeStream: fs ? { numberDensity: fs.numberDensity, temperature: fs.temperature, velocity: fs.velocity } : null,
     bodies: loads.map((l, i) => ({
-      name: l.name, triangles: triCounts[i], area: refs[i].area, referenceArea: refs[i].referenceArea, momentCenter: refs[i].momentCenter,
-      force: l.force, moment: l.moment, drag: l.drag, lift: l.lift, side: l.side, cd: l.cd, cl: l.cl, cs: l.cs,
-      heatTransfer: l.heatTransfer, incidentRate: l.incidentRate,
+      ...l, triangles: triCounts[i], area: refs[i].area, referenceArea: refs[i].referenceArea, momentCenter: refs[i].momentCenter,
     })),
     faces: FACES.map((face, f) => {
       const e = t.bodies.nTris + f;

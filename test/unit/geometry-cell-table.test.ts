@@ -13,22 +13,11 @@ import {
   type CellGrid,
   type CellTable,
 } from '../../src-main/common/geometry/index.js';
+import { seededUniform } from '../seeded-random.js';
 
 // Mesh of a shape given as case JSON in a box of the given lengths.
 function mesh(json: unknown, domain: [number, number, number]): Float64Array {
   return tessellateShape(shapeSchema.parse(json), domain);
-}
-
-// Deterministic uniform random numbers in [0, 1) (mulberry32).
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // Cell indices [i, j, k] of a global cell id.
@@ -178,7 +167,7 @@ describe('buildCellTable: a sphere on a 20^3 grid', () => {
   });
 
   it('the tester agrees with the sphere away from its surface', () => {
-    const rand = rng(7);
+    const rand = seededUniform(7);
     for (let n = 0; n < 20000; n++) {
       const p = [rand(), rand(), rand()];
       const d = Math.hypot(p[0] - center[0], p[1] - center[1], p[2] - center[2]);
@@ -188,7 +177,7 @@ describe('buildCellTable: a sphere on a 20^3 grid', () => {
   });
 
   it('cut-cell fractions match a Monte Carlo estimate (20000 points per cell)', () => {
-    const rand = rng(42);
+    const rand = seededUniform(42);
     const picked: number[] = [];
     for (let g = 0; g < table.kind.length && picked.length < 6; g += 37) {
       if (table.kind[g] === CELL_CUT && table.volumeFraction[g] > 0.1 && table.volumeFraction[g] < 0.9) picked.push(g);
