@@ -1,5 +1,6 @@
 // Records one `dsmc run` into the run database: created before the loop, steps as they are read back,
 // totals, phases and fields at the end; a run that throws is marked failed (or cancelled).
+import { runSurfaceRecord } from '../solver/surface-summary.js';
 import type { Case } from '../common/case-schema.js';
 import type { PhaseRecord, StepRecord, TotalsRecord } from '../common/run-record.js';
 import type { DistributedRun } from '../cluster/orchestrator/run-distributed.js';
@@ -64,7 +65,7 @@ export class RunRecorder {
     const fields = a.fields.samples === 0 ? null : {
       cells: c.grid.cells, cellSize: c.grid.cellSize, samples: a.fields.samples, blocks: a.fields.blocks, values: a.fields.fields(), errors: a.fields.errors(),
     };
-    this.store.completeRun(this.runId, { summary, phases, fields });
+    this.store.completeRun(this.runId, { summary, phases, fields, surface: runSurfaceRecord(c, run.tables, run.surface) });
     this.dropCheckpoints();
   }
 
@@ -85,7 +86,7 @@ export class RunRecorder {
       cells: c.grid.cells, cellSize: c.grid.cellSize, samples: result.samples, blocks: result.fieldBlocks,
       values: result.fields, errors: result.fieldErrors,
     };
-    this.store.completeRun(this.runId, { summary, phases: phaseRecords(summary), fields });
+    this.store.completeRun(this.runId, { summary, phases: phaseRecords(summary), fields, surface: runSurfaceRecord(c, result.tables, result.surface) });
     this.dropCheckpoints();
   }
 

@@ -1,5 +1,6 @@
 // The run database's records as the rest of the product sees them (CLI, reports, the renderer).
 // Environment-free types only; src-main/store reads and writes them.
+import type { SurfaceSums } from './surface-layout.js';
 import type { FieldName } from './field-names.js';
 import type { RunSummary } from './run-summary.js';
 
@@ -85,6 +86,20 @@ export interface FieldSet {
   blocks: number;
   values: Record<FieldName, Float64Array>;
   errors: Record<FieldName, Float64Array>;
+}
+
+/**
+ * The surfaces of a completed run: the surface sums (../surface-layout.ts) over its sampled steps, the bodies'
+ * triangles (9 numbers each, as meshed for the run) with each one's body, and the grid's cell marks (absent
+ * without bodies): per cell 0 gas, 1 cut, 2 inside a body, and the gas volume fraction of every cell.
+ */
+export interface RunSurface {
+  sums: SurfaceSums;
+  triangles: Float64Array;
+  triangleBody: Int32Array;
+  bodyNames: string[];
+  cellKind: Uint8Array | null;
+  volumeFraction: Float64Array | null;
 }
 
 /** How a scaling study grows: 'strong' keeps the problem and adds GPUs; 'weak' grows the problem with the GPUs. */

@@ -2,7 +2,7 @@
 // and the loaders that gather one run's records for a profile or a comparison.
 import type { CompareInput } from '../common/reports/compare-model.js';
 import type { ProfileInput } from '../common/reports/profile-model.js';
-import type { CaseRecord, FieldSet, PhaseRecord, RunRecord, StepRecord, TotalsRecord } from '../common/run-record.js';
+import type { CaseRecord, FieldSet, PhaseRecord, RunRecord, RunSurface, StepRecord, TotalsRecord } from '../common/run-record.js';
 
 /** The read side of the run database that reports use. */
 export interface RunSource {
@@ -12,6 +12,7 @@ export interface RunSource {
   getSteps(runId: number): StepRecord[];
   getTotals(runId: number): TotalsRecord[];
   getFields(runId: number): FieldSet | null;
+  getSurface(runId: number): RunSurface | null;
 }
 
 /** Everything a profile report needs about one run. */

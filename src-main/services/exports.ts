@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type { ExportFormat } from '../common/contract/contract.js';
 import type { ExportedFile } from '../common/contract/types.js';
 import { buildProfileReport } from '../common/reports/profile-model.js';
-import { loadProfileInput, requireFields, type RunSource } from '../reports/run-source.js';
-import { fieldsToVti } from '../reports/vtk-image-data.js';
+import { loadProfileInput, type RunSource } from '../reports/run-source.js';
+import { runFieldsVti, runSurfaceVtp } from '../reports/vtk-export.js';
 import { writeFileAtomic } from '../reports/write-atomic.js';
 
 /** File extension and MIME type of each format. */
@@ -17,12 +17,13 @@ const FILE_TYPES: Record<ExportFormat, { ext: string; mime: string }> = {
   json: { ext: 'json', mime: 'application/json' },
   pdf: { ext: 'pdf', mime: 'application/pdf' },
   vtk: { ext: 'vti', mime: 'application/xml' },
+  vtp: { ext: 'vtp', mime: 'application/xml' },
 };
 
 /** Writes one export of a run to `out`. */
 async function writeExport(source: RunSource, runId: number, format: ExportFormat, out: string): Promise<void> {
-  if (format === 'vtk') {
-    await writeFileAtomic(out, fieldsToVti(requireFields(source, runId)));
+  if (format === 'vtk' || format === 'vtp') {
+    await writeFileAtomic(out, format === 'vtk' ? runFieldsVti(source, runId) : runSurfaceVtp(source, runId));
     return;
   }
   // loaded on demand: ECharts (server-side SVG charts) takes ~0.6 s to load
@@ -32,7 +33,8 @@ async function writeExport(source: RunSource, runId: number, format: ExportForma
 
 /** The file name an export of a run gets, e.g. run-12-profile.html or run-12-fields.vti. */
 export function exportFileName(runId: number, format: ExportFormat): string {
-  return `run-${runId}-${format === 'vtk' ? 'fields' : 'profile'}.${FILE_TYPES[format].ext}`;
+  const what = format === 'vtk' ? 'fields' : format === 'vtp' ? 'surface' : 'profile';
+  return `run-${runId}-${what}.${FILE_TYPES[format].ext}`;
 }
 
 /** Makes one export of a run and returns it as base64 (for a download or a save dialog). */

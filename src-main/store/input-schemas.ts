@@ -1,7 +1,8 @@
 // Checks what callers hand the run store (zod), so bad data is refused at the boundary with the field named.
 import { z } from 'zod';
 import { FIELD_NAMES } from '../common/field-names.js';
-import type { FieldSet, PhaseRecord, RankStepRecord, RunStatus, StepRecord, StudyKind, TotalsRecord } from '../common/run-record.js';
+import type { FieldSet, PhaseRecord, RankStepRecord, RunStatus, RunSurface, StepRecord, StudyKind, TotalsRecord } from '../common/run-record.js';
+import { SURFACE_Q } from '../common/surface-layout.js';
 import type { RunSummary } from '../common/run-summary.js';
 
 const count = z.number().int().nonnegative();
@@ -91,6 +92,21 @@ export const fieldSetSchema = z.object({
     }
   }
 }) satisfies z.ZodType<FieldSet>;
+
+export const runSurfaceSchema = z.object({
+  sums: z.object({ elements: count, values: float64Array, sampledTime: z.number().min(0) }),
+  triangles: float64Array,
+  triangleBody: z.instanceof(Int32Array, { message: 'expected an Int32Array' }),
+  bodyNames: z.array(z.string()),
+  cellKind: z.instanceof(Uint8Array, { message: 'expected a Uint8Array' }).nullable(),
+  volumeFraction: float64Array.nullable(),
+}).superRefine((s, ctx) => {
+  if (s.sums.values.length !== s.sums.elements * SURFACE_Q) ctx.addIssue({ code: 'custom', path: ['sums', 'values'], message: `has ${s.sums.values.length} values; ${s.sums.elements} elements need ${s.sums.elements * SURFACE_Q}` });
+  if (s.triangles.length !== 9 * s.triangleBody.length) ctx.addIssue({ code: 'custom', path: ['triangles'], message: `has ${s.triangles.length} numbers for ${s.triangleBody.length} triangles (9 each)` });
+  if ((s.cellKind === null) !== (s.volumeFraction === null) || (s.cellKind && s.cellKind.length !== s.volumeFraction!.length)) {
+    ctx.addIssue({ code: 'custom', path: ['cellKind'], message: 'cellKind and volumeFraction must both be absent or hold one value per cell' });
+  }
+}) satisfies z.ZodType<RunSurface>;
 
 export const STUDY_KINDS = ['strong', 'weak'] as const satisfies readonly StudyKind[];
 export const studyIdSchema = z.number().int().positive();

@@ -201,6 +201,26 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX study_runs_by_gpus ON study_runs(study_id, gpus);
     `,
   },
+  {
+    version: 6,
+    name: 'surfaces of runs with bodies',
+    sql: `
+      -- the surface sums of a completed run (SURFACE_Q little-endian float64 per element: the bodies' triangles,
+      -- then the six domain faces), the triangles as meshed (float64, 9 each) with each one's body (int32), and
+      -- the grid's cell marks (uint8 kind per cell; float64 gas fraction of each cut cell in cell order)
+      CREATE TABLE run_surfaces (
+        run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        elements INTEGER NOT NULL CHECK (elements >= 0),
+        sampled_time REAL NOT NULL,
+        sums BLOB NOT NULL,
+        triangles BLOB NOT NULL,
+        triangle_body BLOB NOT NULL,
+        body_names TEXT NOT NULL,
+        cell_kind BLOB,
+        cut_fraction BLOB
+      );
+    `,
+  },
 ];
 
 /** PRAGMA application_id of a dsmc run database ('DSMC' in ASCII): tells it from other SQLite files. */

@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import type {
-  CaseRecord, FieldSet, PhaseRecord, ProjectRecord, RankStepRecord, RunRecord, RunStatus, StepRecord, StudyRecord, TotalsRecord,
+  CaseRecord, FieldSet, RunSurface, PhaseRecord, ProjectRecord, RankStepRecord, RunRecord, RunStatus, StepRecord, StudyRecord, TotalsRecord,
 } from '../common/run-record.js';
 import type { RunSummary } from '../common/run-summary.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
@@ -12,9 +12,10 @@ import type { ClusterProfile } from '../cluster/slurm/profile.js';
 import * as clusterRows from './cluster-rows.js';
 import type { LaunchRecord, RankRecord } from './cluster-rows.js';
 import { insertFields, readFields } from './field-rows.js';
+import { insertSurface, readSurface } from './surface-rows.js';
 import {
   checkInput, createRunSchema, fieldSetSchema, notesSchema, phaseSchema, projectNameSchema, runIdSchema,
-  runStatusSchema, stepSchema, summarySchema, tagSchema, totalsSchema,
+  runStatusSchema, runSurfaceSchema, stepSchema, summarySchema, tagSchema, totalsSchema,
 } from './input-schemas.js';
 import { openDatabase } from './open-database.js';
 import { RUN_SELECT, runFromRow, type RunRow } from './run-rows.js';
@@ -167,11 +168,12 @@ export class RunStore {
     }).immediate();
   }
 
-  /** Marks a running run completed with its summary, phase timings and fields, all or none. */
-  completeRun(runId: number, data: { summary: RunSummary; phases: PhaseRecord[]; fields: FieldSet | null }): void {
+  /** Marks a running run completed with its summary, phase timings, fields and surfaces, all or none. */
+  completeRun(runId: number, data: { summary: RunSummary; phases: PhaseRecord[]; fields: FieldSet | null; surface?: RunSurface | null }): void {
     const summary = checkInput(summarySchema, data.summary, `completeRun(run ${runId}) summary`);
     const phases = checkInput(phaseSchema.array(), data.phases, `completeRun(run ${runId}) phases`);
     const fields = data.fields === null ? null : checkInput(fieldSetSchema, data.fields, `completeRun(run ${runId}) fields`);
+    const surface = data.surface ? checkInput(runSurfaceSchema, data.surface, `completeRun(run ${runId}) surface`) : null;
     const addPhase = this.db.prepare('INSERT INTO run_phases (run_id, rank, phase, calls, total, min, max) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.db.transaction(() => {
       this.requireStatus(runId, ['running'], 'complete it');
@@ -179,6 +181,7 @@ export class RunStore {
         .run(now(), JSON.stringify(summary), runId);
       for (const p of phases) addPhase.run(runId, p.rank, p.phase, p.calls, p.totalSeconds, p.minSeconds, p.maxSeconds);
       if (fields) insertFields(this.db, runId, fields);
+      if (surface) insertSurface(this.db, runId, surface);
     }).immediate();
   }
 
@@ -266,6 +269,12 @@ export class RunStore {
   getFields(runId: number): FieldSet | null {
     this.getRun(runId);
     return readFields(this.db, runId);
+  }
+
+  /** The surfaces of a run (surface sums, the bodies' triangles, cell marks), or null when it kept none. */
+  getSurface(runId: number): RunSurface | null {
+    this.getRun(runId);
+    return readSurface(this.db, runId);
   }
 
   /** Deletes a run and everything recorded about it (and its case, when no other run uses it). */

@@ -1,5 +1,6 @@
 // Readers for the report tests: CSV sections (RFC 4180 quoting), the data-value cells of the HTML report,
-// and a small VTK ImageData (.vti) parser for inline binary (UInt64 header) and ascii arrays.
+// and small VTK ImageData (.vti) and PolyData (.vtp) parsers for inline binary (UInt64 header) and ascii arrays.
+import { expect } from 'vitest';
 
 /** Rows of a CSV text (quoted cells may hold commas, quotes and newlines). */
 export function parseCsv(text: string): string[][] {
@@ -99,4 +100,34 @@ export function parseVti(xml: string): ParsedVti {
     wholeExtent: nums(ia.WholeExtent), spacing: nums(ia.Spacing), origin: nums(ia.Origin), headerType: fa.header_type,
     cellArrays: cell ? readArrays(cell[1]) : {}, fieldData,
   };
+}
+
+/** Decodes an inline binary array: UInt64 byte count, then little-endian Float64 or Int64 values. */
+function decodeTyped(type: string, body: string): number[] {
+  const bytes = Buffer.from(body.trim(), 'base64');
+  const n = Number(bytes.readBigUInt64LE(0));
+  expect(n + 8).toBe(bytes.length);
+  const out: number[] = [];
+  for (let o = 8; o < bytes.length; o += 8) out.push(type === 'Int64' ? Number(bytes.readBigInt64LE(o)) : bytes.readDoubleLE(o));
+  return out;
+}
+
+export interface VtpArray { type: string; components: number; values: number[] }
+
+/** Reads a .vtp: the VTKFile and Piece attributes and the arrays of each section. */
+export function parseVtp(xml: string) {
+  const file = attrs(xml.match(/<VTKFile([^>]*)>/)![1]);
+  const piece = attrs(xml.match(/<Piece([^>]*)>/)![1]);
+  const section = (name: string): Record<string, VtpArray> => {
+    const m = xml.match(new RegExp(`<${name}[^>]*>([\\s\\S]*?)</${name}>`));
+    if (!m) throw new Error(`no <${name}>`);
+    const out: Record<string, VtpArray> = {};
+    for (const a of m[1].matchAll(/<DataArray([^>]*)>([\s\S]*?)<\/DataArray>/g)) {
+      const at = attrs(a[1]);
+      expect(at.format).toBe('binary');
+      out[at.Name] = { type: at.type, components: Number(at.NumberOfComponents ?? 1), values: decodeTyped(at.type, a[2]) };
+    }
+    return out;
+  };
+  return { file, piece, points: section('Points'), polys: section('Polys'), cells: section('CellData') };
 }

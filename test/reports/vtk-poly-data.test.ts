@@ -3,41 +3,7 @@
 // array decoded from base64 with its UInt64 byte-count header, and the arrays' values bit for bit.
 import { describe, expect, it } from 'vitest';
 import { surfaceToVtp, vtkBinaryBase64Int64 } from '../../src-main/reports/vtk-poly-data.js';
-
-/** Attributes of a start tag. */
-function attrs(tag: string): Record<string, string> {
-  return Object.fromEntries([...tag.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-}
-
-/** Decodes an inline binary array: UInt64 byte count, then little-endian Float64 or Int64 values. */
-function decode(type: string, body: string): number[] {
-  const bytes = Buffer.from(body.trim(), 'base64');
-  const n = Number(bytes.readBigUInt64LE(0));
-  expect(n + 8).toBe(bytes.length);
-  const out: number[] = [];
-  for (let o = 8; o < bytes.length; o += 8) out.push(type === 'Int64' ? Number(bytes.readBigInt64LE(o)) : bytes.readDoubleLE(o));
-  return out;
-}
-
-interface VtpArray { type: string; components: number; values: number[] }
-
-/** Reads a .vtp: the VTKFile and Piece attributes and the arrays of each section. */
-function parseVtp(xml: string) {
-  const file = attrs(xml.match(/<VTKFile([^>]*)>/)![1]);
-  const piece = attrs(xml.match(/<Piece([^>]*)>/)![1]);
-  const section = (name: string): Record<string, VtpArray> => {
-    const m = xml.match(new RegExp(`<${name}[^>]*>([\\s\\S]*?)</${name}>`));
-    if (!m) throw new Error(`no <${name}>`);
-    const out: Record<string, VtpArray> = {};
-    for (const a of m[1].matchAll(/<DataArray([^>]*)>([\s\S]*?)<\/DataArray>/g)) {
-      const at = attrs(a[1]);
-      expect(at.format).toBe('binary');
-      out[at.Name] = { type: at.type, components: Number(at.NumberOfComponents ?? 1), values: decode(at.type, a[2]) };
-    }
-    return out;
-  };
-  return { file, piece, points: section('Points'), polys: section('Polys'), cells: section('CellData') };
-}
+import { parseVtp } from './parse-helpers.js';
 
 // Two triangles of body 0 and one of body 1.
 const mesh = {

@@ -54,7 +54,7 @@ describe('run database migrations', () => {
     expect(db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
     db.close();
     expect(tables(path)).toEqual(['cases', 'cluster_profiles', 'projects', 'run_field_arrays', 'run_fields', 'run_launches', 'run_phases',
-      'run_rank_steps', 'run_ranks', 'run_steps', 'run_tags', 'run_totals', 'runs', 'studies', 'study_runs']);
+      'run_rank_steps', 'run_ranks', 'run_steps', 'run_surfaces', 'run_tags', 'run_totals', 'runs', 'studies', 'study_runs']);
     const other = tempDir();
     writeFileSync(join(other, 'runs.sqlite'), '');
     RunStore.open({ dataDir: other }).close();

@@ -5,7 +5,7 @@ import { buildScalingReport } from '../../common/reports/scaling-model.js';
 import { comparisonText } from '../../reports/compare-text.js';
 import { loadCompareInput, loadProfileInput, requireFields } from '../../reports/run-source.js';
 import { loadScalingInput } from '../../reports/scaling-source.js';
-import { fieldsToVti } from '../../reports/vtk-image-data.js';
+import { runFieldsVti, runSurfaceVtp } from '../../reports/vtk-export.js';
 import { writeFileAtomic } from '../../reports/write-atomic.js';
 import type { CliCommand, CommandArgs } from '../command.js';
 import { DATA_DIR_OPTION, positionalCount, runIdArg, withStore } from '../store-args.js';
@@ -77,19 +77,31 @@ export const reportCommand: CliCommand = {
   },
 };
 
-const EXPORT_USAGE = 'export vtk RUN --out FILE.vti [--data-dir DIR]';
+const EXPORT_USAGE = 'export vtk RUN --out FILE.vti [--data-dir DIR]  (a case with bodies also gets FILE.vtp, its surfaces)';
 
 export const exportCommand: CliCommand = {
   name: 'export',
   usage: EXPORT_USAGE,
-  summary: "Write a run's sampled fields and their standard errors as VTK ImageData (.vti) that ParaView opens.",
+  summary: "Write a run's sampled fields and their standard errors as VTK ImageData (.vti) that ParaView opens; with bodies,\n" +
+    'also their surfaces (pressure, shear, heat flux, coefficients per triangle) as PolyData (.vtp) beside it.',
   options: { ...DATA_DIR_OPTION, out: { type: 'string' } },
   async run(args) {
     const id = subcommandRun(args, 'vtk', EXPORT_USAGE);
     const out = outOf(args, EXPORT_USAGE);
-    const fields = withStore(args, (store) => requireFields(store, id));
-    await writeFileAtomic(out, fieldsToVti(fields));
-    process.stdout.write(`wrote ${out} (${fields.cells.join('x')} cells of run ${id})\n`);
+    const { vti, vtp, cells } = withStore(args, (store) => {
+      const surface = store.getSurface(id);
+      return {
+        vti: runFieldsVti(store, id), cells: requireFields(store, id).cells,
+        vtp: surface && surface.triangleBody.length > 0 ? { text: runSurfaceVtp(store, id), triangles: surface.triangleBody.length } : null,
+      };
+    });
+    await writeFileAtomic(out, vti);
+    process.stdout.write(`wrote ${out} (${cells.join('x')} cells of run ${id})\n`);
+    if (vtp) {
+      const surfaceOut = out.replace(/\.vti$/i, '') + '.vtp';
+      await writeFileAtomic(surfaceOut, vtp.text);
+      process.stdout.write(`wrote ${surfaceOut} (${vtp.triangles} body triangles of run ${id})\n`);
+    }
     return 0;
   },
 };

@@ -4,6 +4,8 @@
 // A crash or hang of any rank stops the others and rejects with RankFailedError; an abort cancels.
 import { SurfaceAccumulator } from '../../solver/surface-accumulator.js';
 import { surfaceSummary } from '../../solver/surface-summary.js';
+import type { SolverTables } from '../../solver/tables.js';
+import type { SurfaceSums } from '../../common/surface-layout.js';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Case } from '../../common/case-schema.js';
@@ -117,6 +119,9 @@ export interface DistributedRun {
   /** Phase totals of every rank (including 'exchange': host time moving migrants, waiting for peers included). */
   rankPhases: { rank: number; phases: ({ name: string } & PhaseTotals)[] }[];
   rankSteps: RankStep[];
+  /** The solver tables of the case and the surface sums of all ranks. */
+  tables: SolverTables;
+  surface: SurfaceSums;
 }
 
 /** Sums particle totals over ranks. */
@@ -319,5 +324,5 @@ function finishRun(c: Case, o: DistributedOptions, a: RunAssembler, d: Decomposi
   summary.rankAdapters = ranks.map((r) => ({ rank: r.rank, gpu: r.gpu, pinned: r.pinned, description: r.adapter.description }));
   summary.splitSteps = dones.flatMap((x, rank) => (x.split ? [{ rank, ...x.split }] : []));
   summary.surface = surfaceSummary(c, tables, surfaceSums);
-  return { summary, assembler: a, decomposition: d, ranks, rankPhases: dones.map((x, rank) => ({ rank, phases: x.phases })), rankSteps: a.rankSteps };
+  return { summary, assembler: a, decomposition: d, ranks, rankPhases: dones.map((x, rank) => ({ rank, phases: x.phases })), rankSteps: a.rankSteps, tables, surface: surfaceSums };
 }

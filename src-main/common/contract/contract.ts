@@ -10,7 +10,7 @@ import type { ClusterProfileInfo,
 } from './types.js';
 
 /** Export formats of a run: the profile report's four and the fields as VTK ImageData. */
-export const EXPORT_FORMATS = ['html', 'csv', 'json', 'pdf', 'vtk'] as const;
+export const EXPORT_FORMATS = ['html', 'csv', 'json', 'pdf', 'vtk', 'vtp'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Domain decompositions a multi-rank launch can ask for. */
