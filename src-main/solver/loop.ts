@@ -400,6 +400,7 @@ export class Simulation {
       rank: this.subdomain.rank, worldSize: this.subdomain.worldSize, step: this.step, particles: this.particles,
       cellBase: this.subdomain.cellBase, nLocal: st.nLocal, arrays: ordered, sigmaCrMax: cells.sigmaCrMax, remainder: cells.remainder,
       history: structuredClone(this.history),
+      surface: { totals: BigInt64Array.from(this.surface.totals), sampledSteps: this.surface.sampledSteps },
     };
   }
 
@@ -444,6 +445,7 @@ export class Simulation {
     if (this.halo) this.writeHalo(); // the control words above cleared its cell count
     this.samples = s.history.samples;
     this.carried = structuredClone(s.history);
+    this.surface.restore(s.surface);
   }
 
   /** Steps done so far. */

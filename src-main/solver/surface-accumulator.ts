@@ -35,6 +35,18 @@ export class SurfaceAccumulator {
     for (let i = 0; i < this.totals.length; i++) this.totals[i] += other.totals[i];
   }
 
+  /** Continues from a checkpoint's sums (none: from zero, as a checkpoint written before surfaces were kept). */
+  restore(saved: { totals: BigInt64Array; sampledSteps: number } | undefined): void {
+    this.totals.fill(0n);
+    this.sampledSteps = 0;
+    if (!saved) return;
+    if (saved.totals.length !== this.totals.length) {
+      throw new Error(`checkpoint surface sums hold ${saved.totals.length / SURFACE_Q} elements, this case has ${this.elements} (a checkpoint of another case?)`);
+    }
+    this.totals.set(saved.totals);
+    this.sampledSteps = saved.sampledSteps;
+  }
+
   /** The sums in SI units over simulated particles: counts, m v (kg m/s) and m v^2 / 2 (J). */
   toSums(b: BodyTables, dt: number): SurfaceSums {
     const values = new Float64Array(this.totals.length);

@@ -1,5 +1,5 @@
 // One rank in process: a run stopped after a checkpoint and resumed from it gives bitwise the fields,
-// standard errors, step statistics and particle totals of a run that never stopped; checkpointing itself
+// standard errors, step statistics, particle totals and surface sums (walls and bodies) of a run that never stopped; checkpointing itself
 // changes nothing; a damaged newest checkpoint is refused naming its file and the one before it is used.
 import { mkdtempSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,7 +38,10 @@ function stats(steps: StepStats[]) {
 
 /** Everything a run's result is compared by. */
 function outcome(r: CaseRun['result']) {
-  return { sha: fieldsSha256(r.fields), errors: fieldsSha256(r.fieldErrors), blocks: r.fieldBlocks, samples: r.samples, totals: JSON.stringify(r.totalsOverTime), start: JSON.stringify(r.start) };
+  return {
+    sha: fieldsSha256(r.fields), errors: fieldsSha256(r.fieldErrors), blocks: r.fieldBlocks, samples: r.samples, totals: JSON.stringify(r.totalsOverTime), start: JSON.stringify(r.start),
+    surface: Buffer.from(r.surface.values.buffer).toString('base64'), surfaceTime: r.surface.sampledTime,
+  };
 }
 
 const cases: [string, () => Case][] = [
@@ -46,6 +49,10 @@ const cases: [string, () => Case][] = [
   ['walled inflow/outflow channel', () => presetCase('free-stream', [
     'grid.cells=[16,6,4]', 'run.steps=60', 'run.stepsPerSubmit=3', 'sampling.start=20', 'run.checkpointEvery=10',
     'boundaries.ymin={"type":"diffuse","temperature":500}', 'boundaries.ymax={"type":"diffuse","temperature":300,"velocity":[200,0,0]}',
+  ])],
+  ['channel with a diffuse block in the flow', () => presetCase('free-stream', [
+    'grid.cells=[16,6,4]', 'run.steps=60', 'run.stepsPerSubmit=3', 'sampling.start=20', 'run.checkpointEvery=10',
+    'bodies=[{"name":"block","shape":{"type":"box","min":[0.02,0.006,0.004],"max":[0.03,0.017,0.012]},"surface":{"model":"diffuse","temperature":400}}]',
   ])],
 ];
 

@@ -1,6 +1,6 @@
 // What a checkpoint holds, and its encoding. A rank's file: the live particles [0, N) in cell-sorted
 // order (px, py, pz, vx, vy, vz, cell), per-cell (sigma c_r)_max and NTC remainders of its cells, the step
-// and N, and its loop history (sampling passes, submits, particle totals). The loop file: the host's
+// and N, its loop history (sampling passes, submits, particle totals) and its exact surface sums. The loop file: the host's
 // FieldAccumulator (f64 sums, open block, batch means), the decomposition in force and the block plan.
 // No RNG state is stored: the generator is counter-based (Philox keyed by seed, step and particle or cell),
 // so the step number is the whole of it.
@@ -36,6 +36,8 @@ export interface RankSnapshot {
   sigmaCrMax: Float32Array<ArrayBuffer>;
   remainder: Float32Array<ArrayBuffer>;
   history: LoopHistory;
+  /** The rank's exact surface sums so far (int64 each) and the sampled steps they cover (absent in older checkpoints). */
+  surface?: { totals: BigInt64Array; sampledSteps: number };
 }
 
 /** The host's state at a submit boundary (one per checkpoint). */
@@ -57,14 +59,16 @@ export interface LoopSnapshot {
 export function encodeRankSnapshot(s: RankSnapshot): Buffer {
   const arrays: Record<string, CheckpointArray> = { sigmaCrMax: s.sigmaCrMax, remainder: s.remainder };
   for (const a of PARTICLE_ATTRIBUTES) arrays[`p.${a}`] = s.arrays[a];
-  const { arrays: _a, sigmaCrMax: _s, remainder: _r, ...meta } = s;
-  return encodeCheckpoint('rank', meta, arrays);
+  // the int64 surface sums travel as their bytes (two u32 words each)
+  if (s.surface) arrays['surface.totals'] = new Uint32Array(s.surface.totals.buffer, s.surface.totals.byteOffset, 2 * s.surface.totals.length);
+  const { arrays: _a, sigmaCrMax: _s, remainder: _r, surface, ...meta } = s;
+  return encodeCheckpoint('rank', { ...meta, surfaceSampledSteps: surface?.sampledSteps ?? null }, arrays);
 }
 
 /** Decodes one rank's file (file: its path, for errors). */
 export function decodeRankSnapshot(bytes: Buffer, file: string): RankSnapshot {
   const d = decodeCheckpoint(bytes, file, 'rank');
-  const meta = d.meta as Omit<RankSnapshot, 'arrays' | 'sigmaCrMax' | 'remainder'>;
+  const { surfaceSampledSteps, ...meta } = d.meta as Omit<RankSnapshot, 'arrays' | 'sigmaCrMax' | 'remainder' | 'surface'> & { surfaceSampledSteps?: number | null };
   const arrays = {} as RankSnapshot['arrays'];
   for (const a of PARTICLE_ATTRIBUTES) {
     const x = d.arrays[`p.${a}`];
@@ -74,7 +78,15 @@ export function decodeRankSnapshot(bytes: Buffer, file: string): RankSnapshot {
   const sigmaCrMax = d.arrays.sigmaCrMax as Float32Array<ArrayBuffer>;
   const remainder = d.arrays.remainder as Float32Array<ArrayBuffer>;
   if (sigmaCrMax?.length !== meta.nLocal || remainder?.length !== meta.nLocal) throw new CheckpointCorrupt(`checkpoint file ${file} is damaged: per-cell arrays do not hold ${meta.nLocal} cells`);
-  return { ...meta, arrays, sigmaCrMax, remainder };
+  const words = d.arrays['surface.totals'];
+  let surface: RankSnapshot['surface'];
+  if (words !== undefined || (surfaceSampledSteps ?? null) !== null) {
+    if (!(words instanceof Uint32Array) || words.length % 2 !== 0 || typeof surfaceSampledSteps !== 'number') {
+      throw new CheckpointCorrupt(`checkpoint file ${file} is damaged: the surface sums are incomplete`);
+    }
+    surface = { totals: new BigInt64Array(words.buffer, words.byteOffset, words.length / 2), sampledSteps: surfaceSampledSteps };
+  }
+  return { ...meta, arrays, sigmaCrMax, remainder, ...(surface ? { surface } : {}) };
 }
 
 /** Encodes the host's state as a file. */
