@@ -17,6 +17,9 @@
 @group(0) @binding(10) var<storage, read> cell: array<u32>;
 @group(0) @binding(11) var<storage, read> pairs: array<PairInfo>;
 
+// Smallest gas fraction a cut cell's collision volume is taken at.
+const MIN_GAS_FRACTION: f32 = 1e-4;
+
 var<workgroup> wgCollisions: atomic<u32>;
 var<workgroup> wgCandidates: atomic<u32>;
 
@@ -52,8 +55,9 @@ fn collide_cell(c: u32, step: u32) -> vec2<u32> {
   let s = starts[c];
   var crMax = sigmaCrMax[c];
   var factor = params.collisionFactor;
-  // a cut cell's collision volume is its gas volume
-  if (HAS_BODIES) { factor = factor / volumeFraction[g]; }
+  // a cut cell's collision volume is its gas volume; never below MIN_GAS_FRACTION of the cell, so that a gas
+  // sliver measured too thin (body-tables.ts) cannot ask for an unbounded number of candidate pairs
+  if (HAS_BODIES) { factor = factor / max(volumeFraction[g], MIN_GAS_FRACTION); }
   let m = f32(n) * f32(n - 1u) * factor * crMax + remainder[c];
   let nCand = u32(floor(m));
   remainder[c] = m - f32(nCand);

@@ -46,6 +46,18 @@ const uniqueSpeciesNames: Rule = (c) => {
   return issues;
 };
 
+// Body names must be unique (reports and comparisons match bodies by name).
+const uniqueBodyNames: Rule = (c) => {
+  const issues: CaseIssue[] = [];
+  c.bodies.forEach((b, i) => {
+    const first = c.bodies.findIndex((x) => x.name === b.name);
+    if (first < i) {
+      issues.push({ path: `bodies[${i}].name`, message: `got "${b.name}", which bodies[${first}] already uses; expected a unique body name` });
+    }
+  });
+  return issues;
+};
+
 // Periodic must be on both faces of an axis or on neither.
 const periodicPairs: Rule = (c) => {
   const issues: CaseIssue[] = [];
@@ -199,7 +211,7 @@ const inflowCrossing: Rule = (c) => {
 };
 
 /** Every cross-field rule, run in this order (particleCount after particleResolution has passed). */
-const RULES: Rule[] = [uniqueSpeciesNames, periodicPairs, initialDensity, fractionNames, particleResolution, tangentialWalls, gridSize, inflowCrossing];
+const RULES: Rule[] = [uniqueSpeciesNames, uniqueBodyNames, periodicPairs, initialDensity, fractionNames, particleResolution, tangentialWalls, gridSize, inflowCrossing];
 
 // Runs all cross-field rules on a schema-valid case and returns their issues.
 export function caseRuleIssues(c: Case): CaseIssue[] {

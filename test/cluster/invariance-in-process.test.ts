@@ -1,6 +1,6 @@
 // Decomposition invariance of the solver itself (ranks in one process, on one device): the fields and
-// step statistics of 2 and 4 ranks must be bitwise those of 1 rank, for a periodic box and for a walled
-// channel with inflow and outflow, with every decomposition method, also with the fields folded on threads.
+// step statistics (and the surface sums of walls and bodies) of 2 and 4 ranks must be bitwise those of 1 rank, for a
+// periodic box, for a walled channel with inflow and outflow and for that channel with a block in the flow, with every decomposition method, also with the fields folded on threads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Case } from '../../src-main/common/case-schema.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
@@ -32,24 +32,40 @@ const channel = (): Case => presetCase('free-stream', [
   'boundaries.ymin={"type":"diffuse","temperature":500}', 'boundaries.ymax={"type":"diffuse","temperature":300,"velocity":[200,0,0]}',
 ]);
 
+/** The channel with a diffuse block in the flow (cut cells, reflections on the block, its surface sums). */
+const channelWithBody = (): Case => presetCase('free-stream', [
+  'grid.cells=[16,6,4]', 'run.steps=120', 'sampling.start=60', 'sampling.interval=1',
+  'boundaries.ymin={"type":"diffuse","temperature":500}', 'boundaries.ymax={"type":"diffuse","temperature":300,"velocity":[200,0,0]}',
+  'bodies=[{"name":"block","shape":{"type":"box","min":[0.021,0.0061,0.0041],"max":[0.033,0.017,0.0119]},"surface":{"model":"diffuse","temperature":400}}]',
+]);
+
+/** The exact integer surface sums of all ranks added up, as text. */
+function surfaceTotals(sims: { surface: { totals: BigInt64Array } }[]): string {
+  const sum = new BigInt64Array(sims[0].surface.totals.length);
+  for (const s of sims) s.surface.totals.forEach((v, i) => { sum[i] += v; });
+  return sum.join(',');
+}
+
 describe.each([
   ['periodic box', periodic],
   ['walled inflow/outflow channel', channel],
+  ['channel with a diffuse block in the flow', channelWithBody],
 ])('%s', (_name, makeCase) => {
-  let reference: { sha: string; stats: unknown[]; samples: number };
+  let reference: { sha: string; stats: unknown[]; samples: number; surface: string };
   beforeAll(async () => {
-    const { result } = await simulate(gpu, makeCase(), { timing: 'off' });
-    reference = { sha: fieldsSha256(result.fields), stats: invariantStats(result.stepStats), samples: result.samples };
+    const { sim, result } = await simulate(gpu, makeCase(), { timing: 'off' });
+    reference = { sha: fieldsSha256(result.fields), stats: invariantStats(result.stepStats), samples: result.samples, surface: surfaceTotals([sim]) };
     expect(result.samples).toBeGreaterThan(0);
   });
 
   it.each([
     ['slab', 2], ['block', 2], ['rcb', 2], ['slab', 4], ['block', 4], ['rcb', 4],
   ] as const)('%s over %i ranks gives bitwise the one-rank fields and step statistics', async (method, ranks) => {
-    const { assembler } = await runInProcessRanks(gpu, makeCase(), method, ranks);
+    const { assembler, sims } = await runInProcessRanks(gpu, makeCase(), method, ranks);
     expect(invariantStats(assembler.stepStats)).toEqual(reference.stats);
     expect(assembler.fields.samples).toBe(reference.samples);
     expect(fieldsSha256(assembler.fields.fields())).toBe(reference.sha);
+    expect(surfaceTotals(sims)).toBe(reference.surface);
     // particles did cross between ranks, so the test exercised migration
     const sent = assembler.rankSteps.reduce((s, r) => s + r.sent, 0);
     expect(sent).toBeGreaterThan(0);

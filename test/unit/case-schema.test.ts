@@ -90,6 +90,14 @@ const badInputs: [string, () => unknown, string, string][] = [
   ['alpha below 1', () => edited((c) => { c.species[0].alpha = 0.9; }), 'species[0].alpha', 'got 0.9; expected a number from 1 to 2'],
   ['omega below 0.5', () => edited((c) => { c.species[0].omega = 0.3; }), 'species[0].omega', 'got 0.3; expected a number from 0.5 to 1'],
   ['duplicate species names', () => edited((c) => { c.species.push({ ...c.species[0] }); }), 'species[1].name', 'got "Ar", which species[0] already uses'],
+  ['duplicate body names', () => edited((c) => {
+    const ball = { name: 'ball', shape: { type: 'sphere', center: [5e-5, 5e-5, 5e-5], radius: 2e-5 }, surface: { model: 'specular' } };
+    c.bodies = [ball, { ...ball }];
+  }), 'bodies[1].name', 'got "ball", which bodies[0] already uses'],
+  ['body with an unknown shape', () => edited((c) => { c.bodies = [{ name: 'x', shape: { type: 'cone' }, surface: { model: 'specular' } }]; }), 'bodies[0].shape.type', 'expected a shape type: one of "stl", "box", "wedge", "cylinder", "sphere"'],
+  ['maxwell surface with accommodation above 1', () => edited((c) => {
+    c.bodies = [{ name: 'x', shape: { type: 'sphere', center: [5e-5, 5e-5, 5e-5], radius: 2e-5 }, surface: { model: 'maxwell', temperature: 300, accommodation: 1.5 } }];
+  }), 'bodies[0].surface.accommodation', 'got 1.5; expected a number from 0 to 1'],
   ['unknown boundary type', () => edited((c) => { c.boundaries.ymin = { type: 'wall' }; }), 'boundaries.ymin.type', 'got "wall"; expected one of "periodic", "specular", "diffuse", "inflow", "outflow"'],
   ['boundary not an object', () => edited((c) => { c.boundaries.ymin = 'specular'; }), 'boundaries.ymin', 'got "specular"; expected an object such as {"type": "specular"}'],
   ['diffuse wall without temperature', () => edited((c) => { c.boundaries.ymin = { type: 'diffuse' }; }), 'boundaries.ymin.temperature', 'got nothing (the field is missing); expected a number from 0.001 to 1000000 (K)'],

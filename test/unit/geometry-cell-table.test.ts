@@ -85,6 +85,32 @@ describe('buildCellTable: boxes', () => {
     }
   });
 
+  it('thin gas slivers between a box face and a cell face are measured (lines along the axis the face faces)', () => {
+    // the box starts 2.5 % of a cell above cell faces in y and z and 1 % before one in x: the gas between
+    // is thinner than the spacing of the lines across it, so lines along x alone would miss the y and z slivers
+    const d = grid.cellSize;
+    const lo = [0.25 + 0.01 * d[0], 0.5 + 0.025 * d[1], 1 + 0.025 * d[2]];
+    const hi = [0.75 - 0.01 * d[0], 1.25, 2];
+    const table = buildCellTable(mesh({ type: 'box', min: lo, max: hi }, domain), grid);
+    const g = (i: number, j: number, k: number) => i + 10 * (j + 8 * k);
+    // a cell on the box's lower y face, away from its edges: gas 2.5 % of it
+    expect(Math.abs(table.volumeFraction[g(3, 2, 3)] - 0.025)).toBeLessThan(1e-12);
+    expect(table.kind[g(3, 2, 3)]).toBe(CELL_CUT);
+    // on the edge where the y and z slivers meet (gas 1 - 0.975^2): the sliver along the lines is exact, the one
+    // across them is resolved to the line spacing (1/32 of a cell), so it has gas, within 0.03
+    expect(table.volumeFraction[g(3, 2, 2)]).toBeGreaterThanOrEqual(0.025);
+    expect(Math.abs(table.volumeFraction[g(3, 2, 2)] - (1 - 0.975 ** 2))).toBeLessThan(0.03);
+    // on the lower z face, and on the lower x face
+    expect(Math.abs(table.volumeFraction[g(3, 3, 2)] - 0.025)).toBeLessThan(1e-12);
+    expect(Math.abs(table.volumeFraction[g(2, 3, 3)] - 0.01)).toBeLessThan(1e-12);
+    // every cut cell has gas and a reference point in it
+    for (let c = 0; c < nCells; c++) {
+      if (table.kind[c] !== CELL_CUT) continue;
+      expect(table.volumeFraction[c]).toBeGreaterThan(0);
+      expect(Number.isFinite(table.refPoint[3 * c])).toBe(true);
+    }
+  });
+
   it('a box offset by 0.3 cells on every axis, 10 x 10 lines: every fraction exact', () => {
     const d = grid.cellSize;
     const lo = [0.25 + 0.3 * d[0], 0.5 + 0.3 * d[1], 1 + 0.3 * d[2]];

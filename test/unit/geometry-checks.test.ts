@@ -42,7 +42,7 @@ describe('meshIssues', () => {
   });
 
   it('a reversed cube reports inverted normals with its signed volume', () => {
-    expect(meshIssues(reversed(cube))).toEqual(['the normals point inward (signed volume -1.3e-1 m^3); reverse the triangle order']);
+    expect(meshIssues(reversed(cube))).toEqual(['the normals point inward (signed volume -1.3e-1 m^3); reverse the triangle order (write the STL with outward normals, counter-clockwise seen from outside)']);
   });
 
   it('one flipped triangle breaks the orientation consistency', () => {
@@ -92,7 +92,7 @@ describe('bodyPlacementIssues', () => {
     const c = { name: 'far', tris: sphere([0.8, 0.8, 0.8], 0.1) };
     const res = bodyPlacementIssues([a, b, c], DOMAIN, CELLS, SIZE, NO_INFLOW);
     expect(res.errors).toHaveLength(1);
-    expect(res.errors[0]).toMatch(/^bodies "left" and "right" overlap: their surfaces intersect or touch near \(.*\); move them apart$/);
+    expect(res.errors[0]).toMatch(/^bodies "left" and "right" overlap: their surfaces intersect or touch near \(.*\); move them apart: set their shapes' positions so they neither touch nor intersect$/);
     expect(res.warnings).toEqual([]);
     const sep = bodyPlacementIssues([a, c], DOMAIN, CELLS, SIZE, NO_INFLOW);
     expect(sep).toEqual({ errors: [], warnings: [] });
@@ -102,7 +102,7 @@ describe('bodyPlacementIssues', () => {
     const big = { name: 'big', tris: sphere([0.5, 0.5, 0.5], 0.3) };
     const small = { name: 'small', tris: mesh({ type: 'box', min: [0.45, 0.45, 0.45], max: [0.55, 0.55, 0.55] }) };
     expect(bodyPlacementIssues([big, small], DOMAIN, CELLS, SIZE, NO_INFLOW).errors).toEqual([
-      'bodies "big" and "small" overlap: the second lies inside the first; move them apart',
+      "bodies \"big\" and \"small\" overlap: the second lies inside the first; move them apart: set their shapes' positions so they neither touch nor intersect",
     ]);
     expect(bodyPlacementIssues([small, big], DOMAIN, CELLS, SIZE, NO_INFLOW).errors[0]).toMatch(/the first lies inside the second/);
   });

@@ -112,19 +112,19 @@ export function meshIssues(tris: Float64Array): string[] {
     if (count === 1) {
       open.add(`open edge ${edge} (triangle ${rec.first}): the surface is not closed (watertight); close it in your CAD tool`);
     } else if (count > 2) {
-      nonManifold.add(`edge ${edge} is shared by ${count} triangles (first ${rec.first}, ${rec.second}): the surface is non-manifold; each edge must join exactly two triangles`);
+      nonManifold.add(`edge ${edge} is shared by ${count} triangles (first ${rec.first}, ${rec.second}): the surface is non-manifold; each edge must join exactly two triangles: remove the extra triangles or re-mesh the surface`);
     } else if (rec.fwd !== 1) {
       flipped.add(
         `triangles ${rec.first} and ${rec.second} run along the edge ${edge} in the same direction: their orientations disagree ` +
-          '(one normal points in, one out); make the triangle order consistent',
+          '(one normal points in, one out); write the STL again with every triangle counter-clockwise seen from outside',
       );
     }
   }
 
   const issues = [...degenerate.done(), ...open.done(), ...nonManifold.done(), ...flipped.done()];
   const volume = meshVolume(tris);
-  if (Math.abs(volume) < 1e-12 * diag * diag * diag) issues.push(`the mesh encloses no volume (signed volume ${volume.toExponential(1)} m^3)`);
-  else if (volume < 0) issues.push(`the normals point inward (signed volume ${volume.toExponential(1)} m^3); reverse the triangle order`);
+  if (Math.abs(volume) < 1e-12 * diag * diag * diag) issues.push(`the mesh encloses no volume (signed volume ${volume.toExponential(1)} m^3); use a closed surface around a solid (write the STL with outward normals)`);
+  else if (volume < 0) issues.push(`the normals point inward (signed volume ${volume.toExponential(1)} m^3); reverse the triangle order (write the STL with outward normals, counter-clockwise seen from outside)`);
   return issues;
 }
 
@@ -160,7 +160,7 @@ export function bodyPlacementIssues(
   meshes.forEach((m, i) => {
     const b = bounds[i];
     if (m.tris.length < 9) {
-      errors.push(`body "${m.name}" has no triangles`);
+      errors.push(`body "${m.name}" has no triangles; use an STL file that holds the body's closed surface`);
       return;
     }
     for (let a = 0; a < 3; a++) {
@@ -170,12 +170,12 @@ export function bodyPlacementIssues(
       const lowOut = b.min[a] < -tol, highOut = b.max[a] > L + tol;
       const lowInflow = inflowFaces[2 * a] && b.min[a] <= tol, highInflow = inflowFaces[2 * a + 1] && b.max[a] >= L - tol;
       if ((lowOut && !lowInflow) || (highOut && !highInflow)) {
-        errors.push(`body "${m.name}" leaves the box: it spans ${range}, the box ${axes[a]} from 0 to ${fmt(L)} m; move or shrink it`);
+        errors.push(`body "${m.name}" leaves the box: it spans ${range}, the box ${axes[a]} from 0 to ${fmt(L)} m; move or shrink it: set the shape's position and size so it lies inside the box`);
       }
       for (const [hit, face, out] of [[lowInflow, FACES[2 * a], lowOut], [highInflow, FACES[2 * a + 1], highOut]] as const) {
         if (hit) {
           errors.push(
-            `body "${m.name}" ${out ? 'crosses' : 'touches'} the inflow face ${face} (it spans ${range}): molecules are injected there; keep the body clear of the face`,
+            `body "${m.name}" ${out ? 'crosses' : 'touches'} the inflow face ${face} (it spans ${range}): molecules are injected there; keep the body clear of the face: set the shape's position, or use another boundary type on ${face}`,
           );
         }
       }
@@ -192,7 +192,7 @@ export function bodyPlacementIssues(
     for (let j = i + 1; j < meshes.length; j++) {
       if (meshes[i].tris.length < 9 || meshes[j].tris.length < 9) continue;
       const why = overlap(meshes[i].tris, bounds[i], meshes[j].tris, bounds[j]);
-      if (why) errors.push(`bodies "${meshes[i].name}" and "${meshes[j].name}" overlap: ${why}; move them apart`);
+      if (why) errors.push(`bodies "${meshes[i].name}" and "${meshes[j].name}" overlap: ${why}; move them apart: set their shapes' positions so they neither touch nor intersect`);
     }
   }
   return { errors, warnings };
