@@ -1,9 +1,11 @@
 // The comparison of runs as a readable terminal report: case differences, throughput and phase times
-// side by side with ratios to the first run, and field differences in standard errors.
+// side by side with ratios to the first run, field differences in standard errors, and per body the Cd, Cl,
+// drag, lift and heat transfer of each run with ratios (only when a run has bodies).
 import { FIELD_NAMES } from '../common/field-names.js';
 import { showValue } from '../common/reports/case-fields.js';
 import type { Comparison } from '../common/reports/compare-model.js';
-import { formatRatio, formatSci, formatSeconds } from '../common/reports/format-numbers.js';
+import { formatGeneral, formatRatio, formatSci, formatSeconds } from '../common/reports/format-numbers.js';
+import { BODY_QUANTITIES, COMPARED_BODY_KEYS, withUnit } from '../common/reports/surface-loads.js';
 import { textTable } from './text-table.js';
 
 /** A value cut to `max` characters with an ellipsis. */
@@ -62,8 +64,28 @@ function fieldSection(c: Comparison): string {
   return out.join('\n\n');
 }
 
+/** Per body: Cd, Cl, drag, lift and heat transfer of each run ("absent" where a run lacks the body) and ratios. */
+function surfaceSection(c: Comparison): string {
+  const s = c.surface;
+  if (!s || s.bodies.length === 0) return '';
+  const heads = runHeaders(c);
+  const rows = [['', ...heads, ...heads.slice(1).map((h) => `${h}/${heads[0]}`)]];
+  for (const b of s.bodies) {
+    for (const key of COMPARED_BODY_KEYS) {
+      const q = BODY_QUANTITIES.find((x) => x.key === key)!;
+      const v = b[key];
+      rows.push([`${b.body}: ${withUnit(q)}`,
+        ...v.values.map((x, i) => (b.present[i] ? (q.unit ? formatSci(x) : formatGeneral(x)) : 'absent')),
+        ...v.ratios.slice(1).map(formatRatio)]);
+    }
+  }
+  const unsampled = c.runs.filter((_, i) => !s.sampled[i]).map((r) => `#${r.id}`);
+  const note = unsampled.length > 0 ? `\n  ${unsampled.join(', ')}: no surface results (recorded before surfaces were sampled)` : '';
+  return `surface loads per body (matched by name; ratios to ${heads[0]}):\n${textTable(rows, '  ')}${note}`;
+}
+
 /** The whole comparison as text. */
 export function comparisonText(c: Comparison): string {
   const runs = c.runs.map((r) => `  #${r.id} ${r.caseName}, seed ${r.seed}, ${r.status}, started ${r.startedAt}${r.tags.length ? `, tags ${r.tags.join(', ')}` : ''}`);
-  return [`runs:\n${runs.join('\n')}`, caseSection(c), timingSection(c), fieldSection(c)].join('\n\n') + '\n';
+  return [`runs:\n${runs.join('\n')}`, caseSection(c), timingSection(c), surfaceSection(c), fieldSection(c)].filter((x) => x !== '').join('\n\n') + '\n';
 }

@@ -1,7 +1,9 @@
 // The profiling report as CSV: several tables in one file. Each section starts with a line "# <name>"
-// (metrics, phases, steps, totals), then a header row and data rows; sections are separated by one
-// empty line. Numbers are written in full precision; unknown values are empty cells.
+// (metrics, phases, steps, totals; for runs with surface results also surface, surface_bodies and
+// surface_walls), then a header row and data rows; sections are separated by one empty line. Numbers are
+// written in full precision; unknown values are empty cells; column names end in their unit.
 import type { ProfileReport } from '../common/reports/profile-model.js';
+import { BODY_QUANTITIES, FACE_QUANTITIES } from '../common/reports/surface-loads.js';
 import { csvRow } from './csv.js';
 
 type Cell = string | number | boolean | null;
@@ -34,6 +36,24 @@ function phaseRows(r: ProfileReport): Cell[][] {
   return rows;
 }
 
+/** The surface sections (none for runs without surface results): sampled time and free stream, one row per body, one per wall face. */
+function surfaceSections(r: ProfileReport): string[] {
+  const s = r.surface;
+  if (!s) return [];
+  const fs = s.freeStream;
+  return [
+    section('surface', ['key', 'value'], [
+      ['sampled_time_s', s.sampledTime],
+      ['free_stream_number_density_per_m3', fs?.numberDensity ?? null], ['free_stream_temperature_K', fs?.temperature ?? null],
+      ['free_stream_velocity_x_m_s', fs?.velocity[0] ?? null], ['free_stream_velocity_y_m_s', fs?.velocity[1] ?? null],
+      ['free_stream_velocity_z_m_s', fs?.velocity[2] ?? null],
+    ]),
+    section('surface_bodies', ['body', ...BODY_QUANTITIES.map((q) => q.csv)], s.bodies.map((b) => [b.name, ...BODY_QUANTITIES.map((q) => q.value(b))])),
+    section('surface_walls', ['face', 'boundary', ...FACE_QUANTITIES.map((q) => q.csv)],
+      s.faces.filter((f) => f.wall).map((f) => [f.face, f.boundary, ...FACE_QUANTITIES.map((q) => q.value(f))])),
+  ];
+}
+
 /** One section: "# name", header, rows. */
 function section(name: string, header: string[], rows: Cell[][]): string {
   return [`# ${name}`, csvRow(header), ...rows.map(csvRow)].join('\n');
@@ -49,5 +69,6 @@ export function profileCsv(r: ProfileReport): string {
         s.particles > 0 ? s.collisions / s.particles : null, s.particles > 0 ? s.candidates / s.particles : null])),
     section('totals', ['step', 'particles', 'kinetic_energy_J', 'momentum_x', 'momentum_y', 'momentum_z'],
       r.totals.map((t) => [t.step, t.particles, t.kineticEnergy, ...t.momentum])),
+    ...surfaceSections(r),
   ].join('\n\n') + '\n';
 }

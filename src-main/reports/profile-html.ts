@@ -2,8 +2,9 @@
 // server, no scripts and no external references, so it opens offline and prints to PDF as it looks.
 // Every user text is escaped; every number cell carries its exact value in data-value for machines.
 import { profileCharts } from '../common/charts/profile-charts.js';
-import { formatPercent, formatSci, formatSeconds } from '../common/reports/format-numbers.js';
+import { formatGeneral, formatPercent, formatSci, formatSeconds } from '../common/reports/format-numbers.js';
 import type { ProfileReport } from '../common/reports/profile-model.js';
+import { BODY_QUANTITIES, bodyLabels, FACE_QUANTITIES, type LoadQuantity } from '../common/reports/surface-loads.js';
 import { escapeHtml } from './html-escape.js';
 import { renderChartSvg } from './svg-chart.js';
 
@@ -108,6 +109,60 @@ function conservationSection(r: ProfileReport): string {
   ])}`;
 }
 
+/** Bodies per table in the Surfaces section (one column each), so a table fits the page. */
+const BODIES_PER_TABLE = 6;
+
+/** A surface quantity's value as text: coefficients and counts plain, dimensional values in exponent notation. */
+function loadText<T>(q: LoadQuantity<T>, x: T): string {
+  const v = q.value(x);
+  return q.unit ? formatSci(v) : formatGeneral(v);
+}
+
+/** One table of quantities (rows, with units) by items (columns); number cells keyed `<prefix>.<item key>.<quantity>`. */
+function loadTable<T>(id: string, quantities: LoadQuantity<T>[], items: T[], labels: string[], keys: string[], prefix: string): string {
+  const head = `<tr><th>quantity</th><th>unit</th>${labels.map((l) => `<th>${escapeHtml(l)}</th>`).join('')}</tr>`;
+  const rows = quantities.map((q) => `<tr data-quantity="${q.key}">${txt(q.label)}${txt(q.unit || '-')}` +
+    items.map((x, i) => num(q.value(x), loadText(q, x), `${prefix}.${keys[i]}.${q.key}`)).join('') + '</tr>');
+  return `<table id="${id}">${head}${rows.join('')}</table>`;
+}
+
+/** Loads per body and mean loads per wall face; nothing for runs without surface results. */
+function surfaceSection(r: ProfileReport): string {
+  const s = r.surface;
+  if (!s) return '';
+  const fs = s.freeStream;
+  const stream = fs
+    ? `Free stream: n = ${formatSci(fs.numberDensity)} 1/m^3, T = ${formatGeneral(fs.temperature)} K, |U| = ${formatGeneral(fs.speed)} m/s.`
+    : 'No free stream (no gas in the case): drag, lift, side force and the coefficients are n/a.';
+  const parts = [`<h2>Surfaces</h2><p class="note">Loads averaged over ${escapeHtml(formatSeconds(s.sampledTime))} of sampled time. ` +
+    `${escapeHtml(stream)} Force and moment are those the gas exerts on the body (moment about the body's moment center); ` +
+    'drag is the force along the free-stream velocity, lift the component normal to it toward +y (+z for a flow along y), ' +
+    'side force the third direction; Cd = drag / (0.5 rho U^2 A_ref), likewise Cl and Cs (n/a without a free stream, ' +
+    'at zero speed or without a reference area); heat transfer and heat flux are positive into the surface.</p>'];
+  if (s.bodies.length === 0) {
+    parts.push('<p>No bodies in the flow.</p>');
+  } else {
+    const labels = bodyLabels(s.bodies.map((b) => b.name));
+    for (let first = 0; first < s.bodies.length; first += BODIES_PER_TABLE) {
+      const idx = s.bodies.slice(first, first + BODIES_PER_TABLE).map((_, k) => first + k);
+      parts.push(loadTable(`surface-bodies${first === 0 ? '' : `-${first / BODIES_PER_TABLE + 1}`}`, BODY_QUANTITIES,
+        idx.map((i) => s.bodies[i]), idx.map((i) => labels[i]), idx.map(String), 'surface.bodies'));
+    }
+  }
+  const walls = s.faces.filter((f) => f.wall);
+  const open = s.faces.filter((f) => !f.wall);
+  const openNote = open.length > 0
+    ? ` Not walls, so not listed: ${open.map((f) => `${f.face} (${f.boundary})`).join(', ')}.`
+    : '';
+  if (walls.length === 0) {
+    parts.push(`<p>No wall faces on the domain.${escapeHtml(openNote)}</p>`);
+  } else {
+    parts.push(`<p class="note">Mean loads on the domain's wall faces.${escapeHtml(openNote)}</p>` +
+      loadTable('surface-faces', FACE_QUANTITIES, walls, walls.map((f) => (f.boundary ? `${f.face} (${f.boundary})` : f.face)), walls.map((f) => f.face), 'surface.faces'));
+  }
+  return parts.join('');
+}
+
 /** Host side of the loop, GPU memory and sampling. */
 function hostSection(r: ProfileReport): string {
   const rows: [string, string][] = [];
@@ -151,6 +206,6 @@ export function profileHtml(r: ProfileReport, generatedAt = new Date().toISOStri
     `<title>${escapeHtml(title)}</title><style>${CSS}</style></head><body>` +
     `<h1>${escapeHtml(title)}</h1><p class="meta">project ${escapeHtml(r.run.project)} &middot; ${escapeHtml(r.run.status)} &middot; ` +
     `${escapeHtml(r.adapter.description)} &middot; generated ${escapeHtml(generatedAt)} by dsmc report profile</p>` +
-    throughputSection(r) + phaseSection(r) + chartsSection(r) + conservationSection(r) + hostSection(r) + runSection(r) + caseSection(r) +
+    throughputSection(r) + phaseSection(r) + chartsSection(r) + conservationSection(r) + surfaceSection(r) + hostSection(r) + runSection(r) + caseSection(r) +
     '</body></html>\n';
 }

@@ -5,7 +5,7 @@ import { FIELD_NAMES } from '../../src-main/common/field-names.js';
 import { buildComparison, type CompareInput } from '../../src-main/common/reports/compare-model.js';
 import { fieldZStats } from '../../src-main/common/reports/field-z.js';
 import { comparisonText } from '../../src-main/reports/compare-text.js';
-import { sampleCase, samplePhases, sampleRun, syntheticFields } from './fixtures.js';
+import { NASTY_BODY, sampleCase, samplePhases, sampleRun, sampleSurface, syntheticFields } from './fixtures.js';
 
 /** A compare input with synthetic fields. */
 function input(id: number, seed: number, shift: number, caseSeed = seed, pss = 80000): CompareInput {
@@ -92,5 +92,85 @@ describe('comparison', () => {
 
   it('needs two runs', () => {
     expect(() => buildComparison([input(1, 1, 0)])).toThrow(/at least two runs/);
+  });
+});
+
+describe('surface loads in the comparison', () => {
+  /** A compare input whose summary has surface results (wedge loads times `scale`), or none (null). */
+  function withSurface(id: number, scale: number | null, dropProbe = false): CompareInput {
+    const x = input(id, id, 0);
+    if (scale !== null) {
+      const surface = sampleSurface(scale);
+      if (dropProbe) surface.bodies = surface.bodies.filter((b) => b.name === 'wedge');
+      x.run.summary = { ...x.run.summary!, surface };
+    }
+    return x;
+  }
+
+  it('puts each body\'s Cd, Cl, drag, lift and heat transfer side by side with ratios, matched by name', () => {
+    const c = buildComparison([withSurface(1, 1), withSurface(2, 1.1, true), withSurface(3, null)]);
+    const s = c.surface!;
+    expect(s.sampled).toEqual([true, true, false]);
+    expect(s.bodies.map((b) => b.body)).toEqual(['wedge', NASTY_BODY]);
+    const [wedge, probe] = s.bodies;
+    expect(wedge.present).toEqual([true, true, false]);
+    expect(wedge.cd.values).toEqual([2.05, 2.05 * 1.1, null]);
+    expect(wedge.cd.ratios[1]).toBeCloseTo(1.1, 12);
+    expect(wedge.cd.ratios[2]).toBeNull();
+    expect(wedge.drag.values[0]).toBe(2.5e-6);
+    expect(wedge.drag.ratios[1]).toBeCloseTo(1.1, 12);
+    expect(wedge.lift.ratios[1]).toBeCloseTo(1.1, 12);
+    expect(wedge.cl.values[0]).toBe(1.025);
+    expect(wedge.heatTransfer.values[1]).toBeCloseTo(0.0125 * 1.1, 15);
+    expect(probe.present).toEqual([true, false, false]);
+    expect(probe.cd.values).toEqual([1.1, null, null]);
+    expect(probe.cl.values).toEqual([null, null, null]);
+    expect(probe.lift.values).toEqual([null, null, null]);
+    const json = JSON.parse(JSON.stringify(c));
+    expect(json.surface.bodies[0].cd.values).toEqual([2.05, 2.05 * 1.1, null]);
+    expect(json.surface.bodies[1].present).toEqual([true, false, false]);
+    expect(json.surface.sampled).toEqual([true, true, false]);
+  });
+
+  it('matches bodies by name, not position, and takes a body only the second run has', () => {
+    const a = withSurface(1, 1);
+    const b = withSurface(2, 2);
+    b.run.summary!.surface!.bodies.reverse();
+    b.run.summary!.surface!.bodies.push({ ...b.run.summary!.surface!.bodies[0], name: 'fin', cd: 0.5 });
+    const s = buildComparison([a, b]).surface!;
+    expect(s.bodies.map((x) => x.body)).toEqual(['wedge', NASTY_BODY, 'fin']);
+    expect(s.bodies[0].cd.values).toEqual([2.05, 4.1]);
+    expect(s.bodies[1].cd.values).toEqual([1.1, 1.1]);
+    expect(s.bodies[2].present).toEqual([false, true]);
+    expect(s.bodies[2].cd.ratios).toEqual([null, null]);
+  });
+
+  it('writes a per-body section in the text, "absent" where a run lacks the body', () => {
+    const text = comparisonText(buildComparison([withSurface(1, 1), withSurface(2, 1.1, true), withSurface(3, null)]));
+    expect(text).toContain('surface loads per body (matched by name; ratios to #1):');
+    expect(text).toMatch(/wedge: Cd\s+2\.05\s+2\.255\s+absent\s+x1\.100\s+n\/a/);
+    expect(text).toMatch(/wedge: Cl\s+1\.025\s+1\.12\d\s+absent\s+x1\.100/);
+    expect(text).toMatch(/wedge: drag \(N\)\s+2\.500e-6\s+2\.750e-6\s+absent\s+x1\.100/);
+    expect(text).toMatch(/wedge: lift \(N\)\s+1\.250e-6\s+1\.375e-6\s+absent/);
+    expect(text).toMatch(/wedge: heat transfer \(W\)\s+1\.250e-2\s+1\.375e-2\s+absent\s+x1\.100/);
+    expect(text).toMatch(new RegExp(`${NASTY_BODY.replace(/[()"]/g, '\\$&')}: Cd\\s+1\\.1\\s+absent\\s+absent\\s+n/a\\s+n/a`));
+    expect(text).toMatch(/probe .*: Cl\s+n\/a\s+absent\s+absent/);
+    expect(text).toContain('#3: no surface results (recorded before surfaces were sampled)');
+    expect(text.indexOf('surface loads per body')).toBeGreaterThan(text.indexOf('throughput and phase time'));
+    expect(text.indexOf('surface loads per body')).toBeLessThan(text.indexOf('fields #2 vs #1'));
+  });
+
+  it('leaves the comparison as it was for runs without surface results or without bodies', () => {
+    const plain = buildComparison([input(1, 11, 0), input(2, 22, 0)]);
+    expect(plain.surface).toBeNull();
+    const text = comparisonText(plain);
+    expect(text).not.toContain('surface');
+    expect(text.split('\n\n').map((x) => x.split('\n')[0].split(' (')[0])).toEqual(['runs:', 'case differences', 'throughput and phase time', 'fields #2 vs #1']);
+    const a = withSurface(1, 1), b = withSurface(2, 1);
+    a.run.summary!.surface!.bodies = [];
+    b.run.summary!.surface!.bodies = [];
+    const noBodies = buildComparison([a, b]);
+    expect(noBodies.surface).toEqual({ sampled: [true, true], bodies: [] });
+    expect(comparisonText(noBodies)).not.toContain('surface loads');
   });
 });

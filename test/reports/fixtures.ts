@@ -1,8 +1,8 @@
 // Hand-built run records for the report tests (no GPU, no database): a two-rank run with phase timings,
-// step statistics, totals and fields, and user text that must be escaped.
+// step statistics, totals and fields, and user text that must be escaped; surface results of two bodies.
 import { FIELD_NAMES, type FieldName } from '../../src-main/common/field-names.js';
 import type { CaseRecord, FieldSet, PhaseRecord, RunRecord, StepRecord, TotalsRecord } from '../../src-main/common/run-record.js';
-import type { RunSummary } from '../../src-main/common/run-summary.js';
+import type { RunSummary, SurfaceSummary } from '../../src-main/common/run-summary.js';
 import type { ProfileInput } from '../../src-main/common/reports/profile-model.js';
 import { seededUniform } from '../seeded-random.js';
 
@@ -64,6 +64,38 @@ export function sampleSummary(): RunSummary {
     samples: 4, fieldsSha256: 'cd'.repeat(32), capacity: 2048, bytesPerParticle: 96.5,
     adapter: { description: 'Fake GPU <1>', backend: 'vulkan' },
   };
+}
+
+/** Body name with HTML-active characters. */
+export const NASTY_BODY = 'probe <2> & "arm"';
+
+/**
+ * Surface results of two bodies (a wedge, and a probe whose name needs escaping, with no lift direction: NaN
+ * lift and side, null Cl and Cs) and the six faces of sampleCase (x walls specular, y periodic, zmin diffuse,
+ * zmax outflow), after a JSON round trip as the run database gives it back (NaN as null). `scale` multiplies
+ * the wedge's loads.
+ */
+export function sampleSurface(scale = 1): SurfaceSummary {
+  const s: SurfaceSummary = {
+    sampledTime: 2.8e-8,
+    freeStream: { numberDensity: 7e22, temperature: 273.15, velocity: [1500, 0, 0] },
+    bodies: [
+      {
+        name: 'wedge', force: [2.5e-6 * scale, 1.25e-6 * scale, -1e-9], moment: [0, 0, 3e-12 * scale], drag: 2.5e-6 * scale, lift: 1.25e-6 * scale, side: 1e-9,
+        cd: 2.05 * scale, cl: 1.025 * scale, cs: 0.00082, heatTransfer: 0.0125 * scale, incidentRate: 3.5e18 * scale,
+        triangles: 8, area: 4e-10, referenceArea: 1.5e-10, momentCenter: [2e-5, 3e-5, 3e-5],
+      },
+      {
+        name: NASTY_BODY, force: [4e-7, 0, 0], moment: [0, 0, 0], drag: 4e-7, lift: NaN, side: NaN,
+        cd: 1.1, cl: null, cs: null, heatTransfer: -0.002, incidentRate: 9e17,
+        triangles: 80, area: 1e-10, referenceArea: 2e-11, momentCenter: [3e-5, 3e-5, 3e-5],
+      },
+    ],
+    faces: ['xmin', 'xmax', 'ymin', 'ymax', 'zmin', 'zmax'].map((face, i) => ({
+      face, pressure: 100 + i, shear: [0.5 * i, -0.25, 0] as [number, number, number], heatFlux: 20 * i - 30, numberFlux: 1e24 * (i + 1),
+    })),
+  };
+  return JSON.parse(JSON.stringify(s)) as SurfaceSummary;
 }
 
 /** A completed run record with tags and notes that need escaping. */

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { buildPhaseTable } from '../../src-main/common/reports/phase-table.js';
 import { buildProfileReport } from '../../src-main/common/reports/profile-model.js';
 import { caseDifferences, caseKeyFields } from '../../src-main/common/reports/case-fields.js';
-import { sampleCase, sampleInput, samplePhases, sampleRun } from './fixtures.js';
+import { formatGeneral } from '../../src-main/common/reports/format-numbers.js';
+import { bodyLabels, boundaryTypeOf, surfaceLoadsOf } from '../../src-main/common/reports/surface-loads.js';
+import { NASTY_BODY, sampleCase, sampleInput, samplePhases, sampleRun, sampleSurface } from './fixtures.js';
 
 describe('phase table', () => {
   it('takes min/avg/max over ranks of the per-rank totals, AVG x Call and % of loop', () => {
@@ -94,5 +96,46 @@ describe('case differences', () => {
     const d = structuredClone(a) as { grid: { cells: number[] } };
     d.grid.cells = [8, 3, 2];
     expect(caseDifferences([a, d])).toEqual([{ path: 'grid.cells', values: [[4, 3, 2], [8, 3, 2]] }]);
+  });
+});
+
+describe('surface loads in the profile', () => {
+  it('is null for a run recorded before surface results, and for a run that did not complete', () => {
+    expect(buildProfileReport(sampleInput()).surface).toBeNull();
+    expect(buildProfileReport({ ...sampleInput(), run: sampleRun({ status: 'failed', summary: null }) }).surface).toBeNull();
+  });
+
+  it('carries each body\'s loads with unknown values as null and each face with its boundary type', () => {
+    const input = sampleInput();
+    input.run.summary = { ...input.run.summary!, surface: sampleSurface() };
+    const s = buildProfileReport(input).surface!;
+    expect(s.sampledTime).toBe(2.8e-8);
+    expect(s.freeStream).toEqual({ numberDensity: 7e22, temperature: 273.15, velocity: [1500, 0, 0], speed: 1500 });
+    expect(s.bodies.map((b) => b.name)).toEqual(['wedge', NASTY_BODY]);
+    expect(s.bodies[0]).toMatchObject({ force: [2.5e-6, 1.25e-6, -1e-9], drag: 2.5e-6, lift: 1.25e-6, cd: 2.05, cl: 1.025, heatTransfer: 0.0125, referenceArea: 1.5e-10, triangles: 8 });
+    expect(s.bodies[1]).toMatchObject({ drag: 4e-7, lift: null, side: null, cd: 1.1, cl: null, cs: null });
+    expect(s.faces.map((f) => [f.face, f.boundary, f.wall])).toEqual([
+      ['xmin', 'specular', true], ['xmax', 'specular', true], ['ymin', 'periodic', false], ['ymax', 'periodic', false],
+      ['zmin', 'diffuse', true], ['zmax', 'outflow', false],
+    ]);
+    expect(s.faces[1].shearMagnitude).toBeCloseTo(Math.hypot(0.5, 0.25), 15);
+  });
+
+  it('takes NaN straight from a fresh summary as unknown too, and a face of an unknown boundary as a wall', () => {
+    const raw = sampleSurface();
+    raw.bodies[1].lift = NaN;
+    raw.faces[0].pressure = NaN;
+    const s = surfaceLoadsOf(raw, { boundaries: {} })!;
+    expect(s.bodies[1].lift).toBeNull();
+    expect(s.faces[0]).toMatchObject({ pressure: null, boundary: null, wall: true });
+    expect(surfaceLoadsOf(undefined, {})).toBeNull();
+    expect(boundaryTypeOf(null, 'xmin')).toBeNull();
+    expect(surfaceLoadsOf({ ...raw, freeStream: null }, {})!.freeStream).toBeNull();
+  });
+
+  it('labels a repeated body name apart and formats numbers to 4 significant digits', () => {
+    expect(bodyLabels(['a', 'b', 'a', 'a'])).toEqual(['a', 'b', 'a (2)', 'a (3)']);
+    expect([formatGeneral(2.05), formatGeneral(1234.56), formatGeneral(3.5e18), formatGeneral(-2e-4), formatGeneral(0), formatGeneral(null)])
+      .toEqual(['2.05', '1235', '3.500e+18', '-2.000e-4', '0', 'n/a']);
   });
 });

@@ -1,4 +1,5 @@
-// Charts of the compare view: per-step curves of several runs overlaid, and phase times side by side.
+// Charts of the compare view: per-step curves of several runs overlaid, phase times side by side, and the
+// bodies' drag coefficients side by side.
 import type { EChartsOption } from 'echarts';
 import type { StepRecord } from '../run-record.js';
 import { axisNumber, baseOption } from './chart-style.js';
@@ -31,5 +32,16 @@ export function phaseSideBySideOption(phases: { phase: string; values: (number |
     xAxis: { type: 'category', data: phases.map((p) => p.phase) },
     yAxis: { type: 'value', axisLabel: { formatter: axisNumber } },
     series: runLabels.map((label, i) => ({ type: 'bar' as const, name: label, data: phases.map((p) => p.values[i]) })),
+  };
+}
+
+/** One value per body and run (null: absent or unknown, drawn as a gap), one bar per run. */
+export function bodySideBySideOption(bodies: { body: string; values: (number | null)[] }[], runLabels: string[], title = 'Drag coefficient Cd per body'): EChartsOption {
+  return {
+    ...baseOption(title),
+    legend: { bottom: 0 },
+    xAxis: { type: 'category', data: bodies.map((b) => b.body) },
+    yAxis: { type: 'value', axisLabel: { formatter: axisNumber } },
+    series: runLabels.map((label, i) => ({ type: 'bar' as const, name: label, data: bodies.map((b) => b.values[i] ?? null) })),
   };
 }

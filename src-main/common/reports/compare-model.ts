@@ -1,10 +1,12 @@
 // Comparison of runs against the first: case differences, throughput and per-phase AVG x Call side by side
-// with ratios, and per-cell field differences in units of their combined standard error.
+// with ratios, per-cell field differences in units of their combined standard error, and per body (matched
+// by name) the Cd, Cl, drag, lift and heat transfer with ratios.
 import { FIELD_NAMES, type FieldName } from '../field-names.js';
 import type { CaseRecord, FieldSet, PhaseRecord, RunRecord } from '../run-record.js';
 import { caseDifferences, type CaseDifference } from './case-fields.js';
 import { fieldZStats, Z_LIMIT, DIFFERS_FRACTION, type FieldZStats } from './field-z.js';
 import { buildPhaseTable } from './phase-table.js';
+import { bodyLabels, COMPARED_BODY_KEYS, surfaceLoadsOf, type BodyLoads, type ComparedBodyKey } from './surface-loads.js';
 
 /** What one run contributes to a comparison. */
 export interface CompareInput {
@@ -30,6 +32,17 @@ export interface FieldComparison {
   fields: Partial<Record<FieldName, FieldZStats>>;
 }
 
+/** One body's loads in each run: null values where the body is absent from a run. */
+export type BodyComparison = { body: string; present: boolean[] } & Record<ComparedBodyKey, SideBySide>;
+
+/** Surface loads side by side. */
+export interface SurfaceComparison {
+  /** Per run: whether it has surface results at all (runs recorded before surfaces were sampled do not). */
+  sampled: boolean[];
+  /** Bodies matched by name across runs, in order of first appearance (a repeated name in a run: "name (2)"). */
+  bodies: BodyComparison[];
+}
+
 /** The comparison of two or more runs. */
 export interface Comparison {
   kind: 'dsmc-comparison';
@@ -42,6 +55,8 @@ export interface Comparison {
   /** Per phase: AVG x Call (seconds) per run, with ratios to the first run. */
   phases: { phase: string; avgPerCall: SideBySide }[];
   fieldComparisons: FieldComparison[];
+  /** Per-body loads side by side; null when no run has surface results. */
+  surface: SurfaceComparison | null;
 }
 
 /** Values side by side with their ratios to the first. */
@@ -62,6 +77,28 @@ function compareFields(first: FieldSet | null, other: FieldSet | null, index: nu
     fields[name] = fieldZStats(first.values[name], first.errors[name], other.values[name], other.errors[name]);
   }
   return { run: index, skippedReason: null, fields };
+}
+
+/** Per-body Cd, Cl, drag, lift and heat transfer of each run, bodies matched by name; null when no run has surface results. */
+function compareSurfaces(inputs: CompareInput[]): SurfaceComparison | null {
+  const loads = inputs.map((x) => surfaceLoadsOf(x.run.summary?.surface, x.caseRecord.json));
+  if (loads.every((l) => l === null)) return null;
+  const byLabel = loads.map((l) => {
+    const bodies = l?.bodies ?? [];
+    const labels = bodyLabels(bodies.map((b) => b.name));
+    return new Map<string, BodyLoads>(labels.map((label, i) => [label, bodies[i]]));
+  });
+  const names: string[] = [];
+  for (const m of byLabel) for (const label of m.keys()) if (!names.includes(label)) names.push(label);
+  return {
+    sampled: loads.map((l) => l !== null),
+    bodies: names.map((body) => {
+      const found = byLabel.map((m) => m.get(body) ?? null);
+      const row = { body, present: found.map((b) => b !== null) } as BodyComparison;
+      for (const key of COMPARED_BODY_KEYS) row[key] = sideBySide(found.map((b) => (b ? b[key] : null)));
+      return row;
+    }),
+  };
 }
 
 /** Compares runs[1..] with runs[0]. */
@@ -86,5 +123,6 @@ export function buildComparison(inputs: CompareInput[]): Comparison {
       avgPerCall: sideBySide(tables.map((t) => t.rows.find((r) => r.phase === phase)?.avgPerCallSeconds ?? null)),
     })),
     fieldComparisons: inputs.slice(1).map((x, i) => compareFields(inputs[0].fields, x.fields, i + 1)),
+    surface: compareSurfaces(inputs),
   };
 }

@@ -24,3 +24,11 @@ export function formatPercent(x: number | null, digits = 1): string {
 export function formatRatio(x: number | null): string {
   return x === null || !Number.isFinite(x) ? 'n/a' : `x${x.toFixed(3)}`;
 }
+
+/** A number with `digits` significant digits: plain when moderate, exponent notation when very large or small; 'n/a' when unknown. */
+export function formatGeneral(x: number | null, digits = 4): string {
+  if (x === null || !Number.isFinite(x)) return 'n/a';
+  const a = Math.abs(x);
+  if (a === 0) return '0';
+  return a >= 1e5 || a < 1e-3 ? x.toExponential(digits - 1) : String(Number(x.toPrecision(digits)));
+}

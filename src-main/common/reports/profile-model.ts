@@ -1,10 +1,11 @@
 // The profiling report of one run as data: who/what/where (run, case, adapter, tags, notes), the phase
-// table, throughput, time per particle, collision statistics, conservation and host timings, and the
-// per-step series. Every exporter (HTML, CSV, JSON, PDF) and later the renderer format this one model.
+// table, throughput, time per particle, collision statistics, conservation and host timings, the surface
+// loads (bodies and walls, for runs that sampled them), and the per-step series. Every exporter (HTML, CSV, JSON, PDF) and later the renderer format this one model.
 import type { CaseRecord, PhaseRecord, RunRecord, StepRecord, TotalsRecord } from '../run-record.js';
 import type { TimingSource } from '../run-summary.js';
 import { caseKeyFields, type CaseField } from './case-fields.js';
 import { buildPhaseTable, type PhaseTable } from './phase-table.js';
+import { surfaceLoadsOf, type SurfaceLoads } from './surface-loads.js';
 
 /** The records a profile is built from (what the run database holds for one run). */
 export interface ProfileInput {
@@ -53,6 +54,8 @@ export interface ProfileReport {
   host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; foldSeconds?: number; submits: number } | null;
   memory: { capacity: number; bytesPerParticle: number } | null;
   sampling: { samples: number; fieldsSha256: string } | null;
+  /** Loads per body and mean loads per domain face; null for runs without surface results (recorded before them). */
+  surface: SurfaceLoads | null;
   steps: StepRecord[];
   totals: TotalsRecord[];
 }
@@ -138,6 +141,7 @@ export function buildProfileReport(input: ProfileInput): ProfileReport {
     host: s ? { ...s.host } : null,
     memory: s ? { capacity: s.capacity, bytesPerParticle: s.bytesPerParticle } : null,
     sampling: s ? { samples: s.samples, fieldsSha256: s.fieldsSha256 } : null,
+    surface: surfaceLoadsOf(s?.surface, caseRecord.json),
     steps: input.steps,
     totals: input.totals,
   };
