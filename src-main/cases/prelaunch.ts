@@ -78,9 +78,10 @@ function cellIndexFindings(c: Case): Finding[] {
 // Checks a case before launch: physics warnings, and errors for buffers the GPU cannot hold.
 export function prelaunchCheck(c: Case, gpu: PrelaunchGpu): PrelaunchReport {
   const p = physicsOf(c);
-  const bodies = c.bodies.length > 0 ? bodyGeometryIssues(c) : { errors: [], warnings: [] };
-  const warnings = [...physicsFindings(c, p), ...bodies.warnings.map((i) => ({ code: 'body-thin', field: i.path, message: i.message }))];
-  const errors = [...cellIndexFindings(c), ...bufferFindings(gpu), ...bodies.errors.map((i) => ({ code: 'body-geometry', field: i.path, message: i.message }))];
+  // bad geometry is refused as a case error when the tables are built (body-tables.ts); here only its warnings
+  const bodyWarnings = c.bodies.length > 0 ? bodyGeometryIssues(c).warnings : [];
+  const warnings = [...physicsFindings(c, p), ...bodyWarnings.map((i) => ({ code: 'body-thin', field: i.path, message: i.message }))];
+  const errors = [...cellIndexFindings(c), ...bufferFindings(gpu)];
   const totalBufferBytes = gpu.buffers.reduce((s, b) => s + b.bytes, 0);
   const particles = c.initial.kind === 'empty' ? 0 : (c.initial.numberDensity * domainVolume(c)) / p.fnum;
   const referenceParticles = (p.ref.numberDensity * domainVolume(c)) / p.fnum;

@@ -52,13 +52,15 @@ export async function checkCaseJson(caseJson: unknown): Promise<CaseCheck> {
   const facts = await adapterFacts();
   const adapter = `${facts.gpu.description} [${facts.gpu.backend}]`;
   let c;
+  let tables;
   try {
     c = parseCase(caseJson);
+    // bodies are meshed and placed here: bad geometry is a case issue with its body's path, like a schema one
+    tables = buildTables(c);
   } catch (e) {
     if (e instanceof CaseError) return { ok: false, issues: e.issues, prelaunch: null, adapter };
     throw e;
   }
-  const tables = buildTables(c);
   const report = prelaunchCheck(c, { limits: facts.limits, buffers: bufferPlan(tables, initialCapacity(tables, stepsPerSubmit(c))) });
   const estimates: Record<string, number> = { ...report.estimates };
   return { ok: report.ok, issues: [], prelaunch: { errors: report.errors, warnings: report.warnings, estimates }, adapter };

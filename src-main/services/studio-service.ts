@@ -1,8 +1,14 @@
 // The contract's implementation over the real services: the run database, the pre-launch check, the
 // report writers and the run launcher. Hosts (dsmc serve, Electron main) validate requests, then call this.
+import { readFileSync } from 'node:fs';
 import { resumableStep } from './resumable.js';
+import { domainLengths, parseCase, type Case } from '../common/case-schema.js';
+import { blankBodyCells, planeCellSize, sliceBodyOutline } from '../common/charts/slice-bodies.js';
 import type { ContractResults, DsmcService, ValidRequest } from '../common/contract/contract.js';
-import type { LiveRunState, RunEvent } from '../common/contract/types.js';
+import type { FieldSlice, LiveRunState, RunEvent, SurfaceView } from '../common/contract/types.js';
+import { tessellateShape, triangleAreas, triangleCentroids, triangleNormals } from '../common/geometry/index.js';
+import { surfaceLoadsOf } from '../common/reports/surface-loads.js';
+import { freeStreamOf, surfaceResultsOf, surfaceSummaryOf } from '../common/surface/run-surface-results.js';
 import { buildComparison } from '../common/reports/compare-model.js';
 import { buildProfileReport } from '../common/reports/profile-model.js';
 import { rankBalance } from '../common/reports/rank-balance.js';
@@ -19,15 +25,112 @@ import { progressFromRecords } from './run-progress.js';
 
 type Listener = (e: RunEvent) => void;
 
+/** Bodies of a run as the field slices draw them: triangles (9 numbers each, m), cell kinds when the run kept them. */
+interface SliceBodies {
+  tris: Float64Array;
+  cellSize: [number, number, number];
+  cells: [number, number, number];
+  cellKind: Uint8Array | null;
+  volumeFraction: Float64Array | null;
+}
+
+/** Completed runs whose bodies the field slices keep in memory (the slider asks for plane after plane). */
+const SLICE_BODIES_KEPT = 4;
+
+/** x rounded to 6 significant digits; null for NaN and infinities (JSON has neither). */
+function round6(x: number): number | null {
+  return Number.isFinite(x) ? Number(x.toPrecision(6)) || 0 : null; // || 0: -0 as 0 (JSON has no -0)
+}
+
+/** Most triangles getSurface sends (larger meshes go as every k-th triangle). */
+const MAX_SURFACE_TRIANGLES = 50_000;
+
+/** All bodies of a case meshed into one array, as the solver meshes them; null when the case has none or one cannot be meshed. */
+function caseBodyTriangles(c: Case): Float64Array | null {
+  if (c.bodies.length === 0) return null;
+  try {
+    const domain = domainLengths(c);
+    const parts = c.bodies.map((b) => tessellateShape(b.shape, domain, b.shape.type === 'stl' ? readFileSync(b.shape.file) : undefined));
+    const tris = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) { tris.set(p, at); at += p.length; }
+    return tris;
+  } catch {
+    return null; // a shape that cannot be meshed (unreadable STL): the map goes without an outline
+  }
+}
+
 export class StudioService implements DsmcService {
   readonly store: RunStore;
   private readonly launcher: RunLauncher;
   private readonly listeners = new Set<Listener>();
+  /** Bodies of recently sliced completed runs, newest last. */
+  private readonly sliceBodies = new Map<number, SliceBodies | null>();
+  /** Bodies of running runs (meshed from their case) for the outline on their live slices. */
+  private readonly liveBodies = new Map<number, { cellSize: [number, number, number]; bodies: SliceBodies | null }>();
 
   /** Opens the run database in `dataDir` (else $DSMC_DATA_DIR, else the platform's data folder). */
   constructor(opts: { dataDir?: string } = {}) {
     this.store = RunStore.open({ dataDir: opts.dataDir });
-    this.launcher = new RunLauncher(this.store, (e) => { for (const l of this.listeners) l(e); });
+    this.launcher = new RunLauncher(this.store, (e) => this.emit(e));
+  }
+
+  /** Passes a live event on to the listeners, a live field slice with the outline of the run's bodies. */
+  private emit(e: RunEvent): void {
+    let out = e;
+    if (e.kind === 'field') {
+      try {
+        const live = this.liveBodiesOf(e.runId);
+        out = { ...e, slice: { ...this.withBodies(e.slice, live.bodies, false), cellSize: planeCellSize(live.cellSize, e.slice.axis) } };
+      } catch {
+        out = e; // the slice goes without an outline rather than not at all
+      }
+    }
+    if (e.kind === 'ended') this.liveBodies.delete(e.runId);
+    for (const l of this.listeners) l(out);
+  }
+
+  /** A running run's cell size and bodies meshed from its case (no cell kinds: classifying the cells is the solver's work). */
+  private liveBodiesOf(runId: number): { cellSize: [number, number, number]; bodies: SliceBodies | null } {
+    let live = this.liveBodies.get(runId);
+    if (!live) {
+      const c = parseCase(this.store.getCase(runId).json);
+      const tris = caseBodyTriangles(c);
+      live = { cellSize: c.grid.cellSize, bodies: tris ? { tris, cellSize: c.grid.cellSize, cells: c.grid.cells, cellKind: null, volumeFraction: null } : null };
+      this.liveBodies.set(runId, live);
+    }
+    return live;
+  }
+
+  /** A completed run's bodies: the triangles and cell kinds it kept, else meshed from its case (runs recorded before surfaces). */
+  private storedBodiesOf(runId: number): SliceBodies | null {
+    if (this.sliceBodies.has(runId)) {
+      const kept = this.sliceBodies.get(runId)!;
+      this.sliceBodies.delete(runId);
+      this.sliceBodies.set(runId, kept);
+      return kept;
+    }
+    const json = this.store.getCase(runId).json as { grid: { cells: [number, number, number]; cellSize: [number, number, number] } };
+    const surface = this.store.getSurface(runId);
+    let bodies: SliceBodies | null = null;
+    if (surface && surface.triangles.length > 0) {
+      bodies = { tris: surface.triangles, cellSize: json.grid.cellSize, cells: json.grid.cells, cellKind: surface.cellKind, volumeFraction: surface.volumeFraction };
+    } else if (!surface) {
+      let c: Case | null = null;
+      try { c = parseCase(json); } catch { c = null; }
+      const tris = c ? caseBodyTriangles(c) : null;
+      if (c && tris) bodies = { tris, cellSize: c.grid.cellSize, cells: c.grid.cells, cellKind: null, volumeFraction: null };
+    }
+    this.sliceBodies.set(runId, bodies);
+    while (this.sliceBodies.size > SLICE_BODIES_KEPT) this.sliceBodies.delete(this.sliceBodies.keys().next().value!);
+    return bodies;
+  }
+
+  /** A slice with the outline of the bodies on its plane and, when `blank` and the cell kinds are known, the cells inside them blank. */
+  private withBodies(slice: FieldSlice, bodies: SliceBodies | null, blank: boolean): FieldSlice {
+    if (!bodies) return slice;
+    const withCells = blank && bodies.cellKind ? blankBodyCells(slice, bodies.cellKind, bodies.cells, bodies.volumeFraction) : slice;
+    return { ...withCells, outline: sliceBodyOutline(bodies.tris, bodies.cellSize, slice.axis, slice.index) };
   }
 
   /** Subscribes to live run events; returns the unsubscribe function. */
@@ -80,14 +183,68 @@ export class StudioService implements DsmcService {
     const profile = buildProfileReport(loadProfileInput(this.store, r.runId));
     const caseJson = this.store.getCase(r.runId).json as { grid: { cells: [number, number, number] } };
     const run = this.store.getRun(r.runId);
-    return { run, caseJson, profile, hasFields: this.store.getFields(r.runId) !== null, cells: caseJson.grid.cells, resumeFromStep: resumableStep(this.store.dataDir, run) };
+    return {
+      run, caseJson, profile, hasFields: this.store.getFields(r.runId) !== null, cells: caseJson.grid.cells, resumeFromStep: resumableStep(this.store.dataDir, run),
+      bodies: run.summary?.surface?.bodies?.length ?? 0,
+    };
   }
 
-  /** One sampled field of a run on a plane. */
-  async getFieldSlice(r: ValidRequest<'getFieldSlice'>) { return fieldSlice(requireFields(this.store, r.runId), r.field, r.axis, r.index); }
+  /** One sampled field of a run on a plane, with the outline of its bodies there and the cells inside them blank. */
+  async getFieldSlice(r: ValidRequest<'getFieldSlice'>) {
+    const fields = requireFields(this.store, r.runId);
+    const slice = { ...fieldSlice(fields, r.field, r.axis, r.index), cellSize: planeCellSize(fields.cellSize, r.axis) };
+    return this.withBodies(slice, this.storedBodiesOf(r.runId), true);
+  }
+
+  /** Per-triangle surface results of a completed run with bodies, and its loads per body and per face. */
+  async getSurface(r: ValidRequest<'getSurface'>): Promise<SurfaceView> {
+    const run = this.store.getRun(r.runId);
+    const surface = this.store.getSurface(r.runId);
+    if (!surface) {
+      const why = run.status === 'completed'
+        ? 'it was recorded before runs kept their surfaces; run its case again to get them'
+        : `it is ${run.status}: surface results are kept when a run completes`;
+      throw new Error(`run ${r.runId} has no surface results: ${why}`);
+    }
+    const nTris = surface.triangleBody.length;
+    if (nTris === 0) throw new Error(`run ${r.runId} has no body surfaces: its case has no bodies (add objects under "bodies" in the case to get surface results)`);
+    const caseJson = this.store.getCase(r.runId).json;
+    const c = parseCase(caseJson);
+    const res = surfaceResultsOf(c, surface, surface.sums);
+    const summary = run.summary?.surface ?? surfaceSummaryOf(c, surface, surface.sums);
+    // a large mesh goes as every stride-th triangle (a chart of 5e4 points shows the same curves)
+    const stride = Math.ceil(nTris / MAX_SURFACE_TRIANGLES);
+    const ids = Array.from({ length: Math.ceil(nTris / stride) }, (_, i) => i * stride);
+    const pick = (a: ArrayLike<number>, per = 1): (number | null)[] => (per === 1 ? ids.map((t) => round6(a[t])) : ids.flatMap((t) => Array.from({ length: per }, (_, j) => round6(a[per * t + j]))));
+    const coefficient = (a: Float64Array | null) => (a ? pick(a) : null);
+    const normals = triangleNormals(surface.triangles);
+    return {
+      runId: r.runId,
+      bodyNames: surface.bodyNames,
+      sampledTime: surface.sums.sampledTime,
+      freeStreamVelocity: res.cp ? freeStreamOf(c)?.velocity ?? null : null,
+      triangles: ids.length,
+      stride,
+      body: ids.map((t) => surface.triangleBody[t]),
+      centroid: pick(triangleCentroids(surface.triangles), 3) as number[],
+      normal: ids.flatMap((t) => [0, 1, 2].map((j) => Math.round(normals[3 * t + j] * 1e5) / 1e5 || 0)),
+      area: pick(triangleAreas(surface.triangles)) as number[],
+      pressure: pick(res.pressure),
+      shear: pick(res.shearMagnitude),
+      heatFlux: pick(res.heatFlux),
+      numberFlux: pick(res.numberFlux),
+      cp: coefficient(res.cp),
+      cf: coefficient(res.cf),
+      ch: coefficient(res.ch),
+      loads: surfaceLoadsOf(summary, caseJson),
+    };
+  }
 
   /** Deletes a run and everything recorded about it. */
-  async deleteRun(r: ValidRequest<'deleteRun'>) { this.store.deleteRun(r.runId); }
+  async deleteRun(r: ValidRequest<'deleteRun'>) {
+    this.store.deleteRun(r.runId);
+    this.sliceBodies.delete(r.runId);
+  }
 
   /** Adds or removes a tag of a run. */
   async tagRun(r: ValidRequest<'tagRun'>) {
@@ -101,7 +258,7 @@ export class StudioService implements DsmcService {
   /** The bundled case presets. */
   async listPresets() { return listPresets(); }
 
-  /** Schema issues or the pre-launch check of a case as edited. */
+  /** Schema issues (bad body geometry included, with its body's path) or the pre-launch check of a case as edited. */
   async checkCase(r: ValidRequest<'checkCase'>) { return checkCaseJson(r.caseJson); }
 
   /** The GPUs a launch can choose. */

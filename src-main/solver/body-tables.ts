@@ -83,9 +83,15 @@ export function bodyGeometryIssues(c: Case, perBody = tessellateBodies(c)): { er
     perBody.map((tris, i) => ({ name: c.bodies[i].name, tris })), domainLengths(c), c.grid.cells, c.grid.cellSize,
     FACES.map((f) => c.boundaries[f].type === 'inflow'),
   );
+  // each message names its body (the first, for an overlap): the issue gets that body's path (names are unique)
+  const pathOf = (message: string): string => {
+    const quoted = /^bod(?:y|ies) "((?:[^"\\]|\\.)*)"/.exec(message)?.[1];
+    const i = c.bodies.findIndex((b) => b.name === quoted);
+    return i >= 0 ? `bodies[${i}].shape` : 'bodies';
+  };
   return {
-    errors: placed.errors.map((message) => ({ path: 'bodies', message })),
-    warnings: placed.warnings.map((message) => ({ path: 'bodies', message })),
+    errors: placed.errors.map((message) => ({ path: pathOf(message), message })),
+    warnings: placed.warnings.map((message) => ({ path: pathOf(message), message })),
   };
 }
 

@@ -17,6 +17,7 @@ export interface SchemaNode {
   oneOf?: SchemaNode[];
   minimum?: number;
   maximum?: number;
+  minItems?: number;
 }
 
 /** The kinds of input the form renders. */
@@ -24,7 +25,7 @@ export type NodeKind = 'union' | 'object' | 'tuple' | 'list' | 'map' | 'enum' | 
 
 /** Which input a node needs. */
 export function nodeKind(n: SchemaNode): NodeKind {
-  if (n.anyOf || n.oneOf) return 'union';
+  if (n.anyOf || n.oneOf) return hasUnionKey(n) ? 'union' : 'json';
   if (n.type === 'object' && n.properties) return 'object';
   if (n.type === 'object') return 'map';
   if (n.type === 'array' && n.prefixItems) return 'tuple';
@@ -36,9 +37,29 @@ export function nodeKind(n: SchemaNode): NodeKind {
   return 'json';
 }
 
-/** The variants of a union keyed by their `type` constant (e.g. "diffuse"). */
+/** True when every variant of a union fixes one property with a constant (a tagged union the form can switch). */
+function hasUnionKey(n: SchemaNode): boolean {
+  const vs = n.anyOf ?? n.oneOf ?? [];
+  return Object.keys(vs[0]?.properties ?? {}).some((k) => vs.every((v) => v.properties?.[k]?.const !== undefined));
+}
+
+/** The property that tells a union's variants apart: the one every variant fixes with a constant (`type` for
+ *  boundaries and shapes, `model` for surface models); `type` when none does. */
+export function unionKey(n: SchemaNode): string {
+  const vs = n.anyOf ?? n.oneOf ?? [];
+  const first = Object.keys(vs[0]?.properties ?? {});
+  return first.find((k) => vs.every((v) => v.properties?.[k]?.const !== undefined)) ?? 'type';
+}
+
+/** The variants of a union keyed by their discriminating constant (e.g. "diffuse"). */
 export function unionVariants(n: SchemaNode): { tag: string; node: SchemaNode }[] {
-  return (n.anyOf ?? n.oneOf ?? []).map((v) => ({ tag: v.properties?.type?.const ?? '?', node: v }));
+  const key = unionKey(n);
+  return (n.anyOf ?? n.oneOf ?? []).map((v) => ({ tag: v.properties?.[key]?.const ?? '?', node: v }));
+}
+
+/** Fewest items a list may keep: its minItems, else none when it defaults to empty (bodies), else one. */
+export function minListItems(n: SchemaNode): number {
+  return n.minItems ?? (Array.isArray(n.default) && n.default.length === 0 ? 0 : 1);
 }
 
 /** A number input's text back to a value: a number when it reads as one, '' -> undefined, else the text (the check names it). */

@@ -1,10 +1,11 @@
 // The case being edited: started from a preset, changed through the form or the JSON view, checked live
-// (schema issues and the pre-launch check) a moment after each change.
+// (schema issues and the pre-launch check) a moment after each change; its bodies listed, added and removed.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { CaseCheck, PresetInfo } from '../../src-main/common/contract/types.js';
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
+import { bodyRows, newBody } from './case-bodies.js';
 import { cloneJson, setAtPath } from './case-paths.js';
 
 /** Delay between the last edit and the check (ms). */
@@ -34,6 +35,8 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
     return out;
   });
   const canLaunch = computed(() => caseJson.value !== null && jsonError.value === null && check.value?.ok === true);
+  /** The case's bodies as the editor lists them. */
+  const bodies = computed(() => bodyRows(caseJson.value));
 
   // Actions
   /** Loads the presets and starts from the first when nothing is being edited. */
@@ -68,6 +71,18 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
     const next = cloneJson(caseJson.value) as Record<string, unknown>;
     setAtPath(next, path, value);
     setCase(next);
+  }
+
+  /** Adds a body (a diffuse sphere in the middle of the box, to be edited in the form or the JSON view). */
+  function addBody(): void {
+    const list = Array.isArray(caseJson.value?.bodies) ? (caseJson.value!.bodies as unknown[]) : [];
+    update(['bodies'], [...cloneJson(list), newBody(caseJson.value)]);
+  }
+
+  /** Removes the body at `index`. */
+  function removeBody(index: number): void {
+    const list = Array.isArray(caseJson.value?.bodies) ? (caseJson.value!.bodies as unknown[]) : [];
+    update(['bodies'], cloneJson(list).filter((_, i) => i !== index));
   }
 
   /** Takes the JSON view's text: parsed into the case when valid, else an error next to the text. */
@@ -105,5 +120,8 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
     }
   }
 
-  return { presets, presetName, caseJson, jsonText, jsonError, check, checking, error, messagesByPath, canLaunch, loadPresets, startFrom, setCase, update, setJsonText, runCheck };
+  return {
+    presets, presetName, caseJson, jsonText, jsonError, check, checking, error, messagesByPath, canLaunch, bodies,
+    loadPresets, startFrom, setCase, update, setJsonText, runCheck, addBody, removeBody,
+  };
 });

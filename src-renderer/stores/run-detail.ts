@@ -1,8 +1,9 @@
-// One finished run: its record, profile (phase table, step statistics), a field slice, and its exports.
+// One finished run: its record, profile (phase table, step statistics), a field slice, its bodies' surface
+// results (per triangle and per body loads), and its exports.
 import { defineStore } from 'pinia';
-import { ref } from 'vue';
-import type { ExportFormat } from '../../src-main/common/contract/contract.js';
-import type { ExportedFile, FieldSlice, RunDetail } from '../../src-main/common/contract/types.js';
+import { computed, ref } from 'vue';
+import { EXPORT_FORMATS, type ExportFormat } from '../../src-main/common/contract/contract.js';
+import type { ExportedFile, FieldSlice, RunDetail, SurfaceView } from '../../src-main/common/contract/types.js';
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
 import { defaultSlice, type SliceChoice } from './field-view.js';
@@ -15,17 +16,38 @@ export const useRunDetailStore = defineStore('runDetail', () => {
   const exporting = ref<ExportFormat | null>(null);
   const lastExport = ref<string | null>(null);
   const error = ref<string | null>(null);
+  /** Per-triangle surface results (runs with bodies), and why they could not be loaded. */
+  const surface = ref<SurfaceView | null>(null);
+  const surfaceError = ref<string | null>(null);
+
+  // Computed
+  /** Export formats that make sense for the run: vtk needs sampled fields, vtp bodies. */
+  const exportFormats = computed<ExportFormat[]>(() => EXPORT_FORMATS.filter((f) => f !== 'vtp' || (detail.value?.bodies ?? 0) > 0));
 
   // Actions
-  /** Loads a run and, when it kept fields, its default slice. */
+  /** Loads a run and, when it kept fields, its default slice; with bodies, its surface results. */
   async function load(runId: number): Promise<void> {
     error.value = null;
     slice.value = null;
+    surface.value = null;
+    surfaceError.value = null;
     try {
       detail.value = await getApi().getRun({ runId });
-      if (detail.value.hasFields) await loadSlice();
+      await Promise.all([detail.value.hasFields ? loadSlice() : null, detail.value.bodies > 0 ? loadSurface() : null]);
     } catch (e) {
       error.value = errorText(e);
+    }
+  }
+
+  /** Loads the run's per-triangle surface results (an error stays with the surface section). */
+  async function loadSurface(): Promise<void> {
+    if (!detail.value) return;
+    try {
+      surface.value = await getApi().getSurface({ runId: detail.value.run.id });
+      surfaceError.value = null;
+    } catch (e) {
+      surface.value = null;
+      surfaceError.value = errorText(e);
     }
   }
 
@@ -113,5 +135,8 @@ export const useRunDetailStore = defineStore('runDetail', () => {
     }
   }
 
-  return { detail, slice, choice, exporting, lastExport, error, load, loadSlice, choose, exportAs, tag, saveNotes, remove, resume };
+  return {
+    detail, slice, choice, exporting, lastExport, error, surface, surfaceError, exportFormats,
+    load, loadSlice, loadSurface, choose, exportAs, tag, saveNotes, remove, resume,
+  };
 });

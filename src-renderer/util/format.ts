@@ -17,3 +17,11 @@ export function duration(s: number | null | undefined): string {
 export function when(iso: string | null): string {
   return iso ? new Date(iso).toLocaleString() : '';
 }
+
+/** A value with 4 significant digits: plain when moderate, exponent notation when very large or small; 'n/a' when unknown. */
+export function general(x: number | null | undefined, digits = 4): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return 'n/a';
+  const a = Math.abs(x);
+  if (a === 0) return '0';
+  return a >= 1e5 || a < 1e-3 ? x.toExponential(digits - 1) : String(Number(x.toPrecision(digits)));
+}

@@ -64,7 +64,7 @@ describe('RunDetailView', () => {
     };
     const slice = { field: 'n', label: 'number density', unit: 'm^-3', axis: 'z', index: 1, depth: 2, axes: ['x', 'y'], width: 2, height: 2, values: [1, 2, null, 4], min: 1, max: 4, samples: 5 };
     const fake = fakeTransport({
-      getRun: () => ({ run, caseJson: { name: 'box' }, profile, hasFields: true, cells: [2, 2, 2], resumeFromStep: null }),
+      getRun: () => ({ run, caseJson: { name: 'box' }, profile, hasFields: true, cells: [2, 2, 2], resumeFromStep: null, bodies: 0 }),
       getFieldSlice: () => slice,
       exportRun: () => ({ fileName: 'run-3-profile.html', mimeType: 'text/html', base64: btoa('<html></html>'), savedPath: null }),
     });

@@ -6,10 +6,10 @@ import { FIELD_NAMES } from '../field-names.js';
 import type { ScalingReport } from '../reports/scaling-model.js';
 import type { ClusterProfileInfo,
   CaseCheck, ExportedFile, FieldDifferenceSlice, FieldSlice, GpuInfo, LaunchResult, LiveRunState, PresetInfo,
-  ProjectRecord, RunComparison, RunDetail, RunRecord, RunStatus, StudyInfo,
+  ProjectRecord, RunComparison, RunDetail, RunRecord, RunStatus, StudyInfo, SurfaceView,
 } from './types.js';
 
-/** Export formats of a run: the profile report's four and the fields as VTK ImageData. */
+/** Export formats of a run: the profile report's four, the fields as VTK ImageData and the body surfaces as VTK PolyData. */
 export const EXPORT_FORMATS = ['html', 'csv', 'json', 'pdf', 'vtk', 'vtp'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
@@ -37,6 +37,7 @@ export const CONTRACT_REQUESTS = {
   listRuns: z.object({ project: projectName.optional(), status: z.enum(RUN_STATUSES).optional() }).optional(),
   getRun: z.object({ runId }),
   getFieldSlice: z.object({ runId, field, axis, index: sliceIndex }),
+  getSurface: z.object({ runId }),
   deleteRun: z.object({ runId }),
   tagRun: z.object({ runId, tag: z.string().trim().min(1, 'tag must not be empty').max(64), remove: z.boolean().optional() }),
   setNotes: z.object({ runId, notes: z.string().max(20_000, 'notes: at most 20000 characters') }),
@@ -82,6 +83,7 @@ export interface ContractResults {
   listRuns: RunRecord[];
   getRun: RunDetail;
   getFieldSlice: FieldSlice;
+  getSurface: SurfaceView;
   deleteRun: void;
   tagRun: RunRecord;
   setNotes: RunRecord;

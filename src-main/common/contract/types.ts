@@ -5,6 +5,7 @@ import type { FieldName } from '../field-names.js';
 import type { Comparison } from '../reports/compare-model.js';
 import type { ProfileReport } from '../reports/profile-model.js';
 import type { RankBalance } from '../reports/rank-balance.js';
+import type { SurfaceLoads } from '../reports/surface-loads.js';
 import type { RunRecord, RunStatus, StepRecord, TotalsRecord } from '../run-record.js';
 
 export type { ProjectRecord, RunRecord, RunStatus, StepRecord, TotalsRecord } from '../run-record.js';
@@ -73,6 +74,8 @@ export interface RunDetail {
   cells: [number, number, number];
   /** Step of the newest complete checkpoint of a failed or cancelled run (resumeRun continues from it); null otherwise. */
   resumeFromStep: number | null;
+  /** Bodies whose loads the run's summary holds (> 0: getSurface has per-triangle results, the export offers vtp). */
+  bodies: number;
 }
 
 /** Axis normal to a field slice. */
@@ -96,6 +99,53 @@ export interface FieldSlice {
   min: number;
   max: number;
   samples: number;
+  /**
+   * Where the plane cuts the bodies of the case: 4 numbers per segment (u0, v0, u1, v1) in cell units of the
+   * plane's axes (cell u spans [u, u + 1], as the heatmap's columns); absent or empty without bodies.
+   */
+  outline?: number[];
+  /** Cells of the plane inside a body (left without a value, so the heatmap leaves them blank); absent: none known. */
+  bodyCells?: number;
+  /** Cell size along the in-plane axes (horizontal, vertical), m: the heatmap keeps the plane's proportions; absent: unknown. */
+  cellSize?: [number, number];
+}
+
+/**
+ * Surface results of a completed run with bodies, per body triangle in parallel arrays (index t of each
+ * array is triangle t; vectors take 3 numbers per triangle), plus the summary's loads per body and per face.
+ * Per-triangle values are null where unknown (no sampled time, zero area); numbers are rounded to 6
+ * significant digits (far below the statistical scatter) to keep the message small.
+ */
+export interface SurfaceView {
+  runId: number;
+  bodyNames: string[];
+  /** Simulated time the results average over, s. */
+  sampledTime: number;
+  /** Free-stream velocity the coefficients and the stagnation point refer to; null: no moving free stream. */
+  freeStreamVelocity: [number, number, number] | null;
+  /** Triangles in the arrays below. */
+  triangles: number;
+  /** 1: every triangle of the run; k: every k-th (a mesh of more than 50000 triangles, to keep the message small). */
+  stride: number;
+  /** Body index of each triangle (into bodyNames). */
+  body: number[];
+  /** Centroid (3 per triangle), m. */
+  centroid: number[];
+  /** Unit normal out of the body into the gas (3 per triangle). */
+  normal: number[];
+  /** Area, m^2. */
+  area: number[];
+  /** Pressure on the surface (Pa), |shear stress| (Pa), heat flux into the surface (W/m^2), incident number flux (1/(m^2 s)). */
+  pressure: (number | null)[];
+  shear: (number | null)[];
+  heatFlux: (number | null)[];
+  numberFlux: (number | null)[];
+  /** Pressure, skin-friction and heat-transfer coefficients; null without a moving free stream. */
+  cp: (number | null)[] | null;
+  cf: (number | null)[] | null;
+  ch: (number | null)[] | null;
+  /** The summary's loads per body (force, drag, lift, Cd, Cl, heat transfer) and mean loads per domain face. */
+  loads: SurfaceLoads | null;
 }
 
 /** Map of z = (first - second) / combined standard error on one slice, for the compare view. */
