@@ -21,7 +21,7 @@ run() { # name, then dsmc arguments
       '| bytes/particle', s.bytesPerParticle.toFixed(1), '| collisions/particle/step', s.collisionsPerParticleStep.toFixed(5), '| timing', s.timing);
     for (const [k, p] of Object.entries(s.phases)) console.log('  ', k.padEnd(12), (p.avgSeconds * 1e3).toFixed(3), 'ms x', p.calls, '=', p.percentOfLoop.toFixed(1), '%');
     console.log('   other', s.otherSeconds.toFixed(3), 's; host', JSON.stringify(s.host));
-    for (const b of s.surface?.bodies ?? []) console.log('   body', b.name, 'triangles', b.triangles, 'cd', b.cd, 'force', b.force.map((x) => x.toExponential(3)).join(' '));
+    for (const b of s.surface?.bodies ?? []) console.log('   body', b.name, 'triangles', b.triangles, 'cd', b.cd, 'force', b.force.map((x) => (x === null ? 'n/a (not sampled)' : x.toExponential(3))).join(' '));
   " || true
 }
 run collide-box bench --particles "$n" --set run.steps=$steps --set run.stepsPerSubmit=100

@@ -87,9 +87,12 @@ fn hit_in_cell(g: u32, p: vec3<f32>, v: vec3<f32>, best: ptr<function, BodyHit>)
 // (3D DDA, Amanatides-Woo) and tests the triangles listed in each; tri is NO_TRI when none is met.
 fn first_body_hit(p: vec3<f32>, v: vec3<f32>, tMax: f32) -> BodyHit {
   var best = BodyHit(tMax, NO_TRI);
+  let c0 = cell_coords(p, params);
+  // most flights end in the cell they start in: with no triangle there, nothing to walk
+  if (all(c0 == cell_coords(p + v * tMax, params)) && bodyData[cell_id(c0, params)] == 0u) { return best; }
   let d = vec3<f32>(params.dx, params.dy, params.dz);
   let n = vec3<i32>(i32(params.nx), i32(params.ny), i32(params.nz));
-  var c = vec3<i32>(cell_coords(p, params));
+  var c = vec3<i32>(c0);
   let stepDir = vec3<i32>(select(-1, 1, v.x > 0.0), select(-1, 1, v.y > 0.0), select(-1, 1, v.z > 0.0));
   var tNext = vec3<f32>(1e30);
   var tDelta = vec3<f32>(1e30);

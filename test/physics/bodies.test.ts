@@ -79,6 +79,7 @@ describe('bodies in a free-molecular stream', () => {
       const summary = surfaceSummary(c, sim.tables, result.surface);
       const cd = summary.bodies[0].cd!;
       const theory = sphereDragCoefficient(S, model === 'diffuse' ? { model: 'diffuse', wallTemperatureRatio: 1 } : { model: 'specular' });
+      console.log(`sphere ${model}: Cd ${cd.toFixed(4)} against ${theory.toFixed(4)} (${((cd / theory - 1) * 100).toFixed(2)} %), Cl ${summary.bodies[0].cl!.toFixed(4)}`);
       expect(result.stepStats.reduce((s, x) => s + x.collisions, 0) / result.stepStats.reduce((s, x) => s + x.particlesBefore, 0)).toBeLessThan(1e-3);
       expect(Math.abs(cd / theory - 1)).toBeLessThan(0.02);
       // the flow is symmetric about the x axis: lift and side forces vanish within the noise
@@ -101,6 +102,7 @@ describe('bodies in a free-molecular stream', () => {
         const q = 0.5 * 1e14 * AR.mass * U * U;
         const refl = model === 'diffuse' ? { model: 'diffuse' as const, wallTemperatureRatio: 1 } : { model: 'specular' as const };
         const { cp, ctau: ct } = plateFaceCoefficients(S, (theta * Math.PI) / 180, refl);
+        console.log(`plate ${theta} deg ${model}: Cp ${(loads.p / q).toFixed(4)} against ${cp.toFixed(4)}, Ctau ${(loads.tau / q).toFixed(4)} against ${ct.toFixed(4)}`);
         expect(Math.abs(loads.p / q - cp)).toBeLessThan(Math.max(0.02 * Math.abs(cp), 0.02));
         expect(Math.abs(loads.tau / q - ct)).toBeLessThan(Math.max(0.02 * Math.abs(ct), 0.02));
         expect(await particlesInside(sim)).toBe(0);
@@ -136,6 +138,7 @@ describe('closed box at rest with a sphere', () => {
       expect(Math.abs(result.start.particles / expected - 1)).toBeLessThan(4 / Math.sqrt(expected));
       const nOpen = openSum / openN;
       const nCut = cutSum / cutN;
+      console.log(`closed box, ${model} sphere: n in cut cells / open cells = ${(nCut / nOpen).toFixed(5)}, energy drift ${(result.end.kineticEnergy / result.start.kineticEnergy - 1).toExponential(2)}`);
       expect(Math.abs(nCut / nOpen - 1)).toBeLessThan(0.01);
       expect(Math.abs(nOpen / (result.start.particles * result.tables.fnum / (gas * 1e-6)) - 1)).toBeLessThan(0.01);
       if (model === 'specular') {
