@@ -91,4 +91,32 @@ describe('bodies through dsmc', () => {
       }
     }
   });
+
+  it('runs an STL body given in mm (scale, translate) and names the open edge of one that is not closed', () => {
+    // a tetrahedron of 100 mm edges, outward normals (counter-clockwise seen from outside)
+    const v = [[0, 0, 0], [100, 0, 0], [0, 100, 0], [0, 0, 100]];
+    const faces = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
+    const stl = (list: number[][]) => 'solid tet\n' + list.map((f) => '  facet normal 0 0 0\n    outer loop\n' +
+      f.map((k) => `      vertex ${v[k].join(' ')}\n`).join('') + '    endloop\n  endfacet\n').join('') + 'endsolid tet\n';
+    writeFileSync(join(DIR, 'tet.stl'), stl(faces));
+    writeFileSync(join(DIR, 'open.stl'), stl(faces.slice(0, 3)));
+    const c = JSON.parse(readFileSync(new URL('../../resources/cases/sphere-free-molecular.json', import.meta.url), 'utf8'));
+    delete c.$schema;
+    c.run.steps = 60;
+    c.sampling.start = 10;
+    c.bodies = [{ name: 'tet', shape: { type: 'stl', file: 'tet.stl', scale: 0.001, translate: [0.25, 0.25, 0.25] }, surface: { model: 'specular' } }];
+    writeFileSync(join(DIR, 'tet.json'), JSON.stringify(c));
+    const r = dsmc(['run', join(DIR, 'tet.json'), '--json', '--no-progress', '--no-save']);
+    expect(r.code, r.stderr).toBe(0);
+    const body = JSON.parse(r.stdout.trim().split('\n').pop()!).surface.bodies[0];
+    expect(body).toMatchObject({ name: 'tet', triangles: 4 });
+    // wetted area of the tetrahedron: three right triangles of 0.1 m legs and one equilateral of 0.1 sqrt(2) m sides
+    expect(body.area).toBeCloseTo(3 * 0.005 + (Math.sqrt(3) / 4) * 0.02, 12);
+    c.bodies[0].shape.file = 'open.stl';
+    writeFileSync(join(DIR, 'open.json'), JSON.stringify(c));
+    const bad = dsmc(['run', join(DIR, 'open.json'), '--no-progress', '--no-save']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/bodies\[0\]\.shape: body "tet": open edge from \(.*\) to \(.*\) \(triangle \d\): the surface is not closed \(watertight\); close it/);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+  });
 });
