@@ -34,29 +34,21 @@ export const LIMITS = {
 
 type Rule = (c: Case) => CaseIssue[];
 
-// Species names must be unique.
-const uniqueSpeciesNames: Rule = (c) => {
+// Issues for names used twice in a list (`list` at path `key`, e.g. species): each repeat names the first user.
+function repeatedNames(list: { name: string }[], key: string, what: string): CaseIssue[] {
   const issues: CaseIssue[] = [];
-  c.species.forEach((s, i) => {
-    const first = c.species.findIndex((t) => t.name === s.name);
-    if (first < i) {
-      issues.push({ path: `species[${i}].name`, message: `got "${s.name}", which species[${first}] already uses; expected a unique species name` });
-    }
+  list.forEach((x, i) => {
+    const first = list.findIndex((y) => y.name === x.name);
+    if (first < i) issues.push({ path: `${key}[${i}].name`, message: `got "${x.name}", which ${key}[${first}] already uses; expected a unique ${what} name` });
   });
   return issues;
-};
+}
+
+// Species names must be unique.
+const uniqueSpeciesNames: Rule = (c) => repeatedNames(c.species, 'species', 'species');
 
 // Body names must be unique (reports and comparisons match bodies by name).
-const uniqueBodyNames: Rule = (c) => {
-  const issues: CaseIssue[] = [];
-  c.bodies.forEach((b, i) => {
-    const first = c.bodies.findIndex((x) => x.name === b.name);
-    if (first < i) {
-      issues.push({ path: `bodies[${i}].name`, message: `got "${b.name}", which bodies[${first}] already uses; expected a unique body name` });
-    }
-  });
-  return issues;
-};
+const uniqueBodyNames: Rule = (c) => repeatedNames(c.bodies, 'bodies', 'body');
 
 // Periodic must be on both faces of an axis or on neither.
 const periodicPairs: Rule = (c) => {

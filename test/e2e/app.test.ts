@@ -3,44 +3,19 @@
 // case (it really runs on the default adapter, lavapipe in CI), watches live progress, opens the finished
 // run and its heatmap, compares two runs and exports the HTML report. Screenshots go to test-results/e2e/.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { ROOT, SHOTS, openBrowserSession, type BrowserSession } from './browser-session.js';
+import type { ServeProcess } from './serve-process.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const SHOTS = join(ROOT, 'test-results', 'e2e');
-
-let serve: ServeProcess;
-let browser: Browser;
+let session: BrowserSession;
 let page: Page;
-const pageErrors: string[] = [];
-
-/** Saves a screenshot of the page under test-results/e2e/. */
-async function shot(name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-/** Types a value into a field of the generated case form (committed with Enter: the form reacts on change). */
-async function setField(path: string, value: string): Promise<void> {
-  const input = page.locator(`input[data-field="${path}"]`);
-  await input.fill(value);
-  await input.press('Enter');
-  await input.blur();
-}
-
-/** Waits for the pre-launch check to settle (the status shows a result, not "checking"). */
-async function settledCheck(): Promise<string> {
-  await page.waitForFunction(() => {
-    const t = document.querySelector('[data-test="check-status"]')?.textContent ?? '';
-    return t !== '' && !t.includes('checking');
-  });
-  await page.waitForTimeout(400);
-  await page.waitForFunction(() => !(document.querySelector('[data-test="check-status"]')?.textContent ?? '').includes('checking'));
-  return (await page.locator('[data-test="check-status"]').textContent()) ?? '';
-}
+let serve: ServeProcess;
+const shot = (name: string) => session.shot(name);
+const setField = (path: string, value: string) => session.setField(path, value);
+const settledCheck = () => session.settledCheck();
 
 /** Edits the preset into a tiny case (6x6x6 cells, `steps` steps, seed) and launches it into the project. */
 async function launchTiny(steps: number, seed: number, placement?: { ranks: number; decomposition: string }): Promise<number> {
@@ -65,18 +40,12 @@ async function launchTiny(steps: number, seed: number, placement?: { ranks: numb
 
 describe('the app in a browser against dsmc serve', () => {
   beforeAll(async () => {
-    // no silent skip: without Chromium this layer fails and says how to install it
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does)`);
-    mkdirSync(SHOTS, { recursive: true });
-    serve = await startServe();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
+    session = await openBrowserSession();
+    ({ page, serve } = session);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
+    await session?.close();
   });
 
   it('refuses the page without the token', async () => {
@@ -214,6 +183,6 @@ describe('the app in a browser against dsmc serve', () => {
     await page.click('[data-test="nav-projects"]');
     await page.waitForSelector(`[data-test="run-row-${firstRun}"]`);
     await shot('9-projects-with-runs');
-    expect(pageErrors).toEqual([]);
+    expect(session.pageErrors).toEqual([]);
   });
 });

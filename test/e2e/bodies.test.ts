@@ -3,57 +3,28 @@
 // the shrunk preset (150 steps) is launched, and the finished run shows the sphere's outline on the field
 // heatmap with the cells inside it blank, the surface chart with the per-body loads (Cd near Bird's 3.06),
 // and the surface export (.vtp). Screenshots go to test-results/e2e/bodies-*.png.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { SHOTS, openBrowserSession, type BrowserSession } from './browser-session.js';
+import type { ServeProcess } from './serve-process.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const SHOTS = join(ROOT, 'test-results', 'e2e');
-
-let serve: ServeProcess;
-let browser: Browser;
+let session: BrowserSession;
 let page: Page;
-const pageErrors: string[] = [];
-
-/** Saves a screenshot of the page under test-results/e2e/. */
-async function shot(name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-/** Types a value into a field of the generated case form (committed with Enter: the form reacts on change). */
-async function setField(path: string, value: string): Promise<void> {
-  const input = page.locator(`input[data-field="${path}"]`);
-  await input.fill(value);
-  await input.press('Enter');
-  await input.blur();
-}
-
-/** Waits for the pre-launch check to settle and returns its status text. */
-async function settledCheck(): Promise<string> {
-  await page.waitForTimeout(400);
-  await page.waitForFunction(() => {
-    const t = document.querySelector('[data-test="check-status"]')?.textContent ?? '';
-    return t !== '' && !t.includes('checking');
-  });
-  return (await page.locator('[data-test="check-status"]').textContent()) ?? '';
-}
+let serve: ServeProcess;
+const shot = (name: string) => session.shot(name);
+const setField = (path: string, value: string) => session.setField(path, value);
+const settledCheck = () => session.settledCheck();
 
 describe('a body in the flow, in a browser against dsmc serve', () => {
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; .ci/run does)`);
-    mkdirSync(SHOTS, { recursive: true });
-    serve = await startServe();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
+    session = await openBrowserSession();
+    ({ page, serve } = session);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
+    await session?.close();
   });
 
   it('lists the preset\'s body in the case editor and names a body outside the box next to it', async () => {
@@ -126,6 +97,6 @@ describe('a body in the flow, in a browser against dsmc serve', () => {
     const vtp = readFileSync(saved, 'utf8');
     expect(vtp).toContain('<PolyData>');
     expect(vtp).toContain('NumberOfPolys="5120"');
-    expect(pageErrors).toEqual([]);
+    expect(session.pageErrors).toEqual([]);
   });
 });
