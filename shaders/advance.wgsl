@@ -25,6 +25,11 @@ fn diffuse_velocity(face: u32, sp: u32, rid: vec2<u32>, step: u32, bounce: u32) 
   return vec3<f32>(f.velX + vt * g.x, f.velY + vt * g.y, vn);
 }
 
+// The surface element of this invocation's copy of domain face `face` (body.wgsl FACE_COPIES).
+fn face_element(face: u32) -> u32 {
+  return params.nTris + face * FACE_COPIES + faceCopy;
+}
+
 // Moves a particle for time `t`, applying each face's boundary condition on the way; `alive` is false
 // once the particle leaves through an inflow or outflow face. rid names the particle's random stream
 // whatever the decomposition: (global cell, rank in that cell) at the start of the step, or
@@ -82,11 +87,11 @@ fn fly(start: Flight, t_in: f32, sp: u32, rid: vec2<u32>, step: u32) -> Flight {
       s.vel = diffuse_velocity(face, sp, rid, step, bounce);
     } else {
       // leaves through an inflow or outflow face: sampled as arriving there, nothing leaves the face
-      if (sampled) { sample_hit(params.nTris + face, params.nBodies + face, sp, vIn, vIn, true); }
+      if (sampled) { sample_hit(face_element(face), params.nBodies + face, sp, vIn, vIn, true); }
       s.alive = false;
       return s;
     }
-    if (sampled) { sample_hit(params.nTris + face, params.nBodies + face, sp, vIn, s.vel, false); }
+    if (sampled) { sample_hit(face_element(face), params.nBodies + face, sp, vIn, s.vel, false); }
   }
   // keep the position inside [0, L) against rounding
   s.pos = clamp(s.pos, vec3<f32>(0.0), len * (1.0 - 1.0 / 16777216.0));

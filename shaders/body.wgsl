@@ -5,7 +5,7 @@
 //   [0, nCells)            per global cell: offset of its list, 0 when no triangle crosses it
 //   list at offset o       n, gas reference point (3 f32 bits), then n triangle ids
 //   [triBase, ...)         per triangle 16 words: v0.xyz + surface model, v1.xyz + 0, v2.xyz + 0, unit normal.xyz + 0
-// surfSums: per surface element (triangles, then the six domain faces) SURF_Q 64-bit fixed-point sums
+// surfSums: per surface element (triangles, then FACE_COPIES copies of each of the six domain faces) SURF_Q 64-bit fixed-point sums
 // (lo, hi words), added with integer atomics so the totals do not depend on the order of the hits.
 
 @group(0) @binding(40) var<storage, read> bodyData: array<u32>;
@@ -16,6 +16,11 @@
 @group(0) @binding(44) var<storage, read> volumeFraction: array<f32>;
 
 const NO_TRI: u32 = 0xffffffffu;
+// Copies of each domain face's sums (FACE_COPIES in src-main/common/surface-layout.ts): a hit goes to copy faceCopy,
+// which spreads the atomics of the many wall hits of a step over many addresses; the host adds the copies up.
+const FACE_COPIES: u32 = 256u;
+// The face copy of this invocation's hits (set by the kernel from its particle index before it flies one).
+var<private> faceCopy: u32;
 // Surface model kinds (SURFACE_MODEL_CODES in struct-layouts.ts).
 const SURF_SPECULAR: u32 = 1u;
 const SURF_DIFFUSE: u32 = 2u;

@@ -170,6 +170,7 @@ fn inject_write(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
         vel[t2] = stream[t2] + fs.thermalSpeed * g.y;
         vel[a] = inward * flux_normal(fs.speedRatio, fc, base, step) * fs.thermalSpeed * sqrt(2.0);
         let u2 = rand4(fc, step, STREAM_INJECT_PARTICLE, base + LAST, params);
+        faceCopy = (fc >> 5u) % FACE_COPIES;
         let fl = fly(Flight(pos, vel, true), u2.x * params.dt, s, rid, step);
         px[at] = fl.pos.x;
         py[at] = fl.pos.y;

@@ -132,6 +132,7 @@ fn move_one(i: u32) -> u32 {
   let rid = vec2<u32>(g0, i - starts[g0 - params.cellBase]);
   if (MULTI_RANK) { keys[i] = rid; }
   let start = Flight(vec3<f32>(px[i], py[i], pz[i]), vec3<f32>(vx[i], vy[i], vz[i]), true);
+  faceCopy = (i >> 5u) % FACE_COPIES;
   let f = fly(start, params.dt, sp, rid, ctl[CTL_STEP]);
   if (!f.alive) {
     cell[i] = INVALID_CELL;

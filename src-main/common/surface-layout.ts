@@ -12,6 +12,11 @@ export const SURFACE_Q = SURFACE_QUANTITIES.length;
 export const SURFACE_WORDS = 2 * SURFACE_Q;
 /** Domain faces sampled as surface elements after the bodies' triangles, in FACES order. */
 export const DOMAIN_FACE_ELEMENTS = 6;
+/**
+ * Copies of each domain face's sums on the GPU (body.wgsl FACE_COPIES): the wall hits of a step go to one of them
+ * by particle index, so their atomics do not all meet on six addresses; the host adds the copies up exactly.
+ */
+export const FACE_COPIES = 256;
 
 /**
  * Host-side surface sums of one run or one window, over simulated particles (not multiplied by Fnum):

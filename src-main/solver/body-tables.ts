@@ -8,7 +8,7 @@ import type { Body } from '../common/body-schema.js';
 import { bodyPlacementIssues, buildCellTable, meshIssues, tessellateShape, type CellTable } from '../common/geometry/index.js';
 import { CaseError, type CaseIssue } from '../common/case-errors.js';
 import { BOLTZMANN } from '../common/physics.js';
-import { DOMAIN_FACE_ELEMENTS } from '../common/surface-layout.js';
+import { DOMAIN_FACE_ELEMENTS, FACE_COPIES } from '../common/surface-layout.js';
 import { SURFACE_MODEL_CODES, UNIFORM_TABLES } from './gpu/struct-layouts.js';
 
 type Values = Record<string, number>;
@@ -43,6 +43,8 @@ export interface BodyTables {
   bodyEps: number;
   /** Surface elements sampled: the triangles, then the domain faces. */
   elements: number;
+  /** Elements of the GPU's sums: the triangles, then FACE_COPIES copies of each domain face. */
+  gpuElements: number;
   /** First word of the triangles in bodyData. */
   triBase: number;
 }
@@ -226,6 +228,7 @@ export function buildBodyTables(c: Case, tHot: number): BodyTables {
     // one hit's value stays below 2^24: the 64-bit sums hold 2^39 fastest hits before they could overflow
     scaleP: fixedScale(vmax, 24), scaleE: fixedScale(0.5 * vmax * vmax, 24), massRef, bodyEps,
     elements: nTris + DOMAIN_FACE_ELEMENTS,
+    gpuElements: nTris + DOMAIN_FACE_ELEMENTS * FACE_COPIES,
     triBase,
   };
 }

@@ -47,7 +47,7 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
   for (const a of ['cell.counts', 'cell.starts', 'cell.sigmaCrMax', 'cell.remainder']) plan.push({ label: a, bytes: 4 * nLocal });
   plan.push({ label: 'reduce.partials', bytes: 4 * PARTIAL_WORDS * Math.ceil(capacity / 256) });
   plan.push({ label: 'inject.counts', bytes: 4 * t.nFaceCells }, { label: 'inject.starts', bytes: 4 * t.nFaceCells });
-  plan.push({ label: 'bodies.data', bytes: t.bodies.bodyData.byteLength }, { label: 'surface.sums', bytes: 4 * SURFACE_WORDS * t.bodies.elements });
+  plan.push({ label: 'bodies.data', bytes: t.bodies.bodyData.byteLength }, { label: 'surface.sums', bytes: 4 * SURFACE_WORDS * t.bodies.gpuElements });
   if (t.bodies.volumeFraction) plan.push({ label: 'cell.volumeFraction', bytes: 4 * t.nCells });
   if (worldSize > 1) {
     plan.push({ label: 'particles.keys', bytes: 8 * capacity });
@@ -157,7 +157,7 @@ export class SimState {
     this.surfModels = makeBufferWith(device, 'surface.models', padded(SurfaceModel.packArray(b.surfModels), UNIFORM_TABLES.MAX_SURFACE_MODELS * SurfaceModel.byteSize), UNIFORM);
     this.surfSpecies = makeBufferWith(device, 'surface.species',
       padded(SurfaceSpecies.packArray(b.surfSpecies), UNIFORM_TABLES.MAX_SURFACE_MODELS * UNIFORM_TABLES.MAX_SPECIES * SurfaceSpecies.byteSize), UNIFORM);
-    this.surfSums = makeBuffer(device, 'surface.sums', 4 * SURFACE_WORDS * b.elements);
+    this.surfSums = makeBuffer(device, 'surface.sums', 4 * SURFACE_WORDS * b.gpuElements);
     this.volumeFraction = makeBufferWith(device, 'cell.volumeFraction', b.volumeFraction ? Float32Array.from(b.volumeFraction) : new Float32Array(4).fill(1), STORAGE);
     const nLocal = this.nLocal;
     this.counts = makeBuffer(device, 'cell.counts', 4 * nLocal);

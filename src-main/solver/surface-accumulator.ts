@@ -1,7 +1,7 @@
 // Host side of the surface sums: each read-back of the GPU's 64-bit fixed-point sums (body.wgsl) is
 // added exactly, as integers, so the totals do not depend on the order of the hits nor on how many
 // ranks saw them; converted to SI sums over simulated particles (SurfaceSums) when results are needed.
-import { SURFACE_Q, type SurfaceSums } from '../common/surface-layout.js';
+import { DOMAIN_FACE_ELEMENTS, FACE_COPIES, SURFACE_Q, type SurfaceSums } from '../common/surface-layout.js';
 import type { BodyTables } from './body-tables.js';
 
 /** Exact integer surface sums of one rank (or of all ranks, once merged). */
@@ -15,14 +15,24 @@ export class SurfaceAccumulator {
     this.totals = new BigInt64Array(elements * SURFACE_Q);
   }
 
-  /** Adds one read-back of the GPU buffer (2 u32 words per value: low, high) covering `steps` sampled steps. */
+  /**
+   * Adds one read-back of the GPU buffer (2 u32 words per value: low, high; the triangles, then FACE_COPIES copies of
+   * each domain face, which are added into their face) covering `steps` sampled steps.
+   */
   addRaw(words: Uint32Array, steps: number): void {
     const t = this.totals;
-    for (let i = 0; i < t.length; i++) {
-      const lo = words[2 * i];
-      const hi = words[2 * i + 1];
+    const nTris = this.elements - DOMAIN_FACE_ELEMENTS;
+    const values = words.length / 2;
+    if (values !== (nTris + DOMAIN_FACE_ELEMENTS * FACE_COPIES) * SURFACE_Q) {
+      throw new Error(`internal: the GPU surface sums hold ${values} values, expected ${(nTris + DOMAIN_FACE_ELEMENTS * FACE_COPIES) * SURFACE_Q}`);
+    }
+    for (let v = 0; v < values; v++) {
+      const lo = words[2 * v];
+      const hi = words[2 * v + 1];
       if (lo === 0 && hi === 0) continue;
-      t[i] += (BigInt(hi | 0) << 32n) + BigInt(lo);
+      const e = Math.floor(v / SURFACE_Q);
+      const target = e < nTris ? e : nTris + Math.floor((e - nTris) / FACE_COPIES);
+      t[target * SURFACE_Q + (v % SURFACE_Q)] += (BigInt(hi | 0) << 32n) + BigInt(lo);
     }
     this.sampledSteps += steps;
   }

@@ -14,6 +14,18 @@ afterAll(() => gpu?.device.destroy());
 const base = ['grid.cells=[4,50,1]', 'particles.perCell=100', 'run.steps=6000', 'sampling.start=2000'];
 
 describe('walls sampled as surfaces', () => {
+  it('a gas at rest in a closed box presses on every wall with n k T, without shear or net heat', async () => {
+    const c = presetCase('collide-box', ['run.steps=300']);
+    const { sim, result } = await simulate(gpu, c, { timing: 'off' });
+    const s = surfaceSummary(c, sim.tables, result.surface);
+    const nkT = c.initial.numberDensity * 1.380649e-23 * c.initial.temperature;
+    for (const f of s.faces) {
+      expect(Math.abs(f.pressure / nkT - 1), `${f.face}: ${f.pressure} Pa against n k T = ${nkT} Pa`).toBeLessThan(0.01);
+      expect(Math.hypot(...f.shear)).toBe(0);
+      expect(f.heatFlux).toBe(0);
+    }
+  });
+
   it('Couette: the two moving walls carry equal and opposite shear, and equal pressures', async () => {
     const c = presetCase('couette', base);
     const { sim, result } = await simulate(gpu, c, { timing: 'off' });

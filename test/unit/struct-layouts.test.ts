@@ -4,8 +4,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_LAYOUTS, BOUNDARY_CODES, CELL_WORD, CTL, HALO_WORK, MIGRANT_WORDS, PARTIAL_WORDS, SAMPLE_MOMENTS, STATS,
+  ALL_LAYOUTS, BOUNDARY_CODES, CELL_WORD, CTL, HALO_WORK, MIGRANT_WORDS, PARTIAL_WORDS, SAMPLE_MOMENTS, STATS, SURFACE_MODEL_CODES,
+  UNIFORM_TABLES,
 } from '../../src-main/solver/gpu/struct-layouts.js';
+import { FACE_COPIES, SURFACE_Q } from '../../src-main/common/surface-layout.js';
+import { MAX_BODIES } from '../../src-main/common/body-schema.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH } from '../../src-main/solver/particle-attributes.js';
 import { MAX_RANKS } from '../../src-main/solver/subdomain.js';
 
@@ -85,6 +88,21 @@ describe('shared constants', () => {
     // a new group (e.g. indirect-dispatch ARGS_* words) needs its TypeScript twin and a check here
     const known = /^(MAX_SPECIES$|MAX_SURFACE_MODELS$|BC_|CTL_|HW_|ST_|STATS_WORDS$|STREAM_|INVALID_CELL$|CELL_BITS$|CELL_MASK$|MIGRANT_WORDS$|INJECTED_KEY$)/;
     expect([...consts.keys()].filter((k) => !known.test(k))).toEqual([]);
+  });
+
+  it('the uniform tables\' lengths (MAX_SPECIES, MAX_SURFACE_MODELS) hold the schema\'s most species and bodies', () => {
+    expect({ MAX_SPECIES: consts.get('MAX_SPECIES'), MAX_SURFACE_MODELS: consts.get('MAX_SURFACE_MODELS') }).toEqual({ ...UNIFORM_TABLES });
+    expect(UNIFORM_TABLES.MAX_SURFACE_MODELS).toBe(MAX_BODIES + 6);
+    expect(UNIFORM_TABLES.MAX_SPECIES).toBeGreaterThanOrEqual(16);
+    // body.wgsl's surfSpecies array: one entry per (surface model, species)
+    expect(/surfSpecies: array<SurfaceSpecies, (\d+)>/.exec(wgsl('body.wgsl'))?.[1]).toBe(String(UNIFORM_TABLES.MAX_SURFACE_MODELS * UNIFORM_TABLES.MAX_SPECIES));
+  });
+
+  it('body.wgsl\'s surface sums layout (SURF_Q, FACE_COPIES) and model kinds equal surface-layout.ts and SURFACE_MODEL_CODES', () => {
+    const body = parseU32Consts(wgsl('body.wgsl'));
+    expect({ SURF_Q: body.get('SURF_Q'), FACE_COPIES: body.get('FACE_COPIES') }).toEqual({ SURF_Q: SURFACE_Q, FACE_COPIES });
+    const kinds = Object.fromEntries([...body].filter(([k]) => k.startsWith('SURF_') && k !== 'SURF_Q').map(([k, v]) => [k.slice(5).toLowerCase(), v]));
+    expect(kinds).toEqual({ ...SURFACE_MODEL_CODES });
   });
 
   it('MIGRANT_WORDS equals its TypeScript twin, MAX_RANKS in move.wgsl equals the subdomain limit', () => {
