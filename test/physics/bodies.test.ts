@@ -88,6 +88,19 @@ describe('bodies in a free-molecular stream', () => {
     });
   }
 
+  it('sphere drag coefficient, Maxwell with accommodation 0.4: the free-molecular mix of the diffuse and specular ones', async () => {
+    const r = 0.12;
+    const c = freeMolecularCase([{ name: 'sphere', shape: { type: 'sphere', center: [0.3, 0.3, 0.3], radius: r },
+      surface: { model: 'maxwell', temperature: T, accommodation: 0.4 }, referenceArea: Math.PI * r * r }], 1200);
+    const { sim, result } = await simulate(gpu, c);
+    const cd = surfaceSummary(c, sim.tables, result.surface).bodies[0].cd!;
+    // without collisions the reflected molecules never return: the loads are linear in the accommodation
+    const theory = 0.4 * sphereDragCoefficient(S, { model: 'diffuse', wallTemperatureRatio: 1 }) + 0.6 * sphereDragCoefficient(S, { model: 'specular' });
+    console.log(`sphere maxwell 0.4: Cd ${cd.toFixed(4)} against ${theory.toFixed(4)} (${((cd / theory - 1) * 100).toFixed(2)} %)`);
+    expect(Math.abs(cd / theory - 1)).toBeLessThan(0.02);
+    expect(await particlesInside(sim)).toBe(0);
+  });
+
   for (const model of ['diffuse', 'specular'] as const) {
     for (const theta of [0, 30, 90]) {
       it(`flat plate at ${theta} degrees, ${model}: front-face pressure and shear`, async () => {
