@@ -10,6 +10,8 @@ export class LiveFields {
   private lastMs = 0;
   /** The view changed since the last slice (posted at the next tick, whatever its age). */
   private viewChanged = false;
+  /** A slice is being read (ticks meanwhile do nothing). */
+  private busy = false;
 
   /** source: the run's fields so far (call tick() between submits). */
   constructor(private readonly kase: Case, private view: LiveView, private readonly post: (s: FieldSlice) => void, private readonly everyMs: number,
@@ -18,10 +20,14 @@ export class LiveFields {
   /** Posts a slice when there are samples and the last one is older than `everyMs` (or the view changed). */
   async tick(): Promise<void> {
     const now = Date.now();
-    if (this.source.samples > 0 && (this.viewChanged || now - this.lastMs >= this.everyMs)) {
-      this.lastMs = now;
-      this.viewChanged = false;
+    if (this.busy || this.source.samples <= 0 || !(this.viewChanged || now - this.lastMs >= this.everyMs)) return;
+    this.busy = true;
+    this.lastMs = now;
+    this.viewChanged = false;
+    try {
       this.post(await this.slice());
+    } finally {
+      this.busy = false;
     }
   }
 

@@ -307,7 +307,7 @@ export class Simulation {
       passes: k.blockPasses, block: k.blocks + 1,
       massRef: t.species[0].mass, unscale: [unscale[1], unscale[4], unscale[10]],
     });
-    await rec.pass('sample', (p) => this.sample.encodeClose(p));
+    await rec.pass('sample-close', (p) => this.sample.encodeClose(p));
     closeCounters(k);
   }
 
@@ -327,8 +327,34 @@ export class Simulation {
   /** Fields of a few of this rank's cells so far (local cell ids), read from the GPU at once: the live view's plane. */
   async liveFields(localCells: ArrayLike<number>): Promise<Fields> {
     const ids = Uint32Array.from(localCells);
-    const gathered = ids.length > 0 ? await this.sample.gather(ids) : new Uint32Array(0);
-    return fieldsOfGathered(this.kase, this.tables, gathered, ids, this.counters.samples);
+    return fieldsOfGathered(this.kase, this.tables, await this.gatherSums(ids), ids, this.counters.samples);
+  }
+
+  /**
+   * The run's and open block's sums of the given global cells as sample_gather lays them out, with zeros for cells
+   * this rank does not own (so the ranks' answers add up to the whole plane): a multi-rank live view's part.
+   */
+  async gatherOwned(globalCells: Uint32Array): Promise<Uint32Array> {
+    const sub = this.subdomain;
+    const [nx, ny] = this.kase.grid.cells;
+    const { lo, hi } = sub.box;
+    const owned = (g: number) => {
+      const x = g % nx, y = Math.floor(g / nx) % ny, z = Math.floor(g / (nx * ny));
+      return x >= lo[0] && x < hi[0] && y >= lo[1] && y < hi[1] && z >= lo[2] && z < hi[2];
+    };
+    const ids = globalCells.map((g) => (owned(g) ? g - sub.cellBase : 0));
+    const words = await this.gatherSums(ids);
+    const K = globalCells.length;
+    for (let k = 0; k < K; k++) {
+      if (owned(globalCells[k])) continue;
+      for (let q = k; q < words.length; q += K) words[q] = 0;
+    }
+    return words;
+  }
+
+  /** sample_gather of local cells (nothing to read for none). */
+  private gatherSums(localCells: Uint32Array): Promise<Uint32Array> {
+    return localCells.length > 0 ? this.sample.gather(localCells) : Promise.resolve(new Uint32Array(0));
   }
 
   /** Sampling passes so far (the live view's source). */

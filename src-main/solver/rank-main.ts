@@ -134,6 +134,16 @@ async function main(ch: RankChannel): Promise<boolean> {
     let index = 0;
     const folder = p.checkpoints?.folder;
     const steps = p.resume ? p.resume.endStep - sim.stepsDone : p.case.run.steps;
+    // live view of the app: the orchestrator asks for a plane's sums; the answer goes after the next submit
+    let planeRequest: { id: number; cells: Uint32Array } | null = null;
+    ch.on('plane-request', (m) => { planeRequest = { id: m.message.id, cells: Uint32Array.from(frameAs(m.frames[0], Uint32Array)) }; });
+    const answerPlane = async () => {
+      const req = planeRequest as { id: number; cells: Uint32Array } | null;
+      if (!req || !sim.tables.sampling) return;
+      planeRequest = null;
+      const words = await sim.gatherOwned(req.cells);
+      await ch.send({ type: 'plane-sums', id: req.id, samples: sim.samples, frameBytes: [words.byteLength] }, [words]);
+    };
     const result = await sim.run({
       timing: p.timing, detail: p.detail, signal: ch.stopSignal,
       // the ranks start the clock together (a rank that starts late would be timed as the others' wait)
@@ -143,9 +153,11 @@ async function main(ch: RankChannel): Promise<boolean> {
       onBatch: async (b) => {
         const k = index++;
         await ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, frameBytes: [] }, []);
+        await answerPlane();
         if (p.rebalancePercent !== null) await followBalance(ch, sim, k);
       },
-    }, steps);
+      // the ranks close the batch-means blocks on their GPUs by the plan of the whole loop (a resumed run's too)
+    }, steps, p.blockPlan ?? { from: sim.stepsDone, steps });
     if (exchangeTrace) process.stdout.write(`${traceLine(ch.rank, exchangeTrace)}\n`);
     stepTimeline?.write(ch.rank);
     const gpuBytes = bufferPlan(sim.tables, sim.state.capacity, subdomain.nLocal, subdomain.worldSize).reduce((s, x) => s + x.bytes, 0);

@@ -27,11 +27,6 @@ export function partPlanes(part: SamplePart, species: number): number {
   return part === 'welford' ? 2 * SAMPLE_FIELDS : SAMPLE_MOMENTS * species;
 }
 
-/** Bytes of the GPU sampling state for nLocal cells (the pre-launch memory check). */
-export function sampleStateBytes(species: number, nLocal: number): number {
-  return SAMPLE_PARTS.reduce((a, p) => a + 4 * partPlanes(p, species) * nLocal, 0);
-}
-
 /** A zeroed host state for n cells. */
 export function emptySampleState(species: number, n: number): SampleState {
   const u = (p: SamplePart) => new Uint32Array(partPlanes(p, species) * n);

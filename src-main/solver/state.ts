@@ -6,7 +6,7 @@ import {
   SurfaceModel, SurfaceSpecies, UNIFORM_TABLES,
 } from './gpu/struct-layouts.js';
 import { SURFACE_WORDS } from '../common/surface-layout.js';
-import { SampleBuffers, sampleStateBytes } from './sample-buffers.js';
+import { SAMPLE_PARTS, SampleBuffers, partPlanes } from './sample-buffers.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH, type ParticleSet } from './particle-attributes.js';
 import { packBoxes, subdomainParams, wholeGrid, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
@@ -44,7 +44,7 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
   const S = t.species.length;
   const plan: BufferRequirement[] = [];
   for (const set of ['A', 'B']) for (const a of PARTICLE_ATTRIBUTES) plan.push({ label: `particles.${a}.${set}`, bytes: 4 * capacity });
-  plan.push({ label: 'sample.state', bytes: t.sampling ? sampleStateBytes(S, nLocal) : 20 });
+  for (const part of SAMPLE_PARTS) plan.push({ label: `sample.${part}`, bytes: t.sampling ? 4 * partPlanes(part, S) * nLocal : 4 });
   for (const a of ['cell.counts', 'cell.starts', 'cell.sigmaCrMax', 'cell.remainder']) plan.push({ label: a, bytes: 4 * nLocal });
   plan.push({ label: 'reduce.partials', bytes: 4 * PARTIAL_WORDS * Math.ceil(capacity / 256) });
   plan.push({ label: 'inject.counts', bytes: 4 * t.nFaceCells }, { label: 'inject.starts', bytes: 4 * t.nFaceCells });

@@ -32,6 +32,7 @@ import { PeerFolder } from '../transport/peer-folder.js';
 import type { TransportSpec } from '../transport/endpoints.js';
 import { BalanceCoordinator } from './balance-coordinator.js';
 import { RunAssembler, type RankStep } from './run-assembler.js';
+import { LivePlanes } from './live-planes.js';
 import { CheckpointKeeper } from './checkpoint-keeper.js';
 import { attachedCheckpointTarget, type CheckpointTarget } from '../../solver/checkpoint/checkpoint-target.js';
 import type { ResumePoint } from '../../solver/checkpoint/checkpoint-load.js';
@@ -57,10 +58,7 @@ export interface DistributedOptions {
   /** Merged statistics of each submit, as every rank has reported it. */
   onSteps?: (steps: StepStats[]) => void;
   /** After each merged submit: the run's sampled fields so far (a live view; read it, do not keep it past the call). */
-  /**
-   * Live fields: not offered by a multi-rank run (the sums stay on the ranks' GPUs until the end of the run; a
-   * per-plane request to the ranks is not built yet).
-   */
+  /** Live fields after each merged submit of a sampling run: planes read from the ranks' GPUs on demand (live-planes.ts). */
   onFields?: (fields: LiveFieldSource) => void | Promise<void>;
   /** Called once the ranks are launched (for records: adapters, pids). */
   onLaunched?: (ranks: LaunchedRank[]) => void;
@@ -232,12 +230,15 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   let moved = 0;
   let outcome: RunOutcome | null = null;
   let peerFolder: PeerFolder | null = null;
+  const livePlanes = o.onFields && c.sampling.enabled ? new LivePlanes(c, buildTables(c), channel, o.ranks, () => assembler.fields.samples) : null;
   try {
     channel.on('batch', (m) => {
       const { index, steps, passes, particles } = m.message;
       const merged = assembler.add(m.rank, index, { steps, passes, particles, phases: [] });
       if (!merged) return;
       o.onSteps?.(merged);
+      // the live view: a plane read from the ranks' GPUs (LiveFields paces the requests)
+      if (livePlanes && assembler.fields.samples > 0) void Promise.resolve(o.onFields!(livePlanes)).catch(() => undefined);
       if (balance) {
         awaitingDecision.set(index, merged);
         balance.merged(index);
@@ -264,6 +265,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       rebalancePercent: o.rebalancePercent ?? null,
       checkpoints: target ? { folder: target.folder } : null,
       resume: o.resume ? { dir: o.resume.dir, endStep: blockPlan.from + blockPlan.steps } : null,
+      blockPlan,
     };
     peerFolder = await peerFolderFor(o, ranks.map((r) => r.hostname));
     await channel.configureAll(payload as unknown, { peerFolder: peerFolder?.path });
@@ -293,6 +295,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     if (outcome.status === 'failed') throw new Error(failureText(outcome.failure));
     throw e;
   } finally {
+    livePlanes?.close();
     o.signal?.removeEventListener('abort', onAbort);
     await channel.close();
     await peerFolder?.close(); // the ranks have ended here (or were cancelled): their migrant files go too
