@@ -152,19 +152,8 @@ fn body_reflect(tri: u32, vel: vec3<f32>, sp: u32, rid: vec2<u32>, step: u32, bo
 // Adds value x (any sign) times scale, rounded to an integer, to the 64-bit sum at word w of surfSums.
 fn add_fixed(w: u32, x: f32, scale: f32) {
   let s = round(x * scale);
-  var lo: u32;
-  var hi: u32;
-  if (abs(s) < 2147483648.0) {
-    let i = i32(s);
-    lo = bitcast<u32>(i);
-    hi = select(0u, 0xffffffffu, i < 0);
-  } else {
-    // |s| >= 2^31 is an integer multiple of its ulp (>= 256): the split below is exact
-    let h = floor(s * (1.0 / 4294967296.0));
-    hi = bitcast<u32>(i32(h));
-    lo = u32(s - h * 4294967296.0);
-  }
-  add64(w, lo, hi);
+  let v = fixed_split(s);
+  add64(w, v.x, v.y);
 }
 
 // Adds the 64-bit value (lo, hi) to the sum at words w (low) and w + 1 (high), carrying out of the low word.

@@ -137,6 +137,26 @@ struct SimParams {
   bodyEps: f32,
   // first word of the triangles in bodyData (body.wgsl)
   triBase: u32,
+  // fixed-point scales (powers of two) of the sampled moments of order 1, 2 and 3 (sample.wgsl)
+  sampleScale1: f32,
+  sampleScale2: f32,
+  sampleScale3: f32,
+  pad0: u32,
+}
+
+// The uniform of sample.wgsl's sample_close: the closing block's passes and number and the field scales.
+struct CloseParams {
+  passes: u32,
+  block: u32,
+  // 1 / passes of the block
+  invPasses: f32,
+  // the reference mass, kg (the mass ratios are to it)
+  massRef: f32,
+  // 2^-e of the moments of order 1, 2 and 3 (turn fixed-point integers back into SI sums)
+  unscale1: f32,
+  unscale2: f32,
+  unscale3: f32,
+  pad0: u32,
 }
 
 // Gas-surface interaction of a surface model (body.wgsl): each body, then the six domain faces.
@@ -270,6 +290,17 @@ fn gauss2(u: vec2<f32>) -> vec2<f32> {
 // Flat invocation index of a 1D-or-2D dispatch (workgroups beyond 65535 spill into y).
 fn flat_id(wg: vec3<u32>, nwg: vec3<u32>, local: u32) -> u32 {
   return (wg.y * nwg.x + wg.x) * WG_SIZE + local;
+}
+
+// The integer s (any sign, |s| < 2^63) as the (low, high) words of a two's-complement 64-bit integer.
+fn fixed_split(s: f32) -> vec2<u32> {
+  if (abs(s) < 2147483648.0) {
+    let i = i32(s);
+    return vec2<u32>(bitcast<u32>(i), select(0u, 0xffffffffu, i < 0));
+  }
+  // |s| >= 2^31 is an integer multiple of its ulp (>= 256): the split below is exact
+  let h = floor(s * (1.0 / 4294967296.0));
+  return vec2<u32>(u32(s - h * 4294967296.0), bitcast<u32>(i32(h)));
 }
 
 // The cell word of a particle of species sp in cell c.

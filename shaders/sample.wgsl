@@ -1,9 +1,27 @@
-// sample.wgsl: the sampling phase. One invocation per cell adds, per species, the 13 velocity
-// moments of its particles to the running sums: count, sum v_i, sum v_i v_j (6), sum v^2 v_i (3).
-// The host folds these f32 sums into f64 after every submit (fields.ts turns them into n, u, T,
-// the pressure tensor diagonal and the heat flux).
+// sample.wgsl: sampling of the 13 velocity moments per species and cell (count, sum v_i, sum v_i v_j (6),
+// sum v^2 v_i (3)) into exact 64-bit fixed-point sums that stay on the GPU for the whole sampling window.
+//
+// sample: a team of TEAM lanes per cell reads the cell's particles (contiguous after the sort) coalesced:
+// lane l adds the particles l, l + TEAM, ... of the cell in f32, the lanes' sums are added in a fixed tree,
+// and the cell's pass total, times the moment's power-of-two scale, is rounded to an integer and added to
+// the open block's sums (lo and hi words, carried by hand). The f32 part depends on the cell's particle
+// list alone (never on the workgroup or the rank), and integer sums do not depend on any order, so the
+// sums are bitwise the same on any number of ranks and across a resume; nothing drifts however long the
+// window (the 64-bit sums overflow only after about 2^38 particle-passes per cell and block, which sets a flag).
+//
+// sample_close: at the end of a batch-means block, per cell: adds the block's sums to the run's, computes
+// the block's fields (f32; formulas of fields.ts) and updates their running mean and M2 (Welford) for the
+// standard errors, and zeroes the block's sums. The per-volume fields are kept per sampled particle (n in
+// particles per cell, pressures and heat fluxes in units of the reference mass per cell) so that their
+// squares stay within f32: the host multiplies by fnum / cell volume (and the reference mass) when it reads them.
+//
+// sample_gather: copies the run's and the open block's sums of a list of cells (one plane of the live view).
 
 const MOMENTS: u32 = 13u;
+const FIELDS: u32 = 13u;
+// Lanes per cell; fixed (never from the adapter): it sets the f32 order of a cell's pass sum.
+const TEAM: u32 = 8u;
+const BOLTZMANN_K: f32 = 1.380649e-23;
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read> cellCounts: array<u32>;
@@ -12,52 +30,240 @@ const MOMENTS: u32 = 13u;
 @group(0) @binding(4) var<storage, read> vy: array<f32>;
 @group(0) @binding(5) var<storage, read> vz: array<f32>;
 @group(0) @binding(6) var<storage, read> cell: array<u32>;
-@group(0) @binding(7) var<storage, read_write> sums: array<f32>;
+// the open block's sums: low and high words, layout [moment][species][local cell]
+@group(0) @binding(7) var<storage, read_write> blockLo: array<u32>;
+@group(0) @binding(8) var<storage, read_write> blockHi: array<u32>;
+// word 0: set when a sum would overflow (the host stops the run with an error)
+@group(0) @binding(9) var<storage, read_write> sampleFlags: array<atomic<u32>>;
+// the run's sums (closed blocks), same layout
+@group(0) @binding(10) var<storage, read_write> runLo: array<u32>;
+@group(0) @binding(11) var<storage, read_write> runHi: array<u32>;
+// per field and cell the running mean over the blocks, then the M2: [mean | m2][field][local cell]
+@group(0) @binding(12) var<storage, read_write> welford: array<f32>;
+@group(0) @binding(13) var<uniform> close: CloseParams;
+// the species' masses over the reference mass (four per vec4)
+@group(0) @binding(16) var<uniform> closeMasses: array<vec4<f32>, 4>;
+// sample_gather: the cells to copy, and the copy: [moment][species][run lo, run hi, block lo, block hi][listed cell]
+@group(0) @binding(14) var<storage, read> gatherCells: array<u32>;
+@group(0) @binding(15) var<storage, read_write> gathered: array<u32>;
 
-// Adds value to moment m of species s in local cell c (layout [moment][species][local cell]).
-fn add_moment(m: u32, s: u32, c: u32, value: f32) {
-  let idx = (m * params.nSpecies + s) * params.nLocal + c;
-  sums[idx] = sums[idx] + value;
+// the lanes' f32 partial sums, [moment][thread of the workgroup]
+var<workgroup> partial: array<f32, MOMENTS * WG_SIZE>;
+
+// Fixed-point scale of moment m: 1 for the count, then the scales of order 1, 2 and 3.
+fn moment_scale(m: u32) -> f32 {
+  if (m == 0u) { return 1.0; }
+  if (m < 4u) { return params.sampleScale1; }
+  if (m < 10u) { return params.sampleScale2; }
+  return params.sampleScale3;
 }
 
-// One invocation per cell: accumulate this sampling pass.
+// Adds the integer nearest to x (any sign, |x| < 2^62) to the 64-bit sum at word w of the block's sums.
+fn add_block(w: u32, x: f32) {
+  let s = round(x);
+  if (s == 0.0) { return; }
+  if (!(abs(s) < 4.611686e18)) {
+    atomicOr(&sampleFlags[0], 1u);
+    return;
+  }
+  let v = fixed_split(s);
+  let old = blockLo[w];
+  let lo = old + v.x;
+  blockLo[w] = lo;
+  let h = v.y + select(0u, 1u, lo < old);
+  if (h == 0u) { return; }
+  let oldHi = blockHi[w];
+  let hi = oldHi + h;
+  blockHi[w] = hi;
+  // a signed overflow: the high word moved the wrong way
+  let step = bitcast<i32>(h);
+  if ((step > 0 && bitcast<i32>(hi) < bitcast<i32>(oldHi)) || (step < 0 && bitcast<i32>(hi) > bitcast<i32>(oldHi))) {
+    atomicOr(&sampleFlags[0], 1u);
+  }
+}
+
+// One team of TEAM lanes per cell: this sampling pass's moments added to the open block's sums.
 @compute @workgroup_size(WG_SIZE)
 fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
           @builtin(local_invocation_index) li: u32) {
-  let c = flat_id(wg, nwg, li);
-  if (c >= params.nLocal) { return; }
-  let first = starts[c];
-  let n = cellCounts[c];
+  let t = flat_id(wg, nwg, li);
+  let c = t / TEAM;
+  let lane = t % TEAM;
+  let team0 = li - lane;
+  var first = 0u;
+  var n = 0u;
+  if (c < params.nLocal) {
+    first = starts[c];
+    n = cellCounts[c];
+  }
+  let mixture = params.nSpecies > 1u;
   for (var s = 0u; s < params.nSpecies; s++) {
     var cnt = 0.0;
     var m1 = vec3<f32>(0.0);
     var m2 = vec3<f32>(0.0);   // xx, yy, zz
     var mx = vec3<f32>(0.0);   // xy, xz, yz
     var m3 = vec3<f32>(0.0);   // v^2 v_i
-    for (var k = 0u; k < n; k++) {
+    for (var k = lane; k < n; k += TEAM) {
       let i = first + k;
-      if (species_part(cell[i]) != s) { continue; }
+      if (mixture && species_part(cell[i]) != s) { continue; }
       let v = vec3<f32>(vx[i], vy[i], vz[i]);
-      let v2 = dot(v, v);
       cnt = cnt + 1.0;
       m1 = m1 + v;
       m2 = m2 + v * v;
       mx = mx + vec3<f32>(v.x * v.y, v.x * v.z, v.y * v.z);
-      m3 = m3 + v2 * v;
+      m3 = m3 + dot(v, v) * v;
     }
-    if (cnt == 0.0) { continue; }
-    add_moment(0u, s, c, cnt);
-    add_moment(1u, s, c, m1.x);
-    add_moment(2u, s, c, m1.y);
-    add_moment(3u, s, c, m1.z);
-    add_moment(4u, s, c, m2.x);
-    add_moment(5u, s, c, m2.y);
-    add_moment(6u, s, c, m2.z);
-    add_moment(7u, s, c, mx.x);
-    add_moment(8u, s, c, mx.y);
-    add_moment(9u, s, c, mx.z);
-    add_moment(10u, s, c, m3.x);
-    add_moment(11u, s, c, m3.y);
-    add_moment(12u, s, c, m3.z);
+    partial[li] = cnt;
+    partial[WG_SIZE + li] = m1.x;
+    partial[2u * WG_SIZE + li] = m1.y;
+    partial[3u * WG_SIZE + li] = m1.z;
+    partial[4u * WG_SIZE + li] = m2.x;
+    partial[5u * WG_SIZE + li] = m2.y;
+    partial[6u * WG_SIZE + li] = m2.z;
+    partial[7u * WG_SIZE + li] = mx.x;
+    partial[8u * WG_SIZE + li] = mx.y;
+    partial[9u * WG_SIZE + li] = mx.z;
+    partial[10u * WG_SIZE + li] = m3.x;
+    partial[11u * WG_SIZE + li] = m3.y;
+    partial[12u * WG_SIZE + li] = m3.z;
+    workgroupBarrier();
+    if (c < params.nLocal && n > 0u) {
+      // lane l finishes moments l and l + TEAM: the team's eight partials in a fixed tree
+      for (var m = lane; m < MOMENTS; m += TEAM) {
+        let b = m * WG_SIZE + team0;
+        let sum = ((partial[b] + partial[b + 1u]) + (partial[b + 2u] + partial[b + 3u]))
+                + ((partial[b + 4u] + partial[b + 5u]) + (partial[b + 6u] + partial[b + 7u]));
+        add_block((m * params.nSpecies + s) * params.nLocal + c, sum * moment_scale(m));
+      }
+    }
+    workgroupBarrier();
+  }
+}
+
+// The value of the 64-bit sum (lo, hi) as f32.
+fn to_f32(lo: u32, hi: u32) -> f32 {
+  return f32(bitcast<i32>(hi)) * 4294967296.0 + f32(lo);
+}
+
+// 2^-e of moment m (turns its fixed-point sum back into SI units).
+fn moment_unscale(m: u32) -> f32 {
+  if (m == 0u) { return 1.0; }
+  if (m < 4u) { return close.unscale1; }
+  if (m < 10u) { return close.unscale2; }
+  return close.unscale3;
+}
+
+// The block's sum of moment m of species s in cell c (SI units, f32).
+fn block_moment(m: u32, s: u32, c: u32) -> f32 {
+  let w = (m * params.nSpecies + s) * params.nLocal + c;
+  return to_f32(blockLo[w], blockHi[w]) * moment_unscale(m);
+}
+
+// Mass ratio of species s to the reference mass.
+fn mass_ratio(s: u32) -> f32 {
+  return closeMasses[s / 4u][s % 4u];
+}
+
+// Welford's update of field f of cell c with this block's value x.
+fn welford_add(f: u32, c: u32, x: f32) {
+  let i = f * params.nLocal + c;
+  let j = (FIELDS + f) * params.nLocal + c;
+  let mean = welford[i];
+  let d = x - mean;
+  let next = mean + d / f32(close.block);
+  welford[i] = next;
+  welford[j] = welford[j] + d * (x - next);
+}
+
+// One invocation per cell: closes the block (run sums, block fields into the batch means, block sums zeroed).
+@compute @workgroup_size(WG_SIZE)
+fn sample_close(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) li: u32) {
+  let c = flat_id(wg, nwg, li);
+  if (c >= params.nLocal) { return; }
+  // the block's fields (fields.ts fillFields, in f32 and in units of the reference mass)
+  var count = 0.0;
+  var mass = 0.0;
+  var mom = vec3<f32>(0.0);
+  for (var s = 0u; s < params.nSpecies; s++) {
+    let n = block_moment(0u, s, c);
+    let mr = mass_ratio(s);
+    count = count + n;
+    mass = mass + mr * n;
+    mom = mom + mr * vec3<f32>(block_moment(1u, s, c), block_moment(2u, s, c), block_moment(3u, s, c));
+  }
+  // FIELD_ORDER: n, ux, uy, uz, T, pxx, pyy, pzz, p, qx, qy, qz, particlesPerSample
+  var f: array<f32, FIELDS>;
+  f[12] = count / f32(close.passes);
+  if (count > 0.0) {
+    let u = mom / mass;
+    let uu = dot(u, u);
+    var pd = vec3<f32>(0.0);
+    var q = vec3<f32>(0.0);
+    for (var s = 0u; s < params.nSpecies; s++) {
+      let n = block_moment(0u, s, c);
+      if (n == 0.0) { continue; }
+      let mr = mass_ratio(s);
+      let s1 = vec3<f32>(block_moment(1u, s, c), block_moment(2u, s, c), block_moment(3u, s, c));
+      let sd = vec3<f32>(block_moment(4u, s, c), block_moment(5u, s, c), block_moment(6u, s, c));
+      let so = vec3<f32>(block_moment(7u, s, c), block_moment(8u, s, c), block_moment(9u, s, c)); // xy, xz, yz
+      let s3 = vec3<f32>(block_moment(10u, s, c), block_moment(11u, s, c), block_moment(12u, s, c));
+      let v2 = sd.x + sd.y + sd.z;
+      let uS1 = dot(u, s1);
+      pd = pd + mr * (sd - 2.0 * u * s1 + n * u * u);
+      let uS = vec3<f32>(u.x * sd.x + u.y * so.x + u.z * so.y,
+                         u.x * so.x + u.y * sd.y + u.z * so.z,
+                         u.x * so.y + u.y * so.z + u.z * sd.z);
+      q = q + 0.5 * mr * (s3 - u * v2 - 2.0 * uS + 2.0 * u * uS1 + uu * s1 - uu * n * u);
+    }
+    let nCell = count * close.invPasses;
+    f[0] = nCell;
+    f[1] = u.x;
+    f[2] = u.y;
+    f[3] = u.z;
+    f[5] = pd.x * close.invPasses;
+    f[6] = pd.y * close.invPasses;
+    f[7] = pd.z * close.invPasses;
+    f[8] = (f[5] + f[6] + f[7]) / 3.0;
+    // T = p / (n k) in kelvin: the reference mass and the cell volume of both cancel but the mass
+    f[4] = (f[8] / nCell) * (close.massRef / BOLTZMANN_K);
+    f[9] = q.x * close.invPasses;
+    f[10] = q.y * close.invPasses;
+    f[11] = q.z * close.invPasses;
+  }
+  for (var k = 0u; k < FIELDS; k++) { welford_add(k, c, f[k]); }
+  // the block's sums into the run's (exact), then zeroed
+  for (var p = 0u; p < MOMENTS * params.nSpecies; p++) {
+    let w = p * params.nLocal + c;
+    let oldLo = runLo[w];
+    let lo = oldLo + blockLo[w];
+    let oldHi = runHi[w];
+    let hi = oldHi + blockHi[w] + select(0u, 1u, lo < oldLo);
+    runLo[w] = lo;
+    runHi[w] = hi;
+    // a signed overflow of the run's sum: two sums of one sign gave the other
+    let a = bitcast<i32>(oldHi);
+    let b = bitcast<i32>(blockHi[w]);
+    if ((a < 0) == (b < 0) && (bitcast<i32>(hi) < 0) != (a < 0)) { atomicOr(&sampleFlags[0], 1u); }
+    blockLo[w] = 0u;
+    blockHi[w] = 0u;
+  }
+}
+
+// One invocation per listed cell: copies its run and open-block sums (all moments and species).
+@compute @workgroup_size(WG_SIZE)
+fn sample_gather(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                 @builtin(local_invocation_index) li: u32) {
+  let k = flat_id(wg, nwg, li);
+  let listed = arrayLength(&gatherCells);
+  if (k >= listed) { return; }
+  let c = gatherCells[k];
+  for (var p = 0u; p < MOMENTS * params.nSpecies; p++) {
+    let w = p * params.nLocal + c;
+    let o = 4u * p * listed + k;
+    gathered[o] = runLo[w];
+    gathered[o + listed] = runHi[w];
+    gathered[o + 2u * listed] = blockLo[w];
+    gathered[o + 3u * listed] = blockHi[w];
   }
 }

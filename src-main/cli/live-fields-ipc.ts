@@ -4,10 +4,10 @@
 import type { Case } from '../common/case-schema.js';
 import type { FromChild, LiveView, ToChild } from '../services/child-messages.js';
 import { LiveFields } from '../services/live-fields.js';
-import type { FieldAccumulator } from '../solver/field-accumulator.js';
+import type { LiveFieldSource } from '../solver/loop-types.js';
 
 /** The onFields hook of a multi-rank run that posts live slices to the parent; undefined when nobody listens. */
-export function liveFieldsOverIpc(c: Case): ((fields: FieldAccumulator) => void) | undefined {
+export function liveFieldsOverIpc(c: Case): ((fields: LiveFieldSource) => Promise<void>) | undefined {
   if (!process.send || process.env.DSMC_LIVE_FIELDS !== '1' || !c.sampling.enabled) return undefined;
   let view: LiveView = { field: 'n', axis: 'z' };
   let live: LiveFields | null = null;
@@ -19,8 +19,8 @@ export function liveFieldsOverIpc(c: Case): ((fields: FieldAccumulator) => void)
   // the channel must not keep `dsmc run` alive once the run is over
   process.channel?.unref();
   const post = (slice: FromChild & { type: 'field' }) => { if (process.connected) process.send!(slice); };
-  return (fields) => {
+  return async (fields) => {
     live ??= new LiveFields(c, view, (slice) => post({ type: 'field', slice }), 500, fields);
-    live.tick();
+    await live.tick();
   };
 }

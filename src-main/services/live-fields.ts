@@ -1,44 +1,48 @@
-// The fields of a run while it goes, for the live view: a slice of the chosen field of the run's own
-// FieldAccumulator (a one-rank solver's, or a multi-rank run's assembled one), at most every `everyMs`.
+// The fields of a run while it goes, for the live view: a slice of the chosen field, computed from the sums of
+// the plane's cells alone (a one-rank solver reads them from its GPU), at most every `everyMs`.
 import type { Case } from '../common/case-schema.js';
 import type { FieldSlice } from '../common/contract/types.js';
-import type { FieldAccumulator } from '../solver/field-accumulator.js';
+import type { LiveFieldSource } from '../solver/loop-types.js';
 import type { LiveView } from './child-messages.js';
 import { planeCells, planeSlice } from './field-slice.js';
 
 export class LiveFields {
   private lastMs = 0;
+  /** The view changed since the last slice (posted at the next tick, whatever its age). */
+  private viewChanged = false;
+  /** A slice is being read (ticks meanwhile do nothing). */
+  private busy = false;
 
-  /** acc: the run's accumulator, fed elsewhere (call tick() after it grew). */
+  /** source: the run's fields so far (call tick() between submits). */
   constructor(private readonly kase: Case, private view: LiveView, private readonly post: (s: FieldSlice) => void, private readonly everyMs: number,
-    private readonly acc: FieldAccumulator) {}
+    private readonly source: LiveFieldSource) {}
 
-  /** Posts a slice when there are samples and the last one is older than `everyMs`. */
-  tick(): void {
+  /** Posts a slice when there are samples and the last one is older than `everyMs` (or the view changed). */
+  async tick(): Promise<void> {
     const now = Date.now();
-    if (this.acc.samples > 0 && now - this.lastMs >= this.everyMs) {
-      this.lastMs = now;
-      this.postSlice();
+    if (this.busy || this.source.samples <= 0 || !(this.viewChanged || now - this.lastMs >= this.everyMs)) return;
+    this.busy = true;
+    this.lastMs = now;
+    this.viewChanged = false;
+    try {
+      this.post(await this.slice());
+    } finally {
+      this.busy = false;
     }
   }
 
-  /** Changes the field or plane shown; posts it at once when there are samples. */
+  /** Changes the field or plane shown; the next tick posts it. */
   setView(view: LiveView): void {
     this.view = view;
-    if (this.acc.samples > 0) this.postSlice();
+    this.viewChanged = true;
   }
 
   /** The slice of the fields so far: computed on the plane's cells only (a big grid has millions, a plane thousands). */
-  slice(): FieldSlice {
+  async slice(): Promise<FieldSlice> {
     const { cells } = this.kase.grid;
     const { field, axis } = this.view;
     const index = this.view.index !== undefined && this.view.index < cells[{ x: 0, y: 1, z: 2 }[axis]] ? this.view.index : undefined;
-    const values = this.acc.fieldsOfCells(planeCells(cells, axis, index))[field];
-    return planeSlice(cells, this.acc.samples, field, axis, index, (_cell, k) => values[k]);
-  }
-
-  /** Posts the current slice. */
-  private postSlice(): void {
-    this.post(this.slice());
+    const values = (await this.source.fieldsOfCells(planeCells(cells, axis, index)))[field];
+    return planeSlice(cells, this.source.samples, field, axis, index, (_cell, k) => values[k]);
   }
 }

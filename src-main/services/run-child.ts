@@ -41,10 +41,10 @@ async function runStart(m: Extract<ToChild, { type: 'start' }>, controller: Abor
         gpu, signal: controller.signal,
         onProgress: (p) => post({ type: 'progress', ...p }),
         onBatch: (b) => post({ type: 'phases', phases: b.phases }),
-        // slices of the solver's own accumulator (not a second fold of every submit's sums)
-        onFields: (fields) => {
+        // slices of the plane's cells, read from the solver's GPU at most twice a second
+        onFields: async (fields) => {
           live ??= new LiveFields(c, view, (slice) => post({ type: 'field', slice }), 500, fields);
-          live.tick();
+          await live.tick();
         },
         onSteps: (s) => {
           recorder.onSteps(s);

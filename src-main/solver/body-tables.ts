@@ -10,6 +10,7 @@ import { CaseError, type CaseIssue } from '../common/case-errors.js';
 import { BOLTZMANN } from '../common/physics.js';
 import { DOMAIN_FACE_ELEMENTS, FACE_COPIES } from '../common/surface-layout.js';
 import { SURFACE_MODEL_CODES, UNIFORM_TABLES } from './gpu/struct-layouts.js';
+import { fixedScale, speedBound } from './fixed-point.js';
 
 type Values = Record<string, number>;
 
@@ -37,6 +38,8 @@ export interface BodyTables {
   /** Fixed-point scales of momentum and energy per unit of the reference mass. */
   scaleP: number;
   scaleE: number;
+  /** A speed few molecules exceed (the fixed-point sums' scales are set by it), m/s. */
+  vmax: number;
   /** The reference mass (the heaviest species), kg. */
   massRef: number;
   /** Distance a particle is set off a body after a reflection, m. */
@@ -112,23 +115,6 @@ export function bodyTriangles(c: Case): { tris: Float64Array; triBody: Int32Arra
     at += t.length / 9;
   });
   return { tris, triBody, perBody };
-}
-
-/** 2^k, the largest power of two with 2^k * x <= 2^bits. */
-function fixedScale(x: number, bits: number): number {
-  return Math.pow(2, Math.floor(Math.log2(Math.pow(2, bits) / x)));
-}
-
-/** A speed few molecules exceed: the fastest flow or wall plus six most probable speeds of the hottest, lightest gas. */
-function speedBound(c: Case, tHot: number): number {
-  const mMin = Math.min(...c.species.map((s) => s.mass));
-  let flow = Math.hypot(...c.initial.velocity);
-  for (const f of FACES) {
-    const b = c.boundaries[f];
-    if (b.type === 'inflow' || b.type === 'diffuse') flow = Math.max(flow, Math.hypot(...b.velocity));
-  }
-  for (const b of c.bodies) if (b.surface.model !== 'specular') flow = Math.max(flow, Math.hypot(...b.surface.velocity));
-  return flow + 6 * Math.sqrt((2 * BOLTZMANN * tHot) / mMin);
 }
 
 /** The bodyData words: cell offsets, cut-cell lists, then the triangles (f32 bits). */
@@ -226,7 +212,7 @@ export function buildBodyTables(c: Case, tHot: number): BodyTables {
   return {
     tris, triBody, nTris, nBodies, cellKind, volumeFraction, bodyData, surfModels, surfSpecies,
     // one hit's value stays below 2^24: the 64-bit sums hold 2^39 fastest hits before they could overflow
-    scaleP: fixedScale(vmax, 24), scaleE: fixedScale(0.5 * vmax * vmax, 24), massRef, bodyEps,
+    scaleP: fixedScale(vmax, 24), scaleE: fixedScale(0.5 * vmax * vmax, 24), massRef, bodyEps, vmax,
     elements: nTris + DOMAIN_FACE_ELEMENTS,
     gpuElements: nTris + DOMAIN_FACE_ELEMENTS * FACE_COPIES,
     triBase,

@@ -1,153 +1,193 @@
-// The sampled fields of a run: per-submit f32 moment sums (sample.wgsl, global cell order) folded
-// into f64 in submit order, grouped into batch-means blocks for the standard errors. A one-rank run
-// feeds it from its own read-back; a multi-rank run feeds it in the orchestrator from the ranks' sums
-// placed in global cell order, which gives bitwise the same fields.
+// The sampled fields of a run on the host: the GPU sampling state (sample-buffers.ts) in global cell order,
+// as read at the end of a run or at a checkpoint, and the counters of the sampling window. The means come
+// from the exact 64-bit sums (run plus open block), the standard errors from the GPU's batch means. A one-rank
+// run fills it from its own state; a multi-rank run places every rank's state in global order, which gives
+// bitwise the same fields.
 import { cellVolume, type Case } from '../common/case-schema.js';
-import { BatchMeans } from './field-statistics.js';
-import { addRange, closeRange, type FoldArrays } from './field-fold-kernels.js';
-import { FoldPool, foldThreads, sharedF64 } from './field-fold-pool.js';
-import { computeFields, emptyFields, fillFields, scaleByGasVolume, type Fields } from './fields.js';
-
-/** Everything a FieldAccumulator holds, for a checkpoint: f64 sums, the open block, the batch means. */
-export interface AccumulatorState {
-  sums: Float64Array;
-  blockSums: Float64Array;
-  blockPasses: number;
-  blockSubmits: number;
-  samples: number;
-  batchMeans: { mean: Fields; m2: Fields; blocks: number };
-}
+import { FIELD_NAMES, emptyFields, fillFields, scaleByGasVolume, type FieldName, type Fields } from './fields.js';
 import { SAMPLE_MOMENTS } from './gpu/struct-layouts.js';
+import { SAMPLE_FIELDS, SAMPLE_PARTS, emptySampleState, partPlanes, type SampleState } from './sample-buffers.js';
+import { copyOwnedCells, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
 
+/** Counters of the sampling window (the same on every rank): passes, the open block's passes and submits, closed blocks. */
+export interface SampleCounters {
+  samples: number;
+  blockPasses: number;
+  blockSubmits: number;
+  blocks: number;
+}
+
+/** Counters before the first sampling pass. */
+export function noSamples(): SampleCounters {
+  return { samples: 0, blockPasses: 0, blockSubmits: 0, blocks: 0 };
+}
+
+/**
+ * Counts a submit's sampling passes into the open batch-means block; true when the block closes at the end of this
+ * submit (it is full, or `force` and it holds any). The rank and the orchestrator keep their counters by the same rule.
+ */
+export function advanceCounters(k: SampleCounters, passes: number, perBlock: number, force: boolean): boolean {
+  if (passes > 0) {
+    k.samples += passes;
+    k.blockPasses += passes;
+    k.blockSubmits += 1;
+  }
+  return k.blockSubmits > 0 && (force || k.blockSubmits >= perBlock);
+}
+
+/** Counts the close of the open block (after advanceCounters said it closes). */
+export function closeCounters(k: SampleCounters): void {
+  k.blocks += 1;
+  k.blockPasses = 0;
+  k.blockSubmits = 0;
+}
+
+/**
+ * SI value of one unit of each field as sample_close keeps its batch means: per-volume fields per sampled particle
+ * and cell (n: fnum / cell volume; pressures and heat fluxes: also times the reference mass), the others in SI.
+ */
+export function welfordUnits(kase: Case, t: SolverTables): Record<FieldName, number> {
+  const perParticle = t.fnum / cellVolume(kase);
+  const flux = perParticle * t.species[0].mass;
+  return { n: perParticle, ux: 1, uy: 1, uz: 1, T: 1, pxx: flux, pyy: flux, pzz: flux, p: flux, qx: flux, qy: flux, qz: flux, particlesPerSample: 1 };
+}
+
+/** 2^-e per moment: turns moment m's fixed-point sums into SI sums (the count is an integer already). */
+export function momentUnscales(t: SolverTables): number[] {
+  const p = t.simParams;
+  const order = (m: number) => (m === 0 ? 0 : m < 4 ? 1 : m < 10 ? 2 : 3);
+  const scales = [1, p.sampleScale1, p.sampleScale2, p.sampleScale3];
+  return Array.from({ length: SAMPLE_MOMENTS }, (_, m) => 1 / scales[order(m)]);
+}
+
+/** The 64-bit sum (lo, hi) plus (lo2, hi2) as a double (exact below 2^53). */
+function sum64(lo: number, hi: number, lo2: number, hi2: number): number {
+  const l = lo + lo2; // both u32: the carry is what passes 2^32
+  const carry = l >= 4294967296 ? 1 : 0;
+  return ((hi + hi2 + carry) | 0) * 4294967296 + (l - carry * 4294967296);
+}
+
 export class FieldAccumulator {
-  /** Raw f64 moment sums (layout of sample.wgsl over all cells). */
-  readonly sums: Float64Array;
-  private readonly blockSums: Float64Array;
-  private blockPasses = 0;
-  private blockSubmits = 0;
-  private readonly batchMeans: BatchMeans;
-  /** The arrays the fold works on (in shared memory when it uses several threads). */
-  private readonly arrays: FoldArrays;
-  /** Threads that fold each submit and block (1: this thread alone). */
-  readonly threads: number;
-  /** The worker threads, started at the first fold and stopped by releaseThreads(). */
-  private pool: FoldPool | null = null;
-  /** True once the workers could not start: this accumulator then folds on its own thread. */
-  private poolFailed = false;
-  /** Threads the last fold ran on (threads, or 1 where the workers could not start). */
-  lastFoldThreads = 0;
+  /** The sampling state of every cell in global order. */
+  readonly state: SampleState;
+  counters: SampleCounters = noSamples();
+
+  constructor(private readonly kase: Case, private readonly tables: SolverTables) {
+    this.state = emptySampleState(tables.species.length, tables.sampling ? tables.nCells : 0);
+  }
+
   /** Sampling passes so far. */
-  samples = 0;
-
-  /** options.threads: fold threads (default: by grid size and cores; 1 for small grids). */
-  constructor(private readonly kase: Case, private readonly tables: SolverTables, options: { threads?: number } = {}) {
-    this.threads = options.threads ?? foldThreads(tables.nCells);
-    const alloc = this.threads > 1 ? sharedF64 : (n: number) => new Float64Array(n);
-    const planes = SAMPLE_MOMENTS * tables.species.length;
-    this.sums = alloc(planes * tables.nCells);
-    this.blockSums = alloc(this.sums.length);
-    this.batchMeans = new BatchMeans(tables.nCells, alloc);
-    const { mean, m2 } = this.batchMeans.state();
-    this.arrays = { nCells: tables.nCells, planes, sums: this.sums, blockSums: this.blockSums, blockFields: emptyFields(tables.nCells, alloc), mean, m2 };
-  }
-
-  /** Adds one submit's f32 sums over `passes` sampling passes (global cell order). */
-  add(f32: Float32Array, passes: number): void {
-    if (f32.length !== this.sums.length) throw new Error(`internal: ${f32.length} sampled sums where the grid has ${this.sums.length}`);
-    const pool = this.threadPool();
-    if (pool) pool.add(f32);
-    else addRange(this.arrays, f32, 0, this.tables.nCells);
-    this.samples += passes;
-    this.blockPasses += passes;
-    this.blockSubmits += 1;
-  }
-
-  /** Closes the current batch-means block when it holds `perBlock` sampled submits (or `force`). */
-  closeBlock(perBlock: number, force: boolean): void {
-    if (this.blockSubmits === 0 || (!force && this.blockSubmits < perBlock)) return;
-    const t = this.tables;
-    const base = { passes: this.blockPasses, masses: t.species.map((x) => x.mass), fnum: t.fnum, cellVolume: cellVolume(this.kase) };
-    const pool = this.threadPool();
-    // the block's fields, the batch means' update and zeroed block sums, cell by cell
-    this.batchMeans.update((_mean, _m2, k) => {
-      if (pool) pool.close({ ...base, k });
-      else closeRange(this.arrays, { ...base, k }, 0, t.nCells);
-    });
-    this.blockPasses = 0;
-    this.blockSubmits = 0;
-  }
-
-  /** Stops the fold's worker threads (a later fold starts them again); the arrays stay. */
-  releaseThreads(): void {
-    this.pool?.destroy();
-    this.pool = null;
-  }
-
-  /** The worker pool when this accumulator folds on several threads (started on first use; null if they cannot start). */
-  private threadPool(): FoldPool | null {
-    if (this.threads <= 1 || this.poolFailed) {
-      this.lastFoldThreads = 1;
-      return null;
-    }
-    this.pool ??= FoldPool.start(this.arrays, this.threads);
-    this.poolFailed = this.pool === null;
-    this.lastFoldThreads = this.pool ? this.threads : 1;
-    return this.pool;
-  }
-
-  /** Fields of moment sums over `passes` passes. */
-  private fieldsOf(sums: Float64Array, passes: number): Fields {
-    const t = this.tables;
-    return computeFields(sums, passes, t.species.map((s) => s.mass), t.nCells, t.fnum, cellVolume(this.kase));
-  }
-
-  /** The whole state (views of the live arrays: encode them before the next add). */
-  state(): AccumulatorState {
-    return {
-      sums: this.sums, blockSums: this.blockSums, blockPasses: this.blockPasses, blockSubmits: this.blockSubmits,
-      samples: this.samples, batchMeans: this.batchMeans.state(),
-    };
-  }
-
-  /** Continues from a checkpoint's state; throws when its arrays do not fit this grid. */
-  restore(s: AccumulatorState): void {
-    if (s.sums.length !== this.sums.length || s.blockSums.length !== this.blockSums.length) {
-      throw new Error(`checkpoint sampling sums hold ${s.sums.length} values, this case needs ${this.sums.length} (a checkpoint of another case?)`);
-    }
-    this.sums.set(s.sums);
-    this.blockSums.set(s.blockSums);
-    this.blockPasses = s.blockPasses;
-    this.blockSubmits = s.blockSubmits;
-    this.samples = s.samples;
-    this.batchMeans.restore(s.batchMeans);
-  }
-
-  /** The run's fields so far. */
-  fields(): Fields {
-    return scaleByGasVolume(this.fieldsOf(this.sums, this.samples), this.tables.bodies.volumeFraction);
-  }
-
-  /** The run's fields so far in the given cells only (out[k] is cell cellIds[k]): a live slice's plane. */
-  fieldsOfCells(cellIds: ArrayLike<number>): Fields {
-    const t = this.tables;
-    const out = emptyFields(cellIds.length);
-    fillFields(out, this.sums, this.samples, t.species.map((x) => x.mass), t.nCells, t.fnum, cellVolume(this.kase), cellIds);
-    return scaleByGasVolume(out, t.bodies.volumeFraction, cellIds);
-  }
-
-  /** Standard errors per cell by batch means (NaN with fewer than 2 blocks). */
-  errors(): Fields {
-    return scaleByGasVolume(this.batchMeans.errors(), this.tables.bodies.volumeFraction);
+  get samples(): number {
+    return this.counters.samples;
   }
 
   /** Batch-means blocks closed so far. */
   get blocks(): number {
-    return this.batchMeans.count;
+    return this.counters.blocks;
+  }
+
+  /** Places a rank's state (its local cells) into global order; its owned cells only. */
+  place(local: SampleState, sub: Subdomain): void {
+    const t = this.tables;
+    if (!t.sampling) return;
+    const grid = this.kase.grid.cells;
+    for (const part of SAMPLE_PARTS) {
+      const planes = partPlanes(part, t.species.length);
+      const from = local[part], into = this.state[part];
+      for (let k = 0; k < planes; k++) {
+        copyOwnedCells(from.subarray(k * sub.nLocal, (k + 1) * sub.nLocal), sub, grid, into.subarray(k * t.nCells, (k + 1) * t.nCells));
+      }
+    }
+  }
+
+  /** The SI moment sums (run plus open block) of the given cells (default all), [moment][species][k] over cells.length entries. */
+  momentSums(cells: ArrayLike<number> | null = null): Float64Array {
+    const t = this.tables;
+    const S = t.species.length, N = t.nCells;
+    const n = cells ? cells.length : N;
+    const out = new Float64Array(SAMPLE_MOMENTS * S * n);
+    const unscale = momentUnscales(t);
+    const { runLo, runHi, blockLo, blockHi } = this.state;
+    const runHiS = new Int32Array(runHi.buffer, runHi.byteOffset, runHi.length);
+    const blockHiS = new Int32Array(blockHi.buffer, blockHi.byteOffset, blockHi.length);
+    for (let m = 0; m < SAMPLE_MOMENTS; m++) {
+      for (let s = 0; s < S; s++) {
+        const plane = m * S + s, u = unscale[m];
+        for (let k = 0; k < n; k++) {
+          const w = plane * N + (cells ? cells[k] : k);
+          out[plane * n + k] = sum64(runLo[w], runHiS[w], blockLo[w], blockHiS[w]) * u;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The run's fields so far. */
+  fields(): Fields {
+    const t = this.tables;
+    const out = emptyFields(t.nCells);
+    if (t.sampling) fillFields(out, this.momentSums(null), this.samples, t.species.map((x) => x.mass), t.nCells, t.fnum, cellVolume(this.kase));
+    return scaleByGasVolume(out, t.bodies.volumeFraction);
+  }
+
+  /** The run's fields so far in the given cells only (out[k] is cell cellIds[k]). */
+  fieldsOfCells(cellIds: ArrayLike<number>): Fields {
+    const t = this.tables;
+    const out = emptyFields(cellIds.length);
+    if (t.sampling) fillFields(out, this.momentSums(cellIds), this.samples, t.species.map((x) => x.mass), cellIds.length, t.fnum, cellVolume(this.kase));
+    return scaleByGasVolume(out, t.bodies.volumeFraction, cellIds);
+  }
+
+  /** Standard errors per cell by batch means: sqrt(M2 / (k - 1) / k) of the block values (NaN with fewer than 2 blocks). */
+  errors(): Fields {
+    const t = this.tables;
+    const N = t.nCells, k = this.blocks;
+    const out = emptyFields(N);
+    const w = this.state.welford;
+    const units = welfordUnits(this.kase, t);
+    FIELD_NAMES.forEach((name, f) => {
+      const e = out[name], u = units[name];
+      const m2 = (SAMPLE_FIELDS + f) * N;
+      for (let c = 0; c < N; c++) e[c] = k >= 2 && t.sampling ? u * Math.sqrt(Math.max(0, w[m2 + c]) / (k - 1) / k) : NaN;
+    });
+    return scaleByGasVolume(out, t.bodies.volumeFraction);
   }
 }
 
-/** A host array for `n` f32 sums to fold into `acc`: in shared memory when its fold uses worker threads (no copy then). */
-export function foldInput(n: number, acc: FieldAccumulator | null): Float32Array {
-  return acc && acc.threads > 1 ? new Float32Array(new SharedArrayBuffer(4 * n)) : new Float32Array(n);
+/**
+ * Fields of a few cells from the sums sample_gather copied ([moment][species][run lo, run hi, block lo, block hi][k])
+ * over `samples` passes: the live view's plane.
+ */
+export function fieldsOfGathered(kase: Case, t: SolverTables, gathered: Uint32Array, cellIds: ArrayLike<number>, samples: number): Fields {
+  const S = t.species.length, n = cellIds.length;
+  const sums = new Float64Array(SAMPLE_MOMENTS * S * n);
+  const hi = new Int32Array(gathered.buffer, gathered.byteOffset, gathered.length);
+  const unscale = momentUnscales(t);
+  for (let m = 0; m < SAMPLE_MOMENTS; m++) {
+    for (let s = 0; s < S; s++) {
+      const plane = m * S + s;
+      const o = 4 * plane * n;
+      for (let k = 0; k < n; k++) sums[plane * n + k] = sum64(gathered[o + k], hi[o + n + k], gathered[o + 2 * n + k], hi[o + 3 * n + k]) * unscale[m];
+    }
+  }
+  const out = emptyFields(n);
+  fillFields(out, sums, samples, t.species.map((x) => x.mass), n, t.fnum, cellVolume(kase));
+  return scaleByGasVolume(out, t.bodies.volumeFraction, cellIds);
+}
+
+/** Each rank's sampling state for its new subdomain after a rebalance, from every rank's state over its old one. */
+export function redistributeSampleState(kase: Case, t: SolverTables, states: SampleState[], oldSubs: Subdomain[], newSubs: Subdomain[]): SampleState[] {
+  const global = new FieldAccumulator(kase, t);
+  states.forEach((s, r) => global.place(s, oldSubs[r]));
+  return newSubs.map((sub) => {
+    const out = emptySampleState(t.species.length, sub.nLocal);
+    for (const part of SAMPLE_PARTS) {
+      const planes = partPlanes(part, t.species.length);
+      for (let k = 0; k < planes; k++) {
+        out[part].set(global.state[part].subarray(k * t.nCells + sub.cellBase, k * t.nCells + sub.cellBase + sub.nLocal), k * sub.nLocal);
+      }
+    }
+    return out;
+  });
 }

@@ -4,6 +4,8 @@ import type { SurfaceSums } from '../common/surface-layout.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
 import type { TimingSource } from '../common/run-summary.js';
 import type { Fields } from './fields.js';
+import type { SampleCounters } from './field-accumulator.js';
+import type { SampleState } from './sample-buffers.js';
 import type { Exchanger } from './migration-exchange.js';
 import type { ParticleTotals } from './phases/conservation.js';
 import type { Subdomain } from './subdomain.js';
@@ -26,11 +28,6 @@ export interface StepStats {
 /** What one submit produced, for a multi-rank run's orchestrator (the rank forwards it). */
 export interface BatchReport {
   steps: StepStats[];
-  /**
-   * This submit's f32 sampling sums over the rank's local cells (layout of sample.wgsl), or null when it did not
-   * sample. The loop reuses this array for the next submit: copy what must outlive the onBatch call.
-   */
-  sums: Float32Array | null;
   /** Sampling passes in this submit. */
   passes: number;
   /** Live particles on this rank after the submit. */
@@ -111,8 +108,10 @@ export interface LoopResult {
   /** Standard errors of `fields` per cell by batch means over `fieldBlocks` blocks (NaN when fewer than 2). */
   fieldErrors: Fields;
   fieldBlocks: number;
-  /** Raw f64 moment sums (layout of sample.wgsl), for tests and exports. */
-  sums: Float64Array;
+  /** A rank of a multi-rank run: its sampling state (local cells), for the orchestrator; null on one rank or when nothing is sampled. */
+  sampleState: SampleState | null;
+  /** Sampling passes and batch-means blocks. */
+  sampleCounters: SampleCounters;
   /** Totals of the particle system after every submit (for step statistics over time). */
   totalsOverTime: { step: number; totals: ParticleTotals }[];
   capacity: number;
@@ -126,3 +125,9 @@ export interface LoopResult {
 
 /** Thrown when a run is cancelled through its AbortSignal. */
 export class RunCancelled extends Error {}
+
+/** The fields of a run so far for the live view: passes so far, and the fields of a list of (global) cells. */
+export interface LiveFieldSource {
+  readonly samples: number;
+  fieldsOfCells(cellIds: ArrayLike<number>): Promise<Fields>;
+}

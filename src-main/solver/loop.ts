@@ -9,7 +9,8 @@ import { TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type Ph
 import { PipelineCache } from './gpu/pipeline-cache.js';
 import { CELL_WORD, CTL, MIGRANT_CELL_WORD, MIGRANT_WORDS, STATS } from './gpu/struct-layouts.js';
 import { velocityDistribution, type VelocityDistribution } from '../common/velocity-distribution.js';
-import { FieldAccumulator, foldInput } from './field-accumulator.js';
+import { FieldAccumulator, advanceCounters, closeCounters, fieldsOfGathered, momentUnscales, noSamples, type SampleCounters } from './field-accumulator.js';
+import type { SampleState } from './sample-buffers.js';
 import { FIELD_NAMES, type Fields } from './fields.js';
 import { MigrationExchange, type ExchangeResult } from './migration-exchange.js';
 import { MigratePhase } from './phases/migrate.js';
@@ -61,11 +62,10 @@ export class Simulation {
   private readonly chunk: number;
   /** Sampled fields (one-rank runs; in a multi-rank run the orchestrator keeps them). */
   private readonly fieldsAcc: FieldAccumulator | null;
-  private samples = 0;
+  /** Sampling passes and batch-means blocks so far (the sums themselves stay on the GPU). */
+  private counters: SampleCounters = noSamples();
   /** Staging buffers reused by the read-back after every submit. */
   private readonly readback: Readback;
-  /** Host copy of the sampling sums, reused every sampled submit (sized to the sums buffer). */
-  private hostSums: Float32Array | null = null;
   /** This rank's surface sums (bodies and domain faces), exact integers added after every sampled submit. */
   readonly surface: SurfaceAccumulator;
   private particles: number;
@@ -294,8 +294,87 @@ export class Simulation {
     return true;
   }
 
-  /** Reads the step ring, control words and (when sampled) the f32 sums after a submit. */
-  private async readBack(first: number, count: number, sampled: number): Promise<{ steps: StepStats[]; sums: Float32Array | null }> {
+  /**
+   * Counts a submit's sampling passes into the open batch-means block and, when the block is full (or `force`
+   * and it holds any), records its close (sample_close) at the end of the submit being recorded.
+   */
+  private async countPasses(rec: PhaseRecorder, passes: number, perBlock: number, force: boolean): Promise<void> {
+    const k = this.counters;
+    if (!advanceCounters(k, passes, perBlock, force)) return;
+    const t = this.tables;
+    const unscale = momentUnscales(t);
+    this.sample.prepareClose({
+      passes: k.blockPasses, block: k.blocks + 1,
+      massRef: t.species[0].mass, unscale: [unscale[1], unscale[4], unscale[10]],
+    });
+    await rec.pass('sample-close', (p) => this.sample.encodeClose(p));
+    closeCounters(k);
+  }
+
+  /** Reads this rank's sampling state (every cell's sums and batch means) from the GPU; stops on an overflow. */
+  async readSampleState(): Promise<SampleState> {
+    const { state, overflow } = await this.state.sample.read();
+    if (overflow) {
+      throw new Error(
+        'a sampled moment sum of a cell overflowed its 64-bit fixed-point range (more than about 2^38 particle-passes per cell and ' +
+        'batch-means block, or molecules far faster than the case\'s flow and temperatures suggest). Sample fewer steps (sampling.interval ' +
+        'larger, or a shorter run), or please report this case.',
+      );
+    }
+    return state;
+  }
+
+  /** Fields of a few of this rank's cells so far (local cell ids), read from the GPU at once: the live view's plane. */
+  async liveFields(localCells: ArrayLike<number>): Promise<Fields> {
+    const ids = Uint32Array.from(localCells);
+    return fieldsOfGathered(this.kase, this.tables, await this.gatherSums(ids), ids, this.counters.samples);
+  }
+
+  /**
+   * The run's and open block's sums of the given global cells as sample_gather lays them out, with zeros for cells
+   * this rank does not own (so the ranks' answers add up to the whole plane): a multi-rank live view's part.
+   */
+  async gatherOwned(globalCells: Uint32Array): Promise<Uint32Array> {
+    const sub = this.subdomain;
+    const [nx, ny] = this.kase.grid.cells;
+    const { lo, hi } = sub.box;
+    const owned = (g: number) => {
+      const x = g % nx, y = Math.floor(g / nx) % ny, z = Math.floor(g / (nx * ny));
+      return x >= lo[0] && x < hi[0] && y >= lo[1] && y < hi[1] && z >= lo[2] && z < hi[2];
+    };
+    const ids = globalCells.map((g) => (owned(g) ? g - sub.cellBase : 0));
+    const words = await this.gatherSums(ids);
+    const K = globalCells.length;
+    for (let k = 0; k < K; k++) {
+      if (owned(globalCells[k])) continue;
+      for (let q = k; q < words.length; q += K) words[q] = 0;
+    }
+    return words;
+  }
+
+  /** sample_gather of local cells (nothing to read for none). */
+  private gatherSums(localCells: Uint32Array): Promise<Uint32Array> {
+    return localCells.length > 0 ? this.sample.gather(localCells) : Promise.resolve(new Uint32Array(0));
+  }
+
+  /** Sampling passes so far (the live view's source). */
+  get samples(): number {
+    return this.counters.samples;
+  }
+
+  /** The live view's source on one rank: fields of global cells (local ids on one rank) so far. */
+  fieldsOfCells(cellIds: ArrayLike<number>): Promise<Fields> {
+    if (this.subdomain.worldSize > 1) throw new Error('internal: live fields of a rank of a multi-rank run');
+    return this.liveFields(cellIds);
+  }
+
+  /** Sampling passes and blocks so far. */
+  get sampleCounters(): SampleCounters {
+    return { ...this.counters };
+  }
+
+  /** Reads the step ring and control words after a submit (and the surface sums when it sampled). */
+  private async readBack(first: number, count: number, sampled: number): Promise<{ steps: StepStats[] }> {
     const device = this.gpu.device;
     const st = this.state;
     const stats = new Uint32Array(await this.readback.read(st.stats, 4 * STATS.WORDS * st.statsRing));
@@ -308,14 +387,9 @@ export class Simulation {
       );
     }
     this.particles = ctl[CTL.N];
-    let sums: Float32Array | null = null;
     if (sampled > 0) {
-      // one host array, reused submit after submit (BatchReport.sums is valid until onBatch returns)
-      if (this.hostSums?.byteLength !== st.sums.size) this.hostSums = foldInput(st.sums.size / 4, this.fieldsAcc);
-      sums = await this.readback.readInto(st.sums, this.hostSums);
       this.surface.addRaw(new Uint32Array(await this.readback.read(st.surfSums, st.surfSums.size)), sampled);
-      const enc = device.createCommandEncoder({ label: 'clear-sums' });
-      enc.clearBuffer(st.sums);
+      const enc = device.createCommandEncoder({ label: 'clear-surface-sums' });
       enc.clearBuffer(st.surfSums);
       device.queue.submit([enc.finish()]);
     }
@@ -335,7 +409,7 @@ export class Simulation {
         ...(x ? { sent: x.sent, received: x.received, exchangeSeconds: x.seconds } : {}),
       });
     }
-    return { steps: out, sums };
+    return { steps: out };
   }
 
 
@@ -401,6 +475,7 @@ export class Simulation {
       cellBase: this.subdomain.cellBase, nLocal: st.nLocal, arrays: ordered, sigmaCrMax: cells.sigmaCrMax, remainder: cells.remainder,
       history: structuredClone(this.history),
       surface: { totals: BigInt64Array.from(this.surface.totals), sampledSteps: this.surface.sampledSteps },
+      sampling: this.tables.sampling ? await this.readSampleState() : null,
     };
   }
 
@@ -443,7 +518,9 @@ export class Simulation {
     this.step = s.step;
     this.particles = n;
     if (this.halo) this.writeHalo(); // the control words above cleared its cell count
-    this.samples = s.history.samples;
+    this.counters = { ...s.history.sampling };
+    if (s.sampling) this.state.sample.write(s.sampling);
+    else if (this.tables.sampling && s.history.sampling.samples > 0) throw new Error('checkpoint holds sampling passes but no sampling state (damaged checkpoint)');
     this.carried = structuredClone(s.history);
     this.surface.restore(s.surface);
   }
@@ -458,11 +535,13 @@ export class Simulation {
    * from the orchestrator, particles of cells that changed hands go to their new owners through the exchange
    * (sequence number 2 step + 1), and the sort rebuilds the cell order, keeping every cell's particle order.
    */
-  async relayout(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array): Promise<void> {
+  async relayout(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array, sample: SampleState | null = null): Promise<void> {
     if (!this.exchange || !this.migrate) throw new Error('internal: only a rank of a multi-rank run can be rebalanced');
     const device = this.gpu.device;
     const st = this.state;
+    if (this.tables.sampling && !sample) throw new Error('internal: a rebalance of a sampling run needs the sampling state of the new cells');
     const oldStarts = st.resubdomain(sub, sigmaCrMax, remainder);
+    if (sample) st.sample.write(sample);
     this.readback.release(); // staging buffers of the replaced per-cell arrays
     this.sort = new SortPhase(this.ctx);
     this.bindAll();
@@ -520,24 +599,11 @@ export class Simulation {
     const totalsOverTime: LoopResult['totalsOverTime'] = carried ? carried.totalsOverTime : [];
     const perBlock = blockSubmits(this.kase, blockPlan.from, blockPlan.steps);
     let submits = carried ? carried.submits : 0;
-    this.history = { samples: this.samples, submits, startStep, start, totalsOverTime };
+    this.history = { sampling: { ...this.counters }, submits, startStep, start, totalsOverTime };
     await options.beforeClock?.();
     const t0 = performance.now();
     let moved = 0;
     const host = { encodeSeconds: 0, waitSeconds: 0, readbackSeconds: 0, foldSeconds: 0, submits: 0 };
-    // the last submit's sampling sums (this.hostSums, kept until the next read-back), folded into the fields later
-    let pendingFold: { sums: Float32Array; passes: number } | null = null;
-    /** Folds the pending sums into the fields (one-rank runs); returns the seconds it took (also added to host.foldSeconds). */
-    const fold = (): number => {
-      if (!pendingFold || !this.fieldsAcc) return 0;
-      const t = performance.now();
-      this.fieldsAcc.add(pendingFold.sums, pendingFold.passes);
-      this.fieldsAcc.closeBlock(perBlock, false);
-      pendingFold = null;
-      const seconds = (performance.now() - t) / 1000;
-      host.foldSeconds += seconds;
-      return seconds;
-    };
     const last = this.step + steps;
     while (this.step < last) {
       if (options.signal?.aborted) throw new RunCancelled(`cancelled at step ${this.step}`);
@@ -550,24 +616,20 @@ export class Simulation {
         // hand the GPU work early so that it runs while the rest of the batch is recorded
         if (k % FLUSH_EVERY === 0 && k < batch) rec.flush();
       }
+      // a full batch-means block (or the last submit's open one) is closed on the GPU at the end of this submit
+      await this.countPasses(rec, passes, perBlock, this.step + batch === last);
       const tSubmit = performance.now();
-      // the queue has this submit's work once submit() returns its promise (it then waits for the GPU), so
-      // the previous submit's sums are folded on the host while the GPU runs this one
-      const submitted = rec.submit();
-      const foldSeconds = fold();
-      await submitted;
+      await rec.submit();
       throwIfGpuError(this.gpu);
       const tRead = performance.now();
       const got = await this.readBack(this.step + 1, batch, passes);
       host.encodeSeconds += (tSubmit - tEncode) / 1000;
-      host.waitSeconds += (tRead - tSubmit) / 1000 - foldSeconds;
+      host.waitSeconds += (tRead - tSubmit) / 1000;
       host.readbackSeconds += (performance.now() - tRead) / 1000;
       host.submits += 1;
       this.step += batch;
-      this.samples += passes;
-      if (got.sums && this.fieldsAcc) pendingFold = { sums: got.sums, passes };
       await options.onBatch?.({
-        steps: got.steps, sums: got.sums, passes, particles: this.particles,
+        steps: got.steps, passes, particles: this.particles,
         phases: [...this.phaseTotals(rec)].map(([phase, t]) => ({ phase, seconds: t.totalSeconds })),
       });
       // a reduction over every particle: every submit for small runs, less often for big ones
@@ -578,20 +640,20 @@ export class Simulation {
       for (const s of got.steps) moved += s.particlesBefore;
       stepStats.push(...got.steps);
       options.onSteps?.(got.steps);
-      this.history = { samples: this.samples, submits, startStep, start, totalsOverTime };
-      if (options.onCheckpoint && checkpointDue(this.kase, this.step - batch, this.step, last)) {
-        fold(); // a checkpoint holds the fields up to its step
-        await options.onCheckpoint(this.step);
-      }
+      this.history = { sampling: { ...this.counters }, submits, startStep, start, totalsOverTime };
+      if (options.onCheckpoint && checkpointDue(this.kase, this.step - batch, this.step, last)) await options.onCheckpoint(this.step);
       const elapsed = (performance.now() - t0) / 1000;
       options.onProgress?.({ step: this.step, steps: last, particles: this.particles, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
     }
-    fold();
     const seconds = (performance.now() - t0) / 1000;
-    const tClose = performance.now();
-    this.fieldsAcc?.closeBlock(perBlock, true);
-    this.fieldsAcc?.releaseThreads();
-    host.foldSeconds += (performance.now() - tClose) / 1000;
+    // the sampled fields come back once, after the clock stops: every cell's exact sums and batch means
+    const tRead = performance.now();
+    const sampleState = this.tables.sampling && steps > 0 ? await this.readSampleState() : null;
+    if (sampleState && this.fieldsAcc) {
+      this.fieldsAcc.place(sampleState, this.subdomain);
+      this.fieldsAcc.counters = { ...this.counters };
+    }
+    host.foldSeconds += (performance.now() - tRead) / 1000;
     // the final totals (conservation) are taken after the clock stops, as the first were before it started
     const end = steps > 0 ? await this.totals() : start;
     if (steps > 0) totalsOverTime.push({ step: this.step, totals: end });
@@ -600,11 +662,12 @@ export class Simulation {
       steps, seconds, stepStats, start, startStep, end,
       phases: this.phaseTotals(rec),
       timingSource: rec.source,
-      samples: this.samples,
+      samples: this.counters.samples,
       fields: acc ? acc.fields() : noFields(),
       fieldErrors: acc ? acc.errors() : noFields(),
-      fieldBlocks: acc ? acc.blocks : 0,
-      sums: acc ? acc.sums : new Float64Array(0),
+      fieldBlocks: this.counters.blocks,
+      sampleState: acc ? null : sampleState,
+      sampleCounters: { ...this.counters },
       totalsOverTime,
       capacity: this.state.capacity,
       tables: this.tables,

@@ -9,6 +9,7 @@ import { exitWhenSupervisorGone } from '../cluster/supervisor/supervisor-watch.j
 import { openGpu, type Gpu } from './gpu/device.js';
 import { addTime, type PhaseTotals } from './gpu/phase-timer.js';
 import { MIGRANT_WORDS } from './gpu/struct-layouts.js';
+import { SAMPLE_PARTS, sampleStateOfFrames, type SampleState } from './sample-buffers.js';
 import { Simulation } from './loop.js';
 import { RunCancelled } from './loop-types.js';
 import type { Exchanger } from './migration-exchange.js';
@@ -94,7 +95,17 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
   if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
   if (go.message.decomposition === null) return;
   const d = parseDecomposition(go.message.decomposition);
-  await sim.relayout(subdomainOf(d, ch.rank), frameAs(go.frames[0], Float32Array), frameAs(go.frames[1], Float32Array));
+  let sample: SampleState | null = null;
+  if (sim.tables.sampling) {
+    // the sampling state follows the cells: this rank's old cells out, its new cells back
+    const old = await sim.readSampleState();
+    const out = SAMPLE_PARTS.map((p) => old[p]);
+    await ch.send({ type: 'sample-state', index: k, frameBytes: out.map((f) => f.byteLength) }, out);
+    const back = await ch.receive('sample-state', 600_000);
+    if (back.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator sent the sampling state of submit ${back.message.index} after submit ${k}`);
+    sample = sampleStateOfFrames(back.frames);
+  }
+  await sim.relayout(subdomainOf(d, ch.rank), frameAs(go.frames[0], Float32Array), frameAs(go.frames[1], Float32Array), sample);
 }
 
 /** The rank's life from hello to done; true when the orchestrator acknowledged the `done`. */
@@ -123,6 +134,16 @@ async function main(ch: RankChannel): Promise<boolean> {
     let index = 0;
     const folder = p.checkpoints?.folder;
     const steps = p.resume ? p.resume.endStep - sim.stepsDone : p.case.run.steps;
+    // live view of the app: the orchestrator asks for a plane's sums; the answer goes after the next submit
+    let planeRequest: { id: number; cells: Uint32Array } | null = null;
+    ch.on('plane-request', (m) => { planeRequest = { id: m.message.id, cells: Uint32Array.from(frameAs(m.frames[0], Uint32Array)) }; });
+    const answerPlane = async () => {
+      const req = planeRequest as { id: number; cells: Uint32Array } | null;
+      if (!req || !sim.tables.sampling) return;
+      planeRequest = null;
+      const words = await sim.gatherOwned(req.cells);
+      await ch.send({ type: 'plane-sums', id: req.id, samples: sim.samples, frameBytes: [words.byteLength] }, [words]);
+    };
     const result = await sim.run({
       timing: p.timing, detail: p.detail, signal: ch.stopSignal,
       // the ranks start the clock together (a rank that starts late would be timed as the others' wait)
@@ -131,14 +152,17 @@ async function main(ch: RankChannel): Promise<boolean> {
       onCheckpoint: folder ? async () => writeRankFile(folder, await sim.snapshot()) : undefined,
       onBatch: async (b) => {
         const k = index++;
-        const frames = b.sums ? [b.sums] : [];
-        await ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, frameBytes: frames.map((f) => f.byteLength) }, frames);
+        await ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, frameBytes: [] }, []);
+        await answerPlane();
         if (p.rebalancePercent !== null) await followBalance(ch, sim, k);
       },
-    }, steps);
+      // the ranks close the batch-means blocks on their GPUs by the plan of the whole loop (a resumed run's too)
+    }, steps, p.blockPlan ?? { from: sim.stepsDone, steps });
     if (exchangeTrace) process.stdout.write(`${traceLine(ch.rank, exchangeTrace)}\n`);
     stepTimeline?.write(ch.rank);
     const gpuBytes = bufferPlan(sim.tables, sim.state.capacity, subdomain.nLocal, subdomain.worldSize).reduce((s, x) => s + x.bytes, 0);
+    // the sampled fields leave the GPU once, at the end: this rank's exact sums and batch means
+    const sampleFrames = result.sampleState ? SAMPLE_PARTS.map((p) => result.sampleState![p]) : [];
     await ch.send({
       type: 'done',
       summary: {
@@ -150,8 +174,11 @@ async function main(ch: RankChannel): Promise<boolean> {
         split: sim.splitStats(),
         // exact integer surface sums (decimal strings: JSON has no 64-bit integers); the orchestrator adds them up
         surface: { totals: Array.from(sim.surface.totals, (x) => x.toString()), sampledSteps: sim.surface.sampledSteps },
+        sampleCounters: { ...result.sampleCounters },
+        subdomain: { cellBase: sim.subdomain.cellBase, nLocal: sim.subdomain.nLocal },
       },
-    });
+      frameBytes: sampleFrames.map((f) => f.byteLength),
+    }, sampleFrames);
     // the orchestrator acknowledges once every rank's `done` is in; then nothing of this rank is still in flight
     return await ch.receive('done-ack', DONE_ACK_TIMEOUT_MS).then(() => true, () => false);
   } finally {

@@ -26,6 +26,8 @@ const payloadSchema = z.object({
   checkpoints: z.object({ folder: z.string().min(1) }).nullable().optional(),
   /** Continue from this checkpoint folder (rank-<r>.bin) up to step endStep instead of filling the box. */
   resume: z.object({ dir: z.string().min(1), endStep: z.number().int().min(0) }).nullable().optional(),
+  /** The loop the batch-means blocks are planned for (a resumed run's is the original loop's); absent: the loop run now. */
+  blockPlan: z.object({ from: z.number().int().min(0), steps: z.number().int().min(0) }).optional(),
 });
 
 /** The configure payload of a rank. */
@@ -39,6 +41,7 @@ export interface RankPayload {
   rebalancePercent: number | null;
   checkpoints?: { folder: string } | null;
   resume?: { dir: string; endStep: number } | null;
+  blockPlan?: { from: number; steps: number };
 }
 
 /** Parses `json` with `schema`; the error names what (`configure payload`, ...) and the field that is wrong. */

@@ -3,7 +3,7 @@
 import { prelaunchCheck, formatPrelaunch, type PrelaunchReport } from '../cases/prelaunch.js';
 import { parseCase, type Case } from '../common/case-schema.js';
 import { applyOverrides } from '../common/case-overrides.js';
-import type { FieldAccumulator } from './field-accumulator.js';
+import type { LiveFieldSource } from './loop-types.js';
 import { openGpu, type Gpu } from './gpu/device.js';
 import { Simulation } from './loop.js';
 import type { LoopOptions, LoopResult } from './loop-types.js';
@@ -57,8 +57,8 @@ export interface RunCaseOptions extends LoopOptions {
   checkpoints?: CheckpointTarget;
   /** Continue from this checkpoint instead of filling the box (no warm-up). */
   resume?: ResumePoint;
-  /** After each submit of a sampling run: the fields sampled so far (a resumed run's include the checkpoint's). */
-  onFields?: (fields: FieldAccumulator) => void;
+  /** After each submit of a sampling run: the fields sampled so far, read on demand (a resumed run's include the checkpoint's). */
+  onFields?: (fields: LiveFieldSource) => void | Promise<void>;
 }
 
 /** Writes the one-rank checkpoint after the current submit: rank-0.bin, loop.bin, then the manifest. */
@@ -66,7 +66,7 @@ async function writeCheckpoint(target: CheckpointTarget, sim: Simulation, c: Cas
   const snap = await sim.snapshot();
   writeRankFile(target.folder, snap);
   completeWithLoop(target.folder, {
-    step: snap.step, ranks: 1, caseHash: caseHash(c), decomposition: null, blockPlan, fields: sim.fieldAccumulator?.state() ?? null,
+    step: snap.step, ranks: 1, caseHash: caseHash(c), decomposition: null, blockPlan, fields: c.sampling.enabled ? sim.sampleCounters : null,
   });
 }
 
@@ -83,7 +83,6 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
       const r = options.resume;
       if (r.ranks.length !== 1) throw new Error(`checkpoint ${r.dir} was written by ${r.ranks.length} ranks; resume it on ${r.ranks.length} ranks`);
       sim.restore(r.ranks[0]);
-      if (r.loop.fields) sim.fieldAccumulator?.restore(r.loop.fields);
       blockPlan = r.loop.blockPlan;
     } else {
       await sim.initialize();
@@ -99,8 +98,7 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
     const remaining = blockPlan.from + blockPlan.steps - sim.stepsDone;
     const onBatch: LoopOptions['onBatch'] = async (b) => {
       await options.onBatch?.(b);
-      const acc = sim.fieldAccumulator;
-      if (options.onFields && acc && acc.samples > 0) options.onFields(acc);
+      if (options.onFields && sim.samples > 0) await options.onFields(sim);
     };
     const result = await sim.run({ ...options, onBatch, onCheckpoint }, remaining, blockPlan);
     const gpuBytes = bufferPlan(sim.tables, sim.state.capacity).reduce((s, b) => s + b.bytes, 0);

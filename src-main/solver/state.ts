@@ -1,11 +1,12 @@
 // All GPU buffers of one simulation: parameters and tables, two particle sets (the sort gathers
-// from one into the other), per-cell arrays, sampling sums, control words and step statistics.
+// from one into the other), per-cell arrays, the sampling state, control words and step statistics.
 import { STORAGE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
 import {
-  CTL, FaceInfo, FaceSpecies, HALO_WORK, InitParams, MIGRANT_WORDS, PARTIAL_WORDS, PairInfo, SAMPLE_MOMENTS, STATS, SimParams, SpeciesInfo,
+  CTL, FaceInfo, FaceSpecies, HALO_WORK, InitParams, MIGRANT_WORDS, PARTIAL_WORDS, PairInfo, STATS, SimParams, SpeciesInfo,
   SurfaceModel, SurfaceSpecies, UNIFORM_TABLES,
 } from './gpu/struct-layouts.js';
 import { SURFACE_WORDS } from '../common/surface-layout.js';
+import { SAMPLE_PARTS, SampleBuffers, partPlanes } from './sample-buffers.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH, type ParticleSet } from './particle-attributes.js';
 import { packBoxes, subdomainParams, wholeGrid, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
@@ -43,7 +44,7 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
   const S = t.species.length;
   const plan: BufferRequirement[] = [];
   for (const set of ['A', 'B']) for (const a of PARTICLE_ATTRIBUTES) plan.push({ label: `particles.${a}.${set}`, bytes: 4 * capacity });
-  plan.push({ label: 'sample.sums', bytes: t.sampling ? 4 * SAMPLE_MOMENTS * S * nLocal : 4 });
+  for (const part of SAMPLE_PARTS) plan.push({ label: `sample.${part}`, bytes: t.sampling ? 4 * partPlanes(part, S) * nLocal : 4 });
   for (const a of ['cell.counts', 'cell.starts', 'cell.sigmaCrMax', 'cell.remainder']) plan.push({ label: a, bytes: 4 * nLocal });
   plan.push({ label: 'reduce.partials', bytes: 4 * PARTIAL_WORDS * Math.ceil(capacity / 256) });
   plan.push({ label: 'inject.counts', bytes: 4 * t.nFaceCells }, { label: 'inject.starts', bytes: 4 * t.nFaceCells });
@@ -97,7 +98,8 @@ export class SimState {
   starts: GPUBuffer;
   sigmaCrMax: GPUBuffer;
   remainder: GPUBuffer;
-  sums: GPUBuffer;
+  /** The sampled fields' state: exact sums of the run and the open block, batch means (sample-buffers.ts). */
+  readonly sample: SampleBuffers;
   readonly injCounts: GPUBuffer;
   readonly injStarts: GPUBuffer;
   readonly boxes: GPUBuffer;
@@ -164,7 +166,7 @@ export class SimState {
     this.starts = makeBuffer(device, 'cell.starts', 4 * nLocal);
     this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', new Float32Array(nLocal).fill(t.sigmaCrMaxInit), STORAGE);
     this.remainder = makeBuffer(device, 'cell.remainder', 4 * nLocal);
-    this.sums = makeBuffer(device, 'sample.sums', t.sampling ? 4 * SAMPLE_MOMENTS * t.species.length * nLocal : 4);
+    this.sample = new SampleBuffers(device, t.species.length, t.sampling, nLocal, t.species.map((x) => x.mass / t.species[0].mass));
     this.injCounts = makeBuffer(device, 'inject.counts', 4 * t.nFaceCells);
     this.injStarts = makeBuffer(device, 'inject.starts', 4 * t.nFaceCells);
     this.sets = [makeParticleSet(device, 'A', capacity), makeParticleSet(device, 'B', capacity)];
@@ -217,7 +219,7 @@ export class SimState {
     const device = this.device;
     const old = this.subdomain;
     const oldStarts = this.starts;
-    for (const b of [this.counts, this.sigmaCrMax, this.remainder, this.sums, this.haloBits, this.haloList, ...Object.values(this.split)]) b.destroy();
+    for (const b of [this.counts, this.sigmaCrMax, this.remainder, this.haloBits, this.haloList, ...Object.values(this.split)]) b.destroy();
     this.subdomain = sub;
     this.nLocal = sub.nLocal;
     this.makeSplitBuffers();
@@ -225,7 +227,7 @@ export class SimState {
     this.starts = makeBuffer(device, 'cell.starts', 4 * sub.nLocal);
     this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', sigmaCrMax, STORAGE);
     this.remainder = makeBufferWith(device, 'cell.remainder', remainder, STORAGE);
-    this.sums = makeBuffer(device, 'sample.sums', this.tables.sampling ? 4 * SAMPLE_MOMENTS * this.tables.species.length * sub.nLocal : 4);
+    this.sample.reallocate(sub.nLocal);
     device.queue.writeBuffer(this.params, 0, SimParams.pack({ ...this.paramValues(), oldCellBase: old.cellBase }));
     device.queue.writeBuffer(this.boxes, 0, packBoxes(sub));
     return oldStarts;

@@ -5,6 +5,7 @@ import {
 } from '../common/case-schema.js';
 import { BOLTZMANN, maxwellianFlux, mostProbableSpeed, pairModel } from '../common/physics.js';
 import { buildBodyTables, bodyParams, type BodyTables } from './body-tables.js';
+import { sampleScales } from './fixed-point.js';
 import { BOUNDARY_CODES } from './gpu/struct-layouts.js';
 
 type Values = Record<string, number>;
@@ -153,10 +154,17 @@ export function buildTables(c: Case): SolverTables {
     seedLo: c.run.seed, seedHi: 0x5eed,
     nFaceCells, nInflowFaces,
     ...bodyParams(bodies, c),
+    ...sampleScaleParams(bodies.vmax),
   };
   return {
     simParams, pairs, species, faces, faceSpecies, init, fnum, nCells, nFaceCells, bodies,
     initialParticles, injectionPerStep, sigmaCrMaxInit, sampling: c.sampling.enabled,
     referenceParticles: (nRef * domainVolume(c)) / fnum,
   };
+}
+
+/** The SimParams values of the sampled moments' fixed-point scales (sample.wgsl). */
+function sampleScaleParams(vmax: number): Values {
+  const [sampleScale1, sampleScale2, sampleScale3] = sampleScales(vmax);
+  return { sampleScale1, sampleScale2, sampleScale3 };
 }

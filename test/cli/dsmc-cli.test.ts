@@ -56,7 +56,7 @@ describe('dsmc run', () => {
   it('times the sort stages with --detail and nothing with --timing off, with the same result', () => {
     const base = ['run', 'collide-box', '--set', 'run.steps=6', '--set', 'grid.cells=[6,6,6]', '--json'];
     const detail = lastJson(dsmc([...base, '--detail']).stdout);
-    expect(Object.keys(detail.phases as object).sort()).toEqual(['collide', 'move', 'sample', 'sort.order', 'sort.permute', 'sort.scan', 'sort.scatter']);
+    expect(Object.keys(detail.phases as object).sort()).toEqual(['collide', 'move', 'sample', 'sample-close', 'sort.order', 'sort.permute', 'sort.scan', 'sort.scatter']);
     const off = lastJson(dsmc([...base, '--timing', 'off']).stdout);
     expect(off.timing).toBe('off');
     expect(off.phases).toEqual({});

@@ -11,6 +11,9 @@ import { blockSubmits } from '../../src-main/solver/submit-plan.js';
 import type { Int3 } from '../../src-main/cluster/decomposition/types.js';
 import type { Exchanger } from '../../src-main/solver/migration-exchange.js';
 import { subdomainOf } from '../../src-main/solver/subdomain.js';
+import { redistributeSampleState } from '../../src-main/solver/field-accumulator.js';
+import type { SampleState } from '../../src-main/solver/sample-buffers.js';
+import { buildTables } from '../../src-main/solver/tables.js';
 
 /** Mailboxes keyed by step, sender and receiver; a receive waits until its message is posted. */
 class Mailbox {
@@ -92,16 +95,22 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
   const assembler = new RunAssembler(c, subs, blockSubmits(c, 0, c.run.steps));
   const rebalancer = rebalancePercent === undefined ? null : new Rebalancer(d, rebalancePercent);
   // the decision after each submit, shared by the ranks (each waits for it before its next submit)
-  const decisions = new Map<number, Promise<RebalanceDecision | null>>();
+  const decisions = new Map<number, Promise<(RebalanceDecision & { sample: SampleState[] | null }) | null>>();
   const decide = (index: number, sims_: Simulation[]) => {
     let p = decisions.get(index);
     if (!p) {
       p = (async () => {
         const un = assembler.loadNonUniformity[assembler.loadNonUniformity.length - 1];
         const states = await Promise.all(sims_.map((s) => s.cellState()));
+        const oldSubs = assembler.rankSubdomains;
         const decision = rebalancer!.decide(un.step, un.percent, states);
-        if (decision) assembler.setSubdomains(decision.subdomains);
-        return decision;
+        if (!decision) return null;
+        assembler.setSubdomains(decision.subdomains);
+        // the sampling state follows the cells, as rank-main and the balance coordinator move it
+        const sample = c.sampling.enabled
+          ? redistributeSampleState(c, buildTables(c), await Promise.all(sims_.map((s) => s.readSampleState())), oldSubs, decision.subdomains)
+          : null;
+        return { ...decision, sample };
       })();
       decisions.set(index, p);
     }
@@ -131,10 +140,11 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
         if (gate.count === ranks) gate.open();
         await gate.done;
         const decision = await decide(k, sims);
-        if (decision) await s.relayout(decision.subdomains[r], decision.sigmaCrMax[r], decision.remainder[r]);
+        if (decision) await s.relayout(decision.subdomains[r], decision.sigmaCrMax[r], decision.remainder[r], decision.sample?.[r] ?? null);
       },
     });
   }));
-  assembler.finish();
+  assembler.finish(results.map((x) => x.sampleState));
+  assembler.fields.counters = { ...results[0].sampleCounters };
   return { assembler, sims, results, decomposition: rebalancer?.decomposition ?? d, events: rebalancer?.events ?? [] };
 }

@@ -1,6 +1,6 @@
 // Decomposition invariance of the solver itself (ranks in one process, on one device): the fields and
 // step statistics (and the surface sums of walls and bodies) of 2 and 4 ranks must be bitwise those of 1 rank, for a
-// periodic box, for a walled channel with inflow and outflow and for that channel with a block in the flow, with every decomposition method, also with the fields folded on threads.
+// periodic box, for a walled channel with inflow and outflow and for that channel with a block in the flow, with every decomposition method (fields and their batch-means errors).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Case } from '../../src-main/common/case-schema.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
@@ -51,11 +51,15 @@ describe.each([
   ['walled inflow/outflow channel', channel],
   ['channel with a diffuse block in the flow', channelWithBody],
 ])('%s', (_name, makeCase) => {
-  let reference: { sha: string; stats: unknown[]; samples: number; surface: string };
+  let reference: { sha: string; errors: string; stats: unknown[]; samples: number; blocks: number; surface: string };
   beforeAll(async () => {
     const { sim, result } = await simulate(gpu, makeCase(), { timing: 'off' });
-    reference = { sha: fieldsSha256(result.fields), stats: invariantStats(result.stepStats), samples: result.samples, surface: surfaceTotals([sim]) };
+    reference = {
+      sha: fieldsSha256(result.fields), errors: fieldsSha256(result.fieldErrors), stats: invariantStats(result.stepStats),
+      samples: result.samples, blocks: result.fieldBlocks, surface: surfaceTotals([sim]),
+    };
     expect(result.samples).toBeGreaterThan(0);
+    expect(result.fieldBlocks).toBeGreaterThanOrEqual(2);
   });
 
   it.each([
@@ -64,23 +68,13 @@ describe.each([
     const { assembler, sims } = await runInProcessRanks(gpu, makeCase(), method, ranks);
     expect(invariantStats(assembler.stepStats)).toEqual(reference.stats);
     expect(assembler.fields.samples).toBe(reference.samples);
+    expect(assembler.fields.blocks).toBe(reference.blocks);
     expect(fieldsSha256(assembler.fields.fields())).toBe(reference.sha);
+    // the batch means (computed on each rank's GPU) too
+    expect(fieldsSha256(assembler.fields.errors())).toBe(reference.errors);
     expect(surfaceTotals(sims)).toBe(reference.surface);
     // particles did cross between ranks, so the test exercised migration
     const sent = assembler.rankSteps.reduce((s, r) => s + r.sent, 0);
     expect(sent).toBeGreaterThan(0);
-  });
-
-  it('the orchestrator\'s fold on worker threads (DSMC_FOLD_THREADS=3) gives bitwise the one-rank fields and errors', async () => {
-    const { result } = await simulate(gpu, makeCase(), { timing: 'off' });
-    process.env.DSMC_FOLD_THREADS = '3';
-    try {
-      const { assembler } = await runInProcessRanks(gpu, makeCase(), 'rcb', 2);
-      expect(assembler.fields.lastFoldThreads).toBe(3);
-      expect(fieldsSha256(assembler.fields.fields())).toBe(reference.sha);
-      expect(fieldsSha256(assembler.fields.errors())).toBe(fieldsSha256(result.fieldErrors));
-    } finally {
-      delete process.env.DSMC_FOLD_THREADS;
-    }
   });
 });

@@ -45,7 +45,7 @@ export class CheckpointKeeper {
       ranks: decomposition.boxes.length,
       bytes: encodeLoopSnapshot({
         step: last, ranks: decomposition.boxes.length, caseHash: this.hash, decomposition,
-        blockPlan: this.blockPlan, fields: assembler.fields.state(), rebalance,
+        blockPlan: this.blockPlan, fields: this.c.sampling.enabled ? { ...assembler.fields.counters } : null, rebalance,
       }),
     };
   }

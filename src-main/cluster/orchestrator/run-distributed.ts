@@ -13,7 +13,9 @@ import type { RunSummary } from '../../common/run-summary.js';
 import { RunCancelled, type Progress, type SplitStats, type StepStats } from '../../solver/loop-types.js';
 import { blockSubmits } from '../../solver/submit-plan.js';
 import { summarize } from '../../solver/summary.js';
-import type { FieldAccumulator } from '../../solver/field-accumulator.js';
+import type { SampleCounters } from '../../solver/field-accumulator.js';
+import { sampleStateOfFrames } from '../../solver/sample-buffers.js';
+import type { LiveFieldSource } from '../../solver/loop-types.js';
 import type { PhaseTotals } from '../../solver/gpu/phase-timer.js';
 import type { ParticleTotals } from '../../solver/phases/conservation.js';
 import type { RankPayload } from '../../solver/rank-payload.js';
@@ -25,12 +27,12 @@ import { assignGpus, discoverGpus } from '../gpus.js';
 import { failureText } from '../supervisor/errors.js';
 import { launchRanks } from '../supervisor/launch-ranks.js';
 import type { LaunchOptions, RankGroup, RunOutcome } from '../supervisor/types.js';
-import { frameAs } from '../transport/message-codec.js';
 import { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import { PeerFolder } from '../transport/peer-folder.js';
 import type { TransportSpec } from '../transport/endpoints.js';
 import { BalanceCoordinator } from './balance-coordinator.js';
 import { RunAssembler, type RankStep } from './run-assembler.js';
+import { LivePlanes } from './live-planes.js';
 import { CheckpointKeeper } from './checkpoint-keeper.js';
 import { attachedCheckpointTarget, type CheckpointTarget } from '../../solver/checkpoint/checkpoint-target.js';
 import type { ResumePoint } from '../../solver/checkpoint/checkpoint-load.js';
@@ -56,7 +58,8 @@ export interface DistributedOptions {
   /** Merged statistics of each submit, as every rank has reported it. */
   onSteps?: (steps: StepStats[]) => void;
   /** After each merged submit: the run's sampled fields so far (a live view; read it, do not keep it past the call). */
-  onFields?: (fields: FieldAccumulator) => void;
+  /** Live fields after each merged submit of a sampling run: planes read from the ranks' GPUs on demand (live-planes.ts). */
+  onFields?: (fields: LiveFieldSource) => void | Promise<void>;
   /** Called once the ranks are launched (for records: adapters, pids). */
   onLaunched?: (ranks: LaunchedRank[]) => void;
   /** Milliseconds a rank may stay silent before it counts as hung (default 60 s: shader compiles block the event loop). */
@@ -99,6 +102,8 @@ interface RankDone {
   seconds: number;
   timingSource: 'gpu-timestamps' | 'wall-clock' | 'off';
   phases: ({ name: string } & PhaseTotals)[];
+  /** The rank's sampling counters (passes, blocks) at the end. */
+  sampleCounters?: SampleCounters;
   start: ParticleTotals;
   end: ParticleTotals;
   capacity: number;
@@ -184,14 +189,14 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   const channel = await OrchestratorChannel.open({ transport: o.transport });
   const warmup = o.resume ? 0 : o.warmupSteps ?? 0;
   const blockPlan = o.resume ? o.resume.loop.blockPlan : { from: warmup, steps: c.run.steps };
-  const assembler = new RunAssembler(c, subdomains, blockSubmits(c, blockPlan.from, blockPlan.steps));
-  if (o.resume?.loop.fields) assembler.fields.restore(o.resume.loop.fields);
+  const assembler = new RunAssembler(c, subdomains, blockSubmits(c, blockPlan.from, blockPlan.steps), blockPlan.from + blockPlan.steps);
+  if (o.resume?.loop.fields) assembler.fields.counters = { ...o.resume.loop.fields };
   let keeper: CheckpointKeeper | null = null;
   // with balancing, a submit's checkpoint opens once the decision after it is made (the ranks write their files in
   // the layout that follows it): its merged steps wait here until then
   const awaitingDecision = new Map<number, StepStats[]>();
   const rebalanceState = () => (balance ? { thresholdPercent: balance.thresholdPercent, events: [...balance.events] } : null);
-  const balance = o.rebalancePercent === undefined ? null : new BalanceCoordinator(decomposition, o.rebalancePercent, assembler, channel, (index) => {
+  const balance = o.rebalancePercent === undefined ? null : new BalanceCoordinator(c, decomposition, o.rebalancePercent, assembler, channel, (index) => {
     const steps = awaitingDecision.get(index);
     awaitingDecision.delete(index);
     if (steps) keeper?.merged(steps, assembler, balance!.decomposition, rebalanceState());
@@ -225,14 +230,15 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   let moved = 0;
   let outcome: RunOutcome | null = null;
   let peerFolder: PeerFolder | null = null;
+  const livePlanes = o.onFields && c.sampling.enabled ? new LivePlanes(c, buildTables(c), channel, o.ranks, () => assembler.fields.samples) : null;
   try {
     channel.on('batch', (m) => {
       const { index, steps, passes, particles } = m.message;
-      const sums = m.frames.length > 0 ? frameAs(m.frames[0], Float32Array) : null;
-      const merged = assembler.add(m.rank, index, { steps, sums, passes, particles, phases: [] });
+      const merged = assembler.add(m.rank, index, { steps, passes, particles, phases: [] });
       if (!merged) return;
       o.onSteps?.(merged);
-      if (assembler.fields.samples > 0) o.onFields?.(assembler.fields);
+      // the live view: a plane read from the ranks' GPUs (LiveFields paces the requests)
+      if (livePlanes && assembler.fields.samples > 0) void Promise.resolve(o.onFields!(livePlanes)).catch(() => undefined);
       if (balance) {
         awaitingDecision.set(index, merged);
         balance.merged(index);
@@ -259,6 +265,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       rebalancePercent: o.rebalancePercent ?? null,
       checkpoints: target ? { folder: target.folder } : null,
       resume: o.resume ? { dir: o.resume.dir, endStep: blockPlan.from + blockPlan.steps } : null,
+      blockPlan,
     };
     peerFolder = await peerFolderFor(o, ranks.map((r) => r.hostname));
     await channel.configureAll(payload as unknown, { peerFolder: peerFolder?.path });
@@ -269,8 +276,13 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     outcome = await group.outcome;
     if (outcome.status === 'cancelled') throw new RunCancelled(outcome.reason);
     if (outcome.status === 'failed') throw new Error(outcome.failure.message);
-    assembler.finish();
     const dones = ranks.map((r) => done.get(r.rank)!.message.summary as unknown as RankDone);
+    assembler.finish(ranks.map((r) => {
+      const m = done.get(r.rank)!;
+      return m.frames.length > 0 ? sampleStateOfFrames(m.frames) : null;
+    }));
+    // the ranks' counters include their warm-up's passes; they agree with each other by construction
+    if (dones[0].sampleCounters) assembler.fields.counters = { ...dones[0].sampleCounters };
     const run = finishRun(c, o, assembler, balance?.decomposition ?? decomposition, ranks, dones, warmup);
     if (balance) run.summary.rebalances = balance.events;
     return run;
@@ -283,6 +295,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     if (outcome.status === 'failed') throw new Error(failureText(outcome.failure));
     throw e;
   } finally {
+    livePlanes?.close();
     o.signal?.removeEventListener('abort', onAbort);
     await channel.close();
     await peerFolder?.close(); // the ranks have ended here (or were cancelled): their migrant files go too
@@ -299,7 +312,7 @@ function finishRun(c: Case, o: DistributedOptions, a: RunAssembler, d: Decomposi
     encodeSeconds: Math.max(...dones.map((x) => x.host.encodeSeconds)),
     waitSeconds: Math.max(...dones.map((x) => x.host.waitSeconds)),
     readbackSeconds: Math.max(...dones.map((x) => x.host.readbackSeconds)),
-    // the orchestrator folds the fields (the ranks send their sums)
+    // the orchestrator places the ranks' sampling states (sent once, at the end)
     foldSeconds: a.foldSeconds,
     submits: dones[0].host.submits,
   };
@@ -312,7 +325,7 @@ function finishRun(c: Case, o: DistributedOptions, a: RunAssembler, d: Decomposi
   const summary = summarize(c.name, {
     steps: c.run.steps, seconds, stepStats: a.stepStats, phases: meanPhases(dones), timingSource: dones[0].timingSource,
     start, startStep: warmup, end, samples: a.fields.samples, fields: a.fields.fields(), fieldErrors: a.fields.errors(), fieldBlocks: a.fields.blocks,
-    sums: a.fields.sums, totalsOverTime: [{ step: warmup + c.run.steps, totals: end }], capacity: dones.reduce((s, x) => s + x.capacity, 0),
+    sampleState: null, sampleCounters: a.fields.counters, totalsOverTime: [{ step: warmup + c.run.steps, totals: end }], capacity: dones.reduce((s, x) => s + x.capacity, 0),
     tables, host, surface: surfaceSums,
   }, { description: ranks[0].adapter.description, backend: ranks[0].adapter.backend, vendor: '', architecture: '' }, gpuBytes);
   const un = a.loadNonUniformity.map((x) => x.percent);

@@ -91,7 +91,8 @@ function checkFrameSizes(message: ClusterMessage, sizes: readonly number[], send
     }
     return;
   }
-  const declared = message.frameBytes;
+  // a kind whose frames are optional (done) and that declares none carries none
+  const declared = message.frameBytes ?? [];
   if (declared.length !== sizes.length) {
     throw new MessageValidationError(sender, message.type, 'frameBytes',
       `declares ${declared.length} binary frames but ${sizes.length} came with it`);

@@ -48,7 +48,7 @@ const stepStatsSchema = z.object({
   sent: count.optional(), received: count.optional(), exchangeSeconds: seconds.optional(),
 });
 
-/** rank -> orchestrator: one submit's step statistics; when it sampled, its f32 sampling sums travel as one binary frame. */
+/** rank -> orchestrator: one submit's step statistics (no frames: the sampled sums stay on the rank's GPU). */
 export const batchSchema = z.object({
   type: z.literal('batch'),
   rank,
@@ -86,7 +86,22 @@ export const migrateSchema = z.object({
 });
 
 /** rank -> orchestrator: finished; the summary is any JSON. */
-export const doneSchema = z.object({ type: z.literal('done'), rank, summary: z.json() });
+export const doneSchema = z.object({ type: z.literal('done'), rank, summary: z.json(), frameBytes: z.array(count).optional() });
+
+/** orchestrator -> rank (live view of a sampling run): send the sums of these global cells (one u32 frame) after your next submit. */
+export const planeRequestSchema = z.object({ type: z.literal('plane-request'), id: count, frameBytes: z.array(count) });
+
+/**
+ * rank -> orchestrator: the answer to plane request `id`: per requested cell the rank's run and open-block sums
+ * (sample_gather's layout; zero for cells it does not own) as one frame, and its sampling passes so far.
+ */
+export const planeSumsSchema = z.object({ type: z.literal('plane-sums'), rank, id: count, samples: count, frameBytes: z.array(count) });
+
+/**
+ * rank -> orchestrator after a `go` with a new decomposition (sampling runs): its sampling state over its old cells, and
+ * orchestrator -> rank: its state over its new cells; the five parts (sample-buffers.ts SAMPLE_PARTS) as five frames.
+ */
+export const sampleStateSchema = z.object({ type: z.literal('sample-state'), index: count, rank: rank.optional(), frameBytes: z.array(count) });
 
 /** rank -> orchestrator: the rank failed and says why before exiting. */
 export const errorSchema = z.object({
@@ -116,6 +131,9 @@ export const MESSAGE_SCHEMAS = {
   'step-report': stepReportSchema,
   migrate: migrateSchema,
   done: doneSchema,
+  'sample-state': sampleStateSchema,
+  'plane-request': planeRequestSchema,
+  'plane-sums': planeSumsSchema,
   error: errorSchema,
   stop: stopSchema,
   heartbeat: heartbeatSchema,
@@ -129,7 +147,7 @@ export const MESSAGE_SCHEMAS = {
 /** Any message (header only). */
 export const clusterMessageSchema = z.discriminatedUnion('type', [
   helloSchema, configureSchema, readySchema, stepReportSchema, migrateSchema, doneSchema, errorSchema, stopSchema,
-  heartbeatSchema, batchSchema, cellStateSchema, goSchema, doneAckSchema, errorAckSchema,
+  heartbeatSchema, batchSchema, cellStateSchema, goSchema, doneAckSchema, errorAckSchema, sampleStateSchema, planeRequestSchema, planeSumsSchema,
 ]);
 
 export type ClusterMessage = z.infer<typeof clusterMessageSchema>;
@@ -141,9 +159,9 @@ export type ConfigureMessage = MessageOf<'configure'>;
 export type MigrateMessage = MessageOf<'migrate'>;
 
 /** Kinds a rank sends to the orchestrator. */
-export const RANK_TO_ORCHESTRATOR = ['hello', 'ready', 'step-report', 'batch', 'cell-state', 'done', 'error', 'heartbeat'] as const;
+export const RANK_TO_ORCHESTRATOR = ['hello', 'ready', 'step-report', 'batch', 'cell-state', 'sample-state', 'plane-sums', 'done', 'error', 'heartbeat'] as const;
 /** Kinds the orchestrator sends to a rank. */
-export const ORCHESTRATOR_TO_RANK = ['configure', 'stop', 'go', 'done-ack', 'error-ack'] as const;
+export const ORCHESTRATOR_TO_RANK = ['configure', 'stop', 'go', 'sample-state', 'plane-request', 'done-ack', 'error-ack'] as const;
 /** Kinds one rank sends to another. */
 export const RANK_TO_RANK = ['migrate'] as const;
 

@@ -1,20 +1,21 @@
 // What a checkpoint holds, and its encoding. A rank's file: the live particles [0, N) in cell-sorted
 // order (px, py, pz, vx, vy, vz, cell), per-cell (sigma c_r)_max and NTC remainders of its cells, the step
-// and N, its loop history (sampling passes, submits, particle totals) and its exact surface sums. The loop file: the host's
-// FieldAccumulator (f64 sums, open block, batch means), the decomposition in force and the block plan.
+// and N, its loop history (sampling counters, submits, particle totals), its exact surface sums and its sampling state (the
+// GPU's exact moment sums and batch means of its cells). The loop file: the sampling counters, the decomposition in force
+// and the block plan.
 // No RNG state is stored: the generator is counter-based (Philox keyed by seed, step and particle or cell),
 // so the step number is the whole of it.
 import type { Decomposition } from '../../cluster/decomposition/types.js';
-import type { AccumulatorState } from '../field-accumulator.js';
-import { FIELD_NAMES, type Fields } from '../fields.js';
+import type { SampleCounters } from '../field-accumulator.js';
+import { SAMPLE_PARTS, type SampleState } from '../sample-buffers.js';
 import { PARTICLE_ATTRIBUTES, type ParticleAttribute } from '../particle-attributes.js';
 import type { ParticleTotals } from '../phases/conservation.js';
 import { CheckpointCorrupt, decodeCheckpoint, encodeCheckpoint, type CheckpointArray } from './checkpoint-codec.js';
 
 /** A loop's bookkeeping that results depend on beyond the GPU state. */
 export interface LoopHistory {
-  /** Sampling passes so far. */
-  samples: number;
+  /** Sampling passes and batch-means blocks so far. */
+  sampling: SampleCounters;
   /** Submits so far (the particle-total reductions are taken every few submits). */
   submits: number;
   /** Particle totals before the loop's first step (at step startStep), and after submits so far. */
@@ -38,6 +39,8 @@ export interface RankSnapshot {
   history: LoopHistory;
   /** The rank's exact surface sums so far (int64 each) and the sampled steps they cover (absent in older checkpoints). */
   surface?: { totals: BigInt64Array; sampledSteps: number };
+  /** The rank's sampling state (exact sums of the run and the open block, batch means) of its local cells; null when the case samples nothing. */
+  sampling: SampleState | null;
 }
 
 /** The host's state at a submit boundary (one per checkpoint). */
@@ -50,7 +53,8 @@ export interface LoopSnapshot {
   decomposition: Decomposition | null;
   /** The batch-means plan: blocks cover the loop of `steps` steps after step `from`. */
   blockPlan: { from: number; steps: number };
-  fields: AccumulatorState | null;
+  /** Sampling passes and blocks of the run (the sampling state itself is in the ranks' files); null when it samples nothing. */
+  fields: SampleCounters | null;
   /** Dynamic balancing of the run (multi-rank with --rebalance): its threshold and the re-decompositions so far; absent otherwise. */
   rebalance?: { thresholdPercent: number; events: { step: number; unBefore: number }[] } | null;
 }
@@ -61,14 +65,18 @@ export function encodeRankSnapshot(s: RankSnapshot): Buffer {
   for (const a of PARTICLE_ATTRIBUTES) arrays[`p.${a}`] = s.arrays[a];
   // the int64 surface sums travel as their bytes (two u32 words each)
   if (s.surface) arrays['surface.totals'] = new Uint32Array(s.surface.totals.buffer, s.surface.totals.byteOffset, 2 * s.surface.totals.length);
-  const { arrays: _a, sigmaCrMax: _s, remainder: _r, surface, ...meta } = s;
-  return encodeCheckpoint('rank', { ...meta, surfaceSampledSteps: surface?.sampledSteps ?? null }, arrays);
+  if (s.sampling) for (const p of SAMPLE_PARTS) arrays[`sample.${p}`] = s.sampling[p];
+  const { arrays: _a, sigmaCrMax: _s, remainder: _r, surface, sampling, ...meta } = s;
+  return encodeCheckpoint('rank', { ...meta, surfaceSampledSteps: surface?.sampledSteps ?? null, sampled: sampling !== null }, arrays);
 }
 
 /** Decodes one rank's file (file: its path, for errors). */
 export function decodeRankSnapshot(bytes: Buffer, file: string): RankSnapshot {
   const d = decodeCheckpoint(bytes, file, 'rank');
-  const { surfaceSampledSteps, ...meta } = d.meta as Omit<RankSnapshot, 'arrays' | 'sigmaCrMax' | 'remainder' | 'surface'> & { surfaceSampledSteps?: number | null };
+  const { surfaceSampledSteps, sampled, ...meta } = d.meta as Omit<RankSnapshot, 'arrays' | 'sigmaCrMax' | 'remainder' | 'surface' | 'sampling'> & { surfaceSampledSteps?: number | null; sampled?: boolean };
+  if (typeof meta.history?.sampling?.samples !== 'number') {
+    throw new CheckpointCorrupt(`checkpoint file ${file} was written by an older version whose sampled fields this one cannot continue; start the run again`);
+  }
   const arrays = {} as RankSnapshot['arrays'];
   for (const a of PARTICLE_ATTRIBUTES) {
     const x = d.arrays[`p.${a}`];
@@ -86,45 +94,31 @@ export function decodeRankSnapshot(bytes: Buffer, file: string): RankSnapshot {
     }
     surface = { totals: new BigInt64Array(words.buffer, words.byteOffset, words.length / 2), sampledSteps: surfaceSampledSteps };
   }
-  return { ...meta, arrays, sigmaCrMax, remainder, ...(surface ? { surface } : {}) };
+  let sampling: SampleState | null = null;
+  if (sampled) {
+    const part = (p: string) => {
+      const a = d.arrays[`sample.${p}`];
+      if (!(a instanceof (p === 'welford' ? Float32Array : Uint32Array)) || a.length % meta.nLocal !== 0) throw new CheckpointCorrupt(`checkpoint file ${file} is damaged: sampling state ${p} is missing or the wrong size`);
+      return a;
+    };
+    sampling = Object.fromEntries(SAMPLE_PARTS.map((p) => [p, part(p)])) as SampleState;
+  }
+  return { ...meta, arrays, sigmaCrMax, remainder, ...(surface ? { surface } : {}), sampling };
 }
 
 /** Encodes the host's state as a file. */
 export function encodeLoopSnapshot(s: LoopSnapshot): Buffer {
-  const arrays: Record<string, CheckpointArray> = {};
-  let fieldsMeta = null;
-  if (s.fields) {
-    const f = s.fields;
-    arrays['acc.sums'] = f.sums;
-    arrays['acc.blockSums'] = f.blockSums;
-    for (const k of FIELD_NAMES) {
-      arrays[`bm.mean.${k}`] = f.batchMeans.mean[k];
-      arrays[`bm.m2.${k}`] = f.batchMeans.m2[k];
-    }
-    fieldsMeta = { blockPasses: f.blockPasses, blockSubmits: f.blockSubmits, samples: f.samples, blocks: f.batchMeans.blocks };
-  }
   return encodeCheckpoint('loop', {
-    step: s.step, ranks: s.ranks, caseHash: s.caseHash, decomposition: s.decomposition, blockPlan: s.blockPlan, fields: fieldsMeta,
+    step: s.step, ranks: s.ranks, caseHash: s.caseHash, decomposition: s.decomposition, blockPlan: s.blockPlan, fields: s.fields,
     rebalance: s.rebalance ?? null,
-  }, arrays);
+  }, {});
 }
 
 /** Decodes the host's state file (file: its path, for errors). */
 export function decodeLoopSnapshot(bytes: Buffer, file: string): LoopSnapshot {
   const d = decodeCheckpoint(bytes, file, 'loop');
-  const m = d.meta as Omit<LoopSnapshot, 'fields'> & { fields: { blockPasses: number; blockSubmits: number; samples: number; blocks: number } | null };
-  let fields: AccumulatorState | null = null;
-  if (m.fields) {
-    const need = (name: string) => {
-      const a = d.arrays[name];
-      if (!(a instanceof Float64Array)) throw new CheckpointCorrupt(`checkpoint file ${file} is damaged: array ${name} is missing`);
-      return a;
-    };
-    const fieldsOf = (prefix: string) => Object.fromEntries(FIELD_NAMES.map((k) => [k, need(`${prefix}.${k}`)])) as Fields;
-    fields = {
-      sums: need('acc.sums'), blockSums: need('acc.blockSums'), blockPasses: m.fields.blockPasses, blockSubmits: m.fields.blockSubmits,
-      samples: m.fields.samples, batchMeans: { mean: fieldsOf('bm.mean'), m2: fieldsOf('bm.m2'), blocks: m.fields.blocks },
-    };
-  }
-  return { ...m, fields };
+  const m = d.meta as LoopSnapshot;
+  if (m.fields && typeof (m.fields as { blocks?: unknown }).blocks !== 'number') throw new CheckpointCorrupt(`checkpoint file ${file} is damaged: the sampling counters are incomplete`);
+  if (d.arrays['acc.sums']) throw new CheckpointCorrupt(`checkpoint file ${file} was written by an older version whose sampled fields this one cannot continue; start the run again`);
+  return m;
 }

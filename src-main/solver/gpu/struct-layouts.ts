@@ -49,6 +49,13 @@ export const SimParams = new StructLayout('SimParams', [
   ['rank', 'u32'], ['worldSize', 'u32'], ['segCap', 'u32'], ['oldCellBase', 'u32'],
   ['sampleStart', 'u32'], ['sampleInterval', 'u32'], ['nTris', 'u32'], ['nBodies', 'u32'],
   ['surfScaleP', 'f32'], ['surfScaleE', 'f32'], ['bodyEps', 'f32'], ['triBase', 'u32'],
+  ['sampleScale1', 'f32'], ['sampleScale2', 'f32'], ['sampleScale3', 'f32'], ['pad0', 'u32'],
+] as const);
+
+/** The uniform of sample.wgsl's sample_close: the closing block and the field scales (the mass ratios are a vec4 array beside it). */
+export const CloseParams = new StructLayout('CloseParams', [
+  ['passes', 'u32'], ['block', 'u32'], ['invPasses', 'f32'], ['massRef', 'f32'],
+  ['unscale1', 'f32'], ['unscale2', 'f32'], ['unscale3', 'f32'], ['pad0', 'u32'],
 ] as const);
 
 /** Gas-surface interaction of one surface model (each body, then the six domain faces): body.wgsl's SurfaceModel. */
@@ -96,7 +103,7 @@ export const ScanParams = new StructLayout('ScanParams', [
 ] as const);
 
 /** Every shared layout, for the layout test. */
-export const ALL_LAYOUTS = [SimParams, PairInfo, InitParams, SpeciesInfo, FaceInfo, FaceSpecies, ScanParams, SurfaceModel, SurfaceSpecies];
+export const ALL_LAYOUTS = [SimParams, PairInfo, InitParams, SpeciesInfo, FaceInfo, FaceSpecies, ScanParams, SurfaceModel, SurfaceSpecies, CloseParams];
 
 /** Boundary kind codes, as the BC_* constants of common.wgsl. */
 export const BOUNDARY_CODES = { periodic: 0, specular: 1, diffuse: 2, inflow: 3, outflow: 4 } as const;

@@ -1,30 +1,95 @@
-// Sampling phase: adds each cell's velocity moments to the running sums (sample.wgsl); the loop
-// encodes it only on sampling steps (start, start + interval, ...).
+// Sampling phase (sample.wgsl): on sampling steps a team of lanes per cell adds the cell's velocity moments to
+// the open block's exact sums; at the end of a batch-means block sample_close folds the block into the run's
+// sums and the batch means; sample_gather copies a few cells' sums for the live view. Nothing is read back
+// per step.
 import { bindBuffers } from '../gpu/bind.js';
-import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
+import { WORKGROUP_SIZE, dispatchDims, makeBuffer, makeBufferWith, readBuffer, STORAGE } from '../gpu/buffers.js';
+import { CloseParams } from '../gpu/struct-layouts.js';
 import type { Phase, PhaseContext } from './phase.js';
+
+/** Lanes per cell in sample.wgsl (TEAM). */
+export const SAMPLE_TEAM = 8;
+
+/** What closing a block needs from the host: its passes and number, and the fields' scales. */
+export interface CloseValues {
+  passes: number;
+  block: number;
+  massRef: number;
+  unscale: [number, number, number];
+}
 
 export class SamplePhase implements Phase {
   readonly name = 'sample';
   private readonly pipeline: GPUComputePipeline;
+  private readonly closePipeline: GPUComputePipeline;
+  private readonly gatherPipeline: GPUComputePipeline;
   private groups: GPUBindGroup[] = [];
+  private closeGroup: GPUBindGroup | null = null;
 
   constructor(private readonly ctx: PhaseContext) {
     this.pipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample' });
+    this.closePipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_close' });
+    this.gatherPipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_gather' });
   }
 
   bind(): void {
     const { device, state: s } = this.ctx;
+    const b = s.sample;
     this.groups = s.sets.map((p, k) =>
       bindBuffers(device, this.pipeline, `sample-${k}`, {
-        0: s.params, 1: s.counts, 2: s.starts, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 7: s.sums,
+        0: s.params, 1: s.counts, 2: s.starts, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 7: b.blockLo, 8: b.blockHi, 9: b.flags,
       }),
     );
+    this.closeGroup = bindBuffers(device, this.closePipeline, 'sample-close', {
+      0: s.params, 7: b.blockLo, 8: b.blockHi, 9: b.flags, 10: b.runLo, 11: b.runHi, 12: b.welford, 13: b.closeParams, 16: b.closeMasses,
+    });
   }
 
+  /** One sampling pass over the cells of particle set `set`. */
   encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.groups[set]);
+    pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal * SAMPLE_TEAM, WORKGROUP_SIZE));
+  }
+
+  /** Writes the closing block's values; the queue applies them before the next submit (call before recording its passes). */
+  prepareClose(v: CloseValues): void {
+    this.ctx.device.queue.writeBuffer(this.ctx.state.sample.closeParams, 0, CloseParams.pack({
+      passes: v.passes, block: v.block, invPasses: 1 / v.passes, massRef: v.massRef,
+      unscale1: v.unscale[0], unscale2: v.unscale[1], unscale3: v.unscale[2],
+    }));
+  }
+
+  /** Closes the open block on every cell (after prepareClose). */
+  encodeClose(pass: GPUComputePassEncoder): void {
+    pass.setPipeline(this.closePipeline);
+    pass.setBindGroup(0, this.closeGroup!);
     pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));
+  }
+
+  /**
+   * The run's and the open block's sums of the given local cells, read at once (the live view's plane):
+   * [moment][species][run lo, run hi, block lo, block hi][listed cell].
+   */
+  async gather(localCells: Uint32Array): Promise<Uint32Array> {
+    const { device, state: s } = this.ctx;
+    const b = s.sample;
+    const list = makeBufferWith(device, 'sample.gatherCells', localCells, STORAGE);
+    const words = 4 * s.tables.species.length * 13 * localCells.length;
+    const out = makeBuffer(device, 'sample.gathered', 4 * words);
+    const group = bindBuffers(device, this.gatherPipeline, 'sample-gather', { 0: s.params, 7: b.blockLo, 8: b.blockHi, 10: b.runLo, 11: b.runHi, 14: list, 15: out });
+    const enc = device.createCommandEncoder({ label: 'sample-gather' });
+    const pass = enc.beginComputePass({ label: 'sample-gather' });
+    pass.setPipeline(this.gatherPipeline);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroups(...dispatchDims(localCells.length, WORKGROUP_SIZE));
+    pass.end();
+    device.queue.submit([enc.finish()]);
+    try {
+      return new Uint32Array(await readBuffer(device, out, 4 * words));
+    } finally {
+      list.destroy();
+      out.destroy();
+    }
   }
 }

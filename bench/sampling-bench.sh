@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Device benchmark of sampled runs (issue 17), on one GPU: the scaling box (125.8M particles) and the supersonic
+# lid-driven cavity grown to 102M particles (1600 x 1600 x 2 cells of 5 um, 20 per cell), each unsampled and
+# sampled every step from step 1. Writes each run's --json summary to $OUT (or ./bench-out) and prints the
+# throughput, the phase table (the sample phase's calls include the batch-means closes) and the host times.
+# Usage on the device machine: source .device-carry/setup.sh && bash bench/sampling-bench.sh [STEPS]
+set -uo pipefail
+out=${OUT:-bench-out}; mkdir -p "$out"
+steps=${1:-400}
+cavity=(--set 'grid.cells=[1600,1600,2]' --set 'grid.cellSize=[5e-6,5e-6,5e-6]' --set run.dt=7.5e-10)
+node bin/dsmc.js --version
+run() { # name, then dsmc arguments
+  local name=$1; shift
+  echo "=== $name: dsmc $*"
+  /usr/bin/time -v node bin/dsmc.js "$@" --no-save --json --no-progress > "$out/$name.json" 2> "$out/$name.err"
+  echo "exit $?"; grep -E "Maximum resident|Elapsed" "$out/$name.err"; tail -3 "$out/$name.err" | grep -v "Exit status"
+  node -e "
+    const s = JSON.parse(require('fs').readFileSync('$out/$name.json', 'utf8').trim().split('\n').pop());
+    console.log('adapter', s.adapter.description, '| particles', s.particles, '| particle-steps/s', s.particleStepsPerSecond.toExponential(3),
+      '| bytes/particle', s.bytesPerParticle.toFixed(1), '| samples', s.samples, '| blocks', s.fieldBlocks, '| fields', String(s.fieldsSha256).slice(0, 16), '| timing', s.timing);
+    for (const [k, p] of Object.entries(s.phases)) console.log('  ', k.padEnd(12), (p.avgSeconds * 1e3).toFixed(3), 'ms x', p.calls, '=', p.percentOfLoop.toFixed(1), '%');
+    console.log('   loop', s.seconds.toFixed(3), 's, other', s.otherSeconds.toFixed(3), 's; host', JSON.stringify(s.host));
+  " || true
+}
+run scaling-box-unsampled run scaling-box --set run.steps=$steps --set sampling.enabled=false
+run scaling-box-sampled run scaling-box --set run.steps=$steps --set sampling.enabled=true --set sampling.start=1 --set sampling.interval=1
+run cavity-unsampled run supersonic-cavity "${cavity[@]}" --set run.steps=$steps --set sampling.enabled=false
+run cavity-sampled run supersonic-cavity "${cavity[@]}" --set run.steps=$steps --set sampling.enabled=true --set sampling.start=1 --set sampling.interval=1

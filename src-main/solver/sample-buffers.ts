@@ -1,0 +1,117 @@
+// The sampled fields' state on the GPU (sample.wgsl), per local cell: the run's and the open block's exact
+// 64-bit moment sums (low and high words apart), the batch means' running mean and M2 of every field, and an
+// overflow flag. It stays on the GPU for the whole sampling window; the host reads it (drain) only when fields
+// are needed (end of run, checkpoint, rebalance) and writes it back on resume or after a rebalance.
+//
+// On the host a rank's state is a SampleState: the same five parts as typed arrays of planes of nLocal values
+// ([moment][species][cell] for the sums, [mean | M2][field][cell] for the batch means). Parts move between
+// ranks and into global order plane by plane.
+import { FIELD_NAMES } from '../common/field-names.js';
+import { makeBuffer, makeBufferWith, readBuffer } from './gpu/buffers.js';
+import { CloseParams, SAMPLE_MOMENTS, UNIFORM_TABLES } from './gpu/struct-layouts.js';
+
+const UNIFORM = 0x40 | 0x08; // UNIFORM | COPY_DST
+
+/** Fields of the batch means (FIELDS in sample.wgsl). */
+export const SAMPLE_FIELDS = FIELD_NAMES.length;
+
+/** The parts of the sampling state, in this order everywhere (GPU buffers, checkpoints, messages). */
+export const SAMPLE_PARTS = ['runLo', 'runHi', 'blockLo', 'blockHi', 'welford'] as const;
+export type SamplePart = (typeof SAMPLE_PARTS)[number];
+
+/** One rank's (or the whole grid's) sampling state on the host. */
+export type SampleState = { [K in Exclude<SamplePart, 'welford'>]: Uint32Array<ArrayBuffer> } & { welford: Float32Array<ArrayBuffer> };
+
+/** Planes (of one value per cell) of a part: moments x species for the sums, mean and M2 of every field for welford. */
+export function partPlanes(part: SamplePart, species: number): number {
+  return part === 'welford' ? 2 * SAMPLE_FIELDS : SAMPLE_MOMENTS * species;
+}
+
+/** A zeroed host state for n cells. */
+export function emptySampleState(species: number, n: number): SampleState {
+  const u = (p: SamplePart) => new Uint32Array(partPlanes(p, species) * n);
+  return { runLo: u('runLo'), runHi: u('runHi'), blockLo: u('blockLo'), blockHi: u('blockHi'), welford: new Float32Array(partPlanes('welford', species) * n) };
+}
+
+export class SampleBuffers {
+  runLo: GPUBuffer;
+  runHi: GPUBuffer;
+  blockLo: GPUBuffer;
+  blockHi: GPUBuffer;
+  welford: GPUBuffer;
+  /** Word 0: set by the GPU when a sum would overflow. */
+  readonly flags: GPUBuffer;
+  /** sample_close's uniform (CloseParams) and the species' mass ratios (vec4 x 4). */
+  readonly closeParams: GPUBuffer;
+  readonly closeMasses: GPUBuffer;
+  private nLocal: number;
+
+  /** Zeroed state for nLocal cells (4-byte stubs when the case samples nothing). */
+  constructor(private readonly device: GPUDevice, private readonly species: number, private readonly enabled: boolean, nLocal: number, massRatios: number[]) {
+    this.nLocal = nLocal;
+    [this.runLo, this.runHi, this.blockLo, this.blockHi, this.welford] = this.allocate(nLocal);
+    this.flags = makeBuffer(device, 'sample.flags', 4);
+    this.closeParams = makeBuffer(device, 'sample.closeParams', CloseParams.pack({}).byteLength, UNIFORM);
+    const masses = new Float32Array(UNIFORM_TABLES.MAX_SPECIES);
+    massRatios.forEach((m, k) => { masses[k] = m; });
+    this.closeMasses = makeBufferWith(device, 'sample.closeMasses', masses, UNIFORM);
+  }
+
+  /** The five per-cell buffers for n cells (4-byte stubs when the case samples nothing). */
+  private allocate(n: number): GPUBuffer[] {
+    return SAMPLE_PARTS.map((p) => makeBuffer(this.device, `sample.${p}`, this.enabled ? 4 * partPlanes(p, this.species) * n : 4));
+  }
+
+  /** The per-cell buffers in SAMPLE_PARTS order. */
+  private parts(): GPUBuffer[] {
+    return [this.runLo, this.runHi, this.blockLo, this.blockHi, this.welford];
+  }
+
+  /** Replaces the state by zeroed state for nLocal cells (a rebalance; write() fills it after). */
+  reallocate(nLocal: number): void {
+    for (const b of this.parts()) b.destroy();
+    this.nLocal = nLocal;
+    [this.runLo, this.runHi, this.blockLo, this.blockHi, this.welford] = this.allocate(nLocal);
+  }
+
+  /** Reads the whole state once the queue reaches this point (part by part); overflow: a sum overflowed. */
+  async read(): Promise<{ state: SampleState; overflow: boolean }> {
+    const state = emptySampleState(this.species, this.enabled ? this.nLocal : 0);
+    const buffers = this.parts();
+    for (let k = 0; k < SAMPLE_PARTS.length; k++) {
+      const into = state[SAMPLE_PARTS[k]];
+      if (into.length > 0) new Uint8Array(into.buffer).set(new Uint8Array(await readBuffer(this.device, buffers[k], into.byteLength)));
+    }
+    const flag = new Uint32Array(await readBuffer(this.device, this.flags, 4))[0];
+    return { state, overflow: flag !== 0 };
+  }
+
+  /** Writes a host state of this many cells to the GPU (resume, rebalance). */
+  write(state: SampleState): void {
+    if (!this.enabled) return;
+    const buffers = this.parts();
+    SAMPLE_PARTS.forEach((p, k) => {
+      const a = state[p];
+      if (a.length !== partPlanes(p, this.species) * this.nLocal) throw new Error(`internal: sampling state part ${p} holds ${a.length} values for ${this.nLocal} cells`);
+      this.device.queue.writeBuffer(buffers[k], 0, a);
+    });
+  }
+
+  /** Frees every buffer. */
+  destroy(): void {
+    for (const b of [...this.parts(), this.flags, this.closeParams, this.closeMasses]) b.destroy();
+  }
+}
+
+/** A sampling state from the five frames of a message (SAMPLE_PARTS order; copies, aligned). */
+export function sampleStateOfFrames(frames: readonly Uint8Array[]): SampleState {
+  if (frames.length !== SAMPLE_PARTS.length) throw new Error(`a sampling state travels as ${SAMPLE_PARTS.length} frames, got ${frames.length}`);
+  const copy = (f: Uint8Array) => {
+    if (f.byteLength % 4 !== 0) throw new Error(`a sampling state frame of ${f.byteLength} bytes is not whole 32-bit words`);
+    const b = new ArrayBuffer(f.byteLength);
+    new Uint8Array(b).set(f);
+    return b;
+  };
+  const [runLo, runHi, blockLo, blockHi, welford] = frames.map(copy);
+  return { runLo: new Uint32Array(runLo), runHi: new Uint32Array(runHi), blockLo: new Uint32Array(blockLo), blockHi: new Uint32Array(blockHi), welford: new Float32Array(welford) };
+}
