@@ -89,7 +89,6 @@ fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
   let t = flat_id(wg, nwg, li);
   let c = t / TEAM;
   let lane = t % TEAM;
-  let team0 = li - lane;
   var first = 0u;
   var n = 0u;
   if (c < params.nLocal) {
@@ -127,14 +126,20 @@ fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
     partial[11u * WG_SIZE + li] = m3.y;
     partial[12u * WG_SIZE + li] = m3.z;
     workgroupBarrier();
-    if (c < params.nLocal && n > 0u) {
-      // lane l finishes moments l and l + TEAM: the team's eight partials in a fixed tree
-      for (var m = lane; m < MOMENTS; m += TEAM) {
-        let b = m * WG_SIZE + team0;
-        let sum = ((partial[b] + partial[b + 1u]) + (partial[b + 2u] + partial[b + 3u]))
-                + ((partial[b + 4u] + partial[b + 5u]) + (partial[b + 6u] + partial[b + 7u]));
-        add_block((m * params.nSpecies + s) * params.nLocal + c, sum * moment_scale(m));
-      }
+    // the workgroup's cells' sums: thread k finishes (moment, cell) pairs k, k + WG_SIZE, ... with the cell fastest,
+    // so that neighbouring threads add to neighbouring words of a moment's plane (coalesced); each pair adds its
+    // team's TEAM partials in a fixed tree
+    let cellsPerGroup = WG_SIZE / TEAM;
+    let c0 = (t - li) / TEAM;
+    for (var q = li; q < MOMENTS * cellsPerGroup; q += WG_SIZE) {
+      let m = q / cellsPerGroup;
+      let j = q % cellsPerGroup;
+      let cj = c0 + j;
+      if (cj >= params.nLocal) { continue; }
+      let b = m * WG_SIZE + j * TEAM;
+      let sum = ((partial[b] + partial[b + 1u]) + (partial[b + 2u] + partial[b + 3u]))
+              + ((partial[b + 4u] + partial[b + 5u]) + (partial[b + 6u] + partial[b + 7u]));
+      add_block((m * params.nSpecies + s) * params.nLocal + cj, sum * moment_scale(m));
     }
     workgroupBarrier();
   }

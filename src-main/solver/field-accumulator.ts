@@ -70,7 +70,7 @@ function sum64(lo: number, hi: number, lo2: number, hi2: number): number {
 
 export class FieldAccumulator {
   /** The sampling state of every cell in global order. */
-  readonly state: SampleState;
+  state: SampleState;
   counters: SampleCounters = noSamples();
 
   constructor(private readonly kase: Case, private readonly tables: SolverTables) {
@@ -91,6 +91,10 @@ export class FieldAccumulator {
   place(local: SampleState, sub: Subdomain): void {
     const t = this.tables;
     if (!t.sampling) return;
+    if (sub.worldSize === 1) {
+      this.state = local; // one rank holds the whole grid in global order: no copy
+      return;
+    }
     const grid = this.kase.grid.cells;
     for (const part of SAMPLE_PARTS) {
       const planes = partPlanes(part, t.species.length);

@@ -313,7 +313,7 @@ export class Simulation {
 
   /** Reads this rank's sampling state (every cell's sums and batch means) from the GPU; stops on an overflow. */
   async readSampleState(): Promise<SampleState> {
-    const { state, overflow } = await this.state.sample.read();
+    const { state, overflow } = await this.state.sample.read({ blockEmpty: this.counters.blockSubmits === 0 });
     if (overflow) {
       throw new Error(
         'a sampled moment sum of a cell overflowed its 64-bit fixed-point range (more than about 2^38 particle-passes per cell and ' +

@@ -75,10 +75,12 @@ export class SampleBuffers {
   }
 
   /** Reads the whole state once the queue reaches this point (part by part); overflow: a sum overflowed. */
-  async read(): Promise<{ state: SampleState; overflow: boolean }> {
+  async read(options: { blockEmpty?: boolean } = {}): Promise<{ state: SampleState; overflow: boolean }> {
     const state = emptySampleState(this.species, this.enabled ? this.nLocal : 0);
     const buffers = this.parts();
     for (let k = 0; k < SAMPLE_PARTS.length; k++) {
+      // blockEmpty: the open block was just closed (its sums are zero): its two parts need no read
+      if (options.blockEmpty && SAMPLE_PARTS[k].startsWith('block')) continue;
       const into = state[SAMPLE_PARTS[k]];
       if (into.length > 0) new Uint8Array(into.buffer).set(new Uint8Array(await readBuffer(this.device, buffers[k], into.byteLength)));
     }

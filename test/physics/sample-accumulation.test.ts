@@ -38,6 +38,13 @@ async function samplePasses(sim: Simulation, passes: number, perSubmit = 20_000)
   }
 }
 
+/** The whole sampling state as the GPU holds it (the loop's read skips an empty block; here every part is read). */
+async function readAll(sim: Simulation): Promise<SampleState> {
+  const { state, overflow } = await sim.state.sample.read();
+  expect(overflow).toBe(false);
+  return state;
+}
+
 /** The 64-bit integer at index i of (lo, hi) word arrays. */
 function int64(lo: Uint32Array, hi: Uint32Array, i: number): bigint {
   return BigInt.asIntN(64, (BigInt(hi[i]) << 32n) | BigInt(lo[i]));
@@ -58,10 +65,10 @@ describe('GPU accumulation of the sampled moments', () => {
     await sim.initialize();
     const particles = sim.liveParticles;
     expect(particles).toBeGreaterThan(900);
-    const one = await (async () => { await samplePasses(sim, 1); return sim.readSampleState(); })();
+    const one = await (async () => { await samplePasses(sim, 1); return readAll(sim); })();
     const N = 1_000_000;
     await samplePasses(sim, N - 1);
-    const all = await sim.readSampleState();
+    const all = await readAll(sim);
     // the same particles every pass: the 64-bit sums are exactly N times one pass's, moment by moment
     for (let m = 0; m < SAMPLE_MOMENTS; m++) {
       expect(int64(all.blockLo, all.blockHi, m), `moment ${m}`).toBe(BigInt(N) * int64(one.blockLo, one.blockHi, m));
@@ -130,7 +137,7 @@ describe('GPU accumulation of the sampled moments', () => {
         }
       }
       // the GPU: this block's sums written, then closed as the loop closes a block
-      const gpuState = k === 1 ? state : { ...(await sim.readSampleState()), blockLo: state.blockLo, blockHi: state.blockHi };
+      const gpuState = k === 1 ? state : { ...(await readAll(sim)), blockLo: state.blockLo, blockHi: state.blockHi };
       sim.state.sample.write(gpuState);
       const phase = samplePhase(sim);
       phase.prepareClose({ passes, block: k, massRef: masses[0], unscale: [unscale[1], unscale[4], unscale[10]] });
@@ -152,7 +159,7 @@ describe('GPU accumulation of the sampled moments', () => {
     // f32 on the GPU against f64 here: within 2e-4 of the field's size (largest |mean| + block spread); the heat flux,
     // a difference of third moments with a stream (u = 150 m/s against 87 m/s thermal), loses digits to cancellation in
     // f32: within 2e-2 (M2 within 6e-2, the standard error within 3 %); the means come from the exact sums in f64 on the host
-    const got: SampleState = await sim.readSampleState();
+    const got: SampleState = await readAll(sim);
     const units = welfordUnits(c, t);
     FIELD_NAMES.forEach((name, f) => {
       for (let cell = 0; cell < N; cell++) {
