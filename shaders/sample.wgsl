@@ -19,8 +19,9 @@
 
 const MOMENTS: u32 = 13u;
 const FIELDS: u32 = 13u;
-// Lanes per cell; fixed (never from the adapter): it sets the f32 order of a cell's pass sum.
-const TEAM: u32 = 8u;
+// Lanes per cell (a power of two, at most 16, dividing WG_SIZE); set by the host (phases/sample.ts), never from the
+// adapter: it sets the f32 order of a cell's pass sum.
+override TEAM: u32 = 8u;
 const BOLTZMANN_K: f32 = 1.380649e-23;
 
 @group(0) @binding(0) var<uniform> params: SimParams;
@@ -137,8 +138,13 @@ fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
       let cj = c0 + j;
       if (cj >= params.nLocal) { continue; }
       let b = m * WG_SIZE + j * TEAM;
-      let sum = ((partial[b] + partial[b + 1u]) + (partial[b + 2u] + partial[b + 3u]))
-              + ((partial[b + 4u] + partial[b + 5u]) + (partial[b + 6u] + partial[b + 7u]));
+      var v: array<f32, 16>;
+      for (var i = 0u; i < TEAM; i++) { v[i] = partial[b + i]; }
+      // the fixed tree: halves added pairwise until one value is left
+      for (var w = TEAM / 2u; w > 0u; w = w / 2u) {
+        for (var i = 0u; i < w; i++) { v[i] = v[i] + v[i + w]; }
+      }
+      let sum = v[0];
       add_block((m * params.nSpecies + s) * params.nLocal + cj, sum * moment_scale(m));
     }
     workgroupBarrier();

@@ -7,8 +7,18 @@ import { WORKGROUP_SIZE, dispatchDims, makeBuffer, makeBufferWith, readBuffer, S
 import { CloseParams } from '../gpu/struct-layouts.js';
 import type { Phase, PhaseContext } from './phase.js';
 
-/** Lanes per cell in sample.wgsl (TEAM). */
-export const SAMPLE_TEAM = 8;
+/**
+ * Lanes per cell in sample.wgsl (TEAM): fixed, so a case's fields are the same bytes on every run and adapter.
+ * DSMC_SAMPLE_TEAM (1, 2, 4, 8 or 16) overrides it for benchmarks only: another team size adds a cell's f32
+ * partial sums in another order, so the fields differ in the last bits (each size is bitwise reproducible).
+ */
+export function sampleTeam(): number {
+  const v = process.env.DSMC_SAMPLE_TEAM;
+  if (v === undefined || v === '') return 8;
+  const n = Number(v);
+  if (![1, 2, 4, 8, 16].includes(n)) throw new Error(`DSMC_SAMPLE_TEAM=${v}: use 1, 2, 4, 8 or 16 (lanes per cell of the sampling kernel), or unset it`);
+  return n;
+}
 
 /** What closing a block needs from the host: its passes and number, and the fields' scales. */
 export interface CloseValues {
@@ -26,8 +36,10 @@ export class SamplePhase implements Phase {
   private groups: GPUBindGroup[] = [];
   private closeGroup: GPUBindGroup | null = null;
 
+  private readonly team = sampleTeam();
+
   constructor(private readonly ctx: PhaseContext) {
-    this.pipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample' });
+    this.pipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample', constants: { TEAM: this.team } });
     this.closePipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_close' });
     this.gatherPipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_gather' });
   }
@@ -49,7 +61,7 @@ export class SamplePhase implements Phase {
   encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.groups[set]);
-    pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal * SAMPLE_TEAM, WORKGROUP_SIZE));
+    pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal * this.team, WORKGROUP_SIZE));
   }
 
   /** Writes the closing block's values; the queue applies them before the next submit (call before recording its passes). */
