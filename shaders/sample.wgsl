@@ -6,8 +6,8 @@
 // the workgroup's (moment, cell) pass totals, times the moment's power-of-two scale, are rounded to integers and
 // added to the open block's sums (lo and hi words, carried by hand) by all its threads, the cell fastest. Spreading
 // those read-modify-writes over the threads is what makes it fast: one invocation per cell doing its 13 in a row
-// took 7.6 ms per pass at 125M particles on an H100; teams of 1, 2, 4 and 8 lanes 1.73, 1.71, 2.18 and 3.31 ms. The f32 part depends on the cell's particle
-// list alone (never on the workgroup or the rank), and integer sums do not depend on any order, so the
+// took 7.6 ms per pass at 125M particles on an H100; teams of 1, 2, 4 and 8 lanes 1.73, 1.71, 2.18 and 3.31 ms.
+// The f32 part depends on the cell's particle list alone (never on the workgroup or the rank), and integer sums do not depend on any order, so the
 // sums are bitwise the same on any number of ranks and across a resume; nothing drifts however long the
 // window (the 64-bit sums overflow only after about 2^38 particle-passes per cell and block, which sets a flag).
 //
