@@ -1,8 +1,10 @@
 // Human-readable run summary for the terminal: totals and a phase table like SPARTA's loop-time breakdown.
 import type { RunSummary } from '../solver/summary.js';
+import { forTerminal } from './terminal-text.js';
 
-/** Pads a table: first column left-aligned, the others right-aligned. */
-export function table(rows: string[][]): string {
+/** Pads a table: first column left-aligned, the others right-aligned; cells shown on one line, control characters escaped. */
+export function table(cells: string[][]): string {
+  const rows = cells.map((r) => r.map((c) => forTerminal(c, true)));
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')).join('\n');
 }
@@ -54,5 +56,5 @@ export function formatSummary(s: RunSummary): string {
     rows.push([name, String(p.calls), dur(p.avgSeconds), dur(p.minSeconds), dur(p.maxSeconds), dur(p.totalSeconds), p.percentOfLoop.toFixed(1), p.secondsPerParticleStep.toExponential(2)]);
   }
   rows.push(['other', '', '', '', '', dur(s.otherSeconds), s.seconds > 0 ? ((100 * s.otherSeconds) / s.seconds).toFixed(1) : '0', '']);
-  return lines.join('\n') + '\n' + table(rows);
+  return forTerminal(lines.join('\n')) + '\n' + table(rows);
 }

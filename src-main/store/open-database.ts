@@ -17,6 +17,13 @@ export class StoreOpenError extends Error {
   }
 }
 
+/** The advice for a run database with damaged pages: see the damage, copy the readable runs out, swap the files. */
+export function damagedFix(path: string): string {
+  return `See what is damaged with \`dsmc db check\` and copy every readable run into a new file with \`dsmc db recover NEW.sqlite\` ` +
+    `(both with the same --data-dir); then move the damaged file aside (e.g. \`mv "${path}" "${path}.damaged"\`) and the new one in its place ` +
+    `(\`mv NEW.sqlite "${path}"\`). Or use another data folder with --data-dir DIR or the DSMC_DATA_DIR environment variable.`;
+}
+
 /** The advice for a file that is not a usable run database. */
 function moveAsideFix(path: string): string {
   return `Move it aside (e.g. \`mv "${path}" "${path}.bad"\`) to start a new database there, ` +
@@ -89,7 +96,7 @@ export function explainDatabaseError(path: string, e: unknown): Error {
   const text = (e as Error)?.message ?? String(e);
   if (typeof code !== 'string') return e instanceof Error ? e : new Error(text);
   const other = 'use another data folder with --data-dir DIR or the DSMC_DATA_DIR environment variable';
-  if (DAMAGED.test(code)) return new StoreOpenError(path, `is damaged (${text})`, moveAsideFix(path));
+  if (DAMAGED.test(code)) return new StoreOpenError(path, `is damaged (${text})`, damagedFix(path));
   if (NO_SPACE.test(code)) {
     return new StoreOpenError(path, `could not be written (${text}): the disk is full, over quota or over a file size limit, or failing`,
       `Free some space (or raise the limit) and retry, or ${other}. SQLite rolled back the unfinished change; what was saved before is intact.`);
@@ -136,8 +143,32 @@ function checkOwnership(db: Database.Database, path: string): void {
   }
 }
 
+/** How to open: `verify` runs SQLite's quick_check first (before writing runs); `mustExist` refuses to create the file. */
+export interface OpenOptions {
+  verify?: boolean;
+  mustExist?: boolean;
+}
+
+/**
+ * Throws a StoreOpenError when PRAGMA quick_check finds damage. quick_check reads every page but skips the
+ * index-versus-table comparison of integrity_check (measured in docs/RELIABILITY.md: about 0.1 s per 100 MB).
+ */
+export function verifyDatabase(db: Database.Database, path: string): void {
+  const rows = (db.pragma('quick_check(20)') as { quick_check: string }[]).map((r) => r.quick_check);
+  if (rows.length === 1 && rows[0] === 'ok') return;
+  throw new StoreOpenError(path, `is damaged (SQLite's quick_check found ${rows.length >= 20 ? '20 or more problems' : `${rows.length} problem${rows.length === 1 ? '' : 's'}`}, ` +
+    `first: ${rows[0]}), so no run is written into it`, damagedFix(path));
+}
+
+/** The error for a database that must exist and does not (commands over saved runs never create one). */
+export function missingDatabaseError(path: string): Error {
+  return new Error(`there is no run database at ${path} (nothing was saved in that data folder); ` +
+    'check --data-dir DIR or DSMC_DATA_DIR, or save a run first with dsmc run CASE');
+}
+
 /** Opens the run database at `path` in `dir`, migrated to the latest schema. */
-export function openDatabase(dir: string, path: string): Database.Database {
+export function openDatabase(dir: string, path: string, opts: OpenOptions = {}): Database.Database {
+  if (opts.mustExist && !existsSync(path)) throw missingDatabaseError(path);
   ensureFolder(dir);
   checkWritable(dir, path);
   if (!looksLikeSqlite(path)) throw new StoreOpenError(path, 'is not an SQLite database (the file header is wrong)', moveAsideFix(path));
@@ -151,6 +182,7 @@ export function openDatabase(dir: string, path: string): Database.Database {
   }
   try {
     checkOwnership(db, path);
+    if (opts.verify && existed) verifyDatabase(db, path);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');

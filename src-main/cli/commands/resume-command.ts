@@ -139,7 +139,8 @@ export const resumeCommand: CliCommand = {
     if (args.positionals.length !== 1) throw new Error(`expected one RUN (a run id from \`dsmc runs\`); usage: dsmc ${USAGE}`);
     const runId = runIdArg(args.positionals[0], USAGE);
     const timing = timingOf(args);
-    const store = RunStore.open({ dataDir: args.values['data-dir'] as string | undefined });
+    // resuming needs a saved run: never create a database for it; refuse one with damaged pages before writing
+    const store = RunStore.open({ dataDir: args.values['data-dir'] as string | undefined, mustExist: true, verify: true });
     try {
       const summary = await resumeRun(store, runId, { timing, progress: !args.values['no-progress'] });
       if (args.values.json) process.stdout.write(JSON.stringify({ runId, ...summary }) + '\n');

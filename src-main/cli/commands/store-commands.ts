@@ -7,13 +7,14 @@ import type { RunStore } from '../../store/run-store.js';
 import type { CliCommand } from '../command.js';
 import { formatRunDetails, type RunDetails } from '../format-run.js';
 import { formatProjects, formatRuns } from '../format-runs.js';
-import { DATA_DIR_OPTION, positionalCount, runIdArg, withStore } from '../store-args.js';
+import { DATA_DIR_OPTION, missingDatabase, positionalCount, runIdArg, withStore } from '../store-args.js';
+import { printSafe } from '../terminal-text.js';
 
 const JSON_OPTION = { json: { type: 'boolean', default: false } } as const;
 
 /** Writes one line (or block) to stdout. */
 function print(text: string): void {
-  process.stdout.write(text + '\n');
+  printSafe(text + '\n');
 }
 
 export const projectsCommand: CliCommand = {
@@ -23,6 +24,11 @@ export const projectsCommand: CliCommand = {
   options: { ...JSON_OPTION, ...DATA_DIR_OPTION },
   async run(args) {
     positionalCount(args, 0, 0, projectsCommand.usage);
+    const missing = missingDatabase(args);
+    if (missing) {
+      print(args.values.json ? '[]' : `no projects yet in ${missing}; \`dsmc run CASE --project NAME\` makes one`);
+      return 0;
+    }
     withStore(args, (store) => {
       const projects = store.listProjects({ includeArchived: true });
       if (args.values.json) print(JSON.stringify(projects));
@@ -47,6 +53,11 @@ export const runsCommand: CliCommand = {
   async run(args) {
     positionalCount(args, 0, 0, runsCommand.usage);
     const filter = { project: args.values.project as string | undefined, status: statusOf(args.values.status), tag: args.values.tag as string | undefined };
+    const missing = missingDatabase(args);
+    if (missing) {
+      print(args.values.json ? '[]' : `no runs in ${missing}; \`dsmc run CASE\` saves one`);
+      return 0;
+    }
     withStore(args, (store) => {
       const runs = store.listRuns(filter);
       if (args.values.json) print(JSON.stringify(runs));
@@ -90,7 +101,7 @@ export const showCommand: CliCommand = {
     withStore(args, (store) => {
       const d = runDetails(store, id);
       print(args.values.json ? JSON.stringify(d) : formatRunDetails(d));
-    });
+    }, { mustExist: true });
     return 0;
   },
 };
@@ -109,7 +120,7 @@ export const deleteCommand: CliCommand = {
       // a failed or cancelled run may still hold checkpoints for dsmc resume: they go with it
       removeRunCheckpoints(runCheckpointFolder(store.dataDir, id));
       print(`deleted run ${id} (${run.caseName}, ${run.status})`);
-    });
+    }, { mustExist: true, verify: true });
     return 0;
   },
 };
@@ -127,7 +138,7 @@ export const tagCommand: CliCommand = {
       if (args.values.remove) store.untagRun(id, tag);
       else store.tagRun(id, tag);
       print(`run ${id} tags: ${store.getRun(id).tags.join(', ') || '(none)'}`);
-    });
+    }, { mustExist: true, verify: true });
     return 0;
   },
 };
@@ -144,7 +155,7 @@ export const noteCommand: CliCommand = {
     withStore(args, (store) => {
       store.setNotes(id, text);
       print(text ? `notes of run ${id} set` : `notes of run ${id} cleared`);
-    });
+    }, { mustExist: true, verify: true });
     return 0;
   },
 };
