@@ -35,6 +35,7 @@ export function formatSummary(s: RunSummary): string {
   const lines = [
     `case ${s.case}: ${s.steps} steps, ${s.particles} particles (mean ${s.meanParticles.toFixed(0)}), ${s.seconds.toFixed(3)} s`,
     `adapter: ${s.adapter.description} [${s.adapter.backend}]`,
+    ...(s.resumed ? [`resumed from step ${s.resumed.fromStep}: ${s.resumed.steps} steps run now; the times and throughput below are of those`] : []),
     ...((s.ranks ?? 1) > 1 ? [
       `ranks: ${s.ranks} (${s.decomposition}); particles per rank ${(s.particlesPerRank ?? []).join(', ')}; ` +
         `load non-uniformity ${(s.loadNonUniformity ?? 0).toFixed(1)} % at the end, ${(s.loadNonUniformityMean ?? 0).toFixed(1)} % mean over steps`,

@@ -312,7 +312,8 @@ function finishRun(c: Case, o: DistributedOptions, a: RunAssembler, d: Decomposi
   surface.sampledSteps = dones[0].surface.sampledSteps;
   const surfaceSums = surface.toSums(tables.bodies, c.run.dt);
   const summary = summarize(c.name, {
-    steps: c.run.steps, seconds, stepStats: a.stepStats, phases: meanPhases(dones), timingSource: dones[0].timingSource,
+    // the steps this process ran (a resumed run's: those after its checkpoint), as on one rank
+    steps: o.resume ? o.resume.loop.blockPlan.from + o.resume.loop.blockPlan.steps - o.resume.loop.step : c.run.steps, seconds, stepStats: a.stepStats, phases: meanPhases(dones), timingSource: dones[0].timingSource,
     start, startStep: warmup, end, samples: a.fields.samples, fields: a.fields.fields(), fieldErrors: a.fields.errors(), fieldBlocks: a.fields.blocks,
     sums: a.fields.sums, totalsOverTime: [{ step: warmup + c.run.steps, totals: end }], capacity: dones.reduce((s, x) => s + x.capacity, 0),
     tables, host, surface: surfaceSums,
