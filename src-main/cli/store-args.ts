@@ -1,6 +1,4 @@
 // Arguments shared by the commands over the run database: --data-dir, a RUN id, opening the store.
-import { existsSync } from 'node:fs';
-import { databasePath, resolveDataDir } from '../store/data-dir.js';
 import { explainDatabaseError, type OpenOptions } from '../store/open-database.js';
 import { RunStore } from '../store/run-store.js';
 import type { CommandArgs, CommandOptions } from './command.js';
@@ -26,12 +24,6 @@ export function withStore<T>(args: CommandArgs, use: (store: RunStore) => T, opt
       // closing a damaged database can fail too; the error above says what to do
     }
   }
-}
-
-/** The run database's path when it does not exist yet (listing commands then report nothing without creating it), else null. */
-export function missingDatabase(args: CommandArgs): string | null {
-  const path = databasePath(resolveDataDir(args.values['data-dir'] as string | undefined));
-  return existsSync(path) ? null : path;
 }
 
 /** A RUN argument as a run id; the error shows the usage. */

@@ -1,6 +1,6 @@
 // `dsmc db check`: SQLite's full integrity_check of the run database (read-only), and which runs can still be
 // read whole, so the user knows what `dsmc db recover` would save before running it.
-import { openForSalvage, readRunRows, readableIds, reasonOf, tablesOf } from './salvage-read.js';
+import { closeSalvage, openForSalvage, readRunRows, readableIds, reasonOf, tablesOf } from './salvage-read.js';
 
 /** Most problems integrity_check lists. */
 const MAX_PROBLEMS = 50;
@@ -39,6 +39,6 @@ export function checkDatabase(path: string): CheckReport {
     const ok = problems.length === 1 && problems[0] === 'ok' && runs.unreadable.length === 0 && scanError === null;
     return { path, ok, problems: ok ? [] : problems.filter((p) => p !== 'ok'), runs, runScanError: scanError };
   } finally {
-    db.close();
+    closeSalvage(db);
   }
 }

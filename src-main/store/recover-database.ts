@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { openDatabase } from './open-database.js';
-import { openForSalvage, readRunRows, readableIds, reasonOf, tablesOf, type Row, type RunRows } from './salvage-read.js';
+import { closeSalvage, openForSalvage, readRunRows, readableIds, reasonOf, tablesOf, type Row, type RunRows } from './salvage-read.js';
 
 /** What a recovery copied and what it could not. */
 export interface RecoverReport {
@@ -145,7 +145,7 @@ export function recoverDatabase(source: string, out: string): RecoverReport {
     renameSync(tmp, out);
     return report;
   } finally {
-    src.close();
+    closeSalvage(src);
     if (dst) dst.close();
     for (const p of [tmp, `${tmp}-wal`, `${tmp}-shm`, `${tmp}-journal`]) rmSync(p, { force: true });
   }

@@ -2,7 +2,7 @@
 // (its project, case, steps, fields, ...) all read without an SQLite error is readable as a whole, any error
 // makes it unreadable with the reason. Used by `dsmc db check` (which runs are lost) and `dsmc db recover`.
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { APPLICATION_ID, LATEST_VERSION } from './migrations.js';
 import { StoreOpenError } from './open-database.js';
 
@@ -27,22 +27,40 @@ export interface RunRows {
 /** Gives up probing ids after this many in a row that are absent or unreadable. */
 const PROBE_GAP = 2000;
 
-/** Opens a possibly damaged run database read-only (nothing is written to it); refuses other programs' files. */
+/**
+ * Closes a database opened by openForSalvage and removes the empty -wal and -shm files that a read-only
+ * connection to a WAL database creates and cannot remove itself, when they were not there before.
+ */
+export function closeSalvage(db: Database.Database): void {
+  const path = db.name;
+  const had = SIDE_FILES.get(db) ?? [];
+  db.close();
+  const wal = `${path}-wal`;
+  if (had.includes(wal) || !existsSync(wal) || statSync(wal).size !== 0) return;
+  for (const p of [wal, `${path}-shm`]) if (!had.includes(p)) rmSync(p, { force: true });
+}
+
+/** The -wal and -shm files that existed before each salvage connection opened. */
+const SIDE_FILES = new WeakMap<Database.Database, string[]>();
+
+/** Opens a possibly damaged run database read-only (nothing is written to it); refuses other programs' files. Close with closeSalvage. */
 export function openForSalvage(path: string): Database.Database {
   if (!existsSync(path)) throw new Error(`there is no run database at ${path}; check --data-dir DIR or DSMC_DATA_DIR`);
+  const had = [`${path}-wal`, `${path}-shm`].filter((p) => existsSync(p));
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
   } catch (e) {
     throw new StoreOpenError(path, `cannot be opened at all (${(e as Error).message})`, 'Nothing can be recovered from it with dsmc; restore it from a backup.');
   }
+  SIDE_FILES.set(db, had);
   try {
     const appId = db.pragma('application_id', { simple: true }) as number;
     const version = db.pragma('user_version', { simple: true }) as number;
     if (appId !== APPLICATION_ID) throw new StoreOpenError(path, 'is not a dsmc run database (its application id is not DSMC)', 'Give the data folder of a run database with --data-dir DIR.');
     if (version > LATEST_VERSION) throw new StoreOpenError(path, `has schema version ${version}, written by a newer dsmc`, 'Use that newer dsmc to check or recover it.');
   } catch (e) {
-    db.close();
+    closeSalvage(db);
     if (e instanceof StoreOpenError) throw e;
     throw new StoreOpenError(path, `is damaged where its header and schema are kept (${(e as Error).message})`, 'Nothing can be recovered from it with dsmc; restore it from a backup.');
   }
@@ -86,7 +104,10 @@ export function readRunRows(db: Database.Database, tables: Set<string>, id: numb
   // text that must be JSON: damage inside a cell can leave it unreadable without an SQLite error
   JSON.parse(String(kase.json));
   if (run.summary !== null && run.summary !== undefined) JSON.parse(String(run.summary));
-  const children = RUN_TABLES.filter((t) => tables.has(t)).map((table) => ({ table, rows: db.prepare(`SELECT * FROM ${table} WHERE run_id = ?`).all(id) as Row[] }));
+  // run_phases keeps the loop order of the phases in its rowids: read (and so insert) them in that order
+  const order = (table: string) => (table === 'run_phases' ? ' ORDER BY rowid' : '');
+  const children = RUN_TABLES.filter((t) => tables.has(t))
+    .map((table) => ({ table, rows: db.prepare(`SELECT * FROM ${table} WHERE run_id = ?${order(table)}`).all(id) as Row[] }));
   return { id, project, case: kase, run, children };
 }
 

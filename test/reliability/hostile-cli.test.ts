@@ -208,11 +208,6 @@ describe('options checked before the data folder is created', () => {
       expectRefused(r, 1, new RegExp(`there is no run database at ${data}/runs\\.sqlite \\(nothing was saved in that data folder\\)`));
       expect(existsSync(data), args.join(' ')).toBe(false);
     }
-    const data = fresh();
-    const list = await dsmc(['runs', '--data-dir', data]);
-    expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^no runs in .*; `dsmc run CASE` saves one/);
-    expect(existsSync(data)).toBe(false);
   });
 
   it('resume 999 in an existing database: refused, the folder unchanged', async () => {

@@ -7,7 +7,7 @@ import type { RunStore } from '../../store/run-store.js';
 import type { CliCommand } from '../command.js';
 import { formatRunDetails, type RunDetails } from '../format-run.js';
 import { formatProjects, formatRuns } from '../format-runs.js';
-import { DATA_DIR_OPTION, missingDatabase, positionalCount, runIdArg, withStore } from '../store-args.js';
+import { DATA_DIR_OPTION, positionalCount, runIdArg, withStore } from '../store-args.js';
 import { printSafe } from '../terminal-text.js';
 
 const JSON_OPTION = { json: { type: 'boolean', default: false } } as const;
@@ -24,11 +24,6 @@ export const projectsCommand: CliCommand = {
   options: { ...JSON_OPTION, ...DATA_DIR_OPTION },
   async run(args) {
     positionalCount(args, 0, 0, projectsCommand.usage);
-    const missing = missingDatabase(args);
-    if (missing) {
-      print(args.values.json ? '[]' : `no projects yet in ${missing}; \`dsmc run CASE --project NAME\` makes one`);
-      return 0;
-    }
     withStore(args, (store) => {
       const projects = store.listProjects({ includeArchived: true });
       if (args.values.json) print(JSON.stringify(projects));
@@ -53,11 +48,6 @@ export const runsCommand: CliCommand = {
   async run(args) {
     positionalCount(args, 0, 0, runsCommand.usage);
     const filter = { project: args.values.project as string | undefined, status: statusOf(args.values.status), tag: args.values.tag as string | undefined };
-    const missing = missingDatabase(args);
-    if (missing) {
-      print(args.values.json ? '[]' : `no runs in ${missing}; \`dsmc run CASE\` saves one`);
-      return 0;
-    }
     withStore(args, (store) => {
       const runs = store.listRuns(filter);
       if (args.values.json) print(JSON.stringify(runs));
