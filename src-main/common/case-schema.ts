@@ -53,7 +53,8 @@ function integer(min: number, max?: number) {
 function text(min: number, max: number) {
   const e = `expected a string of ${min} to ${max} characters`;
   return z.string({ error: e }).min(min, { error: e }).max(max, { error: e })
-    .regex(NO_CONTROL_CHARS, { error: `expected a string of ${min} to ${max} characters without control characters (escape sequences, tabs, line breaks): remove them` });
+    .regex(NO_CONTROL_CHARS, { error: `expected a string of ${min} to ${max} characters without control characters (escape sequences, tabs, line breaks): remove them` })
+    .regex(/\S/, { error: `expected a string of ${min} to ${max} characters, not only spaces: write a name` });
 }
 
 // A temperature in kelvin within LIMITS.

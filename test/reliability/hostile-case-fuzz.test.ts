@@ -150,6 +150,12 @@ describe('hostile case texts', () => {
     expect(() => parseCase({ ...(PRESETS[0] as object), grid: nest(1, 100_000, 'object') })).toThrow(/^grid: got arrays and objects nested more than 32/);
   });
 
+  it('found by the CLI fuzzer: a name of only a byte-order mark or spaces is refused (the run database trims names)', () => {
+    for (const name of ['\ufeff', '   ', '\u00a0']) {
+      expect(() => parseCase({ ...(PRESETS[0] as object), name })).toThrow(/^name: got ".*"; expected a string of 1 to 100 characters, not only spaces: write a name/);
+    }
+  });
+
   it('a text over 4 MB is refused naming its size and the limit', () => {
     const text = JSON.stringify({ ...(PRESETS[0] as object), description: 'x'.repeat(5_000_000) });
     expect(() => parseCaseText(text)).toThrow(/\(case file\)|the case text is 5\.\d+ MB .*a case is at most 4\.19 MB/);
