@@ -21,12 +21,21 @@ export function idRanges(ids: number[]): string {
   return out.join(', ') || 'none';
 }
 
+/** The ids from 1 to the largest of `found` that are not in it. */
+function missingIds(found: number[]): number[] {
+  const have = new Set(found);
+  return Array.from({ length: Math.max(0, ...found) }, (_, i) => i + 1).filter((id) => !have.has(id));
+}
+
 /** The text report of `db check`. */
 function checkText(r: CheckReport): string {
   const n = r.runs.readable.length + r.runs.unreadable.length;
   if (r.ok) return `${r.path}: ok (integrity_check found no damage; ${n} run${n === 1 ? '' : 's'}, all readable)\n`;
   const lines = [`${r.path} is damaged. SQLite's integrity_check says:`, ...r.problems.map((p) => `  ${p}`)];
-  if (r.runScanError) lines.push(`the list of runs cannot be read whole (${r.runScanError}); runs were looked up one by one`);
+  if (r.runScanError) {
+    lines.push(`the list of runs cannot be read whole (${r.runScanError}); runs were looked up one by one: ids not found ` +
+      `${idRanges(missingIds([...r.runs.readable, ...r.runs.unreadable.map((u) => u.id)]))} (on the damaged page, or deleted before)`);
+  }
   lines.push(`readable runs: ${idRanges(r.runs.readable)}`);
   lines.push(`unreadable runs: ${r.runs.unreadable.length ? '' : 'none'}`);
   for (const u of r.runs.unreadable) lines.push(`  run ${u.id}: ${u.reason}`);
@@ -42,7 +51,10 @@ function recoverText(r: RecoverReport): string {
   for (const l of r.runs.lost) lines.push(`  lost run ${l.id}: ${l.reason}`);
   for (const l of r.studies.lost) lines.push(`  lost study ${l.id}: ${l.reason}`);
   if (r.clusterProfiles.lost) lines.push(`  lost the cluster profiles: ${r.clusterProfiles.lost}`);
-  if (r.runScanError) lines.push(`  (the list of runs could not be read whole: ${r.runScanError}; runs were looked up one by one, ids more than 2000 past the last one found may be missed)`);
+  if (r.runScanError) {
+    lines.push(`  the list of runs could not be read whole (${r.runScanError}); runs were looked up one by one: ids not found ` +
+      `${idRanges(missingIds([...r.runs.recovered, ...r.runs.lost.map((l) => l.id)]))} (on the damaged page, or deleted before)`);
+  }
   lines.push(`The damaged ${r.source} was not changed. To use the new file: mv "${r.source}" "${r.source}.damaged" && mv "${r.out}" "${r.source}"`);
   return lines.join('\n') + '\n';
 }
