@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunStore } from '../../src-main/store/run-store.js';
 import { runInput, steps } from '../store/store-fixtures.js';
-import { STACK_TRACE, dsmc, folderChecksums, requireBuild, type CliResult } from './cli-runner.js';
+import { STACK_TRACE, dsmc, folderChecksums, requireBuild, runRows, type CliResult } from './cli-runner.js';
 
 const VALID = new URL('../fixtures/invalid-cases/valid-base.json', import.meta.url).pathname;
 const BASE = JSON.parse(readFileSync(VALID, 'utf8')) as Record<string, unknown>;
@@ -92,6 +92,16 @@ describe('case files that are not regular files, or too big', () => {
     const bySet = await dsmc(['run', VALID, '--set', `description=${'z'.repeat(30_000)}`, '--data-dir', data, '--no-progress']);
     expectRefused(bySet, 2, /description: .*at most 20000 characters/);
     expect(existsSync(data)).toBe(false);
+  });
+});
+
+describe('a body whose STL file is a device', () => {
+  it('/dev/zero as an STL mesh is refused naming the body and the file; no run is saved', async () => {
+    const c = { ...BASE, bodies: [{ name: 'blob', shape: { type: 'stl', file: '/dev/zero' }, surface: { model: 'specular' } }] };
+    const data = fresh();
+    const r = await dsmc(['run', caseFile(JSON.stringify(c)), '--data-dir', data, '--no-progress'], {}, 30_000);
+    expectRefused(r, 2, /bodies\[0\]\.shape: body "blob": bodies\[0\] \("blob"\): cannot read the STL file \/dev\/zero: it is not a regular file \(a device, FIFO or socket\)/);
+    if (existsSync(data)) expect(runRows(data)).toBe(0);
   });
 });
 
