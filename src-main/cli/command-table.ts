@@ -1,6 +1,7 @@
 // Every `dsmc` subcommand, in the order `dsmc --help` lists them.
 import type { CliCommand } from './command.js';
 import { clusterCommand } from './commands/cluster-commands.js';
+import { dbCommand } from './commands/db-commands.js';
 import { presetsCommand, schemaCommand } from './commands/info-commands.js';
 import { compareCommand, exportCommand, reportCommand } from './commands/report-commands.js';
 import { benchCommand, checkCommand, runCommand } from './commands/solver-commands.js';
@@ -12,7 +13,7 @@ import { studiesCommand } from './commands/study-store-commands.js';
 
 export const COMMANDS: CliCommand[] = [
   runCommand, resumeCommand, benchCommand, checkCommand, studyCommand, studiesCommand,
-  projectsCommand, runsCommand, showCommand, tagCommand, noteCommand, deleteCommand,
+  projectsCommand, runsCommand, showCommand, tagCommand, noteCommand, deleteCommand, dbCommand,
   compareCommand, reportCommand, exportCommand,
   presetsCommand, schemaCommand, serveCommand, clusterCommand,
 ];

@@ -4,6 +4,7 @@ import type { CaseRecord, FieldSet, PhaseRecord, RunRecord } from '../common/run
 import type { RunSummary } from '../common/run-summary.js';
 import { drift, dur, table } from './format-summary.js';
 import { localTime } from './format-runs.js';
+import { forTerminal } from './terminal-text.js';
 
 /** What `dsmc show` reports about a run (also its --json). */
 export interface RunDetails {
@@ -73,5 +74,6 @@ export function formatRunDetails(d: RunDetails): string {
   } else lines.push('fields: none stored');
   lines.push(`tags: ${r.tags.length ? r.tags.join(', ') : '(none)'}`);
   lines.push(`notes: ${r.notes ? r.notes : '(none)'}`);
-  return lines.join('\n');
+  // names, tags, notes and reasons come from users: escape sequences in them are shown, never acted on
+  return forTerminal(lines.join('\n'));
 }

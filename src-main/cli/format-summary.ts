@@ -1,8 +1,10 @@
 // Human-readable run summary for the terminal: totals and a phase table like SPARTA's loop-time breakdown.
 import type { RunSummary } from '../solver/summary.js';
+import { forTerminal } from './terminal-text.js';
 
-/** Pads a table: first column left-aligned, the others right-aligned. */
-export function table(rows: string[][]): string {
+/** Pads a table: first column left-aligned, the others right-aligned; cells shown on one line, control characters escaped. */
+export function table(cells: string[][]): string {
+  const rows = cells.map((r) => r.map((c) => forTerminal(c, true)));
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')).join('\n');
 }
@@ -33,6 +35,7 @@ export function formatSummary(s: RunSummary): string {
   const lines = [
     `case ${s.case}: ${s.steps} steps, ${s.particles} particles (mean ${s.meanParticles.toFixed(0)}), ${s.seconds.toFixed(3)} s`,
     `adapter: ${s.adapter.description} [${s.adapter.backend}]`,
+    ...(s.resumed ? [`resumed from step ${s.resumed.fromStep}: ${s.resumed.steps} steps run now; the times and throughput below are of those`] : []),
     ...((s.ranks ?? 1) > 1 ? [
       `ranks: ${s.ranks} (${s.decomposition}); particles per rank ${(s.particlesPerRank ?? []).join(', ')}; ` +
         `load non-uniformity ${(s.loadNonUniformity ?? 0).toFixed(1)} % at the end, ${(s.loadNonUniformityMean ?? 0).toFixed(1)} % mean over steps`,
@@ -54,5 +57,5 @@ export function formatSummary(s: RunSummary): string {
     rows.push([name, String(p.calls), dur(p.avgSeconds), dur(p.minSeconds), dur(p.maxSeconds), dur(p.totalSeconds), p.percentOfLoop.toFixed(1), p.secondsPerParticleStep.toExponential(2)]);
   }
   rows.push(['other', '', '', '', '', dur(s.otherSeconds), s.seconds > 0 ? ((100 * s.otherSeconds) / s.seconds).toFixed(1) : '0', '']);
-  return lines.join('\n') + '\n' + table(rows);
+  return forTerminal(lines.join('\n')) + '\n' + table(rows);
 }

@@ -2,6 +2,7 @@
 // into one clear message on stderr and a non-zero exit code (stack traces only with DSMC_DEBUG=1).
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './command-table.js';
+import { forTerminal } from './terminal-text.js';
 
 /** The help text, generated from the command table. */
 function helpText(): string {
@@ -36,7 +37,8 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     const err = e as Error;
     const text = err.name === 'CaseError' ? `invalid case, fix these fields:\n  ${err.message.split('\n').join('\n  ')}` : err.message;
-    process.stderr.write(`dsmc ${name ?? ''}: ${text}\n`);
+    // names and values from the case or the database may hold escape sequences: shown, never acted on
+    process.stderr.write(forTerminal(`dsmc ${name ?? ''}: ${text}\n`));
     if (process.env.DSMC_DEBUG) process.stderr.write(`${err.stack}\n`);
     return err.name === 'CaseError' ? 2 : 1;
   }

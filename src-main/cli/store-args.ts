@@ -1,14 +1,17 @@
 // Arguments shared by the commands over the run database: --data-dir, a RUN id, opening the store.
-import { explainDatabaseError } from '../store/open-database.js';
+import { explainDatabaseError, type OpenOptions } from '../store/open-database.js';
 import { RunStore } from '../store/run-store.js';
 import type { CommandArgs, CommandOptions } from './command.js';
 
 /** --data-dir DIR: the folder of the run database (else $DSMC_DATA_DIR, else the platform's data folder). */
 export const DATA_DIR_OPTION: CommandOptions = { 'data-dir': { type: 'string' } };
 
-/** Opens the run database named by --data-dir (or the default), runs `use` and closes it. */
-export function withStore<T>(args: CommandArgs, use: (store: RunStore) => T): T {
-  const store = RunStore.open({ dataDir: args.values['data-dir'] as string | undefined });
+/**
+ * Opens the run database named by --data-dir (or the default), runs `use` and closes it. `mustExist`: commands
+ * about saved runs never create a data folder or database; `verify`: commands that write check it for damage first.
+ */
+export function withStore<T>(args: CommandArgs, use: (store: RunStore) => T, opts: OpenOptions = {}): T {
+  const store = RunStore.open({ dataDir: args.values['data-dir'] as string | undefined, ...opts });
   try {
     return use(store);
   } catch (e) {

@@ -2,6 +2,7 @@
 // box, wedge, cylinder or sphere) with a gas-surface interaction model. Coordinates are those of the
 // grid: the box spans [0, Lx] x [0, Ly] x [0, Lz] (m).
 import { z } from 'zod';
+import { NO_CONTROL_CHARS } from './case-limits.js';
 
 /** Largest temperature, speed and size accepted here (the same bounds as the rest of the case). */
 const BODY_LIMITS = { temperatureMin: 1e-3, temperatureMax: 1e6, speed: 1e6, length: 1e7 } as const;
@@ -52,6 +53,7 @@ export const shapeSchema = z.discriminatedUnion(
     strict({
       type: z.literal('stl'),
       file: z.string({ error: 'expected a path to an ASCII or binary STL file' }).min(1, { error: 'expected a path to an ASCII or binary STL file' })
+        .max(4096, { error: 'expected a path to an ASCII or binary STL file of at most 4096 characters' })
         .describe('STL file (ASCII or binary), relative to the case file\'s folder; outward normals, closed (watertight)'),
       scale: pos(1e9, 'factor').default(1).describe('scale factor applied first (e.g. 0.001 for an STL in mm)'),
       rotate,
@@ -126,6 +128,7 @@ export const surfaceSchema = z.discriminatedUnion(
 /** One body of the case. */
 export const bodySchema = strict({
   name: z.string({ error: 'expected a string of 1 to 64 characters' }).min(1, { error: 'expected a string of 1 to 64 characters' }).max(64, { error: 'expected a string of 1 to 64 characters' })
+    .regex(NO_CONTROL_CHARS, { error: 'expected a string of 1 to 64 characters without control characters (escape sequences, tabs, line breaks): remove them' })
     .describe('unique body name'),
   shape: shapeSchema,
   surface: surfaceSchema,

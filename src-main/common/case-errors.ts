@@ -1,6 +1,7 @@
 // Errors of the case-file layer: one CaseError carrying every problem found, each naming the field
 // path, the value received and what is allowed. Turns zod issues into that form.
 import type { z } from 'zod';
+import { MAX_CASE_BYTES, checkTextNesting, stripBom, tooBigError } from './case-limits.js';
 
 /** One problem in a case file: `path` like `grid.cells[0]`, `message` like `got -5; expected an integer >= 1`. */
 export interface CaseIssue {
@@ -81,7 +82,11 @@ interface SyntaxFault {
 }
 
 // Parses a case file's text as strict JSON; a syntax error becomes a CaseError naming the field, line, column and fix.
-export function parseCaseJson(text: string): unknown {
+// A leading byte-order mark is dropped; text over MAX_CASE_BYTES or nested over MAX_CASE_DEPTH is refused first.
+export function parseCaseJson(input: string): unknown {
+  const text = stripBom(input);
+  if (text.length > MAX_CASE_BYTES) throw tooBigError(new TextEncoder().encode(text).length, 'the case text');
+  checkTextNesting(text);
   try {
     return JSON.parse(text);
   } catch (e) {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CaseError, issuesFromZod, parseCaseJson } from './case-errors.js';
 import { LIMITS, caseRuleIssues } from './case-rules.js';
 import { bodiesSchema } from './body-schema.js';
+import { MAX_DESCRIPTION_CHARS, NO_CONTROL_CHARS, checkValueNesting } from './case-limits.js';
 
 export { CaseError, parseCaseJson } from './case-errors.js';
 export { LIMITS } from './case-rules.js';
@@ -48,10 +49,12 @@ function integer(min: number, max?: number) {
   return max === undefined ? base : base.max(max, { error: e });
 }
 
-// A string of min..max characters.
+// A string of min..max characters without control characters (names are printed in terminals and tables).
 function text(min: number, max: number) {
   const e = `expected a string of ${min} to ${max} characters`;
-  return z.string({ error: e }).min(min, { error: e }).max(max, { error: e });
+  return z.string({ error: e }).min(min, { error: e }).max(max, { error: e })
+    .regex(NO_CONTROL_CHARS, { error: `expected a string of ${min} to ${max} characters without control characters (escape sequences, tabs, line breaks): remove them` })
+    .regex(/\S/, { error: `expected a string of ${min} to ${max} characters, not only spaces: write a name` });
 }
 
 // A temperature in kelvin within LIMITS.
@@ -131,9 +134,11 @@ const boundarySchema = z.discriminatedUnion(
 
 /** Schema of a case file. parseCase adds the cross-field rules; use it rather than this alone. */
 export const caseSchema = strict({
-  $schema: z.string({ error: 'expected a string (path of the JSON Schema)' }).optional(),
+  $schema: z.string({ error: 'expected a string (path of the JSON Schema)' }).max(2000, { error: 'expected a string of at most 2000 characters (path of the JSON Schema)' }).optional(),
   name: text(1, 100).describe('case name'),
-  description: z.string({ error: 'expected a string' }).optional(),
+  description: z.string({ error: `expected a string of at most ${MAX_DESCRIPTION_CHARS} characters` })
+    .max(MAX_DESCRIPTION_CHARS, { error: `expected a string of at most ${MAX_DESCRIPTION_CHARS} characters: shorten it (longer notes belong in dsmc note RUN TEXT)` })
+    .optional(),
   grid: strict({
     cells: triple(integer(1, LIMITS.cellsPerAxis), `integers from 1 to ${LIMITS.cellsPerAxis} [nx, ny, nz]`).describe(`number of cells along x, y, z (at most ${LIMITS.cells} in all)`),
     cellSize: triple(ranged(LIMITS.cellSizeMin, LIMITS.cellSizeMax, 'm'), `numbers from ${LIMITS.cellSizeMin} to ${LIMITS.cellSizeMax} [dx, dy, dz] in metres`).describe('cell edge lengths [dx, dy, dz], m'),
@@ -190,6 +195,8 @@ export type CaseInput = z.input<typeof caseSchema>;
 
 // Validates a case (parsed JSON or a JS object) and applies defaults; throws CaseError listing every problem.
 export function parseCase(json: unknown): Case {
+  // deeper nesting than any case has would overflow the stack of the validators below
+  checkValueNesting(json);
   const result = caseSchema.safeParse(json);
   if (!result.success) throw new CaseError(issuesFromZod(result.error.issues, json));
   const ruleIssues = caseRuleIssues(result.data);

@@ -20,6 +20,7 @@ export interface PhaseSummary {
 /** The `--json` summary of a run. */
 export interface RunSummary {
   case: string;
+  /** Timesteps of the run (run.steps), resumed or not, on any number of ranks. */
   steps: number;
   particles: number;
   meanParticles: number;
@@ -62,6 +63,11 @@ export interface RunSummary {
    * exchanged): halo depth in cells per axis, halo and owned cells, steps redone whole (an arrival beyond the halo).
    */
   splitSteps?: { rank: number; depth: [number, number, number]; haloCells: number; ownedCells: number; redos: number }[];
+  /**
+   * A run finished by `dsmc resume`: the step of the checkpoint it went on from and the steps run after it. Then
+   * seconds, particleSteps, meanParticles, the throughput and the phase and host times cover the resumed part only.
+   */
+  resumed?: { fromStep: number; steps: number };
   /** Surface results over the sampled steps: loads per body and mean loads per domain face (absent in older runs). */
   surface?: SurfaceSummary;
 }

@@ -1,6 +1,5 @@
 // The contract's implementation over the real services: the run database, the pre-launch check, the
 // report writers and the run launcher. Hosts (dsmc serve, Electron main) validate requests, then call this.
-import { readFileSync } from 'node:fs';
 import { resumableStep } from './resumable.js';
 import { domainLengths, parseCase, type Case } from '../common/case-schema.js';
 import { blankBodyCells, planeCellSize, sliceBodyOutline } from '../common/charts/slice-bodies.js';
@@ -16,6 +15,7 @@ import { buildScalingReport } from '../common/reports/scaling-model.js';
 import { loadCompareInput, loadProfileInput, requireFields } from '../reports/run-source.js';
 import { loadScalingInput } from '../reports/scaling-source.js';
 import { RunStore } from '../store/run-store.js';
+import { readStlFile } from '../solver/stl-file.js';
 import { exportRunFile } from './exports.js';
 import { differenceSlice, fieldSlice } from './field-slice.js';
 import { checkCaseJson, listGpus } from './gpu-info.js';
@@ -50,7 +50,7 @@ function caseBodyTriangles(c: Case): Float64Array | null {
   if (c.bodies.length === 0) return null;
   try {
     const domain = domainLengths(c);
-    const parts = c.bodies.map((b) => tessellateShape(b.shape, domain, b.shape.type === 'stl' ? readFileSync(b.shape.file) : undefined));
+    const parts = c.bodies.map((b) => tessellateShape(b.shape, domain, b.shape.type === 'stl' ? readStlFile(b.shape.file) : undefined));
     const tris = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
     let at = 0;
     for (const p of parts) { tris.set(p, at); at += p.length; }

@@ -2,7 +2,6 @@
 // body, the cells each triangle crosses with a gas reference point per cut cell, the gas volume fraction
 // of every cell, the surface models (bodies, then the six domain faces) and the fixed-point scales of
 // the surface sums. Built the same way on every rank (no GPU here, unit-tested directly).
-import { readFileSync } from 'node:fs';
 import { FACES, domainLengths, type Case } from '../common/case-schema.js';
 import type { Body } from '../common/body-schema.js';
 import { bodyPlacementIssues, buildCellTable, meshIssues, tessellateShape, type CellTable } from '../common/geometry/index.js';
@@ -11,6 +10,7 @@ import { BOLTZMANN } from '../common/physics.js';
 import { DOMAIN_FACE_ELEMENTS, FACE_COPIES } from '../common/surface-layout.js';
 import { SURFACE_MODEL_CODES, UNIFORM_TABLES } from './gpu/struct-layouts.js';
 import { fixedScale, speedBound } from './fixed-point.js';
+import { readStlFile } from './stl-file.js';
 
 type Values = Record<string, number>;
 
@@ -56,7 +56,7 @@ export interface BodyTables {
 function stlBytes(body: Body, index: number): Uint8Array | undefined {
   if (body.shape.type !== 'stl') return undefined;
   try {
-    return readFileSync(body.shape.file);
+    return readStlFile(body.shape.file);
   } catch (e) {
     throw new Error(`bodies[${index}] ("${body.name}"): cannot read the STL file ${body.shape.file}: ${(e as Error).message}; check bodies[${index}].shape.file`);
   }

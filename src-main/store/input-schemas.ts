@@ -1,6 +1,7 @@
 // Checks what callers hand the run store (zod), so bad data is refused at the boundary with the field named.
 import { z } from 'zod';
 import { FIELD_NAMES } from '../common/field-names.js';
+import { NO_CONTROL_CHARS } from '../common/case-limits.js';
 import type { FieldSet, PhaseRecord, RankStepRecord, RunStatus, RunSurface, StepRecord, StudyKind, TotalsRecord } from '../common/run-record.js';
 import { SURFACE_Q } from '../common/surface-layout.js';
 import type { RunSummary } from '../common/run-summary.js';
@@ -8,7 +9,8 @@ import type { RunSummary } from '../common/run-summary.js';
 const count = z.number().int().nonnegative();
 const finite = z.number().refine(Number.isFinite, 'expected a finite number');
 const seconds = z.number().nonnegative();
-const label = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `at most ${max} characters`);
+const label = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `at most ${max} characters`)
+  .regex(NO_CONTROL_CHARS, 'no control characters (escape sequences, tabs, line breaks): remove them');
 
 export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const satisfies readonly RunStatus[];
 export const runStatusSchema = z.enum(RUN_STATUSES);

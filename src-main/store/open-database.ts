@@ -17,6 +17,13 @@ export class StoreOpenError extends Error {
   }
 }
 
+/** The advice for a run database with damaged pages: see the damage, copy the readable runs out, swap the files. */
+export function damagedFix(path: string): string {
+  return 'Move it aside after saving its readable runs: `dsmc db check` shows what is damaged and which runs can still be read, ' +
+    '`dsmc db recover NEW.sqlite` copies every readable run into a new database file (both with the same --data-dir); then ' +
+    `\`mv "${path}" "${path}.damaged" && mv NEW.sqlite "${path}"\`. Or use another data folder with --data-dir DIR or the DSMC_DATA_DIR environment variable.`;
+}
+
 /** The advice for a file that is not a usable run database. */
 function moveAsideFix(path: string): string {
   return `Move it aside (e.g. \`mv "${path}" "${path}.bad"\`) to start a new database there, ` +
@@ -75,6 +82,8 @@ function checkWritable(dir: string, path: string): void {
 
 /** SQLite result codes (better-sqlite3's `code`) grouped by what the user can do about them. */
 const DAMAGED = /^SQLITE_(NOTADB|CORRUPT)/;
+/** Damage inside a database whose header is sound: dsmc db recover can save the readable runs. */
+const RECOVERABLE = /^SQLITE_CORRUPT/;
 const NO_SPACE = /^SQLITE_(FULL|IOERR)/;
 const NO_PERMISSION = /^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/;
 const IN_USE = /^SQLITE_(BUSY|LOCKED)/;
@@ -89,7 +98,7 @@ export function explainDatabaseError(path: string, e: unknown): Error {
   const text = (e as Error)?.message ?? String(e);
   if (typeof code !== 'string') return e instanceof Error ? e : new Error(text);
   const other = 'use another data folder with --data-dir DIR or the DSMC_DATA_DIR environment variable';
-  if (DAMAGED.test(code)) return new StoreOpenError(path, `is damaged (${text})`, moveAsideFix(path));
+  if (DAMAGED.test(code)) return new StoreOpenError(path, `is damaged (${text})`, RECOVERABLE.test(code) ? damagedFix(path) : moveAsideFix(path));
   if (NO_SPACE.test(code)) {
     return new StoreOpenError(path, `could not be written (${text}): the disk is full, over quota or over a file size limit, or failing`,
       `Free some space (or raise the limit) and retry, or ${other}. SQLite rolled back the unfinished change; what was saved before is intact.`);
@@ -136,8 +145,39 @@ function checkOwnership(db: Database.Database, path: string): void {
   }
 }
 
+/** How to open: `verify` runs SQLite's quick_check first (before writing runs); `mustExist` refuses to create the file. */
+export interface OpenOptions {
+  verify?: boolean;
+  mustExist?: boolean;
+}
+
+/**
+ * Throws a StoreOpenError when PRAGMA quick_check finds damage. quick_check reads every page but skips the
+ * index-versus-table comparison of integrity_check (measured in docs/RELIABILITY.md: about 0.1 s per 100 MB).
+ */
+export function verifyDatabase(db: Database.Database, path: string): void {
+  let rows: string[];
+  try {
+    rows = (db.pragma('quick_check(20)') as { quick_check: string }[]).map((r) => r.quick_check);
+  } catch (e) {
+    // damage that stops the check itself (a damaged b-tree page it must walk through)
+    if (!DAMAGED.test(String((e as { code?: unknown })?.code ?? ''))) throw e;
+    rows = [(e as Error).message];
+  }
+  if (rows.length === 1 && rows[0] === 'ok') return;
+  throw new StoreOpenError(path, `is damaged (SQLite's quick_check found ${rows.length >= 20 ? '20 or more problems' : `${rows.length} problem${rows.length === 1 ? '' : 's'}`}, ` +
+    `first: ${rows[0]}), so no run is written into it`, damagedFix(path));
+}
+
+/** The error for a database that must exist and does not (commands over saved runs never create one). */
+export function missingDatabaseError(path: string): Error {
+  return new Error(`there is no run database at ${path} (nothing was saved in that data folder); ` +
+    'check --data-dir DIR or DSMC_DATA_DIR, or save a run first with dsmc run CASE');
+}
+
 /** Opens the run database at `path` in `dir`, migrated to the latest schema. */
-export function openDatabase(dir: string, path: string): Database.Database {
+export function openDatabase(dir: string, path: string, opts: OpenOptions = {}): Database.Database {
+  if (opts.mustExist && !existsSync(path)) throw missingDatabaseError(path);
   ensureFolder(dir);
   checkWritable(dir, path);
   if (!looksLikeSqlite(path)) throw new StoreOpenError(path, 'is not an SQLite database (the file header is wrong)', moveAsideFix(path));
@@ -151,6 +191,7 @@ export function openDatabase(dir: string, path: string): Database.Database {
   }
   try {
     checkOwnership(db, path);
+    if (opts.verify && existed) verifyDatabase(db, path);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');

@@ -17,7 +17,7 @@ import {
   checkInput, createRunSchema, fieldSetSchema, notesSchema, phaseSchema, projectNameSchema, runIdSchema,
   runStatusSchema, runSurfaceSchema, stepSchema, summarySchema, tagSchema, totalsSchema,
 } from './input-schemas.js';
-import { openDatabase } from './open-database.js';
+import { openDatabase, type OpenOptions } from './open-database.js';
 import { RUN_SELECT, runFromRow, type RunRow } from './run-rows.js';
 import { failStaleRuns } from './stale-runs.js';
 import { reopenRunRows } from './run-reopen.js';
@@ -48,11 +48,14 @@ export class RunStore {
     this.studies = new StudyStore({ db, path, now, getRun: (id) => this.getRun(id), ensureProject: (name) => this.ensureProject(name) });
   }
 
-  /** Opens (creating and migrating) the database in the data folder; marks runs of dead processes failed. */
-  static open(opts: { dataDir?: string } = {}): RunStore {
+  /**
+   * Opens (creating and migrating) the database in the data folder; marks runs of dead processes failed.
+   * `verify`: refuse a damaged file (SQLite's quick_check) before runs are written; `mustExist`: never create one.
+   */
+  static open(opts: { dataDir?: string } & OpenOptions = {}): RunStore {
     const dataDir = resolveDataDir(opts.dataDir);
     const path = databasePath(dataDir);
-    const store = new RunStore(openDatabase(dataDir, path), path, dataDir);
+    const store = new RunStore(openDatabase(dataDir, path, { verify: opts.verify, mustExist: opts.mustExist }), path, dataDir);
     failStaleRuns(store.db, now());
     return store;
   }

@@ -24,20 +24,20 @@ export const STACK_TRACE = /\n\s+at \S|(TypeError|RangeError|ReferenceError|Synt
 /** What Node prints when out/ is being rewritten by a concurrent `tsc` (a torn build, not the product's doing). */
 const TORN_BUILD = /does not provide an export named|ERR_MODULE_NOT_FOUND|Cannot find module/;
 
-// Runs `dsmc args` (killed after timeoutMs), again up to 3 times while the shared out/ is being rebuilt by someone else.
-export async function dsmc(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<CliResult> {
+// Runs `dsmc args` (killed after timeoutMs) in folder `cwd`, again up to 3 times while the shared out/ is being rebuilt by someone else.
+export async function dsmc(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000, cwd?: string): Promise<CliResult> {
   for (let attempt = 1; ; attempt++) {
-    const r = await dsmcOnce(args, env, timeoutMs);
+    const r = await dsmcOnce(args, env, timeoutMs, cwd);
     if (attempt > 3 || !TORN_BUILD.test(r.stderr)) return r;
     await new Promise((done) => setTimeout(done, 3000));
   }
 }
 
 // Runs `dsmc args` once; env adds to a copy of this process's environment without DSMC_DEBUG.
-function dsmcOnce(args: string[], env: Record<string, string>, timeoutMs: number): Promise<CliResult> {
+function dsmcOnce(args: string[], env: Record<string, string>, timeoutMs: number, cwd?: string): Promise<CliResult> {
   const { DSMC_DEBUG: _ignored, ...base } = process.env;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });

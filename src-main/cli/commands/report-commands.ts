@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../../reports/write-atomic.js';
 import type { CliCommand, CommandArgs } from '../command.js';
 import { DATA_DIR_OPTION, positionalCount, runIdArg, withStore } from '../store-args.js';
 import { studyIdArg } from './study-store-commands.js';
+import { printSafe } from '../terminal-text.js';
 
 /** The --out path, required. */
 function outOf(args: CommandArgs, usage: string): string {
@@ -118,7 +119,7 @@ export const compareCommand: CliCommand = {
     if (args.positionals.length < 2) throw new Error(`expected two or more run ids, got ${args.positionals.length}; usage: dsmc ${COMPARE_USAGE}`);
     const ids = args.positionals.map((p) => runIdArg(p, COMPARE_USAGE));
     const comparison = withStore(args, (store) => buildComparison(ids.map((id) => loadCompareInput(store, id))));
-    process.stdout.write(args.values.json ? JSON.stringify(comparison) + '\n' : comparisonText(comparison));
+    printSafe(args.values.json ? JSON.stringify(comparison) + '\n' : comparisonText(comparison));
     return 0;
   },
 };

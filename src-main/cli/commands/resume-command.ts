@@ -22,6 +22,7 @@ import { progressBar } from '../progress.js';
 import { RunRecorder } from '../run-recorder.js';
 import { DATA_DIR_OPTION, runIdArg } from '../store-args.js';
 import { timingOf } from './solver-commands.js';
+import { printSafe } from '../terminal-text.js';
 
 const USAGE = 'resume RUN [--json] [--timing auto|wall|off] [--no-progress] [--data-dir DIR]';
 
@@ -70,6 +71,17 @@ function isRankProcess(pid: number): boolean {
   }
 }
 
+/**
+ * Makes a resumed run's summary say the same on one rank and many: `steps` is the run's (run.steps), `resumed`
+ * the checkpoint's step and the steps run after it (the loop summarized those, on one rank in `steps`).
+ */
+export function markResumed(summary: RunSummary, c: Case, point: ResumePoint): RunSummary {
+  const plan = point.loop.blockPlan;
+  summary.resumed = { fromStep: point.loop.step - plan.from, steps: plan.from + plan.steps - point.loop.step };
+  summary.steps = c.run.steps;
+  return summary;
+}
+
 /** Resumes run `runId` of the store and records it to the end; returns the summary of the resumed part. */
 export async function resumeRun(store: RunStore, runId: number, o: { timing: 'auto' | 'wall' | 'off'; progress: boolean }): Promise<RunSummary> {
   const { c, point } = resumePointOf(store, runId);
@@ -90,7 +102,7 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
           onFields: liveFieldsOverIpc(c),
         });
         bar.stop();
-        recorder.complete(c, summary, result);
+        recorder.complete(c, markResumed(summary, c, point), result);
         return summary;
       } finally {
         gpu.device.destroy();
@@ -111,6 +123,7 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
       },
     });
     bar.stop();
+    markResumed(run.summary, c, point);
     recorder.completeDistributed(c, run);
     return run.summary;
   } catch (e) {
@@ -139,11 +152,12 @@ export const resumeCommand: CliCommand = {
     if (args.positionals.length !== 1) throw new Error(`expected one RUN (a run id from \`dsmc runs\`); usage: dsmc ${USAGE}`);
     const runId = runIdArg(args.positionals[0], USAGE);
     const timing = timingOf(args);
-    const store = RunStore.open({ dataDir: args.values['data-dir'] as string | undefined });
+    // resuming needs a saved run: never create a database for it; refuse one with damaged pages before writing
+    const store = RunStore.open({ dataDir: args.values['data-dir'] as string | undefined, mustExist: true, verify: true });
     try {
       const summary = await resumeRun(store, runId, { timing, progress: !args.values['no-progress'] });
-      if (args.values.json) process.stdout.write(JSON.stringify({ runId, ...summary }) + '\n');
-      else process.stdout.write(`${formatSummary(summary)}\nresumed run ${runId} to its end in ${store.path} (dsmc show ${runId})\n`);
+      if (args.values.json) printSafe(JSON.stringify({ runId, ...summary }) + '\n');
+      else printSafe(`${formatSummary(summary)}\nresumed run ${runId} from step ${summary.resumed?.fromStep} to its end in ${store.path} (dsmc show ${runId})\n`);
       return 0;
     } finally {
       store.close();

@@ -18,6 +18,9 @@ import { RunRecorder } from '../run-recorder.js';
 import { DATA_DIR_OPTION } from '../store-args.js';
 import { slurmRunSetup, type ClusterPlacement } from '../../cluster/slurm/run-setup.js';
 import { resolveDataDir } from '../../store/data-dir.js';
+import { assignGpus, discoverGpus, type GpuInfo } from '../../cluster/gpus.js';
+import { checkInput, projectNameSchema } from '../../store/input-schemas.js';
+import { printSafe } from '../terminal-text.js';
 
 /** Options of a run from the command line. */
 export interface RunOptions {
@@ -40,6 +43,8 @@ export interface RunOptions {
   heartbeatTimeout?: number;
   /** --launcher slurm: the ranks run as a Slurm job (null or absent: child processes on this host). */
   cluster?: ClusterPlacement | null;
+  /** This host's GPUs, listed once when --gpus was checked. */
+  discovered?: GpuInfo[];
 }
 
 /** --ranks, --gpus and --decomposition, checked. */
@@ -49,8 +54,7 @@ export function placementOf(args: CommandArgs): Pick<RunOptions, 'ranks' | 'gpus
   if (!Number.isInteger(ranks) || ranks < 1 || ranks > 256) throw new Error(`--ranks: got "${text}"; expected a whole number from 1 to 256 (one rank process per GPU)`);
   const method = args.values.decomposition as string;
   if (!isMethod(method)) throw new Error(`--decomposition: got "${method}"; expected one of ${METHODS.join(', ')}`);
-  const gpuText = args.values.gpus as string | undefined;
-  const gpus = gpuText ? gpuText.split(',').map((g) => g.trim()).filter((g) => g.length > 0) : undefined;
+  const gpus = gpuListOf(args.values.gpus as string | undefined);
   if (gpus && gpus.length !== ranks) throw new Error(`--gpus: lists ${gpus.length} GPUs for --ranks ${ranks}; give one GPU per rank, e.g. --gpus ${Array.from({ length: ranks }, (_, i) => i).join(',')}`);
   const rebalanceText = args.values.rebalance as string | undefined;
   const rebalance = rebalanceText === undefined ? undefined : Number(rebalanceText);
@@ -58,6 +62,20 @@ export function placementOf(args: CommandArgs): Pick<RunOptions, 'ranks' | 'gpus
     throw new Error(`--rebalance: got "${rebalanceText}"; expected the load non-uniformity in percent above which the grid is re-split, e.g. --rebalance 10`);
   }
   return { ranks, gpus, decomposition: method, rebalance };
+}
+
+/** --gpus as a list of GPU indices or PCI addresses, each checked (undefined when not given). */
+export function gpuListOf(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  const gpus = text.split(',').map((g) => g.trim());
+  const example = 'e.g. --gpus 0,1 (indices as MESA_VK_DEVICE_SELECT=list shows them) or --gpus 0000:07:00.0,0000:08:00.0';
+  if (gpus.every((g) => g === '')) throw new Error(`--gpus: got "${text}", which names no GPU; give one GPU index or PCI address per rank, ${example}`);
+  for (const g of gpus) {
+    if (!/^\d{1,4}$/.test(g) && !/^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]$/.test(g)) {
+      throw new Error(`--gpus: "${g}" is neither a GPU index (0, 1, ...) nor a PCI address like 0000:07:00.0; ${example}`);
+    }
+  }
+  return gpus;
 }
 
 /** --heartbeat-timeout SECONDS, checked (undefined: the default, 60 s). */
@@ -121,11 +139,15 @@ export interface RunDone {
 /** Runs a case file with overrides, records it (unless --no-save) and prints the summary; Ctrl-C cancels between submits. */
 export async function runCaseFile(ref: string, o: RunOptions): Promise<RunDone> {
   const c = loadCase(readCaseFile(ref), o.sets);
-  // opened before the GPU so a database problem shows before a long run; after the case is valid
-  const store = o.save ? RunStore.open({ dataDir: o.save.dataDir }) : null;
-  if ((o.ranks ?? 1) > 1 || o.cluster) {
+  const multiRank = (o.ranks ?? 1) > 1 || !!o.cluster;
+  // --gpus naming GPUs this host does not have is refused before anything is created
+  const discovered = multiRank && !o.cluster && o.gpus ? checkedGpus(o.ranks ?? 1, o.gpus) : undefined;
+  if (o.save) checkInput(projectNameSchema, o.save.project, '--project');
+  // opened before the GPU so a database problem shows before a long run; after the case is valid; checked for damage before a run is written into it
+  const store = o.save ? RunStore.open({ dataDir: o.save.dataDir, verify: true }) : null;
+  if (multiRank) {
     try {
-      return await runMultiRank(c, o, store);
+      return await runMultiRank(c, { ...o, discovered }, store);
     } finally {
       store?.close();
     }
@@ -140,6 +162,13 @@ export async function runCaseFile(ref: string, o: RunOptions): Promise<RunDone> 
   } finally {
     store?.close();
   }
+}
+
+/** This host's GPUs, after checking that `requested` names one of them per rank (throws naming --gpus otherwise). */
+function checkedGpus(ranks: number, requested: string[]): GpuInfo[] {
+  const gpus = discoverGpus();
+  assignGpus(ranks, gpus, requested);
+  return gpus;
 }
 
 /** The pre-launch check, the recorded run and the printed summary of a case on an open device. */
@@ -172,8 +201,8 @@ async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null
 
 /** Prints a finished run's summary (JSON on the last line with --json) and where it was saved. */
 function printRun(o: RunOptions, summary: RunSummary, runId: number | null, store: RunStore | null): RunDone {
-  if (o.json) process.stdout.write(JSON.stringify(runId !== null ? { runId, ...summary } : summary) + '\n');
-  else process.stdout.write(formatSummary(summary) + '\n' + (runId !== null ? `saved as run ${runId} in ${store!.path} (dsmc show ${runId})\n` : ''));
+  if (o.json) printSafe(JSON.stringify(runId !== null ? { runId, ...summary } : summary) + '\n');
+  else printSafe(formatSummary(summary) + '\n' + (runId !== null ? `saved as run ${runId} in ${store!.path} (dsmc show ${runId})\n` : ''));
   return { summary, runId };
 }
 
@@ -191,7 +220,7 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
     const slurm = o.cluster ? slurmSetup(c, o.cluster, store, o.save?.dataDir) : null;
     const launch: Pick<DistributedOptions, 'launcher' | 'transport'> = slurm ? { launcher: slurm.launcher, transport: slurm.transport } : {};
     const run = await runDistributed(c, {
-      ranks: slurm ? slurm.ranks : o.ranks!, method: o.decomposition ?? 'slab', gpus: slurm ? undefined : o.gpus, timing: o.timing, detail: o.detail, warmupSteps: o.warmup,
+      ranks: slurm ? slurm.ranks : o.ranks!, method: o.decomposition ?? 'slab', gpus: slurm ? undefined : o.gpus, discovered: o.discovered, timing: o.timing, detail: o.detail, warmupSteps: o.warmup,
       rebalancePercent: o.rebalance, heartbeatTimeoutMs: o.heartbeatTimeout === undefined ? undefined : o.heartbeatTimeout * 1000,
       signal: stop.signal, ...launch,
       // the orchestrator's host cannot pin ranks on the nodes (each node pins its own): no warning about that
@@ -328,7 +357,7 @@ export const checkCommand: CliCommand = {
     try {
       const report = checkCase(c, gpu);
       const adapter = { description: gpu.adapter.description, backend: gpu.adapter.backend };
-      process.stdout.write(args.values.json ? JSON.stringify({ ...report, adapter }) + '\n' : `adapter: ${adapter.description} [${adapter.backend}]\n${formatPrelaunch(report)}\n`);
+      printSafe(args.values.json ? JSON.stringify({ ...report, adapter }) + '\n' : `adapter: ${adapter.description} [${adapter.backend}]\n${formatPrelaunch(report)}\n`);
       return report.ok ? 0 : 1;
     } finally {
       gpu.device.destroy();

@@ -8,12 +8,13 @@ import type { CliCommand } from '../command.js';
 import { formatRunDetails, type RunDetails } from '../format-run.js';
 import { formatProjects, formatRuns } from '../format-runs.js';
 import { DATA_DIR_OPTION, positionalCount, runIdArg, withStore } from '../store-args.js';
+import { printSafe } from '../terminal-text.js';
 
 const JSON_OPTION = { json: { type: 'boolean', default: false } } as const;
 
 /** Writes one line (or block) to stdout. */
 function print(text: string): void {
-  process.stdout.write(text + '\n');
+  printSafe(text + '\n');
 }
 
 export const projectsCommand: CliCommand = {
@@ -90,7 +91,7 @@ export const showCommand: CliCommand = {
     withStore(args, (store) => {
       const d = runDetails(store, id);
       print(args.values.json ? JSON.stringify(d) : formatRunDetails(d));
-    });
+    }, { mustExist: true });
     return 0;
   },
 };
@@ -109,7 +110,7 @@ export const deleteCommand: CliCommand = {
       // a failed or cancelled run may still hold checkpoints for dsmc resume: they go with it
       removeRunCheckpoints(runCheckpointFolder(store.dataDir, id));
       print(`deleted run ${id} (${run.caseName}, ${run.status})`);
-    });
+    }, { mustExist: true, verify: true });
     return 0;
   },
 };
@@ -127,7 +128,7 @@ export const tagCommand: CliCommand = {
       if (args.values.remove) store.untagRun(id, tag);
       else store.tagRun(id, tag);
       print(`run ${id} tags: ${store.getRun(id).tags.join(', ') || '(none)'}`);
-    });
+    }, { mustExist: true, verify: true });
     return 0;
   },
 };
@@ -144,7 +145,7 @@ export const noteCommand: CliCommand = {
     withStore(args, (store) => {
       store.setNotes(id, text);
       print(text ? `notes of run ${id} set` : `notes of run ${id} cleared`);
-    });
+    }, { mustExist: true, verify: true });
     return 0;
   },
 };

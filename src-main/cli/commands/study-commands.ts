@@ -10,6 +10,7 @@ import { readCaseFile } from '../case-file.js';
 import type { CliCommand, CommandArgs } from '../command.js';
 import { RUN_OPTIONS, runCaseFile, timingOf } from './solver-commands.js';
 import { STUDY_STORE_SUBCOMMANDS, formatStudy } from './study-store-commands.js';
+import { forTerminal, printSafe } from '../terminal-text.js';
 
 const USAGE = 'study strong|weak CASE --gpus 1,2,4 [--repeat N] [--decomposition slab|block|rcb] [--set path=value ...] [--warmup N] [--name NAME] [--project P] [--data-dir DIR] [--json]\n' +
   '       dsmc study show STUDY [--json] | dsmc study delete STUDY';
@@ -53,11 +54,11 @@ async function runStudy(kind: StudyKind, args: CommandArgs): Promise<number> {
   if (!Number.isInteger(warmup) || warmup < 0) throw new Error(`--warmup: got "${warmupText}"; expected a whole number of untimed steps >= 0`);
   const dataDir = args.values['data-dir'] as string | undefined;
   const project = args.values.project as string;
-  const store = RunStore.open({ dataDir });
+  const store = RunStore.open({ dataDir, verify: true });
   try {
     const name = (args.values.name as string | undefined) ?? `${kind} scaling of ${base.name} on ${counts.join(', ')} GPUs${repeats > 1 ? `, ${repeats} runs each` : ''}`;
     const study = store.createStudy({ name, kind, project, caseName: base.name, caseHash: caseHashOf(base) });
-    process.stderr.write(`study ${study.id}: ${name}\n`);
+    process.stderr.write(forTerminal(`study ${study.id}: ${name}\n`));
     // repeats go round the GPU counts in turn, so a slow spell of the machine does not hit one count only
     for (const [repeat, n] of Array.from({ length: repeats }, (_, k) => counts.map((c) => [k + 1, c] as const)).flat()) {
       const grown = kind === 'weak' && n > 1 ? [weakGrowth(base.grid.cells, n)] : [];
@@ -71,7 +72,7 @@ async function runStudy(kind: StudyKind, args: CommandArgs): Promise<number> {
     }
     const report = buildScalingReport(loadScalingInput(store, study.id));
     const finished = store.getStudy(study.id);
-    process.stdout.write(args.values.json ? JSON.stringify({ study: finished, report }) + '\n' : '\n' + formatStudy(finished, report) + '\n');
+    printSafe(args.values.json ? JSON.stringify({ study: finished, report }) + '\n' : '\n' + formatStudy(finished, report) + '\n');
     return study.id;
   } finally {
     store.close();

@@ -8,12 +8,13 @@ import type { CliCommand, CommandArgs } from '../command.js';
 import { localTime } from '../format-runs.js';
 import { table } from '../format-summary.js';
 import { DATA_DIR_OPTION, positionalCount, withStore } from '../store-args.js';
+import { printSafe } from '../terminal-text.js';
 
 const JSON_OPTION = { json: { type: 'boolean', default: false } } as const;
 
 /** Writes one line (or block) to stdout. */
 function print(text: string): void {
-  process.stdout.write(text + '\n');
+  printSafe(text + '\n');
 }
 
 /** A STUDY argument as a study id; the error shows the usage. */

@@ -23,7 +23,7 @@ import { subdomainOf } from '../../solver/subdomain.js';
 import { buildTables } from '../../solver/tables.js';
 import { decompose } from '../decomposition/decompose.js';
 import type { Decomposition, Method } from '../decomposition/types.js';
-import { assignGpus, discoverGpus } from '../gpus.js';
+import { assignGpus, discoverGpus, type GpuInfo } from '../gpus.js';
 import { failureText } from '../supervisor/errors.js';
 import { launchRanks } from '../supervisor/launch-ranks.js';
 import type { LaunchOptions, RankGroup, RunOutcome } from '../supervisor/types.js';
@@ -45,6 +45,8 @@ export interface DistributedOptions {
   method: Method;
   /** GPU indices or PCI addresses, one per rank (default: rank r on GPU r when pinnable, else all share the default adapter). */
   gpus?: string[];
+  /** The GPUs of this host when the caller has listed them already (discoverGpus spawns a process). */
+  discovered?: GpuInfo[];
   timing?: 'auto' | 'wall' | 'off';
   detail?: boolean;
   warmupSteps?: number;
@@ -184,7 +186,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   const decomposition = decompositionOf(c, o);
   const subdomains = decomposition.boxes.map((_, r) => subdomainOf(decomposition, r));
   // a cluster launcher places and pins its ranks on the nodes: this host's GPUs play no part then
-  const gpus = assignGpus(o.ranks, !o.launcher && (o.gpus || o.ranks > 1) ? discoverGpus() : [], o.launcher ? undefined : o.gpus);
+  const gpus = assignGpus(o.ranks, !o.launcher && (o.gpus || o.ranks > 1) ? o.discovered ?? discoverGpus() : [], o.launcher ? undefined : o.gpus);
   for (const w of gpus.warnings) o.onWarning?.(w);
   const channel = await OrchestratorChannel.open({ transport: o.transport });
   const warmup = o.resume ? 0 : o.warmupSteps ?? 0;
@@ -323,7 +325,8 @@ function finishRun(c: Case, o: DistributedOptions, a: RunAssembler, d: Decomposi
   surface.sampledSteps = dones[0].surface.sampledSteps;
   const surfaceSums = surface.toSums(tables.bodies, c.run.dt);
   const summary = summarize(c.name, {
-    steps: c.run.steps, seconds, stepStats: a.stepStats, phases: meanPhases(dones), timingSource: dones[0].timingSource,
+    // the steps this process ran (a resumed run's: those after its checkpoint), as on one rank
+    steps: o.resume ? o.resume.loop.blockPlan.from + o.resume.loop.blockPlan.steps - o.resume.loop.step : c.run.steps, seconds, stepStats: a.stepStats, phases: meanPhases(dones), timingSource: dones[0].timingSource,
     start, startStep: warmup, end, samples: a.fields.samples, fields: a.fields.fields(), fieldErrors: a.fields.errors(), fieldBlocks: a.fields.blocks,
     sampleState: null, sampleCounters: a.fields.counters, totalsOverTime: [{ step: warmup + c.run.steps, totals: end }], capacity: dones.reduce((s, x) => s + x.capacity, 0),
     tables, host, surface: surfaceSums,
