@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { packageRoot } from '../services/install-paths.js';
 import { StudioService } from '../services/studio-service.js';
-import { requireRendererBuild, serveStatic } from './static-files.js';
+import { allowedHosts, hostRefusal } from './host-check.js';
+import { decodedPath, requireRendererBuild, serveStatic } from './static-files.js';
 import { checkToken, newToken, tokenCookieName } from './token.js';
 import { contractSocketServer } from './ws-host.js';
 
@@ -41,6 +42,15 @@ function sameOrigin(req: IncomingMessage): boolean {
   return origin === undefined || origin === `http://${req.headers.host}`;
 }
 
+/** The path of a request URL, or null when the URL cannot be parsed. */
+function pathOf(url: string | undefined): string | null {
+  try {
+    return new URL(url ?? '/', 'http://localhost').pathname;
+  } catch {
+    return null;
+  }
+}
+
 /** Starts the server; resolves once it listens. */
 export async function startServer(o: ServeOptions = {}): Promise<RunningServer> {
   const rendererDir = o.rendererDir ?? join(packageRoot(), 'out', 'renderer');
@@ -50,7 +60,14 @@ export async function startServer(o: ServeOptions = {}): Promise<RunningServer> 
   const service = new StudioService({ dataDir: o.dataDir });
   const wss = contractSocketServer(service, (l) => service.onEvent(l));
   let cookie = '';
+  const hosts = allowedHosts(host);
   const server: Server = createServer((req, res) => {
+    const refusal = hostRefusal(req.headers.host, hosts);
+    if (refusal) {
+      res.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(refusal);
+      return;
+    }
     const auth = checkToken(req, token, cookie);
     if (!auth.ok) {
       res.writeHead(401, { 'Content-Type': 'text/plain; charset=utf-8' });
@@ -59,10 +76,29 @@ export async function startServer(o: ServeOptions = {}): Promise<RunningServer> 
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') { res.writeHead(405).end(); return; }
     const headers: Record<string, string> = auth.viaQuery ? { 'Set-Cookie': `${cookie}=${token}; HttpOnly; SameSite=Strict; Path=/` } : {};
-    serveStatic(rendererDir, new URL(req.url ?? '/', 'http://localhost').pathname, res, headers);
+    const path = pathOf(req.url);
+    if (path === null || decodedPath(path) === null) {
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('400: the URL path has a malformed percent escape (write %25 for a literal %)\n');
+      return;
+    }
+    try {
+      serveStatic(rendererDir, path, res, headers);
+    } catch (e) {
+      // a file that vanished or cannot be read: an answer without a stack, and the server goes on
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(`500: could not read the page (${(e as NodeJS.ErrnoException).code ?? 'error'}); rebuild the renderer (npm run build:renderer)\n`);
+    }
+  });
+  // a malformed request line or headers: answered 400 by Node, the socket closed, the server goes on
+  server.on('clientError', (_e, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
   });
   server.on('upgrade', (req, socket, head) => {
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/api') { refuseUpgrade(socket, '404 Not Found'); return; }
+    socket.on('error', () => socket.destroy()); // a peer that resets mid-handshake must not take the server down
+    if (hostRefusal(req.headers.host, hosts)) { refuseUpgrade(socket, '421 Misdirected Request'); return; }
+    if (pathOf(req.url) !== '/api') { refuseUpgrade(socket, '404 Not Found'); return; }
     if (!checkToken(req, token, cookie).ok) { refuseUpgrade(socket, '401 Unauthorized'); return; }
     if (!sameOrigin(req)) { refuseUpgrade(socket, '403 Forbidden'); return; }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));

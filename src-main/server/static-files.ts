@@ -22,9 +22,21 @@ export function requireRendererBuild(dir: string): void {
   }
 }
 
+/** A URL path with its percent escapes decoded, or null when an escape is malformed (`%zz`) or decodes to a NUL. */
+export function decodedPath(urlPath: string): string | null {
+  try {
+    const p = decodeURIComponent(urlPath);
+    return p.includes('\0') ? null : p;
+  } catch {
+    return null;
+  }
+}
+
 /** The file under `root` for a URL path, or null when it would leave the folder or does not exist. */
 function fileFor(root: string, urlPath: string): string | null {
-  const rel = normalize(decodeURIComponent(urlPath)).replace(/^([/\\])+/, '');
+  const decoded = decodedPath(urlPath);
+  if (decoded === null) return null;
+  const rel = normalize(decoded).replace(/^([/\\])+/, '');
   const abs = resolve(root, rel);
   if (abs !== resolve(root) && !abs.startsWith(resolve(root) + sep)) return null;
   return existsSync(abs) && statSync(abs).isFile() ? abs : null;

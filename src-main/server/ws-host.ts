@@ -43,7 +43,11 @@ export function contractSocketServer(service: DsmcService, subscribe: (l: (e: Ru
     for (const ws of wss.clients) send(ws, { type: 'event', event });
   });
   wss.on('close', unsubscribe);
+  wss.on('error', () => undefined);
   wss.on('connection', (ws) => {
+    // protocol errors (a frame over maxPayload, invalid UTF-8, a bad opcode): ws closes this socket with the right
+    // code (1009, 1007, 1002); without a listener the error would end the whole server
+    ws.on('error', () => ws.terminate());
     ws.on('message', (data, isBinary) => {
       if (isBinary) { ws.close(1003, 'text messages only'); return; }
       void handleMessage(ws, service, data.toString());
