@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import { packageRoot } from '../services/install-paths.js';
 import { StudioService } from '../services/studio-service.js';
 import { allowedHosts, hostRefusal } from './host-check.js';
+import { requestUrl } from './request-url.js';
 import { decodedPath, requireRendererBuild, serveStatic } from './static-files.js';
 import { checkToken, newToken, tokenCookieName } from './token.js';
 import { contractSocketServer } from './ws-host.js';
@@ -44,11 +45,7 @@ function sameOrigin(req: IncomingMessage): boolean {
 
 /** The path of a request URL, or null when the URL cannot be parsed. */
 function pathOf(url: string | undefined): string | null {
-  try {
-    return new URL(url ?? '/', 'http://localhost').pathname;
-  } catch {
-    return null;
-  }
+  return requestUrl(url)?.pathname ?? null;
 }
 
 /** Starts the server; resolves once it listens. */

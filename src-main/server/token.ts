@@ -2,6 +2,7 @@
 // (as ?token= or as the cookie set from it), compared in constant time.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { requestUrl } from './request-url.js';
 
 /** A new random token (192 bits, URL-safe). */
 export function newToken(): string {
@@ -23,8 +24,7 @@ function sameToken(given: string | undefined, expected: string): boolean {
 
 /** The token a request carries: ?token= first, else the cookie. */
 export function requestToken(req: IncomingMessage, cookieName: string): { fromQuery: string | undefined; fromCookie: string | undefined } {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const fromQuery = url.searchParams.get('token') ?? undefined;
+  const fromQuery = requestUrl(req.url)?.searchParams.get('token') ?? undefined;
   const cookies = (req.headers.cookie ?? '').split(';').map((c) => c.trim().split('='));
   const fromCookie = cookies.find(([k]) => k === cookieName)?.[1];
   return { fromQuery, fromCookie };

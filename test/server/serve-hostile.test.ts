@@ -2,32 +2,17 @@
 // in the path, WebSocket protocol errors (a message over the size limit, a text frame of invalid UTF-8), and Host
 // headers of another site (DNS rebinding). Each gets a 4xx or a closed socket; the process never exits and keeps
 // answering. Needs the compiled out/ (npm test builds it first).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { rawRequest, startServeProcess, type ServeProcess } from './serve-process.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-let dir: string;
-let child: ChildProcess;
+let serve: ServeProcess;
 let port = 0;
 let token = '';
-let exited: number | null | 'running' = 'running';
 
 /** A raw GET with the given headers (Host included), resolving to status and body. */
 function rawGet(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers, setHost: !('host' in headers) }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => { body += d.toString(); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return rawRequest(port, 'GET', path, headers);
 }
 
 /** Opens the contract socket (Host and Origin as given); resolves when open, rejects with the HTTP refusal. */
@@ -47,32 +32,16 @@ function closed(ws: WebSocket): Promise<number> {
 
 /** The server is still there and serves its page. */
 async function stillServing(): Promise<void> {
-  expect(exited).toBe('running');
+  expect(serve.exit()).toBe('running');
   expect((await rawGet(`/?token=${token}`)).status).toBe(200);
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dsmc-serve-hostile-'));
-  child = spawn(process.execPath, [join(ROOT, 'bin', 'dsmc.js'), 'serve', '--port', '0', '--data-dir', join(dir, 'data')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.on('exit', (code) => { exited = code; });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /open (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', () => reject(new Error(`dsmc serve exited before it printed its URL: ${out}`)));
-  });
-  const u = new URL(url);
-  port = Number(u.port);
-  token = u.searchParams.get('token')!;
+  serve = await startServeProcess();
+  ({ port, token } = serve);
 }, 60_000);
 
-afterAll(() => {
-  child?.kill('SIGTERM');
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => serve?.stop());
 
 describe('dsmc serve against hostile requests', () => {
   it('answers a malformed percent escape in the path with 400 and goes on (defect 1)', async () => {
@@ -82,6 +51,15 @@ describe('dsmc serve against hostile requests', () => {
       const r = await rawGet(`${path}?token=${token}`);
       expect(r.status, path).toBe(400);
       expect(r.body, path).not.toMatch(/\n\s+at /);
+    }
+    await stillServing();
+  });
+
+  it('answers a request target new URL cannot parse (`///?token=x`, found by the fuzzer) and goes on', async () => {
+    for (const path of ['///?token=x', '//?token=' + token, '///']) {
+      const r = await rawGet(path);
+      expect(r.status, path).toBeGreaterThanOrEqual(400);
+      expect(r.status, path).toBeLessThan(500);
     }
     await stillServing();
   });
