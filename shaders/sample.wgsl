@@ -1,15 +1,17 @@
 // sample.wgsl: sampling of the 13 velocity moments per species and cell (count, sum v_i, sum v_i v_j (6),
-// sum v^2 v_i (3)) into exact 64-bit fixed-point sums that stay on the GPU for the whole sampling window.
+// sum v^2 v_i (3)) into exact 64-bit fixed-point sums that stay on the GPU for the whole sampling window
+// (the moments and the sums: sample-sums.wgsl).
 //
-// sample: a team of TEAM lanes per cell (2 by default) reads the cell's particles (contiguous after the sort): lane
-// l adds the particles l, l + TEAM, ... in f32, the lanes' sums are added in a fixed tree in workgroup memory, and
-// the workgroup's (moment, cell) pass totals, times the moment's power-of-two scale, are rounded to integers and
-// added to the open block's sums (lo and hi words, carried by hand) by all its threads, the cell fastest. Spreading
-// those read-modify-writes over the threads is what makes it fast: one invocation per cell doing its 13 in a row
-// took 7.6 ms per pass at 125M particles on an H100; teams of 1, 2, 4 and 8 lanes 1.73, 1.71, 2.18 and 3.31 ms.
-// The f32 part depends on the cell's particle list alone (never on the workgroup or the rank), and integer sums do not depend on any order, so the
-// sums are bitwise the same on any number of ranks and across a resume; nothing drifts however long the
-// window (the 64-bit sums overflow only after about 2^38 particle-passes per cell and block, which sets a flag).
+// sample: the standalone sampling pass, used by the ranks of a multi-rank run (one rank samples inside its collide
+// kernel instead: collide-sampled.wgsl, the same sums bit for bit). A team of TEAM lanes per cell (2 by default)
+// reads the cell's particles (contiguous after the sort): lane l adds the particles l, l + TEAM, ... in f32, the
+// lanes' sums are added in a fixed tree in workgroup memory, and the workgroup's (moment, cell) pass totals, times
+// the moment's power-of-two scale, are rounded to integers and added to the open block's sums by all its threads,
+// the cell fastest (neighbouring threads, neighbouring words). Teams of 1, 2, 4 and 8 lanes took 1.73, 1.71, 2.18
+// and 3.31 ms per pass at 125M particles on an H100. The f32 part depends on the cell's particle list alone (never
+// on the workgroup or the rank), and integer sums do not depend on any order, so the sums are bitwise the same on
+// any number of ranks and across a resume; nothing drifts however long the window (the 64-bit sums overflow only
+// after about 2^38 particle-passes per cell and block, which sets a flag).
 //
 // sample_close: at the end of a batch-means block, per cell: adds the block's sums to the run's, computes
 // the block's fields (f32; formulas of fields.ts) and updates their running mean and M2 (Welford) for the
@@ -19,10 +21,9 @@
 //
 // sample_gather: copies the run's and the open block's sums of a list of cells (one plane of the live view).
 
-const MOMENTS: u32 = 13u;
 const FIELDS: u32 = 13u;
 // Lanes per cell (a power of two, at most 16, dividing WG_SIZE); set by the host (phases/sample.ts), never from the
-// adapter: it sets the f32 order of a cell's pass sum.
+// adapter: it sets the f32 order of a cell's pass sum (2, the default, is the order of the sampled collide kernel).
 override TEAM: u32 = 2u;
 const BOLTZMANN_K: f32 = 1.380649e-23;
 
@@ -33,11 +34,7 @@ const BOLTZMANN_K: f32 = 1.380649e-23;
 @group(0) @binding(4) var<storage, read> vy: array<f32>;
 @group(0) @binding(5) var<storage, read> vz: array<f32>;
 @group(0) @binding(6) var<storage, read> cell: array<u32>;
-// the open block's sums: low and high words, layout [moment][species][local cell]
-@group(0) @binding(7) var<storage, read_write> blockLo: array<u32>;
-@group(0) @binding(8) var<storage, read_write> blockHi: array<u32>;
-// word 0: set when a sum would overflow (the host stops the run with an error)
-@group(0) @binding(9) var<storage, read_write> sampleFlags: array<atomic<u32>>;
+// the open block's sums and the overflow flag: sample-sums.wgsl (bindings 50-52)
 // the run's sums (closed blocks), same layout
 @group(0) @binding(10) var<storage, read_write> runLo: array<u32>;
 @group(0) @binding(11) var<storage, read_write> runHi: array<u32>;
@@ -52,38 +49,6 @@ const BOLTZMANN_K: f32 = 1.380649e-23;
 
 // the lanes' f32 partial sums, [moment][thread of the workgroup]
 var<workgroup> partial: array<f32, MOMENTS * WG_SIZE>;
-
-// Fixed-point scale of moment m: 1 for the count, then the scales of order 1, 2 and 3.
-fn moment_scale(m: u32) -> f32 {
-  if (m == 0u) { return 1.0; }
-  if (m < 4u) { return params.sampleScale1; }
-  if (m < 10u) { return params.sampleScale2; }
-  return params.sampleScale3;
-}
-
-// Adds the integer nearest to x (any sign, |x| < 2^62) to the 64-bit sum at word w of the block's sums.
-fn add_block(w: u32, x: f32) {
-  let s = round(x);
-  if (s == 0.0) { return; }
-  if (!(abs(s) < 4.611686e18)) {
-    atomicOr(&sampleFlags[0], 1u);
-    return;
-  }
-  let v = fixed_split(s);
-  let old = blockLo[w];
-  let lo = old + v.x;
-  blockLo[w] = lo;
-  let h = v.y + select(0u, 1u, lo < old);
-  if (h == 0u) { return; }
-  let oldHi = blockHi[w];
-  let hi = oldHi + h;
-  blockHi[w] = hi;
-  // a signed overflow: the high word moved the wrong way
-  let step = bitcast<i32>(h);
-  if ((step > 0 && bitcast<i32>(hi) < bitcast<i32>(oldHi)) || (step < 0 && bitcast<i32>(hi) > bitcast<i32>(oldHi))) {
-    atomicOr(&sampleFlags[0], 1u);
-  }
-}
 
 // One team of TEAM lanes per cell: this sampling pass's moments added to the open block's sums.
 @compute @workgroup_size(WG_SIZE)
@@ -100,34 +65,13 @@ fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
   }
   let mixture = params.nSpecies > 1u;
   for (var s = 0u; s < params.nSpecies; s++) {
-    var cnt = 0.0;
-    var m1 = vec3<f32>(0.0);
-    var m2 = vec3<f32>(0.0);   // xx, yy, zz
-    var mx = vec3<f32>(0.0);   // xy, xz, yz
-    var m3 = vec3<f32>(0.0);   // v^2 v_i
+    var acc = moments_zero();
     for (var k = lane; k < n; k += TEAM) {
       let i = first + k;
       if (mixture && species_part(cell[i]) != s) { continue; }
-      let v = vec3<f32>(vx[i], vy[i], vz[i]);
-      cnt = cnt + 1.0;
-      m1 = m1 + v;
-      m2 = m2 + v * v;
-      mx = mx + vec3<f32>(v.x * v.y, v.x * v.z, v.y * v.z);
-      m3 = m3 + dot(v, v) * v;
+      moments_add(&acc, vec3<f32>(vx[i], vy[i], vz[i]));
     }
-    partial[li] = cnt;
-    partial[WG_SIZE + li] = m1.x;
-    partial[2u * WG_SIZE + li] = m1.y;
-    partial[3u * WG_SIZE + li] = m1.z;
-    partial[4u * WG_SIZE + li] = m2.x;
-    partial[5u * WG_SIZE + li] = m2.y;
-    partial[6u * WG_SIZE + li] = m2.z;
-    partial[7u * WG_SIZE + li] = mx.x;
-    partial[8u * WG_SIZE + li] = mx.y;
-    partial[9u * WG_SIZE + li] = mx.z;
-    partial[10u * WG_SIZE + li] = m3.x;
-    partial[11u * WG_SIZE + li] = m3.y;
-    partial[12u * WG_SIZE + li] = m3.z;
+    for (var m = 0u; m < MOMENTS; m++) { partial[m * WG_SIZE + li] = moment_of(acc, m); }
     workgroupBarrier();
     // the team's partials added in a fixed pairwise tree, in place: lane l takes lane l + w's, w = TEAM/2, ..., 1
     for (var w = TEAM / 2u; w > 0u; w = w / 2u) {
@@ -146,7 +90,7 @@ fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
       let cj = c0 + j;
       if (cj >= params.nLocal) { continue; }
       let sum = partial[m * WG_SIZE + j * TEAM];
-      add_block((m * params.nSpecies + s) * params.nLocal + cj, sum * moment_scale(m));
+      add_block(block_word(m, s, cj), sum * moment_scale(m));
     }
     workgroupBarrier();
   }

@@ -196,4 +196,38 @@ describe('GPU accumulation of the sampled moments', () => {
     for (const name of FIELD_NAMES) expect(Array.from(live[name]), name).toEqual(Array.from(whole[name]));
     expect(Array.from(whole.n)).toEqual(ids.map((i) => result.fields.n[i]));
   }, 300_000);
+
+  it('one rank samples inside the collide kernel bit for bit as the standalone pass, for one gas and a mixture', async () => {
+    const mixture = [
+      'species=[{"name":"Ar","mass":6.63e-26,"dRef":4.11e-10,"omega":0.81,"tRef":273.15},{"name":"He","mass":6.65e-27,"dRef":2.33e-10,"omega":0.66,"tRef":273}]',
+      'initial.fractions={"Ar":0.7,"He":0.3}',
+    ];
+    for (const extra of [[], mixture]) {
+      // odd and even particle counts per cell, empty cells (a thin gas), several blocks
+      const c = presetCase('collide-box', ['grid.cells=[6,5,4]', 'particles.perCell=7', 'sampling.start=3', 'run.steps=60', 'run.stepsPerSubmit=9', ...extra]);
+      const run = async (fused: '0' | '1') => {
+        const before = process.env.DSMC_SAMPLE_FUSED;
+        process.env.DSMC_SAMPLE_FUSED = fused;
+        try {
+          const { sim, result } = await simulate(gpu, c);
+          const state = await readAll(sim);
+          return { result, state, phases: [...result.phases.keys()] };
+        } finally {
+          if (before === undefined) delete process.env.DSMC_SAMPLE_FUSED; else process.env.DSMC_SAMPLE_FUSED = before;
+        }
+      };
+      const fused = await run('1');
+      const alone = await run('0');
+      expect(fused.phases).toContain('collide+sample');
+      expect(fused.phases).not.toContain('sample');
+      expect(alone.phases).toContain('sample');
+      expect(fused.result.samples).toBe(58);
+      expect(Buffer.from(fused.state.runLo.buffer).equals(Buffer.from(alone.state.runLo.buffer))).toBe(true);
+      expect(Buffer.from(fused.state.runHi.buffer).equals(Buffer.from(alone.state.runHi.buffer))).toBe(true);
+      expect(Buffer.from(fused.state.blockLo.buffer).equals(Buffer.from(alone.state.blockLo.buffer))).toBe(true);
+      expect(Buffer.from(fused.state.welford.buffer).equals(Buffer.from(alone.state.welford.buffer))).toBe(true);
+      // and they hold something: every particle of every sampled pass counted
+      expect(fused.state.runLo.some((w) => w !== 0)).toBe(true);
+    }
+  }, 300_000);
 });

@@ -1,19 +1,27 @@
 // Collision phase: Bird's NTC scheme per cell on the cell-sorted particles (collide.wgsl). A rank of
-// a multi-rank run collides in two passes per step (interior cells, then halo cells; sort.ts).
+// a multi-rank run collides in two passes per step (interior cells, then halo cells; sort.ts). On a sampled step of
+// a one-rank run the same kernel also samples each cell after its collisions (collide-sampled.wgsl).
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import type { Phase, PhaseContext } from './phase.js';
+import { samplesInCollide } from './sample.js';
 import type { SplitPass } from './sort.js';
 
 export class CollidePhase implements Phase {
   readonly name = 'collide';
   private readonly pipeline: GPUComputePipeline;
   private readonly splitPipelines: Record<SplitPass, GPUComputePipeline> | null = null;
+  /** The collide kernel that also samples (one rank, sampling on; null otherwise). */
+  private readonly sampledPipeline: GPUComputePipeline | null = null;
   private groups: GPUBindGroup[] = [];
+  private sampledGroups: GPUBindGroup[] = [];
   private splitGroups: Record<SplitPass, GPUBindGroup[]> = { 1: [], 2: [] };
 
   constructor(private readonly ctx: PhaseContext) {
     this.pipeline = ctx.cache.get({ file: 'collide.wgsl', entry: 'collide', modules: ['body.wgsl'] });
+    if (samplesInCollide(ctx.state)) {
+      this.sampledPipeline = ctx.cache.get({ file: 'collide-sampled.wgsl', entry: 'collide_sampled', modules: ['body.wgsl', 'collide.wgsl', 'sample-sums.wgsl'] });
+    }
     if (ctx.state.multiRank) {
       const get = (which: SplitPass) => ctx.cache.get({ file: 'collide.wgsl', entry: 'collide_split', modules: ['body.wgsl'], constants: { SPLIT_PASS: which } });
       this.splitPipelines = { 1: get(1), 2: get(2) };
@@ -27,6 +35,11 @@ export class CollidePhase implements Phase {
       return { 0: s.params, 1: s.ctl, 2: s.stats, 3: s.counts, 4: s.starts, 5: s.sigmaCrMax, 6: s.remainder, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 11: s.pairs, 44: s.volumeFraction };
     };
     this.groups = s.sets.map((_, k) => bindBuffers(device, this.pipeline, `collide-${k}`, table(k)));
+    if (this.sampledPipeline) {
+      const b = s.sample;
+      this.sampledGroups = s.sets.map((_, k) =>
+        bindBuffers(device, this.sampledPipeline!, `collide-sampled-${k}`, { ...table(k), 50: b.blockLo, 51: b.blockHi, 52: b.flags }));
+    }
     if (!this.splitPipelines) return;
     for (const which of [1, 2] as const) {
       this.splitGroups[which] = s.sets.map((_, k) =>
@@ -34,9 +47,23 @@ export class CollidePhase implements Phase {
     }
   }
 
+  /** Whether encodeSampled can be used (one rank, sampling on). */
+  get samples(): boolean {
+    return this.sampledPipeline !== null;
+  }
+
+  /** Collides every local cell of set `set` (the sorted one). */
   encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.groups[set]);
+    pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));
+  }
+
+  /** Collides every local cell of set `set` (the sorted one) and samples each cell after its collisions. */
+  encodeSampled(pass: GPUComputePassEncoder, set: 0 | 1): void {
+    if (!this.sampledPipeline) throw new Error('internal: the sampled collide kernel exists only on one rank with sampling on');
+    pass.setPipeline(this.sampledPipeline);
+    pass.setBindGroup(0, this.sampledGroups[set]);
     pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));
   }
 

@@ -1,10 +1,11 @@
-// Sampling phase (sample.wgsl): on sampling steps a team of lanes per cell adds the cell's velocity moments to
-// the open block's exact sums; at the end of a batch-means block sample_close folds the block into the run's
+// Sampling phase (sample.wgsl): on sampling steps of a multi-rank run a team of lanes per cell adds the cell's
+// velocity moments to the open block's exact sums (one rank does that inside its collide kernel: phases/collide.ts); at the end of a batch-means block sample_close folds the block into the run's
 // sums and the batch means; sample_gather copies a few cells' sums for the live view. Nothing is read back
 // per step.
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims, makeBuffer, makeBufferWith, readBuffer, STORAGE } from '../gpu/buffers.js';
 import { CloseParams } from '../gpu/struct-layouts.js';
+import type { SimState } from '../state.js';
 import type { Phase, PhaseContext } from './phase.js';
 
 /**
@@ -19,6 +20,18 @@ export function sampleTeam(): number {
   const n = Number(v);
   if (![1, 2, 4, 8, 16].includes(n)) throw new Error(`DSMC_SAMPLE_TEAM=${v}: use 1, 2, 4, 8 or 16 (lanes per cell of the sampling kernel), or unset it`);
   return n;
+}
+
+/**
+ * Whether sampled steps sample inside the collide kernel (collide-sampled.wgsl): on one rank with sampling on, unless
+ * DSMC_SAMPLE_FUSED=0 or another DSMC_SAMPLE_TEAM asks for the standalone pass (benchmarks; the fused kernel adds a
+ * cell in the order of two lanes, so with the default team both give the same bits).
+ */
+export function samplesInCollide(state: SimState): boolean {
+  if (!state.tables.sampling || state.multiRank) return false;
+  const v = process.env.DSMC_SAMPLE_FUSED;
+  if (v !== undefined && v !== '' && v !== '0' && v !== '1') throw new Error(`DSMC_SAMPLE_FUSED=${v}: use 1 (sample inside the collide kernel on one rank, the default) or 0 (a sampling pass of its own), or unset it`);
+  return v !== '0' && sampleTeam() === 2;
 }
 
 /** What closing a block needs from the host: its passes and number, and the fields' scales. */
@@ -40,9 +53,10 @@ export class SamplePhase implements Phase {
   private readonly team = sampleTeam();
 
   constructor(private readonly ctx: PhaseContext) {
-    this.pipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample', constants: { TEAM: this.team } });
-    this.closePipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_close' });
-    this.gatherPipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_gather' });
+    const modules = ['sample-sums.wgsl'];
+    this.pipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample', modules, constants: { TEAM: this.team } });
+    this.closePipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_close', modules });
+    this.gatherPipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_gather', modules });
   }
 
   bind(): void {
@@ -50,11 +64,11 @@ export class SamplePhase implements Phase {
     const b = s.sample;
     this.groups = s.sets.map((p, k) =>
       bindBuffers(device, this.pipeline, `sample-${k}`, {
-        0: s.params, 1: s.counts, 2: s.starts, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 7: b.blockLo, 8: b.blockHi, 9: b.flags,
+        0: s.params, 1: s.counts, 2: s.starts, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 50: b.blockLo, 51: b.blockHi, 52: b.flags,
       }),
     );
     this.closeGroup = bindBuffers(device, this.closePipeline, 'sample-close', {
-      0: s.params, 7: b.blockLo, 8: b.blockHi, 9: b.flags, 10: b.runLo, 11: b.runHi, 12: b.welford, 13: b.closeParams, 16: b.closeMasses,
+      0: s.params, 50: b.blockLo, 51: b.blockHi, 52: b.flags, 10: b.runLo, 11: b.runHi, 12: b.welford, 13: b.closeParams, 16: b.closeMasses,
     });
   }
 
@@ -90,7 +104,7 @@ export class SamplePhase implements Phase {
     const list = makeBufferWith(device, 'sample.gatherCells', localCells, STORAGE);
     const words = 4 * s.tables.species.length * 13 * localCells.length;
     const out = makeBuffer(device, 'sample.gathered', 4 * words);
-    const group = bindBuffers(device, this.gatherPipeline, 'sample-gather', { 0: s.params, 7: b.blockLo, 8: b.blockHi, 10: b.runLo, 11: b.runHi, 14: list, 15: out });
+    const group = bindBuffers(device, this.gatherPipeline, 'sample-gather', { 0: s.params, 50: b.blockLo, 51: b.blockHi, 10: b.runLo, 11: b.runHi, 14: list, 15: out });
     const enc = device.createCommandEncoder({ label: 'sample-gather' });
     const pass = enc.beginComputePass({ label: 'sample-gather' });
     pass.setPipeline(this.gatherPipeline);
