@@ -4,7 +4,7 @@
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import type { Phase, PhaseContext } from './phase.js';
-import { samplesInCollide } from './sample.js';
+import { sampleKernel } from './sample.js';
 import type { SplitPass } from './sort.js';
 
 export class CollidePhase implements Phase {
@@ -19,8 +19,12 @@ export class CollidePhase implements Phase {
 
   constructor(private readonly ctx: PhaseContext) {
     this.pipeline = ctx.cache.get({ file: 'collide.wgsl', entry: 'collide', modules: ['body.wgsl'] });
-    if (samplesInCollide(ctx.state)) {
-      this.sampledPipeline = ctx.cache.get({ file: 'collide-sampled.wgsl', entry: 'collide_sampled', modules: ['body.wgsl', 'collide.wgsl', 'sample-sums.wgsl'] });
+    const kernel = sampleKernel(ctx);
+    if (kernel !== 'pass') {
+      this.sampledPipeline = ctx.cache.get({
+        file: 'collide-sampled.wgsl', entry: 'collide_sampled', modules: ['body.wgsl', 'collide.wgsl', 'sample-sums.wgsl'],
+        constants: { SAMPLE_TILES: kernel === 'tiled' ? 1 : 0 },
+      });
     }
     if (ctx.state.multiRank) {
       const get = (which: SplitPass) => ctx.cache.get({ file: 'collide.wgsl', entry: 'collide_split', modules: ['body.wgsl'], constants: { SPLIT_PASS: which } });

@@ -5,7 +5,6 @@
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims, makeBuffer, makeBufferWith, readBuffer, STORAGE } from '../gpu/buffers.js';
 import { CloseParams } from '../gpu/struct-layouts.js';
-import type { SimState } from '../state.js';
 import type { Phase, PhaseContext } from './phase.js';
 
 /**
@@ -22,16 +21,24 @@ export function sampleTeam(): number {
   return n;
 }
 
+/** Where a sampled step adds the cells' moments: in the collide kernel through workgroup tiles or by each invocation
+ * walking its cell, or in a sampling pass of its own (sample.wgsl). All three give the same bits. */
+export type SampleKernel = 'tiled' | 'walk' | 'pass';
+
 /**
- * Whether sampled steps sample inside the collide kernel (collide-sampled.wgsl): on one rank with sampling on, unless
- * DSMC_SAMPLE_FUSED=0 or another DSMC_SAMPLE_TEAM asks for the standalone pass (benchmarks; the fused kernel adds a
- * cell in the order of two lanes, so with the default team both give the same bits).
+ * The sampling kernel of a run: a multi-rank rank uses the pass (a split step collides in two passes, and a redo
+ * would sample twice); one rank samples in the collide kernel, through tiles on a GPU and by walking each cell on a
+ * CPU adapter (lavapipe runs workgroup barriers slowly). DSMC_SAMPLE_KERNEL=tiled|walk|pass overrides it on one rank
+ * (benchmarks and tests), and another DSMC_SAMPLE_TEAM than 2 asks for the pass.
  */
-export function samplesInCollide(state: SimState): boolean {
-  if (!state.tables.sampling || state.multiRank) return false;
-  const v = process.env.DSMC_SAMPLE_FUSED;
-  if (v !== undefined && v !== '' && v !== '0' && v !== '1') throw new Error(`DSMC_SAMPLE_FUSED=${v}: use 1 (sample inside the collide kernel on one rank, the default) or 0 (a sampling pass of its own), or unset it`);
-  return v !== '0' && sampleTeam() === 2;
+export function sampleKernel(ctx: PhaseContext): SampleKernel {
+  const v = process.env.DSMC_SAMPLE_KERNEL;
+  if (v !== undefined && v !== '' && v !== 'tiled' && v !== 'walk' && v !== 'pass') {
+    throw new Error(`DSMC_SAMPLE_KERNEL=${v}: use tiled, walk (sampling inside the collide kernel of a one-rank run) or pass (a sampling pass of its own), or unset it`);
+  }
+  if (!ctx.state.tables.sampling || ctx.state.multiRank || sampleTeam() !== 2) return 'pass';
+  if (v) return v;
+  return ctx.softwareAdapter ? 'walk' : 'tiled';
 }
 
 /** What closing a block needs from the host: its passes and number, and the fields' scales. */
