@@ -1,8 +1,8 @@
 // sample-sums.wgsl: one sampling pass's velocity moments of a cell (count, sum v_i, sum v_i v_j (6), sum v^2 v_i
 // (3)) and their addition to the open block's exact 64-bit fixed-point sums. Shared by the standalone sampling
-// kernel (sample.wgsl, a rank of a multi-rank run) and the sampled collide kernel (collide-sampled.wgsl, one rank),
-// which add a cell's particles in the same f32 order: the particles 0, 2, 4, ... and 1, 3, 5, ... of the cell in two
-// partial sums, then even + odd. Integer sums do not depend on any order, so the block's sums are bitwise the same
+// kernel (sample.wgsl) and the sampled collide kernel (collide-sampled.wgsl, a benchmark variant), which add a cell's
+// particles in the same f32 order: the particles 0, 2, 4, ... and 1, 3, 5, ... of the cell in two partial sums, then
+// even + odd. Integer sums do not depend on any order, so the block's sums are bitwise the same
 // whichever kernel made them, on any number of ranks and across a resume.
 
 const MOMENTS: u32 = 13u;
@@ -34,6 +34,11 @@ fn moments_add(a: ptr<function, PassMoments>, v: vec3<f32>) {
   (*a).m2 = (*a).m2 + v * v;
   (*a).mx = (*a).mx + vec3<f32>(v.x * v.y, v.x * v.z, v.y * v.z);
   (*a).m3 = (*a).m3 + dot(v, v) * v;
+}
+
+// The sum of two partial sums (the even and the odd particles of a cell; f32 addition commutes, so either order).
+fn moments_total(a: PassMoments, b: PassMoments) -> PassMoments {
+  return PassMoments(a.cnt + b.cnt, a.m1 + b.m1, a.m2 + b.m2, a.mx + b.mx, a.m3 + b.m3);
 }
 
 // Moment m (0..12: count, v, diagonal, off-diagonal, v^2 v) of a partial sum.
@@ -87,4 +92,13 @@ fn add_block_to(w: u32, old: u32, x: f32) {
 // Adds the integer nearest to x to the 64-bit sum at word w of the block's sums.
 fn add_block(w: u32, x: f32) {
   add_block_to(w, blockLo[w], x);
+}
+
+// Adds local cell c's pass moments of species s to the open block's sums: the 13 low words read together, then the
+// 13 updates (no read waits for a write).
+fn add_cell_moments(c: u32, s: u32, a: PassMoments) {
+  if (a.cnt == 0.0) { return; }
+  var old: array<u32, MOMENTS>;
+  for (var m = 0u; m < MOMENTS; m++) { old[m] = blockLo[block_word(m, s, c)]; }
+  for (var m = 0u; m < MOMENTS; m++) { add_block_to(block_word(m, s, c), old[m], moment_of(a, m) * moment_scale(m)); }
 }

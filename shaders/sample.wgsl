@@ -2,16 +2,16 @@
 // sum v^2 v_i (3)) into exact 64-bit fixed-point sums that stay on the GPU for the whole sampling window
 // (the moments and the sums: sample-sums.wgsl).
 //
-// sample: the standalone sampling pass, used by the ranks of a multi-rank run (one rank samples inside its collide
-// kernel instead: collide-sampled.wgsl, the same sums bit for bit). A team of TEAM lanes per cell (2 by default)
-// reads the cell's particles (contiguous after the sort): lane l adds the particles l, l + TEAM, ... in f32, the
-// lanes' sums are added in a fixed tree in workgroup memory, and the workgroup's (moment, cell) pass totals, times
-// the moment's power-of-two scale, are rounded to integers and added to the open block's sums by all its threads,
-// the cell fastest (neighbouring threads, neighbouring words). Teams of 1, 2, 4 and 8 lanes took 1.73, 1.71, 2.18
-// and 3.31 ms per pass at 125M particles on an H100. The f32 part depends on the cell's particle list alone (never
-// on the workgroup or the rank), and integer sums do not depend on any order, so the sums are bitwise the same on
-// any number of ranks and across a resume; nothing drifts however long the window (the 64-bit sums overflow only
-// after about 2^38 particle-passes per cell and block, which sets a flag).
+// sample: the sampling pass, one invocation per cell. The cell's particles are contiguous after the sort; the
+// invocation reads them four at a time (vec4 loads of the velocity arrays, 16-byte aligned), so that its 32 lanes
+// touch a quarter of the cache lines a particle-by-particle walk touches: that walk (one invocation per cell, or
+// teams of 2-8 lanes per cell) was bound by the cache's transactions, 1.33-1.73 ms per pass at 102-126M particles on
+// an H100. Each invocation adds its cell's particles 0, 2, 4, ... and 1, 3, 5, ... in two f32 partial sums, then
+// even + odd, and adds the 13 totals, times the moment's power-of-two scale and rounded to integers, to the open
+// block's 64-bit sums (sample-sums.wgsl). The f32 part depends on the cell's particle list alone (never on the
+// workgroup or the rank), and integer sums do not depend on any order, so the sums are bitwise the same on any number
+// of ranks and across a resume; nothing drifts however long the window (the 64-bit sums overflow only after about
+// 2^38 particle-passes per cell and block, which sets a flag).
 //
 // sample_close: at the end of a batch-means block, per cell: adds the block's sums to the run's, computes
 // the block's fields (f32; formulas of fields.ts) and updates their running mean and M2 (Welford) for the
@@ -22,18 +22,16 @@
 // sample_gather: copies the run's and the open block's sums of a list of cells (one plane of the live view).
 
 const FIELDS: u32 = 13u;
-// Lanes per cell (a power of two, at most 16, dividing WG_SIZE); set by the host (phases/sample.ts), never from the
-// adapter: it sets the f32 order of a cell's pass sum (2, the default, is the order of the sampled collide kernel).
-override TEAM: u32 = 2u;
 const BOLTZMANN_K: f32 = 1.380649e-23;
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read> cellCounts: array<u32>;
 @group(0) @binding(2) var<storage, read> starts: array<u32>;
-@group(0) @binding(3) var<storage, read> vx: array<f32>;
-@group(0) @binding(4) var<storage, read> vy: array<f32>;
-@group(0) @binding(5) var<storage, read> vz: array<f32>;
-@group(0) @binding(6) var<storage, read> cell: array<u32>;
+// the particle arrays four at a time (their buffers are a multiple of 16 bytes: state.ts)
+@group(0) @binding(3) var<storage, read> vx4: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> vy4: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read> vz4: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read> cell4: array<vec4<u32>>;
 // the open block's sums and the overflow flag: sample-sums.wgsl (bindings 50-52)
 // the run's sums (closed blocks), same layout
 @group(0) @binding(10) var<storage, read_write> runLo: array<u32>;
@@ -47,52 +45,43 @@ const BOLTZMANN_K: f32 = 1.380649e-23;
 @group(0) @binding(14) var<storage, read> gatherCells: array<u32>;
 @group(0) @binding(15) var<storage, read_write> gathered: array<u32>;
 
-// the lanes' f32 partial sums, [moment][thread of the workgroup]
-var<workgroup> partial: array<f32, MOMENTS * WG_SIZE>;
+// Adds particle i (velocity v, cell word w) to the partial sum a when it is one of the cell's [first, end) particles
+// and of species s (any species when mixture is false).
+fn add_if_in_cell(a: ptr<function, PassMoments>, i: u32, first: u32, end: u32, v: vec3<f32>, w: u32, s: u32, mixture: bool) {
+  if (i < first || i >= end) { return; }
+  if (mixture && species_part(w) != s) { return; }
+  moments_add(a, v);
+}
 
-// One team of TEAM lanes per cell: this sampling pass's moments added to the open block's sums.
+// One invocation per cell: this sampling pass's moments of the cell added to the open block's sums.
 @compute @workgroup_size(WG_SIZE)
 fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
           @builtin(local_invocation_index) li: u32) {
-  let t = flat_id(wg, nwg, li);
-  let c = t / TEAM;
-  let lane = t % TEAM;
-  var first = 0u;
-  var n = 0u;
-  if (c < params.nLocal) {
-    first = starts[c];
-    n = cellCounts[c];
-  }
+  let c = flat_id(wg, nwg, li);
+  if (c >= params.nLocal) { return; }
+  let n = cellCounts[c];
+  if (n == 0u) { return; }
+  let first = starts[c];
+  let end = first + n;
   let mixture = params.nSpecies > 1u;
   for (var s = 0u; s < params.nSpecies; s++) {
-    var acc = moments_zero();
-    for (var k = lane; k < n; k += TEAM) {
-      let i = first + k;
-      if (mixture && species_part(cell[i]) != s) { continue; }
-      moments_add(&acc, vec3<f32>(vx[i], vy[i], vz[i]));
+    // lanes 0 and 2 of a vec4 hold the cell's even particles when the cell starts at an even index, its odd ones
+    // otherwise; the two partial sums are added at the end, which is even + odd either way
+    var a = moments_zero();
+    var b = moments_zero();
+    for (var j = first / 4u; 4u * j < end; j++) {
+      let x = vx4[j];
+      let y = vy4[j];
+      let z = vz4[j];
+      var w = vec4<u32>(0u);
+      if (mixture) { w = cell4[j]; }
+      let i = 4u * j;
+      add_if_in_cell(&a, i, first, end, vec3<f32>(x.x, y.x, z.x), w.x, s, mixture);
+      add_if_in_cell(&b, i + 1u, first, end, vec3<f32>(x.y, y.y, z.y), w.y, s, mixture);
+      add_if_in_cell(&a, i + 2u, first, end, vec3<f32>(x.z, y.z, z.z), w.z, s, mixture);
+      add_if_in_cell(&b, i + 3u, first, end, vec3<f32>(x.w, y.w, z.w), w.w, s, mixture);
     }
-    for (var m = 0u; m < MOMENTS; m++) { partial[m * WG_SIZE + li] = moment_of(acc, m); }
-    workgroupBarrier();
-    // the team's partials added in a fixed pairwise tree, in place: lane l takes lane l + w's, w = TEAM/2, ..., 1
-    for (var w = TEAM / 2u; w > 0u; w = w / 2u) {
-      if (lane < w) {
-        for (var m = 0u; m < MOMENTS; m++) { partial[m * WG_SIZE + li] = partial[m * WG_SIZE + li] + partial[m * WG_SIZE + li + w]; }
-      }
-      workgroupBarrier();
-    }
-    // the workgroup's cells' sums: thread k finishes (moment, cell) pairs k, k + WG_SIZE, ... with the cell fastest,
-    // so that neighbouring threads add to neighbouring words of a moment's plane (coalesced)
-    let cellsPerGroup = WG_SIZE / TEAM;
-    let c0 = (t - li) / TEAM;
-    for (var q = li; q < MOMENTS * cellsPerGroup; q += WG_SIZE) {
-      let m = q / cellsPerGroup;
-      let j = q % cellsPerGroup;
-      let cj = c0 + j;
-      if (cj >= params.nLocal) { continue; }
-      let sum = partial[m * WG_SIZE + j * TEAM];
-      add_block(block_word(m, s, cj), sum * moment_scale(m));
-    }
-    workgroupBarrier();
+    add_cell_moments(c, s, moments_total(a, b));
   }
 }
 

@@ -287,7 +287,7 @@ export class Simulation {
         await rec.pass('sort', (p) => this.sort.encode(p, set));
       }
       st.current = set === 0 ? 1 : 0;
-      // one rank samples inside the collide kernel, each cell right after its collisions (timed as collide+sample)
+      // with DSMC_SAMPLE_KERNEL=walk one rank samples inside the collide kernel (timed as collide+sample)
       const fused = this.collide.samples && samplesAt(this.kase, s);
       await rec.pass(fused ? 'collide+sample' : 'collide', (p) => (fused ? this.collide.encodeSampled(p, st.current) : this.collide.encode(p, st.current)));
       if (fused) return true;

@@ -39,11 +39,16 @@ export function initialSegmentCapacity(capacity: number, worldSize: number): num
   return worldSize > 1 ? Math.max(4096, Math.ceil(0.02 * capacity)) : 1;
 }
 
+/** Bytes of one particle array: 4 per particle, rounded up to 16 (sample.wgsl reads the arrays as vec4s). */
+export function particleArrayBytes(capacity: number): number {
+  return 16 * Math.ceil(capacity / 4);
+}
+
 /** Every buffer of a run with this capacity, largest first (nLocal: cells the per-cell arrays hold). */
 export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells, worldSize = 1): BufferRequirement[] {
   const S = t.species.length;
   const plan: BufferRequirement[] = [];
-  for (const set of ['A', 'B']) for (const a of PARTICLE_ATTRIBUTES) plan.push({ label: `particles.${a}.${set}`, bytes: 4 * capacity });
+  for (const set of ['A', 'B']) for (const a of PARTICLE_ATTRIBUTES) plan.push({ label: `particles.${a}.${set}`, bytes: particleArrayBytes(capacity) });
   for (const part of SAMPLE_PARTS) plan.push({ label: `sample.${part}`, bytes: t.sampling ? 4 * partPlanes(part, S) * nLocal : 4 });
   for (const a of ['cell.counts', 'cell.starts', 'cell.sigmaCrMax', 'cell.remainder']) plan.push({ label: a, bytes: 4 * nLocal });
   plan.push({ label: 'reduce.partials', bytes: 4 * PARTIAL_WORDS * Math.ceil(capacity / 256) });
@@ -72,7 +77,7 @@ function padded(packed: ArrayBuffer, bytes: number): ArrayBuffer {
 /** Creates one set of particle arrays. */
 function makeParticleSet(device: GPUDevice, name: string, capacity: number): ParticleSet {
   const set = {} as ParticleSet;
-  for (const a of PARTICLE_ATTRIBUTES) set[a] = makeBuffer(device, `particles.${a}.${name}`, 4 * capacity);
+  for (const a of PARTICLE_ATTRIBUTES) set[a] = makeBuffer(device, `particles.${a}.${name}`, particleArrayBytes(capacity));
   return set;
 }
 

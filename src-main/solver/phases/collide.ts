@@ -1,6 +1,7 @@
 // Collision phase: Bird's NTC scheme per cell on the cell-sorted particles (collide.wgsl). A rank of
 // a multi-rank run collides in two passes per step (interior cells, then halo cells; sort.ts). On a sampled step of
-// a one-rank run the same kernel also samples each cell after its collisions (collide-sampled.wgsl).
+// a one-rank run with DSMC_SAMPLE_KERNEL=walk the same kernel also samples each cell after its collisions
+// (collide-sampled.wgsl).
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import type { Phase, PhaseContext } from './phase.js';
@@ -19,12 +20,8 @@ export class CollidePhase implements Phase {
 
   constructor(private readonly ctx: PhaseContext) {
     this.pipeline = ctx.cache.get({ file: 'collide.wgsl', entry: 'collide', modules: ['body.wgsl'] });
-    const kernel = sampleKernel(ctx);
-    if (kernel !== 'pass') {
-      this.sampledPipeline = ctx.cache.get({
-        file: 'collide-sampled.wgsl', entry: 'collide_sampled', modules: ['body.wgsl', 'collide.wgsl', 'sample-sums.wgsl'],
-        constants: { SAMPLE_TILES: kernel === 'tiled' ? 1 : 0 },
-      });
+    if (sampleKernel(ctx) === 'walk') {
+      this.sampledPipeline = ctx.cache.get({ file: 'collide-sampled.wgsl', entry: 'collide_sampled', modules: ['body.wgsl', 'collide.wgsl', 'sample-sums.wgsl'] });
     }
     if (ctx.state.multiRank) {
       const get = (which: SplitPass) => ctx.cache.get({ file: 'collide.wgsl', entry: 'collide_split', modules: ['body.wgsl'], constants: { SPLIT_PASS: which } });
@@ -51,7 +48,7 @@ export class CollidePhase implements Phase {
     }
   }
 
-  /** Whether encodeSampled can be used (one rank, sampling on). */
+  /** Whether encodeSampled can be used (one rank, sampling on, DSMC_SAMPLE_KERNEL=walk). */
   get samples(): boolean {
     return this.sampledPipeline !== null;
   }
@@ -65,7 +62,7 @@ export class CollidePhase implements Phase {
 
   /** Collides every local cell of set `set` (the sorted one) and samples each cell after its collisions. */
   encodeSampled(pass: GPUComputePassEncoder, set: 0 | 1): void {
-    if (!this.sampledPipeline) throw new Error('internal: the sampled collide kernel exists only on one rank with sampling on');
+    if (!this.sampledPipeline) throw new Error('internal: the sampled collide kernel exists only on one rank with sampling on and DSMC_SAMPLE_KERNEL=walk');
     pass.setPipeline(this.sampledPipeline);
     pass.setBindGroup(0, this.sampledGroups[set]);
     pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));

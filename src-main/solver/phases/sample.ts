@@ -1,5 +1,5 @@
-// Sampling phase (sample.wgsl): on sampling steps of a multi-rank run a team of lanes per cell adds the cell's
-// velocity moments to the open block's exact sums (one rank does that inside its collide kernel: phases/collide.ts); at the end of a batch-means block sample_close folds the block into the run's
+// Sampling phase (sample.wgsl): on sampling steps one invocation per cell adds the cell's velocity moments to the
+// open block's exact sums (or the collide kernel does, with DSMC_SAMPLE_KERNEL=walk: phases/collide.ts); at the end of a batch-means block sample_close folds the block into the run's
 // sums and the batch means; sample_gather copies a few cells' sums for the live view. Nothing is read back
 // per step.
 import { bindBuffers } from '../gpu/bind.js';
@@ -7,38 +7,21 @@ import { WORKGROUP_SIZE, dispatchDims, makeBuffer, makeBufferWith, readBuffer, S
 import { CloseParams } from '../gpu/struct-layouts.js';
 import type { Phase, PhaseContext } from './phase.js';
 
-/**
- * Lanes per cell in sample.wgsl (TEAM, 2: the fastest on an H100 at 125M particles): fixed, so a case's fields are
- * the same bytes on every run and adapter.
- * DSMC_SAMPLE_TEAM (1, 2, 4, 8 or 16) overrides it for benchmarks only: another team size adds a cell's f32
- * partial sums in another order, so the fields differ in the last bits (each size is bitwise reproducible).
- */
-export function sampleTeam(): number {
-  const v = process.env.DSMC_SAMPLE_TEAM;
-  if (v === undefined || v === '') return 2;
-  const n = Number(v);
-  if (![1, 2, 4, 8, 16].includes(n)) throw new Error(`DSMC_SAMPLE_TEAM=${v}: use 1, 2, 4, 8 or 16 (lanes per cell of the sampling kernel), or unset it`);
-  return n;
-}
-
-/** Where a sampled step adds the cells' moments: in the collide kernel through workgroup tiles or by each invocation
- * walking its cell, or in a sampling pass of its own (sample.wgsl). All three give the same bits. */
-export type SampleKernel = 'tiled' | 'walk' | 'pass';
+/** Where a sampled step adds the cells' moments: in a sampling pass of its own (sample.wgsl, the default), or in the
+ * collide kernel by each invocation walking its cell (collide-sampled.wgsl; one rank). Both give the same bits. */
+export type SampleKernel = 'pass' | 'walk';
 
 /**
- * The sampling kernel of a run: a multi-rank rank uses the pass (a split step collides in two passes, and a redo
- * would sample twice); one rank samples in the collide kernel, through tiles on a GPU and by walking each cell on a
- * CPU adapter (lavapipe runs workgroup barriers slowly). DSMC_SAMPLE_KERNEL=tiled|walk|pass overrides it on one rank
- * (benchmarks and tests), and another DSMC_SAMPLE_TEAM than 2 asks for the pass.
+ * The sampling kernel of a run: the pass, unless DSMC_SAMPLE_KERNEL=walk asks a one-rank run to sample in its collide
+ * kernel (a benchmark variant; a rank of a multi-rank run always uses the pass: a split step collides in two passes).
  */
 export function sampleKernel(ctx: PhaseContext): SampleKernel {
   const v = process.env.DSMC_SAMPLE_KERNEL;
-  if (v !== undefined && v !== '' && v !== 'tiled' && v !== 'walk' && v !== 'pass') {
-    throw new Error(`DSMC_SAMPLE_KERNEL=${v}: use tiled, walk (sampling inside the collide kernel of a one-rank run) or pass (a sampling pass of its own), or unset it`);
+  if (v !== undefined && v !== '' && v !== 'walk' && v !== 'pass') {
+    throw new Error(`DSMC_SAMPLE_KERNEL=${v}: use pass (a sampling pass of its own, the default) or walk (sampling inside the collide kernel of a one-rank run), or unset it`);
   }
-  if (!ctx.state.tables.sampling || ctx.state.multiRank || sampleTeam() !== 2) return 'pass';
-  if (v) return v;
-  return ctx.softwareAdapter ? 'walk' : 'tiled';
+  if (!ctx.state.tables.sampling || ctx.state.multiRank) return 'pass';
+  return v === 'walk' ? 'walk' : 'pass';
 }
 
 /** What closing a block needs from the host: its passes and number, and the fields' scales. */
@@ -57,11 +40,9 @@ export class SamplePhase implements Phase {
   private groups: GPUBindGroup[] = [];
   private closeGroup: GPUBindGroup | null = null;
 
-  private readonly team = sampleTeam();
-
   constructor(private readonly ctx: PhaseContext) {
     const modules = ['sample-sums.wgsl'];
-    this.pipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample', modules, constants: { TEAM: this.team } });
+    this.pipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample', modules });
     this.closePipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_close', modules });
     this.gatherPipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_gather', modules });
   }
@@ -83,7 +64,7 @@ export class SamplePhase implements Phase {
   encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.groups[set]);
-    pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal * this.team, WORKGROUP_SIZE));
+    pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));
   }
 
   /** Writes the closing block's values; the queue applies them before the next submit (call before recording its passes). */
