@@ -22,6 +22,10 @@
 // sample_gather: copies the run's and the open block's sums of a list of cells (one plane of the live view).
 
 const FIELDS: u32 = 13u;
+// sample_tuned's variants (phases/sample.ts; the same bits either way): chunks wholly inside a cell of a one-gas run
+// added without a test per particle, and the sums' low words read before the walk.
+override FAST_CHUNKS: bool = false;
+override EARLY_LOWS: bool = false;
 const BOLTZMANN_K: f32 = 1.380649e-23;
 
 @group(0) @binding(0) var<uniform> params: SimParams;
@@ -82,6 +86,57 @@ fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
       add_if_in_cell(&b, i + 3u, first, end, vec3<f32>(x.w, y.w, z.w), w.w, s, mixture);
     }
     add_cell_moments(c, s, moments_total(a, b));
+  }
+}
+
+// sample with variants for GPUs (FAST_CHUNKS, EARLY_LOWS): lavapipe runs this form ten times slower than sample.
+@compute @workgroup_size(WG_SIZE)
+fn sample_tuned(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+          @builtin(local_invocation_index) li: u32) {
+  let c = flat_id(wg, nwg, li);
+  if (c >= params.nLocal) { return; }
+  let n = cellCounts[c];
+  if (n == 0u) { return; }
+  let first = starts[c];
+  let end = first + n;
+  let j0 = first / 4u;
+  let j1 = (end - 1u) / 4u;
+  let mixture = params.nSpecies > 1u;
+  for (var s = 0u; s < params.nSpecies; s++) {
+    var old: array<u32, MOMENTS>;
+    if (EARLY_LOWS) {
+      for (var m = 0u; m < MOMENTS; m++) { old[m] = blockLo[block_word(m, s, c)]; }
+    }
+    // lanes 0 and 2 of a vec4 hold the cell's even particles when the cell starts at an even index, its odd ones
+    // otherwise; the two partial sums are added at the end, which is even + odd either way
+    var a = moments_zero();
+    var b = moments_zero();
+    for (var j = j0; 4u * j < end; j++) {
+      let x = vx4[j];
+      let y = vy4[j];
+      let z = vz4[j];
+      if (FAST_CHUNKS && !mixture && j != j0 && j != j1) {
+        // a chunk inside the cell, one gas: no test per particle
+        moments_add(&a, vec3<f32>(x.x, y.x, z.x));
+        moments_add(&b, vec3<f32>(x.y, y.y, z.y));
+        moments_add(&a, vec3<f32>(x.z, y.z, z.z));
+        moments_add(&b, vec3<f32>(x.w, y.w, z.w));
+        continue;
+      }
+      var w = vec4<u32>(0u);
+      if (mixture) { w = cell4[j]; }
+      let i = 4u * j;
+      add_if_in_cell(&a, i, first, end, vec3<f32>(x.x, y.x, z.x), w.x, s, mixture);
+      add_if_in_cell(&b, i + 1u, first, end, vec3<f32>(x.y, y.y, z.y), w.y, s, mixture);
+      add_if_in_cell(&a, i + 2u, first, end, vec3<f32>(x.z, y.z, z.z), w.z, s, mixture);
+      add_if_in_cell(&b, i + 3u, first, end, vec3<f32>(x.w, y.w, z.w), w.w, s, mixture);
+    }
+    let total = moments_total(a, b);
+    if (!EARLY_LOWS) {
+      add_cell_moments(c, s, total);
+    } else if (total.cnt != 0.0) {
+      for (var m = 0u; m < MOMENTS; m++) { add_block_to(block_word(m, s, c), old[m], moment_of(total, m) * moment_scale(m)); }
+    }
   }
 }
 

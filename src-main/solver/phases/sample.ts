@@ -24,6 +24,18 @@ export function sampleKernel(ctx: PhaseContext): SampleKernel {
   return v === 'walk' ? 'walk' : 'pass';
 }
 
+/**
+ * Variants of the sampling pass (sample.wgsl sample_tuned: FAST_CHUNKS, EARLY_LOWS), for benchmarks only:
+ * DSMC_SAMPLE_PASS=fast,early (either or both, or none); unset: sample. The sums are the same bits with any.
+ */
+function passVariant(): Record<string, number> | null {
+  const v = process.env.DSMC_SAMPLE_PASS ?? '';
+  if (v === '') return null;
+  const words = v.split(',');
+  for (const w of words) if (w !== 'fast' && w !== 'early' && w !== 'none') throw new Error(`DSMC_SAMPLE_PASS=${v}: use fast, early, fast,early or none, or unset it`);
+  return { FAST_CHUNKS: words.includes('fast') ? 1 : 0, EARLY_LOWS: words.includes('early') ? 1 : 0 };
+}
+
 /** What closing a block needs from the host: its passes and number, and the fields' scales. */
 export interface CloseValues {
   passes: number;
@@ -42,7 +54,10 @@ export class SamplePhase implements Phase {
 
   constructor(private readonly ctx: PhaseContext) {
     const modules = ['sample-sums.wgsl'];
-    this.pipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample', modules });
+    const variant = passVariant();
+    this.pipeline = variant
+      ? ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_tuned', modules, constants: variant })
+      : ctx.cache.get({ file: 'sample.wgsl', entry: 'sample', modules });
     this.closePipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_close', modules });
     this.gatherPipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_gather', modules });
   }
