@@ -22,10 +22,6 @@
 // sample_gather: copies the run's and the open block's sums of a list of cells (one plane of the live view).
 
 const FIELDS: u32 = 13u;
-// sample_tuned's variants (phases/sample.ts; the same bits either way): chunks wholly inside a cell of a one-gas run
-// added without a test per particle, and the sums' low words read before the walk.
-override FAST_CHUNKS: bool = false;
-override EARLY_LOWS: bool = false;
 const BOLTZMANN_K: f32 = 1.380649e-23;
 
 @group(0) @binding(0) var<uniform> params: SimParams;
@@ -89,53 +85,82 @@ fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
   }
 }
 
-// sample with variants for GPUs (FAST_CHUNKS, EARLY_LOWS): lavapipe runs this form ten times slower than sample.
+// sample_tiled: the same pass for GPUs, run with workgroups of one warp (WG_SIZE 32): the workgroup's cells' particles
+// (contiguous after a one-rank sort) are read in tiles of TILE particles into workgroup memory, the lanes reading
+// neighbouring 16-byte chunks (whole cache lines per load, where `sample`'s lanes each read a line of their own), and
+// each invocation then walks its own cell in workgroup memory in the order of `sample`: the same bits.
+const TILE: u32 = 512u;
+var<workgroup> tileX: array<vec4<f32>, TILE / 4u>;
+var<workgroup> tileY: array<vec4<f32>, TILE / 4u>;
+var<workgroup> tileZ: array<vec4<f32>, TILE / 4u>;
+var<workgroup> tileW: array<vec4<u32>, TILE / 4u>;
+// the particle range of the workgroup's cells, [first, end)
+var<workgroup> groupFirst: u32;
+var<workgroup> groupEnd: u32;
+
+// Adds particle k of the tile (global index i) to the partial sum a or b by its parity in the cell that starts at
+// `first` (when it is of species s, or any species when mixture is false).
+fn add_tile_particle(a: ptr<function, PassMoments>, b: ptr<function, PassMoments>, k: u32, i: u32, first: u32, s: u32, mixture: bool) {
+  let q = k / 4u;
+  let e = k % 4u;
+  if (mixture && species_part(tileW[q][e]) != s) { return; }
+  let v = vec3<f32>(tileX[q][e], tileY[q][e], tileZ[q][e]);
+  if (((i - first) & 1u) == 0u) { moments_add(a, v); } else { moments_add(b, v); }
+}
+
 @compute @workgroup_size(WG_SIZE)
-fn sample_tuned(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-          @builtin(local_invocation_index) li: u32) {
+fn sample_tiled(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) li: u32) {
   let c = flat_id(wg, nwg, li);
-  if (c >= params.nLocal) { return; }
-  let n = cellCounts[c];
-  if (n == 0u) { return; }
-  let first = starts[c];
+  let mine = c < params.nLocal;
+  var first = 0u;
+  var n = 0u;
+  if (mine) {
+    first = starts[c];
+    n = cellCounts[c];
+  }
   let end = first + n;
-  let j0 = first / 4u;
-  let j1 = (end - 1u) / 4u;
+  if (li == 0u) { groupFirst = first; }
+  if (mine && (li == WG_SIZE - 1u || c + 1u == params.nLocal)) { groupEnd = end; }
+  // tiles start at a multiple of 4 (aligned vec4 loads)
+  let p0 = workgroupUniformLoad(&groupFirst) & ~3u;
+  let p1 = workgroupUniformLoad(&groupEnd);
+  // a cell outside that range (never after a one-rank sort) is left to the fallback walk below
+  let tiled = first >= p0 && end <= p1;
   let mixture = params.nSpecies > 1u;
   for (var s = 0u; s < params.nSpecies; s++) {
-    var old: array<u32, MOMENTS>;
-    if (EARLY_LOWS) {
-      for (var m = 0u; m < MOMENTS; m++) { old[m] = blockLo[block_word(m, s, c)]; }
-    }
-    // lanes 0 and 2 of a vec4 hold the cell's even particles when the cell starts at an even index, its odd ones
-    // otherwise; the two partial sums are added at the end, which is even + odd either way
     var a = moments_zero();
     var b = moments_zero();
-    for (var j = j0; 4u * j < end; j++) {
-      let x = vx4[j];
-      let y = vy4[j];
-      let z = vz4[j];
-      if (FAST_CHUNKS && !mixture && j != j0 && j != j1) {
-        // a chunk inside the cell, one gas: no test per particle
-        moments_add(&a, vec3<f32>(x.x, y.x, z.x));
-        moments_add(&b, vec3<f32>(x.y, y.y, z.y));
-        moments_add(&a, vec3<f32>(x.z, y.z, z.z));
-        moments_add(&b, vec3<f32>(x.w, y.w, z.w));
-        continue;
+    for (var t0 = p0; t0 < p1; t0 += TILE) {
+      for (var q = li; q < TILE / 4u; q += WG_SIZE) {
+        let j = t0 / 4u + q;
+        if (4u * j < p1) {
+          tileX[q] = vx4[j];
+          tileY[q] = vy4[j];
+          tileZ[q] = vz4[j];
+          if (mixture) { tileW[q] = cell4[j]; }
+        }
       }
-      var w = vec4<u32>(0u);
-      if (mixture) { w = cell4[j]; }
-      let i = 4u * j;
-      add_if_in_cell(&a, i, first, end, vec3<f32>(x.x, y.x, z.x), w.x, s, mixture);
-      add_if_in_cell(&b, i + 1u, first, end, vec3<f32>(x.y, y.y, z.y), w.y, s, mixture);
-      add_if_in_cell(&a, i + 2u, first, end, vec3<f32>(x.z, y.z, z.z), w.z, s, mixture);
-      add_if_in_cell(&b, i + 3u, first, end, vec3<f32>(x.w, y.w, z.w), w.w, s, mixture);
+      workgroupBarrier();
+      if (tiled && n > 0u) {
+        let lo = max(first, t0);
+        let hi = min(end, t0 + TILE);
+        for (var i = lo; i < hi; i++) { add_tile_particle(&a, &b, i - t0, i, first, s, mixture); }
+      }
+      workgroupBarrier();
     }
-    let total = moments_total(a, b);
-    if (!EARLY_LOWS) {
-      add_cell_moments(c, s, total);
-    } else if (total.cnt != 0.0) {
-      for (var m = 0u; m < MOMENTS; m++) { add_block_to(block_word(m, s, c), old[m], moment_of(total, m) * moment_scale(m)); }
+    if (mine && n > 0u) {
+      if (!tiled) {
+        // the fallback: the cell's particles one by one from device memory, in the same order
+        a = moments_zero();
+        b = moments_zero();
+        for (var i = first; i < end; i++) {
+          if (mixture && species_part(cell4[i / 4u][i % 4u]) != s) { continue; }
+          let v = vec3<f32>(vx4[i / 4u][i % 4u], vy4[i / 4u][i % 4u], vz4[i / 4u][i % 4u]);
+          if (((i - first) & 1u) == 0u) { moments_add(&a, v); } else { moments_add(&b, v); }
+        }
+      }
+      add_cell_moments(c, s, moments_total(a, b));
     }
   }
 }
