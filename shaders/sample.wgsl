@@ -6,8 +6,11 @@
 // invocation reads them four at a time (vec4 loads of the velocity arrays, 16-byte aligned), so that its 32 lanes
 // touch a quarter of the cache lines a particle-by-particle walk touches: that walk (one invocation per cell, or
 // teams of 2-8 lanes per cell) was bound by the cache's transactions, 1.33-1.73 ms per pass at 102-126M particles on
-// an H100. Each invocation adds its cell's particles 0, 2, 4, ... and 1, 3, 5, ... in two f32 partial sums, then
-// even + odd, and adds the 13 totals, times the moment's power-of-two scale and rounded to integers, to the open
+// an H100 (this pass: 1.01 ms at 125.8M, 0.80 ms at 102M). Also tried, and slower or no faster: the chunks inside a
+// cell without per-particle tests and the sums' low words read before the walk (1.04-1.10 ms); workgroups of one warp
+// reading their cells' particles coalesced into workgroup memory and each invocation walking its cell there (4.7 ms:
+// bank conflicts and a serial walk). Each invocation adds its cell's particles 0, 2, 4, ... and 1, 3, 5, ... in two
+// f32 partial sums, then even + odd, and adds the 13 totals, times the moment's power-of-two scale and rounded to integers, to the open
 // block's 64-bit sums (sample-sums.wgsl). The f32 part depends on the cell's particle list alone (never on the
 // workgroup or the rank), and integer sums do not depend on any order, so the sums are bitwise the same on any number
 // of ranks and across a resume; nothing drifts however long the window (the 64-bit sums overflow only after about
@@ -82,86 +85,6 @@ fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
       add_if_in_cell(&b, i + 3u, first, end, vec3<f32>(x.w, y.w, z.w), w.w, s, mixture);
     }
     add_cell_moments(c, s, moments_total(a, b));
-  }
-}
-
-// sample_tiled: the same pass for GPUs, run with workgroups of one warp (WG_SIZE 32): the workgroup's cells' particles
-// (contiguous after a one-rank sort) are read in tiles of TILE particles into workgroup memory, the lanes reading
-// neighbouring 16-byte chunks (whole cache lines per load, where `sample`'s lanes each read a line of their own), and
-// each invocation then walks its own cell in workgroup memory in the order of `sample`: the same bits.
-const TILE: u32 = 512u;
-var<workgroup> tileX: array<vec4<f32>, TILE / 4u>;
-var<workgroup> tileY: array<vec4<f32>, TILE / 4u>;
-var<workgroup> tileZ: array<vec4<f32>, TILE / 4u>;
-var<workgroup> tileW: array<vec4<u32>, TILE / 4u>;
-// the particle range of the workgroup's cells, [first, end)
-var<workgroup> groupFirst: u32;
-var<workgroup> groupEnd: u32;
-
-// Adds particle k of the tile (global index i) to the partial sum a or b by its parity in the cell that starts at
-// `first` (when it is of species s, or any species when mixture is false).
-fn add_tile_particle(a: ptr<function, PassMoments>, b: ptr<function, PassMoments>, k: u32, i: u32, first: u32, s: u32, mixture: bool) {
-  let q = k / 4u;
-  let e = k % 4u;
-  if (mixture && species_part(tileW[q][e]) != s) { return; }
-  let v = vec3<f32>(tileX[q][e], tileY[q][e], tileZ[q][e]);
-  if (((i - first) & 1u) == 0u) { moments_add(a, v); } else { moments_add(b, v); }
-}
-
-@compute @workgroup_size(WG_SIZE)
-fn sample_tiled(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-                @builtin(local_invocation_index) li: u32) {
-  let c = flat_id(wg, nwg, li);
-  let mine = c < params.nLocal;
-  var first = 0u;
-  var n = 0u;
-  if (mine) {
-    first = starts[c];
-    n = cellCounts[c];
-  }
-  let end = first + n;
-  if (li == 0u) { groupFirst = first; }
-  if (mine && (li == WG_SIZE - 1u || c + 1u == params.nLocal)) { groupEnd = end; }
-  // tiles start at a multiple of 4 (aligned vec4 loads)
-  let p0 = workgroupUniformLoad(&groupFirst) & ~3u;
-  let p1 = workgroupUniformLoad(&groupEnd);
-  // a cell outside that range (never after a one-rank sort) is left to the fallback walk below
-  let tiled = first >= p0 && end <= p1;
-  let mixture = params.nSpecies > 1u;
-  for (var s = 0u; s < params.nSpecies; s++) {
-    var a = moments_zero();
-    var b = moments_zero();
-    for (var t0 = p0; t0 < p1; t0 += TILE) {
-      for (var q = li; q < TILE / 4u; q += WG_SIZE) {
-        let j = t0 / 4u + q;
-        if (4u * j < p1) {
-          tileX[q] = vx4[j];
-          tileY[q] = vy4[j];
-          tileZ[q] = vz4[j];
-          if (mixture) { tileW[q] = cell4[j]; }
-        }
-      }
-      workgroupBarrier();
-      if (tiled && n > 0u) {
-        let lo = max(first, t0);
-        let hi = min(end, t0 + TILE);
-        for (var i = lo; i < hi; i++) { add_tile_particle(&a, &b, i - t0, i, first, s, mixture); }
-      }
-      workgroupBarrier();
-    }
-    if (mine && n > 0u) {
-      if (!tiled) {
-        // the fallback: the cell's particles one by one from device memory, in the same order
-        a = moments_zero();
-        b = moments_zero();
-        for (var i = first; i < end; i++) {
-          if (mixture && species_part(cell4[i / 4u][i % 4u]) != s) { continue; }
-          let v = vec3<f32>(vx4[i / 4u][i % 4u], vy4[i / 4u][i % 4u], vz4[i / 4u][i % 4u]);
-          if (((i - first) & 1u) == 0u) { moments_add(&a, v); } else { moments_add(&b, v); }
-        }
-      }
-      add_cell_moments(c, s, moments_total(a, b));
-    }
   }
 }
 

@@ -97,7 +97,7 @@ export class Simulation {
     this.cache = new PipelineCache(device, { WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0 });
     const share = cellShare(subdomain, this.tables.nCells);
     this.state = new SimState(device, this.tables, placement?.capacity ?? initialCapacity(this.tables, this.chunk, share), this.chunk, subdomain);
-    this.ctx = { device, cache: this.cache, state: this.state, softwareAdapter: gpu.adapter.software === true };
+    this.ctx = { device, cache: this.cache, state: this.state };
     this.readback = new Readback(device);
     this.move = new MovePhase(this.ctx);
     if (InjectPhase.needed(this.ctx)) this.inject = new InjectPhase(this.ctx);

@@ -9,8 +9,6 @@ export interface AdapterDescription {
   backend: string;
   vendor: string;
   architecture: string;
-  /** A CPU implementation (Mesa's lavapipe): kernels that lean on workgroup barriers are slow there. */
-  software?: boolean;
 }
 
 /** An open device and the facts about it the solver and the pre-launch check use. */
@@ -109,7 +107,6 @@ export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu
       backend,
       vendor: info.vendor,
       architecture: info.architecture,
-      software: info.isFallbackAdapter || info.architecture === 'software',
     },
   };
 }

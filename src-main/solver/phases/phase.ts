@@ -7,8 +7,6 @@ export interface PhaseContext {
   device: GPUDevice;
   cache: PipelineCache;
   state: SimState;
-  /** The adapter is a CPU implementation (lavapipe): picks kernels that do not lean on workgroup barriers. */
-  softwareAdapter: boolean;
 }
 
 /** A timestep phase: its own .wgsl, pipelines made once, bind groups per particle set. */

@@ -7,29 +7,22 @@ import { WORKGROUP_SIZE, dispatchDims, makeBuffer, makeBufferWith, readBuffer, S
 import { CloseParams } from '../gpu/struct-layouts.js';
 import type { Phase, PhaseContext } from './phase.js';
 
-/** Where a sampled step adds the cells' moments: in a sampling pass of its own, through workgroup tiles (sample.wgsl
- * sample_tiled, one rank on a GPU) or by each invocation walking its cell (sample, on CPU adapters and in the ranks
- * of a multi-rank run), or in the collide kernel (collide-sampled.wgsl; one rank). All give the same bits. */
-export type SampleKernel = 'tiled' | 'pass' | 'walk';
+/** Where a sampled step adds the cells' moments: in a sampling pass of its own (sample.wgsl, the default), or in the
+ * collide kernel by each invocation walking its cell (collide-sampled.wgsl; one rank). Both give the same bits. */
+export type SampleKernel = 'pass' | 'walk';
 
 /**
- * The sampling kernel of a run: tiles on one rank of a GPU (a one-rank sort keeps each workgroup's cells' particles
- * contiguous), the per-cell pass on a CPU adapter (lavapipe runs workgroup barriers slowly) and in a rank of a
- * multi-rank run. DSMC_SAMPLE_KERNEL=tiled|pass|walk overrides it on one rank (benchmarks and tests; walk samples in
- * the collide kernel).
+ * The sampling kernel of a run: the pass, unless DSMC_SAMPLE_KERNEL=walk asks a one-rank run to sample in its collide
+ * kernel (a benchmark variant; a rank of a multi-rank run always uses the pass: a split step collides in two passes).
  */
 export function sampleKernel(ctx: PhaseContext): SampleKernel {
   const v = process.env.DSMC_SAMPLE_KERNEL;
-  if (v !== undefined && v !== '' && v !== 'tiled' && v !== 'walk' && v !== 'pass') {
-    throw new Error(`DSMC_SAMPLE_KERNEL=${v}: use tiled (workgroup tiles), pass (one invocation per cell) or walk (inside the collide kernel), or unset it`);
+  if (v !== undefined && v !== '' && v !== 'walk' && v !== 'pass') {
+    throw new Error(`DSMC_SAMPLE_KERNEL=${v}: use pass (a sampling pass of its own, the default) or walk (sampling inside the collide kernel of a one-rank run), or unset it`);
   }
   if (!ctx.state.tables.sampling || ctx.state.multiRank) return 'pass';
-  if (v) return v;
-  return ctx.softwareAdapter ? 'pass' : 'tiled';
+  return v === 'walk' ? 'walk' : 'pass';
 }
-
-/** Invocations per workgroup of sample_tiled: one warp (its barriers then cost next to nothing). */
-const TILED_WORKGROUP = 32;
 
 /** What closing a block needs from the host: its passes and number, and the fields' scales. */
 export interface CloseValues {
@@ -46,15 +39,10 @@ export class SamplePhase implements Phase {
   private readonly gatherPipeline: GPUComputePipeline;
   private groups: GPUBindGroup[] = [];
   private closeGroup: GPUBindGroup | null = null;
-  /** Whether the pass is sample_tiled (workgroups of TILED_WORKGROUP). */
-  private readonly tiled: boolean;
 
   constructor(private readonly ctx: PhaseContext) {
     const modules = ['sample-sums.wgsl'];
-    this.tiled = sampleKernel(ctx) === 'tiled';
-    this.pipeline = this.tiled
-      ? ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_tiled', modules, constants: { WG_SIZE: TILED_WORKGROUP } })
-      : ctx.cache.get({ file: 'sample.wgsl', entry: 'sample', modules });
+    this.pipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample', modules });
     this.closePipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_close', modules });
     this.gatherPipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_gather', modules });
   }
@@ -76,7 +64,7 @@ export class SamplePhase implements Phase {
   encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.groups[set]);
-    pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, this.tiled ? TILED_WORKGROUP : WORKGROUP_SIZE));
+    pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));
   }
 
   /** Writes the closing block's values; the queue applies them before the next submit (call before recording its passes). */
