@@ -17,6 +17,18 @@ export interface PhaseSummary {
   secondsPerParticleStep: number;
 }
 
+/**
+ * Which kernel sampled a one-rank run: the sampling pass or the collide kernel's walk (the same bits), fixed
+ * (DSMC_SAMPLE_KERNEL, a CPU adapter) or measured on the first sampled submits (the costs per sampled step, seconds:
+ * the pass, and the walk beyond a plain collide), or still in its trials when the run ended.
+ */
+export interface SampleKernelReport {
+  kernel: 'pass' | 'walk';
+  how: 'fixed' | 'measured' | 'trial';
+  passSeconds?: number;
+  walkExtraSeconds?: number;
+}
+
 /** The `--json` summary of a run. */
 export interface RunSummary {
   case: string;
@@ -39,6 +51,8 @@ export interface RunSummary {
   /** Drifts are null where the boundaries exchange momentum (any wall or open face) or energy (diffuse, inflow, outflow). */
   conservation: { particlesStart: number; particlesEnd: number; momentumRelDrift: number | null; energyRelDrift: number | null };
   samples: number;
+  /** Which kernel sampled a one-rank run and why (absent before it was reported, and in multi-rank runs). */
+  sampleKernel?: SampleKernelReport;
   fieldsSha256: string;
   /** Particles the buffers hold before they grow. */
   capacity: number;

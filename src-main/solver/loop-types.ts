@@ -7,6 +7,7 @@ import type { Fields } from './fields.js';
 import type { SampleCounters } from './field-accumulator.js';
 import type { SampleState } from './sample-buffers.js';
 import type { Exchanger } from './migration-exchange.js';
+import type { SampleKernelReport } from '../common/run-summary.js';
 import type { ParticleTotals } from './phases/conservation.js';
 import type { Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
@@ -121,6 +122,8 @@ export interface LoopResult {
   host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; foldSeconds: number; submits: number };
   /** This rank's surface sums over the sampled steps of the run (bodies' triangles, then the six domain faces). */
   surface: SurfaceSums;
+  /** Which kernel sampled (one rank; sample-kernel-choice.ts; absent in a multi-rank run, which uses the pass). */
+  sampleKernel?: SampleKernelReport;
 }
 
 /** Thrown when a run is cancelled through its AbortSignal. */

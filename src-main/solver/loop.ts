@@ -22,6 +22,7 @@ import { InjectPhase } from './phases/inject.js';
 import { MovePhase } from './phases/move.js';
 import type { PhaseContext } from './phases/phase.js';
 import { SamplePhase } from './phases/sample.js';
+import { SampleKernelChoice, copyTotals, sampleKernelSetting, type SampleKernelName } from './sample-kernel-choice.js';
 import { SortPhase, type SplitPass } from './phases/sort.js';
 import { arrivalsOutsideHalo, haloBits, haloList, initialHaloDepth, periodicAxes } from './halo-split.js';
 import { boxCells } from '../cluster/decomposition/box.js';
@@ -79,6 +80,10 @@ export class Simulation {
   private readonly halo: { depth: Int3; redos: number; periodic: boolean[]; stale: boolean; bits: Uint32Array<ArrayBuffer> } | null = null;
   /** Fixed size of the halo pass's per-particle dispatches (tests), else sized per step. */
   private readonly haloThreads?: number;
+  /** Which kernel samples (the pass or the collide kernel's walk), tried and chosen on the first sampled submits. */
+  private readonly sampleChoice: SampleKernelChoice;
+  /** The sampling kernel of the submit being recorded. */
+  private submitKernel: SampleKernelName = 'pass';
   /** Host-side phases (the exchange of a multi-rank run and, with detail, its parts). */
   private readonly hostPhases = new Map<string, PhaseTotals>();
   /** Loop history restored from a checkpoint, continued by the next run(). */
@@ -97,7 +102,9 @@ export class Simulation {
     this.cache = new PipelineCache(device, { WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0 });
     const share = cellShare(subdomain, this.tables.nCells);
     this.state = new SimState(device, this.tables, placement?.capacity ?? initialCapacity(this.tables, this.chunk, share), this.chunk, subdomain);
-    this.ctx = { device, cache: this.cache, state: this.state };
+    const setting = sampleKernelSetting(this.tables.sampling, multi, gpu.adapter.software === true);
+    this.sampleChoice = new SampleKernelChoice(setting);
+    this.ctx = { device, cache: this.cache, state: this.state, sampleKernel: setting };
     this.readback = new Readback(device);
     this.move = new MovePhase(this.ctx);
     if (InjectPhase.needed(this.ctx)) this.inject = new InjectPhase(this.ctx);
@@ -287,8 +294,8 @@ export class Simulation {
         await rec.pass('sort', (p) => this.sort.encode(p, set));
       }
       st.current = set === 0 ? 1 : 0;
-      // with DSMC_SAMPLE_KERNEL=walk one rank samples inside the collide kernel (timed as collide+sample)
-      const fused = this.collide.samples && samplesAt(this.kase, s);
+      // the walk samples inside the collide kernel (timed as collide+sample)
+      const fused = this.submitKernel === 'walk' && samplesAt(this.kase, s);
       await rec.pass(fused ? 'collide+sample' : 'collide', (p) => (fused ? this.collide.encodeSampled(p, st.current) : this.collide.encode(p, st.current)));
       if (fused) return true;
     }
@@ -613,6 +620,7 @@ export class Simulation {
       const batch = Math.min(this.chunk, last - this.step);
       if (!this.exchange) this.ensureCapacity(batch, rec);
       let passes = 0;
+      this.submitKernel = this.collide.samples ? this.sampleChoice.next() : 'pass';
       const tEncode = performance.now();
       for (let k = 1; k <= batch; k++) {
         if (await this.recordStep(rec, this.step + k, !!options.detail)) passes += 1;
@@ -622,8 +630,10 @@ export class Simulation {
       // a full batch-means block (or the last submit's open one) is closed on the GPU at the end of this submit
       await this.countPasses(rec, passes, perBlock, this.step + batch === last);
       const tSubmit = performance.now();
+      const timesBefore = passes > 0 && this.sampleChoice.measuring ? copyTotals(rec.totals()) : null;
       await rec.submit();
       throwIfGpuError(this.gpu);
+      if (timesBefore) this.sampleChoice.record(this.submitKernel, timesBefore, rec.totals());
       const tRead = performance.now();
       const got = await this.readBack(this.step + 1, batch, passes);
       host.encodeSeconds += (tSubmit - tEncode) / 1000;
@@ -676,6 +686,7 @@ export class Simulation {
       tables: this.tables,
       host,
       surface: this.surface.toSums(this.tables.bodies, this.kase.run.dt),
+      sampleKernel: this.sampleChoice.report(),
     };
   }
 }

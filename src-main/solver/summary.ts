@@ -60,6 +60,7 @@ export function summarize(name: string, r: LoopResult, adapter: AdapterDescripti
         : r.start.kineticEnergy > 0 ? Math.abs(r.end.kineticEnergy - r.start.kineticEnergy) / r.start.kineticEnergy : 0,
     },
     samples: r.samples,
+    ...(r.tables.sampling && r.sampleKernel ? { sampleKernel: r.sampleKernel } : {}),
     fieldsSha256: fieldsSha256(r.fields),
     capacity: r.capacity,
     bytesPerParticle: r.end.particles > 0 ? gpuBytes / r.end.particles : 0,

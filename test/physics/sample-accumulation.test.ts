@@ -197,7 +197,7 @@ describe('GPU accumulation of the sampled moments', () => {
     expect(Array.from(whole.n)).toEqual(ids.map((i) => result.fields.n[i]));
   }, 300_000);
 
-  it('the sampling pass and the collide kernel walking its cells give the same bits, for one gas and a mixture', async () => {
+  it('the sampling pass, the collide kernel walking its cells and the measured choice between them give the same bits, for one gas and a mixture', async () => {
     const mixture = [
       'species=[{"name":"Ar","mass":6.63e-26,"dRef":4.11e-10,"omega":0.81,"tRef":273.15},{"name":"He","mass":6.65e-27,"dRef":2.33e-10,"omega":0.66,"tRef":273}]',
       'initial.fractions={"Ar":0.7,"He":0.3}',
@@ -205,7 +205,7 @@ describe('GPU accumulation of the sampled moments', () => {
     for (const extra of [[], mixture]) {
       // cells starting at every offset of a vec4, odd and even counts per cell, several blocks
       const c = presetCase('collide-box', ['grid.cells=[8,8,8]', 'particles.perCell=20', 'sampling.start=3', 'run.steps=40', 'run.stepsPerSubmit=9', ...extra]);
-      const run = async (kernel: 'walk' | 'pass') => {
+      const run = async (kernel: 'walk' | 'pass' | 'auto') => {
         const before = process.env.DSMC_SAMPLE_KERNEL;
         process.env.DSMC_SAMPLE_KERNEL = kernel;
         try {
@@ -222,10 +222,19 @@ describe('GPU accumulation of the sampled moments', () => {
       // every particle of every sampled pass counted
       const counted = Number(int64(alone.state.runLo, alone.state.runHi, 0) + int64(alone.state.blockLo, alone.state.blockHi, 0));
       expect(counted).toBeGreaterThan(0);
-      for (const kernel of ['walk'] as const) {
+      expect(alone.result.sampleKernel).toEqual({ kernel: 'pass', how: 'fixed' });
+      for (const kernel of ['walk', 'auto'] as const) {
         const other = await run(kernel);
         expect(other.phases, kernel).toContain('collide+sample');
-        expect(other.phases, kernel).not.toContain('sample');
+        if (kernel === 'walk') {
+          expect(other.phases).not.toContain('sample');
+        } else {
+          // two trial submits each, then the cheaper: both measured
+          expect(other.phases).toContain('sample');
+          expect(other.result.sampleKernel?.how).toBe('measured');
+          expect(other.result.sampleKernel?.passSeconds).toBeGreaterThan(0);
+          expect(Number.isFinite(other.result.sampleKernel?.walkExtraSeconds)).toBe(true);
+        }
         for (const part of ['runLo', 'runHi', 'blockLo', 'blockHi', 'welford'] as const) {
           expect(Buffer.from(other.state[part].buffer).equals(Buffer.from(alone.state[part].buffer)), `${kernel} ${part}`).toBe(true);
         }

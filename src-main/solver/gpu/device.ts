@@ -9,6 +9,8 @@ export interface AdapterDescription {
   backend: string;
   vendor: string;
   architecture: string;
+  /** A CPU implementation (Mesa's lavapipe). */
+  software?: boolean;
 }
 
 /** An open device and the facts about it the solver and the pre-launch check use. */
@@ -107,6 +109,7 @@ export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu
       backend,
       vendor: info.vendor,
       architecture: info.architecture,
+      software: info.isFallbackAdapter || info.architecture === 'software',
     },
   };
 }

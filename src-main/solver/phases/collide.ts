@@ -1,11 +1,10 @@
 // Collision phase: Bird's NTC scheme per cell on the cell-sorted particles (collide.wgsl). A rank of
 // a multi-rank run collides in two passes per step (interior cells, then halo cells; sort.ts). On a sampled step of
-// a one-rank run with DSMC_SAMPLE_KERNEL=walk the same kernel also samples each cell after its collisions
-// (collide-sampled.wgsl).
+// a one-rank run the same kernel can also sample each cell after its collisions (collide-sampled.wgsl), when that
+// is the faster (sample-kernel-choice.ts).
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import type { Phase, PhaseContext } from './phase.js';
-import { sampleKernel } from './sample.js';
 import type { SplitPass } from './sort.js';
 
 export class CollidePhase implements Phase {
@@ -20,7 +19,7 @@ export class CollidePhase implements Phase {
 
   constructor(private readonly ctx: PhaseContext) {
     this.pipeline = ctx.cache.get({ file: 'collide.wgsl', entry: 'collide', modules: ['body.wgsl'] });
-    if (sampleKernel(ctx) === 'walk') {
+    if (ctx.sampleKernel !== 'pass') {
       this.sampledPipeline = ctx.cache.get({ file: 'collide-sampled.wgsl', entry: 'collide_sampled', modules: ['body.wgsl', 'collide.wgsl', 'sample-sums.wgsl'] });
     }
     if (ctx.state.multiRank) {
@@ -48,7 +47,7 @@ export class CollidePhase implements Phase {
     }
   }
 
-  /** Whether encodeSampled can be used (one rank, sampling on, DSMC_SAMPLE_KERNEL=walk). */
+  /** Whether encodeSampled can be used (one rank, sampling on, the walk not ruled out). */
   get samples(): boolean {
     return this.sampledPipeline !== null;
   }
@@ -62,7 +61,7 @@ export class CollidePhase implements Phase {
 
   /** Collides every local cell of set `set` (the sorted one) and samples each cell after its collisions. */
   encodeSampled(pass: GPUComputePassEncoder, set: 0 | 1): void {
-    if (!this.sampledPipeline) throw new Error('internal: the sampled collide kernel exists only on one rank with sampling on and DSMC_SAMPLE_KERNEL=walk');
+    if (!this.sampledPipeline) throw new Error('internal: the sampled collide kernel exists only on one rank with sampling on, unless the sampling pass is fixed');
     pass.setPipeline(this.sampledPipeline);
     pass.setBindGroup(0, this.sampledGroups[set]);
     pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));

@@ -1,5 +1,6 @@
 // What every timestep phase shares: the device, the pipeline cache and the state it works on.
 import type { PipelineCache } from '../gpu/pipeline-cache.js';
+import type { SampleKernelSetting } from '../sample-kernel-choice.js';
 import type { SimState } from '../state.js';
 
 /** Everything a phase needs to build its pipelines and bind groups. */
@@ -7,6 +8,8 @@ export interface PhaseContext {
   device: GPUDevice;
   cache: PipelineCache;
   state: SimState;
+  /** Which kernels sample (sample-kernel-choice.ts): the collide phase builds its sampling variant unless 'pass'. */
+  sampleKernel: SampleKernelSetting;
 }
 
 /** A timestep phase: its own .wgsl, pipelines made once, bind groups per particle set. */

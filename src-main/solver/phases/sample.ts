@@ -1,28 +1,11 @@
 // Sampling phase (sample.wgsl): on sampling steps one invocation per cell adds the cell's velocity moments to the
-// open block's exact sums (or the collide kernel does, with DSMC_SAMPLE_KERNEL=walk: phases/collide.ts); at the end of a batch-means block sample_close folds the block into the run's
-// sums and the batch means; sample_gather copies a few cells' sums for the live view. Nothing is read back
+// open block's exact sums (unless the collide kernel does: phases/collide.ts, sample-kernel-choice.ts); at the end of
+// a batch-means block sample_close folds the block into the run's sums and the batch means; sample_gather copies a few cells' sums for the live view. Nothing is read back
 // per step.
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims, makeBuffer, makeBufferWith, readBuffer, STORAGE } from '../gpu/buffers.js';
 import { CloseParams } from '../gpu/struct-layouts.js';
 import type { Phase, PhaseContext } from './phase.js';
-
-/** Where a sampled step adds the cells' moments: in a sampling pass of its own (sample.wgsl, the default), or in the
- * collide kernel by each invocation walking its cell (collide-sampled.wgsl; one rank). Both give the same bits. */
-export type SampleKernel = 'pass' | 'walk';
-
-/**
- * The sampling kernel of a run: the pass, unless DSMC_SAMPLE_KERNEL=walk asks a one-rank run to sample in its collide
- * kernel (a benchmark variant; a rank of a multi-rank run always uses the pass: a split step collides in two passes).
- */
-export function sampleKernel(ctx: PhaseContext): SampleKernel {
-  const v = process.env.DSMC_SAMPLE_KERNEL;
-  if (v !== undefined && v !== '' && v !== 'walk' && v !== 'pass') {
-    throw new Error(`DSMC_SAMPLE_KERNEL=${v}: use pass (a sampling pass of its own, the default) or walk (sampling inside the collide kernel of a one-rank run), or unset it`);
-  }
-  if (!ctx.state.tables.sampling || ctx.state.multiRank) return 'pass';
-  return v === 'walk' ? 'walk' : 'pass';
-}
 
 /** What closing a block needs from the host: its passes and number, and the fields' scales. */
 export interface CloseValues {
