@@ -5,10 +5,12 @@
 # on the first sampled submits), and with each fixed (DSMC_SAMPLE_KERNEL=pass, =walk); then checks on this GPU that a
 # sampled run gives the same fields bit for bit on 1 rank (each kernel) and on 2 ranks. Writes each run's --json summary to $OUT (or ./bench-out) and prints the
 # throughput, the phase table (the sample phase's calls include the batch-means closes) and the host times.
-# Usage on the device machine: source .device-carry/setup.sh && bash bench/sampling-bench.sh [STEPS]
+# Usage on the device machine: source .device-carry/setup.sh && bash bench/sampling-bench.sh [STEPS] [main]
+# (main: only the default runs, unsampled and sampled, of both cases)
 set -uo pipefail
 out=${OUT:-bench-out}; mkdir -p "$out"
 steps=${1:-400}
+only=${2:-all}
 cavity=(--set 'grid.cells=[1600,1600,2]' --set 'grid.cellSize=[5e-6,5e-6,5e-6]' --set run.dt=7.5e-10)
 node bin/dsmc.js --version
 run() { # name, then dsmc arguments
@@ -26,16 +28,17 @@ run() { # name, then dsmc arguments
 }
 run scaling-box-unsampled run scaling-box --set run.steps=$steps --set sampling.enabled=false
 run scaling-box-sampled run scaling-box --set run.steps=$steps --set sampling.enabled=true --set sampling.start=1 --set sampling.interval=1
-DSMC_SAMPLE_KERNEL=pass run scaling-box-sampled-pass run scaling-box --set run.steps=$steps --set sampling.enabled=true --set sampling.start=1 --set sampling.interval=1
-DSMC_SAMPLE_KERNEL=walk run scaling-box-sampled-walk run scaling-box --set run.steps=$steps --set sampling.enabled=true --set sampling.start=1 --set sampling.interval=1
+[ "$only" = main ] || DSMC_SAMPLE_KERNEL=pass run scaling-box-sampled-pass run scaling-box --set run.steps=$steps --set sampling.enabled=true --set sampling.start=1 --set sampling.interval=1
+[ "$only" = main ] || DSMC_SAMPLE_KERNEL=walk run scaling-box-sampled-walk run scaling-box --set run.steps=$steps --set sampling.enabled=true --set sampling.start=1 --set sampling.interval=1
 run cavity-unsampled run supersonic-cavity "${cavity[@]}" --set run.steps=$steps --set sampling.enabled=false
 run cavity-sampled run supersonic-cavity "${cavity[@]}" --set run.steps=$steps --set sampling.enabled=true --set sampling.start=1 --set sampling.interval=1
-DSMC_SAMPLE_KERNEL=pass run cavity-sampled-pass run supersonic-cavity "${cavity[@]}" --set run.steps=$steps --set sampling.enabled=true --set sampling.start=1 --set sampling.interval=1
-DSMC_SAMPLE_KERNEL=walk run cavity-sampled-walk run supersonic-cavity "${cavity[@]}" --set run.steps=$steps --set sampling.enabled=true --set sampling.start=1 --set sampling.interval=1
+[ "$only" = main ] || DSMC_SAMPLE_KERNEL=pass run cavity-sampled-pass run supersonic-cavity "${cavity[@]}" --set run.steps=$steps --set sampling.enabled=true --set sampling.start=1 --set sampling.interval=1
+[ "$only" = main ] || DSMC_SAMPLE_KERNEL=walk run cavity-sampled-walk run supersonic-cavity "${cavity[@]}" --set run.steps=$steps --set sampling.enabled=true --set sampling.start=1 --set sampling.interval=1
+[ "$only" = main ] && exit 0
 small=(--set 'grid.cells=[200,200,2]' --set run.steps=300 --set sampling.start=50)
 run invariance-1-rank run supersonic-cavity "${small[@]}"
-DSMC_SAMPLE_KERNEL=pass run invariance-1-rank-pass run supersonic-cavity "${small[@]}"
-DSMC_SAMPLE_KERNEL=walk run invariance-1-rank-walk run supersonic-cavity "${small[@]}"
+[ "$only" = main ] || DSMC_SAMPLE_KERNEL=pass run invariance-1-rank-pass run supersonic-cavity "${small[@]}"
+[ "$only" = main ] || DSMC_SAMPLE_KERNEL=walk run invariance-1-rank-walk run supersonic-cavity "${small[@]}"
 run invariance-2-ranks run supersonic-cavity "${small[@]}" --ranks 2
 node -e "
   const h = (n) => JSON.parse(require('fs').readFileSync('$out/' + n + '.json', 'utf8').trim().split('\n').pop()).fieldsSha256;
