@@ -116,8 +116,8 @@ describe('shared constants', () => {
     expect(PARTICLE_ATTRIBUTES[Number(read![1])]).toBe(SORT_SCRATCH.ranked);
   });
 
-  it('MOMENTS in sample.wgsl equals SAMPLE_MOMENTS, PARTIAL_WORDS in reduce.wgsl equals PARTIAL_WORDS', () => {
-    expect(parseU32Consts(wgsl('sample.wgsl')).get('MOMENTS')).toBe(SAMPLE_MOMENTS);
+  it('MOMENTS in sample-sums.wgsl equals SAMPLE_MOMENTS, PARTIAL_WORDS in reduce.wgsl equals PARTIAL_WORDS', () => {
+    expect(parseU32Consts(wgsl('sample-sums.wgsl')).get('MOMENTS')).toBe(SAMPLE_MOMENTS);
     expect(parseU32Consts(wgsl('reduce.wgsl')).get('PARTIAL_WORDS')).toBe(PARTIAL_WORDS);
   });
 
