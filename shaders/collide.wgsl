@@ -2,7 +2,8 @@
 // Candidates M = N(N-1)/2 * Fnum (sigma_T c_r)_max dt / V plus the remainder carried from the last
 // step; each candidate pair is accepted with probability sigma_T c_r / (sigma_T c_r)_max, and the
 // per-cell maximum is raised whenever a larger value is met. VHS: isotropic scattering;
-// VSS: cos(chi) = 2 R^(1/alpha) - 1 about the pre-collision relative velocity (Bird 1994, eq. 2.22).
+// VSS: cos(chi) = 2 R^(1/alpha) - 1 about the pre-collision relative velocity (Bird 1994, eq. 2.22). Rotating
+// molecules exchange energy with the translation (Larsen-Borgnakke: rotational_exchange).
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read> ctl: array<u32>;
@@ -16,6 +17,8 @@
 @group(0) @binding(9) var<storage, read_write> vz: array<f32>;
 @group(0) @binding(10) var<storage, read> cell: array<u32>;
 @group(0) @binding(11) var<storage, read> pairs: array<PairInfo>;
+// rotational energy per particle, J (a stub unless HAS_ROTATION)
+@group(0) @binding(45) var<storage, read_write> erot: array<f32>;
 
 // Smallest gas fraction a cut cell's collision volume is taken at.
 const MIN_GAS_FRACTION: f32 = 1e-4;
@@ -44,6 +47,31 @@ fn scatter_relative(cr: vec3<f32>, pair: PairInfo, u: vec2<f32>) -> vec3<f32> {
   }
   // relative velocity along x: any perpendicular frame will do
   return vec3<f32>(cosChi * cr.x, sinChi * ce * crMag, sinChi * se * crMag);
+}
+
+// Larsen-Borgnakke exchange between the pair's relative translational energy E_c = m_r c_r^2 / 2 (crMag2 = c_r^2)
+// and the rotational energy of particles i and j (candidate k of global cell g), applied serially as Bird and SPARTA
+// do: each rotating molecule relaxes with probability 1/Zrot, pooling its rotational energy with E_c and keeping
+// the share 1 - R^(1/(5/2 - omega)) (two rotational degrees of freedom); the second works from what the first
+// left. Returns the factor on |c_r| that leaves E_c after the exchange (total energy kept).
+fn rotational_exchange(i: u32, j: u32, crMag2: f32, pair: PairInfo, g: u32, step: u32, k: u32) -> f32 {
+  let r = rand4(g, step, STREAM_INTERNAL, k, params);
+  let ec0 = 0.5 * pair.reducedMass * crMag2;
+  var ec = ec0;
+  if (r.x < pair.rotRelax1) {
+    let e = ec + erot[i];
+    let er = e * (1.0 - pow(r.y, pair.lbExponent));
+    erot[i] = er;
+    ec = e - er;
+  }
+  if (r.z < pair.rotRelax2) {
+    let e = ec + erot[j];
+    let er = e * (1.0 - pow(r.w, pair.lbExponent));
+    erot[j] = er;
+    ec = e - er;
+  }
+  if (ec0 <= 0.0) { return 1.0; }
+  return sqrt(max(ec, 0.0) / ec0);
 }
 
 // Runs the NTC procedure in local cell c; returns (collisions, candidates). The random stream is
@@ -79,7 +107,10 @@ fn collide_cell(c: u32, step: u32) -> vec2<u32> {
     accepted = accepted + 1u;
     let w = rand4(g, step, STREAM_COLLIDE, 2u * k + 1u, params);
     let vcm = pair.massFraction1 * v1 + pair.massFraction2 * v2;
-    let crNew = scatter_relative(cr, pair, w.xy);
+    var crNew = scatter_relative(cr, pair, w.xy);
+    if (HAS_ROTATION && (pair.rotRelax1 > 0.0 || pair.rotRelax2 > 0.0)) {
+      crNew = crNew * rotational_exchange(i, j, dot(cr, cr), pair, g, step, k);
+    }
     let v1n = vcm + pair.massFraction2 * crNew;
     let v2n = vcm - pair.massFraction1 * crNew;
     vx[i] = v1n.x; vy[i] = v1n.y; vz[i] = v1n.z;

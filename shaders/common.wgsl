@@ -9,6 +9,9 @@ override WG_SIZE: u32 = 256u;
 override MULTI_RANK: bool = false;
 // True when the case has bodies in the flow (body.wgsl): flights test the triangles of the cells they cross.
 override HAS_BODIES: bool = false;
+// True when a species of the case rotates: the particles carry their rotational energy (the erot arrays), which the
+// collisions exchange with the translation (Larsen-Borgnakke, collide.wgsl).
+override HAS_ROTATION: bool = false;
 
 // Words of one migrating particle: px, py, pz, vx, vy, vz, cell word, key (2).
 const MIGRANT_WORDS: u32 = 9u;
@@ -38,6 +41,7 @@ const STREAM_COLLIDE: u32 = 3u;
 const STREAM_INJECT_COUNT: u32 = 4u;
 const STREAM_INJECT_PARTICLE: u32 = 5u;
 const STREAM_BODY: u32 = 6u;
+const STREAM_INTERNAL: u32 = 7u;
 
 // Control words (a u32 storage array shared by all phases).
 const CTL_STEP: u32 = 0u;          // step being computed (1-based)
@@ -191,6 +195,12 @@ struct PairInfo {
   massFraction1: f32,
   massFraction2: f32,
   vss: u32,
+  // probability that the first (second) molecule relaxes its rotation in a collision: 1/Zrot, 0 for an atom
+  rotRelax1: f32,
+  rotRelax2: f32,
+  // Larsen-Borgnakke: the rotational share of a relaxing molecule is 1 - R^lbExponent, lbExponent = 1/(5/2 - omega)
+  lbExponent: f32,
+  reducedMass: f32,
   pad0: u32,
   pad1: u32,
 }
@@ -202,7 +212,8 @@ struct InitParams {
   velX: f32,
   velY: f32,
   velZ: f32,
-  pad0: u32,
+  // temperature of the rotational energy at the start, K
+  rotTemperature: f32,
   pad1: u32,
   pad2: u32,
 }
@@ -211,7 +222,8 @@ struct SpeciesInfo {
   mass: f32,
   initFraction: f32,
   initThermalSpeed: f32,
-  pad0: f32,
+  // rotational degrees of freedom (0 or 2)
+  rotDof: f32,
 }
 
 // One face of the box: 0 xmin, 1 xmax, 2 ymin, 3 ymax, 4 zmin, 5 zmax.

@@ -44,6 +44,10 @@
 @group(0) @binding(19) var<storage, read_write> dst4: array<u32>;
 @group(0) @binding(20) var<storage, read_write> dst5: array<u32>;
 @group(0) @binding(21) var<storage, read_write> dst6: array<u32>;
+// the rotational energy (permute_rotation; the seven arrays above already fill a stage's 16 storage buffers)
+@group(0) @binding(34) var<storage, read> srcErot: array<u32>;
+@group(0) @binding(35) var<storage, read_write> dstErot: array<u32>;
+@group(0) @binding(36) var<storage, read> rankedIn: array<u32>;
 
 // Writes each particle's index at its cell's start plus its arrival slot; invocation 0 also sets the
 // live count to the scan total (read by permute and the next step; N_ALL is not touched).
@@ -240,6 +244,14 @@ fn permute(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
            @builtin(local_invocation_index) li: u32) {
   let k = flat_id(wg, nwg, li);
   if (k < ctl[CTL_N]) { permute_one(k); }
+}
+
+// Gathers the rotational energy into sorted order (one rank, before permute overwrites the ranked order in dst4).
+@compute @workgroup_size(WG_SIZE)
+fn permute_rotation(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                    @builtin(local_invocation_index) li: u32) {
+  let k = flat_id(wg, nwg, li);
+  if (k < ctl[CTL_N]) { dstErot[k] = srcErot[rankedIn[k]]; }
 }
 
 // Split steps: the interior pass gathers slots [0, N_INTERIOR) (dispatched over the capacity), the halo pass

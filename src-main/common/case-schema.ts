@@ -102,6 +102,9 @@ const speciesSchema = strict({
   omega: ranged(0.5, 1.0, 'viscosity-temperature exponent').describe('viscosity-temperature exponent'),
   tRef: temperature().describe('reference temperature of dRef, K'),
   alpha: ranged(1, 2, 'VSS scattering exponent; 1 = VHS').default(1).describe('VSS scattering exponent; 1 = VHS (default)'),
+  rotationalDof: z.literal([0, 2], { error: 'expected 0 (no rotation: an atom) or 2 (a linear molecule such as N2, O2, NO, CO2)' })
+    .default(0).describe('rotational degrees of freedom: 0 (default, an atom) or 2 (a linear molecule; Larsen-Borgnakke exchange with the translation)'),
+  rotationalRelaxation: ranged(1, 1e6, 'collisions').default(5).describe('rotational collision number Zrot: each molecule of a collision relaxes its rotation with probability 1/Zrot (default 5)'),
 });
 
 const boundaryTypes = ['periodic', 'specular', 'diffuse', 'inflow', 'outflow'] as const;
@@ -155,6 +158,7 @@ export const caseSchema = strict({
     kind: z.enum(['maxwellian', 'plusMinus', 'empty'], { error: 'expected one of "maxwellian", "plusMinus", "empty"' }).default('maxwellian'),
     numberDensity: nonNegative('m^-3', LIMITS.numberDensity).default(0).describe('number density, m^-3 (must be > 0 unless kind is "empty")'),
     temperature: temperature().default(273.15).describe('temperature, K'),
+    rotationalTemperature: temperature().optional().describe('temperature of the rotational energy at the start, K (default: temperature; for relaxation studies)'),
     velocity: velocity(),
     fractions: fractions().optional(),
   }),

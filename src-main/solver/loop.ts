@@ -99,7 +99,12 @@ export class Simulation {
     this.chunk = stepsPerSubmit(kase);
     this.haloThreads = placement?.haloThreads;
     const device = gpu.device;
-    this.cache = new PipelineCache(device, { WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0 });
+    if (multi && this.tables.hasRotation) {
+      throw new Error('a species rotates (rotationalDof 2): rotational energy runs on one rank for now (migration does not carry it yet); run with --ranks 1');
+    }
+    this.cache = new PipelineCache(device, {
+      WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0, HAS_ROTATION: this.tables.hasRotation ? 1 : 0,
+    });
     const share = cellShare(subdomain, this.tables.nCells);
     this.state = new SimState(device, this.tables, placement?.capacity ?? initialCapacity(this.tables, this.chunk, share), this.chunk, subdomain);
     const setting = sampleKernelSetting(this.tables.sampling, multi, gpu.adapter.software === true);
@@ -439,6 +444,13 @@ export class Simulation {
     const n = Math.min(this.particles, limit);
     for (const a of attrs) out[a] = await readBuffer(this.gpu.device, this.state.live[a], 4 * n);
     return out;
+  }
+
+  /** Rotational energies (J) of the live particles, in particle order (at most the first `limit`; zeros when nothing rotates). */
+  async readRotationalEnergy(limit = Infinity): Promise<Float32Array> {
+    const n = Math.min(this.particles, limit);
+    if (!this.tables.hasRotation) return new Float32Array(n);
+    return new Float32Array(await readBuffer(this.gpu.device, this.state.liveErot, 4 * n));
   }
 
   /** The velocity distribution of the first species from (at most the first `limit`, in cell order) live particles. */

@@ -3,6 +3,7 @@ import type { AdapterDescription } from './gpu/device.js';
 import { fieldsSha256 } from './fields.js';
 import { BOUNDARY_CODES, SURFACE_MODEL_CODES } from './gpu/struct-layouts.js';
 import type { LoopResult } from './loop-types.js';
+import type { ParticleTotals } from './phases/conservation.js';
 import type { PhaseSummary, RunSummary } from '../common/run-summary.js';
 
 export type { PhaseSummary, RunSummary } from '../common/run-summary.js';
@@ -57,7 +58,7 @@ export function summarize(name: string, r: LoopResult, adapter: AdapterDescripti
       momentumRelDrift: !momentumConserved ? null
         : r.start.momentumMagnitudeSum > 0 ? Math.hypot(dp[0], dp[1], dp[2]) / r.start.momentumMagnitudeSum : 0,
       energyRelDrift: !energyConserved ? null
-        : r.start.kineticEnergy > 0 ? Math.abs(r.end.kineticEnergy - r.start.kineticEnergy) / r.start.kineticEnergy : 0,
+        : totalEnergy(r.start) > 0 ? Math.abs(totalEnergy(r.end) - totalEnergy(r.start)) / totalEnergy(r.start) : 0,
     },
     samples: r.samples,
     ...(r.tables.sampling && r.sampleKernel ? { sampleKernel: r.sampleKernel } : {}),
@@ -70,4 +71,9 @@ export function summarize(name: string, r: LoopResult, adapter: AdapterDescripti
     loadNonUniformity: 0,
     loadNonUniformityMean: 0,
   };
+}
+
+/** Kinetic plus rotational energy of the particles. */
+function totalEnergy(t: ParticleTotals): number {
+  return t.kineticEnergy + (t.internalEnergy ?? 0);
 }

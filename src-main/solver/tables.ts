@@ -32,6 +32,8 @@ export interface SolverTables {
   sampling: boolean;
   /** Bodies, cut cells and surface sampling (body-tables.ts). */
   bodies: BodyTables;
+  /** Whether a species rotates: the particles then carry their rotational energy (HAS_ROTATION). */
+  hasRotation: boolean;
 }
 
 /** Tangential axes of a face normal to axis a (the order inject.wgsl uses). */
@@ -74,6 +76,10 @@ export function buildTables(c: Case): SolverTables {
         massFraction1: a.mass / (a.mass + b.mass),
         massFraction2: b.mass / (a.mass + b.mass),
         vss: p.alpha !== 1 ? 1 : 0,
+        rotRelax1: a.rotationalDof > 0 ? 1 / a.rotationalRelaxation : 0,
+        rotRelax2: b.rotationalDof > 0 ? 1 / b.rotationalRelaxation : 0,
+        lbExponent: 1 / (2.5 - p.omega),
+        reducedMass: p.reducedMass,
       });
       // a relative speed three times the most probable one of the hottest state: rarely exceeded
       const cr0 = 3 * Math.sqrt((2 * BOLTZMANN * tHot) / p.reducedMass);
@@ -132,6 +138,7 @@ export function buildTables(c: Case): SolverTables {
     mass: s.mass,
     initFraction: xInit[k],
     initThermalSpeed: Math.sqrt((BOLTZMANN * c.initial.temperature) / s.mass),
+    rotDof: s.rotationalDof,
   }));
   const init: Values = {
     count: initialParticles,
@@ -139,6 +146,7 @@ export function buildTables(c: Case): SolverTables {
     velX: c.initial.velocity[0],
     velY: c.initial.velocity[1],
     velZ: c.initial.velocity[2],
+    rotTemperature: c.initial.rotationalTemperature ?? c.initial.temperature,
   };
 
   let nRef = filled ? c.initial.numberDensity : 0;
@@ -159,6 +167,7 @@ export function buildTables(c: Case): SolverTables {
   return {
     simParams, pairs, species, faces, faceSpecies, init, fnum, nCells, nFaceCells, bodies,
     initialParticles, injectionPerStep, sigmaCrMaxInit, sampling: c.sampling.enabled,
+    hasRotation: c.species.some((s) => s.rotationalDof > 0),
     referenceParticles: (nRef * domainVolume(c)) / fnum,
   };
 }

@@ -77,16 +77,17 @@ export const SURFACE_MODEL_CODES = { specular: 1, diffuse: 2, maxwell: 3 } as co
 
 export const PairInfo = new StructLayout('PairInfo', [
   ['crossSection', 'f32'], ['crExponent', 'f32'], ['invAlpha', 'f32'], ['massFraction1', 'f32'],
-  ['massFraction2', 'f32'], ['vss', 'u32'], ['pad0', 'u32'], ['pad1', 'u32'],
+  ['massFraction2', 'f32'], ['vss', 'u32'], ['rotRelax1', 'f32'], ['rotRelax2', 'f32'],
+  ['lbExponent', 'f32'], ['reducedMass', 'f32'], ['pad0', 'u32'], ['pad1', 'u32'],
 ] as const);
 
 export const InitParams = new StructLayout('InitParams', [
   ['count', 'u32'], ['kind', 'u32'], ['velX', 'f32'], ['velY', 'f32'],
-  ['velZ', 'f32'], ['pad0', 'u32'], ['pad1', 'u32'], ['pad2', 'u32'],
+  ['velZ', 'f32'], ['rotTemperature', 'f32'], ['pad1', 'u32'], ['pad2', 'u32'],
 ] as const);
 
 export const SpeciesInfo = new StructLayout('SpeciesInfo', [
-  ['mass', 'f32'], ['initFraction', 'f32'], ['initThermalSpeed', 'f32'], ['pad0', 'f32'],
+  ['mass', 'f32'], ['initFraction', 'f32'], ['initThermalSpeed', 'f32'], ['rotDof', 'f32'],
 ] as const);
 
 export const FaceInfo = new StructLayout('FaceInfo', [

@@ -1,4 +1,4 @@
-// Totals over all live particles (momentum, kinetic energy, sum of m|v|, mean speed, count) for
+// Totals over all live particles (momentum, kinetic and rotational energy, sum of m|v|, mean speed, count) for
 // the conservation checks and step statistics: per-workgroup f32 partials (reduce.wgsl), summed
 // on the host in f64.
 import { bindBuffers } from '../gpu/bind.js';
@@ -11,6 +11,8 @@ export interface ParticleTotals {
   particles: number;
   momentum: [number, number, number];
   kineticEnergy: number;
+  /** Rotational energy (0 when nothing rotates; absent in totals saved before it was kept). */
+  internalEnergy?: number;
   /** Sum of m|v|: the scale momentum drift is measured against. */
   momentumMagnitudeSum: number;
   meanSpeed: number;
@@ -19,7 +21,7 @@ export interface ParticleTotals {
 /** Reads the totals of the live particle set (n live particles, known to the caller) through the caller's staging buffers. */
 export async function particleTotals(ctx: PhaseContext, n: number, readback: Readback): Promise<ParticleTotals> {
   const { device, cache, state: s } = ctx;
-  if (n === 0) return { particles: 0, momentum: [0, 0, 0], kineticEnergy: 0, momentumMagnitudeSum: 0, meanSpeed: 0 };
+  if (n === 0) return { particles: 0, momentum: [0, 0, 0], kineticEnergy: 0, internalEnergy: 0, momentumMagnitudeSum: 0, meanSpeed: 0 };
   const pipeline = cache.get({ file: 'reduce.wgsl', entry: 'reduce_particles' });
   const p = s.live;
   const blocks = Math.ceil(n / 256);
@@ -27,7 +29,7 @@ export async function particleTotals(ctx: PhaseContext, n: number, readback: Rea
   const pass = enc.beginComputePass({ label: 'reduce' });
   pass.setPipeline(pipeline);
   pass.setBindGroup(0, bindBuffers(device, pipeline, 'reduce', {
-    1: s.ctl, 2: s.speciesInfo, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 7: s.partials,
+    1: s.ctl, 2: s.speciesInfo, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 7: s.partials, 8: s.liveErot,
   }));
   pass.dispatchWorkgroups(...dispatchDims(n, 256));
   pass.end();
@@ -41,6 +43,7 @@ export async function particleTotals(ctx: PhaseContext, n: number, readback: Rea
     particles: sum[6],
     momentum: [sum[0] * w, sum[1] * w, sum[2] * w],
     kineticEnergy: sum[3] * w,
+    internalEnergy: sum[7] * w,
     momentumMagnitudeSum: sum[4] * w,
     meanSpeed: sum[6] > 0 ? sum[5] / sum[6] : 0,
   };

@@ -37,7 +37,9 @@ export class SortPhase implements Phase {
   private readonly permute: GPUComputePipeline;
   private readonly scan: PrefixScan;
   /** Per live set: scatter, order and permute bind groups (scratch and destination in the other set). */
-  private groups: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup }[] = [];
+  private groups: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] = [];
+  /** The gather of the rotational energy (one rank, a rotating species; null otherwise). */
+  private readonly permuteRotation: GPUComputePipeline | null = null;
   /** The two passes of a split step (multi-rank only). */
   private readonly split: Record<SplitPass, SplitPipelines> | null = null;
   /** Redoing a split step whole: restore_full (multi-rank only). */
@@ -52,6 +54,7 @@ export class SortPhase implements Phase {
     this.scatter = get('scatter');
     this.rankParticles = get('rank_particles');
     this.permute = get('permute');
+    if (ctx.state.tables.hasRotation) this.permuteRotation = get('permute_rotation');
     this.scan = new PrefixScan(ctx.device, ctx.cache, 'sort', ctx.state.nLocal);
     if (ctx.state.multiRank) {
       this.split = { 1: this.splitPipelines(1), 2: this.splitPipelines(2) };
@@ -96,12 +99,14 @@ export class SortPhase implements Phase {
           0: s.params, 1: s.ctl, 2: from.cell, 3: s.counts, 5: s.starts, 22: s.keys, 23: to[SORT_SCRATCH.ranked], 24: to[SORT_SCRATCH.order],
         },
         permute,
+        rotation: { 1: s.ctl, 34: s.erot[k], 35: s.erot[1 - k], 36: to[SORT_SCRATCH.ranked] },
       };
     });
     this.groups = sets.map((b, k) => ({
       scatter: bindBuffers(device, this.scatter, `sort-scatter-${k}`, b.scatter),
       order: bindBuffers(device, this.rankParticles, `sort-order-${k}`, b.order),
       permute: bindBuffers(device, this.permute, `sort-permute-${k}`, b.permute),
+      rotation: this.permuteRotation ? bindBuffers(device, this.permuteRotation, `sort-permute-rotation-${k}`, b.rotation) : null,
     }));
     if (!this.split) return;
     for (const which of [1, 2] as const) {
@@ -146,7 +151,11 @@ export class SortPhase implements Phase {
     run('scan', () => this.scan.encode(pass));
     run('scatter', () => this.dispatch(pass, this.scatter, g.scatter, s.capacity));
     run('order', () => this.dispatch(pass, this.rankParticles, g.order, s.capacity));
-    run('permute', () => this.dispatch(pass, this.permute, g.permute, s.capacity));
+    run('permute', () => {
+      // the rotational energy first: permute overwrites the ranked order it reads
+      if (this.permuteRotation) this.dispatch(pass, this.permuteRotation, g.rotation!, s.capacity);
+      this.dispatch(pass, this.permute, g.permute, s.capacity);
+    });
   }
 
   /**
