@@ -137,16 +137,22 @@ fn diffuse_from(n: vec3<f32>, model: u32, sp: u32, u: vec4<f32>) -> vec3<f32> {
   return wall - dot(wall, n) * n + n * (vt * sqrt(-2.0 * log(u.x))) + t1 * (vt * g.x) + t2 * (vt * g.y);
 }
 
+// A reflection: the new velocity, and whether the wall accommodated the molecule (diffuse).
+struct Reflection {
+  vel: vec3<f32>,
+  diffuse: bool,
+}
+
 // Velocity after a particle of species sp meets triangle tri with velocity vel (bounce-th wall of its flight).
-fn body_reflect(tri: u32, vel: vec3<f32>, sp: u32, rid: vec2<u32>, step: u32, bounce: u32) -> vec3<f32> {
+fn body_reflect(tri: u32, vel: vec3<f32>, sp: u32, rid: vec2<u32>, step: u32, bounce: u32) -> Reflection {
   let n = tri_vec(tri, 3u);
   let model = tri_model(tri);
   let kind = surfModels[model].kind;
   let u = rand4(rid.x, step, STREAM_BODY | (bounce << 8u), rid.y, params);
   if (kind == SURF_DIFFUSE || (kind == SURF_MAXWELL && u.y < surfModels[model].accommodation)) {
-    return diffuse_from(n, model, sp, u);
+    return Reflection(diffuse_from(n, model, sp, u), true);
   }
-  return vel - 2.0 * dot(vel, n) * n;
+  return Reflection(vel - 2.0 * dot(vel, n) * n, false);
 }
 
 // Adds value x (any sign) times scale, rounded to an integer, to the 64-bit sum at word w of surfSums.

@@ -179,7 +179,8 @@ struct SurfaceModel {
 struct SurfaceSpecies {
   thermalSpeed: f32,
   massRatio: f32,
-  pad0: f32,
+  // k T_w of the wall for a rotating species (J; 0 for an atom or a specular wall)
+  rotKT: f32,
   pad1: f32,
 }
 
@@ -244,7 +245,8 @@ struct FaceSpecies {
   thermalSpeed: f32,
   injectMean: f32,
   speedRatio: f32,
-  pad0: f32,
+  // k T of the wall or reservoir for a rotating species (J; 0 for an atom and on other faces)
+  rotKT: f32,
 }
 
 // ---- Philox-4x32-10 (Salmon et al., SC'11), counter-based: numbers depend only on (key, counter).

@@ -37,6 +37,8 @@ struct Boxes {
 @group(0) @binding(16) var<storage, read_write> migCounts: array<atomic<u32>>;
 @group(0) @binding(17) var<uniform> boxes: Boxes;
 @group(0) @binding(18) var<storage, read> arrivals: array<u32>;
+// rotational energy, J (a stub unless HAS_ROTATION)
+@group(0) @binding(19) var<storage, read_write> erot: array<f32>;
 
 // The rank whose box holds cell coordinates v.
 fn owner_of(v: vec3<u32>) -> u32 {
@@ -123,20 +125,26 @@ fn place(i: u32, g: u32, v: vec3<u32>) -> u32 {
   return owner_of(v);
 }
 
-// Advances live particle i, applies boundaries, re-indexes and counts it; returns the rank it migrates to, or NO_DEST.
-// Its random stream is keyed by (cell, rank in cell) at the start of the step: the same on any number of ranks.
-fn move_one(i: u32) -> u32 {
+// What moving one particle gives: the rank it migrates to (or NO_DEST) and its rotational energy afterwards.
+struct Moved {
+  dest: u32,
+  erot: f32,
+}
+
+// Advances live particle i (rotational energy e), applies boundaries, re-indexes and counts it. Its random stream is
+// keyed by (cell, rank in cell) at the start of the step: the same on any number of ranks.
+fn move_one(i: u32, e: f32) -> Moved {
   let w = cell[i];
   let g0 = cell_part(w);
   let sp = species_part(w);
   let rid = vec2<u32>(g0, i - starts[g0 - params.cellBase]);
   if (MULTI_RANK) { keys[i] = rid; }
-  let start = Flight(vec3<f32>(px[i], py[i], pz[i]), vec3<f32>(vx[i], vy[i], vz[i]), true);
+  let start = Flight(vec3<f32>(px[i], py[i], pz[i]), vec3<f32>(vx[i], vy[i], vz[i]), true, e);
   faceCopy = (i >> 5u) % FACE_COPIES;
   let f = fly(start, params.dt, sp, rid, ctl[CTL_STEP]);
   if (!f.alive) {
     cell[i] = INVALID_CELL;
-    return NO_DEST;
+    return Moved(NO_DEST, 0.0);
   }
   px[i] = f.pos.x;
   py[i] = f.pos.y;
@@ -149,9 +157,9 @@ fn move_one(i: u32) -> u32 {
   cell[i] = cell_word(c, sp);
   if (!MULTI_RANK) {
     slot[i] = atomicAdd(&counts[c], 1u);
-    return NO_DEST;
+    return Moved(NO_DEST, f.erot);
   }
-  return place(i, c, v);
+  return Moved(place(i, c, v), f.erot);
 }
 
 // One invocation per live particle: move_one, then (multi-rank) the workgroup's migrants go to their segments.
@@ -160,8 +168,17 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
                   @builtin(local_invocation_index) li: u32) {
   let i = flat_id(wg, nwg, li);
   var dest = NO_DEST;
-  if (i < ctl[CTL_N]) { dest = move_one(i); }
+  if (i < ctl[CTL_N]) { dest = move_one(i, 0.0).dest; }
   if (MULTI_RANK) { emit_migrants(i, dest, li); }
+}
+
+// One rank with a rotating species: move_one carrying each particle's rotational energy (diffuse walls renew it).
+// An entry of its own, so that move_particles stays within 16 storage buffers (the limit of lavapipe and others).
+@compute @workgroup_size(WG_SIZE)
+fn move_rotating(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                 @builtin(local_invocation_index) li: u32) {
+  let i = flat_id(wg, nwg, li);
+  if (i < ctl[CTL_N]) { erot[i] = move_one(i, erot[i]).erot; }
 }
 
 // The rank particle i migrates to if it is a live particle of a cell another rank owns, else NO_DEST.

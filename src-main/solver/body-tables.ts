@@ -202,7 +202,11 @@ export function buildBodyTables(c: Case, tHot: number): BodyTables {
   wallTemps.forEach((tw) => {
     for (let k = 0; k < UNIFORM_TABLES.MAX_SPECIES; k++) {
       const s = c.species[k];
-      surfSpecies.push(s ? { thermalSpeed: tw === null ? 0 : Math.sqrt((BOLTZMANN * tw) / s.mass), massRatio: s.mass / massRef } : {});
+      surfSpecies.push(s ? {
+        thermalSpeed: tw === null ? 0 : Math.sqrt((BOLTZMANN * tw) / s.mass),
+        massRatio: s.mass / massRef,
+        rotKT: tw === null || s.rotationalDof === 0 ? 0 : BOLTZMANN * tw,
+      } : {});
     }
   });
   const vmax = speedBound(c, Math.max(tHot, ...wallTemps.map((t) => t ?? 0)));

@@ -119,9 +119,13 @@ export function buildTables(c: Case): SolverTables {
           thermalSpeed: Math.sqrt((BOLTZMANN * b.temperature) / s.mass),
           injectMean: mean,
           speedRatio: un / mostProbableSpeed(b.temperature, s.mass),
+          rotKT: s.rotationalDof > 0 ? BOLTZMANN * b.temperature : 0,
         });
       } else if (b.type === 'diffuse') {
-        faceSpecies.push({ thermalSpeed: Math.sqrt((BOLTZMANN * b.temperature) / s.mass), injectMean: 0, speedRatio: 0 });
+        faceSpecies.push({
+          thermalSpeed: Math.sqrt((BOLTZMANN * b.temperature) / s.mass), injectMean: 0, speedRatio: 0,
+          rotKT: s.rotationalDof > 0 ? BOLTZMANN * b.temperature : 0,
+        });
       } else {
         faceSpecies.push({ thermalSpeed: 0, injectMean: 0, speedRatio: 0 });
       }

@@ -66,7 +66,7 @@ export const SurfaceModel = new StructLayout('SurfaceModel', [
 
 /** One (surface model, species) entry: the wall's thermal speed sqrt(k T_w / m) and the species' mass over the reference mass. */
 export const SurfaceSpecies = new StructLayout('SurfaceSpecies', [
-  ['thermalSpeed', 'f32'], ['massRatio', 'f32'], ['pad0', 'f32'], ['pad1', 'f32'],
+  ['thermalSpeed', 'f32'], ['massRatio', 'f32'], ['rotKT', 'f32'], ['pad1', 'f32'],
 ] as const);
 
 /** Lengths of the uniform tables (common.wgsl MAX_SPECIES, MAX_SURFACE_MODELS): 16 species, 64 bodies + 6 faces. */
@@ -96,7 +96,7 @@ export const FaceInfo = new StructLayout('FaceInfo', [
 ] as const);
 
 export const FaceSpecies = new StructLayout('FaceSpecies', [
-  ['thermalSpeed', 'f32'], ['injectMean', 'f32'], ['speedRatio', 'f32'], ['pad0', 'f32'],
+  ['thermalSpeed', 'f32'], ['injectMean', 'f32'], ['speedRatio', 'f32'], ['rotKT', 'f32'],
 ] as const);
 
 export const ScanParams = new StructLayout('ScanParams', [

@@ -11,10 +11,13 @@ export class MovePhase implements Phase {
   private readonly move: GPUComputePipeline;
   private beginGroup!: GPUBindGroup;
   private moveGroups: GPUBindGroup[] = [];
+  private readonly rotating: boolean;
 
   constructor(private readonly ctx: PhaseContext) {
     this.begin = ctx.cache.get({ file: 'control.wgsl', entry: 'begin_step' });
-    this.move = ctx.cache.get({ file: 'move.wgsl', entry: 'move_particles', modules: ['body.wgsl', 'advance.wgsl'] });
+    // a rotating species (one rank) moves its particles' rotational energy too (move_rotating)
+    this.rotating = ctx.state.tables.hasRotation;
+    this.move = ctx.cache.get({ file: 'move.wgsl', entry: this.rotating ? 'move_rotating' : 'move_particles', modules: ['body.wgsl', 'advance.wgsl'] });
   }
 
   bind(): void {
@@ -25,7 +28,8 @@ export class MovePhase implements Phase {
         0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies,
         4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell,
         11: s.counts, 12: s.slotsFor(k as 0 | 1), 13: s.starts,
-        14: s.keys, 15: s.migOut, 16: s.migCounts, 17: s.boxes,
+        14: s.keys, 17: s.boxes,
+        ...(this.rotating ? { 19: s.erot[k] } : { 15: s.migOut, 16: s.migCounts }),
         40: s.bodyData, 41: s.surfSums, 42: s.surfModels, 43: s.surfSpecies,
       }),
     );
