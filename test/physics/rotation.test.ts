@@ -132,6 +132,23 @@ describe('rotational energy of N2 (Larsen-Borgnakke)', () => {
     expect(Math.abs(r.trot / 300 - 1)).toBeLessThan(0.01);
   }, 600_000);
 
+  it('a diffuse body at 300 K brings the rotation of a closed box\'s gas from 700 K to 300 K (only the body can)', async () => {
+    // a specular box around a diffuse sphere; Zrot = 1e6 and a rarefied gas: the sphere alone changes the rotation
+    const body = '[{"name":"ball","shape":{"type":"sphere","center":[0.01,0.01,0.01],"radius":0.006},"surface":{"model":"diffuse","temperature":300}}]';
+    const c = presetCase('periodic-relaxation', [
+      `species=${JSON.stringify([{ ...N2, rotationalRelaxation: 1e6 }])}`, `bodies=${body}`,
+      ...['xmin', 'xmax', 'ymin', 'ymax', 'zmin', 'zmax'].map((f) => `boundaries.${f}={"type":"specular"}`),
+      'initial.kind="maxwellian"', 'initial.temperature=300', 'initial.rotationalTemperature=700',
+      'grid.cells=[10,10,10]', 'grid.cellSize=[2e-3,2e-3,2e-3]', 'particles.perCell=10', 'run.dt=1e-6', 'run.steps=3000', 'sampling.enabled=false',
+    ]);
+    const sim = new Simulation(gpu, c);
+    await sim.initialize();
+    await sim.run({ timing: 'off' });
+    const t = await averaged(sim, 20, 25);
+    expect(Math.abs(t.ttr / 300 - 1)).toBeLessThan(0.015);
+    expect(Math.abs(t.trot / 300 - 1)).toBeLessThan(0.015);
+  }, 600_000);
+
   it('refuses what does not carry rotational energy yet, naming the field', () => {
     expect(() => n2Box(['run.checkpointEvery=10'])).toThrow(/run\.checkpointEvery/);
     expect(() => presetCase('collide-box', [`species=${JSON.stringify([{ ...N2, rotationalDof: 3 }])}`])).toThrow(/rotationalDof.*expected 0 .* or 2/s);
