@@ -46,7 +46,7 @@ describe('presets', () => {
 
   it('collide-box has exactly the SPARTA bench/in.collide physics', () => {
     const c = parseCase(preset('collide-box.json'));
-    expect(c.species).toEqual([{ name: 'Ar', mass: 6.63e-26, dRef: 4.11e-10, omega: 0.81, tRef: 273.15, alpha: 1.4 }]);
+    expect(c.species).toEqual([{ name: 'Ar', mass: 6.63e-26, dRef: 4.11e-10, omega: 0.81, tRef: 273.15, alpha: 1.4, rotationalDof: 0, rotationalRelaxation: 5 }]);
     expect(c.initial).toMatchObject({ kind: 'maxwellian', numberDensity: 7.07043e22, temperature: 273.15 });
     expect(c.grid).toEqual({ cells: [20, 20, 20], cellSize: [1e-5, 1e-5, 1e-5] });
     expect(c.particles).toEqual({ perCell: 10 });
