@@ -36,6 +36,8 @@ export function formatPrelaunch(report: PrelaunchReport): string {
     `  mean collision time  ${sci(e.meanCollisionTime)} s`,
     `  cell residence time  ${sci(e.cellResidenceTime)} s`,
     `  GPU buffers          ${bytesText(e.totalBufferBytes)}, ${sci(e.bytesPerParticle)} bytes per particle`,
+    ...(e.rotation ?? []).map((r) =>
+      `  rotation             ${r.species}: Zrot ${sci(r.zRot)}, relaxes in about ${sci(r.relaxationCollisions)} collisions (${sci(r.relaxationTime)} s)`),
   ];
   for (const f of report.errors) lines.push(`ERROR [${f.code}] ${f.field}: ${f.message}`);
   for (const f of report.warnings) lines.push(`warning [${f.code}] ${f.field}: ${f.message}`);

@@ -39,6 +39,12 @@ export interface PrelaunchEstimates {
   totalBufferBytes: number;
   /** totalBufferBytes / the larger of particles and referenceParticles (0 when both are 0). */
   bytesPerParticle: number;
+  /**
+   * Per rotating species: its Zrot, and the rotational relaxation it gives in collisions per molecule
+   * (Z (7/2 - omega)/(5/2 - omega): one Larsen-Borgnakke reset closes (5/2 - omega)/(7/2 - omega) of the gap) and in
+   * seconds at the reference state. Empty for a monatomic gas.
+   */
+  rotation: { species: string; zRot: number; relaxationCollisions: number; relaxationTime: number }[];
 }
 
 /** Result of prelaunchCheck: ok is false when any error refuses the launch. */
@@ -100,6 +106,10 @@ export function prelaunchCheck(c: Case, gpu: PrelaunchGpu): PrelaunchReport {
       particlesPerCell: p.particlesPerCell,
       totalBufferBytes,
       bytesPerParticle: most > 0 ? totalBufferBytes / most : 0,
+      rotation: c.species.filter((s) => s.rotationalDof > 0).map((s) => {
+        const relaxationCollisions = (s.rotationalRelaxation * (3.5 - s.omega)) / (2.5 - s.omega);
+        return { species: s.name, zRot: s.rotationalRelaxation, relaxationCollisions, relaxationTime: relaxationCollisions * p.tau };
+      }),
     },
   };
 }

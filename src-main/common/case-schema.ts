@@ -5,6 +5,7 @@ import { CaseError, issuesFromZod, parseCaseJson } from './case-errors.js';
 import { LIMITS, caseRuleIssues } from './case-rules.js';
 import { bodiesSchema } from './body-schema.js';
 import { MAX_DESCRIPTION_CHARS, NO_CONTROL_CHARS, checkValueNesting } from './case-limits.js';
+import { LIBRARY_NAMES, expandSpeciesLibrary } from './species-library.js';
 
 export { CaseError, parseCaseJson } from './case-errors.js';
 export { LIMITS } from './case-rules.js';
@@ -201,16 +202,32 @@ export type CaseInput = z.input<typeof caseSchema>;
 export function parseCase(json: unknown): Case {
   // deeper nesting than any case has would overflow the stack of the validators below
   checkValueNesting(json);
-  const result = caseSchema.safeParse(json);
-  if (!result.success) throw new CaseError(issuesFromZod(result.error.issues, json));
+  // library species ({"use": "N2", ...overrides}) become full entries first
+  const library = expandSpeciesLibrary(json);
+  if (library.issues.length > 0) throw new CaseError(library.issues);
+  const result = caseSchema.safeParse(library.json);
+  if (!result.success) throw new CaseError(issuesFromZod(result.error.issues, library.json));
   const ruleIssues = caseRuleIssues(result.data);
   if (ruleIssues.length > 0) throw new CaseError(ruleIssues);
   return result.data;
 }
 
+// Lets the JSON Schema's species items name a library species (`use`) instead of giving every field.
+function withLibrarySpecies(schema: Record<string, unknown>): void {
+  const item = ((schema.properties as Record<string, { items: Record<string, unknown> }>).species).items;
+  const props = item.properties as Record<string, unknown>;
+  item.properties = {
+    use: { type: 'string', enum: LIBRARY_NAMES, description: `a species of the library (${LIBRARY_NAMES.join(', ')}); the fields given beside it override its values` },
+    ...props,
+  };
+  item.description = 'a species: "use" (a library species, fields beside it override its values), or name, mass, dRef, omega and tRef';
+  delete item.required;
+}
+
 // JSON Schema (draft 2020-12) of the case file as written, for editors; resources/case.schema.json holds a copy.
 export function caseJsonSchema(): object {
   const { $schema, ...rest } = z.toJSONSchema(caseSchema, { io: 'input', target: 'draft-2020-12' });
+  withLibrarySpecies(rest);
   return {
     $schema,
     $id: 'urn:dsmc-studio:case.schema.json',
