@@ -1,0 +1,54 @@
+// The species library (src-main/common/species-library.ts): {"use": NAME} in a case file becomes the library's
+// entry, fields beside it override it, unknown names are refused naming the entry, the JSON Schema offers the names,
+// and the pre-launch check reports a rotating species' relaxation.
+import { describe, expect, it } from 'vitest';
+import { CaseError } from '../../src-main/common/case-errors.js';
+import { caseJsonSchema, parseCase } from '../../src-main/common/case-schema.js';
+import { LIBRARY_NAMES, SPECIES_LIBRARY } from '../../src-main/common/species-library.js';
+import { prelaunchCheck } from '../../src-main/cases/prelaunch.js';
+import { readCaseFile } from '../../src-main/cli/case-file.js';
+
+/** The collide-box preset with the given species list. */
+function withSpecies(species: unknown[]): unknown {
+  return { ...(readCaseFile('collide-box') as object), species };
+}
+
+describe('species library', () => {
+  it('expands {"use": "N2"} to Bird\'s VHS nitrogen with rotation, named N2, and lets fields beside it override', () => {
+    const c = parseCase(withSpecies([{ use: 'N2' }]));
+    expect(c.species).toEqual([{ name: 'N2', mass: 46.5e-27, dRef: 4.17e-10, omega: 0.74, tRef: 273, alpha: 1, rotationalDof: 2, rotationalRelaxation: 5 }]);
+    const o = parseCase(withSpecies([{ use: 'N2', name: 'nitrogen', omega: 0.75, rotationalRelaxation: 10 }, { use: 'Ar' }]));
+    expect(o.species[0]).toMatchObject({ name: 'nitrogen', mass: 46.5e-27, omega: 0.75, rotationalRelaxation: 10 });
+    expect(o.species[1]).toMatchObject({ name: 'Ar', mass: 66.3e-27, rotationalDof: 0 });
+    // an override is validated like any field
+    expect(() => parseCase(withSpecies([{ use: 'O2', omega: 3 }]))).toThrow(/species\[0\]\.omega/);
+  });
+
+  it('refuses an unknown library name naming the entry and listing the library', () => {
+    let err: unknown;
+    try { parseCase(withSpecies([{ use: 'Ar' }, { use: 'H2' }])); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(CaseError);
+    expect((err as CaseError).issues).toEqual([{ path: 'species[1].use', message: `got "H2"; expected one of the library species ${LIBRARY_NAMES.join(', ')}` }]);
+    expect(() => parseCase(withSpecies([{ use: 5 }]))).toThrow(/species\[0\]\.use: got 5/);
+  });
+
+  it('ships the issue\'s molecules and atoms with rotation exactly for the linear molecules', () => {
+    for (const name of ['N2', 'O2', 'NO', 'CO2', 'Ar', 'He', 'Xe']) expect(LIBRARY_NAMES).toContain(name);
+    for (const [name, s] of Object.entries(SPECIES_LIBRARY)) {
+      expect(s.rotationalDof, name).toBe(['N2', 'O2', 'NO', 'CO2'].includes(name) ? 2 : 0);
+      expect(s.source, name).toMatch(/Bird 1994/);
+    }
+  });
+
+  it('offers the names in the JSON Schema and reports the rotational relaxation before launch', () => {
+    const schema = caseJsonSchema() as { properties: { species: { items: { properties: { use: { enum: string[] } }; required?: string[] } } } };
+    expect(schema.properties.species.items.properties.use.enum).toEqual(LIBRARY_NAMES);
+    expect(schema.properties.species.items.required).toBeUndefined();
+    const c = parseCase(withSpecies([{ use: 'N2' }]));
+    const r = prelaunchCheck(c, { limits: { maxStorageBufferBindingSize: 2 ** 31, maxBufferSize: 2 ** 31 }, buffers: [] });
+    expect(r.estimates.rotation).toHaveLength(1);
+    // Z (7/2 - omega)/(5/2 - omega) = 5 * 2.76 / 1.76
+    expect(r.estimates.rotation[0].relaxationCollisions).toBeCloseTo((5 * 2.76) / 1.76, 10);
+    expect(r.estimates.rotation[0].relaxationTime).toBeCloseTo(r.estimates.rotation[0].relaxationCollisions * r.estimates.meanCollisionTime, 15);
+  });
+});
