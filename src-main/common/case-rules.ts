@@ -203,17 +203,7 @@ const inflowCrossing: Rule = (c) => {
 };
 
 /** Every cross-field rule, run in this order (particleCount after particleResolution has passed). */
-// Rotating molecules run, for now, without checkpoints: the checkpoint files do not hold the rotational energy.
-const rotationSupport: Rule = (c) => {
-  const k = c.species.findIndex((s) => s.rotationalDof > 0);
-  if (k < 0 || c.run.checkpointEvery === 0) return [];
-  return [{
-    path: 'run.checkpointEvery',
-    message: `got ${c.run.checkpointEvery}, but species[${k}] (${c.species[k].name}) rotates (rotationalDof ${c.species[k].rotationalDof}) and checkpoints do not yet hold rotational energy; expected 0`,
-  }];
-};
-
-const RULES: Rule[] = [rotationSupport, uniqueSpeciesNames, uniqueBodyNames, periodicPairs, initialDensity, fractionNames, particleResolution, tangentialWalls, gridSize, inflowCrossing];
+const RULES: Rule[] = [uniqueSpeciesNames, uniqueBodyNames, periodicPairs, initialDensity, fractionNames, particleResolution, tangentialWalls, gridSize, inflowCrossing];
 
 // Runs all cross-field rules on a schema-valid case and returns their issues.
 export function caseRuleIssues(c: Case): CaseIssue[] {

@@ -490,6 +490,9 @@ export class Simulation {
     const arrays = {} as RankSnapshot['arrays'];
     for (const a of PARTICLE_ATTRIBUTES) arrays[a] = a === 'cell' ? new Uint32Array(raw[a]) : new Float32Array(raw[a]);
     const ordered = inCellOrder(arrays, this.subdomain.cellBase, st.nLocal);
+    // rotation runs on one rank, whose live set is always in cell order: the energies need no reordering
+    const erot = this.tables.hasRotation ? await this.readRotationalEnergy() : null;
+    if (erot && ordered !== arrays) throw new Error('internal: a rotating gas\'s particles were out of cell order at a checkpoint');
     const cells = await this.cellState();
     if (!this.history) throw new Error('internal: snapshot() outside run()');
     return {
@@ -498,6 +501,7 @@ export class Simulation {
       history: structuredClone(this.history),
       surface: { totals: BigInt64Array.from(this.surface.totals), sampledSteps: this.surface.sampledSteps },
       sampling: this.tables.sampling ? await this.readSampleState() : null,
+      ...(erot ? { erot: erot as Float32Array<ArrayBuffer> } : {}),
     };
   }
 
@@ -516,6 +520,10 @@ export class Simulation {
     if (n + 64 > st.capacity) this.growTo(Math.ceil(1.5 * (n + 64)), 0);
     const device = this.gpu.device;
     for (const a of PARTICLE_ATTRIBUTES) if (n > 0) device.queue.writeBuffer(st.live[a], 0, s.arrays[a]);
+    if (this.tables.hasRotation) {
+      if (!s.erot) throw new Error('the checkpoint holds no rotational energies, but the case has a rotating species: resume needs a checkpoint written with rotation');
+      if (n > 0) device.queue.writeBuffer(st.liveErot, 0, s.erot);
+    }
     // starts of the saved (cell-sorted) order: the move phase keys each particle by its rank in its cell
     const counts = new Uint32Array(st.nLocal);
     const cell = s.arrays.cell as Uint32Array;

@@ -50,6 +50,10 @@ const cases: [string, () => Case][] = [
     'grid.cells=[16,6,4]', 'run.steps=60', 'run.stepsPerSubmit=3', 'sampling.start=20', 'run.checkpointEvery=10',
     'boundaries.ymin={"type":"diffuse","temperature":500}', 'boundaries.ymax={"type":"diffuse","temperature":300,"velocity":[200,0,0]}',
   ])],
+  ['rotating N2 in a walled inflow channel', () => presetCase('free-stream', [
+    'species=[{"use":"N2"}]', 'grid.cells=[16,6,4]', 'run.steps=60', 'run.stepsPerSubmit=3', 'sampling.start=20', 'run.checkpointEvery=10',
+    'boundaries.ymin={"type":"diffuse","temperature":500}', 'boundaries.ymax={"type":"diffuse","temperature":300}',
+  ])],
   ['channel with a diffuse block in the flow', () => presetCase('free-stream', [
     'grid.cells=[16,6,4]', 'run.steps=60', 'run.stepsPerSubmit=3', 'sampling.start=20', 'run.checkpointEvery=10',
     'bodies=[{"name":"block","shape":{"type":"box","min":[0.02,0.006,0.004],"max":[0.03,0.017,0.012]},"surface":{"model":"diffuse","temperature":400}}]',

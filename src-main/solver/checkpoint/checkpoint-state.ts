@@ -1,5 +1,5 @@
 // What a checkpoint holds, and its encoding. A rank's file: the live particles [0, N) in cell-sorted
-// order (px, py, pz, vx, vy, vz, cell), per-cell (sigma c_r)_max and NTC remainders of its cells, the step
+// order (px, py, pz, vx, vy, vz, cell, and the rotational energy when a species rotates), per-cell (sigma c_r)_max and NTC remainders of its cells, the step
 // and N, its loop history (sampling counters, submits, particle totals), its exact surface sums and its sampling state (the
 // GPU's exact moment sums and batch means of its cells). The loop file: the sampling counters, the decomposition in force
 // and the block plan.
@@ -41,6 +41,8 @@ export interface RankSnapshot {
   surface?: { totals: BigInt64Array; sampledSteps: number };
   /** The rank's sampling state (exact sums of the run and the open block, batch means) of its local cells; null when the case samples nothing. */
   sampling: SampleState | null;
+  /** The live particles' rotational energy (J), in the order of `arrays`; absent when no species rotates. */
+  erot?: Float32Array<ArrayBuffer>;
 }
 
 /** The host's state at a submit boundary (one per checkpoint). */
@@ -66,7 +68,8 @@ export function encodeRankSnapshot(s: RankSnapshot): Buffer {
   // the int64 surface sums travel as their bytes (two u32 words each)
   if (s.surface) arrays['surface.totals'] = new Uint32Array(s.surface.totals.buffer, s.surface.totals.byteOffset, 2 * s.surface.totals.length);
   if (s.sampling) for (const p of SAMPLE_PARTS) arrays[`sample.${p}`] = s.sampling[p];
-  const { arrays: _a, sigmaCrMax: _s, remainder: _r, surface, sampling, ...meta } = s;
+  if (s.erot) arrays['p.erot'] = s.erot;
+  const { arrays: _a, sigmaCrMax: _s, remainder: _r, surface, sampling, erot: _e, ...meta } = s;
   return encodeCheckpoint('rank', { ...meta, surfaceSampledSteps: surface?.sampledSteps ?? null, sampled: sampling !== null }, arrays);
 }
 
@@ -103,7 +106,11 @@ export function decodeRankSnapshot(bytes: Buffer, file: string): RankSnapshot {
     };
     sampling = Object.fromEntries(SAMPLE_PARTS.map((p) => [p, part(p)])) as SampleState;
   }
-  return { ...meta, arrays, sigmaCrMax, remainder, ...(surface ? { surface } : {}), sampling };
+  const erot = d.arrays['p.erot'];
+  if (erot !== undefined && (!(erot instanceof Float32Array) || erot.length !== meta.particles)) {
+    throw new CheckpointCorrupt(`checkpoint file ${file} is damaged: the rotational energies do not hold ${meta.particles} particles`);
+  }
+  return { ...meta, arrays, sigmaCrMax, remainder, ...(surface ? { surface } : {}), sampling, ...(erot ? { erot: erot as Float32Array<ArrayBuffer> } : {}) };
 }
 
 /** Encodes the host's state as a file. */
