@@ -4,6 +4,7 @@
 // energy's equilibrium, along the Jeans equation with the relaxation time that the serial Larsen-Borgnakke
 // application of Zrot predicts; total energy (translation plus rotation) is conserved; diffuse walls and inflow
 // reservoirs give molecules rotational energy at their temperature.
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOLTZMANN } from '../../src-main/common/physics.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
@@ -148,6 +149,15 @@ describe('rotational energy of N2 (Larsen-Borgnakke)', () => {
     expect(Math.abs(t.ttr / 300 - 1)).toBeLessThan(0.015);
     expect(Math.abs(t.trot / 300 - 1)).toBeLessThan(0.015);
   }, 600_000);
+
+  it('refuses several ranks before any starts, with what to do (migration does not carry rotation yet)', () => {
+    const bin = new URL('../../bin/dsmc.js', import.meta.url).pathname;
+    const r = spawnSync(process.execPath, [bin, 'run', 'collide-box', '--set', 'species=[{"use":"N2"}]', '--set', 'run.steps=5', '--ranks', '2', '--no-save', '--no-progress'], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('species N2 rotates (rotationalDof 2): rotational energy runs on one rank for now');
+    expect(r.stderr).toContain('run with --ranks 1');
+    expect(r.stderr).not.toContain('rank 1 (gpu');
+  }, 180_000);
 
   it('refuses a rotational degrees-of-freedom count it does not model, naming the field', () => {
     expect(() => presetCase('collide-box', [`species=${JSON.stringify([{ ...N2, rotationalDof: 3 }])}`])).toThrow(/rotationalDof.*expected 0 .* or 2/s);

@@ -183,6 +183,11 @@ async function peerFolderFor(o: DistributedOptions, rankHosts: readonly string[]
 
 /** Runs a validated case over `o.ranks` rank processes on this host. */
 export async function runDistributed(c: Case, o: DistributedOptions): Promise<DistributedRun> {
+  // refused before any rank starts (each rank's Simulation refuses it too)
+  const rotating = c.species.find((s) => s.rotationalDof > 0);
+  if (rotating && o.ranks > 1) {
+    throw new Error(`species ${rotating.name} rotates (rotationalDof ${rotating.rotationalDof}): rotational energy runs on one rank for now (migration does not carry it yet); run with --ranks 1`);
+  }
   const decomposition = decompositionOf(c, o);
   const subdomains = decomposition.boxes.map((_, r) => subdomainOf(decomposition, r));
   // a cluster launcher places and pins its ranks on the nodes: this host's GPUs play no part then
