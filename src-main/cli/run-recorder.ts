@@ -21,7 +21,8 @@ function stepRecord(s: StepStats): StepRecord {
 function totalsRecords(result: LoopResult): TotalsRecord[] {
   const startStep = result.startStep;
   const all = [{ step: startStep, totals: result.start }, ...result.totalsOverTime];
-  return all.map(({ step, totals: t }) => ({ step, particles: t.particles, kineticEnergy: t.kineticEnergy, momentum: [...t.momentum] }));
+  // the energy recorded is the particles' whole energy, translation plus rotation (what a closed box conserves)
+  return all.map(({ step, totals: t }) => ({ step, particles: t.particles, kineticEnergy: t.kineticEnergy + (t.internalEnergy ?? 0), momentum: [...t.momentum] }));
 }
 
 /** Phase timings of the summary as rank 0's records. */

@@ -47,6 +47,7 @@ export interface StepRecord {
 export interface TotalsRecord {
   step: number;
   particles: number;
+  /** Energy of the particles, J: translation, plus rotation when a species rotates (the field keeps its first name). */
   kineticEnergy: number;
   momentum: [number, number, number];
 }

@@ -133,11 +133,12 @@ export interface DistributedRun {
 
 /** Sums particle totals over ranks. */
 function addTotals(all: ParticleTotals[]): ParticleTotals {
-  const out: ParticleTotals = { particles: 0, momentum: [0, 0, 0], kineticEnergy: 0, momentumMagnitudeSum: 0, meanSpeed: 0 };
+  const out: ParticleTotals = { particles: 0, momentum: [0, 0, 0], kineticEnergy: 0, internalEnergy: 0, momentumMagnitudeSum: 0, meanSpeed: 0 };
   for (const t of all) {
     out.particles += t.particles;
     for (let a = 0; a < 3; a++) out.momentum[a] += t.momentum[a];
     out.kineticEnergy += t.kineticEnergy;
+    out.internalEnergy! += t.internalEnergy ?? 0;
     out.momentumMagnitudeSum += t.momentumMagnitudeSum;
     out.meanSpeed += t.meanSpeed * t.particles;
   }
