@@ -49,22 +49,32 @@ fn scatter_relative(cr: vec3<f32>, pair: PairInfo, u: vec2<f32>) -> vec3<f32> {
   return vec3<f32>(cosChi * cr.x, sinChi * ce * crMag, sinChi * se * crMag);
 }
 
+// Probability that a molecule relaxes its rotation: 1/Zrot, constant (zInf 0) or Parker's at the temperature of the
+// energy it pools, E = E_c + E_rot over (7/2 - omega) k (1/lbExponent = 5/2 - omega). That energy is what the exchange
+// redistributes and keeps, so the probability is the same forwards and backwards (detailed balance); Parker's Z at
+// the translational collision energy alone drove a 500 K / 100 K start to a false equilibrium (386 K / 269 K).
+fn relax_probability(constant: f32, zInf: f32, tStar: f32, pooled: f32, lbExponent: f32) -> f32 {
+  if (zInf <= 0.0) { return constant; }
+  let t = pooled * lbExponent / ((1.0 + lbExponent) * BOLTZMANN);
+  return min(1.0, 1.0 / parker_z(zInf, tStar, t));
+}
+
 // Larsen-Borgnakke exchange between the pair's relative translational energy E_c = m_r c_r^2 / 2 (crMag2 = c_r^2)
 // and the rotational energy of particles i and j (candidate k of global cell g), applied serially as Bird and SPARTA
-// do: each rotating molecule relaxes with probability 1/Zrot, pooling its rotational energy with E_c and keeping
+// do: each rotating molecule relaxes with probability 1/Zrot (constant, or Parker's: relax_probability), pooling its rotational energy with E_c and keeping
 // the share 1 - R^(1/(5/2 - omega)) (two rotational degrees of freedom); the second works from what the first
 // left. Returns the factor on |c_r| that leaves E_c after the exchange (total energy kept).
 fn rotational_exchange(i: u32, j: u32, crMag2: f32, pair: PairInfo, g: u32, step: u32, k: u32) -> f32 {
   let r = rand4(g, step, STREAM_INTERNAL, k, params);
   let ec0 = 0.5 * pair.reducedMass * crMag2;
   var ec = ec0;
-  if (r.x < pair.rotRelax1) {
+  if (r.x < relax_probability(pair.rotRelax1, pair.zInf1, pair.tStar1, ec + erot[i], pair.lbExponent)) {
     let e = ec + erot[i];
     let er = e * (1.0 - pow(r.y, pair.lbExponent));
     erot[i] = er;
     ec = e - er;
   }
-  if (r.z < pair.rotRelax2) {
+  if (r.z < relax_probability(pair.rotRelax2, pair.zInf2, pair.tStar2, ec + erot[j], pair.lbExponent)) {
     let e = ec + erot[j];
     let er = e * (1.0 - pow(r.w, pair.lbExponent));
     erot[j] = er;

@@ -202,6 +202,11 @@ struct PairInfo {
   // Larsen-Borgnakke: the rotational share of a relaxing molecule is 1 - R^lbExponent, lbExponent = 1/(5/2 - omega)
   lbExponent: f32,
   reducedMass: f32,
+  // Parker's Zrot of the first (second) molecule: Z_inf and T* (Z_inf 0: the constant 1/rotRelax)
+  zInf1: f32,
+  tStar1: f32,
+  zInf2: f32,
+  tStar2: f32,
   pad0: u32,
   pad1: u32,
 }
@@ -362,4 +367,10 @@ fn owns_coords(v: vec3<u32>, p: SimParams) -> bool {
 fn owns_cell(g: u32, p: SimParams) -> bool {
   if (!MULTI_RANK) { return true; }
   return owns_coords(coords_of_cell(g, p), p);
+}
+
+// Parker's rotational collision number at temperature t: Z_inf / (1 + pi^(3/2)/2 sqrt(T*/t) + (pi + pi^2/4) T*/t).
+fn parker_z(zInf: f32, tStar: f32, t: f32) -> f32 {
+  let r = tStar / max(t, 1e-6);
+  return zInf / (1.0 + 0.5 * pow(PI, 1.5) * sqrt(r) + (PI + 0.25 * PI * PI) * r);
 }

@@ -5,7 +5,7 @@ import { CELL_WORD } from '../solver/gpu/struct-layouts.js';
 import { FACES, cellCount, cellVolume, domainVolume, moleFractions, referenceState, resolvedFnum } from '../common/case-schema.js';
 import type { ReferenceState } from '../common/case-schema.js';
 import { mixtureCollisionRate, mixtureMeanFreePath } from '../common/gas-mixture.js';
-import { mostProbableSpeed } from '../common/physics.js';
+import { mostProbableSpeed, parkerZ } from '../common/physics.js';
 import { bytesText, sci } from './prelaunch-format.js';
 import { bodyGeometryIssues } from '../solver/body-tables.js';
 
@@ -107,8 +107,10 @@ export function prelaunchCheck(c: Case, gpu: PrelaunchGpu): PrelaunchReport {
       totalBufferBytes,
       bytesPerParticle: most > 0 ? totalBufferBytes / most : 0,
       rotation: c.species.filter((s) => s.rotationalDof > 0).map((s) => {
-        const relaxationCollisions = (s.rotationalRelaxation * (3.5 - s.omega)) / (2.5 - s.omega);
-        return { species: s.name, zRot: s.rotationalRelaxation, relaxationCollisions, relaxationTime: relaxationCollisions * p.tau };
+        // Parker's Zrot taken at the reference temperature
+        const zRot = s.parker ? parkerZ(s.parker.zInf, s.parker.tStar, p.ref.temperature) : s.rotationalRelaxation;
+        const relaxationCollisions = (zRot * (3.5 - s.omega)) / (2.5 - s.omega);
+        return { species: s.name, zRot, relaxationCollisions, relaxationTime: relaxationCollisions * p.tau };
       }),
     },
   };

@@ -106,6 +106,10 @@ const speciesSchema = strict({
   rotationalDof: z.literal([0, 2], { error: 'expected 0 (no rotation: an atom) or 2 (a linear molecule such as N2, O2, NO, CO2)' })
     .default(0).describe('rotational degrees of freedom: 0 (default, an atom) or 2 (a linear molecule; Larsen-Borgnakke exchange with the translation)'),
   rotationalRelaxation: ranged(1, 1e6, 'collisions').default(5).describe('rotational collision number Zrot: each molecule of a collision relaxes its rotation with probability 1/Zrot (default 5)'),
+  parker: strict({
+    zInf: ranged(1, 1e6, 'collisions').describe('Parker\'s Z_inf, the high-temperature limit of Zrot'),
+    tStar: ranged(1e-3, 1e6, 'K').describe('Parker\'s characteristic temperature T*, K'),
+  }).optional().describe('Parker\'s temperature-dependent Zrot = Z_inf / (1 + pi^(3/2)/2 sqrt(T*/T) + (pi + pi^2/4) T*/T) at the temperature of the energy a relaxing molecule pools, T = (E_c + E_rot) / ((7/2 - omega) k), instead of the constant rotationalRelaxation'),
 });
 
 const boundaryTypes = ['periodic', 'specular', 'diffuse', 'inflow', 'outflow'] as const;

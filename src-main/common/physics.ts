@@ -104,3 +104,9 @@ export function maxwellianFlux(numberDensity: number, temperature: number, mass:
   const s = normalVelocity / cmp;
   return ((numberDensity * cmp) / (2 * Math.sqrt(Math.PI))) * (Math.exp(-s * s) + Math.sqrt(Math.PI) * s * (2 - erfc(s)));
 }
+
+/** Parker's rotational collision number at temperature t: Z_inf / (1 + pi^(3/2)/2 sqrt(T* / t) + (pi + pi^2/4) T* / t). */
+export function parkerZ(zInf: number, tStar: number, t: number): number {
+  const r = tStar / t;
+  return zInf / (1 + 0.5 * Math.PI ** 1.5 * Math.sqrt(r) + (Math.PI + 0.25 * Math.PI * Math.PI) * r);
+}

@@ -76,8 +76,13 @@ export function buildTables(c: Case): SolverTables {
         massFraction1: a.mass / (a.mass + b.mass),
         massFraction2: b.mass / (a.mass + b.mass),
         vss: p.alpha !== 1 ? 1 : 0,
-        rotRelax1: a.rotationalDof > 0 ? 1 / a.rotationalRelaxation : 0,
-        rotRelax2: b.rotationalDof > 0 ? 1 / b.rotationalRelaxation : 0,
+        rotRelax1: a.rotationalDof > 0 ? 1 / (a.parker?.zInf ?? a.rotationalRelaxation) : 0,
+        rotRelax2: b.rotationalDof > 0 ? 1 / (b.parker?.zInf ?? b.rotationalRelaxation) : 0,
+        // Parker's Zrot per molecule (zInf 0: the constant one)
+        zInf1: a.rotationalDof > 0 && a.parker ? a.parker.zInf : 0,
+        tStar1: a.rotationalDof > 0 && a.parker ? a.parker.tStar : 0,
+        zInf2: b.rotationalDof > 0 && b.parker ? b.parker.zInf : 0,
+        tStar2: b.rotationalDof > 0 && b.parker ? b.parker.tStar : 0,
         lbExponent: 1 / (2.5 - p.omega),
         reducedMass: p.reducedMass,
       });

@@ -78,7 +78,8 @@ export const SURFACE_MODEL_CODES = { specular: 1, diffuse: 2, maxwell: 3 } as co
 export const PairInfo = new StructLayout('PairInfo', [
   ['crossSection', 'f32'], ['crExponent', 'f32'], ['invAlpha', 'f32'], ['massFraction1', 'f32'],
   ['massFraction2', 'f32'], ['vss', 'u32'], ['rotRelax1', 'f32'], ['rotRelax2', 'f32'],
-  ['lbExponent', 'f32'], ['reducedMass', 'f32'], ['pad0', 'u32'], ['pad1', 'u32'],
+  ['lbExponent', 'f32'], ['reducedMass', 'f32'], ['zInf1', 'f32'], ['tStar1', 'f32'],
+  ['zInf2', 'f32'], ['tStar2', 'f32'], ['pad0', 'u32'], ['pad1', 'u32'],
 ] as const);
 
 export const InitParams = new StructLayout('InitParams', [
