@@ -103,7 +103,7 @@ fn moment_unscale(m: u32) -> f32 {
 
 // The block's sum of moment m of species s in cell c (SI units, f32).
 fn block_moment(m: u32, s: u32, c: u32) -> f32 {
-  let w = (m * params.nSpecies + s) * params.nLocal + c;
+  let w = block_word(m, s, c);
   return to_f32(blockLo[w], blockHi[w]) * moment_unscale(m);
 }
 

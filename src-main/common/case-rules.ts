@@ -203,6 +203,13 @@ const inflowCrossing: Rule = (c) => {
 };
 
 /** Every cross-field rule, run in this order (particleCount after particleResolution has passed). */
+/** Why case c cannot run on `ranks` ranks (a rotating species: migration does not carry rotational energy yet), or null. */
+export function rotationRanksRefusal(c: Case, ranks: number): string | null {
+  const s = c.species.find((x) => x.rotationalDof > 0);
+  if (!s || ranks <= 1) return null;
+  return `species ${s.name} rotates (rotationalDof ${s.rotationalDof}): rotational energy runs on one rank for now (migration does not carry it yet); run with --ranks 1`;
+}
+
 const RULES: Rule[] = [uniqueSpeciesNames, uniqueBodyNames, periodicPairs, initialDensity, fractionNames, particleResolution, tangentialWalls, gridSize, inflowCrossing];
 
 // Runs all cross-field rules on a schema-valid case and returns their issues.

@@ -2,6 +2,7 @@
 // phase (move, inject, [exchange, migrate,] sort, collide, sample), each timed; many steps per submit,
 // and the host reads back only once per submit (step statistics, particle count, sampling sums). A
 // rank of a multi-rank run also stops once per step after the move to exchange migrating particles.
+import { rotationRanksRefusal } from '../common/case-rules.js';
 import type { Case } from '../common/case-schema.js';
 import { Readback, WORKGROUP_SIZE, readBuffer } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
@@ -99,9 +100,8 @@ export class Simulation {
     this.chunk = stepsPerSubmit(kase);
     this.haloThreads = placement?.haloThreads;
     const device = gpu.device;
-    if (multi && this.tables.hasRotation) {
-      throw new Error('a species rotates (rotationalDof 2): rotational energy runs on one rank for now (migration does not carry it yet); run with --ranks 1');
-    }
+    const refusal = rotationRanksRefusal(kase, subdomain.worldSize);
+    if (refusal) throw new Error(refusal);
     this.cache = new PipelineCache(device, {
       WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0, HAS_ROTATION: this.tables.hasRotation ? 1 : 0,
     });
@@ -640,7 +640,7 @@ export class Simulation {
       const batch = Math.min(this.chunk, last - this.step);
       if (!this.exchange) this.ensureCapacity(batch, rec);
       let passes = 0;
-      this.submitKernel = this.collide.samples ? this.sampleChoice.next() : 'pass';
+      this.submitKernel = this.sampleChoice.next();
       const tEncode = performance.now();
       for (let k = 1; k <= batch; k++) {
         if (await this.recordStep(rec, this.step + k, !!options.detail)) passes += 1;

@@ -32,6 +32,17 @@ async function temperatures(sim: Simulation): Promise<{ ttr: number; trot: numbe
   return { ttr, trot: sum / e.length / BOLTZMANN };
 }
 
+/**
+ * A 2 cm box of 10,000 N2 molecules that exchange (almost) no rotational energy in collisions (Zrot 1e6), rotation
+ * started at 700 K: only walls or bodies can change it. `sets` add the faces, bodies, temperature and steps.
+ */
+function rarefiedBox(sets: string[]): ReturnType<typeof presetCase> {
+  return presetCase('periodic-relaxation', [
+    `species=${JSON.stringify([{ ...N2, rotationalRelaxation: 1e6 }])}`, 'initial.kind="maxwellian"', 'initial.rotationalTemperature=700',
+    'grid.cells=[10,10,10]', 'grid.cellSize=[2e-3,2e-3,2e-3]', 'particles.perCell=10', 'run.dt=1e-6', 'sampling.enabled=false', ...sets,
+  ]);
+}
+
 /** Temperatures averaged over `count` snapshots `every` steps apart (the run goes on meanwhile). */
 async function averaged(sim: Simulation, count: number, every: number): Promise<{ ttr: number; trot: number }> {
   let ttr = 0, trot = 0;
@@ -137,10 +148,7 @@ describe('rotational energy of N2 (Larsen-Borgnakke)', () => {
     // a 2 cm box: about 17 wall collisions per molecule in 1000 steps; then 20 snapshots 25 steps apart averaged
     // (one snapshot of 10,000 molecules has about 1 % noise in each temperature). Zrot = 1e6: the collisions exchange
     // (almost) no rotational energy, so only the walls can bring the rotation from 700 K to 300 K
-    const walled = presetCase('periodic-relaxation', [
-      `species=${JSON.stringify([{ ...N2, rotationalRelaxation: 1e6 }])}`, ...faces, 'initial.kind="maxwellian"', 'initial.temperature=500', 'initial.rotationalTemperature=700',
-      'grid.cells=[10,10,10]', 'grid.cellSize=[2e-3,2e-3,2e-3]', 'particles.perCell=10', 'run.dt=1e-6', 'run.steps=1000', 'sampling.enabled=false',
-    ]);
+    const walled = rarefiedBox([...faces, 'initial.temperature=500', 'run.steps=1000']);
     const sim = new Simulation(gpu, walled);
     await sim.initialize();
     await sim.run({ timing: 'off' });
@@ -160,11 +168,9 @@ describe('rotational energy of N2 (Larsen-Borgnakke)', () => {
   it('a diffuse body at 300 K brings the rotation of a closed box\'s gas from 700 K to 300 K (only the body can)', async () => {
     // a specular box around a diffuse sphere; Zrot = 1e6 and a rarefied gas: the sphere alone changes the rotation
     const body = '[{"name":"ball","shape":{"type":"sphere","center":[0.01,0.01,0.01],"radius":0.006},"surface":{"model":"diffuse","temperature":300}}]';
-    const c = presetCase('periodic-relaxation', [
-      `species=${JSON.stringify([{ ...N2, rotationalRelaxation: 1e6 }])}`, `bodies=${body}`,
-      ...['xmin', 'xmax', 'ymin', 'ymax', 'zmin', 'zmax'].map((f) => `boundaries.${f}={"type":"specular"}`),
-      'initial.kind="maxwellian"', 'initial.temperature=300', 'initial.rotationalTemperature=700',
-      'grid.cells=[10,10,10]', 'grid.cellSize=[2e-3,2e-3,2e-3]', 'particles.perCell=10', 'run.dt=1e-6', 'run.steps=3000', 'sampling.enabled=false',
+    const c = rarefiedBox([
+      `bodies=${body}`, ...['xmin', 'xmax', 'ymin', 'ymax', 'zmin', 'zmax'].map((f) => `boundaries.${f}={"type":"specular"}`),
+      'initial.temperature=300', 'run.steps=3000',
     ]);
     const sim = new Simulation(gpu, c);
     await sim.initialize();

@@ -47,11 +47,6 @@ export class CollidePhase implements Phase {
     }
   }
 
-  /** Whether encodeSampled can be used (one rank, sampling on, the walk not ruled out). */
-  get samples(): boolean {
-    return this.sampledPipeline !== null;
-  }
-
   /** Collides every local cell of set `set` (the sorted one). */
   encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
     pass.setPipeline(this.pipeline);

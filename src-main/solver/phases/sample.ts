@@ -1,7 +1,7 @@
 // Sampling phase (sample.wgsl): on sampling steps one invocation per cell adds the cell's velocity moments to the
 // open block's exact sums (unless the collide kernel does: phases/collide.ts, sample-kernel-choice.ts); at the end of
-// a batch-means block sample_close folds the block into the run's sums and the batch means; sample_gather copies a few cells' sums for the live view. Nothing is read back
-// per step.
+// a batch-means block sample_close folds the block into the run's sums and the batch means; sample_gather copies a
+// few cells' sums for the live view. Nothing is read back per step.
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims, makeBuffer, makeBufferWith, readBuffer, STORAGE } from '../gpu/buffers.js';
 import { CloseParams } from '../gpu/struct-layouts.js';
