@@ -6,16 +6,18 @@ struct Flight {
   pos: vec3<f32>,
   vel: vec3<f32>,
   alive: bool,
-  // rotational energy, J (HAS_ROTATION; diffuse walls give a new one)
-  erot: f32,
+  // rotational and vibrational energy, J (HAS_ROTATION; diffuse walls give new ones)
+  eint: vec2<f32>,
 }
 
-// Rotational energy after a diffuse reflection or accommodation at a wall with rotKT = k T_w (0 for an atom): two
-// degrees of freedom in equilibrium at T_w, E = -k T_w ln R, from its own stream (which: 1 a face, 2 a body).
-fn wall_rotation(rotKT: f32, rid: vec2<u32>, step: u32, bounce: u32, which: u32) -> f32 {
-  if (rotKT == 0.0) { return 0.0; }
+// Internal energy after a diffuse reflection or accommodation at a wall with rotKT = k T_w (0 for an atom), for a
+// vibrational quantum vibKTheta = k theta_v (0: no vibration), in equilibrium at T_w: rotation with two degrees of
+// freedom E = -k T_w ln R, vibration a Boltzmann level (equilibrium_vibration); from its own stream (which: 1 a face,
+// 2 a body).
+fn wall_internal(rotKT: f32, vibKTheta: f32, rid: vec2<u32>, step: u32, bounce: u32, which: u32) -> vec2<f32> {
+  if (rotKT == 0.0) { return vec2<f32>(0.0); }
   let u = rand4(rid.x, step, STREAM_INTERNAL | (bounce << 8u) | (which << 16u), rid.y, params);
-  return -rotKT * log(u.x);
+  return vec2<f32>(-rotKT * log(u.x), equilibrium_vibration(vibKTheta, rotKT, u.y));
 }
 
 // New velocity after a diffuse (fully accommodating) reflection from face `face` of species `sp`:
@@ -70,7 +72,10 @@ fn fly(start: Flight, t_in: f32, sp: u32, rid: vec2<u32>, step: u32) -> Flight {
         let vIn = s.vel;
         let r = body_reflect(hit.tri, vIn, sp, rid, step, bounce);
         s.vel = r.vel;
-        if (HAS_ROTATION && r.diffuse) { s.erot = wall_rotation(surfSpecies[tri_model(hit.tri) * MAX_SPECIES + sp].rotKT, rid, step, bounce, 2u); }
+        if (HAS_ROTATION && r.diffuse) {
+          let ss = surfSpecies[tri_model(hit.tri) * MAX_SPECIES + sp];
+          s.eint = wall_internal(ss.rotKT, ss.vibKTheta, rid, step, bounce, 2u);
+        }
         // set off the surface on the gas side, and kept inside the box
         s.pos = clamp(s.pos + vIn * hit.t + n * params.bodyEps, vec3<f32>(0.0), len * (1.0 - 1.0 / 16777216.0));
         t = t - hit.t;
@@ -97,7 +102,10 @@ fn fly(start: Flight, t_in: f32, sp: u32, rid: vec2<u32>, step: u32) -> Flight {
       s.vel[a] = -s.vel[a];
     } else if (kind == BC_DIFFUSE) {
       s.vel = diffuse_velocity(face, sp, rid, step, bounce);
-      if (HAS_ROTATION) { s.erot = wall_rotation(faceSpecies[face * params.nSpecies + sp].rotKT, rid, step, bounce, 1u); }
+      if (HAS_ROTATION) {
+        let fs = faceSpecies[face * params.nSpecies + sp];
+        s.eint = wall_internal(fs.rotKT, fs.vibKTheta, rid, step, bounce, 1u);
+      }
     } else {
       // leaves through an inflow or outflow face: sampled as arriving there, nothing leaves the face
       if (sampled) { sample_hit(face_element(face), params.nBodies + face, sp, vIn, vIn, true); }

@@ -2,8 +2,8 @@
 // Candidates M = N(N-1)/2 * Fnum (sigma_T c_r)_max dt / V plus the remainder carried from the last
 // step; each candidate pair is accepted with probability sigma_T c_r / (sigma_T c_r)_max, and the
 // per-cell maximum is raised whenever a larger value is met. VHS: isotropic scattering;
-// VSS: cos(chi) = 2 R^(1/alpha) - 1 about the pre-collision relative velocity (Bird 1994, eq. 2.22). Rotating
-// molecules exchange energy with the translation (Larsen-Borgnakke: rotational_exchange).
+// VSS: cos(chi) = 2 R^(1/alpha) - 1 about the pre-collision relative velocity (Bird 1994, eq. 2.22). Rotating and
+// vibrating molecules exchange energy with the translation (Larsen-Borgnakke: internal_exchange).
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read> ctl: array<u32>;
@@ -17,8 +17,8 @@
 @group(0) @binding(9) var<storage, read_write> vz: array<f32>;
 @group(0) @binding(10) var<storage, read> cell: array<u32>;
 @group(0) @binding(11) var<storage, read> pairs: array<PairInfo>;
-// rotational energy per particle, J (a stub unless HAS_ROTATION)
-@group(0) @binding(45) var<storage, read_write> erot: array<f32>;
+// internal energy per particle, INTERNAL_WORDS words (rotational, vibrational; J; a stub unless HAS_ROTATION)
+@group(0) @binding(45) var<storage, read_write> eint: array<f32>;
 
 // Smallest gas fraction a cut cell's collision volume is taken at.
 const MIN_GAS_FRACTION: f32 = 1e-4;
@@ -59,26 +59,81 @@ fn relax_probability(constant: f32, zInf: f32, tStar: f32, pooled: f32, lbExpone
   return min(1.0, 1.0 / parker_z(zInf, tStar, t));
 }
 
+// Probability that a molecule relaxes its vibration: 1/Zvib, constant (mwA 0) or Millikan-White's with this partner,
+// ln Z = mwA T^(-1/3) + mwC - omega ln T (tables.ts: p tau_MW times the VHS collision rate over p), at the temperature
+// of the energy it pools, T = (E_c + E_vib) / ((7/2 - omega) k), which the exchange keeps (detailed balance, as
+// relax_probability).
+fn vibration_probability(constant: f32, mwA: f32, mwC: f32, pooled: f32, omega: f32) -> f32 {
+  if (mwA <= 0.0) { return constant; }
+  let t = max(pooled / ((3.5 - omega) * BOLTZMANN), 1.0);
+  return min(1.0, exp(-(mwA * pow(t, -1.0 / 3.0) + mwC - omega * log(t))));
+}
+
+// Most attempts the quantized Larsen-Borgnakke draw makes: each is accepted with probability above 1/(levels+1)
+// on average (about 0.57 for omega 0.74), so reaching it has a probability below 1e-60; it stops the exchange
+// (no relaxation) rather than loop unbounded.
+const MAX_LEVEL_ATTEMPTS: u32 = 256u;
+
+// Quantized Larsen-Borgnakke (Bird 1994, 5.6; Bird 2013): the new vibrational energy of a molecule of quantum kTheta
+// pooling energy e with the pair's translation: a level i drawn uniformly in 0..floor(e / kTheta), accepted with
+// probability (1 - i kTheta / e)^(3/2 - omega). Draws from the vibration stream of (cell g, candidate k, molecule m).
+fn vibrational_level_energy(e: f32, kTheta: f32, old: f32, omega: f32, g: u32, step: u32, k: u32, m: u32) -> f32 {
+  let levels = floor(e / kTheta);
+  if (levels < 1.0) { return 0.0; }
+  for (var a = 1u; a <= MAX_LEVEL_ATTEMPTS; a++) {
+    let u = rand4(g, step, STREAM_VIBRATION | (a << 8u), 2u * k + m, params);
+    let i = min(floor(u.x * (levels + 1.0)), levels);
+    if (u.y < pow(max(1.0 - i * kTheta / e, 0.0), 1.5 - omega)) { return i * kTheta; }
+    let i2 = min(floor(u.z * (levels + 1.0)), levels);
+    if (u.w < pow(max(1.0 - i2 * kTheta / e, 0.0), 1.5 - omega)) { return i2 * kTheta; }
+  }
+  return old;
+}
+
+// Vibrational exchange of molecule m (0 first, 1 second; particle p, quantum kTheta) of candidate k with the pair's
+// translational energy ec: with the relaxation probability it pools its vibrational energy with ec and takes a
+// quantized Larsen-Borgnakke level. Returns the translational energy left.
+fn vibrational_exchange(p: u32, ec: f32, kTheta: f32, constant: f32, mwA: f32, mwC: f32, pair: PairInfo,
+                        g: u32, step: u32, k: u32, m: u32) -> f32 {
+  let at = p * INTERNAL_WORDS + 1u;
+  let e = ec + eint[at];
+  let test = rand4(g, step, STREAM_VIBRATION, 2u * k + m, params).x;
+  if (test >= vibration_probability(constant, mwA, mwC, e, pair.omega)) { return ec; }
+  let ev = vibrational_level_energy(e, kTheta, eint[at], pair.omega, g, step, k, m);
+  eint[at] = ev;
+  return e - ev;
+}
+
 // Larsen-Borgnakke exchange between the pair's relative translational energy E_c = m_r c_r^2 / 2 (crMag2 = c_r^2)
-// and the rotational energy of particles i and j (candidate k of global cell g), applied serially as Bird and SPARTA
-// do: each rotating molecule relaxes with probability 1/Zrot (constant, or Parker's: relax_probability), pooling its rotational energy with E_c and keeping
-// the share 1 - R^(1/(5/2 - omega)) (two rotational degrees of freedom); the second works from what the first
-// left. Returns the factor on |c_r| that leaves E_c after the exchange (total energy kept).
-fn rotational_exchange(i: u32, j: u32, crMag2: f32, pair: PairInfo, g: u32, step: u32, k: u32) -> f32 {
+// and the internal energy of particles i and j (candidate k of global cell g), applied serially as Bird and SPARTA
+// do. Each rotating molecule relaxes its rotation with probability 1/Zrot (constant, or Parker's: relax_probability),
+// pooling its rotational energy with E_c and keeping the share 1 - R^(1/(5/2 - omega)) (two rotational degrees of
+// freedom); then a vibrating one relaxes its vibration with probability 1/Zvib (vibrational_exchange). The second
+// molecule works from what the first left. Returns the factor on |c_r| that leaves E_c after the exchange (total
+// energy kept).
+fn internal_exchange(i: u32, j: u32, crMag2: f32, pair: PairInfo, g: u32, step: u32, k: u32) -> f32 {
   let r = rand4(g, step, STREAM_INTERNAL, k, params);
   let ec0 = 0.5 * pair.reducedMass * crMag2;
   var ec = ec0;
-  if (r.x < relax_probability(pair.rotRelax1, pair.zInf1, pair.tStar1, ec + erot[i], pair.lbExponent)) {
-    let e = ec + erot[i];
+  let ri = i * INTERNAL_WORDS;
+  let rj = j * INTERNAL_WORDS;
+  if (r.x < relax_probability(pair.rotRelax1, pair.zInf1, pair.tStar1, ec + eint[ri], pair.lbExponent)) {
+    let e = ec + eint[ri];
     let er = e * (1.0 - pow(r.y, pair.lbExponent));
-    erot[i] = er;
+    eint[ri] = er;
     ec = e - er;
   }
-  if (r.z < relax_probability(pair.rotRelax2, pair.zInf2, pair.tStar2, ec + erot[j], pair.lbExponent)) {
-    let e = ec + erot[j];
+  if (INTERNAL_WORDS > 1u && pair.vibKTheta1 > 0.0) {
+    ec = vibrational_exchange(i, ec, pair.vibKTheta1, pair.vibRelax1, pair.mwA1, pair.mwC1, pair, g, step, k, 0u);
+  }
+  if (r.z < relax_probability(pair.rotRelax2, pair.zInf2, pair.tStar2, ec + eint[rj], pair.lbExponent)) {
+    let e = ec + eint[rj];
     let er = e * (1.0 - pow(r.w, pair.lbExponent));
-    erot[j] = er;
+    eint[rj] = er;
     ec = e - er;
+  }
+  if (INTERNAL_WORDS > 1u && pair.vibKTheta2 > 0.0) {
+    ec = vibrational_exchange(j, ec, pair.vibKTheta2, pair.vibRelax2, pair.mwA2, pair.mwC2, pair, g, step, k, 1u);
   }
   if (ec0 <= 0.0) { return 1.0; }
   return sqrt(max(ec, 0.0) / ec0);
@@ -119,7 +174,7 @@ fn collide_cell(c: u32, step: u32) -> vec2<u32> {
     let vcm = pair.massFraction1 * v1 + pair.massFraction2 * v2;
     var crNew = scatter_relative(cr, pair, w.xy);
     if (HAS_ROTATION && (pair.rotRelax1 > 0.0 || pair.rotRelax2 > 0.0)) {
-      crNew = crNew * rotational_exchange(i, j, dot(cr, cr), pair, g, step, k);
+      crNew = crNew * internal_exchange(i, j, dot(cr, cr), pair, g, step, k);
     }
     let v1n = vcm + pair.massFraction2 * crNew;
     let v2n = vcm - pair.massFraction1 * crNew;

@@ -9,9 +9,12 @@ override WG_SIZE: u32 = 256u;
 override MULTI_RANK: bool = false;
 // True when the case has bodies in the flow (body.wgsl): flights test the triangles of the cells they cross.
 override HAS_BODIES: bool = false;
-// True when a species of the case rotates: the particles carry their rotational energy (the erot arrays), which the
-// collisions exchange with the translation (Larsen-Borgnakke, collide.wgsl).
+// True when a species of the case rotates (every vibrating species rotates too): the particles carry their internal
+// energy (the eint arrays), which the collisions exchange with the translation (Larsen-Borgnakke, collide.wgsl).
 override HAS_ROTATION: bool = false;
+// Words of internal energy per particle in the eint arrays: 1 (rotational energy, J) or, when a species vibrates, 2
+// (rotational, then vibrational energy, J: a whole number of k theta_v quanta).
+override INTERNAL_WORDS: u32 = 1u;
 
 // Words of one migrating particle: px, py, pz, vx, vy, vz, cell word, key (2).
 const MIGRANT_WORDS: u32 = 9u;
@@ -42,6 +45,7 @@ const STREAM_INJECT_COUNT: u32 = 4u;
 const STREAM_INJECT_PARTICLE: u32 = 5u;
 const STREAM_BODY: u32 = 6u;
 const STREAM_INTERNAL: u32 = 7u;
+const STREAM_VIBRATION: u32 = 8u;
 
 // Control words (a u32 storage array shared by all phases).
 const CTL_STEP: u32 = 0u;          // step being computed (1-based)
@@ -181,7 +185,8 @@ struct SurfaceSpecies {
   massRatio: f32,
   // k T_w of the wall for a rotating species (J; 0 for an atom or a specular wall)
   rotKT: f32,
-  pad1: f32,
+  // k theta_v of a vibrating species (J; 0 when it does not vibrate)
+  vibKTheta: f32,
 }
 
 // Sizes of the uniform tables (uniform arrays need a fixed length): 16 species, 64 bodies, 6 faces.
@@ -207,8 +212,21 @@ struct PairInfo {
   tStar1: f32,
   zInf2: f32,
   tStar2: f32,
+  // k theta_v of the first (second) molecule's vibration, J (0: it does not vibrate)
+  vibKTheta1: f32,
+  vibKTheta2: f32,
+  // probability that the first (second) molecule relaxes its vibration: 1/Zvib (constant form)
+  vibRelax1: f32,
+  vibRelax2: f32,
+  // Millikan-White Zvib of the first (second) molecule with the pair's partner, ln Z = mwA T^(-1/3) + mwC - omega ln T
+  // (mwA 0: the constant 1/vibRelax)
+  mwA1: f32,
+  mwC1: f32,
+  mwA2: f32,
+  mwC2: f32,
+  // the pair's VHS viscosity exponent
+  omega: f32,
   pad0: u32,
-  pad1: u32,
 }
 
 // Initial fill of the box (init.wgsl).
@@ -220,7 +238,8 @@ struct InitParams {
   velZ: f32,
   // temperature of the rotational energy at the start, K
   rotTemperature: f32,
-  pad1: u32,
+  // temperature of the vibrational energy at the start, K
+  vibTemperature: f32,
   pad2: u32,
 }
 
@@ -230,6 +249,11 @@ struct SpeciesInfo {
   initThermalSpeed: f32,
   // rotational degrees of freedom (0 or 2)
   rotDof: f32,
+  // k theta_v of its vibration, J (0: it does not vibrate)
+  vibKTheta: f32,
+  pad0: u32,
+  pad1: u32,
+  pad2: u32,
 }
 
 // One face of the box: 0 xmin, 1 xmax, 2 ymin, 3 ymax, 4 zmin, 5 zmax.
@@ -252,6 +276,11 @@ struct FaceSpecies {
   speedRatio: f32,
   // k T of the wall or reservoir for a rotating species (J; 0 for an atom and on other faces)
   rotKT: f32,
+  // k theta_v of a vibrating species (J; 0 when it does not vibrate)
+  vibKTheta: f32,
+  pad0: u32,
+  pad1: u32,
+  pad2: u32,
 }
 
 // ---- Philox-4x32-10 (Salmon et al., SC'11), counter-based: numbers depend only on (key, counter).
@@ -367,6 +396,13 @@ fn owns_coords(v: vec3<u32>, p: SimParams) -> bool {
 fn owns_cell(g: u32, p: SimParams) -> bool {
   if (!MULTI_RANK) { return true; }
   return owns_coords(coords_of_cell(g, p), p);
+}
+
+// Vibrational energy (J) of a harmonic oscillator of quantum kTheta = k theta_v in equilibrium at kT = k T: the level
+// floor(-ln R kT / kTheta) of the Boltzmann distribution, times the quantum (0 when it does not vibrate).
+fn equilibrium_vibration(kTheta: f32, kT: f32, u: f32) -> f32 {
+  if (kTheta <= 0.0 || kT <= 0.0) { return 0.0; }
+  return floor(-log(u) * kT / kTheta) * kTheta;
 }
 
 // Parker's rotational collision number at temperature t: Z_inf / (1 + pi^(3/2)/2 sqrt(T*/t) + (pi + pi^2/4) T*/t).

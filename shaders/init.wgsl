@@ -1,7 +1,7 @@
 // init.wgsl: fills the box at step 0. Particle i gets a position uniform in the box, a species
 // drawn by mole fraction, and a velocity from a drifting Maxwellian (kind 0) or the +-sqrt(kT/m)
 // start (kind 1: each component +-sqrt(kT/m) with a random sign, used to test relaxation), and a rotating species
-// its rotational energy at the initial rotational temperature.
+// its rotational (vibrational) energy at the initial rotational (vibrational) temperature.
 // Each particle is counted in its cell like move.wgsl does, and the sort then orders the box (so the
 // first step starts from cell-sorted particles). In a multi-rank run every rank draws all initial
 // particles and keeps those in its own cells, appended in any order with key (0, i): the sort puts
@@ -22,8 +22,8 @@
 @group(0) @binding(11) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(12) var<storage, read_write> slot: array<u32>;
 @group(0) @binding(13) var<storage, read_write> keys: array<vec2<u32>>;
-// rotational energy, J (a stub unless HAS_ROTATION)
-@group(0) @binding(14) var<storage, read_write> erot: array<f32>;
+// internal energy per particle, INTERNAL_WORDS words (rotational, vibrational; J; a stub unless HAS_ROTATION)
+@group(0) @binding(14) var<storage, read_write> eint: array<f32>;
 
 // One invocation per initial particle.
 @compute @workgroup_size(WG_SIZE)
@@ -81,9 +81,14 @@ fn init_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
   cell[at] = cell_word(c, sp);
   slot[at] = atomicAdd(&counts[c - params.cellBase], 1u);
   if (HAS_ROTATION) {
-    // two rotational degrees of freedom in equilibrium at the rotational temperature: E = -k T ln R
+    // two rotational degrees of freedom in equilibrium at the rotational temperature: E = -k T ln R; the vibration a
+    // Boltzmann level at the vibrational temperature
+    let u = rand4(i, 0u, STREAM_INIT, 2u, params);
     var e = 0.0;
-    if (speciesInfo[sp].rotDof > 0.0) { e = -BOLTZMANN * init.rotTemperature * log(rand4(i, 0u, STREAM_INIT, 2u, params).x); }
-    erot[at] = e;
+    if (speciesInfo[sp].rotDof > 0.0) { e = -BOLTZMANN * init.rotTemperature * log(u.x); }
+    eint[at * INTERNAL_WORDS] = e;
+    if (INTERNAL_WORDS > 1u) {
+      eint[at * INTERNAL_WORDS + 1u] = equilibrium_vibration(speciesInfo[sp].vibKTheta, BOLTZMANN * init.vibTemperature, u.y);
+    }
   }
 }

@@ -23,8 +23,8 @@
 @group(0) @binding(13) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(14) var<storage, read_write> slot: array<u32>;
 @group(0) @binding(15) var<storage, read_write> keys: array<vec2<u32>>;
-// rotational energy, J (a stub unless HAS_ROTATION)
-@group(0) @binding(16) var<storage, read_write> erot: array<f32>;
+// internal energy per particle, INTERNAL_WORDS words (rotational, vibrational; J; a stub unless HAS_ROTATION)
+@group(0) @binding(16) var<storage, read_write> eint: array<f32>;
 
 // Poisson(mean) as a sum of Knuth draws of mean <= 8 each (exact by additivity), from the stream
 // of face cell fc and species s.
@@ -173,11 +173,15 @@ fn inject_write(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
         vel[a] = inward * flux_normal(fs.speedRatio, fc, base, step) * fs.thermalSpeed * sqrt(2.0);
         let u2 = rand4(fc, step, STREAM_INJECT_PARTICLE, base + LAST, params);
         faceCopy = (fc >> 5u) % FACE_COPIES;
-        // a rotating species brings the reservoir's rotational energy: E = -k T ln R (two degrees of freedom)
-        var e0 = 0.0;
-        if (HAS_ROTATION && fs.rotKT > 0.0) { e0 = -fs.rotKT * log(u2.y); }
+        // a rotating species brings the reservoir's rotational energy: E = -k T ln R (two degrees of freedom), and a
+        // vibrating one a Boltzmann level at the reservoir's temperature
+        var e0 = vec2<f32>(0.0);
+        if (HAS_ROTATION && fs.rotKT > 0.0) { e0 = vec2<f32>(-fs.rotKT * log(u2.y), equilibrium_vibration(fs.vibKTheta, fs.rotKT, u2.z)); }
         let fl = fly(Flight(pos, vel, true, e0), u2.x * params.dt, s, rid, step);
-        if (HAS_ROTATION) { erot[at] = fl.erot; }
+        if (HAS_ROTATION) {
+          eint[at * INTERNAL_WORDS] = fl.eint.x;
+          if (INTERNAL_WORDS > 1u) { eint[at * INTERNAL_WORDS + 1u] = fl.eint.y; }
+        }
         px[at] = fl.pos.x;
         py[at] = fl.pos.y;
         pz[at] = fl.pos.z;

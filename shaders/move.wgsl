@@ -37,8 +37,8 @@ struct Boxes {
 @group(0) @binding(16) var<storage, read_write> migCounts: array<atomic<u32>>;
 @group(0) @binding(17) var<uniform> boxes: Boxes;
 @group(0) @binding(18) var<storage, read> arrivals: array<u32>;
-// rotational energy, J (a stub unless HAS_ROTATION)
-@group(0) @binding(19) var<storage, read_write> erot: array<f32>;
+// internal energy per particle, INTERNAL_WORDS words (rotational, vibrational; J; a stub unless HAS_ROTATION)
+@group(0) @binding(19) var<storage, read_write> eint: array<f32>;
 
 // The rank whose box holds cell coordinates v.
 fn owner_of(v: vec3<u32>) -> u32 {
@@ -125,15 +125,15 @@ fn place(i: u32, g: u32, v: vec3<u32>) -> u32 {
   return owner_of(v);
 }
 
-// What moving one particle gives: the rank it migrates to (or NO_DEST) and its rotational energy afterwards.
+// What moving one particle gives: the rank it migrates to (or NO_DEST) and its internal energy afterwards.
 struct Moved {
   dest: u32,
-  erot: f32,
+  eint: vec2<f32>,
 }
 
-// Advances live particle i (rotational energy e), applies boundaries, re-indexes and counts it. Its random stream is
+// Advances live particle i (rotational and vibrational energy e), applies boundaries, re-indexes and counts it. Its random stream is
 // keyed by (cell, rank in cell) at the start of the step: the same on any number of ranks.
-fn move_one(i: u32, e: f32) -> Moved {
+fn move_one(i: u32, e: vec2<f32>) -> Moved {
   let w = cell[i];
   let g0 = cell_part(w);
   let sp = species_part(w);
@@ -144,7 +144,7 @@ fn move_one(i: u32, e: f32) -> Moved {
   let f = fly(start, params.dt, sp, rid, ctl[CTL_STEP]);
   if (!f.alive) {
     cell[i] = INVALID_CELL;
-    return Moved(NO_DEST, 0.0);
+    return Moved(NO_DEST, vec2<f32>(0.0));
   }
   px[i] = f.pos.x;
   py[i] = f.pos.y;
@@ -157,9 +157,9 @@ fn move_one(i: u32, e: f32) -> Moved {
   cell[i] = cell_word(c, sp);
   if (!MULTI_RANK) {
     slot[i] = atomicAdd(&counts[c], 1u);
-    return Moved(NO_DEST, f.erot);
+    return Moved(NO_DEST, f.eint);
   }
-  return Moved(place(i, c, v), f.erot);
+  return Moved(place(i, c, v), f.eint);
 }
 
 // One invocation per live particle: move_one, then (multi-rank) the workgroup's migrants go to their segments.
@@ -168,17 +168,25 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
                   @builtin(local_invocation_index) li: u32) {
   let i = flat_id(wg, nwg, li);
   var dest = NO_DEST;
-  if (i < ctl[CTL_N]) { dest = move_one(i, 0.0).dest; }
+  if (i < ctl[CTL_N]) { dest = move_one(i, vec2<f32>(0.0)).dest; }
   if (MULTI_RANK) { emit_migrants(i, dest, li); }
 }
 
-// One rank with a rotating species: move_one carrying each particle's rotational energy (diffuse walls renew it).
+// One rank with a rotating species: move_one carrying each particle's internal energy (diffuse walls renew it).
 // An entry of its own, so that move_particles stays within 16 storage buffers (the limit of lavapipe and others).
 @compute @workgroup_size(WG_SIZE)
 fn move_rotating(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) li: u32) {
   let i = flat_id(wg, nwg, li);
-  if (i < ctl[CTL_N]) { erot[i] = move_one(i, erot[i]).erot; }
+  if (i >= ctl[CTL_N]) { return; }
+  let at = i * INTERNAL_WORDS;
+  if (INTERNAL_WORDS > 1u) {
+    let e = move_one(i, vec2<f32>(eint[at], eint[at + 1u])).eint;
+    eint[at] = e.x;
+    eint[at + 1u] = e.y;
+  } else {
+    eint[at] = move_one(i, vec2<f32>(eint[at], 0.0)).eint.x;
+  }
 }
 
 // The rank particle i migrates to if it is a live particle of a cell another rank owns, else NO_DEST.

@@ -1,5 +1,5 @@
 // reduce.wgsl: per-workgroup partial sums over live particles for the conservation checks and
-// step statistics: momentum (3), kinetic energy, sum of m|v|, sum of |v|, particle count, rotational energy.
+// step statistics: momentum (3), kinetic energy, sum of m|v|, sum of |v|, particle count, internal (rotational and vibrational) energy.
 // The host adds the partials in f64.
 
 const PARTIAL_WORDS: u32 = 8u;
@@ -12,8 +12,8 @@ const PARTIAL_WORDS: u32 = 8u;
 @group(0) @binding(5) var<storage, read> vz: array<f32>;
 @group(0) @binding(6) var<storage, read> cell: array<u32>;
 @group(0) @binding(7) var<storage, read_write> partials: array<f32>;
-// rotational energy, J (a stub unless HAS_ROTATION)
-@group(0) @binding(8) var<storage, read> erot: array<f32>;
+// internal energy per particle, INTERNAL_WORDS words (rotational, vibrational; J; a stub unless HAS_ROTATION)
+@group(0) @binding(8) var<storage, read> eint: array<f32>;
 
 var<workgroup> acc: array<array<f32, 8>, 256>;
 
@@ -38,7 +38,11 @@ fn reduce_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
     q[5] = speed;
     q[6] = 1.0;
     // in the same units as the kinetic energy (per mass of species 0)
-    if (HAS_ROTATION) { q[7] = erot[i] / speciesInfo[0].mass; }
+    if (HAS_ROTATION) {
+      var e = eint[i * INTERNAL_WORDS];
+      if (INTERNAL_WORDS > 1u) { e = e + eint[i * INTERNAL_WORDS + 1u]; }
+      q[7] = e / speciesInfo[0].mass;
+    }
   }
   acc[li] = q;
   workgroupBarrier();

@@ -44,9 +44,9 @@
 @group(0) @binding(19) var<storage, read_write> dst4: array<u32>;
 @group(0) @binding(20) var<storage, read_write> dst5: array<u32>;
 @group(0) @binding(21) var<storage, read_write> dst6: array<u32>;
-// the rotational energy (permute_rotation; the seven arrays above already fill a stage's 16 storage buffers)
-@group(0) @binding(34) var<storage, read> srcErot: array<u32>;
-@group(0) @binding(35) var<storage, read_write> dstErot: array<u32>;
+// the internal energy words (permute_rotation; the seven arrays above already fill a stage's 16 storage buffers)
+@group(0) @binding(34) var<storage, read> srcEint: array<u32>;
+@group(0) @binding(35) var<storage, read_write> dstEint: array<u32>;
 @group(0) @binding(36) var<storage, read> rankedIn: array<u32>;
 
 // Writes each particle's index at its cell's start plus its arrival slot; invocation 0 also sets the
@@ -246,12 +246,14 @@ fn permute(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
   if (k < ctl[CTL_N]) { permute_one(k); }
 }
 
-// Gathers the rotational energy into sorted order (one rank, before permute overwrites the ranked order in dst4).
+// Gathers the internal energy words into sorted order (one rank, before permute overwrites the ranked order in dst4).
 @compute @workgroup_size(WG_SIZE)
 fn permute_rotation(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) li: u32) {
   let k = flat_id(wg, nwg, li);
-  if (k < ctl[CTL_N]) { dstErot[k] = srcErot[rankedIn[k]]; }
+  if (k >= ctl[CTL_N]) { return; }
+  let first = rankedIn[k] * INTERNAL_WORDS;
+  for (var w = 0u; w < INTERNAL_WORDS; w++) { dstEint[k * INTERNAL_WORDS + w] = srcEint[first + w]; }
 }
 
 // Split steps: the interior pass gathers slots [0, N_INTERIOR) (dispatched over the capacity), the halo pass

@@ -38,6 +38,8 @@ export function formatPrelaunch(report: PrelaunchReport): string {
     `  GPU buffers          ${bytesText(e.totalBufferBytes)}, ${sci(e.bytesPerParticle)} bytes per particle`,
     ...(e.rotation ?? []).map((r) =>
       `  rotation             ${r.species}: Zrot ${sci(r.zRot)}, relaxes in about ${sci(r.relaxationCollisions)} collisions (${sci(r.relaxationTime)} s)`),
+    ...(e.vibration ?? []).map((v) =>
+      `  vibration            ${v.species}: theta_v ${sci(v.theta)} K, Zvib ${sci(v.zVib)} at the reference temperature, ${sci(v.quantaAtReference)} quanta per molecule in equilibrium there, relaxes in about ${sci(v.relaxationTime)} s`),
   ];
   for (const f of report.errors) lines.push(`ERROR [${f.code}] ${f.field}: ${f.message}`);
   for (const f of report.warnings) lines.push(`warning [${f.code}] ${f.field}: ${f.message}`);

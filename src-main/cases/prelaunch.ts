@@ -5,7 +5,7 @@ import { CELL_WORD } from '../solver/gpu/struct-layouts.js';
 import { FACES, cellCount, cellVolume, domainVolume, moleFractions, referenceState, resolvedFnum } from '../common/case-schema.js';
 import type { ReferenceState } from '../common/case-schema.js';
 import { mixtureCollisionRate, mixtureMeanFreePath } from '../common/gas-mixture.js';
-import { mostProbableSpeed, parkerZ } from '../common/physics.js';
+import { millikanWhite, millikanWhiteZ, mostProbableSpeed, pairModel, parkerZ } from '../common/physics.js';
 import { bytesText, sci } from './prelaunch-format.js';
 import { bodyGeometryIssues } from '../solver/body-tables.js';
 
@@ -45,6 +45,12 @@ export interface PrelaunchEstimates {
    * seconds at the reference state. Empty for a monatomic gas.
    */
   rotation: { species: string; zRot: number; relaxationCollisions: number; relaxationTime: number }[];
+  /**
+   * Per vibrating species: its characteristic temperature, its Zvib at the reference temperature (constant, or
+   * Millikan-White's with itself as partner), the equilibrium vibrational energy there in quanta per molecule,
+   * 1/(exp(theta_v/T) - 1), and the relaxation time Zvib times the mean collision time. Empty without vibration.
+   */
+  vibration: { species: string; theta: number; zVib: number; quantaAtReference: number; relaxationTime: number }[];
 }
 
 /** Result of prelaunchCheck: ok is false when any error refuses the launch. */
@@ -111,6 +117,13 @@ export function prelaunchCheck(c: Case, gpu: PrelaunchGpu): PrelaunchReport {
         const zRot = s.parker ? parkerZ(s.parker.zInf, s.parker.tStar, p.ref.temperature) : s.rotationalRelaxation;
         const relaxationCollisions = (zRot * (3.5 - s.omega)) / (2.5 - s.omega);
         return { species: s.name, zRot, relaxationCollisions, relaxationTime: relaxationCollisions * p.tau };
+      }),
+      vibration: c.species.flatMap((s) => {
+        if (!s.vibration) return [];
+        const theta = s.vibration.characteristicTemperature;
+        const t = p.ref.temperature;
+        const zVib = s.vibration.millikanWhite ? millikanWhiteZ(millikanWhite(theta, pairModel(s, s)), t) : s.vibration.relaxation;
+        return [{ species: s.name, theta, zVib, quantaAtReference: 1 / Math.expm1(theta / t), relaxationTime: zVib * p.tau }];
       }),
     },
   };

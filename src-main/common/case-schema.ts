@@ -110,6 +110,12 @@ const speciesSchema = strict({
     zInf: ranged(1, 1e6, 'collisions').describe('Parker\'s Z_inf, the high-temperature limit of Zrot'),
     tStar: ranged(1e-3, 1e6, 'K').describe('Parker\'s characteristic temperature T*, K'),
   }).optional().describe('Parker\'s temperature-dependent Zrot = Z_inf / (1 + pi^(3/2)/2 sqrt(T*/T) + (pi + pi^2/4) T*/T) at the temperature of the energy a relaxing molecule pools, T = (E_c + E_rot) / ((7/2 - omega) k), instead of the constant rotationalRelaxation'),
+  vibration: strict({
+    characteristicTemperature: ranged(1, 1e5, 'K').describe('characteristic vibrational temperature theta_v of the harmonic oscillator, K (N2 3371, O2 2256, NO 2719)'),
+    relaxation: ranged(1, 1e12, 'collisions').default(50).describe('vibrational collision number Zvib: each molecule of a collision relaxes its vibration with probability 1/Zvib (default 50; unused with millikanWhite)'),
+    millikanWhite: z.boolean({ error: 'expected true or false' }).default(false)
+      .describe('Zvib from the Millikan-White correlation for each collision partner, at the temperature of the energy a relaxing molecule pools, instead of the constant relaxation'),
+  }).optional().describe('one vibrational mode, a quantized harmonic oscillator exchanging energy by Larsen-Borgnakke (needs rotationalDof 2)'),
 });
 
 const boundaryTypes = ['periodic', 'specular', 'diffuse', 'inflow', 'outflow'] as const;
@@ -164,6 +170,7 @@ export const caseSchema = strict({
     numberDensity: nonNegative('m^-3', LIMITS.numberDensity).default(0).describe('number density, m^-3 (must be > 0 unless kind is "empty")'),
     temperature: temperature().default(273.15).describe('temperature, K'),
     rotationalTemperature: temperature().optional().describe('temperature of the rotational energy at the start, K (default: temperature; for relaxation studies)'),
+    vibrationalTemperature: temperature().optional().describe('temperature of the vibrational energy at the start, K (default: temperature; for relaxation studies)'),
     velocity: velocity(),
     fractions: fractions().optional(),
   }),

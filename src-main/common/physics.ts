@@ -110,3 +110,42 @@ export function parkerZ(zInf: number, tStar: number, t: number): number {
   const r = tStar / t;
   return zInf / (1 + 0.5 * Math.PI ** 1.5 * Math.sqrt(r) + (Math.PI + 0.25 * Math.PI * Math.PI) * r);
 }
+
+/** Atomic mass unit, kg (CODATA 2018). */
+export const ATOMIC_MASS_UNIT = 1.6605390666e-27;
+/** One standard atmosphere, Pa. */
+const ATMOSPHERE = 101325;
+
+/** Millikan-White Zvib of a molecule in a pair, as ln Z = a T^(-1/3) + c - omega ln T (see millikanWhite). */
+export interface MillikanWhite {
+  a: number;
+  c: number;
+  omega: number;
+}
+
+/**
+ * Millikan-White vibrational collision number of a molecule of characteristic temperature theta (K) colliding in pair
+ * p: Z = tau_MW nu, with p tau_MW = exp(A (T^(-1/3) - B) - 18.42) atm s, A = 1.16e-3 mu^(1/2) theta^(4/3),
+ * B = 0.015 mu^(1/4) (mu the pair's reduced mass in amu; Millikan and White 1963), and nu the VHS collision rate
+ * with partners of that kind at pressure p, nu / p = <sigma_T c_r> / (k T),
+ * <sigma_T c_r> = 2 sqrt(pi) d_ref^2 (2 k T_ref / m_r)^(1/2) (T / T_ref)^(1 - omega). Written as ln Z so the shader
+ * evaluates it at any T: ln Z = a T^(-1/3) + c - omega ln T.
+ */
+export function millikanWhite(theta: number, p: PairModel): MillikanWhite {
+  const mu = p.reducedMass / ATOMIC_MASS_UNIT;
+  const a = 1.16e-3 * Math.sqrt(mu) * theta ** (4 / 3);
+  const b = 0.015 * mu ** 0.25;
+  // <sigma_T c_r> = rate T^(1 - omega)
+  const rate = 2 * Math.sqrt(Math.PI) * p.dRef * p.dRef * Math.sqrt((2 * BOLTZMANN * p.tRef) / p.reducedMass) * p.tRef ** (p.omega - 1);
+  return { a, c: -a * b - 18.42 + Math.log((ATMOSPHERE * rate) / BOLTZMANN), omega: p.omega };
+}
+
+/** The Millikan-White Zvib at temperature t (K). */
+export function millikanWhiteZ(mw: MillikanWhite, t: number): number {
+  return Math.exp(mw.a * t ** (-1 / 3) + mw.c - mw.omega * Math.log(t));
+}
+
+/** The vibrational quantum k theta_v of a species (J; 0 when it has no vibrational mode). */
+export function vibrationalQuantum(s: { vibration?: { characteristicTemperature: number } }): number {
+  return s.vibration ? BOLTZMANN * s.vibration.characteristicTemperature : 0;
+}

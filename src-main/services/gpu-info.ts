@@ -62,12 +62,16 @@ export async function checkCaseJson(caseJson: unknown): Promise<CaseCheck> {
     throw e;
   }
   const report = prelaunchCheck(c, { limits: facts.limits, buffers: bufferPlan(tables, initialCapacity(tables, stepsPerSubmit(c))) });
-  // the contract's estimates are numbers by name: each rotating species' relaxation as two named numbers
-  const { rotation, ...numbers } = report.estimates;
+  // the contract's estimates are numbers by name: each rotating (vibrating) species' relaxation as named numbers
+  const { rotation, vibration, ...numbers } = report.estimates;
   const estimates: Record<string, number> = { ...numbers };
   for (const r of rotation) {
     estimates[`rotationalRelaxationCollisions ${r.species}`] = r.relaxationCollisions;
     estimates[`rotationalRelaxationTime ${r.species}`] = r.relaxationTime;
+  }
+  for (const v of vibration) {
+    estimates[`vibrationalCollisionNumber ${v.species}`] = v.zVib;
+    estimates[`vibrationalRelaxationTime ${v.species}`] = v.relaxationTime;
   }
   return { ok: report.ok, issues: [], prelaunch: { errors: report.errors, warnings: report.warnings, estimates }, adapter };
 }

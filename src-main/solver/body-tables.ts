@@ -6,7 +6,7 @@ import { FACES, domainLengths, type Case } from '../common/case-schema.js';
 import type { Body } from '../common/body-schema.js';
 import { bodyPlacementIssues, buildCellTable, meshIssues, tessellateShape, type CellTable } from '../common/geometry/index.js';
 import { CaseError, type CaseIssue } from '../common/case-errors.js';
-import { BOLTZMANN } from '../common/physics.js';
+import { BOLTZMANN, vibrationalQuantum } from '../common/physics.js';
 import { DOMAIN_FACE_ELEMENTS, FACE_COPIES } from '../common/surface-layout.js';
 import { SURFACE_MODEL_CODES, UNIFORM_TABLES } from './gpu/struct-layouts.js';
 import { fixedScale, speedBound } from './fixed-point.js';
@@ -206,6 +206,7 @@ export function buildBodyTables(c: Case, tHot: number): BodyTables {
         thermalSpeed: tw === null ? 0 : Math.sqrt((BOLTZMANN * tw) / s.mass),
         massRatio: s.mass / massRef,
         rotKT: tw === null || s.rotationalDof === 0 ? 0 : BOLTZMANN * tw,
+        vibKTheta: vibrationalQuantum(s),
       } : {});
     }
   });

@@ -103,7 +103,7 @@ export class Simulation {
     const refusal = rotationRanksRefusal(kase, subdomain.worldSize);
     if (refusal) throw new Error(refusal);
     this.cache = new PipelineCache(device, {
-      WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0, HAS_ROTATION: this.tables.hasRotation ? 1 : 0,
+      WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0, HAS_ROTATION: this.tables.hasRotation ? 1 : 0, INTERNAL_WORDS: this.tables.internalWords,
     });
     const share = cellShare(subdomain, this.tables.nCells);
     this.state = new SimState(device, this.tables, placement?.capacity ?? initialCapacity(this.tables, this.chunk, share), this.chunk, subdomain);
@@ -446,11 +446,24 @@ export class Simulation {
     return out;
   }
 
+  /** Rotational and vibrational energies (J) of the live particles, in particle order (at most the first `limit`; zeros when nothing rotates or vibrates). */
+  async readInternalEnergy(limit = Infinity): Promise<{ rotational: Float32Array<ArrayBuffer>; vibrational: Float32Array<ArrayBuffer> }> {
+    const n = Math.min(this.particles, limit);
+    if (!this.tables.hasRotation) return { rotational: new Float32Array(n), vibrational: new Float32Array(n) };
+    const w = this.tables.internalWords;
+    const words = new Float32Array(await readBuffer(this.gpu.device, this.state.liveEint, 4 * w * n));
+    const rotational = new Float32Array(n);
+    const vibrational = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      rotational[i] = words[w * i];
+      if (w > 1) vibrational[i] = words[w * i + 1];
+    }
+    return { rotational, vibrational };
+  }
+
   /** Rotational energies (J) of the live particles, in particle order (at most the first `limit`; zeros when nothing rotates). */
   async readRotationalEnergy(limit = Infinity): Promise<Float32Array> {
-    const n = Math.min(this.particles, limit);
-    if (!this.tables.hasRotation) return new Float32Array(n);
-    return new Float32Array(await readBuffer(this.gpu.device, this.state.liveErot, 4 * n));
+    return (await this.readInternalEnergy(limit)).rotational;
   }
 
   /** The velocity distribution of the first species from (at most the first `limit`, in cell order) live particles. */
@@ -491,8 +504,8 @@ export class Simulation {
     for (const a of PARTICLE_ATTRIBUTES) arrays[a] = a === 'cell' ? new Uint32Array(raw[a]) : new Float32Array(raw[a]);
     const ordered = inCellOrder(arrays, this.subdomain.cellBase, st.nLocal);
     // rotation runs on one rank, whose live set is always in cell order: the energies need no reordering
-    const erot = this.tables.hasRotation ? await this.readRotationalEnergy() : null;
-    if (erot && ordered !== arrays) throw new Error('internal: a rotating gas\'s particles were out of cell order at a checkpoint');
+    const internal = this.tables.hasRotation ? await this.readInternalEnergy() : null;
+    if (internal && ordered !== arrays) throw new Error('internal: a rotating gas\'s particles were out of cell order at a checkpoint');
     const cells = await this.cellState();
     if (!this.history) throw new Error('internal: snapshot() outside run()');
     return {
@@ -501,7 +514,8 @@ export class Simulation {
       history: structuredClone(this.history),
       surface: { totals: BigInt64Array.from(this.surface.totals), sampledSteps: this.surface.sampledSteps },
       sampling: this.tables.sampling ? await this.readSampleState() : null,
-      ...(erot ? { erot: erot as Float32Array<ArrayBuffer> } : {}),
+      ...(internal ? { erot: internal.rotational } : {}),
+      ...(internal && this.tables.internalWords > 1 ? { evib: internal.vibrational } : {}),
     };
   }
 
@@ -522,7 +536,14 @@ export class Simulation {
     for (const a of PARTICLE_ATTRIBUTES) if (n > 0) device.queue.writeBuffer(st.live[a], 0, s.arrays[a]);
     if (this.tables.hasRotation) {
       if (!s.erot) throw new Error('the checkpoint holds no rotational energies, but the case has a rotating species: resume needs a checkpoint written with rotation');
-      if (n > 0) device.queue.writeBuffer(st.liveErot, 0, s.erot);
+      const w = this.tables.internalWords;
+      if (w > 1 && !s.evib) throw new Error('the checkpoint holds no vibrational energies, but the case has a vibrating species: resume needs a checkpoint written with vibration');
+      const words = new Float32Array(w * n);
+      for (let i = 0; i < n; i++) {
+        words[w * i] = s.erot[i];
+        if (w > 1) words[w * i + 1] = s.evib![i];
+      }
+      if (n > 0) device.queue.writeBuffer(st.liveEint, 0, words);
     }
     // starts of the saved (cell-sorted) order: the move phase keys each particle by its rank in its cell
     const counts = new Uint32Array(st.nLocal);

@@ -49,7 +49,7 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
   const S = t.species.length;
   const plan: BufferRequirement[] = [];
   for (const set of ['A', 'B']) for (const a of PARTICLE_ATTRIBUTES) plan.push({ label: `particles.${a}.${set}`, bytes: particleArrayBytes(capacity) });
-  if (t.hasRotation) for (const set of ['A', 'B']) plan.push({ label: `particles.erot.${set}`, bytes: particleArrayBytes(capacity) });
+  if (t.hasRotation) for (const set of ['A', 'B']) plan.push({ label: `particles.eint.${set}`, bytes: particleArrayBytes(t.internalWords * capacity) });
   for (const part of SAMPLE_PARTS) plan.push({ label: `sample.${part}`, bytes: t.sampling ? 4 * partPlanes(part, S) * nLocal : 4 });
   for (const a of ['cell.counts', 'cell.starts', 'cell.sigmaCrMax', 'cell.remainder']) plan.push({ label: a, bytes: 4 * nLocal });
   plan.push({ label: 'reduce.partials', bytes: 4 * PARTIAL_WORDS * Math.ceil(capacity / 256) });
@@ -111,8 +111,8 @@ export class SimState {
   readonly boxes: GPUBuffer;
   readonly migCounts: GPUBuffer;
   sets: [ParticleSet, ParticleSet];
-  /** Rotational energy per particle, J, of each particle set (16-byte stubs when no species rotates). */
-  erot: [GPUBuffer, GPUBuffer];
+  /** Internal energy per particle (internalWords f32 words: rotational, vibrational; J) of each particle set (16-byte stubs when no species rotates). */
+  eint: [GPUBuffer, GPUBuffer];
   partials: GPUBuffer;
   /** In-cell order keys (multi-rank; a stub otherwise). */
   keys: GPUBuffer;
@@ -178,7 +178,7 @@ export class SimState {
     this.injCounts = makeBuffer(device, 'inject.counts', 4 * t.nFaceCells);
     this.injStarts = makeBuffer(device, 'inject.starts', 4 * t.nFaceCells);
     this.sets = [makeParticleSet(device, 'A', capacity), makeParticleSet(device, 'B', capacity)];
-    this.erot = [this.makeErot('A', capacity), this.makeErot('B', capacity)];
+    this.eint = [this.makeEint('A', capacity), this.makeEint('B', capacity)];
     this.partials = makeBuffer(device, 'reduce.partials', 4 * PARTIAL_WORDS * Math.ceil(capacity / 256));
     this.boxes = makeBufferWith(device, 'boxes', packBoxes(this.subdomain), UNIFORM);
     this.migCounts = makeBuffer(device, 'migrate.counts', 4 * (this.subdomain.worldSize + 1));
@@ -191,9 +191,9 @@ export class SimState {
     this.makeSplitBuffers();
   }
 
-  /** The rotational energy array of one particle set (J per molecule; a 16-byte stub when nothing rotates). */
-  private makeErot(name: string, capacity: number): GPUBuffer {
-    return makeBuffer(this.device, `particles.erot.${name}`, this.tables.hasRotation ? particleArrayBytes(capacity) : 16);
+  /** The internal energy array of one particle set (internalWords J per molecule; a 16-byte stub when nothing rotates). */
+  private makeEint(name: string, capacity: number): GPUBuffer {
+    return makeBuffer(this.device, `particles.eint.${name}`, this.tables.hasRotation ? particleArrayBytes(this.tables.internalWords * capacity) : 16);
   }
 
   /** (Re)creates the split-step buffers for the current nLocal (the halo bits start empty: no halo). */
@@ -279,9 +279,9 @@ export class SimState {
     return this.sets[this.current];
   }
 
-  /** Rotational energy of the live particles (a stub when nothing rotates). */
-  get liveErot(): GPUBuffer {
-    return this.erot[this.current];
+  /** Internal energy words of the live particles (a stub when nothing rotates). */
+  get liveEint(): GPUBuffer {
+    return this.eint[this.current];
   }
 
   /** Particle arrays not in use between steps (the sort's scratch and destination). */
@@ -298,13 +298,13 @@ export class SimState {
     const device = this.device;
     const fresh = makeParticleSet(device, this.current === 0 ? 'A' : 'B', newCapacity);
     const other = makeParticleSet(device, this.current === 0 ? 'B' : 'A', newCapacity);
-    const freshErot = this.makeErot(this.current === 0 ? 'A' : 'B', newCapacity);
-    const otherErot = this.makeErot(this.current === 0 ? 'B' : 'A', newCapacity);
+    const freshEint = this.makeEint(this.current === 0 ? 'A' : 'B', newCapacity);
+    const otherEint = this.makeEint(this.current === 0 ? 'B' : 'A', newCapacity);
     const keys = makeBuffer(device, 'particles.keys', this.multiRank ? 8 * newCapacity : 16);
     const slots = makeBuffer(device, 'particles.slots', this.multiRank ? 4 * newCapacity : 16);
     const enc = device.createCommandEncoder({ label: 'grow' });
     for (const a of PARTICLE_ATTRIBUTES) if (liveCount > 0) enc.copyBufferToBuffer(this.live[a], 0, fresh[a], 0, 4 * liveCount);
-    if (this.tables.hasRotation && liveCount > 0) enc.copyBufferToBuffer(this.liveErot, 0, freshErot, 0, 4 * liveCount);
+    if (this.tables.hasRotation && liveCount > 0) enc.copyBufferToBuffer(this.liveEint, 0, freshEint, 0, 4 * this.tables.internalWords * liveCount);
     if (scratchCount > 0) {
       if (this.multiRank) {
         enc.copyBufferToBuffer(this.slots, 0, slots, 0, 4 * scratchCount);
@@ -315,8 +315,8 @@ export class SimState {
     }
     device.queue.submit([enc.finish()]);
     for (const set of this.sets) for (const a of PARTICLE_ATTRIBUTES) set[a].destroy();
-    for (const e of this.erot) e.destroy();
-    this.erot = this.current === 0 ? [freshErot, otherErot] : [otherErot, freshErot];
+    for (const e of this.eint) e.destroy();
+    this.eint = this.current === 0 ? [freshEint, otherEint] : [otherEint, freshEint];
     this.keys.destroy();
     this.keys = keys;
     this.slots.destroy();

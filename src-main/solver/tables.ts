@@ -3,7 +3,7 @@
 import {
   FACES, cellCount, cellVolume, domainLengths, domainVolume, moleFractions, resolvedFnum, type Case,
 } from '../common/case-schema.js';
-import { BOLTZMANN, maxwellianFlux, mostProbableSpeed, pairModel } from '../common/physics.js';
+import { BOLTZMANN, maxwellianFlux, millikanWhite, mostProbableSpeed, pairModel, vibrationalQuantum } from '../common/physics.js';
 import { buildBodyTables, bodyParams, type BodyTables } from './body-tables.js';
 import { sampleScales } from './fixed-point.js';
 import { BOUNDARY_CODES } from './gpu/struct-layouts.js';
@@ -32,8 +32,10 @@ export interface SolverTables {
   sampling: boolean;
   /** Bodies, cut cells and surface sampling (body-tables.ts). */
   bodies: BodyTables;
-  /** Whether a species rotates: the particles then carry their rotational energy (HAS_ROTATION). */
+  /** Whether a species rotates: the particles then carry their internal energy (HAS_ROTATION). */
   hasRotation: boolean;
+  /** Words of internal energy per particle (INTERNAL_WORDS): 1 (rotation) or 2 (rotation and vibration). */
+  internalWords: 1 | 2;
 }
 
 /** Tangential axes of a face normal to axis a (the order inject.wgsl uses). */
@@ -85,6 +87,9 @@ export function buildTables(c: Case): SolverTables {
         tStar2: b.rotationalDof > 0 && b.parker ? b.parker.tStar : 0,
         lbExponent: 1 / (2.5 - p.omega),
         reducedMass: p.reducedMass,
+        omega: p.omega,
+        ...vibrationValues(a, p, '1'),
+        ...vibrationValues(b, p, '2'),
       });
       // a relative speed three times the most probable one of the hottest state: rarely exceeded
       const cr0 = 3 * Math.sqrt((2 * BOLTZMANN * tHot) / p.reducedMass);
@@ -125,11 +130,13 @@ export function buildTables(c: Case): SolverTables {
           injectMean: mean,
           speedRatio: un / mostProbableSpeed(b.temperature, s.mass),
           rotKT: s.rotationalDof > 0 ? BOLTZMANN * b.temperature : 0,
+          vibKTheta: vibrationalQuantum(s),
         });
       } else if (b.type === 'diffuse') {
         faceSpecies.push({
           thermalSpeed: Math.sqrt((BOLTZMANN * b.temperature) / s.mass), injectMean: 0, speedRatio: 0,
           rotKT: s.rotationalDof > 0 ? BOLTZMANN * b.temperature : 0,
+          vibKTheta: vibrationalQuantum(s),
         });
       } else {
         faceSpecies.push({ thermalSpeed: 0, injectMean: 0, speedRatio: 0 });
@@ -148,6 +155,7 @@ export function buildTables(c: Case): SolverTables {
     initFraction: xInit[k],
     initThermalSpeed: Math.sqrt((BOLTZMANN * c.initial.temperature) / s.mass),
     rotDof: s.rotationalDof,
+    vibKTheta: vibrationalQuantum(s),
   }));
   const init: Values = {
     count: initialParticles,
@@ -156,6 +164,7 @@ export function buildTables(c: Case): SolverTables {
     velY: c.initial.velocity[1],
     velZ: c.initial.velocity[2],
     rotTemperature: c.initial.rotationalTemperature ?? c.initial.temperature,
+    vibTemperature: c.initial.vibrationalTemperature ?? c.initial.temperature,
   };
 
   let nRef = filled ? c.initial.numberDensity : 0;
@@ -177,7 +186,20 @@ export function buildTables(c: Case): SolverTables {
     simParams, pairs, species, faces, faceSpecies, init, fnum, nCells, nFaceCells, bodies,
     initialParticles, injectionPerStep, sigmaCrMaxInit, sampling: c.sampling.enabled,
     hasRotation: c.species.some((s) => s.rotationalDof > 0),
+    internalWords: c.species.some((s) => s.vibration) ? 2 : 1,
     referenceParticles: (nRef * domainVolume(c)) / fnum,
+  };
+}
+
+/** PairInfo's vibration fields of molecule `which` ('1' or '2') of pair p: its quantum, 1/Zvib and Millikan-White's ln Z. */
+function vibrationValues(s: Case['species'][number], p: ReturnType<typeof pairModel>, which: '1' | '2'): Values {
+  if (!s.vibration) return {};
+  const mw = s.vibration.millikanWhite ? millikanWhite(s.vibration.characteristicTemperature, p) : null;
+  return {
+    [`vibKTheta${which}`]: vibrationalQuantum(s),
+    [`vibRelax${which}`]: 1 / s.vibration.relaxation,
+    [`mwA${which}`]: mw ? mw.a : 0,
+    [`mwC${which}`]: mw ? mw.c : 0,
   };
 }
 

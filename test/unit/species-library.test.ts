@@ -16,7 +16,12 @@ function withSpecies(species: unknown[]): unknown {
 describe('species library', () => {
   it('expands {"use": "N2"} to Bird\'s VHS nitrogen with rotation, named N2, and lets fields beside it override', () => {
     const c = parseCase(withSpecies([{ use: 'N2' }]));
-    expect(c.species).toEqual([{ name: 'N2', mass: 46.5e-27, dRef: 4.17e-10, omega: 0.74, tRef: 273, alpha: 1, rotationalDof: 2, rotationalRelaxation: 5 }]);
+    expect(c.species).toEqual([{
+      name: 'N2', mass: 46.5e-27, dRef: 4.17e-10, omega: 0.74, tRef: 273, alpha: 1, rotationalDof: 2, rotationalRelaxation: 5,
+      vibration: { characteristicTemperature: 3371, relaxation: 50, millikanWhite: true },
+    }]);
+    // null removes a library field: N2 without its vibrational mode
+    expect(parseCase(withSpecies([{ use: 'N2', vibration: null }])).species[0].vibration).toBeUndefined();
     const o = parseCase(withSpecies([{ use: 'N2', name: 'nitrogen', omega: 0.75, rotationalRelaxation: 10 }, { use: 'Ar' }]));
     expect(o.species[0]).toMatchObject({ name: 'nitrogen', mass: 46.5e-27, omega: 0.75, rotationalRelaxation: 10 });
     expect(o.species[1]).toMatchObject({ name: 'Ar', mass: 66.3e-27, rotationalDof: 0 });
@@ -32,12 +37,21 @@ describe('species library', () => {
     expect(() => parseCase(withSpecies([{ use: 5 }]))).toThrow(/species\[0\]\.use: got 5/);
   });
 
-  it('ships the issue\'s molecules and atoms with rotation exactly for the linear molecules', () => {
-    for (const name of ['N2', 'O2', 'NO', 'CO2', 'Ar', 'He', 'Xe']) expect(LIBRARY_NAMES).toContain(name);
+  it('ships the issue\'s molecules and atoms with rotation exactly for the linear molecules, vibration for the diatomics', () => {
+    expect([...LIBRARY_NAMES].sort()).toEqual(['Ar', 'CO2', 'He', 'N', 'N2', 'NO', 'O', 'O2', 'Xe']);
     for (const [name, s] of Object.entries(SPECIES_LIBRARY)) {
       expect(s.rotationalDof, name).toBe(['N2', 'O2', 'NO', 'CO2'].includes(name) ? 2 : 0);
-      expect(s.source, name).toMatch(/Bird 1994/);
+      expect(s.source, name).toMatch(['N', 'O'].includes(name) ? /SPARTA data\/vss\.data/ : /Bird 1994/);
+      // one vibrational mode: the diatomics (CO2's four modes are not carried)
+      expect(s.vibration !== undefined, name).toBe(['N2', 'O2', 'NO'].includes(name));
     }
+    expect([SPECIES_LIBRARY.N2, SPECIES_LIBRARY.O2, SPECIES_LIBRARY.NO].map((s) => s.vibration!.characteristicTemperature)).toEqual([3371, 2256, 2719]);
+    // every entry parses as a species of a case
+    expect(parseCase(withSpecies(LIBRARY_NAMES.map((use) => ({ use })))).species.map((s) => s.name)).toEqual(LIBRARY_NAMES);
+  });
+
+  it('refuses a vibrating species that does not rotate, naming the field', () => {
+    expect(() => parseCase(withSpecies([{ use: 'N2', rotationalDof: 0 }]))).toThrow(/species\[0\]\.rotationalDof: got 0 while species N2 vibrates/);
   });
 
   it('offers the names in the JSON Schema and reports the rotational relaxation before launch', () => {
@@ -50,5 +64,10 @@ describe('species library', () => {
     // Z (7/2 - omega)/(5/2 - omega) = 5 * 2.76 / 1.76
     expect(r.estimates.rotation[0].relaxationCollisions).toBeCloseTo((5 * 2.76) / 1.76, 10);
     expect(r.estimates.rotation[0].relaxationTime).toBeCloseTo(r.estimates.rotation[0].relaxationCollisions * r.estimates.meanCollisionTime, 15);
+    // vibration: Millikan-White's Zvib of N2-N2 at the reference temperature, and the equilibrium quanta there
+    expect(r.estimates.vibration).toHaveLength(1);
+    const t = c.initial.temperature;
+    expect(r.estimates.vibration[0].quantaAtReference).toBeCloseTo(1 / (Math.exp(3371 / t) - 1), 15);
+    expect(r.estimates.vibration[0].zVib).toBeGreaterThan(1e6);
   });
 });

@@ -1,5 +1,5 @@
 // What a checkpoint holds, and its encoding. A rank's file: the live particles [0, N) in cell-sorted
-// order (px, py, pz, vx, vy, vz, cell, and the rotational energy when a species rotates), per-cell (sigma c_r)_max and NTC remainders of its cells, the step
+// order (px, py, pz, vx, vy, vz, cell, and the rotational and vibrational energy when a species has them), per-cell (sigma c_r)_max and NTC remainders of its cells, the step
 // and N, its loop history (sampling counters, submits, particle totals), its exact surface sums and its sampling state (the
 // GPU's exact moment sums and batch means of its cells). The loop file: the sampling counters, the decomposition in force
 // and the block plan.
@@ -43,6 +43,8 @@ export interface RankSnapshot {
   sampling: SampleState | null;
   /** The live particles' rotational energy (J), in the order of `arrays`; absent when no species rotates. */
   erot?: Float32Array<ArrayBuffer>;
+  /** The live particles' vibrational energy (J), in the order of `arrays`; absent when no species vibrates. */
+  evib?: Float32Array<ArrayBuffer>;
 }
 
 /** The host's state at a submit boundary (one per checkpoint). */
@@ -69,7 +71,8 @@ export function encodeRankSnapshot(s: RankSnapshot): Buffer {
   if (s.surface) arrays['surface.totals'] = new Uint32Array(s.surface.totals.buffer, s.surface.totals.byteOffset, 2 * s.surface.totals.length);
   if (s.sampling) for (const p of SAMPLE_PARTS) arrays[`sample.${p}`] = s.sampling[p];
   if (s.erot) arrays['p.erot'] = s.erot;
-  const { arrays: _a, sigmaCrMax: _s, remainder: _r, surface, sampling, erot: _e, ...meta } = s;
+  if (s.evib) arrays['p.evib'] = s.evib;
+  const { arrays: _a, sigmaCrMax: _s, remainder: _r, surface, sampling, erot: _e, evib: _v, ...meta } = s;
   return encodeCheckpoint('rank', { ...meta, surfaceSampledSteps: surface?.sampledSteps ?? null, sampled: sampling !== null }, arrays);
 }
 
@@ -107,10 +110,16 @@ export function decodeRankSnapshot(bytes: Buffer, file: string): RankSnapshot {
     sampling = Object.fromEntries(SAMPLE_PARTS.map((p) => [p, part(p)])) as SampleState;
   }
   const erot = d.arrays['p.erot'];
-  if (erot !== undefined && (!(erot instanceof Float32Array) || erot.length !== meta.particles)) {
-    throw new CheckpointCorrupt(`checkpoint file ${file} is damaged: the rotational energies do not hold ${meta.particles} particles`);
+  const evib = d.arrays['p.evib'];
+  for (const [e, what] of [[erot, 'rotational'], [evib, 'vibrational']] as const) {
+    if (e !== undefined && (!(e instanceof Float32Array) || e.length !== meta.particles)) {
+      throw new CheckpointCorrupt(`checkpoint file ${file} is damaged: the ${what} energies do not hold ${meta.particles} particles`);
+    }
   }
-  return { ...meta, arrays, sigmaCrMax, remainder, ...(surface ? { surface } : {}), sampling, ...(erot ? { erot: erot as Float32Array<ArrayBuffer> } : {}) };
+  return {
+    ...meta, arrays, sigmaCrMax, remainder, ...(surface ? { surface } : {}), sampling,
+    ...(erot ? { erot: erot as Float32Array<ArrayBuffer> } : {}), ...(evib ? { evib: evib as Float32Array<ArrayBuffer> } : {}),
+  };
 }
 
 /** Encodes the host's state as a file. */

@@ -66,7 +66,7 @@ export const SurfaceModel = new StructLayout('SurfaceModel', [
 
 /** One (surface model, species) entry: the wall's thermal speed sqrt(k T_w / m) and the species' mass over the reference mass. */
 export const SurfaceSpecies = new StructLayout('SurfaceSpecies', [
-  ['thermalSpeed', 'f32'], ['massRatio', 'f32'], ['rotKT', 'f32'], ['pad1', 'f32'],
+  ['thermalSpeed', 'f32'], ['massRatio', 'f32'], ['rotKT', 'f32'], ['vibKTheta', 'f32'],
 ] as const);
 
 /** Lengths of the uniform tables (common.wgsl MAX_SPECIES, MAX_SURFACE_MODELS): 16 species, 64 bodies + 6 faces. */
@@ -79,16 +79,19 @@ export const PairInfo = new StructLayout('PairInfo', [
   ['crossSection', 'f32'], ['crExponent', 'f32'], ['invAlpha', 'f32'], ['massFraction1', 'f32'],
   ['massFraction2', 'f32'], ['vss', 'u32'], ['rotRelax1', 'f32'], ['rotRelax2', 'f32'],
   ['lbExponent', 'f32'], ['reducedMass', 'f32'], ['zInf1', 'f32'], ['tStar1', 'f32'],
-  ['zInf2', 'f32'], ['tStar2', 'f32'], ['pad0', 'u32'], ['pad1', 'u32'],
+  ['zInf2', 'f32'], ['tStar2', 'f32'], ['vibKTheta1', 'f32'], ['vibKTheta2', 'f32'],
+  ['vibRelax1', 'f32'], ['vibRelax2', 'f32'], ['mwA1', 'f32'], ['mwC1', 'f32'],
+  ['mwA2', 'f32'], ['mwC2', 'f32'], ['omega', 'f32'], ['pad0', 'u32'],
 ] as const);
 
 export const InitParams = new StructLayout('InitParams', [
   ['count', 'u32'], ['kind', 'u32'], ['velX', 'f32'], ['velY', 'f32'],
-  ['velZ', 'f32'], ['rotTemperature', 'f32'], ['pad1', 'u32'], ['pad2', 'u32'],
+  ['velZ', 'f32'], ['rotTemperature', 'f32'], ['vibTemperature', 'f32'], ['pad2', 'u32'],
 ] as const);
 
 export const SpeciesInfo = new StructLayout('SpeciesInfo', [
   ['mass', 'f32'], ['initFraction', 'f32'], ['initThermalSpeed', 'f32'], ['rotDof', 'f32'],
+  ['vibKTheta', 'f32'], ['pad0', 'u32'], ['pad1', 'u32'], ['pad2', 'u32'],
 ] as const);
 
 export const FaceInfo = new StructLayout('FaceInfo', [
@@ -98,6 +101,7 @@ export const FaceInfo = new StructLayout('FaceInfo', [
 
 export const FaceSpecies = new StructLayout('FaceSpecies', [
   ['thermalSpeed', 'f32'], ['injectMean', 'f32'], ['speedRatio', 'f32'], ['rotKT', 'f32'],
+  ['vibKTheta', 'f32'], ['pad0', 'u32'], ['pad1', 'u32'], ['pad2', 'u32'],
 ] as const);
 
 export const ScanParams = new StructLayout('ScanParams', [

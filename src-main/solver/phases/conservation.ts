@@ -29,7 +29,7 @@ export async function particleTotals(ctx: PhaseContext, n: number, readback: Rea
   const pass = enc.beginComputePass({ label: 'reduce' });
   pass.setPipeline(pipeline);
   pass.setBindGroup(0, bindBuffers(device, pipeline, 'reduce', {
-    1: s.ctl, 2: s.speciesInfo, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 7: s.partials, 8: s.liveErot,
+    1: s.ctl, 2: s.speciesInfo, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 7: s.partials, 8: s.liveEint,
   }));
   pass.dispatchWorkgroups(...dispatchDims(n, 256));
   pass.end();

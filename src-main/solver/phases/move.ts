@@ -29,7 +29,7 @@ export class MovePhase implements Phase {
         4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell,
         11: s.counts, 12: s.slotsFor(k as 0 | 1), 13: s.starts,
         14: s.keys, 17: s.boxes,
-        ...(this.rotating ? { 19: s.erot[k] } : { 15: s.migOut, 16: s.migCounts }),
+        ...(this.rotating ? { 19: s.eint[k] } : { 15: s.migOut, 16: s.migCounts }),
         40: s.bodyData, 41: s.surfSums, 42: s.surfModels, 43: s.surfSpecies,
       }),
     );

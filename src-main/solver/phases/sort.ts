@@ -99,7 +99,7 @@ export class SortPhase implements Phase {
           0: s.params, 1: s.ctl, 2: from.cell, 3: s.counts, 5: s.starts, 22: s.keys, 23: to[SORT_SCRATCH.ranked], 24: to[SORT_SCRATCH.order],
         },
         permute,
-        rotation: { 1: s.ctl, 34: s.erot[k], 35: s.erot[1 - k], 36: to[SORT_SCRATCH.ranked] },
+        rotation: { 1: s.ctl, 34: s.eint[k], 35: s.eint[1 - k], 36: to[SORT_SCRATCH.ranked] },
       };
     });
     this.groups = sets.map((b, k) => ({
