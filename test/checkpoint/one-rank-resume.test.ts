@@ -54,6 +54,10 @@ const cases: [string, () => Case][] = [
     'species=[{"use":"N2"}]', 'grid.cells=[16,6,4]', 'run.steps=60', 'run.stepsPerSubmit=3', 'sampling.start=20', 'run.checkpointEvery=10',
     'boundaries.ymin={"type":"diffuse","temperature":500}', 'boundaries.ymax={"type":"diffuse","temperature":300}',
   ])],
+  ['vibrating N2 relaxing in the collide box (Zvib 5, 3000 K, vibration started at 500 K)', () => presetCase('collide-box', [
+    'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]', 'initial.temperature=3000',
+    'initial.vibrationalTemperature=500', 'run.dt=4e-9', 'grid.cells=[12,10,8]', 'run.steps=40', 'run.stepsPerSubmit=4', 'sampling.start=5', 'run.checkpointEvery=10',
+  ])],
   ['channel with a diffuse block in the flow', () => presetCase('free-stream', [
     'grid.cells=[16,6,4]', 'run.steps=60', 'run.stepsPerSubmit=3', 'sampling.start=20', 'run.checkpointEvery=10',
     'bodies=[{"name":"block","shape":{"type":"box","min":[0.02,0.006,0.004],"max":[0.03,0.017,0.012]},"surface":{"model":"diffuse","temperature":400}}]',
