@@ -91,13 +91,12 @@ fn vibrational_level_energy(e: f32, kTheta: f32, old: f32, omega: f32, g: u32, s
 }
 
 // Vibrational exchange of molecule m (0 first, 1 second; particle p, quantum kTheta) of candidate k with the pair's
-// translational energy ec: with the relaxation probability it pools its vibrational energy with ec and takes a
-// quantized Larsen-Borgnakke level. Returns the translational energy left.
-fn vibrational_exchange(p: u32, ec: f32, kTheta: f32, constant: f32, mwA: f32, mwC: f32, pair: PairInfo,
+// translational energy ec: with the relaxation probability (tested against the uniform `test`) it pools its
+// vibrational energy with ec and takes a quantized Larsen-Borgnakke level. Returns the translational energy left.
+fn vibrational_exchange(p: u32, ec: f32, test: f32, kTheta: f32, constant: f32, mwA: f32, mwC: f32, pair: PairInfo,
                         g: u32, step: u32, k: u32, m: u32) -> f32 {
   let at = p * INTERNAL_WORDS + 1u;
   let e = ec + eint[at];
-  let test = rand4(g, step, STREAM_VIBRATION, 2u * k + m, params).x;
   if (test >= vibration_probability(constant, mwA, mwC, e, pair.omega)) { return ec; }
   let ev = vibrational_level_energy(e, kTheta, eint[at], pair.omega, g, step, k, m);
   eint[at] = ev;
@@ -117,6 +116,9 @@ fn internal_exchange(i: u32, j: u32, crMag2: f32, pair: PairInfo, g: u32, step: 
   var ec = ec0;
   let ri = i * INTERNAL_WORDS;
   let rj = j * INTERNAL_WORDS;
+  // the two molecules' vibrational relaxation tests: one draw for both (a Philox draw costs as much as the rest)
+  var tests = vec4<f32>(1.0);
+  if (INTERNAL_WORDS > 1u && (pair.vibKTheta1 > 0.0 || pair.vibKTheta2 > 0.0)) { tests = rand4(g, step, STREAM_VIBRATION, k, params); }
   if (r.x < relax_probability(pair.rotRelax1, pair.zInf1, pair.tStar1, ec + eint[ri], pair.lbExponent)) {
     let e = ec + eint[ri];
     let er = e * (1.0 - pow(r.y, pair.lbExponent));
@@ -124,7 +126,7 @@ fn internal_exchange(i: u32, j: u32, crMag2: f32, pair: PairInfo, g: u32, step: 
     ec = e - er;
   }
   if (INTERNAL_WORDS > 1u && pair.vibKTheta1 > 0.0) {
-    ec = vibrational_exchange(i, ec, pair.vibKTheta1, pair.vibRelax1, pair.mwA1, pair.mwC1, pair, g, step, k, 0u);
+    ec = vibrational_exchange(i, ec, tests.x, pair.vibKTheta1, pair.vibRelax1, pair.mwA1, pair.mwC1, pair, g, step, k, 0u);
   }
   if (r.z < relax_probability(pair.rotRelax2, pair.zInf2, pair.tStar2, ec + eint[rj], pair.lbExponent)) {
     let e = ec + eint[rj];
@@ -133,7 +135,7 @@ fn internal_exchange(i: u32, j: u32, crMag2: f32, pair: PairInfo, g: u32, step: 
     ec = e - er;
   }
   if (INTERNAL_WORDS > 1u && pair.vibKTheta2 > 0.0) {
-    ec = vibrational_exchange(j, ec, pair.vibKTheta2, pair.vibRelax2, pair.mwA2, pair.mwC2, pair, g, step, k, 1u);
+    ec = vibrational_exchange(j, ec, tests.y, pair.vibKTheta2, pair.vibRelax2, pair.mwA2, pair.mwC2, pair, g, step, k, 1u);
   }
   if (ec0 <= 0.0) { return 1.0; }
   return sqrt(max(ec, 0.0) / ec0);
