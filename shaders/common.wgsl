@@ -16,8 +16,11 @@ override HAS_ROTATION: bool = false;
 // (rotational, then vibrational energy, J: a whole number of k theta_v quanta).
 override INTERNAL_WORDS: u32 = 1u;
 
-// Words of one migrating particle: px, py, pz, vx, vy, vz, cell word, key (2).
-const MIGRANT_WORDS: u32 = 9u;
+// Words of one migrating particle: px, py, pz, vx, vy, vz, cell word, key (2), then (HAS_ROTATION) its
+// INTERNAL_WORDS words of internal energy: 9 + INTERNAL_WORDS with rotation, else 9 (state.ts migrantWords).
+override MIGRANT_WORDS: u32 = 9u;
+// Index of the first internal-energy word in a migrant record.
+const MIGRANT_INTERNAL: u32 = 9u;
 // Key of injected particles: the high word has this bit set (cell ids stay below 2^27).
 const INJECTED_KEY: u32 = 0x80000000u;
 

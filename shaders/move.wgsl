@@ -59,6 +59,14 @@ var<workgroup> wgLeader: atomic<u32>;
 var<workgroup> wgDest: u32;
 var<workgroup> wgBase: u32;
 
+// Copies particle i's internal energy words into its record in slot k of rank dest's segment (after write_migrant;
+// kernels that bind eint only: the multi-rank move stays within 16 storage buffers without it).
+fn write_migrant_internal(i: u32, dest: u32, k: u32) {
+  if (dest >= params.worldSize || k >= params.segCap) { return; }
+  let o = (dest * params.segCap + k) * MIGRANT_WORDS + MIGRANT_INTERNAL;
+  for (var w = 0u; w < INTERNAL_WORDS; w++) { migOut[o + w] = bitcast<u32>(eint[i * INTERNAL_WORDS + w]); }
+}
+
 // Copies particle i into slot k of rank dest's segment of the migrant buffer. A full segment only counts:
 // the particle stays in place (valid cell word, not counted here), the host sees the count above the
 // segment capacity, grows the buffer and collects again (collect_all). Misrouted (dest == worldSize): counted only.
@@ -81,10 +89,12 @@ fn write_migrant(i: u32, dest: u32, k: u32) {
 // invocations bound there set their bit of a workgroup mask, each one's place is the number of bits below its
 // own (a prefix popcount: the ballot scan of CUDA's warp-aggregated compaction, here over the workgroup), and
 // one atomicAdd per workgroup and destination reserves the range in the segment. Within a workgroup the
-// records keep the particles' order; a workgroup with no migrant leaves after one round.
+// records keep the particles' order; a workgroup with no migrant leaves after one round. Returns the slot of
+// particle i's record in its destination's segment (NO_DEST when it emitted none).
 // Call in uniform control flow (every invocation of the workgroup, in bounds or not).
-fn emit_migrants(i: u32, dest: u32, li: u32) {
+fn emit_migrants(i: u32, dest: u32, li: u32) -> u32 {
   var left = dest;
+  var at = NO_DEST;
   loop {
     if (li == 0u) { atomicStore(&wgLeader, NO_DEST); }
     if (li < MASK_WORDS) { atomicStore(&wgMask[li], 0u); }
@@ -110,9 +120,17 @@ fn emit_migrants(i: u32, dest: u32, li: u32) {
     let base = workgroupUniformLoad(&wgBase);
     if (mine) {
       write_migrant(i, d, base + before);
+      at = base + before;
       left = NO_DEST;
     }
   }
+  return at;
+}
+
+// emit_migrants, with each record's internal energy words when a species rotates.
+fn emit_with_internal(i: u32, dest: u32, li: u32) {
+  let at = emit_migrants(i, dest, li);
+  if (HAS_ROTATION && at != NO_DEST) { write_migrant_internal(i, dest, at); }
 }
 
 // Counts particle i in its new cell g (at coordinates v) here and returns NO_DEST, or returns the rank
@@ -169,11 +187,12 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
   let i = flat_id(wg, nwg, li);
   var dest = NO_DEST;
   if (i < ctl[CTL_N]) { dest = move_one(i, vec2<f32>(0.0)).dest; }
-  if (MULTI_RANK) { emit_migrants(i, dest, li); }
+  if (MULTI_RANK) { _ = emit_migrants(i, dest, li); }
 }
 
-// One rank with a rotating species: move_one carrying each particle's internal energy (diffuse walls renew it).
-// An entry of its own, so that move_particles stays within 16 storage buffers (the limit of lavapipe and others).
+// A rotating species: move_one carrying each particle's internal energy (diffuse walls renew it). An entry of its
+// own, so that move_particles stays within 16 storage buffers (the limit of lavapipe and others); on several ranks
+// the particles that landed in other ranks' cells keep their new cell word and collect_all emits them afterwards.
 @compute @workgroup_size(WG_SIZE)
 fn move_rotating(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) li: u32) {
@@ -202,7 +221,7 @@ fn collect(i: u32) -> u32 {
 fn collect_below(i: u32, end: u32, li: u32) {
   var dest = NO_DEST;
   if (i < end) { dest = collect(i); }
-  emit_migrants(i, dest, li);
+  emit_with_internal(i, dest, li);
 }
 
 // After injection: emits this step's injected particles that landed in another rank's cells.
@@ -213,7 +232,7 @@ fn collect_injected(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
 }
 
 // After a migrant segment overflowed (the host grew the buffer and cleared the counts): emits every
-// particle that is not this rank's again.
+// particle that is not this rank's again. Also after move_rotating on several ranks: emits the moved migrants.
 @compute @workgroup_size(WG_SIZE)
 fn collect_all(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) li: u32) {
@@ -237,6 +256,9 @@ fn append_arrivals(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
   vz[i] = bitcast<f32>(arrivals[o + 5u]);
   let w = arrivals[o + 6u];
   keys[i] = vec2<u32>(arrivals[o + 7u], arrivals[o + 8u]);
+  if (HAS_ROTATION) {
+    for (var x = 0u; x < INTERNAL_WORDS; x++) { eint[i * INTERNAL_WORDS + x] = bitcast<f32>(arrivals[o + MIGRANT_INTERNAL + x]); }
+  }
   let g = cell_part(w);
   if (!owns_cell(g, params)) {
     // routed to the wrong rank: counted for the host to stop the run; never stored as live
@@ -261,5 +283,5 @@ fn relayout(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: 
     keys[i] = vec2<u32>(g, i - starts[g - params.oldCellBase]);
     dest = place(i, g, coords_of_cell(g, params));
   }
-  emit_migrants(i, dest, li);
+  emit_with_internal(i, dest, li);
 }

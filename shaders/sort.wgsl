@@ -246,14 +246,32 @@ fn permute(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
   if (k < ctl[CTL_N]) { permute_one(k); }
 }
 
-// Gathers the internal energy words into sorted order (one rank, before permute overwrites the ranked order in dst4).
+// Gathers the internal energy words into sorted order (before permute overwrites the ranked order in dst4).
 @compute @workgroup_size(WG_SIZE)
 fn permute_rotation(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) li: u32) {
   let k = flat_id(wg, nwg, li);
-  if (k >= ctl[CTL_N]) { return; }
+  if (k < ctl[CTL_N]) { permute_internal(k); }
+}
+
+// dst[k] = src[ranked[k]] for the internal energy words of slot k.
+fn permute_internal(k: u32) {
   let first = rankedIn[k] * INTERNAL_WORDS;
   for (var w = 0u; w < INTERNAL_WORDS; w++) { dstEint[k * INTERNAL_WORDS + w] = srcEint[first + w]; }
+}
+
+// Split steps: permute_rotation for the slots permute_split gathers in this pass (before it).
+@compute @workgroup_size(WG_SIZE)
+fn permute_rotation_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                          @builtin(local_invocation_index) li: u32) {
+  let interior = ctl[CTL_N_INTERIOR];
+  if (SPLIT_PASS == 1u) {
+    let k = flat_id(wg, nwg, li);
+    if (k < interior) { permute_internal(k); }
+    return;
+  }
+  let stride = nwg.x * nwg.y * WG_SIZE;
+  for (var k = interior + flat_id(wg, nwg, li); k < ctl[CTL_N]; k += stride) { permute_internal(k); }
 }
 
 // Split steps: the interior pass gathers slots [0, N_INTERIOR) (dispatched over the capacity), the halo pass

@@ -208,13 +208,6 @@ const vibrationNeedsRotation: Rule = (c) =>
     ? [{ path: `species[${i}].rotationalDof`, message: `got 0 while species ${s.name} vibrates; expected 2 (a vibrating molecule also rotates), or remove its vibration` }]
     : []);
 
-/** Why case c cannot run on `ranks` ranks (a rotating species: migration does not carry internal energy yet), or null. */
-export function rotationRanksRefusal(c: Case, ranks: number): string | null {
-  const s = c.species.find((x) => x.rotationalDof > 0);
-  if (!s || ranks <= 1) return null;
-  return `species ${s.name} rotates (rotationalDof ${s.rotationalDof}): rotational energy runs on one rank for now (migration does not carry it yet); run with --ranks 1`;
-}
-
 /** Every cross-field rule, run in this order (particleCount after particleResolution has passed). */
 const RULES: Rule[] = [vibrationNeedsRotation, uniqueSpeciesNames, uniqueBodyNames, periodicPairs, initialDensity, fractionNames, particleResolution, tangentialWalls, gridSize, inflowCrossing];
 

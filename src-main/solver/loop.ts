@@ -2,13 +2,12 @@
 // phase (move, inject, [exchange, migrate,] sort, collide, sample), each timed; many steps per submit,
 // and the host reads back only once per submit (step statistics, particle count, sampling sums). A
 // rank of a multi-rank run also stops once per step after the move to exchange migrating particles.
-import { rotationRanksRefusal } from '../common/case-rules.js';
 import type { Case } from '../common/case-schema.js';
 import { Readback, WORKGROUP_SIZE, readBuffer } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
 import { TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
-import { CELL_WORD, CTL, MIGRANT_CELL_WORD, MIGRANT_WORDS, STATS } from './gpu/struct-layouts.js';
+import { CELL_WORD, CTL, MIGRANT_CELL_WORD, STATS } from './gpu/struct-layouts.js';
 import { velocityDistribution, type VelocityDistribution } from '../common/velocity-distribution.js';
 import { FieldAccumulator, advanceCounters, closeCounters, fieldsOfGathered, momentUnscales, noSamples, type SampleCounters } from './field-accumulator.js';
 import type { SampleState } from './sample-buffers.js';
@@ -32,7 +31,7 @@ import type { ParticleAttribute } from './particle-attributes.js';
 import { PARTICLE_ATTRIBUTES } from './particle-attributes.js';
 import { checkpointDue } from './checkpoint/checkpoint-schedule.js';
 import type { LoopHistory, RankSnapshot } from './checkpoint/checkpoint-state.js';
-import { inCellOrder } from './checkpoint/cell-order.js';
+import { cellOrderMap, inCellOrder, reordered } from './checkpoint/cell-order.js';
 import { SimState, initialCapacity } from './state.js';
 import { stepTimeline } from './step-timeline.js';
 import { buildTables, type SolverTables } from './tables.js';
@@ -100,10 +99,8 @@ export class Simulation {
     this.chunk = stepsPerSubmit(kase);
     this.haloThreads = placement?.haloThreads;
     const device = gpu.device;
-    const refusal = rotationRanksRefusal(kase, subdomain.worldSize);
-    if (refusal) throw new Error(refusal);
     this.cache = new PipelineCache(device, {
-      WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0, HAS_ROTATION: this.tables.hasRotation ? 1 : 0, INTERNAL_WORDS: this.tables.internalWords,
+      WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0, HAS_ROTATION: this.tables.hasRotation ? 1 : 0, INTERNAL_WORDS: this.tables.internalWords, MIGRANT_WORDS: this.tables.migrantWords,
     });
     const share = cellShare(subdomain, this.tables.nCells);
     this.state = new SimState(device, this.tables, placement?.capacity ?? initialCapacity(this.tables, this.chunk, share), this.chunk, subdomain);
@@ -122,7 +119,7 @@ export class Simulation {
       this.exchange = new MigrationExchange(gpu, this.state, this.migrate, placement!.exchanger!,
         (capacity, nAll) => this.growTo(capacity, nAll, nAll), () => this.bindAll(),
         // split steps: arrivals outside the halo, against the halo of the moment
-        (records) => arrivalsOutsideHalo(records, this.halo!.bits, this.state.subdomain.cellBase, MIGRANT_WORDS, MIGRANT_CELL_WORD, CELL_WORD.MASK));
+        (records) => arrivalsOutsideHalo(records, this.halo!.bits, this.state.subdomain.cellBase, this.tables.migrantWords, MIGRANT_CELL_WORD, CELL_WORD.MASK));
     }
     this.bindAll();
     if (multi) {
@@ -502,10 +499,11 @@ export class Simulation {
     const raw = await this.readParticles(PARTICLE_ATTRIBUTES);
     const arrays = {} as RankSnapshot['arrays'];
     for (const a of PARTICLE_ATTRIBUTES) arrays[a] = a === 'cell' ? new Uint32Array(raw[a]) : new Float32Array(raw[a]);
-    const ordered = inCellOrder(arrays, this.subdomain.cellBase, st.nLocal);
-    // rotation runs on one rank, whose live set is always in cell order: the energies need no reordering
-    const internal = this.tables.hasRotation ? await this.readInternalEnergy() : null;
-    if (internal && ordered !== arrays) throw new Error('internal: a rotating gas\'s particles were out of cell order at a checkpoint');
+    // the particles in cell order (a rank of several keeps its interior cells first), the internal energies alike
+    const to = cellOrderMap(arrays.cell as Uint32Array, this.subdomain.cellBase, st.nLocal);
+    const ordered = to ? inCellOrder(arrays, this.subdomain.cellBase, st.nLocal) : arrays;
+    const read = this.tables.hasRotation ? await this.readInternalEnergy() : null;
+    const internal = read && to ? { rotational: reordered(read.rotational, to), vibrational: reordered(read.vibrational, to) } : read;
     const cells = await this.cellState();
     if (!this.history) throw new Error('internal: snapshot() outside run()');
     return {

@@ -3,7 +3,7 @@
 // again if a segment overflowed (nothing is dropped), copy the segments to the host, hand them to the
 // exchanger (the transport), and upload what arrived for append_arrivals.
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
-import { CTL, MIGRANT_WORDS } from './gpu/struct-layouts.js';
+import { CTL } from './gpu/struct-layouts.js';
 import type { MigratePhase } from './phases/migrate.js';
 import type { SimState } from './state.js';
 import { stepTimeline } from './step-timeline.js';
@@ -14,7 +14,7 @@ export interface Exchanger {
   /**
    * Sends outgoing[d] (records for rank d; empty for none) for exchange number `step` (increasing: 2 x the
    * step, or 2 x the step + 1 for a relayout after it) and resolves with the records that
-   * arrived, as bytes (MIGRANT_WORDS 32-bit words per particle). `outgoing` may be reused once it resolves.
+   * arrived, as bytes (tables.migrantWords 32-bit words per particle). `outgoing` may be reused once it resolves.
    */
   exchange(step: number, outgoing: Uint32Array[]): Promise<Uint8Array[]>;
   /**
@@ -113,7 +113,7 @@ export class MigrationExchange {
   private async readStatus(overlap?: () => unknown): Promise<StatusRead> {
     const { device } = this.gpu;
     const { rank, worldSize: W } = this.state.subdomain;
-    const recordBytes = 4 * MIGRANT_WORDS;
+    const recordBytes = 4 * this.state.tables.migrantWords;
     const statusBytes = 4 * (CTL.WORDS + W + 1);
     const copied = this.expected.map((e, d) => (d === rank ? 0 : Math.min(e, this.state.segCap)));
     const total = statusBytes + copied.reduce((s, n) => s + n * recordBytes, 0);
@@ -143,8 +143,8 @@ export class MigrationExchange {
     const head: Uint32Array[] = [];
     let from = statusBytes / 4;
     for (let d = 0; d < W; d++) {
-      head.push(mappedWords.subarray(from, from + Math.min(copied[d], counts[d]) * MIGRANT_WORDS));
-      from += copied[d] * MIGRANT_WORDS;
+      head.push(mappedWords.subarray(from, from + Math.min(copied[d], counts[d]) * this.state.tables.migrantWords));
+      from += copied[d] * this.state.tables.migrantWords;
     }
     return { ctl: words.subarray(0, CTL.WORDS), counts, head, copied, release: () => staging.unmap() };
   }
@@ -153,7 +153,7 @@ export class MigrationExchange {
   private async readSegments(counts: Uint32Array, skip: number[]): Promise<Uint32Array[]> {
     const { device } = this.gpu;
     const { rank, worldSize } = this.state.subdomain;
-    const recordBytes = 4 * MIGRANT_WORDS;
+    const recordBytes = 4 * this.state.tables.migrantWords;
     let total = 0;
     for (let d = 0; d < worldSize; d++) if (d !== rank) total += counts[d] - skip[d];
     const out: Uint32Array[] = [];
@@ -176,7 +176,7 @@ export class MigrationExchange {
     staging.unmap();
     let from = 0;
     for (let d = 0; d < worldSize; d++) {
-      const n = d === rank ? 0 : (counts[d] - skip[d]) * MIGRANT_WORDS;
+      const n = d === rank ? 0 : (counts[d] - skip[d]) * this.state.tables.migrantWords;
       out.push(all.subarray(from, from + n));
       from += n;
     }
@@ -247,7 +247,7 @@ export class MigrationExchange {
     });
     for (let d = 0; d < worldSize; d++) this.expected[d] = Math.ceil(1.25 * counts[d]) + 256;
     let sent = 0;
-    for (const o of outgoing) sent += o.length / MIGRANT_WORDS;
+    for (const o of outgoing) sent += o.length / this.state.tables.migrantWords;
     const t1 = performance.now();
     stepTimeline?.mark(step, 'send-start');
     const incoming = await this.exchanger.exchange(step, outgoing);
@@ -255,7 +255,7 @@ export class MigrationExchange {
     stepTimeline?.mark(step, 'received');
     stepTimeline?.note(step, 'n-sent', sent);
     let received = 0;
-    for (const a of incoming) received += a.byteLength / (4 * MIGRANT_WORDS);
+    for (const a of incoming) received += a.byteLength / (4 * this.state.tables.migrantWords);
     const nAll = ctl[CTL.N_ALL];
     const count = this.countArrivals;
     const checked = this.exchanger.inspected?.(step);
@@ -264,7 +264,7 @@ export class MigrationExchange {
     if (grew) this.growParticles(Math.ceil(1.25 * (nAll + received)) + 1024, nAll);
     if (this.state.ensureArrivals(received)) this.rebind();
     // the arrival count (word 0) and the records (from byte ARRIVALS_AT) in one staging buffer, copied behind the overlapped work
-    const recordBytes = received * 4 * MIGRANT_WORDS;
+    const recordBytes = received * 4 * this.state.tables.migrantWords;
     await this.uploads.write(ARRIVALS_AT + recordBytes, (mapped) => {
       stepTimeline?.mark(step, 'upload-mapped');
       new Uint32Array(mapped, 0, 1)[0] = received;

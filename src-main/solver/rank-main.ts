@@ -8,7 +8,7 @@ import { StopRequestedError } from '../cluster/transport/errors.js';
 import { exitWhenSupervisorGone } from '../cluster/supervisor/supervisor-watch.js';
 import { openGpu, type Gpu } from './gpu/device.js';
 import { addTime, type PhaseTotals } from './gpu/phase-timer.js';
-import { MIGRANT_WORDS } from './gpu/struct-layouts.js';
+import { migrantWordsOf } from './tables.js';
 import { SAMPLE_PARTS, sampleStateOfFrames, type SampleState } from './sample-buffers.js';
 import { Simulation } from './loop.js';
 import { RunCancelled } from './loop-types.js';
@@ -43,7 +43,7 @@ function otherRanks(ch: RankChannel): number[] {
 }
 
 /** Moves migrants through the peer links: one message to every other rank per step, then waits for theirs. */
-function peerExchanger(ch: RankChannel, timeoutMs: number): Exchanger {
+function peerExchanger(ch: RankChannel, timeoutMs: number, recordWords: number): Exchanger {
   const others = otherRanks(ch);
   // the solver's check of each peer's records, run as the message arrives; sums by exchange number
   const counted = new Map<number, number>();
@@ -62,7 +62,7 @@ function peerExchanger(ch: RankChannel, timeoutMs: number): Exchanger {
     },
     async exchange(step, outgoing) {
       const t0 = performance.now();
-      await Promise.all(others.map((to) => ch.sendToPeer(to, { step, particles: outgoing[to].length / MIGRANT_WORDS }, [outgoing[to]])));
+      await Promise.all(others.map((to) => ch.sendToPeer(to, { step, particles: outgoing[to].length / recordWords }, [outgoing[to]])));
       const t1 = performance.now();
       stepTimeline?.mark(step, 'sent');
       const got = await ch.receiveFromPeers({ step, from: others, timeoutMs });
@@ -118,7 +118,7 @@ async function main(ch: RankChannel): Promise<boolean> {
     const p = parseRankPayload(payload);
     const subdomain = subdomainOf(p.decomposition, ch.rank);
     checkRankBuffers(p.case, gpu, subdomain);
-    const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs) });
+    const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs, migrantWordsOf(p.case)) });
     if (p.resume) {
       // the orchestrator verified the checkpoint's manifest and hashes; the decoder checks this file's structure
       const file = join(p.resume.dir, rankFile(ch.rank));

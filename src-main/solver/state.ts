@@ -2,7 +2,7 @@
 // from one into the other), per-cell arrays, the sampling state, control words and step statistics.
 import { STORAGE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
 import {
-  CTL, FaceInfo, FaceSpecies, HALO_WORK, InitParams, MIGRANT_WORDS, PARTIAL_WORDS, PairInfo, STATS, SimParams, SpeciesInfo,
+  CTL, FaceInfo, FaceSpecies, HALO_WORK, InitParams, PARTIAL_WORDS, PairInfo, STATS, SimParams, SpeciesInfo,
   SurfaceModel, SurfaceSpecies, UNIFORM_TABLES,
 } from './gpu/struct-layouts.js';
 import { SURFACE_WORDS } from '../common/surface-layout.js';
@@ -62,7 +62,7 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
     plan.push({ label: 'split.haloParticles', bytes: 4 * capacity }, { label: 'split.haloWork', bytes: 4 * HALO_WORK.WORDS });
     for (const a of ['split.masked', 'split.scanned', 'split.savedSigmaCrMax', 'split.savedRemainder', 'split.haloList']) plan.push({ label: a, bytes: 4 * nLocal });
     plan.push({ label: 'split.haloBits', bytes: 4 * Math.max(4, Math.ceil(nLocal / 32)) });
-    plan.push({ label: 'migrate.out', bytes: 4 * MIGRANT_WORDS * worldSize * initialSegmentCapacity(capacity, worldSize) });
+    plan.push({ label: 'migrate.out', bytes: 4 * t.migrantWords * worldSize * initialSegmentCapacity(capacity, worldSize) });
   }
   return plan.sort((a, b) => b.bytes - a.bytes);
 }
@@ -186,8 +186,8 @@ export class SimState {
     this.slots = makeBuffer(device, 'particles.slots', this.multiRank ? 4 * capacity : 16);
     this.haloParticles = makeBuffer(device, 'split.haloParticles', this.multiRank ? 4 * capacity : 16);
     this.haloWork = makeBuffer(device, 'split.haloWork', 4 * HALO_WORK.WORDS);
-    this.migOut = makeBuffer(device, 'migrate.out', 4 * MIGRANT_WORDS * this.subdomain.worldSize * this.segCap);
-    this.arrivals = makeBuffer(device, 'migrate.arrivals', 4 * MIGRANT_WORDS * (this.multiRank ? 4096 : 1));
+    this.migOut = makeBuffer(device, 'migrate.out', 4 * this.tables.migrantWords * this.subdomain.worldSize * this.segCap);
+    this.arrivals = makeBuffer(device, 'migrate.arrivals', 4 * this.tables.migrantWords * (this.multiRank ? 4096 : 1));
     this.makeSplitBuffers();
   }
 
@@ -256,13 +256,13 @@ export class SimState {
   growMigrants(segCap: number): void {
     this.migOut.destroy();
     this.segCap = segCap;
-    this.migOut = makeBuffer(this.device, 'migrate.out', 4 * MIGRANT_WORDS * this.subdomain.worldSize * segCap);
+    this.migOut = makeBuffer(this.device, 'migrate.out', 4 * this.tables.migrantWords * this.subdomain.worldSize * segCap);
     this.device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
   }
 
   /** Makes room for `count` arrived particles in the arrivals buffer; true when it was reallocated (rebind). */
   ensureArrivals(count: number): boolean {
-    const bytes = 4 * MIGRANT_WORDS * count;
+    const bytes = 4 * this.tables.migrantWords * count;
     if (bytes <= this.arrivals.size) return false;
     this.arrivals.destroy();
     this.arrivals = makeBuffer(this.device, 'migrate.arrivals', Math.ceil(1.5 * bytes));

@@ -6,7 +6,7 @@ import {
 import { BOLTZMANN, maxwellianFlux, millikanWhite, mostProbableSpeed, pairModel, vibrationalQuantum } from '../common/physics.js';
 import { buildBodyTables, bodyParams, type BodyTables } from './body-tables.js';
 import { sampleScales } from './fixed-point.js';
-import { BOUNDARY_CODES } from './gpu/struct-layouts.js';
+import { BOUNDARY_CODES, MIGRANT_WORDS } from './gpu/struct-layouts.js';
 
 type Values = Record<string, number>;
 
@@ -36,6 +36,8 @@ export interface SolverTables {
   hasRotation: boolean;
   /** Words of internal energy per particle (INTERNAL_WORDS): 1 (rotation) or 2 (rotation and vibration). */
   internalWords: 1 | 2;
+  /** Words of one migrant record (MIGRANT_WORDS): 9, plus the internal energy words when a species rotates. */
+  migrantWords: number;
 }
 
 /** Tangential axes of a face normal to axis a (the order inject.wgsl uses). */
@@ -186,9 +188,20 @@ export function buildTables(c: Case): SolverTables {
     simParams, pairs, species, faces, faceSpecies, init, fnum, nCells, nFaceCells, bodies,
     initialParticles, injectionPerStep, sigmaCrMaxInit, sampling: c.sampling.enabled,
     hasRotation: c.species.some((s) => s.rotationalDof > 0),
-    internalWords: c.species.some((s) => s.vibration) ? 2 : 1,
+    internalWords: internalWordsOf(c),
+    migrantWords: migrantWordsOf(c),
     referenceParticles: (nRef * domainVolume(c)) / fnum,
   };
+}
+
+/** Words of internal energy per particle of case c: 2 when a species vibrates, else 1 (rotation, or a stub). */
+function internalWordsOf(c: Case): 1 | 2 {
+  return c.species.some((s) => s.vibration) ? 2 : 1;
+}
+
+/** Words of one migrant record of case c: position, velocity, cell word, key, and the internal energy when a species rotates. */
+export function migrantWordsOf(c: Case): number {
+  return MIGRANT_WORDS + (c.species.some((s) => s.rotationalDof > 0) ? internalWordsOf(c) : 0);
 }
 
 /** PairInfo's vibration fields of molecule `which` ('1' or '2') of pair p: its quantum, 1/Zvib and Millikan-White's ln Z. */

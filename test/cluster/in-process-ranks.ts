@@ -148,3 +148,16 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
   assembler.fields.counters = { ...results[0].sampleCounters };
   return { assembler, sims, results, decomposition: rebalancer?.decomposition ?? d, events: rebalancer?.events ?? [] };
 }
+
+/** Every live particle of the given ranks as (cell word, vx, rotational, vibrational energy) bits, sorted: the same on any decomposition. */
+export async function internalState(sims: Simulation[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const sim of sims) {
+    const p = await sim.readParticles(['cell', 'vx']);
+    const cell = new Uint32Array(p.cell), vx = new Uint32Array(p.vx);
+    const e = await sim.readInternalEnergy();
+    const rot = new Uint32Array(e.rotational.buffer), vib = new Uint32Array(e.vibrational.buffer);
+    for (let i = 0; i < cell.length; i++) out.push(`${cell[i]}:${vx[i]}:${rot[i]}:${vib[i]}`);
+  }
+  return out.sort();
+}

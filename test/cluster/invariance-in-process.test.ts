@@ -7,7 +7,7 @@ import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { fieldsSha256 } from '../../src-main/solver/fields.js';
 import type { StepStats } from '../../src-main/solver/loop-types.js';
 import { gpuForTests, presetCase, simulate } from '../physics/harness.js';
-import { runInProcessRanks } from './in-process-ranks.js';
+import { internalState, runInProcessRanks } from './in-process-ranks.js';
 
 let gpu: Gpu;
 beforeAll(async () => { gpu = await gpuForTests(); });
@@ -39,6 +39,16 @@ const channelWithBody = (): Case => presetCase('free-stream', [
   'bodies=[{"name":"block","shape":{"type":"box","min":[0.021,0.0061,0.0041],"max":[0.033,0.017,0.0119]},"surface":{"model":"diffuse","temperature":400}}]',
 ]);
 
+/**
+ * The channel with vibrating N2 (Zvib 5) from a 300 K reservoir between walls at 1500 K and 300 K: rotation and
+ * vibration exchanged in collisions, renewed at the walls, brought by the inflow, carried by the migrants.
+ */
+const molecularChannel = (): Case => presetCase('free-stream', [
+  'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]',
+  'grid.cells=[16,6,4]', 'run.steps=120', 'sampling.start=60', 'sampling.interval=1',
+  'boundaries.ymin={"type":"diffuse","temperature":1500}', 'boundaries.ymax={"type":"diffuse","temperature":300,"velocity":[200,0,0]}',
+]);
+
 /** The exact integer surface sums of all ranks added up, as text. */
 function surfaceTotals(sims: { surface: { totals: BigInt64Array } }[]): string {
   const sum = new BigInt64Array(sims[0].surface.totals.length);
@@ -46,10 +56,25 @@ function surfaceTotals(sims: { surface: { totals: BigInt64Array } }[]): string {
   return sum.join(',');
 }
 
+describe('channel of vibrating N2: the particles\' internal energies', () => {
+  it('are bitwise the one-rank ones, particle by particle, on 2 and 4 ranks (migrants carry them)', async () => {
+    const { sim } = await simulate(gpu, molecularChannel(), { timing: 'off' });
+    const reference = await internalState([sim]);
+    // vibration was exchanged: some molecules hold quanta
+    expect(reference.filter((r) => !r.endsWith(':0')).length).toBeGreaterThan(100);
+    for (const [method, ranks] of [['slab', 2], ['rcb', 4]] as const) {
+      const { sims, assembler } = await runInProcessRanks(gpu, molecularChannel(), method, ranks);
+      expect(assembler.rankSteps.reduce((s, r) => s + r.sent, 0)).toBeGreaterThan(0);
+      expect(await internalState(sims)).toEqual(reference);
+    }
+  });
+});
+
 describe.each([
   ['periodic box', periodic],
   ['walled inflow/outflow channel', channel],
   ['channel with a diffuse block in the flow', channelWithBody],
+  ['channel of vibrating N2', molecularChannel],
 ])('%s', (_name, makeCase) => {
   let reference: { sha: string; errors: string; stats: unknown[]; samples: number; blocks: number; surface: string };
   beforeAll(async () => {

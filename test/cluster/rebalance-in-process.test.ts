@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { fieldsSha256 } from '../../src-main/solver/fields.js';
 import { gpuForTests, presetCase, simulate } from '../physics/harness.js';
-import { runInProcessRanks } from './in-process-ranks.js';
+import { internalState, runInProcessRanks } from './in-process-ranks.js';
 
 let gpu: Gpu;
 beforeAll(async () => { gpu = await gpuForTests(); });
@@ -38,5 +38,17 @@ describe('supersonic lid-driven cavity on 4 ranks', () => {
     expect(fieldsSha256(balanced.assembler.fields.fields())).toBe(sha);
     const stats = (steps: typeof one.result.stepStats) => steps.map((x) => [x.step, x.particlesBefore, x.particlesAfter, x.collisions, x.candidates]);
     expect(stats(balanced.assembler.stepStats)).toEqual(stats(one.result.stepStats));
+  });
+
+  it('with vibrating N2, the rebalanced run moves the internal energies with the particles: bitwise the one-rank ones', async () => {
+    const n2 = () => presetCase('supersonic-cavity', [
+      'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]',
+      'run.steps=300', 'run.stepsPerSubmit=20', 'sampling.start=200',
+    ]);
+    const one = await simulate(gpu, n2(), { timing: 'off' });
+    const balanced = await runInProcessRanks(gpu, n2(), 'slab', 4, 10);
+    expect(balanced.events.length).toBeGreaterThan(0);
+    expect(fieldsSha256(balanced.assembler.fields.fields())).toBe(fieldsSha256(one.result.fields));
+    expect(await internalState(balanced.sims)).toEqual(await internalState([one.sim]));
   });
 });

@@ -180,14 +180,22 @@ describe('rotational energy of N2 (Larsen-Borgnakke)', () => {
     expect(Math.abs(t.trot / 300 - 1)).toBeLessThan(0.015);
   }, 600_000);
 
-  it('refuses several ranks before any starts, with what to do (migration does not carry rotation yet)', () => {
+  it('runs on two rank processes (migrants carry the internal energy) with the one-rank fields, through the CLI', () => {
     const bin = new URL('../../bin/dsmc.js', import.meta.url).pathname;
-    const r = spawnSync(process.execPath, [bin, 'run', 'collide-box', '--set', 'species=[{"use":"N2"}]', '--set', 'run.steps=5', '--ranks', '2', '--no-save', '--no-progress'], { encoding: 'utf8', timeout: 120_000 });
-    expect(r.status).not.toBe(0);
-    expect(r.stderr).toContain('species N2 rotates (rotationalDof 2): rotational energy runs on one rank for now');
-    expect(r.stderr).toContain('run with --ranks 1');
-    expect(r.stderr).not.toContain('rank 1 (gpu');
-  }, 180_000);
+    const run = (ranks: string) => spawnSync(process.execPath, [
+      bin, 'run', 'collide-box', '--set', 'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]',
+      '--set', 'initial.temperature=2000', '--set', 'run.dt=4e-9', '--set', 'run.steps=40', '--set', 'sampling.start=10', '--set', 'sampling.interval=1',
+      '--ranks', ranks, '--no-save', '--no-progress', '--json',
+    ], { encoding: 'utf8', timeout: 300_000 });
+    const one = run('1');
+    const two = run('2');
+    expect(one.status, one.stderr).toBe(0);
+    expect(two.status, two.stderr).toBe(0);
+    const summary = (out: string) => JSON.parse(out.trim().split('\n').pop()!) as { fieldsSha256: string; ranks: number; samples: number };
+    expect(summary(two.stdout).ranks).toBe(2);
+    expect(summary(one.stdout).samples).toBeGreaterThan(0);
+    expect(summary(two.stdout).fieldsSha256).toBe(summary(one.stdout).fieldsSha256);
+  }, 600_000);
 
   it('refuses a rotational degrees-of-freedom count it does not model, naming the field', () => {
     expect(() => presetCase('collide-box', [`species=${JSON.stringify([{ ...N2, rotationalDof: 3 }])}`])).toThrow(/rotationalDof.*expected 0 .* or 2/s);

@@ -2,7 +2,6 @@
 // (or lets them share the default adapter, saying so), supervises them, configures them, assembles their
 // submits into the run's step statistics and fields as they arrive, and builds the run's summary.
 // A crash or hang of any rank stops the others and rejects with RankFailedError; an abort cancels.
-import { rotationRanksRefusal } from '../../common/case-rules.js';
 import { SurfaceAccumulator } from '../../solver/surface-accumulator.js';
 import { surfaceSummary } from '../../solver/surface-summary.js';
 import type { SolverTables } from '../../solver/tables.js';
@@ -185,9 +184,6 @@ async function peerFolderFor(o: DistributedOptions, rankHosts: readonly string[]
 
 /** Runs a validated case over `o.ranks` rank processes on this host. */
 export async function runDistributed(c: Case, o: DistributedOptions): Promise<DistributedRun> {
-  // refused before any rank starts (each rank's Simulation refuses it too)
-  const refusal = rotationRanksRefusal(c, o.ranks);
-  if (refusal) throw new Error(refusal);
   const decomposition = decompositionOf(c, o);
   const subdomains = decomposition.boxes.map((_, r) => subdomainOf(decomposition, r));
   // a cluster launcher places and pins its ranks on the nodes: this host's GPUs play no part then

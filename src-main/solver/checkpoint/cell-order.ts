@@ -5,24 +5,32 @@ import { CELL_WORD } from '../gpu/struct-layouts.js';
 import { PARTICLE_ATTRIBUTES } from '../particle-attributes.js';
 import type { RankSnapshot } from './checkpoint-state.js';
 
-/** The arrays in ascending cell order (stable: a cell's particles keep their order); unchanged when already so. */
-export function inCellOrder(arrays: RankSnapshot['arrays'], cellBase: number, nLocal: number): RankSnapshot['arrays'] {
-  const cell = arrays.cell as Uint32Array;
+/** Where each particle goes in ascending cell order (stable), or null when the cell words are in that order already. */
+export function cellOrderMap(cell: Uint32Array, cellBase: number, nLocal: number): Uint32Array | null {
   const n = cell.length;
   let sorted = true;
   for (let i = 1; i < n && sorted; i++) sorted = (cell[i - 1] & CELL_WORD.MASK) <= (cell[i] & CELL_WORD.MASK);
-  if (sorted) return arrays;
+  if (sorted) return null;
   const starts = new Uint32Array(nLocal + 1);
   for (let i = 0; i < n; i++) starts[(cell[i] & CELL_WORD.MASK) - cellBase + 1] += 1;
   for (let c = 0; c < nLocal; c++) starts[c + 1] += starts[c];
   const to = new Uint32Array(n);
   for (let i = 0; i < n; i++) to[i] = starts[(cell[i] & CELL_WORD.MASK) - cellBase]++;
+  return to;
+}
+
+/** src moved by cellOrderMap's `to` (a new array of the same type). */
+export function reordered<T extends Float32Array | Uint32Array>(src: T, to: Uint32Array): T {
+  const dst = new (src.constructor as new (n: number) => T)(src.length);
+  for (let i = 0; i < src.length; i++) dst[to[i]] = src[i];
+  return dst;
+}
+
+/** The arrays in ascending cell order (stable: a cell's particles keep their order); unchanged when already so. */
+export function inCellOrder(arrays: RankSnapshot['arrays'], cellBase: number, nLocal: number): RankSnapshot['arrays'] {
+  const to = cellOrderMap(arrays.cell as Uint32Array, cellBase, nLocal);
+  if (!to) return arrays;
   const out = {} as RankSnapshot['arrays'];
-  for (const a of PARTICLE_ATTRIBUTES) {
-    const src = arrays[a];
-    const dst = new (src.constructor as Float32ArrayConstructor | Uint32ArrayConstructor)(n);
-    for (let i = 0; i < n; i++) dst[to[i]] = src[i];
-    out[a] = dst as never;
-  }
+  for (const a of PARTICLE_ATTRIBUTES) out[a] = reordered(arrays[a] as Float32Array | Uint32Array, to) as never;
   return out;
 }

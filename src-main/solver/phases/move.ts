@@ -12,12 +12,18 @@ export class MovePhase implements Phase {
   private beginGroup!: GPUBindGroup;
   private moveGroups: GPUBindGroup[] = [];
   private readonly rotating: boolean;
+  /** Several ranks with a rotating species: collect_all emits the migrants move_rotating left (null otherwise). */
+  private readonly collect: GPUComputePipeline | null = null;
+  private collectGroups: GPUBindGroup[] = [];
 
   constructor(private readonly ctx: PhaseContext) {
     this.begin = ctx.cache.get({ file: 'control.wgsl', entry: 'begin_step' });
-    // a rotating species (one rank) moves its particles' rotational energy too (move_rotating)
+    // a rotating species moves its particles' internal energy too (move_rotating); on several ranks collect_all then
+    // emits the particles that landed in other ranks' cells, with their energy (the multi-rank move_particles
+    // already binds 16 storage buffers)
     this.rotating = ctx.state.tables.hasRotation;
     this.move = ctx.cache.get({ file: 'move.wgsl', entry: this.rotating ? 'move_rotating' : 'move_particles', modules: ['body.wgsl', 'advance.wgsl'] });
+    if (this.rotating && ctx.state.multiRank) this.collect = ctx.cache.get({ file: 'move.wgsl', entry: 'collect_all', modules: ['body.wgsl', 'advance.wgsl'] });
   }
 
   bind(): void {
@@ -33,6 +39,11 @@ export class MovePhase implements Phase {
         40: s.bodyData, 41: s.surfSums, 42: s.surfModels, 43: s.surfSpecies,
       }),
     );
+    const collect = this.collect;
+    this.collectGroups = collect ? s.sets.map((p, k) => bindBuffers(device, collect, `move-collect-${k}`, {
+      0: s.params, 1: s.ctl, 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell,
+      14: s.keys, 15: s.migOut, 16: s.migCounts, 17: s.boxes, 19: s.eint[k],
+    })) : [];
   }
 
   /** Records the relayout after a rebalance (move.wgsl:relayout) with the previous layout's starts. */
@@ -43,7 +54,7 @@ export class MovePhase implements Phase {
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, bindBuffers(device, pipeline, 'relayout', {
       0: s.params, 1: s.ctl, 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell,
-      11: s.counts, 12: s.slotsFor(set), 13: oldStarts, 14: s.keys, 15: s.migOut, 16: s.migCounts, 17: s.boxes,
+      11: s.counts, 12: s.slotsFor(set), 13: oldStarts, 14: s.keys, 15: s.migOut, 16: s.migCounts, 17: s.boxes, 19: s.eint[set],
     }));
     pass.dispatchWorkgroups(...dispatchDims(s.capacity, WORKGROUP_SIZE));
   }
@@ -56,5 +67,10 @@ export class MovePhase implements Phase {
     pass.setPipeline(this.move);
     pass.setBindGroup(0, this.moveGroups[set]);
     pass.dispatchWorkgroups(...dispatchDims(s.capacity, WORKGROUP_SIZE));
+    if (this.collect) {
+      pass.setPipeline(this.collect);
+      pass.setBindGroup(0, this.collectGroups[set]);
+      pass.dispatchWorkgroups(...dispatchDims(s.capacity, WORKGROUP_SIZE));
+    }
   }
 }

@@ -21,11 +21,13 @@ interface SplitPipelines {
   scatter: GPUComputePipeline;
   order: GPUComputePipeline;
   permute: GPUComputePipeline;
+  /** The gather of the internal energy words of this pass's slots (a rotating species; null otherwise). */
+  permuteRotation: GPUComputePipeline | null;
   /** interior_total (pass 1) or finish_halo (pass 2). */
   total: GPUComputePipeline;
   /** Over the local cells (pass 1) or the halo list (pass 2, rebuilt when the halo changes). */
   scan: PrefixScan;
-  groups: { mask: GPUBindGroup; total: GPUBindGroup; perSet: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup }[] };
+  groups: { mask: GPUBindGroup; total: GPUBindGroup; perSet: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] };
 }
 
 export class SortPhase implements Phase {
@@ -38,7 +40,7 @@ export class SortPhase implements Phase {
   private readonly scan: PrefixScan;
   /** Per live set: scatter, order and permute bind groups (scratch and destination in the other set). */
   private groups: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] = [];
-  /** The gather of the rotational energy (one rank, a rotating species; null otherwise). */
+  /** The gather of the internal energy words (a rotating species; null otherwise). */
   private readonly permuteRotation: GPUComputePipeline | null = null;
   /** The two passes of a split step (multi-rank only). */
   private readonly split: Record<SplitPass, SplitPipelines> | null = null;
@@ -80,6 +82,7 @@ export class SortPhase implements Phase {
       scatter: get('sort.wgsl', which === 1 ? 'scatter_interior' : 'scatter_halo'),
       order: get('sort.wgsl', 'rank_split'),
       permute: get('sort.wgsl', 'permute_split'),
+      permuteRotation: this.ctx.state.tables.hasRotation ? get('sort.wgsl', 'permute_rotation_split') : null,
       total: get('split.wgsl', which === 1 ? 'interior_total' : 'finish_halo'),
       scan: new PrefixScan(this.ctx.device, this.ctx.cache, `sort-split-${which}`, which === 1 ? this.ctx.state.nLocal : 1),
       groups: { mask: null!, total: null!, perSet: [] },
@@ -127,6 +130,7 @@ export class SortPhase implements Phase {
         }),
         order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 31: s.haloBits, 32: s.haloParticles, 33: s.haloWork }),
         permute: bindBuffers(device, p.permute, `split-permute-${which}-${k}`, b.permute),
+        rotation: p.permuteRotation ? bindBuffers(device, p.permuteRotation, `split-permute-rotation-${which}-${k}`, b.rotation) : null,
       }));
     }
     this.restore!.group = bindBuffers(device, this.restore!.pipeline, 'split-restore', {
@@ -179,7 +183,11 @@ export class SortPhase implements Phase {
     const particles = which === 1 ? s.capacity : this.haloThreads;
     run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, particles));
     run('order', () => this.dispatch(pass, p.order, g.order, particles));
-    run('permute', () => this.dispatch(pass, p.permute, g.permute, particles));
+    run('permute', () => {
+      // the internal energy first: permute_split overwrites the ranked order it reads
+      if (p.permuteRotation) this.dispatch(pass, p.permuteRotation, g.rotation!, particles);
+      this.dispatch(pass, p.permute, g.permute, particles);
+    });
   }
 
   /**
