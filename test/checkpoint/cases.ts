@@ -8,6 +8,10 @@ export const BOX = ['collide-box', '--set', 'grid.cells=[12,10,8]', '--set', 'ru
 export const CHANNEL = ['free-stream', '--set', 'grid.cells=[16,6,4]', '--set', 'run.steps=200', '--set', 'run.stepsPerSubmit=5', '--set', 'sampling.start=50',
   '--set', 'boundaries.ymin={"type":"diffuse","temperature":500}', '--set', 'boundaries.ymax={"type":"diffuse","temperature":300,"velocity":[200,0,0]}'];
 
+/** The channel with vibrating N2 (Zvib 5) and a wall at 1500 K: rotational and vibrational energy in the checkpoints. */
+export const MOLECULAR_CHANNEL = [...CHANNEL, '--set', 'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]',
+  '--set', 'boundaries.ymin={"type":"diffuse","temperature":1500}'];
+
 /** Steps between checkpoints in these tests. */
 export const EVERY = 20;
 

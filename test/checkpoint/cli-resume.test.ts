@@ -1,5 +1,5 @@
 // `dsmc run` with checkpoints and `dsmc resume` through the real CLI: the orchestrator or a rank killed
-// (SIGKILL) on 1 and 2 ranks, resumed into the same run, records bitwise the steps, totals and fields of a
+// (SIGKILL) on 1 and 2 ranks (also with a vibrating gas), resumed into the same run, records bitwise the steps, totals and fields of a
 // run that never stopped; damaged checkpoints are refused naming the file (falling back to the previous
 // one, or failing clearly when none is left); two runs at once on one database do not interfere.
 import { existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkpointSteps, runCheckpointFolder, stepFolder } from '../../src-main/solver/checkpoint/checkpoint-folder.js';
 import { RunStore } from '../../src-main/store/run-store.js';
-import { BOX, CHANNEL, withCheckpoints } from './cases.js';
+import { BOX, CHANNEL, MOLECULAR_CHANNEL, withCheckpoints } from './cases.js';
 import { dsmc, integrity, jsonOf, recorded, runAndKill } from './cli-harness.js';
 
 const DATA_DIR = mkdtempSync(join(tmpdir(), 'dsmc-resume-'));
@@ -27,9 +27,11 @@ function comparable(r: ReturnType<typeof recorded>, totals: boolean) {
 
 let box: ReturnType<typeof recorded>;
 let channel: ReturnType<typeof recorded>;
+let molecular: ReturnType<typeof recorded>;
 beforeAll(() => {
   box = reference(BOX);
   channel = reference(CHANNEL);
+  molecular = reference(MOLECULAR_CHANNEL);
   expect(box.samples).toBeGreaterThan(0);
   expect(channel.samples).toBeGreaterThan(0);
 });
@@ -39,6 +41,7 @@ describe.each([
   ['channel, 1 rank, orchestrator killed', CHANNEL, 1, { kind: 'orchestrator' }, () => channel],
   ['collide box, 2 ranks, rank 1 killed', BOX, 2, { kind: 'rank', rank: 1 }, () => box],
   ['channel, 2 ranks, orchestrator killed', CHANNEL, 2, { kind: 'orchestrator' }, () => channel],
+  ['channel of vibrating N2, 2 ranks, rank 1 killed', MOLECULAR_CHANNEL, 2, { kind: 'rank', rank: 1 }, () => molecular],
 ] as const)('%s', (_name, args, ranks, target, ref) => {
   it('resumes into the same run and records bitwise the uninterrupted result', async () => {
     const k = await runAndKill(DATA_DIR, ['run', ...withCheckpoints(args), '--ranks', String(ranks), '--timing', 'off'], 97, target);
