@@ -105,6 +105,10 @@ describe('sampled internal temperatures (N2 box)', () => {
     expect(Math.abs(got.Tall / 560.8 - 1)).toBeLessThan(0.02);
     const state = await sim.readSampleState();
     expectBatchMeansAgree(f, result.fieldErrors, state.welford, sim.tables.nCells, 'frozen');
+    // the live view's cells, gathered on the GPU, read the run's internal temperatures bitwise
+    const ids = [0, 5, 21, 63];
+    const live = await sim.fieldsOfCells(ids);
+    for (const name of ['Trot', 'Tvib', 'Tall'] as const) expect(Array.from(live[name]!), name).toEqual(ids.map((i) => f[name]![i]));
   });
 
   it('a monatomic gas has no internal fields and keeps 13 moments', async () => {
