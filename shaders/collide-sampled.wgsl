@@ -25,7 +25,12 @@ fn cell_pass_moments(first: u32, n: u32, s: u32, mixture: bool) -> PassMoments {
   return moments_total(even, odd);
 }
 
-// One invocation per cell: the cell's collisions, then its sampling pass.
+// Species of particle i (add_cell_internal in sample-sums.wgsl).
+fn particle_species(i: u32) -> u32 {
+  return species_part(cell[i]);
+}
+
+// One invocation per cell: the cell's collisions, then its sampling pass (velocity moments, then internal energies).
 @compute @workgroup_size(WG_SIZE)
 fn collide_sampled(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                    @builtin(local_invocation_index) li: u32) {
@@ -33,5 +38,9 @@ fn collide_sampled(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
   collide_cells(c, li, c < params.nLocal);
   if (c >= params.nLocal) { return; }
   let n = cellCounts[c];
-  for (var s = 0u; s < params.nSpecies; s++) { add_cell_moments(c, s, cell_pass_moments(starts[c], n, s, params.nSpecies > 1u)); }
+  let mixture = params.nSpecies > 1u;
+  for (var s = 0u; s < params.nSpecies; s++) {
+    add_cell_moments(c, s, cell_pass_moments(starts[c], n, s, mixture));
+    add_cell_internal(c, s, starts[c], n, mixture);
+  }
 }

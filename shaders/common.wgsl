@@ -152,7 +152,8 @@ struct SimParams {
   sampleScale1: f32,
   sampleScale2: f32,
   sampleScale3: f32,
-  pad0: u32,
+  // fixed-point scale of the sampled internal energies (sum E_rot, sum E_vib, J)
+  sampleScaleE: f32,
 }
 
 // The uniform of sample.wgsl's sample_close: the closing block's passes and number and the field scales.
@@ -167,7 +168,8 @@ struct CloseParams {
   unscale1: f32,
   unscale2: f32,
   unscale3: f32,
-  pad0: u32,
+  // 2^-e of the internal energies' sums
+  unscaleE: f32,
 }
 
 // Gas-surface interaction of a surface model (body.wgsl): each body, then the six domain faces.

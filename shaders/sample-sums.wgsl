@@ -4,8 +4,19 @@
 // particles in the same f32 order: the particles 0, 2, 4, ... and 1, 3, 5, ... of the cell in two partial sums, then
 // even + odd. Integer sums do not depend on any order, so the block's sums are bitwise the same
 // whichever kernel made them, on any number of ranks and across a resume.
+//
+// Where the gas has internal modes (HAS_ROTATION), the particles' internal energies follow the 13 velocity moments
+// as moments 13 (sum E_rot) and, when INTERNAL_WORDS is 2, 14 (sum E_vib), in J times params.sampleScaleE, added by
+// add_cell_internal, which both kernels call alike (it reads `eint` and the kernel's particle_species(i)): the same
+// bits either way. A monatomic gas keeps the 13 moments alone.
 
+// the velocity moments per species and cell
 const MOMENTS: u32 = 13u;
+
+// Moments per species and cell: the 13 velocity moments, then the internal energies where the gas has internal modes.
+fn sample_moments() -> u32 {
+  return select(MOMENTS, MOMENTS + INTERNAL_WORDS, HAS_ROTATION);
+}
 
 // the open block's sums: low and high words, layout [moment][species][local cell]
 @group(0) @binding(50) var<storage, read_write> blockLo: array<u32>;
@@ -101,4 +112,24 @@ fn add_cell_moments(c: u32, s: u32, a: PassMoments) {
   var old: array<u32, MOMENTS>;
   for (var m = 0u; m < MOMENTS; m++) { old[m] = blockLo[block_word(m, s, c)]; }
   for (var m = 0u; m < MOMENTS; m++) { add_block_to(block_word(m, s, c), old[m], moment_of(a, m) * moment_scale(m)); }
+}
+
+// Adds the internal energies (rotational, vibrational; J) of species s among local cell c's particles first .. first
+// + n - 1 to the open block's sums (moments 13 and 14): the particles 0, 2, 4, ... and 1, 3, 5, ... of the cell in two
+// f32 partial sums, then even + odd, as the velocity moments. Nothing where the gas has no internal modes.
+fn add_cell_internal(c: u32, s: u32, first: u32, n: u32, mixture: bool) {
+  if (!HAS_ROTATION) { return; }
+  var even = vec2<f32>(0.0);
+  var odd = vec2<f32>(0.0);
+  for (var k = 0u; k < n; k++) {
+    let i = first + k;
+    if (mixture && particle_species(i) != s) { continue; }
+    let w = i * INTERNAL_WORDS;
+    var e = vec2<f32>(eint[w], 0.0);
+    if (INTERNAL_WORDS > 1u) { e.y = eint[w + 1u]; }
+    if ((k & 1u) == 0u) { even = even + e; } else { odd = odd + e; }
+  }
+  let total = even + odd;
+  add_block(block_word(MOMENTS, s, c), total.x * params.sampleScaleE);
+  if (INTERNAL_WORDS > 1u) { add_block(block_word(MOMENTS + 1u, s, c), total.y * params.sampleScaleE); }
 }

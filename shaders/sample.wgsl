@@ -1,6 +1,7 @@
 // sample.wgsl: sampling of the 13 velocity moments per species and cell (count, sum v_i, sum v_i v_j (6),
-// sum v^2 v_i (3)) into exact 64-bit fixed-point sums that stay on the GPU for the whole sampling window
-// (the moments and the sums: sample-sums.wgsl).
+// sum v^2 v_i (3)) and, where the gas has internal modes, of the internal energies (sum E_rot, sum E_vib) into exact
+// 64-bit fixed-point sums that stay on the GPU for the whole sampling window (the moments and the sums:
+// sample-sums.wgsl).
 //
 // sample: the sampling pass, one invocation per cell. The cell's particles are contiguous after the sort; the
 // invocation reads them four at a time (vec4 loads of the velocity arrays, 16-byte aligned), so that its 32 lanes
@@ -17,14 +18,16 @@
 // 2^38 particle-passes per cell and block, which sets a flag).
 //
 // sample_close: at the end of a batch-means block, per cell: adds the block's sums to the run's, computes
-// the block's fields (f32; formulas of fields.ts) and updates their running mean and M2 (Welford) for the
+// the block's fields (f32; formulas of fields.ts and, for Trot, Tvib and Tall, internal-fields.ts) and updates their running mean and M2 (Welford) for the
 // standard errors, and zeroes the block's sums. The per-volume fields are kept per sampled particle (n in
 // particles per cell, pressures and heat fluxes in units of the reference mass per cell) so that their
 // squares stay within f32: the host multiplies by fnum / cell volume (and the reference mass) when it reads them.
 //
 // sample_gather: copies the run's and the open block's sums of a list of cells (one plane of the live view).
 
+// the fields of every run; a gas with internal modes adds Trot, Tvib and Tall (field_count())
 const FIELDS: u32 = 13u;
+const MAX_FIELDS: u32 = 16u;
 const BOLTZMANN_K: f32 = 1.380649e-23;
 
 @group(0) @binding(0) var<uniform> params: SimParams;
@@ -35,6 +38,8 @@ const BOLTZMANN_K: f32 = 1.380649e-23;
 @group(0) @binding(4) var<storage, read> vy4: array<vec4<f32>>;
 @group(0) @binding(5) var<storage, read> vz4: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read> cell4: array<vec4<u32>>;
+// internal energy per particle, INTERNAL_WORDS words (rotational, vibrational; J; a stub unless HAS_ROTATION)
+@group(0) @binding(45) var<storage, read> eint: array<f32>;
 // the open block's sums and the overflow flag: sample-sums.wgsl (bindings 50-52)
 // the run's sums (closed blocks), same layout
 @group(0) @binding(10) var<storage, read_write> runLo: array<u32>;
@@ -44,9 +49,21 @@ const BOLTZMANN_K: f32 = 1.380649e-23;
 @group(0) @binding(13) var<uniform> close: CloseParams;
 // the species' masses over the reference mass (four per vec4)
 @group(0) @binding(16) var<uniform> closeMasses: array<vec4<f32>, 4>;
+// per species its internal modes: (rotational degrees of freedom, theta_v in K (0: none), 0, 0)
+@group(0) @binding(17) var<uniform> closeModes: array<vec4<f32>, MAX_SPECIES>;
 // sample_gather: the cells to copy, and the copy: [moment][species][run lo, run hi, block lo, block hi][listed cell]
 @group(0) @binding(14) var<storage, read> gatherCells: array<u32>;
 @group(0) @binding(15) var<storage, read_write> gathered: array<u32>;
+
+// Species of particle i (add_cell_internal in sample-sums.wgsl).
+fn particle_species(i: u32) -> u32 {
+  return species_part(cell4[i / 4u][i % 4u]);
+}
+
+// Fields of the batch means: FIELDS, and Trot, Tvib, Tall where the gas has internal modes (runFieldNames).
+fn field_count() -> u32 {
+  return select(FIELDS, MAX_FIELDS, HAS_ROTATION);
+}
 
 // Adds particle i (velocity v, cell word w) to the partial sum a when it is one of the cell's [first, end) particles
 // and of species s (any species when mixture is false).
@@ -85,6 +102,7 @@ fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
       add_if_in_cell(&b, i + 3u, first, end, vec3<f32>(x.w, y.w, z.w), w.w, s, mixture);
     }
     add_cell_moments(c, s, moments_total(a, b));
+    add_cell_internal(c, s, first, n, mixture);
   }
 }
 
@@ -98,7 +116,8 @@ fn moment_unscale(m: u32) -> f32 {
   if (m == 0u) { return 1.0; }
   if (m < 4u) { return close.unscale1; }
   if (m < 10u) { return close.unscale2; }
-  return close.unscale3;
+  if (m < MOMENTS) { return close.unscale3; }
+  return close.unscaleE;
 }
 
 // The block's sum of moment m of species s in cell c (SI units, f32).
@@ -115,12 +134,48 @@ fn mass_ratio(s: u32) -> f32 {
 // Welford's update of field f of cell c with this block's value x.
 fn welford_add(f: u32, c: u32, x: f32) {
   let i = f * params.nLocal + c;
-  let j = (FIELDS + f) * params.nLocal + c;
+  let j = (field_count() + f) * params.nLocal + c;
   let mean = welford[i];
   let d = x - mean;
   let next = mean + d / f32(close.block);
   welford[i] = next;
   welford[j] = welford[j] + d * (x - next);
+}
+
+// The block's rotational, vibrational and overall temperatures of cell c (K), its translational temperature being t
+// (internal-fields.ts fillInternalFields in f32; 0 K where no molecule rotates or vibrates).
+fn internal_temperatures(c: u32, t: f32) -> vec3<f32> {
+  var count = 0.0;
+  var rotDof = 0.0;
+  var eRot = 0.0;
+  var vibDof = 0.0;
+  var vibSum = 0.0;
+  for (var s = 0u; s < params.nSpecies; s++) {
+    let n = block_moment(0u, s, c);
+    if (n == 0.0) { continue; }
+    let mode = closeModes[s];
+    count = count + n;
+    rotDof = rotDof + mode.x * n;
+    eRot = eRot + block_moment(MOMENTS, s, c);
+    if (INTERNAL_WORDS > 1u && mode.y > 0.0) {
+      let e = block_moment(MOMENTS + 1u, s, c);
+      if (e > 0.0) {
+        // k theta N / E = e^x - 1 with x = theta / T_vib,s
+        let r = BOLTZMANN_K * mode.y * n / e;
+        let x = log(1.0 + r);
+        let z = 2.0 * x / r * n;
+        vibDof = vibDof + z;
+        vibSum = vibSum + z * (mode.y / x);
+      }
+    }
+  }
+  var tRot = 0.0;
+  if (rotDof > 0.0) { tRot = 2.0 * eRot / (BOLTZMANN_K * rotDof); }
+  var tVib = 0.0;
+  if (vibDof > 0.0) { tVib = vibSum / vibDof; }
+  var tAll = 0.0;
+  if (count > 0.0) { tAll = (3.0 * count * t + rotDof * tRot + vibSum) / (3.0 * count + rotDof + vibDof); }
+  return vec3<f32>(tRot, tVib, tAll);
 }
 
 // One invocation per cell: closes the block (run sums, block fields into the batch means, block sums zeroed).
@@ -140,8 +195,8 @@ fn sample_close(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
     mass = mass + mr * n;
     mom = mom + mr * vec3<f32>(block_moment(1u, s, c), block_moment(2u, s, c), block_moment(3u, s, c));
   }
-  // FIELD_ORDER: n, ux, uy, uz, T, pxx, pyy, pzz, p, qx, qy, qz, particlesPerSample
-  var f: array<f32, FIELDS>;
+  // FIELD_ORDER: n, ux, uy, uz, T, pxx, pyy, pzz, p, qx, qy, qz, particlesPerSample, then Trot, Tvib, Tall
+  var f: array<f32, MAX_FIELDS>;
   f[12] = count / f32(close.passes);
   if (count > 0.0) {
     let u = mom / mass;
@@ -178,10 +233,16 @@ fn sample_close(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
     f[9] = q.x * close.invPasses;
     f[10] = q.y * close.invPasses;
     f[11] = q.z * close.invPasses;
+    if (HAS_ROTATION) {
+      let ti = internal_temperatures(c, f[4]);
+      f[13] = ti.x;
+      f[14] = ti.y;
+      f[15] = ti.z;
+    }
   }
-  for (var k = 0u; k < FIELDS; k++) { welford_add(k, c, f[k]); }
+  for (var k = 0u; k < field_count(); k++) { welford_add(k, c, f[k]); }
   // the block's sums into the run's (exact), then zeroed
-  for (var p = 0u; p < MOMENTS * params.nSpecies; p++) {
+  for (var p = 0u; p < sample_moments() * params.nSpecies; p++) {
     let w = p * params.nLocal + c;
     let oldLo = runLo[w];
     let lo = oldLo + blockLo[w];
@@ -206,7 +267,7 @@ fn sample_gather(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) 
   let listed = arrayLength(&gatherCells);
   if (k >= listed) { return; }
   let c = gatherCells[k];
-  for (var p = 0u; p < MOMENTS * params.nSpecies; p++) {
+  for (var p = 0u; p < sample_moments() * params.nSpecies; p++) {
     let w = p * params.nLocal + c;
     let o = 4u * p * listed + k;
     gathered[o] = runLo[w];

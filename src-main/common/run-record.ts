@@ -1,7 +1,7 @@
 // The run database's records as the rest of the product sees them (CLI, reports, the renderer).
 // Environment-free types only; src-main/store reads and writes them.
 import type { SurfaceSums } from './surface-layout.js';
-import type { FieldName } from './field-names.js';
+import type { Fields } from './field-names.js';
 import type { RunSummary } from './run-summary.js';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -85,8 +85,9 @@ export interface FieldSet {
   samples: number;
   /** Batch-means blocks behind the standard errors (errors are NaN with fewer than 2). */
   blocks: number;
-  values: Record<FieldName, Float64Array>;
-  errors: Record<FieldName, Float64Array>;
+  /** FIELD_NAMES, and Trot, Tvib and Tall where the gas has internal modes (errors: the same names). */
+  values: Fields;
+  errors: Fields;
 }
 
 /**

@@ -4,7 +4,7 @@
 // Arrays are inline binary: base64 of a UInt64 byte count followed by the little-endian data, encoded as
 // one stream (VTK's uncompressed inline layout). With bodies in the flow, optional cell marks add
 // `cellKind` (0 gas, 1 cut by a body surface, 2 inside a body) and `volumeFraction` (gas fraction).
-import { FIELD_INFO, FIELD_NAMES } from '../common/field-names.js';
+import { FIELD_INFO, FIELD_NAMES, fieldNamesOf } from '../common/field-names.js';
 import type { FieldSet } from '../common/run-record.js';
 
 /** Base64 of a UInt64 little-endian byte-count header followed by the bytes of `data`. */
@@ -47,7 +47,9 @@ export interface CellMarks {
 export function fieldsToVti(f: FieldSet, cellMarks?: CellMarks): string {
   const [nx, ny, nz] = f.cells;
   const nCells = nx * ny * nz;
-  for (const name of FIELD_NAMES) {
+  // every run's fields, and the internal temperatures where the run has them
+  const names = fieldNamesOf(f.values);
+  for (const name of new Set([...FIELD_NAMES, ...names])) {
     if (f.values[name]?.length !== nCells || f.errors[name]?.length !== nCells) {
       throw new Error(`field ${name} has ${f.values[name]?.length ?? 0} values for ${nCells} cells; the stored fields are damaged`);
     }
@@ -57,14 +59,14 @@ export function fieldsToVti(f: FieldSet, cellMarks?: CellMarks): string {
   }
   const extent = `0 ${nx} 0 ${ny} 0 ${nz}`;
   let arrays = '';
-  for (const name of FIELD_NAMES) arrays += dataArray(name, f.values[name]);
-  for (const name of FIELD_NAMES) arrays += dataArray(`${name}_stderr`, f.errors[name]);
+  for (const name of names) arrays += dataArray(name, f.values[name]!);
+  for (const name of names) arrays += dataArray(`${name}_stderr`, f.errors[name]!);
   arrays += dataArray('u', velocityVectors(f), 3);
   if (cellMarks) {
     arrays += dataArray('cellKind', Float64Array.from(cellMarks.kind));
     arrays += dataArray('volumeFraction', cellMarks.volumeFraction);
   }
-  const units = FIELD_NAMES.map((n) => `${n} [${FIELD_INFO[n].unit}]`).join(', ');
+  const units = names.map((n) => `${n} [${FIELD_INFO[n].unit}]`).join(', ');
   return '<?xml version="1.0"?>\n' +
     `<!-- DSMC sampled fields: ${units}; <field>_stderr = batch-means standard error; ${f.samples} samples in ${f.blocks} blocks -->\n` +
     '<VTKFile type="ImageData" version="1.0" byte_order="LittleEndian" header_type="UInt64">\n' +

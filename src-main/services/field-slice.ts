@@ -1,7 +1,7 @@
 // 2-D slices of a run's sampled fields for the heatmaps: one field on a plane normal to x, y or z, and the
 // difference of two runs on such a plane in units of their combined standard error.
 import type { FieldDifferenceSlice, FieldSlice, SliceAxis } from '../common/contract/types.js';
-import { FIELD_INFO, type FieldName } from '../common/field-names.js';
+import { FIELD_INFO, missingFieldMessage, type FieldName } from '../common/field-names.js';
 import type { FieldSet } from '../common/run-record.js';
 
 /** In-plane axes (horizontal, vertical) for each normal axis. */
@@ -59,6 +59,7 @@ function mapPlane(cells: [number, number, number], axis: SliceAxis, index: numbe
 /** One field of a run on the plane `axis` = index (middle when omitted). */
 export function fieldSlice(f: FieldSet, field: FieldName, axis: SliceAxis, index?: number): FieldSlice {
   const data = f.values[field];
+  if (!data) throw new Error(missingFieldMessage(field));
   return planeSlice(f.cells, f.samples, field, axis, index, (c) => data[c]);
 }
 
@@ -82,6 +83,8 @@ export function differenceSlice(a: FieldSet, b: FieldSet, runs: [number, number]
   }
   const at = planeIndex(a.cells, axis, index);
   const [va, ea, vb, eb] = [a.values[field], a.errors[field], b.values[field], b.errors[field]];
+  if (!va || !ea) throw new Error(`run ${runs[0]}: ${missingFieldMessage(field)}`);
+  if (!vb || !eb) throw new Error(`run ${runs[1]}: ${missingFieldMessage(field)}`);
   const plane = mapPlane(a.cells, axis, at, (c) => {
     const se = Math.hypot(ea[c], eb[c]);
     return se > 0 ? (va[c] - vb[c]) / se : NaN;

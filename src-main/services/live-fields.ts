@@ -1,6 +1,7 @@
 // The fields of a run while it goes, for the live view: a slice of the chosen field, computed from the sums of
 // the plane's cells alone (a one-rank solver reads them from its GPU), at most every `everyMs`.
 import type { Case } from '../common/case-schema.js';
+import { missingFieldMessage } from '../common/field-names.js';
 import type { FieldSlice } from '../common/contract/types.js';
 import type { LiveFieldSource } from '../solver/loop-types.js';
 import type { LiveView } from './child-messages.js';
@@ -43,6 +44,7 @@ export class LiveFields {
     const { field, axis } = this.view;
     const index = this.view.index !== undefined && this.view.index < cells[{ x: 0, y: 1, z: 2 }[axis]] ? this.view.index : undefined;
     const values = (await this.source.fieldsOfCells(planeCells(cells, axis, index)))[field];
+    if (!values) throw new Error(missingFieldMessage(field));
     return planeSlice(cells, this.source.samples, field, axis, index, (_cell, k) => values[k]);
   }
 }

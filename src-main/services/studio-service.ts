@@ -2,6 +2,7 @@
 // report writers and the run launcher. Hosts (dsmc serve, Electron main) validate requests, then call this.
 import { resumableStep } from './resumable.js';
 import { domainLengths, parseCase, type Case } from '../common/case-schema.js';
+import { fieldNamesOf } from '../common/field-names.js';
 import { blankBodyCells, planeCellSize, sliceBodyOutline } from '../common/charts/slice-bodies.js';
 import type { ContractResults, DsmcService, ValidRequest } from '../common/contract/contract.js';
 import type { FieldSlice, LiveRunState, RunEvent, SurfaceView } from '../common/contract/types.js';
@@ -183,8 +184,9 @@ export class StudioService implements DsmcService {
     const profile = buildProfileReport(loadProfileInput(this.store, r.runId));
     const caseJson = this.store.getCase(r.runId).json as { grid: { cells: [number, number, number] } };
     const run = this.store.getRun(r.runId);
+    const fields = this.store.getFields(r.runId);
     return {
-      run, caseJson, profile, hasFields: this.store.getFields(r.runId) !== null, cells: caseJson.grid.cells, resumeFromStep: resumableStep(this.store.dataDir, run),
+      run, caseJson, profile, hasFields: fields !== null, fieldNames: fields ? fieldNamesOf(fields.values) : [], cells: caseJson.grid.cells, resumeFromStep: resumableStep(this.store.dataDir, run),
       bodies: run.summary?.surface?.bodies?.length ?? 0,
     };
   }

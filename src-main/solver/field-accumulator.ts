@@ -4,9 +4,11 @@
 // run fills it from its own state; a multi-rank run places every rank's state in global order, which gives
 // bitwise the same fields.
 import { cellVolume, type Case } from '../common/case-schema.js';
-import { FIELD_NAMES, emptyFields, fillFields, scaleByGasVolume, type FieldName, type Fields } from './fields.js';
+import { runFieldNames } from '../common/field-names.js';
+import { emptyFields, fillFields, scaleByGasVolume, type FieldName, type Fields } from './fields.js';
 import { SAMPLE_MOMENTS } from './gpu/struct-layouts.js';
-import { SAMPLE_FIELDS, SAMPLE_PARTS, emptySampleState, partPlanes, type SampleState } from './sample-buffers.js';
+import { fillInternalFields, speciesModes } from './internal-fields.js';
+import { SAMPLE_PARTS, emptySampleState, partPlanes, sampleLayout, type SampleState } from './sample-buffers.js';
 import { copyOwnedCells, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
 
@@ -50,15 +52,29 @@ export function closeCounters(k: SampleCounters): void {
 export function welfordUnits(kase: Case, t: SolverTables): Record<FieldName, number> {
   const perParticle = t.fnum / cellVolume(kase);
   const flux = perParticle * t.species[0].mass;
-  return { n: perParticle, ux: 1, uy: 1, uz: 1, T: 1, pxx: flux, pyy: flux, pzz: flux, p: flux, qx: flux, qy: flux, qz: flux, particlesPerSample: 1 };
+  return {
+    n: perParticle, ux: 1, uy: 1, uz: 1, T: 1, pxx: flux, pyy: flux, pzz: flux, p: flux, qx: flux, qy: flux, qz: flux, particlesPerSample: 1,
+    Trot: 1, Tvib: 1, Tall: 1,
+  };
 }
 
-/** 2^-e per moment: turns moment m's fixed-point sums into SI sums (the count is an integer already). */
+/** 2^-e per moment: turns moment m's fixed-point sums into SI sums (the count is an integer already; internal energies: sampleScaleE). */
 export function momentUnscales(t: SolverTables): number[] {
   const p = t.simParams;
-  const order = (m: number) => (m === 0 ? 0 : m < 4 ? 1 : m < 10 ? 2 : 3);
-  const scales = [1, p.sampleScale1, p.sampleScale2, p.sampleScale3];
-  return Array.from({ length: SAMPLE_MOMENTS }, (_, m) => 1 / scales[order(m)]);
+  const order = (m: number) => (m === 0 ? 0 : m < 4 ? 1 : m < 10 ? 2 : m < SAMPLE_MOMENTS ? 3 : 4);
+  const scales = [1, p.sampleScale1, p.sampleScale2, p.sampleScale3, p.sampleScaleE];
+  return Array.from({ length: sampleLayout(t).moments }, (_, m) => 1 / scales[order(m)]);
+}
+
+/**
+ * Fields from SI moment sums ([moment][species][cell] over nCells cells) over `samples` passes, with the internal
+ * temperatures where the gas has internal modes: the fields of the whole grid, of listed cells or of a gathered plane.
+ */
+function fieldsOfSums(kase: Case, t: SolverTables, sums: Float64Array, samples: number, nCells: number): Fields {
+  const out = emptyFields(nCells, undefined, t.hasRotation);
+  fillFields(out, sums, samples, t.species.map((x) => x.mass), nCells, t.fnum, cellVolume(kase));
+  if (t.hasRotation) fillInternalFields(out, sums, speciesModes(t), nCells);
+  return out;
 }
 
 /** The 64-bit sum (lo, hi) plus (lo2, hi2) as a double (exact below 2^53). */
@@ -74,7 +90,7 @@ export class FieldAccumulator {
   counters: SampleCounters = noSamples();
 
   constructor(private readonly kase: Case, private readonly tables: SolverTables) {
-    this.state = emptySampleState(tables.species.length, tables.sampling ? tables.nCells : 0);
+    this.state = emptySampleState(sampleLayout(tables), tables.sampling ? tables.nCells : 0);
   }
 
   /** Sampling passes so far. */
@@ -97,7 +113,7 @@ export class FieldAccumulator {
     }
     const grid = this.kase.grid.cells;
     for (const part of SAMPLE_PARTS) {
-      const planes = partPlanes(part, t.species.length);
+      const planes = partPlanes(part, sampleLayout(t));
       const from = local[part], into = this.state[part];
       for (let k = 0; k < planes; k++) {
         copyOwnedCells(from.subarray(k * sub.nLocal, (k + 1) * sub.nLocal), sub, grid, into.subarray(k * t.nCells, (k + 1) * t.nCells));
@@ -108,14 +124,14 @@ export class FieldAccumulator {
   /** The SI moment sums (run plus open block) of the given cells (default all), [moment][species][k] over cells.length entries. */
   momentSums(cells: ArrayLike<number> | null = null): Float64Array {
     const t = this.tables;
-    const S = t.species.length, N = t.nCells;
+    const S = t.species.length, N = t.nCells, M = sampleLayout(t).moments;
     const n = cells ? cells.length : N;
-    const out = new Float64Array(SAMPLE_MOMENTS * S * n);
+    const out = new Float64Array(M * S * n);
     const unscale = momentUnscales(t);
     const { runLo, runHi, blockLo, blockHi } = this.state;
     const runHiS = new Int32Array(runHi.buffer, runHi.byteOffset, runHi.length);
     const blockHiS = new Int32Array(blockHi.buffer, blockHi.byteOffset, blockHi.length);
-    for (let m = 0; m < SAMPLE_MOMENTS; m++) {
+    for (let m = 0; m < M; m++) {
       for (let s = 0; s < S; s++) {
         const plane = m * S + s, u = unscale[m];
         for (let k = 0; k < n; k++) {
@@ -130,16 +146,15 @@ export class FieldAccumulator {
   /** The run's fields so far. */
   fields(): Fields {
     const t = this.tables;
-    const out = emptyFields(t.nCells);
-    if (t.sampling) fillFields(out, this.momentSums(null), this.samples, t.species.map((x) => x.mass), t.nCells, t.fnum, cellVolume(this.kase));
+    const out = t.sampling ? fieldsOfSums(this.kase, t, this.momentSums(null), this.samples, t.nCells) : emptyFields(t.nCells, undefined, t.hasRotation);
     return scaleByGasVolume(out, t.bodies.volumeFraction);
   }
 
   /** The run's fields so far in the given cells only (out[k] is cell cellIds[k]). */
   fieldsOfCells(cellIds: ArrayLike<number>): Fields {
     const t = this.tables;
-    const out = emptyFields(cellIds.length);
-    if (t.sampling) fillFields(out, this.momentSums(cellIds), this.samples, t.species.map((x) => x.mass), cellIds.length, t.fnum, cellVolume(this.kase));
+    const n = cellIds.length;
+    const out = t.sampling ? fieldsOfSums(this.kase, t, this.momentSums(cellIds), this.samples, n) : emptyFields(n, undefined, t.hasRotation);
     return scaleByGasVolume(out, t.bodies.volumeFraction, cellIds);
   }
 
@@ -147,12 +162,13 @@ export class FieldAccumulator {
   errors(): Fields {
     const t = this.tables;
     const N = t.nCells, k = this.blocks;
-    const out = emptyFields(N);
+    const out = emptyFields(N, undefined, t.hasRotation);
     const w = this.state.welford;
     const units = welfordUnits(this.kase, t);
-    FIELD_NAMES.forEach((name, f) => {
-      const e = out[name], u = units[name];
-      const m2 = (SAMPLE_FIELDS + f) * N;
+    const names = runFieldNames(t.hasRotation);
+    names.forEach((name, f) => {
+      const e = out[name]!, u = units[name];
+      const m2 = (names.length + f) * N;
       for (let c = 0; c < N; c++) e[c] = k >= 2 && t.sampling ? u * Math.sqrt(Math.max(0, w[m2 + c]) / (k - 1) / k) : NaN;
     });
     return scaleByGasVolume(out, t.bodies.volumeFraction);
@@ -164,20 +180,18 @@ export class FieldAccumulator {
  * over `samples` passes: the live view's plane.
  */
 export function fieldsOfGathered(kase: Case, t: SolverTables, gathered: Uint32Array, cellIds: ArrayLike<number>, samples: number): Fields {
-  const S = t.species.length, n = cellIds.length;
-  const sums = new Float64Array(SAMPLE_MOMENTS * S * n);
+  const S = t.species.length, n = cellIds.length, M = sampleLayout(t).moments;
+  const sums = new Float64Array(M * S * n);
   const hi = new Int32Array(gathered.buffer, gathered.byteOffset, gathered.length);
   const unscale = momentUnscales(t);
-  for (let m = 0; m < SAMPLE_MOMENTS; m++) {
+  for (let m = 0; m < M; m++) {
     for (let s = 0; s < S; s++) {
       const plane = m * S + s;
       const o = 4 * plane * n;
       for (let k = 0; k < n; k++) sums[plane * n + k] = sum64(gathered[o + k], hi[o + n + k], gathered[o + 2 * n + k], hi[o + 3 * n + k]) * unscale[m];
     }
   }
-  const out = emptyFields(n);
-  fillFields(out, sums, samples, t.species.map((x) => x.mass), n, t.fnum, cellVolume(kase));
-  return scaleByGasVolume(out, t.bodies.volumeFraction, cellIds);
+  return scaleByGasVolume(fieldsOfSums(kase, t, sums, samples, n), t.bodies.volumeFraction, cellIds);
 }
 
 /** Each rank's sampling state for its new subdomain after a rebalance, from every rank's state over its old one. */
@@ -185,9 +199,9 @@ export function redistributeSampleState(kase: Case, t: SolverTables, states: Sam
   const global = new FieldAccumulator(kase, t);
   states.forEach((s, r) => global.place(s, oldSubs[r]));
   return newSubs.map((sub) => {
-    const out = emptySampleState(t.species.length, sub.nLocal);
+    const out = emptySampleState(sampleLayout(t), sub.nLocal);
     for (const part of SAMPLE_PARTS) {
-      const planes = partPlanes(part, t.species.length);
+      const planes = partPlanes(part, sampleLayout(t));
       for (let k = 0; k < planes; k++) {
         out[part].set(global.state[part].subarray(k * t.nCells + sub.cellBase, k * t.nCells + sub.cellBase + sub.nLocal), k * sub.nLocal);
       }

@@ -1,12 +1,13 @@
 // Macroscopic fields per cell from the sampled velocity moments (sample.wgsl layout), for a gas
 // mixture: number density, mass-averaged velocity, translational temperature, pressure tensor
-// diagonal, scalar pressure and heat flux (Bird 1994, ch. 1.4 and 4.2).
+// diagonal, scalar pressure and heat flux (Bird 1994, ch. 1.4 and 4.2). The internal modes'
+// temperatures (Trot, Tvib, Tall) come from internal-fields.ts.
 import { createHash } from 'node:crypto';
 import { BOLTZMANN } from '../common/physics.js';
 
-import { FIELD_NAMES, type Fields } from '../common/field-names.js';
+import { FIELD_NAMES, INTERNAL_FIELD_NAMES, fieldNamesOf, type BaseFieldName, type Fields } from '../common/field-names.js';
 
-export { FIELD_NAMES, type FieldName, type Fields } from '../common/field-names.js';
+export { ALL_FIELD_NAMES, FIELD_NAMES, INTERNAL_FIELD_NAMES, fieldNamesOf, type FieldName, type Fields } from '../common/field-names.js';
 
 /**
  * Converts moment sums over `passes` sampling passes into fields (SI units). Scalars only inside the cell loop
@@ -18,9 +19,10 @@ export function computeFields(sums: Float64Array, passes: number, masses: number
   return f;
 }
 
-/** A zeroed set of fields over `n` cells (alloc: where the arrays live, e.g. shared memory). */
-export function emptyFields(n: number, alloc: (n: number) => Float64Array = (m) => new Float64Array(m)): Fields {
-  return Object.fromEntries(FIELD_NAMES.map((k) => [k, alloc(n)])) as Fields;
+/** A zeroed set of fields over `n` cells (alloc: where the arrays live, e.g. shared memory; internal: with Trot, Tvib and Tall). */
+export function emptyFields(n: number, alloc: (n: number) => Float64Array = (m) => new Float64Array(m), internal = false): Fields {
+  const names = internal ? [...FIELD_NAMES, ...INTERNAL_FIELD_NAMES] : FIELD_NAMES;
+  return Object.fromEntries(names.map((k) => [k, alloc(n)])) as Fields;
 }
 
 /**
@@ -35,7 +37,7 @@ export function fillFields(out: Fields, sums: Float64Array, passes: number, mass
   const ids = range ? null : (cells as ArrayLike<number>);
   const [first, end] = range ? [range.from, range.to] : [0, ids!.length];
   if (passes === 0) {
-    for (const k of FIELD_NAMES) out[k].fill(0, first, end);
+    for (const k of fieldNamesOf(out)) out[k]!.fill(0, first, end);
     return;
   }
   const stride = S * nCells; // from one moment to the next
@@ -103,15 +105,18 @@ export function fillFields(out: Fields, sums: Float64Array, passes: number, mass
   }
 }
 
-/** SHA-256 (hex) of the fields' f64 bytes, field by field in FIELD_NAMES order, cells in order. */
+/** SHA-256 (hex) of the fields' f64 bytes, field by field in FIELD_NAMES order then the internal ones it has, cells in order. */
 export function fieldsSha256(f: Fields): string {
   const h = createHash('sha256');
-  for (const k of FIELD_NAMES) h.update(new Uint8Array(f[k].buffer, f[k].byteOffset, f[k].byteLength));
+  for (const k of fieldNamesOf(f)) {
+    const a = f[k]!;
+    h.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  }
   return h.digest('hex');
 }
 
 /** Fields that scale with 1 / cell volume (densities of molecules, momentum flux and energy flux). */
-const PER_VOLUME: readonly (keyof Fields)[] = ['n', 'pxx', 'pyy', 'pzz', 'p', 'qx', 'qy', 'qz'];
+const PER_VOLUME: readonly BaseFieldName[] = ['n', 'pxx', 'pyy', 'pzz', 'p', 'qx', 'qy', 'qz'];
 
 /**
  * Divides the per-volume fields of cut cells by their gas volume fraction (the fields were computed with the

@@ -31,3 +31,11 @@ export const SAMPLE_FIXED_BITS = 24;
 export function sampleScales(vmax: number): [number, number, number] {
   return [1, 2, 3].map((p) => fixedScale(Math.pow(vmax, p), SAMPLE_FIXED_BITS)) as [number, number, number];
 }
+
+/**
+ * Scale of the sampled internal-energy sums (sum E_rot, sum E_vib, J): one particle at 0.5 mMax vmax^2 (over 36 k T at
+ * the hottest temperature of the bound speed) adds at most 2^24, as a moment at the bound speed does.
+ */
+export function sampleEnergyScale(vmax: number, mMax: number): number {
+  return fixedScale(0.5 * mMax * vmax * vmax, SAMPLE_FIXED_BITS);
+}

@@ -317,7 +317,7 @@ export class Simulation {
     const unscale = momentUnscales(t);
     this.sample.prepareClose({
       passes: k.blockPasses, block: k.blocks + 1,
-      massRef: t.species[0].mass, unscale: [unscale[1], unscale[4], unscale[10]],
+      massRef: t.species[0].mass, unscale: [unscale[1], unscale[4], unscale[10], 1 / t.simParams.sampleScaleE],
     });
     await rec.pass('sample-close', (p) => this.sample.encodeClose(p));
     closeCounters(k);

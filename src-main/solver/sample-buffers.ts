@@ -5,15 +5,32 @@
 //
 // On the host a rank's state is a SampleState: the same five parts as typed arrays of planes of nLocal values
 // ([moment][species][cell] for the sums, [mean | M2][field][cell] for the batch means). Parts move between
-// ranks and into global order plane by plane.
-import { FIELD_NAMES } from '../common/field-names.js';
+// ranks and into global order plane by plane. How many planes: the SampleLayout (a gas with internal modes adds
+// the internal-energy moments and the internal temperatures' batch means; a monatomic gas keeps the 13 and 13).
+import { runFieldNames } from '../common/field-names.js';
 import { makeBuffer, makeBufferWith, readBuffer } from './gpu/buffers.js';
 import { CloseParams, SAMPLE_MOMENTS, UNIFORM_TABLES } from './gpu/struct-layouts.js';
 
 const UNIFORM = 0x40 | 0x08; // UNIFORM | COPY_DST
 
-/** Fields of the batch means (FIELDS in sample.wgsl). */
-export const SAMPLE_FIELDS = FIELD_NAMES.length;
+/** The planes of a sampling state: species, moments per species (sample_moments() in sample-sums.wgsl), batch-means fields (field_count() in sample.wgsl). */
+export interface SampleLayout {
+  species: number;
+  moments: number;
+  fields: number;
+}
+
+/**
+ * The sampling layout of a case's tables: the 13 velocity moments, plus sum E_rot (moment 13) and, when a species
+ * vibrates, sum E_vib (moment 14) where the gas has internal modes; the fields of the run (runFieldNames).
+ */
+export function sampleLayout(t: { species: readonly unknown[]; hasRotation: boolean; internalWords: number }): SampleLayout {
+  return {
+    species: t.species.length,
+    moments: SAMPLE_MOMENTS + (t.hasRotation ? t.internalWords : 0),
+    fields: runFieldNames(t.hasRotation).length,
+  };
+}
 
 /** The parts of the sampling state, in this order everywhere (GPU buffers, checkpoints, messages). */
 export const SAMPLE_PARTS = ['runLo', 'runHi', 'blockLo', 'blockHi', 'welford'] as const;
@@ -23,14 +40,14 @@ export type SamplePart = (typeof SAMPLE_PARTS)[number];
 export type SampleState = { [K in Exclude<SamplePart, 'welford'>]: Uint32Array<ArrayBuffer> } & { welford: Float32Array<ArrayBuffer> };
 
 /** Planes (of one value per cell) of a part: moments x species for the sums, mean and M2 of every field for welford. */
-export function partPlanes(part: SamplePart, species: number): number {
-  return part === 'welford' ? 2 * SAMPLE_FIELDS : SAMPLE_MOMENTS * species;
+export function partPlanes(part: SamplePart, layout: SampleLayout): number {
+  return part === 'welford' ? 2 * layout.fields : layout.moments * layout.species;
 }
 
 /** A zeroed host state for n cells. */
-export function emptySampleState(species: number, n: number): SampleState {
-  const u = (p: SamplePart) => new Uint32Array(partPlanes(p, species) * n);
-  return { runLo: u('runLo'), runHi: u('runHi'), blockLo: u('blockLo'), blockHi: u('blockHi'), welford: new Float32Array(partPlanes('welford', species) * n) };
+export function emptySampleState(layout: SampleLayout, n: number): SampleState {
+  const u = (p: SamplePart) => new Uint32Array(partPlanes(p, layout) * n);
+  return { runLo: u('runLo'), runHi: u('runHi'), blockLo: u('blockLo'), blockHi: u('blockHi'), welford: new Float32Array(partPlanes('welford', layout) * n) };
 }
 
 export class SampleBuffers {
@@ -41,13 +58,18 @@ export class SampleBuffers {
   welford: GPUBuffer;
   /** Word 0: set by the GPU when a sum would overflow. */
   readonly flags: GPUBuffer;
-  /** sample_close's uniform (CloseParams) and the species' mass ratios (vec4 x 4). */
+  /** sample_close's uniform (CloseParams), the species' mass ratios (vec4 x 4) and internal modes (vec4 per species). */
   readonly closeParams: GPUBuffer;
   readonly closeMasses: GPUBuffer;
+  readonly closeModes: GPUBuffer;
   private nLocal: number;
 
-  /** Zeroed state for nLocal cells (4-byte stubs when the case samples nothing). */
-  constructor(private readonly device: GPUDevice, private readonly species: number, private readonly enabled: boolean, nLocal: number, massRatios: number[]) {
+  /**
+   * Zeroed state for nLocal cells (4-byte stubs when the case samples nothing). modes: per species its rotational
+   * degrees of freedom and characteristic vibrational temperature (0: none), for the internal temperatures.
+   */
+  constructor(private readonly device: GPUDevice, private readonly layout: SampleLayout, private readonly enabled: boolean, nLocal: number, massRatios: number[],
+    modes: { rotationalDof: number; thetaV: number }[]) {
     this.nLocal = nLocal;
     [this.runLo, this.runHi, this.blockLo, this.blockHi, this.welford] = this.allocate(nLocal);
     this.flags = makeBuffer(device, 'sample.flags', 4);
@@ -55,11 +77,15 @@ export class SampleBuffers {
     const masses = new Float32Array(UNIFORM_TABLES.MAX_SPECIES);
     massRatios.forEach((m, k) => { masses[k] = m; });
     this.closeMasses = makeBufferWith(device, 'sample.closeMasses', masses, UNIFORM);
+    // closeModes[s] = (rotational dof, theta_v, 0, 0)
+    const m = new Float32Array(4 * UNIFORM_TABLES.MAX_SPECIES);
+    modes.forEach((x, k) => { m[4 * k] = x.rotationalDof; m[4 * k + 1] = x.thetaV; });
+    this.closeModes = makeBufferWith(device, 'sample.closeModes', m, UNIFORM);
   }
 
   /** The five per-cell buffers for n cells (4-byte stubs when the case samples nothing). */
   private allocate(n: number): GPUBuffer[] {
-    return SAMPLE_PARTS.map((p) => makeBuffer(this.device, `sample.${p}`, this.enabled ? 4 * partPlanes(p, this.species) * n : 4));
+    return SAMPLE_PARTS.map((p) => makeBuffer(this.device, `sample.${p}`, this.enabled ? 4 * partPlanes(p, this.layout) * n : 4));
   }
 
   /** The per-cell buffers in SAMPLE_PARTS order. */
@@ -76,7 +102,7 @@ export class SampleBuffers {
 
   /** Reads the whole state once the queue reaches this point (part by part); overflow: a sum overflowed. */
   async read(options: { blockEmpty?: boolean } = {}): Promise<{ state: SampleState; overflow: boolean }> {
-    const state = emptySampleState(this.species, this.enabled ? this.nLocal : 0);
+    const state = emptySampleState(this.layout, this.enabled ? this.nLocal : 0);
     const buffers = this.parts();
     for (let k = 0; k < SAMPLE_PARTS.length; k++) {
       // blockEmpty: the open block was just closed (its sums are zero): its two parts need no read
@@ -94,14 +120,14 @@ export class SampleBuffers {
     const buffers = this.parts();
     SAMPLE_PARTS.forEach((p, k) => {
       const a = state[p];
-      if (a.length !== partPlanes(p, this.species) * this.nLocal) throw new Error(`internal: sampling state part ${p} holds ${a.length} values for ${this.nLocal} cells`);
+      if (a.length !== partPlanes(p, this.layout) * this.nLocal) throw new Error(`internal: sampling state part ${p} holds ${a.length} values for ${this.nLocal} cells`);
       this.device.queue.writeBuffer(buffers[k], 0, a);
     });
   }
 
   /** Frees every buffer. */
   destroy(): void {
-    for (const b of [...this.parts(), this.flags, this.closeParams, this.closeMasses]) b.destroy();
+    for (const b of [...this.parts(), this.flags, this.closeParams, this.closeMasses, this.closeModes]) b.destroy();
   }
 }
 

@@ -1,5 +1,6 @@
 // Which kernel samples a one-rank run on a GPU: the sampling pass (sample.wgsl) or the collide kernel walking each
-// cell after its collisions (collide-sampled.wgsl). Both give the same bits; which is faster depends on the case: the
+// cell after its collisions (collide-sampled.wgsl). Both give the same bits (a gas with internal modes too: both add the
+// internal energies with one function, sample-sums.wgsl add_cell_internal); which is faster depends on the case: the
 // walk costs less where the collisions have just read most particles (the scaling box on an H100: 0.87 ms against
 // the pass's 1.01 ms), more where few collide (the 102M cavity: 1.07 ms against 0.80 ms). So the first sampled
 // submits try both, alternately, and the GPU timestamps of their phases decide.

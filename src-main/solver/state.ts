@@ -6,7 +6,8 @@ import {
   SurfaceModel, SurfaceSpecies, UNIFORM_TABLES,
 } from './gpu/struct-layouts.js';
 import { SURFACE_WORDS } from '../common/surface-layout.js';
-import { SAMPLE_PARTS, SampleBuffers, partPlanes } from './sample-buffers.js';
+import { SAMPLE_PARTS, SampleBuffers, partPlanes, sampleLayout } from './sample-buffers.js';
+import { speciesModes } from './internal-fields.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH, type ParticleSet } from './particle-attributes.js';
 import { packBoxes, subdomainParams, wholeGrid, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
@@ -46,11 +47,11 @@ export function particleArrayBytes(capacity: number): number {
 
 /** Every buffer of a run with this capacity, largest first (nLocal: cells the per-cell arrays hold). */
 export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells, worldSize = 1): BufferRequirement[] {
-  const S = t.species.length;
+  const layout = sampleLayout(t);
   const plan: BufferRequirement[] = [];
   for (const set of ['A', 'B']) for (const a of PARTICLE_ATTRIBUTES) plan.push({ label: `particles.${a}.${set}`, bytes: particleArrayBytes(capacity) });
   if (t.hasRotation) for (const set of ['A', 'B']) plan.push({ label: `particles.eint.${set}`, bytes: particleArrayBytes(t.internalWords * capacity) });
-  for (const part of SAMPLE_PARTS) plan.push({ label: `sample.${part}`, bytes: t.sampling ? 4 * partPlanes(part, S) * nLocal : 4 });
+  for (const part of SAMPLE_PARTS) plan.push({ label: `sample.${part}`, bytes: t.sampling ? 4 * partPlanes(part, layout) * nLocal : 4 });
   for (const a of ['cell.counts', 'cell.starts', 'cell.sigmaCrMax', 'cell.remainder']) plan.push({ label: a, bytes: 4 * nLocal });
   plan.push({ label: 'reduce.partials', bytes: 4 * PARTIAL_WORDS * Math.ceil(capacity / 256) });
   plan.push({ label: 'inject.counts', bytes: 4 * t.nFaceCells }, { label: 'inject.starts', bytes: 4 * t.nFaceCells });
@@ -174,7 +175,7 @@ export class SimState {
     this.starts = makeBuffer(device, 'cell.starts', 4 * nLocal);
     this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', new Float32Array(nLocal).fill(t.sigmaCrMaxInit), STORAGE);
     this.remainder = makeBuffer(device, 'cell.remainder', 4 * nLocal);
-    this.sample = new SampleBuffers(device, t.species.length, t.sampling, nLocal, t.species.map((x) => x.mass / t.species[0].mass));
+    this.sample = new SampleBuffers(device, sampleLayout(t), t.sampling, nLocal, t.species.map((x) => x.mass / t.species[0].mass), speciesModes(t));
     this.injCounts = makeBuffer(device, 'inject.counts', 4 * t.nFaceCells);
     this.injStarts = makeBuffer(device, 'inject.starts', 4 * t.nFaceCells);
     this.sets = [makeParticleSet(device, 'A', capacity), makeParticleSet(device, 'B', capacity)];

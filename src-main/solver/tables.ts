@@ -5,7 +5,7 @@ import {
 } from '../common/case-schema.js';
 import { BOLTZMANN, maxwellianFlux, millikanWhite, mostProbableSpeed, pairModel, vibrationalQuantum } from '../common/physics.js';
 import { buildBodyTables, bodyParams, type BodyTables } from './body-tables.js';
-import { sampleScales } from './fixed-point.js';
+import { sampleEnergyScale, sampleScales } from './fixed-point.js';
 import { BOUNDARY_CODES, MIGRANT_WORDS } from './gpu/struct-layouts.js';
 
 type Values = Record<string, number>;
@@ -182,7 +182,7 @@ export function buildTables(c: Case): SolverTables {
     seedLo: c.run.seed, seedHi: 0x5eed,
     nFaceCells, nInflowFaces,
     ...bodyParams(bodies, c),
-    ...sampleScaleParams(bodies.vmax),
+    ...sampleScaleParams(bodies.vmax, Math.max(...c.species.map((s) => s.mass))),
   };
   return {
     simParams, pairs, species, faces, faceSpecies, init, fnum, nCells, nFaceCells, bodies,
@@ -216,8 +216,8 @@ function vibrationValues(s: Case['species'][number], p: ReturnType<typeof pairMo
   };
 }
 
-/** The SimParams values of the sampled moments' fixed-point scales (sample.wgsl). */
-function sampleScaleParams(vmax: number): Values {
+/** The SimParams values of the sampled moments' fixed-point scales (sample.wgsl): velocity moments and internal energies. */
+function sampleScaleParams(vmax: number, mMax: number): Values {
   const [sampleScale1, sampleScale2, sampleScale3] = sampleScales(vmax);
-  return { sampleScale1, sampleScale2, sampleScale3 };
+  return { sampleScale1, sampleScale2, sampleScale3, sampleScaleE: sampleEnergyScale(vmax, mMax) };
 }

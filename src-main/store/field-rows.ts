@@ -1,6 +1,6 @@
 // Writing and reading a run's sampled fields: one run_fields row and one run_field_arrays row per field.
 import type Database from 'better-sqlite3';
-import { FIELD_NAMES, type FieldName } from '../common/field-names.js';
+import { fieldNamesOf, type FieldName, type Fields } from '../common/field-names.js';
 import type { FieldSet } from '../common/run-record.js';
 import { blobToFloat64, float64ToBlob } from './field-blobs.js';
 
@@ -10,7 +10,7 @@ export function insertFields(db: Database.Database, runId: number, f: FieldSet):
               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
     .run(runId, ...f.cells, ...f.cellSize, f.samples, f.blocks);
   const add = db.prepare('INSERT INTO run_field_arrays (run_id, name, field_values, field_errors) VALUES (?, ?, ?, ?)');
-  for (const name of FIELD_NAMES) add.run(runId, name, float64ToBlob(f.values[name]), float64ToBlob(f.errors[name]));
+  for (const name of fieldNamesOf(f.values)) add.run(runId, name, float64ToBlob(f.values[name]!), float64ToBlob(f.errors[name]!));
 }
 
 interface FieldsRow {
@@ -23,8 +23,8 @@ interface FieldsRow {
 export function readFields(db: Database.Database, runId: number): FieldSet | null {
   const row = db.prepare('SELECT * FROM run_fields WHERE run_id = ?').get(runId) as FieldsRow | undefined;
   if (!row) return null;
-  const values = {} as Record<FieldName, Float64Array>;
-  const errors = {} as Record<FieldName, Float64Array>;
+  const values = {} as Fields;
+  const errors = {} as Fields;
   const arrays = db.prepare('SELECT name, field_values, field_errors FROM run_field_arrays WHERE run_id = ?')
     .all(runId) as { name: FieldName; field_values: Buffer; field_errors: Buffer }[];
   for (const a of arrays) {

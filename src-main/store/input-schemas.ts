@@ -1,6 +1,6 @@
 // Checks what callers hand the run store (zod), so bad data is refused at the boundary with the field named.
 import { z } from 'zod';
-import { FIELD_NAMES } from '../common/field-names.js';
+import { FIELD_NAMES, INTERNAL_FIELD_NAMES, fieldNamesOf } from '../common/field-names.js';
 import { NO_CONTROL_CHARS } from '../common/case-limits.js';
 import type { FieldSet, PhaseRecord, RankStepRecord, RunStatus, RunSurface, StepRecord, StudyKind, TotalsRecord } from '../common/run-record.js';
 import { SURFACE_Q } from '../common/surface-layout.js';
@@ -73,7 +73,10 @@ export const summarySchema = z.object({
 }).loose() satisfies z.ZodType<RunSummary>;
 
 const float64Array = z.instanceof(Float64Array, { message: 'expected a Float64Array' });
-const fieldArrays = z.object(Object.fromEntries(FIELD_NAMES.map((n) => [n, float64Array])) as Record<(typeof FIELD_NAMES)[number], typeof float64Array>);
+const fieldArrays = z.object({
+  ...(Object.fromEntries(FIELD_NAMES.map((n) => [n, float64Array])) as Record<(typeof FIELD_NAMES)[number], typeof float64Array>),
+  ...(Object.fromEntries(INTERNAL_FIELD_NAMES.map((n) => [n, float64Array.optional()])) as Record<(typeof INTERNAL_FIELD_NAMES)[number], z.ZodOptional<typeof float64Array>>),
+});
 const positiveInt = z.number().int().positive();
 const positive = z.number().positive();
 
@@ -87,11 +90,14 @@ export const fieldSetSchema = z.object({
 }).superRefine((f, ctx) => {
   const n = f.cells[0] * f.cells[1] * f.cells[2];
   for (const part of ['values', 'errors'] as const) {
-    for (const name of FIELD_NAMES) {
-      if (f[part][name].length !== n) {
-        ctx.addIssue({ code: 'custom', path: [part, name], message: `has ${f[part][name].length} values; the grid has ${n} cells` });
-      }
+    for (const name of fieldNamesOf(f[part])) {
+      const a = f[part][name]!;
+      if (a.length !== n) ctx.addIssue({ code: 'custom', path: [part, name], message: `has ${a.length} values; the grid has ${n} cells` });
     }
+  }
+  const names = (x: object) => fieldNamesOf(x).join(', ');
+  if (names(f.values) !== names(f.errors)) {
+    ctx.addIssue({ code: 'custom', path: ['errors'], message: `holds the fields ${names(f.errors)} but the values hold ${names(f.values)}: give a standard error for each field` });
   }
 }) satisfies z.ZodType<FieldSet>;
 

@@ -50,9 +50,12 @@ const cases: [string, () => Case][] = [
     'grid.cells=[16,6,4]', 'run.steps=60', 'run.stepsPerSubmit=3', 'sampling.start=20', 'run.checkpointEvery=10',
     'boundaries.ymin={"type":"diffuse","temperature":500}', 'boundaries.ymax={"type":"diffuse","temperature":300,"velocity":[200,0,0]}',
   ])],
-  ['rotating N2 in a walled inflow channel', () => presetCase('free-stream', [
-    'species=[{"use":"N2"}]', 'grid.cells=[16,6,4]', 'run.steps=60', 'run.stepsPerSubmit=3', 'sampling.start=20', 'run.checkpointEvery=10',
-    'boundaries.ymin={"type":"diffuse","temperature":500}', 'boundaries.ymax={"type":"diffuse","temperature":300}',
+  // vibration relaxing fast (Zvib 5) by a hot wall: the sampled sums of E_rot and E_vib and the Trot, Tvib, Tall fields
+  // (in the fields' and errors' hashes) hold values to compare
+  ['rotating and vibrating N2 in a walled inflow channel', () => presetCase('free-stream', [
+    'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]', 'grid.cells=[16,6,4]', 'run.steps=60',
+    'run.stepsPerSubmit=3', 'sampling.start=20', 'run.checkpointEvery=10',
+    'boundaries.ymin={"type":"diffuse","temperature":1500}', 'boundaries.ymax={"type":"diffuse","temperature":300}',
   ])],
   ['vibrating N2 relaxing in the collide box (Zvib 5, 3000 K, vibration started at 500 K)', () => presetCase('collide-box', [
     'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]', 'initial.temperature=3000',
@@ -70,6 +73,10 @@ describe.each(cases)('%s', (_name, makeCase) => {
     const c = makeCase();
     reference = await runCase({ ...c, run: { ...c.run, checkpointEvery: 0 } }, { gpu, timing: 'off' });
     expect(reference.result.samples).toBeGreaterThan(0);
+    // a molecular gas samples its internal temperatures (covered by the hashes below), a monatomic one has none
+    const molecular = c.species.some((s) => s.rotationalDof > 0);
+    expect(reference.result.fields.Tvib !== undefined && reference.result.fieldErrors.Tvib !== undefined).toBe(molecular);
+    if (molecular) for (const name of ['Trot', 'Tvib', 'Tall'] as const) expect(Math.max(...reference.result.fields[name]!), name).toBeGreaterThan(0);
   });
 
   it('checkpoints change nothing, land on submit boundaries and only the newest two are kept', async () => {

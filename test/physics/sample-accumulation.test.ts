@@ -11,7 +11,7 @@ import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { SAMPLE_MOMENTS } from '../../src-main/solver/gpu/struct-layouts.js';
 import { Simulation } from '../../src-main/solver/loop.js';
 import type { SamplePhase } from '../../src-main/solver/phases/sample.js';
-import { SAMPLE_FIELDS, emptySampleState, type SampleState } from '../../src-main/solver/sample-buffers.js';
+import { emptySampleState, sampleLayout, type SampleState } from '../../src-main/solver/sample-buffers.js';
 import { gpuForTests, presetCase, simulate } from './harness.js';
 
 let gpu: Gpu;
@@ -116,7 +116,7 @@ describe('GPU accumulation of the sampled moments', () => {
     const hostMean = emptyFields(N), hostM2 = emptyFields(N);
     const blockFields = emptyFields(N);
     for (let k = 1; k <= K; k++) {
-      const state = emptySampleState(S, N);
+      const state = emptySampleState(sampleLayout(t), N);
       const sums = new Float64Array(P * N);
       for (let cell = 0; cell < N; cell++) {
         for (let s = 0; s < S; s++) {
@@ -140,7 +140,7 @@ describe('GPU accumulation of the sampled moments', () => {
       const gpuState = k === 1 ? state : { ...(await readAll(sim)), blockLo: state.blockLo, blockHi: state.blockHi };
       sim.state.sample.write(gpuState);
       const phase = samplePhase(sim);
-      phase.prepareClose({ passes, block: k, massRef: masses[0], unscale: [unscale[1], unscale[4], unscale[10]] });
+      phase.prepareClose({ passes, block: k, massRef: masses[0], unscale: [unscale[1], unscale[4], unscale[10], 1 / t.simParams.sampleScaleE] });
       const enc = gpu.device.createCommandEncoder();
       const pass = enc.beginComputePass();
       phase.encodeClose(pass);
@@ -164,7 +164,7 @@ describe('GPU accumulation of the sampled moments', () => {
     FIELD_NAMES.forEach((name, f) => {
       for (let cell = 0; cell < N; cell++) {
         const u = units[name];
-        const mean = u * got.welford[f * N + cell], m2 = u * u * got.welford[(SAMPLE_FIELDS + f) * N + cell];
+        const mean = u * got.welford[f * N + cell], m2 = u * u * got.welford[(sampleLayout(t).fields + f) * N + cell];
         const scale = Math.max(...Array.from({ length: N }, (_, j) => Math.abs(hostMean[name][j]) + Math.sqrt(hostM2[name][j] / K)), 1e-30);
         expect(Math.abs(mean - hostMean[name][cell]) / scale, `mean of ${name} in cell ${cell}`).toBeLessThan(name.startsWith('q') ? 2e-2 : 2e-4);
         const m2Scale = Math.max(...Array.from({ length: N }, (_, j) => hostM2[name][j]), 1e-300);
@@ -197,12 +197,17 @@ describe('GPU accumulation of the sampled moments', () => {
     expect(Array.from(whole.n)).toEqual(ids.map((i) => result.fields.n[i]));
   }, 300_000);
 
-  it('the sampling pass, the collide kernel walking its cells and the measured choice between them give the same bits, for one gas and a mixture', async () => {
+  it('the sampling pass, the collide kernel walking its cells and the measured choice between them give the same bits, for one gas, a mixture and molecules', async () => {
     const mixture = [
       'species=[{"name":"Ar","mass":6.63e-26,"dRef":4.11e-10,"omega":0.81,"tRef":273.15},{"name":"He","mass":6.65e-27,"dRef":2.33e-10,"omega":0.66,"tRef":273}]',
       'initial.fractions={"Ar":0.7,"He":0.3}',
     ];
-    for (const extra of [[], mixture]) {
+    // molecules (vibrating N2, Zvib 5, with argon, hot): the internal energies' moments 13 and 14 sampled by both kernels
+    const molecular = [
+      'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}},{"use":"Ar"}]',
+      'initial.fractions={"N2":0.6,"Ar":0.4}', 'initial.temperature=2500',
+    ];
+    for (const extra of [[], mixture, molecular]) {
       // cells starting at every offset of a vec4, odd and even counts per cell, several blocks
       const c = presetCase('collide-box', ['grid.cells=[8,8,8]', 'particles.perCell=20', 'sampling.start=3', 'run.steps=40', 'run.stepsPerSubmit=9', ...extra]);
       const run = async (kernel: 'walk' | 'pass' | 'auto') => {
@@ -223,6 +228,14 @@ describe('GPU accumulation of the sampled moments', () => {
       const counted = Number(int64(alone.state.runLo, alone.state.runHi, 0) + int64(alone.state.blockLo, alone.state.blockHi, 0));
       expect(counted).toBeGreaterThan(0);
       expect(alone.result.sampleKernel).toEqual({ kernel: 'pass', how: 'fixed' });
+      if (extra === molecular) {
+        // 15 moments of 2 species in 512 cells, and vibrational energy sampled (moment 14 of N2 is not zero)
+        expect(alone.state.runLo.length).toBe(15 * 2 * 512);
+        const plane = (14 * 2 + 0) * 512;
+        const st = alone.state;
+        const vib = Array.from({ length: 512 }, (_, k) => plane + k).filter((w) => (st.runLo[w] | st.runHi[w] | st.blockLo[w] | st.blockHi[w]) !== 0);
+        expect(vib.length).toBeGreaterThan(0);
+      }
       for (const kernel of ['walk', 'auto'] as const) {
         const other = await run(kernel);
         expect(other.phases, kernel).toContain('collide+sample');

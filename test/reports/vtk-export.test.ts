@@ -1,7 +1,7 @@
 // VTK ImageData export read back by the test's own parser: extents from the cells, spacing from the cell
 // size, every field and its standard error bit for bit (NaN included), the velocity vector.
 import { describe, expect, it } from 'vitest';
-import { FIELD_NAMES } from '../../src-main/common/field-names.js';
+import { FIELD_NAMES, INTERNAL_FIELD_NAMES } from '../../src-main/common/field-names.js';
 import { fieldsToVti, vtkBinaryBase64 } from '../../src-main/reports/vtk-image-data.js';
 import { syntheticFields } from './fixtures.js';
 import { parseVti } from './parse-helpers.js';
@@ -29,6 +29,23 @@ describe('VTK ImageData export', () => {
     expect(v.cellArrays.u.components).toBe(3);
     expect([...v.cellArrays.u.values.subarray(3 * 5, 3 * 5 + 3)]).toEqual([f.values.ux[5], f.values.uy[5], f.values.uz[5]]);
     expect(v.fieldData).toEqual({ samples: [200], blocks: [20] });
+  });
+
+  it('writes the internal temperatures (and their errors) of a run that has them, after the other fields', () => {
+    const f = syntheticFields([2, 2, 1], 5);
+    for (const name of INTERNAL_FIELD_NAMES) {
+      f.values[name] = Float64Array.from([500, 510, 520, 530]);
+      f.errors[name] = Float64Array.from([1, 2, 3, 4]);
+    }
+    const xml = fieldsToVti(f);
+    const v = parseVti(xml);
+    const names = [...FIELD_NAMES, ...INTERNAL_FIELD_NAMES];
+    expect(Object.keys(v.cellArrays).sort()).toEqual([...names, ...names.map((n) => `${n}_stderr`), 'u'].sort());
+    for (const name of INTERNAL_FIELD_NAMES) {
+      expect(v.cellArrays[name].values, name).toEqual(f.values[name]);
+      expect(v.cellArrays[`${name}_stderr`].values, name).toEqual(f.errors[name]);
+    }
+    expect(xml).toContain('Tall [K]');
   });
 
   it('encodes the byte count and data as one base64 stream', () => {

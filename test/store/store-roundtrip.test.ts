@@ -2,7 +2,7 @@
 // and inputs refused at the boundary with the field named.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { FIELD_NAMES } from '../../src-main/common/field-names.js';
+import { FIELD_NAMES, INTERNAL_FIELD_NAMES } from '../../src-main/common/field-names.js';
 import { RunStore } from '../../src-main/store/run-store.js';
 import { caseJson, fields, phases, removeDir, runInput, steps, summary, tempDir, totals } from './store-fixtures.js';
 
@@ -60,6 +60,27 @@ describe('RunStore round trip', () => {
     expect(Number.isNaN(back.errors.n[0])).toBe(true);
     expect(Object.is(back.values.n[0], -0)).toBe(true);
     expect(new DataView(back.errors.T.buffer).getBigUint64(8, true)).toBe(0x7ff8_0000_dead_beefn);
+  });
+
+  it('keeps the internal temperatures of a molecular run, and refuses values and errors of different fields', () => {
+    const id = store.createRun(runInput());
+    const f = fields([2, 2, 1]);
+    for (const name of INTERNAL_FIELD_NAMES) {
+      f.values[name] = Float64Array.from([100, 200, 300, 400].map((x) => x + name.length));
+      f.errors[name] = Float64Array.from([1, 2, NaN, 4]);
+    }
+    const bad = { ...f, errors: { ...f.errors, Tall: undefined } };
+    expect(() => store.completeRun(id, { summary: summary(), phases: phases(), fields: bad })).toThrow(/Tall.*give a standard error for each field/);
+    store.completeRun(id, { summary: summary(), phases: phases(), fields: f });
+    const back = store.getFields(id)!;
+    for (const name of INTERNAL_FIELD_NAMES) {
+      expect(bytes(back.values[name]!).equals(bytes(f.values[name]!)), name).toBe(true);
+      expect(bytes(back.errors[name]!).equals(bytes(f.errors[name]!)), name).toBe(true);
+    }
+    // a monatomic run's fields come back without them
+    const plain = store.createRun(runInput());
+    store.completeRun(plain, { summary: summary(), phases: phases(), fields: fields([2, 2, 1]) });
+    expect(Object.keys(store.getFields(plain)!.values).sort()).toEqual([...FIELD_NAMES].sort());
   });
 
   it('stores a run without fields, and refuses to complete or append to a finished run', () => {

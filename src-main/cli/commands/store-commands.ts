@@ -1,6 +1,6 @@
 // `dsmc projects`, `runs`, `show`, `delete`, `tag` and `note`: the saved runs in the run database.
 import { removeRunCheckpoints, runCheckpointFolder } from '../../solver/checkpoint/checkpoint-folder.js';
-import { FIELD_NAMES } from '../../common/field-names.js';
+import { fieldNamesOf } from '../../common/field-names.js';
 import type { RunStatus } from '../../common/run-record.js';
 import { RUN_STATUSES } from '../../store/input-schemas.js';
 import type { RunStore } from '../../store/run-store.js';
@@ -75,7 +75,7 @@ function runDetails(store: RunStore, id: number): RunDetails {
     totalsRecorded: store.getTotals(id).length,
     fields: fields && {
       cells: fields.cells, cellSize: fields.cellSize, samples: fields.samples, blocks: fields.blocks,
-      names: FIELD_NAMES.filter((n) => n in fields.values),
+      names: fieldNamesOf(fields.values),
     },
   };
 }

@@ -2,7 +2,7 @@
 // Every method takes one request object and returns a promise; CONTRACT_REQUESTS holds the zod schema of
 // each request, keyed by the interface's own method names, so the hosts need no separate list of channels.
 import { z } from 'zod';
-import { FIELD_NAMES } from '../field-names.js';
+import { ALL_FIELD_NAMES } from '../field-names.js';
 import type { ScalingReport } from '../reports/scaling-model.js';
 import type { ClusterProfileInfo,
   CaseCheck, ExportedFile, FieldDifferenceSlice, FieldSlice, GpuInfo, LaunchResult, LiveRunState, PresetInfo,
@@ -23,7 +23,7 @@ const runId = z.number({ error: 'runId: expected a run id (a positive integer)' 
 const projectName = z.string({ error: 'project name: expected text' }).trim()
   .min(1, 'project name must not be empty: type a name such as "nozzle-study"')
   .max(100, 'project name: at most 100 characters');
-const field = z.enum(FIELD_NAMES, { error: `field: expected one of ${FIELD_NAMES.join(', ')}` });
+const field = z.enum(ALL_FIELD_NAMES, { error: `field: expected one of ${ALL_FIELD_NAMES.join(', ')} (Trot, Tvib and Tall only for a gas with internal modes)` });
 const axis = z.enum(['x', 'y', 'z'], { error: 'axis: expected "x", "y" or "z"' });
 const sliceIndex = z.number().int().min(0).optional();
 const empty = z.object({}).optional();

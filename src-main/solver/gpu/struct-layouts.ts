@@ -49,13 +49,13 @@ export const SimParams = new StructLayout('SimParams', [
   ['rank', 'u32'], ['worldSize', 'u32'], ['segCap', 'u32'], ['oldCellBase', 'u32'],
   ['sampleStart', 'u32'], ['sampleInterval', 'u32'], ['nTris', 'u32'], ['nBodies', 'u32'],
   ['surfScaleP', 'f32'], ['surfScaleE', 'f32'], ['bodyEps', 'f32'], ['triBase', 'u32'],
-  ['sampleScale1', 'f32'], ['sampleScale2', 'f32'], ['sampleScale3', 'f32'], ['pad0', 'u32'],
+  ['sampleScale1', 'f32'], ['sampleScale2', 'f32'], ['sampleScale3', 'f32'], ['sampleScaleE', 'f32'],
 ] as const);
 
 /** The uniform of sample.wgsl's sample_close: the closing block and the field scales (the mass ratios are a vec4 array beside it). */
 export const CloseParams = new StructLayout('CloseParams', [
   ['passes', 'u32'], ['block', 'u32'], ['invPasses', 'f32'], ['massRef', 'f32'],
-  ['unscale1', 'f32'], ['unscale2', 'f32'], ['unscale3', 'f32'], ['pad0', 'u32'],
+  ['unscale1', 'f32'], ['unscale2', 'f32'], ['unscale3', 'f32'], ['unscaleE', 'f32'],
 ] as const);
 
 /** Gas-surface interaction of one surface model (each body, then the six domain faces): body.wgsl's SurfaceModel. */
@@ -125,7 +125,7 @@ export const MIGRANT_CELL_WORD = 6;
 /** A particle's cell word: cell index in the low BITS bits, species above (CELL_* in common.wgsl). */
 export const CELL_WORD = { BITS: 27, MASK: 0x07ffffff } as const;
 export const STATS = { WORDS: 8, STEP: 0, N_BEFORE: 1, INJECTED: 2, N_AFTER: 3, COLLISIONS: 4, CANDIDATES: 5 } as const;
-/** Moments per species and cell in the sampling sums (sample.wgsl). */
+/** Velocity moments per species and cell in the sampling sums (MOMENTS in sample-sums.wgsl); a gas with internal modes adds its energies after them (sampleLayout). */
 export const SAMPLE_MOMENTS = 13;
 /** Words per workgroup in the reduction partials (reduce.wgsl). */
 export const PARTIAL_WORDS = 8;

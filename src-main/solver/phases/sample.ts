@@ -1,10 +1,12 @@
-// Sampling phase (sample.wgsl): on sampling steps one invocation per cell adds the cell's velocity moments to the
+// Sampling phase (sample.wgsl): on sampling steps one invocation per cell adds the cell's velocity moments (and
+// internal energies, where the gas has internal modes) to the
 // open block's exact sums (unless the collide kernel does: phases/collide.ts, sample-kernel-choice.ts); at the end of
 // a batch-means block sample_close folds the block into the run's sums and the batch means; sample_gather copies a
 // few cells' sums for the live view. Nothing is read back per step.
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims, makeBuffer, makeBufferWith, readBuffer, STORAGE } from '../gpu/buffers.js';
 import { CloseParams } from '../gpu/struct-layouts.js';
+import { sampleLayout } from '../sample-buffers.js';
 import type { Phase, PhaseContext } from './phase.js';
 
 /** What closing a block needs from the host: its passes and number, and the fields' scales. */
@@ -12,7 +14,8 @@ export interface CloseValues {
   passes: number;
   block: number;
   massRef: number;
-  unscale: [number, number, number];
+  /** 2^-e of the moments of order 1, 2, 3 and of the internal energies. */
+  unscale: [number, number, number, number];
 }
 
 export class SamplePhase implements Phase {
@@ -35,11 +38,11 @@ export class SamplePhase implements Phase {
     const b = s.sample;
     this.groups = s.sets.map((p, k) =>
       bindBuffers(device, this.pipeline, `sample-${k}`, {
-        0: s.params, 1: s.counts, 2: s.starts, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 50: b.blockLo, 51: b.blockHi, 52: b.flags,
+        0: s.params, 1: s.counts, 2: s.starts, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 45: s.eint[k], 50: b.blockLo, 51: b.blockHi, 52: b.flags,
       }),
     );
     this.closeGroup = bindBuffers(device, this.closePipeline, 'sample-close', {
-      0: s.params, 50: b.blockLo, 51: b.blockHi, 52: b.flags, 10: b.runLo, 11: b.runHi, 12: b.welford, 13: b.closeParams, 16: b.closeMasses,
+      0: s.params, 50: b.blockLo, 51: b.blockHi, 52: b.flags, 10: b.runLo, 11: b.runHi, 12: b.welford, 13: b.closeParams, 16: b.closeMasses, 17: b.closeModes,
     });
   }
 
@@ -54,7 +57,7 @@ export class SamplePhase implements Phase {
   prepareClose(v: CloseValues): void {
     this.ctx.device.queue.writeBuffer(this.ctx.state.sample.closeParams, 0, CloseParams.pack({
       passes: v.passes, block: v.block, invPasses: 1 / v.passes, massRef: v.massRef,
-      unscale1: v.unscale[0], unscale2: v.unscale[1], unscale3: v.unscale[2],
+      unscale1: v.unscale[0], unscale2: v.unscale[1], unscale3: v.unscale[2], unscaleE: v.unscale[3],
     }));
   }
 
@@ -73,7 +76,8 @@ export class SamplePhase implements Phase {
     const { device, state: s } = this.ctx;
     const b = s.sample;
     const list = makeBufferWith(device, 'sample.gatherCells', localCells, STORAGE);
-    const words = 4 * s.tables.species.length * 13 * localCells.length;
+    const layout = sampleLayout(s.tables);
+    const words = 4 * layout.species * layout.moments * localCells.length;
     const out = makeBuffer(device, 'sample.gathered', 4 * words);
     const group = bindBuffers(device, this.gatherPipeline, 'sample-gather', { 0: s.params, 50: b.blockLo, 51: b.blockHi, 10: b.runLo, 11: b.runHi, 14: list, 15: out });
     const enc = device.createCommandEncoder({ label: 'sample-gather' });
