@@ -264,14 +264,17 @@ fn permute_internal(k: u32) {
 @compute @workgroup_size(WG_SIZE)
 fn permute_rotation_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                           @builtin(local_invocation_index) li: u32) {
+  let r = split_slots(wg, nwg, li);
+  for (var k = r.x; k < r.y; k += r.z) { permute_internal(k); }
+}
+
+// This invocation's slots of a split pass as (first, end, stride): the interior pass [0, N_INTERIOR), dispatched over
+// the capacity (one slot each), the halo pass [N_INTERIOR, N) with a grid-stride loop.
+fn split_slots(wg: vec3<u32>, nwg: vec3<u32>, li: u32) -> vec3<u32> {
   let interior = ctl[CTL_N_INTERIOR];
-  if (SPLIT_PASS == 1u) {
-    let k = flat_id(wg, nwg, li);
-    if (k < interior) { permute_internal(k); }
-    return;
-  }
   let stride = nwg.x * nwg.y * WG_SIZE;
-  for (var k = interior + flat_id(wg, nwg, li); k < ctl[CTL_N]; k += stride) { permute_internal(k); }
+  if (SPLIT_PASS == 1u) { return vec3<u32>(flat_id(wg, nwg, li), interior, stride); }
+  return vec3<u32>(interior + flat_id(wg, nwg, li), ctl[CTL_N], stride);
 }
 
 // Split steps: the interior pass gathers slots [0, N_INTERIOR) (dispatched over the capacity), the halo pass
@@ -279,14 +282,8 @@ fn permute_rotation_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_wor
 @compute @workgroup_size(WG_SIZE)
 fn permute_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) li: u32) {
-  let interior = ctl[CTL_N_INTERIOR];
-  if (SPLIT_PASS == 1u) {
-    let k = flat_id(wg, nwg, li);
-    if (k < interior) { permute_one(k); }
-    return;
-  }
-  let stride = nwg.x * nwg.y * WG_SIZE;
-  for (var k = interior + flat_id(wg, nwg, li); k < ctl[CTL_N]; k += stride) { permute_one(k); }
+  let r = split_slots(wg, nwg, li);
+  for (var k = r.x; k < r.y; k += r.z) { permute_one(k); }
 }
 
 // dst[k] = src[ranked[k]] for the seven arrays (ranked[k] is dst4[k] on entry).
