@@ -129,7 +129,11 @@ fn add_cell_internal(c: u32, s: u32, first: u32, n: u32, mixture: bool) {
     if (INTERNAL_WORDS > 1u) { e.y = eint[w + 1u]; }
     if ((k & 1u) == 0u) { even = even + e; } else { odd = odd + e; }
   }
-  let total = even + odd;
+  add_internal_total(c, s, even + odd);
+}
+
+// Adds the total internal energies (rotational, vibrational; J) of species s in local cell c to the open block's sums.
+fn add_internal_total(c: u32, s: u32, total: vec2<f32>) {
   add_block(block_word(MOMENTS, s, c), total.x * params.sampleScaleE);
   if (INTERNAL_WORDS > 1u) { add_block(block_word(MOMENTS + 1u, s, c), total.y * params.sampleScaleE); }
 }

@@ -38,8 +38,10 @@ const BOLTZMANN_K: f32 = 1.380649e-23;
 @group(0) @binding(4) var<storage, read> vy4: array<vec4<f32>>;
 @group(0) @binding(5) var<storage, read> vz4: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read> cell4: array<vec4<u32>>;
-// internal energy per particle, INTERNAL_WORDS words (rotational, vibrational; J; a stub unless HAS_ROTATION)
+// internal energy per particle, INTERNAL_WORDS words (rotational, vibrational; J; a stub unless HAS_ROTATION): the
+// shared add_cell_internal's view, and the same buffer four words at a time for the pass (add_cell_internal4)
 @group(0) @binding(45) var<storage, read> eint: array<f32>;
+@group(0) @binding(46) var<storage, read> eint4: array<vec4<f32>>;
 // the open block's sums and the overflow flag: sample-sums.wgsl (bindings 50-52)
 // the run's sums (closed blocks), same layout
 @group(0) @binding(10) var<storage, read_write> runLo: array<u32>;
@@ -102,8 +104,30 @@ fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
       add_if_in_cell(&b, i + 3u, first, end, vec3<f32>(x.w, y.w, z.w), w.w, s, mixture);
     }
     add_cell_moments(c, s, moments_total(a, b));
-    add_cell_internal(c, s, first, n, mixture);
+    add_cell_internal4(c, s, first, end, mixture);
   }
+}
+
+// add_cell_internal reading the internal energies four words at a time (4 / INTERNAL_WORDS particles per vec4), as the
+// pass reads the velocities: the particles of even and of odd index in two partial sums, in increasing order, then
+// added (the same bits as add_cell_internal, whose in-cell parity splits the particles alike).
+fn add_cell_internal4(c: u32, s: u32, first: u32, end: u32, mixture: bool) {
+  if (!HAS_ROTATION) { return; }
+  let per = 4u / INTERNAL_WORDS;
+  var even = vec2<f32>(0.0);
+  var odd = vec2<f32>(0.0);
+  for (var j = first / per; j * per < end; j++) {
+    let v = eint4[j];
+    for (var q = 0u; q < per; q++) {
+      let i = j * per + q;
+      if (i < first || i >= end) { continue; }
+      if (mixture && particle_species(i) != s) { continue; }
+      var e = vec2<f32>(v[q * INTERNAL_WORDS], 0.0);
+      if (INTERNAL_WORDS > 1u) { e.y = v[q * INTERNAL_WORDS + 1u]; }
+      if ((i & 1u) == 0u) { even = even + e; } else { odd = odd + e; }
+    }
+  }
+  add_internal_total(c, s, even + odd);
 }
 
 // The value of the 64-bit sum (lo, hi) as f32.

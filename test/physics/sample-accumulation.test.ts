@@ -197,7 +197,7 @@ describe('GPU accumulation of the sampled moments', () => {
     expect(Array.from(whole.n)).toEqual(ids.map((i) => result.fields.n[i]));
   }, 300_000);
 
-  it('the sampling pass, the collide kernel walking its cells and the measured choice between them give the same bits, for one gas, a mixture and molecules', async () => {
+  it('the sampling pass, the collide kernel walking its cells and the measured choice between them give the same bits, for one gas, a mixture, vibrating and rotating molecules', async () => {
     const mixture = [
       'species=[{"name":"Ar","mass":6.63e-26,"dRef":4.11e-10,"omega":0.81,"tRef":273.15},{"name":"He","mass":6.65e-27,"dRef":2.33e-10,"omega":0.66,"tRef":273}]',
       'initial.fractions={"Ar":0.7,"He":0.3}',
@@ -207,7 +207,9 @@ describe('GPU accumulation of the sampled moments', () => {
       'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}},{"use":"Ar"}]',
       'initial.fractions={"N2":0.6,"Ar":0.4}', 'initial.temperature=2500',
     ];
-    for (const extra of [[], mixture, molecular]) {
+    // rotation only (one internal word per particle: the pass reads four particles' energies a vec4)
+    const rotating = ['species=[{"use":"N2","vibration":null}]', 'initial.temperature=1000'];
+    for (const extra of [[], mixture, molecular, rotating]) {
       // cells starting at every offset of a vec4, odd and even counts per cell, several blocks
       const c = presetCase('collide-box', ['grid.cells=[8,8,8]', 'particles.perCell=20', 'sampling.start=3', 'run.steps=40', 'run.stepsPerSubmit=9', ...extra]);
       const run = async (kernel: 'walk' | 'pass' | 'auto') => {
