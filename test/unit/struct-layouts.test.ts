@@ -86,7 +86,7 @@ describe('shared constants', () => {
 
   it('every u32 constant of common.wgsl is one of the groups above or shader-only', () => {
     // a new group (e.g. indirect-dispatch ARGS_* words) needs its TypeScript twin and a check here
-    const known = /^(MAX_SPECIES$|MAX_SURFACE_MODELS$|BC_|CTL_|HW_|ST_|STATS_WORDS$|STREAM_|INVALID_CELL$|CELL_BITS$|CELL_MASK$|MIGRANT_WORDS$|INJECTED_KEY$)/;
+    const known = /^(MAX_SPECIES$|MAX_SURFACE_MODELS$|BC_|CTL_|HW_|ST_|STATS_WORDS$|STREAM_|INVALID_CELL$|CELL_BITS$|CELL_MASK$|MIGRANT_INTERNAL$|INJECTED_KEY$)/;
     expect([...consts.keys()].filter((k) => !known.test(k))).toEqual([]);
   });
 
@@ -105,8 +105,10 @@ describe('shared constants', () => {
     expect(kinds).toEqual({ ...SURFACE_MODEL_CODES });
   });
 
-  it('MIGRANT_WORDS equals its TypeScript twin, MAX_RANKS in move.wgsl equals the subdomain limit', () => {
-    expect(consts.get('MIGRANT_WORDS')).toBe(MIGRANT_WORDS);
+  it('MIGRANT_WORDS (an override: 9 + the internal words with rotation) defaults to its TypeScript twin, the internal words follow it, MAX_RANKS in move.wgsl equals the subdomain limit', () => {
+    const override = /override\s+MIGRANT_WORDS\s*:\s*u32\s*=\s*(\d+)u\s*;/.exec(wgsl('common.wgsl'));
+    expect(Number(override?.[1])).toBe(MIGRANT_WORDS);
+    expect(consts.get('MIGRANT_INTERNAL')).toBe(MIGRANT_WORDS);
     expect(parseU32Consts(wgsl('move.wgsl')).get('MAX_RANKS')).toBe(MAX_RANKS);
   });
 

@@ -153,3 +153,26 @@ describe('buildTables on a two-species case with inflows on xmax and ymin', () =
     close(t.simParams.collisionFactor, (0.5 * 1e9 * 1e-7) / (1e-3 * 2e-3 * 3e-3), 'collisionFactor');
   });
 });
+
+describe('buildTables with internal modes', () => {
+  /** The collide box with the given species list. */
+  const withSpecies = (species: unknown[]) => {
+    const json = structuredClone(preset('collide-box.json')) as Record<string, unknown>;
+    return buildTables(parseCase({ ...json, species }));
+  };
+
+  it('sizes the internal energy words and the migrant records, and fills the vibration constants of each pair', () => {
+    const argon = withSpecies([{ use: 'Ar' }]);
+    expect([argon.hasRotation, argon.migrantWords]).toEqual([false, 9]);
+    const rotating = withSpecies([{ use: 'N2', vibration: null }, { use: 'Ar' }]);
+    expect([rotating.hasRotation, rotating.internalWords, rotating.migrantWords]).toEqual([true, 1, 10]);
+    const air = withSpecies([{ use: 'N2' }, { use: 'O' }]);
+    expect([air.hasRotation, air.internalWords, air.migrantWords]).toEqual([true, 2, 11]);
+    // pair (N2, O): only the first molecule vibrates, with N2's quantum and Millikan-White constants
+    const p = air.pairs[1];
+    close(p.vibKTheta1, BOLTZMANN * 3371, 'k theta of N2');
+    expect([p.vibKTheta2 ?? 0, p.mwA2 ?? 0]).toEqual([0, 0]);
+    expect(p.mwA1).toBeGreaterThan(0);
+    expect(air.species.map((s) => s.vibKTheta ?? 0)).toEqual([BOLTZMANN * 3371, 0]);
+  });
+});
