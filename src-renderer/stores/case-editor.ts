@@ -11,6 +11,11 @@ import { cloneJson, setAtPath } from './case-paths.js';
 /** Delay between the last edit and the check (ms). */
 const CHECK_DELAY_MS = 250;
 
+/** True when a form edit chooses a library species for a species item (path species, i, use). */
+function isLibraryChoice(path: (string | number)[], value: unknown): boolean {
+  return path.length === 3 && path[0] === 'species' && typeof path[1] === 'number' && path[2] === 'use' && typeof value === 'string';
+}
+
 export const useCaseEditorStore = defineStore('caseEditor', () => {
   // State
   const presets = ref<PresetInfo[]>([]);
@@ -65,11 +70,16 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
     scheduleCheck();
   }
 
-  /** Changes one field from the form. */
+  /**
+   * Changes one field from the form. Choosing a library species (`species[i].use`) makes the item that species alone:
+   * fields left beside `use` would override the library's values (an argon item's mass on N2); fields edited after
+   * it override it as usual.
+   */
   function update(path: (string | number)[], value: unknown): void {
     if (!caseJson.value) return;
     const next = cloneJson(caseJson.value) as Record<string, unknown>;
-    setAtPath(next, path, value);
+    if (isLibraryChoice(path, value)) setAtPath(next, path.slice(0, 2), { use: value });
+    else setAtPath(next, path, value);
     setCase(next);
   }
 

@@ -64,6 +64,20 @@ describe('case editor store', () => {
     expect(store.canLaunch).toBe(false);
   });
 
+  it('choosing a library species in the form makes the item that species; fields edited afterwards override it', async () => {
+    const withGas = { ...PRESET, json: { ...PRESET.json, species: [{ name: 'Ar', mass: 6.63e-26, dRef: 4.11e-10, omega: 0.81, tRef: 273.15 }] } };
+    useTransport(fakeTransport({ listPresets: () => [withGas], checkCase: checkOf }).transport);
+    const store = useCaseEditorStore();
+    await store.loadPresets();
+    store.update(['species', 0, 'use'], 'N2');
+    expect(store.caseJson?.species).toEqual([{ use: 'N2' }]);
+    store.update(['species', 0, 'omega'], 0.75);
+    expect(store.caseJson?.species).toEqual([{ use: 'N2', omega: 0.75 }]);
+    // any other field of a species is set as is
+    store.update(['species', 0, 'name'], 'nitrogen');
+    expect(JSON.parse(store.jsonText).species).toEqual([{ use: 'N2', omega: 0.75, name: 'nitrogen' }]);
+  });
+
   it('keeps the last valid case when the JSON view has bad JSON, and says so', async () => {
     const fake = fakeTransport({ listPresets: () => [PRESET], checkCase: checkOf });
     useTransport(fake.transport);
