@@ -10,7 +10,7 @@ import { PipelineCache } from './gpu/pipeline-cache.js';
 import { CELL_WORD, CTL, MIGRANT_CELL_WORD, STATS } from './gpu/struct-layouts.js';
 import { velocityDistribution, type VelocityDistribution } from '../common/velocity-distribution.js';
 import { FieldAccumulator, advanceCounters, closeCounters, fieldsOfGathered, momentUnscales, noSamples, type SampleCounters } from './field-accumulator.js';
-import type { SampleState } from './sample-buffers.js';
+import { partPlanes, sampleLayout, type SampleState } from './sample-buffers.js';
 import { FIELD_NAMES, type Fields } from './fields.js';
 import { MigrationExchange, type ExchangeResult } from './migration-exchange.js';
 import { MigratePhase } from './phases/migrate.js';
@@ -568,7 +568,15 @@ export class Simulation {
     this.particles = n;
     if (this.halo) this.writeHalo(); // the control words above cleared its cell count
     this.counters = { ...s.history.sampling };
-    if (s.sampling) this.state.sample.write(s.sampling);
+    if (s.sampling) {
+      // a rotating gas's checkpoint written before its internal energies were sampled holds 13 sums per species
+      const planes = partPlanes('runLo', sampleLayout(this.tables));
+      if (s.sampling.runLo.length !== planes * st.nLocal) {
+        throw new Error(`the checkpoint holds ${s.sampling.runLo.length / st.nLocal} sampled sums per cell, this case samples ${planes} ` +
+          '(a checkpoint of a molecular gas written before the rotational and vibrational energies were sampled); it cannot be resumed: run the case again');
+      }
+      this.state.sample.write(s.sampling);
+    }
     else if (this.tables.sampling && s.history.sampling.samples > 0) throw new Error('checkpoint holds sampling passes but no sampling state (damaged checkpoint)');
     this.carried = structuredClone(s.history);
     this.surface.restore(s.surface);

@@ -15,6 +15,7 @@ import { checkpointSteps, latestCheckpoint, stepFolder, verifyCheckpoint } from 
 import { loadResumePoint } from '../../src-main/solver/checkpoint/checkpoint-load.js';
 import { CheckpointCorrupt } from '../../src-main/solver/checkpoint/checkpoint-codec.js';
 import { gpuForTests, presetCase } from '../physics/harness.js';
+import { Simulation } from '../../src-main/solver/loop.js';
 
 let gpu: Gpu;
 const dirs: string[] = [];
@@ -137,5 +138,26 @@ describe.each(cases)('%s', (_name, makeCase) => {
     const joined = [...before.filter((s) => s.step <= previous), ...resumed.result.stepStats];
     expect(stats(joined)).toEqual(stats(reference.result.stepStats));
     expect(outcome(resumed.result)).toEqual(outcome(reference.result));
+  });
+});
+
+describe('a molecular gas\'s checkpoint from before the internal energies were sampled', () => {
+  it('is refused with what happened and what to do, not an internal error', async () => {
+    const c = presetCase('collide-box', [
+      'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]',
+      'grid.cells=[6,6,6]', 'run.steps=6', 'sampling.start=2',
+    ]);
+    const sim = new Simulation(gpu, c);
+    await sim.initialize();
+    await sim.run({ timing: 'off' });
+    const snap = await sim.snapshot();
+    // such a checkpoint holds the 13 velocity moments per species and cell only
+    const old = 13 * 216;
+    const sampling = snap.sampling!;
+    const older = { ...snap, sampling: { ...sampling, runLo: sampling.runLo.slice(0, old), runHi: sampling.runHi.slice(0, old), blockLo: sampling.blockLo.slice(0, old), blockHi: sampling.blockHi.slice(0, old) } };
+    const again = new Simulation(gpu, c);
+    expect(() => again.restore(older)).toThrow(/holds 13 sampled sums per cell, this case samples 15 .*written before the rotational and vibrational energies were sampled.*run the case again/);
+    // the checkpoint as written resumes
+    expect(() => new Simulation(gpu, c).restore(snap)).not.toThrow();
   });
 });
