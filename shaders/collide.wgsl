@@ -144,7 +144,7 @@ fn internal_exchange(i: u32, j: u32, crMag2: f32, pair: PairInfo, g: u32, step: 
 // Runs the NTC procedure in local cell c; returns (collisions, candidates). The random stream is
 // keyed by the global cell id, so the result does not depend on which rank holds the cell.
 fn collide_cell(c: u32, step: u32) -> vec2<u32> {
-  let g = params.cellBase + c;
+  let g = global_of_local(c, params);
   let n = cellCounts[c];
   if (n < 2u) { return vec2<u32>(0u, 0u); }
   let s = starts[c];

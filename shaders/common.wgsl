@@ -116,11 +116,11 @@ struct SimParams {
   statsRing: u32,
   nInflowFaces: u32,
   sampleEnabled: u32,
-  // 1 when this rank owns every global cell id in cellBase .. cellBase + nLocal - 1 (one rank, slabs along z):
-  // then a cell in that range is owned without working out its coordinates
+  // 1 when this rank's box spans the grid along x and y (one rank, slabs along z): its local cell ids are then the
+  // global ids less cellBase, and a cell in that range is owned, without working out its coordinates
   localDense: u32,
-  // this rank's subdomain: owned cells are the box [lo, hi); per-cell arrays hold the global ids
-  // cellBase .. cellBase + nLocal - 1 (the box's first to last cell; the whole grid on one rank)
+  // this rank's subdomain: owned cells are the box [lo, hi); per-cell arrays hold its nLocal cells numbered x
+  // fastest within the box (local_of_coords); cellBase is the global id of the box's first cell
   cellBase: u32,
   nLocal: u32,
   loX: u32,
@@ -154,6 +154,16 @@ struct SimParams {
   sampleScale3: f32,
   // fixed-point scale of the sampled internal energies (sum E_rot, sum E_vib, J)
   sampleScaleE: f32,
+  // the box of the per-cell arrays before a rebalance (first cell, extents along x and y: move.wgsl:relayout finds
+  // the old starts through it; this rank's box otherwise)
+  oldLoX: u32,
+  oldLoY: u32,
+  oldLoZ: u32,
+  oldBx: u32,
+  oldBy: u32,
+  pad0: u32,
+  pad1: u32,
+  pad2: u32,
 }
 
 // The uniform of sample.wgsl's sample_close: the closing block's passes and number and the field scales.
@@ -389,6 +399,26 @@ fn coords_of_cell(g: u32, p: SimParams) -> vec3<u32> {
   let x = g % p.nx;
   let t = g / p.nx;
   return vec3<u32>(x, t % p.ny, t / p.ny);
+}
+
+// Local id (x fastest within this rank's box) of owned cell coordinates v.
+fn local_of_coords(v: vec3<u32>, p: SimParams) -> u32 {
+  return (v.x - p.loX) + (p.hiX - p.loX) * ((v.y - p.loY) + (p.hiY - p.loY) * (v.z - p.loZ));
+}
+
+// Local id of owned global cell g (no coordinates needed where the box spans x and y).
+fn local_of_cell(g: u32, p: SimParams) -> u32 {
+  if (p.localDense == 1u) { return g - p.cellBase; }
+  return local_of_coords(coords_of_cell(g, p), p);
+}
+
+// Global id of local cell c (the inverse of local_of_cell).
+fn global_of_local(c: u32, p: SimParams) -> u32 {
+  if (p.localDense == 1u) { return p.cellBase + c; }
+  let bx = p.hiX - p.loX;
+  let t = c / bx;
+  let by = p.hiY - p.loY;
+  return cell_id(vec3<u32>(p.loX + c % bx, p.loY + t % by, p.loZ + t / by), p);
 }
 
 // True when this rank owns the cell at coordinates v (always on one rank).

@@ -79,7 +79,7 @@ fn init_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
   vy[at] = v.y;
   vz[at] = v.z;
   cell[at] = cell_word(c, sp);
-  slot[at] = atomicAdd(&counts[c - params.cellBase], 1u);
+  slot[at] = atomicAdd(&counts[local_of_coords(cc, params)], 1u);
   if (HAS_ROTATION) {
     // two rotational degrees of freedom in equilibrium at the rotational temperature: E = -k T ln R; the vibration a
     // Boltzmann level at the vibrational temperature

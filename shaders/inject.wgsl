@@ -193,7 +193,7 @@ fn inject_write(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
           let v = cell_coords(fl.pos, params);
           let c = cell_id(v, params);
           cell[at] = cell_word(c, s);
-          if (owns_coords(v, params)) { slot[at] = atomicAdd(&counts[c - params.cellBase], 1u); }
+          if (owns_coords(v, params)) { slot[at] = atomicAdd(&counts[local_of_coords(v, params)], 1u); }
         } else {
           cell[at] = INVALID_CELL;
         }

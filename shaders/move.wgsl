@@ -137,7 +137,7 @@ fn emit_with_internal(i: u32, dest: u32, li: u32) {
 // that owns that cell (the particle migrates there).
 fn place(i: u32, g: u32, v: vec3<u32>) -> u32 {
   if (owns_coords(v, params)) {
-    slot[i] = atomicAdd(&counts[g - params.cellBase], 1u);
+    slot[i] = atomicAdd(&counts[local_of_coords(v, params)], 1u);
     return NO_DEST;
   }
   return owner_of(v);
@@ -155,7 +155,7 @@ fn move_one(i: u32, e: vec2<f32>) -> Moved {
   let w = cell[i];
   let g0 = cell_part(w);
   let sp = species_part(w);
-  let rid = vec2<u32>(g0, i - starts[g0 - params.cellBase]);
+  let rid = vec2<u32>(g0, i - starts[local_of_cell(g0, params)]);
   if (MULTI_RANK) { keys[i] = rid; }
   let start = Flight(vec3<f32>(px[i], py[i], pz[i]), vec3<f32>(vx[i], vy[i], vz[i]), true, e);
   faceCopy = (i >> 5u) % FACE_COPIES;
@@ -259,20 +259,25 @@ fn append_arrivals(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
   if (HAS_ROTATION) {
     for (var x = 0u; x < INTERNAL_WORDS; x++) { eint[i * INTERNAL_WORDS + x] = bitcast<f32>(arrivals[o + MIGRANT_INTERNAL + x]); }
   }
-  let g = cell_part(w);
-  if (!owns_cell(g, params)) {
+  let v = coords_of_cell(cell_part(w), params);
+  if (!owns_coords(v, params)) {
     // routed to the wrong rank: counted for the host to stop the run; never stored as live
     cell[i] = INVALID_CELL;
     atomicAdd(&migCounts[params.worldSize], 1u);
     return;
   }
   cell[i] = w;
-  slot[i] = atomicAdd(&counts[g - params.cellBase], 1u);
+  slot[i] = atomicAdd(&counts[local_of_coords(v, params)], 1u);
 }
 
-// After a rebalance changed this rank's box (params.cellBase is new, `starts` still holds the old layout
-// based at params.oldCellBase): keys every live particle by (cell, rank in cell) in the old layout, then
-// counts it in the new layout or emits it to its new owner. The sort that follows keeps each cell's order.
+// Local id of global cell coordinates v in the box the per-cell arrays had before a rebalance (params.old*).
+fn old_local_of_coords(v: vec3<u32>) -> u32 {
+  return (v.x - params.oldLoX) + params.oldBx * ((v.y - params.oldLoY) + params.oldBy * (v.z - params.oldLoZ));
+}
+
+// After a rebalance changed this rank's box (params' box is new, `starts` still holds the old layout, whose box
+// params.old* give): keys every live particle by (cell, rank in cell) in the old layout, then counts it in the new
+// layout or emits it to its new owner. The sort that follows keeps each cell's order.
 @compute @workgroup_size(WG_SIZE)
 fn relayout(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) li: u32) {
@@ -280,8 +285,9 @@ fn relayout(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: 
   var dest = NO_DEST;
   if (i < ctl[CTL_N]) {
     let g = cell_part(cell[i]);
-    keys[i] = vec2<u32>(g, i - starts[g - params.oldCellBase]);
-    dest = place(i, g, coords_of_cell(g, params));
+    let v = coords_of_cell(g, params);
+    keys[i] = vec2<u32>(g, i - starts[old_local_of_coords(v)]);
+    dest = place(i, g, v);
   }
   emit_with_internal(i, dest, li);
 }

@@ -72,10 +72,15 @@ fn local_cell(i: u32) -> u32 {
   let w = cell[i];
   if (w == INVALID_CELL) { return INVALID_CELL; }
   let g = cell_part(w);
-  let l = g - params.cellBase;
-  if (l >= params.nLocal) { return INVALID_CELL; }
-  if (params.localDense == 0u && !owns_cell(g, params)) { return INVALID_CELL; }
-  return l;
+  if (params.localDense == 1u) {
+    // the box spans x and y: the local id is the global one less the base, owned when in range
+    let l = g - params.cellBase;
+    if (l >= params.nLocal) { return INVALID_CELL; }
+    return l;
+  }
+  let v = coords_of_cell(g, params);
+  if (!owns_coords(v, params)) { return INVALID_CELL; }
+  return local_of_coords(v, params);
 }
 
 // Split steps: the particles of halo cells the interior pass met (indices), and their count (common.wgsl: HW_LISTED).

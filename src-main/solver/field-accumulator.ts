@@ -9,7 +9,7 @@ import { emptyFields, fillFields, scaleByGasVolume, type FieldName, type Fields 
 import { SAMPLE_MOMENTS } from './gpu/struct-layouts.js';
 import { fillInternalFields, speciesModes } from './internal-fields.js';
 import { SAMPLE_PARTS, emptySampleState, partPlanes, sampleLayout, type SampleState } from './sample-buffers.js';
-import { copyOwnedCells, type Subdomain } from './subdomain.js';
+import { copyOwnedCells, takeOwnedCells, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
 
 /** Counters of the sampling window (the same on every rank): passes, the open block's passes and submits, closed blocks. */
@@ -203,7 +203,7 @@ export function redistributeSampleState(kase: Case, t: SolverTables, states: Sam
     for (const part of SAMPLE_PARTS) {
       const planes = partPlanes(part, sampleLayout(t));
       for (let k = 0; k < planes; k++) {
-        out[part].set(global.state[part].subarray(k * t.nCells + sub.cellBase, k * t.nCells + sub.cellBase + sub.nLocal), k * sub.nLocal);
+        takeOwnedCells(global.state[part].subarray(k * t.nCells, (k + 1) * t.nCells), sub, kase.grid.cells, out[part].subarray(k * sub.nLocal, (k + 1) * sub.nLocal));
       }
     }
     return out;

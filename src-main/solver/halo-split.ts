@@ -32,7 +32,7 @@ export function periodicAxes(c: Case): [boolean, boolean, boolean] {
 }
 
 /**
- * One bit per local cell (global id cellBase + index) of `sub`, set for owned cells within depth[a] layers of
+ * One bit per local cell of `sub` (its box's cells, x fastest), set for owned cells within depth[a] layers of
  * a face of the box that borders another rank (an inner face, or a periodic one when the box does not span
  * the axis, which wraps to another rank).
  */
@@ -50,16 +50,13 @@ export function haloBits(grid: Int3, periodic: readonly boolean[], sub: Subdomai
     }
     return inHalo;
   });
+  let c = 0;
   for (let z = lo[2]; z < hi[2]; z++) {
     const hz = layer[2][z - lo[2]];
     for (let y = lo[1]; y < hi[1]; y++) {
       const hy = hz || layer[1][y - lo[1]];
-      const row = grid[0] * (y + grid[1] * z) - sub.cellBase;
-      for (let x = lo[0]; x < hi[0]; x++) {
-        if (hy || layer[0][x - lo[0]]) {
-          const c = row + x;
-          bits[c >>> 5] |= 1 << (c & 31);
-        }
+      for (let x = lo[0]; x < hi[0]; x++, c++) {
+        if (hy || layer[0][x - lo[0]]) bits[c >>> 5] |= 1 << (c & 31);
       }
     }
   }
@@ -86,15 +83,16 @@ export function haloList(bits: Uint32Array): Uint32Array<ArrayBuffer> {
 /**
  * How many of one peer's arrived migrant records (`words` 32-bit words each, the cell word at index `cellWord`) land
  * in cells outside the halo: the interior pass may have handled those cells already, so the step must be redone whole.
+ * localOf: the local id of a global cell (negative when not this rank's).
  */
-export function arrivalsOutsideHalo(records: Uint8Array, bits: Uint32Array, cellBase: number, words: number, cellWord: number, cellMask: number): number {
+export function arrivalsOutsideHalo(records: Uint8Array, bits: Uint32Array, localOf: (g: number) => number, words: number, cellWord: number, cellMask: number): number {
   // received frames are normally 4-byte aligned views; copy the rare one that is not (little-endian hosts)
   const aligned = records.byteOffset % 4 === 0 ? records : records.slice();
   const u32 = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
   const limit = 32 * bits.length;
   let outside = 0;
   for (let k = cellWord; k < u32.length; k += words) {
-    const c = (u32[k] & cellMask) - cellBase;
+    const c = localOf(u32[k] & cellMask);
     if (c < 0 || c >= limit || (bits[c >>> 5] & (1 << (c & 31))) === 0) outside += 1;
   }
   return outside;

@@ -14,7 +14,7 @@ import { partPlanes, sampleLayout, type SampleState } from './sample-buffers.js'
 import { FIELD_NAMES, type Fields } from './fields.js';
 import { MigrationExchange, type ExchangeResult } from './migration-exchange.js';
 import { MigratePhase } from './phases/migrate.js';
-import { cellShare, wholeGrid, type Subdomain } from './subdomain.js';
+import { cellShare, localCellOf, wholeGrid, type Subdomain } from './subdomain.js';
 import { particleTotals, type ParticleTotals } from './phases/conservation.js';
 import { CollidePhase } from './phases/collide.js';
 import { encodeInit } from './phases/init.js';
@@ -119,7 +119,7 @@ export class Simulation {
       this.exchange = new MigrationExchange(gpu, this.state, this.migrate, placement!.exchanger!,
         (capacity, nAll) => this.growTo(capacity, nAll, nAll), () => this.bindAll(),
         // split steps: arrivals outside the halo, against the halo of the moment
-        (records) => arrivalsOutsideHalo(records, this.halo!.bits, this.state.subdomain.cellBase, this.tables.migrantWords, MIGRANT_CELL_WORD, CELL_WORD.MASK));
+        (records) => arrivalsOutsideHalo(records, this.halo!.bits, (g) => localCellOf(this.state.subdomain, kase.grid.cells, g), this.tables.migrantWords, MIGRANT_CELL_WORD, CELL_WORD.MASK));
     }
     this.bindAll();
     if (multi) {
@@ -347,18 +347,12 @@ export class Simulation {
    * this rank does not own (so the ranks' answers add up to the whole plane): a multi-rank live view's part.
    */
   async gatherOwned(globalCells: Uint32Array): Promise<Uint32Array> {
-    const sub = this.subdomain;
-    const [nx, ny] = this.kase.grid.cells;
-    const { lo, hi } = sub.box;
-    const owned = (g: number) => {
-      const x = g % nx, y = Math.floor(g / nx) % ny, z = Math.floor(g / (nx * ny));
-      return x >= lo[0] && x < hi[0] && y >= lo[1] && y < hi[1] && z >= lo[2] && z < hi[2];
-    };
-    const ids = globalCells.map((g) => (owned(g) ? g - sub.cellBase : 0));
+    const local = Int32Array.from(globalCells, (g) => localCellOf(this.subdomain, this.kase.grid.cells, g));
+    const ids = Uint32Array.from(local, (l) => Math.max(l, 0));
     const words = await this.gatherSums(ids);
     const K = globalCells.length;
     for (let k = 0; k < K; k++) {
-      if (owned(globalCells[k])) continue;
+      if (local[k] >= 0) continue;
       for (let q = k; q < words.length; q += K) words[q] = 0;
     }
     return words;
@@ -500,8 +494,9 @@ export class Simulation {
     const arrays = {} as RankSnapshot['arrays'];
     for (const a of PARTICLE_ATTRIBUTES) arrays[a] = a === 'cell' ? new Uint32Array(raw[a]) : new Float32Array(raw[a]);
     // the particles in cell order (a rank of several keeps its interior cells first), the internal energies alike
-    const to = cellOrderMap(arrays.cell as Uint32Array, this.subdomain.cellBase, st.nLocal);
-    const ordered = to ? inCellOrder(arrays, this.subdomain.cellBase, st.nLocal) : arrays;
+    const localOf = (g: number) => localCellOf(this.subdomain, this.kase.grid.cells, g);
+    const to = cellOrderMap(arrays.cell as Uint32Array, localOf, st.nLocal);
+    const ordered = to ? inCellOrder(arrays, localOf, st.nLocal) : arrays;
     const read = this.tables.hasRotation ? await this.readInternalEnergy() : null;
     const internal = read && to ? { rotational: reordered(read.rotational, to), vibrational: reordered(read.vibrational, to) } : read;
     const cells = await this.cellState();
@@ -546,10 +541,12 @@ export class Simulation {
     // starts of the saved (cell-sorted) order: the move phase keys each particle by its rank in its cell
     const counts = new Uint32Array(st.nLocal);
     const cell = s.arrays.cell as Uint32Array;
+    let previous = 0;
     for (let i = 0; i < n; i++) {
-      const local = (cell[i] & CELL_WORD.MASK) - sub.cellBase;
-      if (!(local >= 0 && local < st.nLocal)) throw new Error(`checkpoint particle ${i} lies in cell ${cell[i] & CELL_WORD.MASK}, outside rank ${sub.rank}'s cells (damaged checkpoint)`);
-      if (i > 0 && (cell[i - 1] & CELL_WORD.MASK) - sub.cellBase > local) throw new Error(`checkpoint particles are not in cell order at particle ${i} (damaged checkpoint)`);
+      const local = localCellOf(sub, this.kase.grid.cells, cell[i] & CELL_WORD.MASK);
+      if (local < 0) throw new Error(`checkpoint particle ${i} lies in cell ${cell[i] & CELL_WORD.MASK}, outside rank ${sub.rank}'s cells (damaged checkpoint)`);
+      if (local < previous) throw new Error(`checkpoint particles are not in cell order at particle ${i} (damaged checkpoint)`);
+      previous = local;
       counts[local] += 1;
     }
     const starts = new Uint32Array(st.nLocal);

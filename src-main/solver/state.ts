@@ -11,6 +11,7 @@ import { speciesModes } from './internal-fields.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH, type ParticleSet } from './particle-attributes.js';
 import { packBoxes, subdomainParams, wholeGrid, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
+import type { Int3 } from '../cluster/decomposition/types.js';
 
 const UNIFORM = 0x40 | 0x08; // UNIFORM | COPY_DST
 
@@ -146,6 +147,8 @@ export class SimState {
   readonly multiRank: boolean;
 
   subdomain: Subdomain;
+  /** The subdomain before a rebalance, while its relayout runs (params' old box); undefined otherwise. */
+  private oldSubdomain: Subdomain | undefined;
 
   /** subdomain: the rank's part of the grid (default: the whole grid, one rank). */
   constructor(private readonly device: GPUDevice, readonly tables: SolverTables, public capacity: number, readonly statsRing: number,
@@ -211,9 +214,15 @@ export class SimState {
     };
   }
 
+  /** The grid's cells per axis. */
+  get grid(): Int3 {
+    const p = this.tables.simParams;
+    return [p.nx, p.ny, p.nz];
+  }
+
   /** SimParams values including the capacity- and subdomain-dependent ones. */
   private paramValues(): Record<string, number> {
-    return { ...this.tables.simParams, capacity: this.capacity, statsRing: this.statsRing, ...subdomainParams(this.subdomain, this.segCap) };
+    return { ...this.tables.simParams, capacity: this.capacity, statsRing: this.statsRing, ...subdomainParams(this.subdomain, this.grid, this.segCap, this.oldSubdomain) };
   }
 
   /** Control words at step 0: one rank fills slots 0..count-1; ranks of a multi-rank run append what they own. */
@@ -243,13 +252,15 @@ export class SimState {
     this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', sigmaCrMax, STORAGE);
     this.remainder = makeBufferWith(device, 'cell.remainder', remainder, STORAGE);
     this.sample.reallocate(sub.nLocal);
-    device.queue.writeBuffer(this.params, 0, SimParams.pack({ ...this.paramValues(), oldCellBase: old.cellBase }));
+    this.oldSubdomain = old;
+    device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
     device.queue.writeBuffer(this.boxes, 0, packBoxes(sub));
     return oldStarts;
   }
 
-  /** Restores params.oldCellBase = cellBase once a relayout is done. */
+  /** Restores params' old box to the current one once a relayout is done. */
   settleLayout(): void {
+    this.oldSubdomain = undefined;
     this.device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
   }
 

@@ -2,7 +2,7 @@
 // last step exceeds the threshold, the grid is re-decomposed with the run's method weighted by the
 // particle count of every cell, and each rank gets the (sigma c_r)_max and NTC remainders of its new
 // cells; the ranks then move particles of cells that changed hands (Simulation.relayout).
-import { copyOwnedCells, subdomainOf, type Subdomain } from '../../solver/subdomain.js';
+import { copyOwnedCells, subdomainOf, takeOwnedCells, type Subdomain } from '../../solver/subdomain.js';
 import { rebalance } from '../decomposition/decompose.js';
 import { shouldRebalance } from '../decomposition/load.js';
 import type { Decomposition } from '../decomposition/types.js';
@@ -22,6 +22,12 @@ export interface RebalanceDecision {
   remainder: Float32Array[];
 }
 
+/** A subdomain's cells of a global per-cell array, in its local order. */
+function localCells(global: Float32Array, sub: Subdomain, grid: [number, number, number]): Float32Array {
+  const out = new Float32Array(sub.nLocal);
+  takeOwnedCells(global, sub, grid, out);
+  return out;
+}
 
 export class Rebalancer {
   /** Steps after which the grid was re-decomposed, with UN (percent) before. */
@@ -59,8 +65,8 @@ export class Rebalancer {
     return {
       decomposition: next,
       subdomains,
-      sigmaCrMax: subdomains.map((s) => sigma.slice(s.cellBase, s.cellBase + s.nLocal)),
-      remainder: subdomains.map((s) => remainder.slice(s.cellBase, s.cellBase + s.nLocal)),
+      sigmaCrMax: subdomains.map((s) => localCells(sigma, s, grid)),
+      remainder: subdomains.map((s) => localCells(remainder, s, grid)),
     };
   }
 }

@@ -1,21 +1,25 @@
-// Checkpoints hold a rank's particles in ascending cell order (restore rebuilds the cells' starts from
-// that). A rank of a multi-rank run keeps its interior cells before its halo cells in memory (split
+// Checkpoints hold a rank's particles in ascending local cell order (restore rebuilds the cells' starts from
+// that; local ids number the rank's box x fastest, so they equal the global order on one rank). A rank of a multi-rank run keeps its interior cells before its halo cells in memory (split
 // steps), so its snapshot is put back in cell order here, keeping each cell's particle order.
 import { CELL_WORD } from '../gpu/struct-layouts.js';
 import { PARTICLE_ATTRIBUTES } from '../particle-attributes.js';
 import type { RankSnapshot } from './checkpoint-state.js';
 
-/** Where each particle goes in ascending cell order (stable), or null when the cell words are in that order already. */
-export function cellOrderMap(cell: Uint32Array, cellBase: number, nLocal: number): Uint32Array | null {
+/** Where each particle goes in ascending local cell order (stable), or null when the particles are in that order already. */
+export function cellOrderMap(cell: Uint32Array, localOf: (g: number) => number, nLocal: number): Uint32Array | null {
   const n = cell.length;
+  const local = new Uint32Array(n);
   let sorted = true;
-  for (let i = 1; i < n && sorted; i++) sorted = (cell[i - 1] & CELL_WORD.MASK) <= (cell[i] & CELL_WORD.MASK);
+  for (let i = 0; i < n; i++) {
+    local[i] = localOf(cell[i] & CELL_WORD.MASK);
+    if (i > 0 && local[i - 1] > local[i]) sorted = false;
+  }
   if (sorted) return null;
   const starts = new Uint32Array(nLocal + 1);
-  for (let i = 0; i < n; i++) starts[(cell[i] & CELL_WORD.MASK) - cellBase + 1] += 1;
+  for (let i = 0; i < n; i++) starts[local[i] + 1] += 1;
   for (let c = 0; c < nLocal; c++) starts[c + 1] += starts[c];
   const to = new Uint32Array(n);
-  for (let i = 0; i < n; i++) to[i] = starts[(cell[i] & CELL_WORD.MASK) - cellBase]++;
+  for (let i = 0; i < n; i++) to[i] = starts[local[i]]++;
   return to;
 }
 
@@ -27,8 +31,8 @@ export function reordered<T extends Float32Array | Uint32Array>(src: T, to: Uint
 }
 
 /** The arrays in ascending cell order (stable: a cell's particles keep their order); unchanged when already so. */
-export function inCellOrder(arrays: RankSnapshot['arrays'], cellBase: number, nLocal: number): RankSnapshot['arrays'] {
-  const to = cellOrderMap(arrays.cell as Uint32Array, cellBase, nLocal);
+export function inCellOrder(arrays: RankSnapshot['arrays'], localOf: (g: number) => number, nLocal: number): RankSnapshot['arrays'] {
+  const to = cellOrderMap(arrays.cell as Uint32Array, localOf, nLocal);
   if (!to) return arrays;
   const out = {} as RankSnapshot['arrays'];
   for (const a of PARTICLE_ATTRIBUTES) out[a] = reordered(arrays[a] as Float32Array | Uint32Array, to) as never;

@@ -50,6 +50,8 @@ export const SimParams = new StructLayout('SimParams', [
   ['sampleStart', 'u32'], ['sampleInterval', 'u32'], ['nTris', 'u32'], ['nBodies', 'u32'],
   ['surfScaleP', 'f32'], ['surfScaleE', 'f32'], ['bodyEps', 'f32'], ['triBase', 'u32'],
   ['sampleScale1', 'f32'], ['sampleScale2', 'f32'], ['sampleScale3', 'f32'], ['sampleScaleE', 'f32'],
+  ['oldLoX', 'u32'], ['oldLoY', 'u32'], ['oldLoZ', 'u32'], ['oldBx', 'u32'],
+  ['oldBy', 'u32'], ['pad0', 'u32'], ['pad1', 'u32'], ['pad2', 'u32'],
 ] as const);
 
 /** The uniform of sample.wgsl's sample_close: the closing block and the field scales (the mass ratios are a vec4 array beside it). */
