@@ -62,7 +62,9 @@ const CTL_N_MOVED: u32 = 7u;       // N at the start of the step: slots below it
 const CTL_N_INTERIOR: u32 = 8u;    // multi-rank: particles of the interior cells (sorted to [0, N_INTERIOR) by the interior pass)
 const CTL_HALO_CELLS: u32 = 9u;    // multi-rank: cells in the halo list (set by the host with the halo)
 const CTL_N_INTERIOR_BEFORE: u32 = 10u; // multi-rank: N_INTERIOR of the step before (where its buffer order switches from interior to halo cells)
-const CTL_WORDS: u32 = 11u;
+const CTL_RELAYOUT_FROM: u32 = 11u; // multi-rank, a relayout round: its particles are [FROM, TO) (set by the host)
+const CTL_RELAYOUT_TO: u32 = 12u;
+const CTL_WORDS: u32 = 13u;
 
 
 // Split steps of a multi-rank run (src-main/solver/halo-split.ts): the interior pass (SPLIT_PASS 1) sorts

@@ -277,13 +277,14 @@ fn old_local_of_coords(v: vec3<u32>) -> u32 {
 
 // After a rebalance changed this rank's box (params' box is new, `starts` still holds the old layout, whose box
 // params.old* give): keys every live particle by (cell, rank in cell) in the old layout, then counts it in the new
-// layout or emits it to its new owner. The sort that follows keeps each cell's order.
+// layout or emits it to its new owner. The sort that follows keeps each cell's order. One round handles the particles
+// [CTL_RELAYOUT_FROM, CTL_RELAYOUT_TO) of the live ones, so that no round emits more migrants than a binding holds.
 @compute @workgroup_size(WG_SIZE)
 fn relayout(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) li: u32) {
-  let i = flat_id(wg, nwg, li);
+  let i = ctl[CTL_RELAYOUT_FROM] + flat_id(wg, nwg, li);
   var dest = NO_DEST;
-  if (i < ctl[CTL_N]) {
+  if (i < min(ctl[CTL_RELAYOUT_TO], ctl[CTL_N])) {
     let g = cell_part(cell[i]);
     let v = coords_of_cell(g, params);
     keys[i] = vec2<u32>(g, i - starts[old_local_of_coords(v)]);

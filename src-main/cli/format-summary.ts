@@ -30,6 +30,16 @@ function splitLine(split: NonNullable<RunSummary['splitSteps']>): string {
   return `split steps: halo ${(100 * halo / Math.max(1, owned)).toFixed(1)} % of the cells (depth ${depth} cells), steps redone whole per rank ${redos}`;
 }
 
+/** How a multi-rank run was balanced: the plan and why, and what rebalancing did. */
+function balanceLine(s: RunSummary): string {
+  const b = s.balance!;
+  const events = s.rebalances ?? [];
+  const done = b.rebalancePercent === null ? '' : `; ${events.length} re-split${events.length === 1 ? '' : 's'}` +
+    (events.length > 0 ? ` (after steps ${events.slice(0, 6).map((e) => `${e.step}: UN ${e.unBefore.toFixed(0)} -> ${(e.unAfter ?? NaN).toFixed(0)} %`).join(', ')}${events.length > 6 ? ', ...' : ''})` : '') +
+    `, cell counts gathered ${b.checks} time${b.checks === 1 ? '' : 's'}`;
+  return `balance: ${b.reason}${done}`;
+}
+
 /** The terminal summary of a run. */
 export function formatSummary(s: RunSummary): string {
   const lines = [
@@ -40,6 +50,7 @@ export function formatSummary(s: RunSummary): string {
       `ranks: ${s.ranks} (${s.decomposition}); particles per rank ${(s.particlesPerRank ?? []).join(', ')}; ` +
         `load non-uniformity ${(s.loadNonUniformity ?? 0).toFixed(1)} % at the end, ${(s.loadNonUniformityMean ?? 0).toFixed(1)} % mean over steps`,
       ...(s.splitSteps && s.splitSteps.length > 0 ? [splitLine(s.splitSteps)] : []),
+      ...(s.balance ? [balanceLine(s)] : []),
     ] : []),
     `throughput: ${s.particleStepsPerSecond.toExponential(3)} particle-steps/s; ` +
       `collisions ${s.collisionsPerParticleStep.toFixed(5)} and candidates ${s.candidatesPerParticleStep.toFixed(5)} per particle per step`,

@@ -66,8 +66,14 @@ export interface RunSummary {
   /** Load non-uniformity UN = (max - min) / mean * 100 % of the ranks' particles after the last step, and its mean over steps. */
   loadNonUniformity?: number;
   loadNonUniformityMean?: number;
-  /** Rebalancing runs: the steps after which the grid was re-decomposed, with UN (percent) before. */
-  rebalances?: { step: number; unBefore: number }[];
+  /** Rebalancing runs: the steps after which the grid was re-decomposed, with UN (percent) before and (from the cell counts) after, and particles moved. */
+  rebalances?: { step: number; unBefore: number; unAfter?: number; moved?: number }[];
+  /**
+   * Multi-rank runs: how the run was balanced and why (initial split, rebalance threshold or null for none), how often
+   * the ranks' cell counts were gathered to consider a new split, and the orchestrator's seconds deciding and moving
+   * sampling state.
+   */
+  balance?: { reason: string; rebalancePercent: number | null; checks: number; orchestratorSeconds: number };
   /** A sample of the first species' velocities at the end, binned, for comparison with Maxwell-Boltzmann (one-rank runs). */
   velocityDistribution?: VelocityDistribution;
   /** The adapter (and pinned GPU) of every rank. */

@@ -82,6 +82,8 @@ export interface SimulationPlacement {
   segmentCapacity?: number;
   /** Invocations of the halo pass's per-particle dispatches instead of the guess from the step before (tests of its loops). */
   haloThreads?: number;
+  /** Bytes of migrant records per relayout round instead of RELAYOUT_ROUND_BYTES (tests of relayouts in many rounds; every rank the same). */
+  relayoutRoundBytes?: number;
 }
 
 /** How a rank splits its steps: halo depth per axis, halo and owned cells, steps redone whole so far. */

@@ -3,12 +3,13 @@
 // and the host reads back only once per submit (step statistics, particle count, sampling sums). A
 // rank of a multi-rank run also stops once per step after the move to exchange migrating particles.
 import type { Case } from '../common/case-schema.js';
-import { Readback, WORKGROUP_SIZE, readBuffer } from './gpu/buffers.js';
+import { Readback, WORKGROUP_SIZE } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
 import { TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
 import { CELL_WORD, CTL, MIGRANT_CELL_WORD, STATS } from './gpu/struct-layouts.js';
-import { velocityDistribution, type VelocityDistribution } from '../common/velocity-distribution.js';
+import type { VelocityDistribution } from '../common/velocity-distribution.js';
+import { firstSpeciesDistribution, readInternalEnergies, readParticleArrays, type InternalEnergies } from './particle-readers.js';
 import { FieldAccumulator, advanceCounters, closeCounters, fieldsOfGathered, momentUnscales, noSamples, type SampleCounters } from './field-accumulator.js';
 import { partPlanes, sampleLayout, type SampleState } from './sample-buffers.js';
 import { FIELD_NAMES, type Fields } from './fields.js';
@@ -37,6 +38,8 @@ import { stepTimeline } from './step-timeline.js';
 import { buildTables, type SolverTables } from './tables.js';
 import { RunCancelled, type LoopOptions, type LoopResult, type SimulationPlacement, type SplitStats, type StepStats } from './loop-types.js';
 import { SurfaceAccumulator } from './surface-accumulator.js';
+import { betweenSteps, stepExchange } from './exchange-sequence.js';
+import { RELAYOUT_ROUND_BYTES, relayoutRoundParticles, relayoutRounds } from './relayout-rounds.js';
 import { PASSES_PER_STEP, blockSubmits, samplesAt, stepsPerSubmit } from './submit-plan.js';
 
 /** Steps recorded between two early submits inside a batch (overlaps recording with the GPU). */
@@ -80,6 +83,10 @@ export class Simulation {
   private readonly halo: { depth: Int3; redos: number; periodic: boolean[]; stale: boolean; bits: Uint32Array<ArrayBuffer> } | null = null;
   /** Fixed size of the halo pass's per-particle dispatches (tests), else sized per step. */
   private readonly haloThreads?: number;
+  /** Bytes of migrant records one relayout round may emit (RELAYOUT_ROUND_BYTES unless a test sets it). */
+  private readonly relayoutRoundBytes: number;
+  /** Relayout rounds so far (rebalances). */
+  relayoutRounds = 0;
   /** Which kernel samples (the pass or the collide kernel's walk), tried and chosen on the first sampled submits. */
   private readonly sampleChoice: SampleKernelChoice;
   /** The sampling kernel of the submit being recorded. */
@@ -98,6 +105,7 @@ export class Simulation {
     if (multi && !placement?.exchanger) throw new Error('internal: a rank of a multi-rank run needs an exchanger');
     this.chunk = stepsPerSubmit(kase);
     this.haloThreads = placement?.haloThreads;
+    this.relayoutRoundBytes = placement?.relayoutRoundBytes ?? RELAYOUT_ROUND_BYTES;
     const device = gpu.device;
     this.cache = new PipelineCache(device, {
       WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0, HAS_ROTATION: this.tables.hasRotation ? 1 : 0, INTERNAL_WORDS: this.tables.internalWords, MIGRANT_WORDS: this.tables.migrantWords,
@@ -263,11 +271,11 @@ export class Simulation {
       const h = this.halo!;
       // exchange sequence numbers: 2 s for the step's migrants, 2 s + 1 for a relayout after step s;
       // the interior cells are sorted and collided on the GPU meanwhile
-      const x = await this.exchange.run(2 * s, set, async () => {
+      const x = await this.exchange.run(stepExchange(s), set, async () => {
         await this.recordSplit(rec, set, 1, detail);
         stepTimeline?.mark(2 * s, 'interior-submit');
         stepTimeline?.markWhenDone(2 * s, 'interior-done', this.gpu.device.queue);
-      });
+      }, { timelineKey: 2 * s });
       // arrivals outside the halo (counted as each peer's records arrived)
       const outside = x.flagged;
       this.exchanges.set(s, x);
@@ -430,26 +438,13 @@ export class Simulation {
   }
 
   /** Copies the live particles' arrays to the host (tests, exports); u32 arrays come back as bits to reinterpret. */
-  async readParticles(attrs: readonly ParticleAttribute[], limit = Infinity): Promise<Record<ParticleAttribute, ArrayBuffer>> {
-    const out = {} as Record<ParticleAttribute, ArrayBuffer>;
-    const n = Math.min(this.particles, limit);
-    for (const a of attrs) out[a] = await readBuffer(this.gpu.device, this.state.live[a], 4 * n);
-    return out;
+  readParticles(attrs: readonly ParticleAttribute[], limit = Infinity): Promise<Record<ParticleAttribute, ArrayBuffer>> {
+    return readParticleArrays(this.gpu.device, this.state, attrs, Math.min(this.particles, limit));
   }
 
   /** Rotational and vibrational energies (J) of the live particles, in particle order (at most the first `limit`; zeros when nothing rotates or vibrates). */
-  async readInternalEnergy(limit = Infinity): Promise<{ rotational: Float32Array<ArrayBuffer>; vibrational: Float32Array<ArrayBuffer> }> {
-    const n = Math.min(this.particles, limit);
-    if (!this.tables.hasRotation) return { rotational: new Float32Array(n), vibrational: new Float32Array(n) };
-    const w = this.tables.internalWords;
-    const words = new Float32Array(await readBuffer(this.gpu.device, this.state.liveEint, 4 * w * n));
-    const rotational = new Float32Array(n);
-    const vibrational = new Float32Array(n);
-    for (let i = 0; i < n; i++) {
-      rotational[i] = words[w * i];
-      if (w > 1) vibrational[i] = words[w * i + 1];
-    }
-    return { rotational, vibrational };
+  readInternalEnergy(limit = Infinity): Promise<InternalEnergies> {
+    return readInternalEnergies(this.gpu.device, this.state, Math.min(this.particles, limit));
   }
 
   /** Rotational energies (J) of the live particles, in particle order (at most the first `limit`; zeros when nothing rotates). */
@@ -459,10 +454,7 @@ export class Simulation {
 
   /** The velocity distribution of the first species from (at most the first `limit`, in cell order) live particles. */
   async velocityDistribution(limit = 2_000_000): Promise<VelocityDistribution | null> {
-    const r = await this.readParticles(['vx', 'vy', 'vz', 'cell'], limit);
-    const cell = new Uint32Array(r.cell);
-    return velocityDistribution(this.kase.species[0].name, this.tables.species[0].mass,
-      new Float32Array(r.vx), new Float32Array(r.vy), new Float32Array(r.vz), (i) => cell[i] >>> CELL_WORD.BITS === 0);
+    return firstSpeciesDistribution(this.kase, this.tables, await this.readParticles(['vx', 'vy', 'vz', 'cell'], limit));
   }
 
   /** Current live particle count (as of the last read-back). */
@@ -586,10 +578,12 @@ export class Simulation {
 
   /**
    * Moves this rank to a new subdomain between submits (a rebalance): per-cell state for the new cells comes
-   * from the orchestrator, particles of cells that changed hands go to their new owners through the exchange
-   * (sequence number 2 step + 1), and the sort rebuilds the cell order, keeping every cell's particle order.
+   * from the orchestrator, particles of cells that changed hands go to their new owners through the exchange,
+   * in rounds that each take a slice of every rank's particles (so that no round's migrants or arrivals outgrow
+   * a buffer binding; `largest`: the particles of the most loaded rank, which every rank gets, sets their number),
+   * and the sort rebuilds the cell order, keeping every cell's particle order.
    */
-  async relayout(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array, sample: SampleState | null = null): Promise<void> {
+  async relayout(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array, sample: SampleState | null, largest: number): Promise<void> {
     if (!this.exchange || !this.migrate) throw new Error('internal: only a rank of a multi-rank run can be rebalanced');
     const device = this.gpu.device;
     const st = this.state;
@@ -598,34 +592,49 @@ export class Simulation {
     if (sample) st.sample.write(sample);
     this.readback.release(); // staging buffers of the replaced per-cell arrays
     this.sort = new SortPhase(this.ctx);
+    const perRound = relayoutRoundParticles(sub.worldSize, this.tables.migrantWords, this.relayoutRoundBytes);
+    // one round's migrants for any one destination fit a segment (no regrow, which would collect every round's again)
+    if (st.segCap < perRound) st.growMigrants(perRound);
     this.bindAll();
     this.writeHalo();
     const n = this.particles;
-    device.queue.writeBuffer(st.ctl, 4 * CTL.N_ALL, new Uint32Array([n]));
+    const ctl = (word: number, value: number) => device.queue.writeBuffer(st.ctl, 4 * word, new Uint32Array([value]));
+    ctl(CTL.N_ALL, n);
     // no moved particles: the sort orders every particle by the keys the relayout gives them (buffer order is not cell order after split steps)
-    device.queue.writeBuffer(st.ctl, 4 * CTL.N_MOVED, new Uint32Array([0]));
+    ctl(CTL.N_MOVED, 0);
     // and the buffer is in plain cell order after this sort: no interior part first for the next step's order
-    device.queue.writeBuffer(st.ctl, 4 * CTL.N_INTERIOR, new Uint32Array([0]));
-    device.queue.writeBuffer(st.migCounts, 0, new Uint32Array(sub.worldSize));
+    ctl(CTL.N_INTERIOR, 0);
     const set = st.current;
-    let enc = device.createCommandEncoder({ label: 'relayout' });
-    let pass = enc.beginComputePass({ label: 'relayout' });
-    this.move.encodeRelayout(pass, set, oldStarts);
-    pass.end();
-    device.queue.submit([enc.finish()]);
-    const x = await this.exchange.run(2 * this.step + 1, set);
-    enc = device.createCommandEncoder({ label: 'relayout-sort' });
-    pass = enc.beginComputePass({ label: 'relayout-sort' });
-    this.migrate.encodeAppend(pass, set, x.received);
+    const rounds = relayoutRounds(largest, sub.worldSize, this.tables.migrantWords, this.relayoutRoundBytes);
+    if (n > rounds * perRound) throw new Error(`internal: rank ${sub.rank} holds ${n} particles, more than the ${largest} of the most loaded rank the relayout was planned for`);
+    for (let r = 0; r < rounds; r++) {
+      device.queue.writeBuffer(st.ctl, 4 * CTL.RELAYOUT_FROM, new Uint32Array([r * perRound, (r + 1) * perRound]));
+      device.queue.writeBuffer(st.migCounts, 0, new Uint32Array(sub.worldSize + 1));
+      const enc = device.createCommandEncoder({ label: `relayout-${r}` });
+      const pass = enc.beginComputePass({ label: `relayout-${r}` });
+      this.move.encodeRelayout(pass, set, oldStarts, perRound);
+      pass.end();
+      device.queue.submit([enc.finish()]);
+      // exchange 0 between steps is the ranks' meeting before the clock (rank-main), the rounds follow
+      const x = await this.exchange.run(betweenSteps(this.step, 1 + r), set, undefined, { regrow: false, timelineKey: 2 * this.step + 1 });
+      const append = device.createCommandEncoder({ label: `relayout-append-${r}` });
+      const appendPass = append.beginComputePass({ label: `relayout-append-${r}` });
+      this.migrate.encodeAppend(appendPass, set, x.received);
+      appendPass.end();
+      device.queue.submit([append.finish()]);
+    }
+    const enc = device.createCommandEncoder({ label: 'relayout-sort' });
+    const pass = enc.beginComputePass({ label: 'relayout-sort' });
     this.sort.encode(pass, set);
     pass.end();
     device.queue.submit([enc.finish()]);
     st.current = set === 0 ? 1 : 0;
     st.settleLayout();
-    const ctl = new Uint32Array(await this.readback.read(st.ctl, 4 * CTL.WORDS));
+    const words = new Uint32Array(await this.readback.read(st.ctl, 4 * CTL.WORDS));
     oldStarts.destroy();
     throwIfGpuError(this.gpu);
-    this.particles = ctl[CTL.N];
+    this.particles = words[CTL.N];
+    this.relayoutRounds += rounds;
   }
 
   /** Phase totals of the recorder plus the host-side ones (multi-rank exchange). */

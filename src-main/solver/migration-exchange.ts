@@ -45,6 +45,14 @@ export interface ExchangeResult {
   parts: { status: number; read: number; exchange: number; upload: number };
 }
 
+/** Options of one exchange. */
+export interface RunOptions {
+  /** Whether an overflowing segment may be grown and every migrant collected again (default true; a relayout round may not). */
+  regrow?: boolean;
+  /** The step timeline's key of this exchange (default: its sequence number). */
+  timelineKey?: number;
+}
+
 const MAP_READ_COPY_DST = 0x0001 | 0x0008;
 
 /** Byte offset of the arrival records in an upload (the arrival count comes first). */
@@ -186,7 +194,14 @@ export class MigrationExchange {
   /** Grows the migrant buffer to hold `largest` per destination and collects every migrant again. */
   private async regrow(largest: number, set: 0 | 1): Promise<void> {
     const { device } = this.gpu;
-    this.state.growMigrants(Math.ceil(1.5 * largest) + 1024);
+    // every destination's segment lies in one binding: grow with headroom, but never past the adapter's binding size
+    const { worldSize } = this.state.subdomain;
+    const fits = Math.floor(Number(this.gpu.limits.maxStorageBufferBindingSize) / (4 * this.state.tables.migrantWords * worldSize));
+    if (largest > fits) {
+      throw new Error(`rank ${this.state.subdomain.rank}: ${largest} particles left for one rank in one step, more than the migrant buffer's binding holds ` +
+        `(${fits} per destination on ${worldSize} ranks): use a smaller run.dt (fewer cells crossed per step) or fewer ranks`);
+    }
+    this.state.growMigrants(Math.min(fits, Math.ceil(1.5 * largest) + 1024));
     this.rebind();
     device.queue.writeBuffer(this.state.migCounts, 0, new Uint32Array(this.state.subdomain.worldSize));
     const enc = device.createCommandEncoder({ label: 'collect-all' });
@@ -202,10 +217,11 @@ export class MigrationExchange {
    * read is requested. If the particle buffers must grow for the arrivals, `grew` says so (growing replaces the
    * set the overlapped work filled); `flagged` sums the arrival check.
    */
-  async run(step: number, set: 0 | 1, overlap?: () => unknown): Promise<ExchangeResult> {
+  async run(step: number, set: 0 | 1, overlap?: () => unknown, options: RunOptions = {}): Promise<ExchangeResult> {
     const tStatus = performance.now();
     let status = await this.readStatus(overlap);
-    stepTimeline?.mark(step, 'status');
+    const mark = options.timelineKey ?? step;
+    stepTimeline?.mark(mark, 'status');
     try {
       const { rank, worldSize } = this.state.subdomain;
       const counts = status.counts;
@@ -215,20 +231,21 @@ export class MigrationExchange {
       let largest = 0;
       for (let d = 0; d < worldSize; d++) largest = Math.max(largest, counts[d]);
       if (largest > this.state.segCap) {
-        stepTimeline?.note(step, 'n-regrow', largest);
+        if (options.regrow === false) throw new Error(`internal: rank ${rank} emitted ${largest} migrants for one rank in an exchange sized for ${this.state.segCap}`);
+        stepTimeline?.note(mark, 'n-regrow', largest);
         status.release();
         await this.regrow(largest, set);
         this.expected.fill(0);
         status = await this.readStatus();
       }
-      return await this.exchangeStatus(step, status, tStatus);
+      return await this.exchangeStatus(step, mark, status, tStatus);
     } finally {
       status.release();
     }
   }
 
   /** The rest of run() while the status read's staging buffer is mapped (its records are sent from there). */
-  private async exchangeStatus(step: number, status: StatusRead, tStatus: number): Promise<ExchangeResult> {
+  private async exchangeStatus(step: number, mark: number, status: StatusRead, tStatus: number): Promise<ExchangeResult> {
     const { ctl, counts, head, copied } = status;
     const { rank, worldSize } = this.state.subdomain;
     throwIfGpuError(this.gpu);
@@ -237,7 +254,7 @@ export class MigrationExchange {
     const skip = copied.map((c, d) => Math.min(c, counts[d]));
     const missing = skip.some((k, d) => d !== rank && counts[d] > k);
     const rest = missing ? await this.readSegments(counts, skip) : null;
-    if (missing) stepTimeline?.note(step, 'n-read-again', counts.reduce((sum, c, d) => sum + (d < worldSize ? c - skip[d] : 0), 0));
+    if (missing) stepTimeline?.note(mark, 'n-read-again', counts.reduce((sum, c, d) => sum + (d < worldSize ? c - skip[d] : 0), 0));
     const outgoing = head.map((h, d) => {
       if (!rest || rest[d].length === 0) return h;
       const all = new Uint32Array(h.length + rest[d].length);
@@ -249,11 +266,11 @@ export class MigrationExchange {
     let sent = 0;
     for (const o of outgoing) sent += o.length / this.state.tables.migrantWords;
     const t1 = performance.now();
-    stepTimeline?.mark(step, 'send-start');
+    stepTimeline?.mark(mark, 'send-start');
     const incoming = await this.exchanger.exchange(step, outgoing);
     const t2 = performance.now();
-    stepTimeline?.mark(step, 'received');
-    stepTimeline?.note(step, 'n-sent', sent);
+    stepTimeline?.mark(mark, 'received');
+    stepTimeline?.note(mark, 'n-sent', sent);
     let received = 0;
     for (const a of incoming) received += a.byteLength / (4 * this.state.tables.migrantWords);
     const nAll = ctl[CTL.N_ALL];
@@ -266,7 +283,7 @@ export class MigrationExchange {
     // the arrival count (word 0) and the records (from byte ARRIVALS_AT) in one staging buffer, copied behind the overlapped work
     const recordBytes = received * 4 * this.state.tables.migrantWords;
     await this.uploads.write(ARRIVALS_AT + recordBytes, (mapped) => {
-      stepTimeline?.mark(step, 'upload-mapped');
+      stepTimeline?.mark(mark, 'upload-mapped');
       new Uint32Array(mapped, 0, 1)[0] = received;
       const bytes = new Uint8Array(mapped);
       let at = ARRIVALS_AT;
@@ -274,13 +291,13 @@ export class MigrationExchange {
         bytes.set(a, at);
         at += a.byteLength;
       }
-      stepTimeline?.mark(step, 'upload-filled');
+      stepTimeline?.mark(mark, 'upload-filled');
     }, (enc, staging) => {
       if (recordBytes > 0) enc.copyBufferToBuffer(staging, ARRIVALS_AT, this.state.arrivals, 0, recordBytes);
       enc.copyBufferToBuffer(staging, 0, this.state.ctl, 4 * CTL.ARRIVALS, 4);
     });
     const t3 = performance.now();
-    stepTimeline?.mark(step, 'uploaded');
+    stepTimeline?.mark(mark, 'uploaded');
     return { sent, received, grew, flagged, haloBefore: ctl[CTL.N] - ctl[CTL.N_INTERIOR], seconds: (t3 - t0) / 1000, parts: { status: (t0 - tStatus) / 1000, read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
   }
 }

@@ -23,6 +23,7 @@ import { rankFile } from './checkpoint/checkpoint-folder.js';
 import { decodeRankSnapshot } from './checkpoint/checkpoint-state.js';
 import { writeRankFile } from './checkpoint/checkpoint-writer.js';
 import { stepTimeline } from './step-timeline.js';
+import { betweenSteps } from './exchange-sequence.js';
 
 /** Host time of the transport: handing migrants to zeromq, then waiting until every peer's arrived (their lateness included). */
 const transportTime = new Map<string, PhaseTotals>();
@@ -88,12 +89,18 @@ async function peerBarrier(ch: RankChannel, sequence: number, timeoutMs: number)
 
 /** Rebalancing runs: sends this rank's per-cell state after a submit and moves to the new decomposition the orchestrator answers with, if any. */
 async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promise<void> {
-  const st = await sim.cellState();
-  const frames = [st.counts, st.sigmaCrMax, st.remainder];
-  await ch.send({ type: 'cell-state', index: k, frameBytes: frames.map((f) => f.byteLength) }, frames);
-  const go = await ch.receive('go', 600_000);
+  let go = await ch.receive('go', 600_000);
   if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
+  if (go.message.cellState) {
+    // the orchestrator considers a rebalance: this rank's per-cell counts and collision state, then its answer
+    const st = await sim.cellState();
+    const frames = [st.counts, st.sigmaCrMax, st.remainder];
+    await ch.send({ type: 'cell-state', index: k, frameBytes: frames.map((f) => f.byteLength) }, frames);
+    go = await ch.receive('go', 600_000);
+    if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
+  }
   if (go.message.decomposition === null) return;
+  if (go.message.largest === undefined) throw new Error(`rank ${ch.rank}: the orchestrator sent a new decomposition after submit ${k} without the particles of the most loaded rank`);
   const d = parseDecomposition(go.message.decomposition);
   let sample: SampleState | null = null;
   if (sim.tables.sampling) {
@@ -105,7 +112,7 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
     if (back.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator sent the sampling state of submit ${back.message.index} after submit ${k}`);
     sample = sampleStateOfFrames(back.frames);
   }
-  await sim.relayout(subdomainOf(d, ch.rank), frameAs(go.frames[0], Float32Array), frameAs(go.frames[1], Float32Array), sample);
+  await sim.relayout(subdomainOf(d, ch.rank), frameAs(go.frames[0], Float32Array), frameAs(go.frames[1], Float32Array), sample, go.message.largest);
 }
 
 /** The rank's life from hello to done; true when the orchestrator acknowledged the `done`. */
@@ -147,7 +154,7 @@ async function main(ch: RankChannel): Promise<boolean> {
     const result = await sim.run({
       timing: p.timing, detail: p.detail, signal: ch.stopSignal,
       // the ranks start the clock together (a rank that starts late would be timed as the others' wait)
-      beforeClock: () => peerBarrier(ch, 2 * sim.stepsDone + 1, p.exchangeTimeoutMs),
+      beforeClock: () => peerBarrier(ch, betweenSteps(sim.stepsDone, 0), p.exchangeTimeoutMs),
       // this rank's file of a checkpoint; the orchestrator completes it once every rank's next submit arrived
       onCheckpoint: folder ? async () => writeRankFile(folder, await sim.snapshot()) : undefined,
       onBatch: async (b) => {

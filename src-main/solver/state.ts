@@ -272,12 +272,18 @@ export class SimState {
     this.device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
   }
 
+  /** The adapter's largest storage-buffer binding, bytes. */
+  get maxBinding(): number {
+    return Number(this.device.limits.maxStorageBufferBindingSize);
+  }
+
   /** Makes room for `count` arrived particles in the arrivals buffer; true when it was reallocated (rebind). */
   ensureArrivals(count: number): boolean {
     const bytes = 4 * this.tables.migrantWords * count;
     if (bytes <= this.arrivals.size) return false;
     this.arrivals.destroy();
-    this.arrivals = makeBuffer(this.device, 'migrate.arrivals', Math.ceil(1.5 * bytes));
+    // headroom for the next steps, within the adapter's binding size (a relayout round's arrivals are bounded below it)
+    this.arrivals = makeBuffer(this.device, 'migrate.arrivals', Math.max(bytes, Math.min(Math.ceil(1.5 * bytes), this.maxBinding)));
     return true;
   }
 

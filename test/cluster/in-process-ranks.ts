@@ -54,13 +54,15 @@ export interface RankOptions {
   segmentCapacity?: number;
   haloThreads?: number;
   checkOnArrival?: boolean;
+  /** Bytes of migrant records per relayout round (small: a relayout in many rounds). */
+  relayoutRoundBytes?: number;
   /** Sees every rank's outgoing migrant records (outgoing[d]: the records for rank d) before they are posted. */
   observeExchange?: (rank: number, exchange: number, outgoing: readonly Uint32Array[]) => void;
 }
 
 /** Runs `c` on `ranks` in-process ranks (rebalancing when UN exceeds `rebalancePercent`); returns the assembled run and the ranks' simulations. */
 export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks: number, rebalancePercent?: number, options: RankOptions = {}) {
-  const { haloDepth, capacity, segmentCapacity, haloThreads, checkOnArrival = true, observeExchange } = options;
+  const { haloDepth, capacity, segmentCapacity, haloThreads, checkOnArrival = true, observeExchange, relayoutRoundBytes } = options;
   const d = decompose(method, c.grid.cells, ranks);
   const subs = d.boxes.map((_, r) => subdomainOf(d, r));
   const mail = new Mailbox();
@@ -90,7 +92,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
       },
     } : {}),
   });
-  const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth, capacity, segmentCapacity, haloThreads }));
+  const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth, capacity, segmentCapacity, haloThreads, relayoutRoundBytes }));
   for (const s of sims) await s.initialize();
   const assembler = new RunAssembler(c, subs, blockSubmits(c, 0, c.run.steps));
   const rebalancer = rebalancePercent === undefined ? null : new Rebalancer(d, rebalancePercent);
@@ -140,7 +142,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
         if (gate.count === ranks) gate.open();
         await gate.done;
         const decision = await decide(k, sims);
-        if (decision) await s.relayout(decision.subdomains[r], decision.sigmaCrMax[r], decision.remainder[r], decision.sample?.[r] ?? null);
+        if (decision) await s.relayout(decision.subdomains[r], decision.sigmaCrMax[r], decision.remainder[r], decision.sample?.[r] ?? null, decision.largest);
       },
     });
   }));

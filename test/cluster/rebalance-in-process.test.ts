@@ -40,6 +40,21 @@ describe('supersonic lid-driven cavity on 4 ranks', () => {
     expect(stats(balanced.assembler.stepStats)).toEqual(stats(one.result.stepStats));
   });
 
+  it('rcb rebalanced through relayouts of many small rounds (no round outgrows its segment): bitwise the one-rank fields', async () => {
+    const c = () => presetCase('supersonic-cavity', ['run.steps=400', 'run.stepsPerSubmit=20', 'sampling.start=250']);
+    const one = await simulate(gpu, c(), { timing: 'off' });
+    // 4 KB of records per round: 256 particles of each rank per round (relayout-rounds.ts), so every relayout takes many
+    const balanced = await runInProcessRanks(gpu, c(), 'rcb', 4, 10, { relayoutRoundBytes: 4096 });
+    const rounds = balanced.sims.reduce((n, s) => n + s.relayoutRounds, 0) / 4;
+    console.log(`rcb: ${balanced.events.length} rebalances in ${rounds} relayout rounds per rank`);
+    expect(balanced.events.length).toBeGreaterThan(0);
+    expect(rounds).toBeGreaterThan(3 * balanced.events.length);
+    expect(balanced.sims.every((s) => s.relayoutRounds === balanced.sims[0].relayoutRounds)).toBe(true);
+    expect(fieldsSha256(balanced.assembler.fields.fields())).toBe(fieldsSha256(one.result.fields));
+    const stats = (steps: typeof one.result.stepStats) => steps.map((x) => [x.step, x.particlesBefore, x.particlesAfter, x.collisions, x.candidates]);
+    expect(stats(balanced.assembler.stepStats)).toEqual(stats(one.result.stepStats));
+  });
+
   it('with vibrating N2, the rebalanced run moves the internal energies with the particles: bitwise the one-rank ones', async () => {
     const n2 = () => presetCase('supersonic-cavity', [
       'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]',

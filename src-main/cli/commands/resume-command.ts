@@ -111,7 +111,7 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
     const run = await runDistributed(c, {
       ranks: point.loop.ranks, method: point.loop.decomposition!.method, timing: o.timing, resume: point, signal: stop.signal,
       // a balanced run goes on balancing with its threshold, from the layout and re-decompositions it had
-      rebalancePercent: point.loop.rebalance?.thresholdPercent,
+      rebalancePercent: point.loop.rebalance?.thresholdPercent ?? null, // as the run had it (a run without rebalancing stays static)
       onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
       onSteps: (s) => recorder.onSteps(s), onProgress: (p) => bar.update(p), onFields: liveFieldsOverIpc(c),
       onLaunched: (ranks) => {

@@ -37,8 +37,8 @@ export interface RunOptions {
   ranks?: number;
   gpus?: string[];
   decomposition?: Method;
-  /** Rebalance when UN exceeds this many percent (multi-rank); undefined: static decomposition. */
-  rebalance?: number;
+  /** Rebalance when UN exceeds this many percent (multi-rank); null: static decomposition (--rebalance off); undefined: the default. */
+  rebalance?: number | null;
   /** Seconds a rank may stay silent before it counts as hung (multi-rank; default 60). */
   heartbeatTimeout?: number;
   /** --launcher slurm: the ranks run as a Slurm job (null or absent: child processes on this host). */
@@ -57,9 +57,9 @@ export function placementOf(args: CommandArgs): Pick<RunOptions, 'ranks' | 'gpus
   const gpus = gpuListOf(args.values.gpus as string | undefined);
   if (gpus && gpus.length !== ranks) throw new Error(`--gpus: lists ${gpus.length} GPUs for --ranks ${ranks}; give one GPU per rank, e.g. --gpus ${Array.from({ length: ranks }, (_, i) => i).join(',')}`);
   const rebalanceText = args.values.rebalance as string | undefined;
-  const rebalance = rebalanceText === undefined ? undefined : Number(rebalanceText);
-  if (rebalance !== undefined && !(rebalance >= 0 && Number.isFinite(rebalance))) {
-    throw new Error(`--rebalance: got "${rebalanceText}"; expected the load non-uniformity in percent above which the grid is re-split, e.g. --rebalance 10`);
+  const rebalance = rebalanceText === undefined ? undefined : rebalanceText === 'off' ? null : Number(rebalanceText);
+  if (typeof rebalance === 'number' && !(rebalance >= 0 && Number.isFinite(rebalance))) {
+    throw new Error(`--rebalance: got "${rebalanceText}"; expected the load non-uniformity in percent above which the grid is re-split, e.g. --rebalance 10, or off to keep the first split`);
   }
   return { ranks, gpus, decomposition: method, rebalance };
 }
@@ -308,15 +308,17 @@ export const RUN_OPTIONS: CommandOptions = {
 
 export const runCommand: CliCommand = {
   name: 'run',
-  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT]] [--launcher slurm --nodes N --gpus-per-node G [--profile NAME] [--orchestrator-host HOST]] [--heartbeat-timeout S] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
+  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT|off]] [--launcher slurm --nodes N --gpus-per-node G [--profile NAME] [--orchestrator-host HOST]] [--heartbeat-timeout S] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
   summary: 'Run a case (a .json path or a preset name) on the default GPU adapter and save it in the run database\n' +
     '(project P, default "default"; --no-save skips that; dsmc runs lists saved runs).\n' +
     '--set overrides any field, value as JSON:  --set grid.cells=[40,40,40] --set run.steps=200\n' +
     '--json prints the summary as one JSON object on the last line of stdout.\n' +
     '--timing: phase times from GPU timestamps (auto), wall clock, or off (fastest); --detail times the sort\'s stages.\n' +
     '--ranks N runs N rank processes (one per GPU, pinned by PCI address where possible; --gpus picks them by index\n' +
-    'or PCI address) on a --decomposition of the grid; the fields are bitwise those of one rank. --rebalance 10 re-splits\n' +
-    'the grid by particle counts whenever the load non-uniformity exceeds 10 % (checked after every submit).\n' +
+    'or PCI address) on a --decomposition of the grid; the fields are bitwise those of one rank. The first split follows\n' +
+    'the gas volume of the cells (bodies), and the grid is re-split by particle counts whenever the load non-uniformity\n' +
+    'exceeds 10 % and the new split pays for its moves (checked after every submit); --rebalance P sets the threshold,\n' +
+    '--rebalance off keeps the first split.\n' +
     '--launcher slurm runs the ranks as a Slurm job (sbatch, or srun inside an allocation): --nodes x --gpus-per-node ranks,\n' +
     'settings from cluster profile --profile (dsmc cluster profile add); the nodes reach this host at --orchestrator-host.\n' +
     '--heartbeat-timeout S: a rank silent for S seconds (default 60) counts as hung and fails the run.',

@@ -1,6 +1,7 @@
-// The orchestrator's side of dynamic load balancing in a multi-rank run: after every submit it waits for
-// the merged statistics and every rank's per-cell state, asks the Rebalancer, and answers each rank with
-// `go` (and the new decomposition plus the rank's new per-cell state when the grid was re-decomposed).
+// The orchestrator's side of dynamic load balancing in a multi-rank run: after every submit it looks at the merged
+// statistics' load non-uniformity; only when the Rebalancer wants a look (UN over the threshold, no back-off) does it
+// ask every rank for its per-cell state (`go` with cellState) and decide; it answers each rank with `go` (and the new
+// decomposition plus the rank's new per-cell state when the grid was re-decomposed).
 import type { Case } from '../../common/case-schema.js';
 import { redistributeSampleState } from '../../solver/field-accumulator.js';
 import { SAMPLE_PARTS, sampleStateOfFrames } from '../../solver/sample-buffers.js';
@@ -9,32 +10,37 @@ import { buildTables, type SolverTables } from '../../solver/tables.js';
 import { frameAs } from '../transport/message-codec.js';
 import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { Decomposition } from '../decomposition/types.js';
-import { Rebalancer, type CellState } from './rebalancer.js';
+import { Rebalancer, type CellState, type RebalanceEvent } from './rebalancer.js';
 import type { RunAssembler } from './run-assembler.js';
 
 export class BalanceCoordinator {
   private readonly rebalancer: Rebalancer;
+  /** Cell states asked for after a submit, by submit index, as they arrive. */
   private readonly states = new Map<number, (CellState | undefined)[]>();
-  private readonly mergedIndices = new Set<number>();
   private readonly tables: SolverTables;
   /** Whether the run samples (its sampling state then follows the cells in a re-decomposition). */
   private readonly sampling: boolean;
+  /** Seconds spent deciding and moving sampling state (the ranks' relayouts are timed by them). */
+  seconds = 0;
+  /** Times the ranks' cell counts were gathered. */
+  checks = 0;
 
   /**
    * afterDecision(index): called once the decision after submit `index` is made (before the ranks hear it), with the
-   * decomposition in force from then on; events: re-decompositions of the run before a resume.
+   * decomposition in force from then on; events: re-decompositions of the run before a resume; lastStep: the run's
+   * last step (a new layout must pay for itself before it).
    */
   constructor(private readonly kase: Case, d: Decomposition, thresholdPercent: number, private readonly assembler: RunAssembler, private readonly channel: OrchestratorChannel,
-    private readonly afterDecision: (index: number) => void = () => undefined, events: { step: number; unBefore: number }[] = []) {
-    this.rebalancer = new Rebalancer(d, thresholdPercent, events);
+    private readonly afterDecision: (index: number) => void = () => undefined, events: RebalanceEvent[] = [], lastStep = Infinity) {
+    this.rebalancer = new Rebalancer(d, thresholdPercent, events, lastStep);
     this.tables = buildTables(kase);
     this.sampling = kase.sampling.enabled;
     channel.on('cell-state', (m) => {
+      const list = this.states.get(m.message.index);
+      if (!list) return; // not asked for: validated and dropped
       const [counts, sigma, remainder] = m.frames;
-      const list = this.states.get(m.message.index) ?? new Array(d.boxes.length).fill(undefined);
       list[m.rank] = { counts: frameAs(counts, Uint32Array), sigmaCrMax: frameAs(sigma, Float32Array), remainder: frameAs(remainder, Float32Array) };
-      this.states.set(m.message.index, list);
-      void this.tryDecide(m.message.index);
+      if (list.every((s) => s !== undefined)) void this.decide(m.message.index, list as CellState[]);
     });
   }
 
@@ -49,31 +55,40 @@ export class BalanceCoordinator {
   }
 
   /** Re-decompositions so far. */
-  get events(): { step: number; unBefore: number }[] {
+  get events(): RebalanceEvent[] {
     return this.rebalancer.events;
   }
 
-  /** Called when submit `index` has been merged from every rank. */
+  /** Called when submit `index` has been merged from every rank: go on at once, or ask for the cell states first. */
   merged(index: number): void {
-    this.mergedIndices.add(index);
-    void this.tryDecide(index);
+    const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
+    const ranks = this.rebalancer.decomposition.boxes.map((_, r) => r);
+    if (!this.rebalancer.wants(un.percent)) {
+      this.afterDecision(index);
+      for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
+      return;
+    }
+    this.checks += 1;
+    this.states.set(index, new Array(ranks.length).fill(undefined));
+    for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, cellState: true, frameBytes: [] });
   }
 
-  /** Decides after submit `index` once its statistics and every rank's cell state are in, and answers every rank. */
-  private async tryDecide(index: number): Promise<void> {
-    const list = this.states.get(index);
-    if (!this.mergedIndices.has(index) || !list || list.some((s) => s === undefined)) return;
+  /** Decides after submit `index` with every rank's cell state, and answers every rank. */
+  private async decide(index: number, list: CellState[]): Promise<void> {
+    const t0 = performance.now();
     this.states.delete(index);
-    this.mergedIndices.delete(index);
     const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
-    const decision = this.rebalancer.decide(un.step, un.percent, list as CellState[]);
+    const decision = this.rebalancer.decide(un.step, un.percent, list);
     const oldSubs = this.assembler.rankSubdomains;
     if (decision) this.assembler.setSubdomains(decision.subdomains);
     this.afterDecision(index);
+    this.seconds += (performance.now() - t0) / 1000;
     await Promise.all(list.map((_, rank) => {
       if (!decision) return this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
       const frames = [decision.sigmaCrMax[rank], decision.remainder[rank]];
-      return this.channel.send(rank, { type: 'go', index, decomposition: JSON.parse(JSON.stringify(decision.decomposition)), frameBytes: frames.map((f) => f.byteLength) }, frames);
+      return this.channel.send(rank, {
+        type: 'go', index, decomposition: JSON.parse(JSON.stringify(decision.decomposition)), largest: decision.largest, frameBytes: frames.map((f) => f.byteLength),
+      }, frames);
     }));
     if (decision && this.sampling) await this.moveSampleState(index, oldSubs, decision.subdomains);
   }
@@ -82,12 +97,14 @@ export class BalanceCoordinator {
   private async moveSampleState(index: number, oldSubs: Subdomain[], newSubs: Subdomain[]): Promise<void> {
     const ranks = oldSubs.map((_, r) => r);
     const got = await this.channel.collect('sample-state', ranks, 600_000);
+    const t0 = performance.now();
     const states = ranks.map((r) => {
       const m = got.get(r)!;
       if (m.message.index !== index) throw new Error(`rank ${r} sent the sampling state of submit ${m.message.index} after submit ${index}`);
       return sampleStateOfFrames(m.frames);
     });
     const next = redistributeSampleState(this.kase, this.tables, states, oldSubs, newSubs);
+    this.seconds += (performance.now() - t0) / 1000;
     await Promise.all(ranks.map((r) => {
       const frames = SAMPLE_PARTS.map((p) => next[r][p]);
       return this.channel.send(r, { type: 'sample-state', index, frameBytes: frames.map((f) => f.byteLength) }, frames);

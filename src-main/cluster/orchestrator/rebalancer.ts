@@ -2,10 +2,14 @@
 // last step exceeds the threshold, the grid is re-decomposed with the run's method weighted by the
 // particle count of every cell, and each rank gets the (sigma c_r)_max and NTC remainders of its new
 // cells; the ranks then move particles of cells that changed hands (Simulation.relayout).
+// A new layout is taken only when it pays: the particle-steps it saves over the steps left must exceed what
+// moving the particles costs (RELAYOUT_COST_STEPS per particle moved). Checks that find nothing worth doing back off
+// (1, 2, 4, ... submits), so a case whose imbalance cannot be cured is not asked for its cell counts every submit.
 import { copyOwnedCells, subdomainOf, takeOwnedCells, type Subdomain } from '../../solver/subdomain.js';
 import { rebalance } from '../decomposition/decompose.js';
-import { shouldRebalance } from '../decomposition/load.js';
-import type { Decomposition } from '../decomposition/types.js';
+import { loadNonUniformity, rankLoads, shouldRebalance } from '../decomposition/load.js';
+import { boxContains, forEachCell } from '../decomposition/box.js';
+import type { Decomposition, Grid } from '../decomposition/types.js';
 
 /** One rank's per-cell state over its local cell range (Simulation.cellState). */
 export interface CellState {
@@ -20,21 +24,58 @@ export interface RebalanceDecision {
   subdomains: Subdomain[];
   sigmaCrMax: Float32Array[];
   remainder: Float32Array[];
+  /** Particles of the most loaded rank before the move (sets the relayout's rounds, the same on every rank). */
+  largest: number;
+  /** Particles that change ranks. */
+  moved: number;
+  /** UN (percent) the new layout gives the current particles. */
+  unAfter: number;
 }
 
+/** What one re-decomposition did: after which step, UN before and (predicted from the cell counts) after, particles moved. */
+export interface RebalanceEvent {
+  step: number;
+  unBefore: number;
+  unAfter?: number;
+  moved?: number;
+}
+
+/**
+ * Cost of moving one particle to another rank in a relayout, in particle-steps of ordinary work (reading it back,
+ * sending it, appending and sorting it, about twenty times a step's move-sort-collide of one particle; an estimate
+ * that errs on the side of moving less).
+ */
+export const RELAYOUT_COST_STEPS = 20;
+
 /** A subdomain's cells of a global per-cell array, in its local order. */
-function localCells(global: Float32Array, sub: Subdomain, grid: [number, number, number]): Float32Array {
+function localCells(global: Float32Array, sub: Subdomain, grid: Grid): Float32Array {
   const out = new Float32Array(sub.nLocal);
   takeOwnedCells(global, sub, grid, out);
   return out;
 }
 
-export class Rebalancer {
-  /** Steps after which the grid was re-decomposed, with UN (percent) before. */
-  readonly events: { step: number; unBefore: number }[];
+/** Particles (weights) whose cells change owner between two decompositions of the same grid. */
+export function movedWeight(from: Decomposition, to: Decomposition, weights: ArrayLike<number>): number {
+  let moved = 0;
+  from.boxes.forEach((box, r) => {
+    const next = to.boxes[r];
+    forEachCell(from.grid, box, (g) => {
+      const x = g % from.grid[0], t = Math.floor(g / from.grid[0]);
+      if (!boxContains(next, x, t % from.grid[1], Math.floor(t / from.grid[1]))) moved += weights[g];
+    });
+  });
+  return moved;
+}
 
-  /** events: re-decompositions before this one started (a resumed run). */
-  constructor(private current: Decomposition, readonly thresholdPercent: number, events: { step: number; unBefore: number }[] = []) {
+export class Rebalancer {
+  /** Steps after which the grid was re-decomposed, with UN (percent) before and after. */
+  readonly events: RebalanceEvent[];
+  /** Submits to let pass before the next check, and the back-off after the last check that changed nothing. */
+  private wait = 0;
+  private backoff = 1;
+
+  /** events: re-decompositions before this one started (a resumed run); lastStep: the run's last step (what a new layout can still save). */
+  constructor(private current: Decomposition, readonly thresholdPercent: number, events: RebalanceEvent[] = [], private readonly lastStep = Infinity) {
     this.events = [...events];
   }
 
@@ -43,7 +84,17 @@ export class Rebalancer {
     return this.current;
   }
 
-  /** Decides after `step` with non-uniformity `un`: a new layout when UN exceeds the threshold and the weighted split differs. */
+  /** Whether to gather the ranks' cell counts after this submit: UN above the threshold and no back-off pending. */
+  wants(un: number): boolean {
+    if (!shouldRebalance(un, this.thresholdPercent)) return false;
+    if (this.wait > 0) {
+      this.wait -= 1;
+      return false;
+    }
+    return true;
+  }
+
+  /** Decides after `step` with non-uniformity `un`: a new layout when UN exceeds the threshold and the weighted split pays. */
   decide(step: number, un: number, states: CellState[]): RebalanceDecision | null {
     if (!shouldRebalance(un, this.thresholdPercent)) return null;
     const grid = this.current.grid;
@@ -58,15 +109,30 @@ export class Rebalancer {
       copyOwnedCells(s.remainder, subs[r], grid, remainder);
     });
     const next = rebalance(this.current, weights);
-    if (JSON.stringify(next.boxes) === JSON.stringify(this.current.boxes)) return null;
+    const before = rankLoads(this.current, weights);
+    const after = rankLoads(next, weights);
+    const moved = movedWeight(this.current, next, weights);
+    // particle-steps saved: the slowest rank's load drops by `gain` on every step left
+    const gain = Math.max(...before) - Math.max(...after);
+    const pays = gain > 0 && gain * Math.max(0, this.lastStep - step) > RELAYOUT_COST_STEPS * moved;
+    if (JSON.stringify(next.boxes) === JSON.stringify(this.current.boxes) || !pays) {
+      this.wait = this.backoff;
+      this.backoff = Math.min(2 * this.backoff, 64);
+      return null;
+    }
+    this.backoff = 1;
     this.current = next;
-    this.events.push({ step, unBefore: un });
+    const unAfter = loadNonUniformity(after);
+    this.events.push({ step, unBefore: un, unAfter, moved });
     const subdomains = next.boxes.map((_, r) => subdomainOf(next, r));
     return {
       decomposition: next,
       subdomains,
       sigmaCrMax: subdomains.map((s) => localCells(sigma, s, grid)),
       remainder: subdomains.map((s) => localCells(remainder, s, grid)),
+      largest: Math.max(...before),
+      moved,
+      unAfter,
     };
   }
 }

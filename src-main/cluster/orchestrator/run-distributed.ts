@@ -31,6 +31,7 @@ import { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import { PeerFolder } from '../transport/peer-folder.js';
 import type { TransportSpec } from '../transport/endpoints.js';
 import { BalanceCoordinator } from './balance-coordinator.js';
+import { balancePlan, type BalancePlan } from './balance-plan.js';
 import { RunAssembler, type RankStep } from './run-assembler.js';
 import { LivePlanes } from './live-planes.js';
 import { CheckpointKeeper } from './checkpoint-keeper.js';
@@ -71,8 +72,11 @@ export interface DistributedOptions {
    * launcher (Slurm) returns the same RankGroup for ranks started elsewhere; it gets the same options.
    */
   launcher?: (options: LaunchOptions) => RankGroup;
-  /** Rebalance when the load non-uniformity UN exceeds this many percent, checked after every submit (default: static). */
-  rebalancePercent?: number;
+  /**
+   * Rebalance when the load non-uniformity UN exceeds this many percent and a new split pays, checked after every
+   * submit; null keeps the decomposition fixed; default DEFAULT_REBALANCE_PERCENT (balance-plan.ts).
+   */
+  rebalancePercent?: number | null;
   /** Where checkpoints go when run.checkpointEvery > 0 (default: the target attached to the case object when the ranks are configured). */
   checkpoints?: CheckpointTarget;
   /** Continue from this checkpoint (its decomposition, on as many ranks as wrote it) instead of filling the box. */
@@ -80,9 +84,9 @@ export interface DistributedOptions {
 }
 
 /** The decomposition of a run: the one a resumed checkpoint was written with, else a fresh one. */
-function decompositionOf(c: Case, o: DistributedOptions): Decomposition {
+function decompositionOf(c: Case, o: DistributedOptions, plan: BalancePlan): Decomposition {
   const r = o.resume;
-  if (!r) return decompose(o.method, c.grid.cells, o.ranks);
+  if (!r) return decompose(o.method, c.grid.cells, o.ranks, plan.initialWeights ?? undefined);
   if (!r.loop.decomposition || r.loop.ranks !== o.ranks) {
     throw new Error(`checkpoint ${r.dir} was written by ${r.loop.ranks} rank${r.loop.ranks === 1 ? '' : 's'}; resume it on that many ranks`);
   }
@@ -184,7 +188,9 @@ async function peerFolderFor(o: DistributedOptions, rankHosts: readonly string[]
 
 /** Runs a validated case over `o.ranks` rank processes on this host. */
 export async function runDistributed(c: Case, o: DistributedOptions): Promise<DistributedRun> {
-  const decomposition = decompositionOf(c, o);
+  const tables = buildTables(c);
+  const plan = balancePlan(c, tables, o.rebalancePercent);
+  const decomposition = decompositionOf(c, o, plan);
   const subdomains = decomposition.boxes.map((_, r) => subdomainOf(decomposition, r));
   // a cluster launcher places and pins its ranks on the nodes: this host's GPUs play no part then
   const gpus = assignGpus(o.ranks, !o.launcher && (o.gpus || o.ranks > 1) ? o.discovered ?? discoverGpus() : [], o.launcher ? undefined : o.gpus);
@@ -199,11 +205,11 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   // the layout that follows it): its merged steps wait here until then
   const awaitingDecision = new Map<number, StepStats[]>();
   const rebalanceState = () => (balance ? { thresholdPercent: balance.thresholdPercent, events: [...balance.events] } : null);
-  const balance = o.rebalancePercent === undefined ? null : new BalanceCoordinator(c, decomposition, o.rebalancePercent, assembler, channel, (index) => {
+  const balance = plan.rebalancePercent === null ? null : new BalanceCoordinator(c, decomposition, plan.rebalancePercent, assembler, channel, (index) => {
     const steps = awaitingDecision.get(index);
     awaitingDecision.delete(index);
     if (steps) keeper?.merged(steps, assembler, balance!.decomposition, rebalanceState());
-  }, o.resume?.loop.rebalance?.events ?? []);
+  }, o.resume?.loop.rebalance?.events ?? [], blockPlan.from + blockPlan.steps);
   const heartbeatTimeoutMs = o.heartbeatTimeoutMs ?? 60_000;
   let group: RankGroup;
   try {
@@ -265,7 +271,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     else if (c.run.checkpointEvery > 0) o.onWarning?.('run.checkpointEvery is set but this run is not saved (--no-save), so no checkpoints are written; save the run to be able to resume it');
     const payload: RankPayload = {
       case: c, decomposition, timing: o.timing ?? 'auto', detail: !!o.detail, warmupSteps: warmup, exchangeTimeoutMs: 600_000,
-      rebalancePercent: o.rebalancePercent ?? null,
+      rebalancePercent: plan.rebalancePercent,
       checkpoints: target ? { folder: target.folder } : null,
       resume: o.resume ? { dir: o.resume.dir, endStep: blockPlan.from + blockPlan.steps } : null,
       blockPlan,
@@ -288,6 +294,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     if (dones[0].sampleCounters) assembler.fields.counters = { ...dones[0].sampleCounters };
     const run = finishRun(c, o, assembler, balance?.decomposition ?? decomposition, ranks, dones, warmup);
     if (balance) run.summary.rebalances = balance.events;
+    run.summary.balance = { reason: plan.reason, rebalancePercent: plan.rebalancePercent, checks: balance?.checks ?? 0, orchestratorSeconds: balance?.seconds ?? 0 };
     return run;
   } catch (e) {
     // a failed or cancelled run: the supervisor's outcome says why better than a closed channel does

@@ -65,7 +65,13 @@ export const cellStateSchema = z.object({ type: z.literal('cell-state'), rank, i
 
 /** orchestrator -> rank (rebalancing runs): go on after batch `index`, first moving to a new decomposition when one is given
  * (frames: the (sigma c_r)_max and remainders of the rank's new local cells, f32). */
-export const goSchema = z.object({ type: z.literal('go'), index: count, decomposition: z.json().nullable(), frameBytes: z.array(count) });
+export const goSchema = z.object({
+  type: z.literal('go'), index: count, decomposition: z.json().nullable(), frameBytes: z.array(count),
+  // first send this submit's cell state (cell-state), then wait for the next go
+  cellState: z.boolean().optional(),
+  // with a decomposition: the particles of the most loaded rank (the relayout's rounds)
+  largest: count.optional(),
+});
 
 /**
  * rank -> rank: particles leaving `from` for `to` at `step`; the arrays travel as binary frames of frameBytes, or

@@ -117,7 +117,7 @@ export const ALL_LAYOUTS = [SimParams, PairInfo, InitParams, SpeciesInfo, FaceIn
 export const BOUNDARY_CODES = { periodic: 0, specular: 1, diffuse: 2, inflow: 3, outflow: 4 } as const;
 
 /** Control words and statistics ring layout, as the CTL_* and ST_* constants of common.wgsl. */
-export const CTL = { STEP: 0, N: 1, N_ALL: 2, OVERFLOW: 3, INJECTED: 4, STATS_SLOT: 5, ARRIVALS: 6, N_MOVED: 7, N_INTERIOR: 8, HALO_CELLS: 9, N_INTERIOR_BEFORE: 10, WORDS: 11 } as const;
+export const CTL = { STEP: 0, N: 1, N_ALL: 2, OVERFLOW: 3, INJECTED: 4, STATS_SLOT: 5, ARRIVALS: 6, N_MOVED: 7, N_INTERIOR: 8, HALO_CELLS: 9, N_INTERIOR_BEFORE: 10, RELAYOUT_FROM: 11, RELAYOUT_TO: 12, WORDS: 13 } as const;
 /** Words of the split steps' halo work buffer (HW_* in common.wgsl): the halo particles the interior pass listed. */
 export const HALO_WORK = { LISTED: 0, WORDS: 4 } as const;
 /** Words of one migrating particle without internal energy (MIGRANT_WORDS in common.wgsl): position, velocity, cell word, key (tables.ts migrantWordsOf adds the internal energy). */

@@ -47,7 +47,7 @@ export class MovePhase implements Phase {
   }
 
   /** Records the relayout after a rebalance (move.wgsl:relayout) with the previous layout's starts. */
-  encodeRelayout(pass: GPUComputePassEncoder, set: 0 | 1, oldStarts: GPUBuffer): void {
+  encodeRelayout(pass: GPUComputePassEncoder, set: 0 | 1, oldStarts: GPUBuffer, particles: number): void {
     const { device, cache, state: s } = this.ctx;
     const pipeline = cache.get({ file: 'move.wgsl', entry: 'relayout', modules: ['body.wgsl', 'advance.wgsl'] });
     const p = s.sets[set];
@@ -56,7 +56,7 @@ export class MovePhase implements Phase {
       0: s.params, 1: s.ctl, 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell,
       11: s.counts, 12: s.slotsFor(set), 13: oldStarts, 14: s.keys, 15: s.migOut, 16: s.migCounts, 17: s.boxes, 19: s.eint[set],
     }));
-    pass.dispatchWorkgroups(...dispatchDims(s.capacity, WORKGROUP_SIZE));
+    pass.dispatchWorkgroups(...dispatchDims(Math.max(1, particles), WORKGROUP_SIZE));
   }
 
   encode(pass: GPUComputePassEncoder, set: 0 | 1): void {

@@ -1,0 +1,17 @@
+// Sequence numbers of the exchanges between ranks (the transport requires them increasing): the migrants of step s
+// travel as exchange EXCHANGES_PER_STEP * s, and the exchanges between step s and s + 1 (the ranks meeting before the
+// clock starts, the rounds of a relayout after a rebalance) take the numbers after it.
+
+/** Sequence numbers per step: one for the step's migrants, the rest for exchanges between steps. */
+export const EXCHANGES_PER_STEP = 1 << 16;
+
+/** The sequence number of step s's migrant exchange. */
+export function stepExchange(step: number): number {
+  return EXCHANGES_PER_STEP * step;
+}
+
+/** The sequence number of the k-th exchange (from 0) between step s and step s + 1. */
+export function betweenSteps(step: number, k: number): number {
+  if (!(k >= 0 && k < EXCHANGES_PER_STEP - 1)) throw new Error(`internal: exchange ${k} between steps ${step} and ${step + 1} is out of range`);
+  return EXCHANGES_PER_STEP * step + 1 + k;
+}

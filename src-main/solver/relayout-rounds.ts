@@ -1,0 +1,20 @@
+// How a relayout (a rank moving to a new subdomain after a rebalance) is split into rounds: each round takes a slice
+// of every rank's particles, so that one round's migrant records of all destinations, and the arrivals a rank takes
+// in, stay within one buffer binding however many particles change hands. Every rank computes the same count.
+
+/**
+ * Bytes of migrant records one round may emit (all destinations together): half of WebGPU's default
+ * maxStorageBufferBindingSize (128 MiB), which every adapter offers, so ranks on any adapters agree and the buffers'
+ * growth headroom stays inside a binding.
+ */
+export const RELAYOUT_ROUND_BYTES = 64 * 1024 * 1024;
+
+/** Particles of one rank in one round: any one destination's segment of them, times the ranks, fits RELAYOUT_ROUND_BYTES. */
+export function relayoutRoundParticles(worldSize: number, migrantWords: number, roundBytes = RELAYOUT_ROUND_BYTES): number {
+  return Math.max(256, Math.floor(roundBytes / (4 * migrantWords * Math.max(1, worldSize))));
+}
+
+/** Rounds of a relayout when the most loaded rank holds `largest` particles. */
+export function relayoutRounds(largest: number, worldSize: number, migrantWords: number, roundBytes = RELAYOUT_ROUND_BYTES): number {
+  return Math.max(1, Math.ceil(largest / relayoutRoundParticles(worldSize, migrantWords, roundBytes)));
+}
