@@ -11,6 +11,7 @@ import { frameAs } from '../transport/message-codec.js';
 import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { Decomposition } from '../decomposition/types.js';
 import { Rebalancer, type CellState, type RebalanceEvent } from './rebalancer.js';
+import { RelayoutCostMeter } from './relayout-cost.js';
 import type { RunAssembler } from './run-assembler.js';
 
 export class BalanceCoordinator {
@@ -24,6 +25,8 @@ export class BalanceCoordinator {
   seconds = 0;
   /** Times the ranks' cell counts were gathered. */
   checks = 0;
+  /** The run's own costs: seconds per particle-step of the slowest rank, and the measured cost of a moved particle in particle-steps. */
+  private readonly cost = new RelayoutCostMeter();
 
   /**
    * afterDecision(index): called once the decision after submit `index` is made (before the ranks hear it), with the
@@ -59,8 +62,9 @@ export class BalanceCoordinator {
     return this.rebalancer.events;
   }
 
-  /** Called when submit `index` has been merged from every rank: go on at once, or ask for the cell states first. */
-  merged(index: number): void {
+  /** Called when submit `index` (of `steps` steps) has been merged from every rank: go on at once, or ask for the cell states first. */
+  merged(index: number, steps: number): void {
+    this.cost.submitDone(steps, Math.max(...this.assembler.particlesPerRank));
     const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
     const ranks = this.rebalancer.decomposition.boxes.map((_, r) => r);
     if (!this.rebalancer.wants(un.percent)) {
@@ -78,7 +82,8 @@ export class BalanceCoordinator {
     const t0 = performance.now();
     this.states.delete(index);
     const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
-    const decision = this.rebalancer.decide(un.step, un.percent, list);
+    const decision = this.rebalancer.decide(un.step, un.percent, list, this.cost.movedParticleSteps);
+    if (decision) this.cost.relayoutStarted(decision.moved);
     const oldSubs = this.assembler.rankSubdomains;
     if (decision) this.assembler.setSubdomains(decision.subdomains);
     this.afterDecision(index);

@@ -41,9 +41,9 @@ export interface RebalanceEvent {
 }
 
 /**
- * Cost of moving one particle to another rank in a relayout, in particle-steps of ordinary work (reading it back,
- * sending it, appending and sorting it, about twenty times a step's move-sort-collide of one particle; an estimate
- * that errs on the side of moving less).
+ * Cost of moving one particle to another rank in a relayout, in particle-steps of ordinary work, until a run has
+ * measured its own (BalanceCoordinator: the extra time of the submit a relayout delayed, per particle moved). Reading a
+ * particle back, sending and appending it costs tens of its steps on a GPU.
  */
 export const RELAYOUT_COST_STEPS = 20;
 
@@ -94,8 +94,11 @@ export class Rebalancer {
     return true;
   }
 
-  /** Decides after `step` with non-uniformity `un`: a new layout when UN exceeds the threshold and the weighted split pays. */
-  decide(step: number, un: number, states: CellState[]): RebalanceDecision | null {
+  /**
+   * Decides after `step` with non-uniformity `un`: a new layout when UN exceeds the threshold and the weighted split
+   * pays (costSteps: particle-steps one moved particle costs).
+   */
+  decide(step: number, un: number, states: CellState[], costSteps = RELAYOUT_COST_STEPS): RebalanceDecision | null {
     if (!shouldRebalance(un, this.thresholdPercent)) return null;
     const grid = this.current.grid;
     const nCells = grid[0] * grid[1] * grid[2];
@@ -114,7 +117,7 @@ export class Rebalancer {
     const moved = movedWeight(this.current, next, weights);
     // particle-steps saved: the slowest rank's load drops by `gain` on every step left
     const gain = Math.max(...before) - Math.max(...after);
-    const pays = gain > 0 && gain * Math.max(0, this.lastStep - step) > RELAYOUT_COST_STEPS * moved;
+    const pays = gain > 0 && gain * Math.max(0, this.lastStep - step) > costSteps * moved;
     if (JSON.stringify(next.boxes) === JSON.stringify(this.current.boxes) || !pays) {
       this.wait = this.backoff;
       this.backoff = Math.min(2 * this.backoff, 64);

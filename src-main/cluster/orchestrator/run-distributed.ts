@@ -250,7 +250,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       if (livePlanes && assembler.fields.samples > 0) void Promise.resolve(o.onFields!(livePlanes)).catch(() => undefined);
       if (balance) {
         awaitingDecision.set(index, merged);
-        balance.merged(index);
+        balance.merged(index, merged.length);
       } else {
         keeper?.merged(merged, assembler, decomposition);
       }

@@ -1,0 +1,98 @@
+// The rebalancing policy (src-main/cluster/orchestrator/rebalancer.ts, balance-plan.ts): a new split is taken only
+// when UN is over the threshold and the particle-steps it saves over the steps left exceed the cost of the particles it
+// moves; checks that find nothing worth doing back off; the default plan rebalances at 10 % and weights the first split
+// by the cells' gas volume when bodies cut the box.
+import { describe, expect, it } from 'vitest';
+import { decompose } from '../../src-main/cluster/decomposition/index.js';
+import { RELAYOUT_COST_STEPS, Rebalancer, movedWeight, type CellState } from '../../src-main/cluster/orchestrator/rebalancer.js';
+import { DEFAULT_REBALANCE_PERCENT, balancePlan } from '../../src-main/cluster/orchestrator/balance-plan.js';
+import { subdomainOf, takeOwnedCells } from '../../src-main/solver/subdomain.js';
+import { relayoutRoundParticles, relayoutRounds } from '../../src-main/solver/relayout-rounds.js';
+import type { Decomposition, Grid } from '../../src-main/cluster/decomposition/types.js';
+import { parseCase } from '../../src-main/common/case-schema.js';
+import { buildTables } from '../../src-main/solver/tables.js';
+import { presetCase } from '../physics/harness.js';
+
+/** Every rank's cell state for global per-cell particle counts. */
+function statesOf(d: Decomposition, counts: Float64Array): CellState[] {
+  return d.boxes.map((_, r) => {
+    const sub = subdomainOf(d, r);
+    const local = new Uint32Array(sub.nLocal);
+    takeOwnedCells(Uint32Array.from(counts), sub, d.grid, local);
+    return { counts: local, sigmaCrMax: new Float32Array(sub.nLocal), remainder: new Float32Array(sub.nLocal) };
+  });
+}
+
+const grid: Grid = [40, 10, 1];
+/** 100 particles per cell, ten times that in the first quarter along x. */
+const skewed = () => Float64Array.from({ length: 400 }, (_, g) => (g % 40 < 10 ? 1000 : 100));
+
+describe('rebalancing policy', () => {
+  it('re-splits when it pays over the steps left, and says how much moved and the UN it predicts', () => {
+    const d = decompose('slab', grid, 4);
+    const counts = skewed();
+    const r = new Rebalancer(d, 10, [], 10_000);
+    expect(r.wants(150)).toBe(true);
+    const decision = r.decide(100, 150, statesOf(d, counts))!;
+    expect(decision).not.toBeNull();
+    expect(decision.unAfter).toBeLessThan(35); // from 277 % (one column of the dense quarter holds 10,000: the slabs' granularity)
+    expect(decision.moved).toBe(movedWeight(d, decision.decomposition, counts));
+    expect(decision.moved).toBeGreaterThan(0);
+    expect(decision.largest).toBe(10_000 * 10);
+    expect(r.events).toEqual([{ step: 100, unBefore: 150, unAfter: decision.unAfter, moved: decision.moved }]);
+  });
+
+  it('keeps the split when too few steps are left to pay for the move, then backs off 1, 2, 4 submits', () => {
+    const d = decompose('slab', grid, 4);
+    const counts = skewed();
+    const r = new Rebalancer(d, 10, [], 101); // one step left
+    expect(r.decide(100, 150, statesOf(d, counts))).toBeNull();
+    expect(r.decomposition).toBe(d);
+    expect([r.wants(150), r.wants(150)]).toEqual([false, true]);
+    expect(r.decide(100, 150, statesOf(d, counts))).toBeNull();
+    expect([r.wants(150), r.wants(150), r.wants(150)]).toEqual([false, false, true]);
+    expect(r.wants(5)).toBe(false); // under the threshold: never
+  });
+
+  it('the cost per moved particle decides: a move that saves less than RELAYOUT_COST_STEPS particle-steps per particle moved is not made', () => {
+    const d = decompose('slab', grid, 4);
+    const counts = skewed();
+    const probe = new Rebalancer(d, 10, [], Infinity).decide(0, 150, statesOf(d, counts))!;
+    const gain = 10_000 * 10 - Math.max(...probe.decomposition.boxes.map((b) => {
+      let w = 0;
+      for (let x = b.lo[0]; x < b.hi[0]; x++) w += 10 * (x < 10 ? 1000 : 100);
+      return w;
+    }));
+    const breakEven = (RELAYOUT_COST_STEPS * probe.moved) / gain;
+    expect(new Rebalancer(d, 10, [], Math.floor(breakEven) - 1).decide(0, 150, statesOf(d, counts))).toBeNull();
+    expect(new Rebalancer(d, 10, [], Math.ceil(breakEven) + 1).decide(0, 150, statesOf(d, counts))).not.toBeNull();
+  });
+});
+
+describe('relayout rounds', () => {
+  it('bound one round\'s records of every destination to the round bytes, the same count on every rank', () => {
+    const per = relayoutRoundParticles(4, 9);
+    expect(4 * 9 * 4 * per).toBeLessThanOrEqual(64 * 1024 * 1024);
+    expect(relayoutRounds(per, 4, 9)).toBe(1);
+    expect(relayoutRounds(per + 1, 4, 9)).toBe(2);
+    expect(relayoutRounds(30e6, 4, 9)).toBe(Math.ceil(30e6 / per));
+  });
+});
+
+describe('balance plan', () => {
+  it('rebalances by default at 10 %, weights the first split by gas volume where bodies cut the box, says why', () => {
+    const wedge = presetCase('hypersonic-wedge', ['grid.cells=[80,40,1]', 'grid.cellSize=[2.5e-3,2.5e-3,2.5e-3]', 'particles.perCell=4']);
+    const p = balancePlan(wedge, buildTables(wedge), undefined);
+    expect(p.rebalancePercent).toBe(DEFAULT_REBALANCE_PERCENT);
+    expect(p.initialWeights).not.toBeNull();
+    expect(Math.min(...p.initialWeights!)).toBeLessThan(1);
+    expect(p.reason).toMatch(/gas volume.*UN > 10 %.*default/);
+    const off = balancePlan(wedge, buildTables(wedge), null);
+    expect(off.rebalancePercent).toBeNull();
+    expect(off.reason).toMatch(/--rebalance off/);
+    const box = parseCase(presetCase('collide-box', []));
+    const q = balancePlan(box, buildTables(box), 25);
+    expect(q.initialWeights).toBeNull();
+    expect(q.rebalancePercent).toBe(25);
+  });
+});
