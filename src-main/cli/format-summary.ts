@@ -36,7 +36,7 @@ function balanceLine(s: RunSummary): string {
   const events = s.rebalances ?? [];
   const done = b.rebalancePercent === null ? '' : `; ${events.length} re-split${events.length === 1 ? '' : 's'}` +
     (events.length > 0 ? ` (after steps ${events.slice(0, 6).map((e) => `${e.step}: UN ${e.unBefore.toFixed(0)} -> ${(e.unAfter ?? NaN).toFixed(0)} %`).join(', ')}${events.length > 6 ? ', ...' : ''})` : '') +
-    `, cell counts gathered ${b.checks} time${b.checks === 1 ? '' : 's'}`;
+    `, cell counts gathered ${b.checks} time${b.checks === 1 ? '' : 's'}, ${dur(b.rankSeconds)} of the loop (${(100 * b.rankSeconds / Math.max(1e-9, s.seconds)).toFixed(1)} %)`;
   return `balance: ${b.reason}${done}`;
 }
 

@@ -139,6 +139,7 @@ async function main(ch: RankChannel): Promise<boolean> {
     if (exchangeTrace) exchangeTrace.send.length = exchangeTrace.receive.length = 0;
     stepTimeline?.clear();
     let index = 0;
+    let balanceSeconds = 0;
     const folder = p.checkpoints?.folder;
     const steps = p.resume ? p.resume.endStep - sim.stepsDone : p.case.run.steps;
     // live view of the app: the orchestrator asks for a plane's sums; the answer goes after the next submit
@@ -161,7 +162,12 @@ async function main(ch: RankChannel): Promise<boolean> {
         const k = index++;
         await ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, frameBytes: [] }, []);
         await answerPlane();
-        if (p.rebalancePercent !== null) await followBalance(ch, sim, k);
+        if (p.rebalancePercent !== null) {
+          // inside the loop clock: the time balancing costs this rank (waiting for the decision, cell counts, relayout)
+          const t = performance.now();
+          await followBalance(ch, sim, k);
+          balanceSeconds += (performance.now() - t) / 1000;
+        }
       },
       // the ranks close the batch-means blocks on their GPUs by the plan of the whole loop (a resumed run's too)
     }, steps, p.blockPlan ?? { from: sim.stepsDone, steps });
@@ -179,6 +185,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         start: { ...result.start }, end: { ...result.end },
         capacity: result.capacity, particles: sim.liveParticles, gpuBytes, host: result.host,
         split: sim.splitStats(),
+        balanceSeconds,
         // exact integer surface sums (decimal strings: JSON has no 64-bit integers); the orchestrator adds them up
         surface: { totals: Array.from(sim.surface.totals, (x) => x.toString()), sampledSteps: sim.surface.sampledSteps },
         sampleCounters: { ...result.sampleCounters },

@@ -117,6 +117,8 @@ interface RankDone {
   gpuBytes: number;
   host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; submits: number };
   split: SplitStats | null;
+  /** Seconds of the loop the rank spent balancing (waiting for decisions, cell counts, relayouts). */
+  balanceSeconds?: number;
   /** The rank's exact surface sums as decimal integers, and the sampled steps they cover. */
   surface: { totals: string[]; sampledSteps: number };
 }
@@ -294,7 +296,10 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     if (dones[0].sampleCounters) assembler.fields.counters = { ...dones[0].sampleCounters };
     const run = finishRun(c, o, assembler, balance?.decomposition ?? decomposition, ranks, dones, warmup);
     if (balance) run.summary.rebalances = balance.events;
-    run.summary.balance = { reason: plan.reason, rebalancePercent: plan.rebalancePercent, checks: balance?.checks ?? 0, orchestratorSeconds: balance?.seconds ?? 0 };
+    run.summary.balance = {
+      reason: plan.reason, rebalancePercent: plan.rebalancePercent, checks: balance?.checks ?? 0, orchestratorSeconds: balance?.seconds ?? 0,
+      rankSeconds: Math.max(0, ...dones.map((x) => x.balanceSeconds ?? 0)),
+    };
     return run;
   } catch (e) {
     // a failed or cancelled run: the supervisor's outcome says why better than a closed channel does
