@@ -51,6 +51,11 @@ function rankPhaseRows(r: ScalingReport): Cell[][] {
   return r.points.flatMap((p) => p.rankPhases.map((x) => [p.gpus, x.rank, x.phase, x.calls, x.totalSeconds, x.avgPerCallSeconds]));
 }
 
+/** Per rank of each run: its mean step as GPU working and waiting, and the host's exchange. */
+function rankTimeRows(r: ScalingReport): Cell[][] {
+  return r.points.flatMap((p) => p.rankTime.map((t) => [p.gpus, t.rank, t.stepSeconds, t.gpuSeconds, t.waitSeconds, t.exchangeSeconds]));
+}
+
 /** UN per step of each multi-rank run (every stride-th step). */
 function unSeriesRows(r: ScalingReport): Cell[][] {
   return r.points.flatMap((p) => p.balance.unSeries.map(([step, un]) => [p.gpus, step, un]));
@@ -78,6 +83,7 @@ export function scalingCsv(r: ScalingReport): string {
     section('phases', ['phase', 'gpus', 'calls', 'avg_per_call_s', 'min_s', 'mean_s', 'max_s', 'percent_of_loop'], phaseRows(r)),
     section('ranks', ['gpus', 'rank', 'mean_particles', 'sent_per_step', 'received_per_step', 'wait_seconds'], rankRows(r)),
     section('rank_phases', ['gpus', 'rank', 'phase', 'calls', 'total_s', 'avg_per_call_s'], rankPhaseRows(r)),
+    section('rank_time', ['gpus', 'rank', 'step_s', 'gpu_working_s', 'gpu_waiting_s', 'host_exchange_s'], rankTimeRows(r)),
     section('un_per_step', ['gpus', 'step', 'un_percent'], unSeriesRows(r)),
     section('fit', ['key', 'value'], fitRows(r)),
     section('fit_points', ['gpus', 'measured_seconds', 'model_seconds', 'residual_seconds'],

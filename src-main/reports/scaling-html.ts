@@ -145,6 +145,22 @@ function rankSection(r: ScalingReport): string {
     `<table id="rank-table">${head(['GPUs', 'rank', 'particles', 'sent/step', 'received/step', 'wait', ...r.phaseNames.map((n) => `${n} AVG x Call`)])}${rows.join('')}</table>`;
 }
 
+/** Per rank of each run: the mean step as GPU work and GPU waiting, and the host's exchange (why efficiency drops). */
+function rankTimeSection(r: ScalingReport): string {
+  const rows = r.points.flatMap((p) => p.rankTime.map((t) => {
+    const k = (f: string) => `rankTime.${p.gpus}.${t.rank}.${f}`;
+    return `<tr data-gpus="${p.gpus}" data-rank="${t.rank}">` + num(p.gpus, String(p.gpus), k('gpus')) + num(t.rank, String(t.rank), k('rank')) +
+      num(t.stepSeconds, formatSeconds(t.stepSeconds), k('stepSeconds')) + num(t.gpuSeconds, formatSeconds(t.gpuSeconds), k('gpuSeconds')) +
+      num(t.waitSeconds, formatSeconds(t.waitSeconds), k('waitSeconds')) + num(t.waitSeconds / t.stepSeconds, `${(100 * t.waitSeconds / t.stepSeconds).toFixed(1)} %`, k('waitFraction')) +
+      num(t.exchangeSeconds, formatSeconds(t.exchangeSeconds), k('exchangeSeconds')) + '</tr>';
+  }));
+  if (rows.length === 0) return '';
+  return '<h2>GPU working and waiting per rank</h2><p class="note">Per step: the loop time over the steps; GPU working is the sum of the ' +
+    'rank\'s GPU-timed phases, waiting the rest (for the exchange of migrants, the other ranks, the host). Exchange is the host\'s time ' +
+    'moving migrants, which the GPU overlaps with the interior cells\' sort and collisions; where it is longer, the GPU waits.</p>' +
+    `<table id="rank-time-table">${head(['GPUs', 'rank', 'step', 'GPU working', 'GPU waiting', 'waiting', 'host exchange'])}${rows.join('')}</table>`;
+}
+
 /** The study's runs, runs left out and warnings. */
 function runsSection(r: ScalingReport): string {
   const runs = r.points.map((p) => `<li>${p.gpus} GPU(s): run #${p.runId}, ${p.ranks} rank(s), ${p.steps} steps` +
@@ -171,6 +187,6 @@ export function scalingHtml(r: ScalingReport, generatedAt = new Date().toISOStri
     `(${escapeHtml(s.caseHash.slice(0, 12))}...) &middot; project ${escapeHtml(s.project)} &middot; created ${escapeHtml(s.createdAt)} &middot; ` +
     `generated ${escapeHtml(generatedAt)} by dsmc report scaling</p>` +
     (s.notes ? `<p>${escapeHtml(s.notes).replace(/\n/g, '<br>')}</p>` : '') +
-    pointsSection(r) + fitSection(r) + chartsSection(r) + phaseSection(r) + rankSection(r) + runsSection(r) +
+    pointsSection(r) + fitSection(r) + chartsSection(r) + phaseSection(r) + rankTimeSection(r) + rankSection(r) + runsSection(r) +
     '</body></html>\n';
 }

@@ -80,19 +80,27 @@ export function haloList(bits: Uint32Array): Uint32Array<ArrayBuffer> {
   return out;
 }
 
+/** A rank's local cell numbering for the arrival check: global - base where the box spans x and y, else localOf (-1: not its cell). */
+export interface LocalCells {
+  dense: boolean;
+  base: number;
+  localOf: (g: number) => number;
+}
+
 /**
  * How many of one peer's arrived migrant records (`words` 32-bit words each, the cell word at index `cellWord`) land
  * in cells outside the halo: the interior pass may have handled those cells already, so the step must be redone whole.
- * localOf: the local id of a global cell (negative when not this rank's).
+ * cells: this rank's local numbering.
  */
-export function arrivalsOutsideHalo(records: Uint8Array, bits: Uint32Array, localOf: (g: number) => number, words: number, cellWord: number, cellMask: number): number {
+export function arrivalsOutsideHalo(records: Uint8Array, bits: Uint32Array, cells: LocalCells, words: number, cellWord: number, cellMask: number): number {
   // received frames are normally 4-byte aligned views; copy the rare one that is not (little-endian hosts)
   const aligned = records.byteOffset % 4 === 0 ? records : records.slice();
   const u32 = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
   const limit = 32 * bits.length;
   let outside = 0;
   for (let k = cellWord; k < u32.length; k += words) {
-    const c = localOf(u32[k] & cellMask);
+    // the common case inline (a box spanning x and y: local = global - base); this runs for every arrival on the critical path
+    const c = cells.dense ? (u32[k] & cellMask) - cells.base : cells.localOf(u32[k] & cellMask);
     if (c < 0 || c >= limit || (bits[c >>> 5] & (1 << (c & 31))) === 0) outside += 1;
   }
   return outside;

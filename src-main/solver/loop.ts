@@ -15,7 +15,7 @@ import { partPlanes, sampleLayout, type SampleState } from './sample-buffers.js'
 import { FIELD_NAMES, type Fields } from './fields.js';
 import { MigrationExchange, type ExchangeResult } from './migration-exchange.js';
 import { MigratePhase } from './phases/migrate.js';
-import { cellShare, localCellOf, wholeGrid, type Subdomain } from './subdomain.js';
+import { cellShare, isLocalDense, localCellOf, wholeGrid, type Subdomain } from './subdomain.js';
 import { particleTotals, type ParticleTotals } from './phases/conservation.js';
 import { CollidePhase } from './phases/collide.js';
 import { encodeInit } from './phases/init.js';
@@ -25,7 +25,7 @@ import type { PhaseContext } from './phases/phase.js';
 import { SamplePhase } from './phases/sample.js';
 import { SampleKernelChoice, copyTotals, sampleKernelSetting, type SampleKernelName } from './sample-kernel-choice.js';
 import { SortPhase, type SplitPass } from './phases/sort.js';
-import { arrivalsOutsideHalo, haloBits, haloList, initialHaloDepth, periodicAxes } from './halo-split.js';
+import { arrivalsOutsideHalo, haloBits, haloList, initialHaloDepth, periodicAxes, type LocalCells } from './halo-split.js';
 import { boxCells } from '../cluster/decomposition/box.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
 import type { ParticleAttribute } from './particle-attributes.js';
@@ -80,7 +80,7 @@ export class Simulation {
    * Split steps (multi-rank): halo depth in cells per axis, steps redone whole so far, periodic axes, whether the
    * halo must be rewritten before the next step, and its bits (for checking arrivals; the cell count is state.haloCells).
    */
-  private readonly halo: { depth: Int3; redos: number; periodic: boolean[]; stale: boolean; bits: Uint32Array<ArrayBuffer> } | null = null;
+  private readonly halo: { depth: Int3; redos: number; periodic: boolean[]; stale: boolean; bits: Uint32Array<ArrayBuffer>; cells: LocalCells } | null = null;
   /** Fixed size of the halo pass's per-particle dispatches (tests), else sized per step. */
   private readonly haloThreads?: number;
   /** Bytes of migrant records one relayout round may emit (RELAYOUT_ROUND_BYTES unless a test sets it). */
@@ -127,11 +127,11 @@ export class Simulation {
       this.exchange = new MigrationExchange(gpu, this.state, this.migrate, placement!.exchanger!,
         (capacity, nAll) => this.growTo(capacity, nAll, nAll), () => this.bindAll(),
         // split steps: arrivals outside the halo, against the halo of the moment
-        (records) => arrivalsOutsideHalo(records, this.halo!.bits, (g) => localCellOf(this.state.subdomain, kase.grid.cells, g), this.tables.migrantWords, MIGRANT_CELL_WORD, CELL_WORD.MASK));
+        (records) => arrivalsOutsideHalo(records, this.halo!.bits, this.halo!.cells, this.tables.migrantWords, MIGRANT_CELL_WORD, CELL_WORD.MASK));
     }
     this.bindAll();
     if (multi) {
-      this.halo = { depth: placement?.haloDepth ?? initialHaloDepth(kase), redos: 0, periodic: periodicAxes(kase), stale: false, bits: new Uint32Array(0) };
+      this.halo = { depth: placement?.haloDepth ?? initialHaloDepth(kase), redos: 0, periodic: periodicAxes(kase), stale: false, bits: new Uint32Array(0), cells: { dense: true, base: 0, localOf: () => -1 } };
       this.writeHalo();
     }
     this.fieldsAcc = multi ? null : new FieldAccumulator(kase, this.tables);
@@ -218,7 +218,9 @@ export class Simulation {
   private writeHalo(): void {
     const h = this.halo!;
     const queue = this.gpu.device.queue;
-    h.bits = haloBits(this.kase.grid.cells, h.periodic, this.state.subdomain, h.depth);
+    const sub = this.state.subdomain;
+    h.bits = haloBits(this.kase.grid.cells, h.periodic, sub, h.depth);
+    h.cells = { dense: isLocalDense(sub, this.kase.grid.cells), base: sub.cellBase, localOf: (g) => localCellOf(sub, this.kase.grid.cells, g) };
     const list = haloList(h.bits);
     this.state.haloCells = list.length;
     queue.writeBuffer(this.state.haloBits, 0, h.bits);

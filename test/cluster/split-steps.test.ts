@@ -60,8 +60,9 @@ describe('halo bits', () => {
     const bytes = new Uint8Array(words.byteLength + 1);
     bytes.set(new Uint8Array(words.buffer), 1);
     const unaligned = bytes.subarray(1);
-    expect(arrivalsOutsideHalo(unaligned, bits, (g) => g - 100, 3, 1, 0x07ffffff)).toBe(1);
-    expect(arrivalsOutsideHalo(new Uint8Array(words.buffer), bits, (g) => g - 103, 3, 1, 0x07ffffff)).toBe(2);
+    expect(arrivalsOutsideHalo(unaligned, bits, { dense: true, base: 100, localOf: () => -1 }, 3, 1, 0x07ffffff)).toBe(1);
+    expect(arrivalsOutsideHalo(unaligned, bits, { dense: false, base: 0, localOf: (g) => g - 100 }, 3, 1, 0x07ffffff)).toBe(1);
+    expect(arrivalsOutsideHalo(new Uint8Array(words.buffer), bits, { dense: true, base: 103, localOf: () => -1 }, 3, 1, 0x07ffffff)).toBe(2);
   });
 
   it('first guess: the layers a particle at 6 most probable speeds reaches in one step (2 for collide-box physics)', () => {

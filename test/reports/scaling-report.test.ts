@@ -204,6 +204,32 @@ describe('HTML scaling report', () => {
   });
 });
 
+describe('GPU working and waiting per rank', () => {
+  it('splits each rank\'s mean step into GPU work (its GPU-timed phases) and waiting, with the host exchange beside it', () => {
+    const input = loadScalingInput(store, studyId);
+    for (const r of input.runs) if (r.run.summary) r.run.summary = { ...r.run.summary, timing: 'gpu-timestamps' };
+    const timed = buildScalingReport(input);
+    const four = timed.points.find((p) => p.gpus === 4)!;
+    // rank 3 of 4: move 4/4 x 1.3 = 1.3 s over 10 steps; exchange 0.8 s; the step is T(4) / 10
+    const r3 = four.rankTime.find((t) => t.rank === 3)!;
+    expect(r3.stepSeconds).toBeCloseTo(T(4) / STEPS, 12);
+    expect(r3.gpuSeconds).toBeCloseTo(0.13, 12);
+    expect(r3.waitSeconds).toBeCloseTo(T(4) / STEPS - 0.13, 12);
+    expect(r3.exchangeSeconds).toBeCloseTo(0.08, 12);
+    expect(timed.points.find((p) => p.gpus === 1)!.rankTime).toEqual([{ rank: 0, stepSeconds: T(1) / STEPS, gpuSeconds: 0.4, waitSeconds: T(1) / STEPS - 0.4, exchangeSeconds: 0 }]);
+    const page = scalingHtml(timed);
+    expect(page).toContain('<figure id="chart-rank-time"><svg');
+    const v = htmlKeyedValues(page);
+    expect(keyed(v, 'rankTime.4.3.gpuSeconds')).toBeCloseTo(0.13, 12);
+    expect(keyed(v, 'rankTime.4.3.waitSeconds')).toBeCloseTo(T(4) / STEPS - 0.13, 12);
+    const csv = csvSections(scalingCsv(timed));
+    expect(csv.rank_time.header).toEqual(['gpus', 'rank', 'step_s', 'gpu_working_s', 'gpu_waiting_s', 'host_exchange_s']);
+    expect(csv.rank_time.rows.length).toBe(1 + 2 + 4);
+    // wall-clock phases are host durations: no split is made
+    expect(report.points.every((p) => p.rankTime.length === 0)).toBe(true);
+  });
+});
+
 describe('weak scaling report', () => {
   it('shows efficiency from throughput per GPU and the scaled speedup', () => {
     const base = report.points[0];
@@ -226,7 +252,7 @@ describe('weak scaling report', () => {
 describe('CSV scaling report', () => {
   it('has sections whose numbers read back exactly', () => {
     const s = csvSections(scalingCsv(report));
-    expect(Object.keys(s)).toEqual(['study', 'points', 'phases', 'ranks', 'rank_phases', 'un_per_step', 'fit', 'fit_points', 'notes']);
+    expect(Object.keys(s)).toEqual(['study', 'points', 'phases', 'ranks', 'rank_phases', 'rank_time', 'un_per_step', 'fit', 'fit_points', 'notes']);
     const study = Object.fromEntries(s.study.rows.map(([k, v]) => [k, v]));
     expect(study.name).toBe(`strong ${NASTY}`);
     expect(study.kind).toBe('strong');

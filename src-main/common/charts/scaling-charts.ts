@@ -1,6 +1,7 @@
 // The charts of a scaling report (the seeds' figures 5.2-5.7 and more): speedup and efficiency against
 // ideal with the fitted model and its prediction, time per phase per GPU count (stacked), AVG x Call per
-// phase grouped by GPU count, UN per GPU count and per step, and particle-steps/s per GPU.
+// phase grouped by GPU count, UN per GPU count and per step, each rank's step as GPU work and waiting, and
+// particle-steps/s per GPU.
 import type { EChartsOption } from 'echarts';
 import { modelSeconds, speedupAndEfficiency } from '../reports/scaling-fit.js';
 import type { ScalingReport } from '../reports/scaling-model.js';
@@ -120,6 +121,23 @@ export function throughputPerGpuOption(r: ScalingReport): EChartsOption {
   };
 }
 
+/** Per rank and GPU count, the mean step stacked as GPU work and GPU waiting, with the host's exchange time beside it. */
+export function rankTimeOption(r: ScalingReport): EChartsOption {
+  const rows = r.points.flatMap((p) => p.rankTime.map((t) => ({ label: `${p.gpus} GPU${p.gpus === 1 ? '' : 's'}, rank ${t.rank}`, t })));
+  const ms = (x: number) => 1000 * x;
+  return {
+    ...baseOption('Per rank and step: GPU working and waiting (ms)'),
+    legend: { bottom: 0 },
+    xAxis: { type: 'category', data: rows.map((x) => x.label), axisLabel: { interval: 0, rotate: rows.length > 6 ? 30 : 0 } },
+    yAxis: { type: 'value', name: 'ms per step', min: 0, axisLabel: { formatter: axisNumber } },
+    series: [
+      { type: 'bar', name: 'GPU working', stack: 'step', data: rows.map((x) => ms(x.t.gpuSeconds)) },
+      { type: 'bar', name: 'GPU waiting', stack: 'step', data: rows.map((x) => ms(x.t.waitSeconds)) },
+      { type: 'scatter', name: 'host exchange', data: rows.map((x) => ms(x.t.exchangeSeconds)), symbol: 'diamond', symbolSize: 10 },
+    ],
+  };
+}
+
 /** The charts of a scaling report, in the order the report shows them (each only when it has data). */
 export function scalingCharts(r: ScalingReport): ReportChart[] {
   if (r.points.length === 0) return [];
@@ -133,6 +151,7 @@ export function scalingCharts(r: ScalingReport): ReportChart[] {
   }
   if (r.points.some((p) => p.balance.loadNonUniformity !== null)) charts.push({ id: 'load-nonuniformity', option: loadNonUniformityOption(r), width: 720, height: 320 });
   if (r.points.some((p) => p.ranks > 1 && p.balance.unSeries.length > 0)) charts.push({ id: 'un-per-step', option: unPerStepOption(r), width: 720, height: 320 });
+  if (r.points.some((p) => p.rankTime.length > 0)) charts.push({ id: 'rank-time', option: rankTimeOption(r), width: 720, height: 360 });
   charts.push({ id: 'throughput-per-gpu', option: throughputPerGpuOption(r), width: 720, height: 320 });
   return charts;
 }

@@ -12,6 +12,7 @@
 import type { PhaseRecord, RankStepRecord, RunRecord, StudyRecord } from '../run-record.js';
 import { buildPhaseTable, type PhaseRow } from './phase-table.js';
 import { rankBalance, type RankBalance } from './rank-balance.js';
+import { rankTimes, type RankTime } from './rank-time.js';
 import { fitScalingModel, speedupAndEfficiency, type ScalingFit } from './scaling-fit.js';
 
 /** Spread of repeated runs (percent of the median's throughput) above which the report warns. */
@@ -63,6 +64,8 @@ export interface ScalingPoint {
   /** Per rank and phase: calls, total seconds and AVG x Call (ranks, then phases in loop order). */
   rankPhases: { rank: number; phase: string; calls: number; totalSeconds: number; avgPerCallSeconds: number }[];
   otherSeconds: number;
+  /** Per rank, its mean step: wall time, GPU work, GPU waiting, host exchange (empty without GPU timestamps). */
+  rankTime: RankTime[];
   /** UN, communication and waiting from the per-rank steps; UN is 0 on one rank; null parts where nothing was recorded. */
   balance: RankBalance;
 }
@@ -128,14 +131,15 @@ function pointOf(r: ScalingRunInput, repeats: ScalingRepeats): ScalingPoint {
   const s = r.run.summary!;
   const table = buildPhaseTable(r.phases, { loopSeconds: s.seconds, meanParticles: s.meanParticles, particleSteps: s.particleSteps });
   const pss = s.particleSteps / s.seconds;
+  const rankPhases = [...r.phases].sort((a, b) => a.rank - b.rank).map((x) => ({
+    rank: x.rank, phase: x.phase, calls: x.calls, totalSeconds: x.totalSeconds, avgPerCallSeconds: x.calls > 0 ? x.totalSeconds / x.calls : 0,
+  }));
   return {
     gpus: r.gpus, runId: r.run.id, repeats, ranks: r.run.ranks, steps: s.steps, meanParticles: s.meanParticles, particlesPerGpu: s.meanParticles / r.gpus,
     particleSteps: s.particleSteps, loopSeconds: s.seconds, scaledSeconds: s.seconds, particleStepsPerSecond: pss,
     particleStepsPerSecondPerGpu: pss / r.gpus, speedup: NaN, efficiency: NaN, idealSpeedup: r.gpus,
     phases: table.rows, otherSeconds: table.other.seconds, balance: balanceOf(r),
-    rankPhases: [...r.phases].sort((a, b) => a.rank - b.rank).map((x) => ({
-      rank: x.rank, phase: x.phase, calls: x.calls, totalSeconds: x.totalSeconds, avgPerCallSeconds: x.calls > 0 ? x.totalSeconds / x.calls : 0,
-    })),
+    rankPhases, rankTime: rankTimes(rankPhases, s.seconds, s.steps, s.timing === 'gpu-timestamps'),
   };
 }
 
