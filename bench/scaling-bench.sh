@@ -4,7 +4,8 @@
 # Part `wedge`: the hypersonic wedge at full size (1500 steps, sampled from 1000) on 1 rank and on N ranks with the
 # default balancing, with rcb and slab at other thresholds, and with the first split kept (--rebalance off).
 # Writes the --json summaries and the scaling reports to $OUT (or ./bench-out) and prints one line per run.
-# Usage: source .device-carry/setup.sh && bash bench/scaling-bench.sh box|wedge [N] [STEPS]
+# Part `ranks8`: 8 ranks sharing the N GPUs (the 8-rank path where no 8-GPU machine is lent), fields against one rank.
+# Usage: source .device-carry/setup.sh && bash bench/scaling-bench.sh box|wedge|ranks8 [N] [STEPS]
 set -uo pipefail
 out=${OUT:-bench-out}; mkdir -p "$out"
 part=${1:-box}
@@ -43,4 +44,11 @@ if [ "$part" = wedge ]; then
   run "$n-rcb-5" --ranks "$n" --decomposition rcb --rebalance 5
   run "$n-slab-20" --ranks "$n" --decomposition slab --rebalance 20
   run "$n-off" --ranks "$n" --rebalance off
+fi
+if [ "$part" = ranks8 ]; then
+  # the 8-rank path on a machine with fewer GPUs (ranks share them): the sampled scaling box on 1 and 8 ranks, same fields
+  list=$(for r in 0 1 2 3 4 5 6 7; do printf '%s,' $((r % n)); done); list=${list%,}
+  b=(scaling-box --set run.steps=200 --set sampling.enabled=true --set sampling.start=100 --no-save --json --no-progress)
+  timeout 200 node bin/dsmc.js run "${b[@]}" > "$out/box-1.json" 2> "$out/box-1.err"; line "$out/box-1.json" box-1
+  timeout 200 node bin/dsmc.js run "${b[@]}" --ranks 8 --gpus "$list" > "$out/box-8.json" 2> "$out/box-8.err"; line "$out/box-8.json" "box-8 (gpus $list)"
 fi
