@@ -71,9 +71,10 @@ export interface RunSummary {
   /**
    * Multi-rank runs: how the run was balanced and why (initial split, rebalance threshold or null for none), how often
    * the ranks' cell counts were gathered to consider a new split, the orchestrator's seconds deciding and moving
-   * sampling state, and the most any rank's loop spent balancing (waiting for decisions, cell counts, relayouts).
+   * sampling state, the most any rank's loop spent balancing (waiting for decisions, cell counts, relayouts), and of
+   * that the most seconds and rounds of relayouts.
    */
-  balance?: { reason: string; rebalancePercent: number | null; checks: number; orchestratorSeconds: number; rankSeconds: number };
+  balance?: { reason: string; rebalancePercent: number | null; checks: number; orchestratorSeconds: number; rankSeconds: number; relayoutSeconds?: number; relayoutRounds?: number };
   /** A sample of the first species' velocities at the end, binned, for comparison with Maxwell-Boltzmann (one-rank runs). */
   velocityDistribution?: VelocityDistribution;
   /** The adapter (and pinned GPU) of every rank. */

@@ -85,8 +85,9 @@ export class Simulation {
   private readonly haloThreads?: number;
   /** Bytes of migrant records one relayout round may emit (RELAYOUT_ROUND_BYTES unless a test sets it). */
   private readonly relayoutRoundBytes: number;
-  /** Relayout rounds so far (rebalances). */
+  /** Relayout rounds and seconds so far (rebalances). */
   relayoutRounds = 0;
+  relayoutSeconds = 0;
   /** Which kernel samples (the pass or the collide kernel's walk), tried and chosen on the first sampled submits. */
   private readonly sampleChoice: SampleKernelChoice;
   /** The sampling kernel of the submit being recorded. */
@@ -587,9 +588,10 @@ export class Simulation {
    */
   async relayout(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array, sample: SampleState | null, largest: number): Promise<void> {
     if (!this.exchange || !this.migrate) throw new Error('internal: only a rank of a multi-rank run can be rebalanced');
+    const t0 = performance.now();
     const device = this.gpu.device;
     const st = this.state;
-    if (this.tables.sampling && !sample) throw new Error('internal: a rebalance of a sampling run needs the sampling state of the new cells');
+    if (this.tables.sampling && !sample && this.counters.samples > 0) throw new Error('internal: a rebalance of a run that has sampled needs the sampling state of the new cells');
     const oldStarts = st.resubdomain(sub, sigmaCrMax, remainder);
     if (sample) st.sample.write(sample);
     this.readback.release(); // staging buffers of the replaced per-cell arrays
@@ -637,6 +639,7 @@ export class Simulation {
     throwIfGpuError(this.gpu);
     this.particles = words[CTL.N];
     this.relayoutRounds += rounds;
+    this.relayoutSeconds += (performance.now() - t0) / 1000;
   }
 
   /** Phase totals of the recorder plus the host-side ones (multi-rank exchange). */

@@ -103,7 +103,7 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
   if (go.message.largest === undefined) throw new Error(`rank ${ch.rank}: the orchestrator sent a new decomposition after submit ${k} without the particles of the most loaded rank`);
   const d = parseDecomposition(go.message.decomposition);
   let sample: SampleState | null = null;
-  if (sim.tables.sampling) {
+  if (go.message.sampleState) {
     // the sampling state follows the cells: this rank's old cells out, its new cells back
     const old = await sim.readSampleState();
     const out = SAMPLE_PARTS.map((p) => old[p]);
@@ -185,7 +185,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         start: { ...result.start }, end: { ...result.end },
         capacity: result.capacity, particles: sim.liveParticles, gpuBytes, host: result.host,
         split: sim.splitStats(),
-        balanceSeconds,
+        balanceSeconds, relayoutSeconds: sim.relayoutSeconds, relayoutRounds: sim.relayoutRounds,
         // exact integer surface sums (decimal strings: JSON has no 64-bit integers); the orchestrator adds them up
         surface: { totals: Array.from(sim.surface.totals, (x) => x.toString()), sampledSteps: sim.surface.sampledSteps },
         sampleCounters: { ...result.sampleCounters },

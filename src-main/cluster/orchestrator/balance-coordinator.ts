@@ -86,16 +86,19 @@ export class BalanceCoordinator {
     if (decision) this.cost.relayoutStarted(decision.moved);
     const oldSubs = this.assembler.rankSubdomains;
     if (decision) this.assembler.setSubdomains(decision.subdomains);
+    // the sampling state follows the cells once there is any (before the first sampling pass the new cells start at zero)
+    const moveSamples = this.sampling && this.assembler.fields.samples > 0;
     this.afterDecision(index);
     this.seconds += (performance.now() - t0) / 1000;
     await Promise.all(list.map((_, rank) => {
       if (!decision) return this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
       const frames = [decision.sigmaCrMax[rank], decision.remainder[rank]];
       return this.channel.send(rank, {
-        type: 'go', index, decomposition: JSON.parse(JSON.stringify(decision.decomposition)), largest: decision.largest, frameBytes: frames.map((f) => f.byteLength),
+        type: 'go', index, decomposition: JSON.parse(JSON.stringify(decision.decomposition)), largest: decision.largest, sampleState: moveSamples,
+        frameBytes: frames.map((f) => f.byteLength),
       }, frames);
     }));
-    if (decision && this.sampling) await this.moveSampleState(index, oldSubs, decision.subdomains);
+    if (decision && moveSamples) await this.moveSampleState(index, oldSubs, decision.subdomains);
   }
 
   /** Sampling runs, after a re-decomposition: every rank's sampling state in (old cells), each rank's new cells' state out. */

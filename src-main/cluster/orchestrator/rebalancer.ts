@@ -7,9 +7,9 @@
 // (1, 2, 4, ... submits), so a case whose imbalance cannot be cured is not asked for its cell counts every submit.
 import { copyOwnedCells, subdomainOf, takeOwnedCells, type Subdomain } from '../../solver/subdomain.js';
 import { rebalance } from '../decomposition/decompose.js';
-import { loadNonUniformity, rankLoads, shouldRebalance } from '../decomposition/load.js';
-import { boxContains, forEachCell } from '../decomposition/box.js';
-import type { Decomposition, Grid } from '../decomposition/types.js';
+import { loadNonUniformity, shouldRebalance } from '../decomposition/load.js';
+import { boxWeight, intersectBoxes } from '../decomposition/box.js';
+import type { Decomposition, Grid, Weights } from '../decomposition/types.js';
 
 /** One rank's per-cell state over its local cell range (Simulation.cellState). */
 export interface CellState {
@@ -54,15 +54,12 @@ function localCells(global: Float32Array, sub: Subdomain, grid: Grid): Float32Ar
   return out;
 }
 
-/** Particles (weights) whose cells change owner between two decompositions of the same grid. */
-export function movedWeight(from: Decomposition, to: Decomposition, weights: ArrayLike<number>): number {
+/** Particles (weights) whose cells change owner between two decompositions of the same grid (box intersections, no per-cell work). */
+export function movedWeight(from: Decomposition, to: Decomposition, weights: Weights): number {
   let moved = 0;
   from.boxes.forEach((box, r) => {
-    const next = to.boxes[r];
-    forEachCell(from.grid, box, (g) => {
-      const x = g % from.grid[0], t = Math.floor(g / from.grid[0]);
-      if (!boxContains(next, x, t % from.grid[1], Math.floor(t / from.grid[1]))) moved += weights[g];
-    });
+    const kept = intersectBoxes(box, to.boxes[r]);
+    moved += boxWeight(from.grid, weights, box) - (kept ? boxWeight(from.grid, weights, kept) : 0);
   });
   return moved;
 }
@@ -104,16 +101,10 @@ export class Rebalancer {
     const nCells = grid[0] * grid[1] * grid[2];
     const subs = this.current.boxes.map((_, r) => subdomainOf(this.current, r));
     const weights = new Float64Array(nCells);
-    const sigma = new Float32Array(nCells);
-    const remainder = new Float32Array(nCells);
-    states.forEach((s, r) => {
-      copyOwnedCells(s.counts, subs[r], grid, weights);
-      copyOwnedCells(s.sigmaCrMax, subs[r], grid, sigma);
-      copyOwnedCells(s.remainder, subs[r], grid, remainder);
-    });
+    states.forEach((s, r) => copyOwnedCells(s.counts, subs[r], grid, weights));
     const next = rebalance(this.current, weights);
-    const before = rankLoads(this.current, weights);
-    const after = rankLoads(next, weights);
+    const before = this.current.boxes.map((b) => boxWeight(grid, weights, b));
+    const after = next.boxes.map((b) => boxWeight(grid, weights, b));
     const moved = movedWeight(this.current, next, weights);
     // particle-steps saved: the slowest rank's load drops by `gain` on every step left
     const gain = Math.max(...before) - Math.max(...after);
@@ -126,6 +117,13 @@ export class Rebalancer {
     this.backoff = 1;
     this.current = next;
     const unAfter = loadNonUniformity(after);
+    // the collision state of the cells follows them (gathered only for a split that is taken)
+    const sigma = new Float32Array(nCells);
+    const remainder = new Float32Array(nCells);
+    states.forEach((s, r) => {
+      copyOwnedCells(s.sigmaCrMax, subs[r], grid, sigma);
+      copyOwnedCells(s.remainder, subs[r], grid, remainder);
+    });
     this.events.push({ step, unBefore: un, unAfter, moved });
     const subdomains = next.boxes.map((_, r) => subdomainOf(next, r));
     return {

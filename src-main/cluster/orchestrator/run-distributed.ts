@@ -119,6 +119,9 @@ interface RankDone {
   split: SplitStats | null;
   /** Seconds of the loop the rank spent balancing (waiting for decisions, cell counts, relayouts). */
   balanceSeconds?: number;
+  /** Seconds and rounds of the rank's relayouts (part of balanceSeconds). */
+  relayoutSeconds?: number;
+  relayoutRounds?: number;
   /** The rank's exact surface sums as decimal integers, and the sampled steps they cover. */
   surface: { totals: string[]; sampledSteps: number };
 }
@@ -299,6 +302,8 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     run.summary.balance = {
       reason: plan.reason, rebalancePercent: plan.rebalancePercent, checks: balance?.checks ?? 0, orchestratorSeconds: balance?.seconds ?? 0,
       rankSeconds: Math.max(0, ...dones.map((x) => x.balanceSeconds ?? 0)),
+      relayoutSeconds: Math.max(0, ...dones.map((x) => x.relayoutSeconds ?? 0)),
+      relayoutRounds: Math.max(0, ...dones.map((x) => x.relayoutRounds ?? 0)),
     };
     return run;
   } catch (e) {

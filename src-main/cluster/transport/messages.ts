@@ -69,8 +69,10 @@ export const goSchema = z.object({
   type: z.literal('go'), index: count, decomposition: z.json().nullable(), frameBytes: z.array(count),
   // first send this submit's cell state (cell-state), then wait for the next go
   cellState: z.boolean().optional(),
-  // with a decomposition: the particles of the most loaded rank (the relayout's rounds)
+  // with a decomposition: the particles of the most loaded rank (the relayout's rounds), and whether the sampling state
+  // moves with the cells (not before the first sampling pass: the new cells' state is then zero)
   largest: count.optional(),
+  sampleState: z.boolean().optional(),
 });
 
 /**
