@@ -10,8 +10,7 @@ import { buildTables, type SolverTables } from '../../solver/tables.js';
 import { frameAs } from '../transport/message-codec.js';
 import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { Decomposition } from '../decomposition/types.js';
-import { Rebalancer, type CellState, type RebalanceEvent } from './rebalancer.js';
-import { RelayoutCostMeter } from './relayout-cost.js';
+import { Rebalancer, type CellState, type RebalanceEvent, type RebalancePolicyState } from './rebalancer.js';
 import type { RunAssembler } from './run-assembler.js';
 
 export class BalanceCoordinator {
@@ -25,17 +24,15 @@ export class BalanceCoordinator {
   seconds = 0;
   /** Times the ranks' cell counts were gathered. */
   checks = 0;
-  /** The run's own costs: seconds per particle-step of the slowest rank, and the measured cost of a moved particle in particle-steps. */
-  private readonly cost = new RelayoutCostMeter();
 
   /**
    * afterDecision(index): called once the decision after submit `index` is made (before the ranks hear it), with the
-   * decomposition in force from then on; events: re-decompositions of the run before a resume; lastStep: the run's
-   * last step (a new layout must pay for itself before it).
+   * decomposition in force from then on; events and policy: re-decompositions and back-off of the run before a resume;
+   * lastStep: the run's last step (a new layout must pay for itself before it).
    */
   constructor(private readonly kase: Case, d: Decomposition, thresholdPercent: number, private readonly assembler: RunAssembler, private readonly channel: OrchestratorChannel,
-    private readonly afterDecision: (index: number) => void = () => undefined, events: RebalanceEvent[] = [], lastStep = Infinity) {
-    this.rebalancer = new Rebalancer(d, thresholdPercent, events, lastStep);
+    private readonly afterDecision: (index: number) => void = () => undefined, events: RebalanceEvent[] = [], lastStep = Infinity, policy?: RebalancePolicyState) {
+    this.rebalancer = new Rebalancer(d, thresholdPercent, events, lastStep, policy);
     this.tables = buildTables(kase);
     this.sampling = kase.sampling.enabled;
     channel.on('cell-state', (m) => {
@@ -62,9 +59,13 @@ export class BalanceCoordinator {
     return this.rebalancer.events;
   }
 
-  /** Called when submit `index` (of `steps` steps) has been merged from every rank: go on at once, or ask for the cell states first. */
-  merged(index: number, steps: number): void {
-    this.cost.submitDone(steps, Math.max(...this.assembler.particlesPerRank));
+  /** The checks' back-off (for checkpoints). */
+  get policy(): RebalancePolicyState {
+    return this.rebalancer.policy;
+  }
+
+  /** Called when submit `index` has been merged from every rank: go on at once, or ask for the cell states first. */
+  merged(index: number): void {
     const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
     const ranks = this.rebalancer.decomposition.boxes.map((_, r) => r);
     if (!this.rebalancer.wants(un.percent)) {
@@ -82,8 +83,7 @@ export class BalanceCoordinator {
     const t0 = performance.now();
     this.states.delete(index);
     const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
-    const decision = this.rebalancer.decide(un.step, un.percent, list, this.cost.movedParticleSteps);
-    if (decision) this.cost.relayoutStarted(decision.moved);
+    const decision = this.rebalancer.decide(un.step, un.percent, list);
     const oldSubs = this.assembler.rankSubdomains;
     if (decision) this.assembler.setSubdomains(decision.subdomains);
     // the sampling state follows the cells once there is any (before the first sampling pass the new cells start at zero)

@@ -5,6 +5,7 @@
 // A new layout is taken only when it pays: the particle-steps it saves over the steps left must exceed what
 // moving the particles costs (RELAYOUT_COST_STEPS per particle moved). Checks that find nothing worth doing back off
 // (1, 2, 4, ... submits), so a case whose imbalance cannot be cured is not asked for its cell counts every submit.
+// Every input is a count, so the same run decides the same way every time (and after a resume).
 import { copyOwnedCells, subdomainOf, takeOwnedCells, type Subdomain } from '../../solver/subdomain.js';
 import { rebalance } from '../decomposition/decompose.js';
 import { loadNonUniformity, shouldRebalance } from '../decomposition/load.js';
@@ -41,11 +42,20 @@ export interface RebalanceEvent {
 }
 
 /**
- * Cost of moving one particle to another rank in a relayout, in particle-steps of ordinary work, until a run has
- * measured its own (BalanceCoordinator: the extra time of the submit a relayout delayed, per particle moved). Reading a
- * particle back, sending and appending it costs tens of its steps on a GPU.
+ * Cost of moving one particle to another rank in a relayout, in particle-steps of ordinary work (reading it back,
+ * sending, appending and sorting it). A fixed estimate, not a measurement, so that the same run makes the same
+ * decisions again (a resumed run re-decomposes where the run left alone would); the run summary gives the seconds
+ * relayouts took (balance.relayoutSeconds) for checking it.
  */
 export const RELAYOUT_COST_STEPS = 20;
+
+/** The back-off of the checks (kept in checkpoints, so that a resumed run checks where the run left alone would). */
+export interface RebalancePolicyState {
+  /** Submits to let pass before the next check. */
+  wait: number;
+  /** The wait after the next check that changes nothing. */
+  backoff: number;
+}
 
 /** A subdomain's cells of a global per-cell array, in its local order. */
 function localCells(global: Float32Array, sub: Subdomain, grid: Grid): Float32Array {
@@ -71,9 +81,19 @@ export class Rebalancer {
   private wait = 0;
   private backoff = 1;
 
-  /** events: re-decompositions before this one started (a resumed run); lastStep: the run's last step (what a new layout can still save). */
-  constructor(private current: Decomposition, readonly thresholdPercent: number, events: RebalanceEvent[] = [], private readonly lastStep = Infinity) {
+  /**
+   * events: re-decompositions before this one started (a resumed run), policy its back-off; lastStep: the run's last
+   * step (what a new layout can still save).
+   */
+  constructor(private current: Decomposition, readonly thresholdPercent: number, events: RebalanceEvent[] = [], private readonly lastStep = Infinity,
+    policy?: RebalancePolicyState) {
     this.events = [...events];
+    if (policy) ({ wait: this.wait, backoff: this.backoff } = policy);
+  }
+
+  /** The back-off state (for checkpoints). */
+  get policy(): RebalancePolicyState {
+    return { wait: this.wait, backoff: this.backoff };
   }
 
   /** The decomposition in force. */
@@ -91,11 +111,8 @@ export class Rebalancer {
     return true;
   }
 
-  /**
-   * Decides after `step` with non-uniformity `un`: a new layout when UN exceeds the threshold and the weighted split
-   * pays (costSteps: particle-steps one moved particle costs).
-   */
-  decide(step: number, un: number, states: CellState[], costSteps = RELAYOUT_COST_STEPS): RebalanceDecision | null {
+  /** Decides after `step` with non-uniformity `un`: a new layout when UN exceeds the threshold and the weighted split pays. */
+  decide(step: number, un: number, states: CellState[]): RebalanceDecision | null {
     if (!shouldRebalance(un, this.thresholdPercent)) return null;
     const grid = this.current.grid;
     const nCells = grid[0] * grid[1] * grid[2];
@@ -108,7 +125,7 @@ export class Rebalancer {
     const moved = movedWeight(this.current, next, weights);
     // particle-steps saved: the slowest rank's load drops by `gain` on every step left
     const gain = Math.max(...before) - Math.max(...after);
-    const pays = gain > 0 && gain * Math.max(0, this.lastStep - step) > costSteps * moved;
+    const pays = gain > 0 && gain * Math.max(0, this.lastStep - step) > RELAYOUT_COST_STEPS * moved;
     if (JSON.stringify(next.boxes) === JSON.stringify(this.current.boxes) || !pays) {
       this.wait = this.backoff;
       this.backoff = Math.min(2 * this.backoff, 64);

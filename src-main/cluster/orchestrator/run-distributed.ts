@@ -209,12 +209,12 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   // with balancing, a submit's checkpoint opens once the decision after it is made (the ranks write their files in
   // the layout that follows it): its merged steps wait here until then
   const awaitingDecision = new Map<number, StepStats[]>();
-  const rebalanceState = () => (balance ? { thresholdPercent: balance.thresholdPercent, events: [...balance.events] } : null);
+  const rebalanceState = () => (balance ? { thresholdPercent: balance.thresholdPercent, events: [...balance.events], policy: balance.policy } : null);
   const balance = plan.rebalancePercent === null ? null : new BalanceCoordinator(c, decomposition, plan.rebalancePercent, assembler, channel, (index) => {
     const steps = awaitingDecision.get(index);
     awaitingDecision.delete(index);
     if (steps) keeper?.merged(steps, assembler, balance!.decomposition, rebalanceState());
-  }, o.resume?.loop.rebalance?.events ?? [], blockPlan.from + blockPlan.steps);
+  }, o.resume?.loop.rebalance?.events ?? [], blockPlan.from + blockPlan.steps, o.resume?.loop.rebalance?.policy);
   const heartbeatTimeoutMs = o.heartbeatTimeoutMs ?? 60_000;
   let group: RankGroup;
   try {
@@ -255,7 +255,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       if (livePlanes && assembler.fields.samples > 0) void Promise.resolve(o.onFields!(livePlanes)).catch(() => undefined);
       if (balance) {
         awaitingDecision.set(index, merged);
-        balance.merged(index, merged.length);
+        balance.merged(index);
       } else {
         keeper?.merged(merged, assembler, decomposition);
       }

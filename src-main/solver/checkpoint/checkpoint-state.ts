@@ -60,7 +60,11 @@ export interface LoopSnapshot {
   /** Sampling passes and blocks of the run (the sampling state itself is in the ranks' files); null when it samples nothing. */
   fields: SampleCounters | null;
   /** Dynamic balancing of the run (multi-rank with --rebalance): its threshold and the re-decompositions so far; absent otherwise. */
-  rebalance?: { thresholdPercent: number; events: { step: number; unBefore: number; unAfter?: number; moved?: number }[] } | null;
+  rebalance?: {
+    thresholdPercent: number; events: { step: number; unBefore: number; unAfter?: number; moved?: number }[];
+    /** The checks' back-off after the checkpoint's submit (absent in checkpoints of earlier versions: none). */
+    policy?: { wait: number; backoff: number };
+  } | null;
 }
 
 /** Encodes one rank's snapshot as a file. */
