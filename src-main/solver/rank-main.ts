@@ -120,7 +120,7 @@ async function main(ch: RankChannel): Promise<boolean> {
   let gpu: Gpu | null = null;
   try {
     gpu = await openGpu();
-    await ch.hello({ description: gpu.adapter.description, backend: gpu.adapter.backend });
+    await ch.hello({ description: gpu.adapter.description, backend: gpu.adapter.backend, software: gpu.adapter.software === true });
     const { payload } = await ch.waitForConfigure(120_000);
     const p = parseRankPayload(payload);
     const subdomain = subdomainOf(p.decomposition, ch.rank);

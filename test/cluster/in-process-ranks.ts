@@ -4,7 +4,7 @@ import type { Case } from '../../src-main/common/case-schema.js';
 import { decompose } from '../../src-main/cluster/decomposition/decompose.js';
 import type { Method } from '../../src-main/cluster/decomposition/types.js';
 import { RunAssembler } from '../../src-main/cluster/orchestrator/run-assembler.js';
-import { Rebalancer, type RebalanceDecision } from '../../src-main/cluster/orchestrator/rebalancer.js';
+import { Rebalancer, relayoutCost, type RebalanceDecision } from '../../src-main/cluster/orchestrator/rebalancer.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { Simulation } from '../../src-main/solver/loop.js';
 import { blockSubmits } from '../../src-main/solver/submit-plan.js';
@@ -105,7 +105,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
         const un = assembler.loadNonUniformity[assembler.loadNonUniformity.length - 1];
         const states = await Promise.all(sims_.map((s) => s.cellState()));
         const oldSubs = assembler.rankSubdomains;
-        const decision = rebalancer!.decide(un.step, un.percent, states);
+        const decision = rebalancer!.decide(un.step, un.percent, states, relayoutCost(gpu.adapter.software === true));
         if (!decision) return null;
         assembler.setSubdomains(decision.subdomains);
         // the sampling state follows the cells, as rank-main and the balance coordinator move it

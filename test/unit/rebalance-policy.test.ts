@@ -4,7 +4,7 @@
 // by the cells' gas volume when bodies cut the box.
 import { describe, expect, it } from 'vitest';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
-import { RELAYOUT_COST_STEPS, Rebalancer, movedWeight, type CellState } from '../../src-main/cluster/orchestrator/rebalancer.js';
+import { RELAYOUT_COST_STEPS, RELAYOUT_COST_STEPS_SOFTWARE, Rebalancer, movedWeight, relayoutCost, type CellState } from '../../src-main/cluster/orchestrator/rebalancer.js';
 import { DEFAULT_REBALANCE_PERCENT, balancePlan } from '../../src-main/cluster/orchestrator/balance-plan.js';
 import { subdomainOf, takeOwnedCells } from '../../src-main/solver/subdomain.js';
 import { relayoutRoundParticles, relayoutRounds } from '../../src-main/solver/relayout-rounds.js';
@@ -66,6 +66,23 @@ describe('rebalancing policy', () => {
     const breakEven = (RELAYOUT_COST_STEPS * probe.moved) / gain;
     expect(new Rebalancer(d, 10, [], Math.floor(breakEven) - 1).decide(0, 150, statesOf(d, counts))).toBeNull();
     expect(new Rebalancer(d, 10, [], Math.ceil(breakEven) + 1).decide(0, 150, statesOf(d, counts))).not.toBeNull();
+  });
+});
+
+describe('relayout cost', () => {
+  it('is cheaper on software adapters, and the sampling state priced in once sampling has begun can make a split not pay', () => {
+    const d = decompose('slab', grid, 4);
+    const counts = skewed();
+    const probe = new Rebalancer(d, 10, [], Infinity).decide(0, 150, statesOf(d, counts))!;
+    // a run just long enough for the GPU's cost: the software adapter's is 500 times smaller
+    const steps = Math.ceil((RELAYOUT_COST_STEPS * probe.moved) / 57_500) + 2;
+    expect(relayoutCost(false).movedParticleSteps).toBe(RELAYOUT_COST_STEPS);
+    expect(relayoutCost(true).movedParticleSteps).toBe(RELAYOUT_COST_STEPS_SOFTWARE);
+    expect(new Rebalancer(d, 10, [], steps).decide(0, 150, statesOf(d, counts), relayoutCost(false))).not.toBeNull();
+    expect(new Rebalancer(d, 10, [], 3).decide(0, 150, statesOf(d, counts), relayoutCost(false))).toBeNull();
+    expect(new Rebalancer(d, 10, [], 3).decide(0, 150, statesOf(d, counts), relayoutCost(true))).not.toBeNull();
+    // the same split with a sampling state of ten times the particles to move besides: no longer worth it
+    expect(new Rebalancer(d, 10, [], steps).decide(0, 150, statesOf(d, counts), relayoutCost(false, 10 * probe.moved))).toBeNull();
   });
 });
 

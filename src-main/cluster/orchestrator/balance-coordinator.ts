@@ -4,14 +4,20 @@
 // decomposition plus the rank's new per-cell state when the grid was re-decomposed).
 import type { Case } from '../../common/case-schema.js';
 import { redistributeSampleState } from '../../solver/field-accumulator.js';
-import { SAMPLE_PARTS, sampleStateOfFrames } from '../../solver/sample-buffers.js';
+import { SAMPLE_PARTS, partPlanes, sampleLayout, sampleStateOfFrames } from '../../solver/sample-buffers.js';
 import type { Subdomain } from '../../solver/subdomain.js';
 import { buildTables, type SolverTables } from '../../solver/tables.js';
 import { frameAs } from '../transport/message-codec.js';
 import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { Decomposition } from '../decomposition/types.js';
-import { Rebalancer, type CellState, type RebalanceEvent, type RebalancePolicyState } from './rebalancer.js';
+import { Rebalancer, relayoutCost, type CellState, type RebalanceEvent, type RebalancePolicyState } from './rebalancer.js';
 import type { RunAssembler } from './run-assembler.js';
+
+/** Bytes of the whole grid's sampling state (every part's planes, 4 bytes a value). */
+function sampleStateBytes(t: SolverTables): number {
+  const layout = sampleLayout(t);
+  return 4 * t.nCells * SAMPLE_PARTS.reduce((sum, p) => sum + partPlanes(p, layout), 0);
+}
 
 export class BalanceCoordinator {
   private readonly rebalancer: Rebalancer;
@@ -24,6 +30,8 @@ export class BalanceCoordinator {
   seconds = 0;
   /** Times the ranks' cell counts were gathered. */
   checks = 0;
+  /** Whether the ranks run on software adapters (a moved particle then costs about one particle-step; set once they said hello). */
+  software = false;
 
   /**
    * afterDecision(index): called once the decision after submit `index` is made (before the ranks hear it), with the
@@ -83,11 +91,14 @@ export class BalanceCoordinator {
     const t0 = performance.now();
     this.states.delete(index);
     const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
-    const decision = this.rebalancer.decide(un.step, un.percent, list);
+    // once sampling has begun its whole state moves through the orchestrator: priced as that many bytes of migrants
+    const sampled = this.sampling && this.assembler.fields.samples > 0;
+    const fixed = sampled ? sampleStateBytes(this.tables) / (4 * this.tables.migrantWords) : 0;
+    const decision = this.rebalancer.decide(un.step, un.percent, list, relayoutCost(this.software, fixed));
     const oldSubs = this.assembler.rankSubdomains;
     if (decision) this.assembler.setSubdomains(decision.subdomains);
     // the sampling state follows the cells once there is any (before the first sampling pass the new cells start at zero)
-    const moveSamples = this.sampling && this.assembler.fields.samples > 0;
+    const moveSamples = sampled;
     this.afterDecision(index);
     this.seconds += (performance.now() - t0) / 1000;
     await Promise.all(list.map((_, rank) => {

@@ -3,7 +3,7 @@
 // particle count of every cell, and each rank gets the (sigma c_r)_max and NTC remainders of its new
 // cells; the ranks then move particles of cells that changed hands (Simulation.relayout).
 // A new layout is taken only when it pays: the particle-steps it saves over the steps left must exceed what
-// moving the particles costs (RELAYOUT_COST_STEPS per particle moved). Checks that find nothing worth doing back off
+// moving the particles (and, once sampling has begun, the sampling state) costs (RelayoutCost). Checks that find nothing worth doing back off
 // (1, 2, 4, ... submits), so a case whose imbalance cannot be cured is not asked for its cell counts every submit.
 // Every input is a count, so the same run decides the same way every time (and after a resume).
 import { copyOwnedCells, subdomainOf, takeOwnedCells, type Subdomain } from '../../solver/subdomain.js';
@@ -42,12 +42,30 @@ export interface RebalanceEvent {
 }
 
 /**
- * Cost of moving one particle to another rank in a relayout, in particle-steps of ordinary work (reading it back,
- * sending, appending and sorting it). A fixed estimate, not a measurement, so that the same run makes the same
- * decisions again (a resumed run re-decomposes where the run left alone would); the run summary gives the seconds
- * relayouts took (balance.relayoutSeconds) for checking it.
+ * What a relayout costs, in particle-steps of ordinary work (fixed estimates, not measurements, so that the same run on
+ * the same kind of adapter makes the same decisions again, and a resumed run re-decomposes where the run left alone
+ * would): `movedParticleSteps` per particle that changes ranks (read back, sent, appended, sorted), and `fixedParticles`,
+ * particles' worth of records moved whatever the split (the sampling state once sampling has begun: it goes through
+ * the orchestrator whole).
  */
-export const RELAYOUT_COST_STEPS = 20;
+export interface RelayoutCost {
+  movedParticleSteps: number;
+  fixedParticles: number;
+}
+
+/**
+ * Particle-steps one moved particle costs on a GPU: measured on two H100s with the hypersonic wedge (0.43 s to move
+ * 5.1M particles and 2.35 s for 37M, against 1.5e-10 s per particle-step: 400-550; docs/PERFORMANCE.md).
+ */
+export const RELAYOUT_COST_STEPS = 500;
+
+/** The same on a software adapter (lavapipe), where a step of a particle costs as much as moving it on the host. */
+export const RELAYOUT_COST_STEPS_SOFTWARE = 1;
+
+/** The relayout cost on ranks of software adapters or GPUs, with `fixedParticles` particles' worth of state to move besides. */
+export function relayoutCost(software: boolean, fixedParticles = 0): RelayoutCost {
+  return { movedParticleSteps: software ? RELAYOUT_COST_STEPS_SOFTWARE : RELAYOUT_COST_STEPS, fixedParticles };
+}
 
 /** The back-off of the checks (kept in checkpoints, so that a resumed run checks where the run left alone would). */
 export interface RebalancePolicyState {
@@ -112,7 +130,7 @@ export class Rebalancer {
   }
 
   /** Decides after `step` with non-uniformity `un`: a new layout when UN exceeds the threshold and the weighted split pays. */
-  decide(step: number, un: number, states: CellState[]): RebalanceDecision | null {
+  decide(step: number, un: number, states: CellState[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }): RebalanceDecision | null {
     if (!shouldRebalance(un, this.thresholdPercent)) return null;
     const grid = this.current.grid;
     const nCells = grid[0] * grid[1] * grid[2];
@@ -125,7 +143,7 @@ export class Rebalancer {
     const moved = movedWeight(this.current, next, weights);
     // particle-steps saved: the slowest rank's load drops by `gain` on every step left
     const gain = Math.max(...before) - Math.max(...after);
-    const pays = gain > 0 && gain * Math.max(0, this.lastStep - step) > RELAYOUT_COST_STEPS * moved;
+    const pays = gain > 0 && gain * Math.max(0, this.lastStep - step) > cost.movedParticleSteps * (moved + cost.fixedParticles);
     if (JSON.stringify(next.boxes) === JSON.stringify(this.current.boxes) || !pays) {
       this.wait = this.backoff;
       this.backoff = Math.min(2 * this.backoff, 64);

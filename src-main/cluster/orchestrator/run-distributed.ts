@@ -270,6 +270,8 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       return { rank: g.rank, gpu: g.label, pinned: g.pinned, pid: h.pid, hostname: h.hostname, adapter: { description: h.adapter?.description ?? 'unknown', backend: String(h.adapter?.backend ?? 'unknown') } };
     });
     o.onLaunched?.(ranks);
+    // a relayout's cost in particle-steps depends on whether the ranks' adapters are GPUs or software (rebalancer.ts)
+    if (balance) balance.software = [...hellos.values()].every((h) => h.adapter?.software === true);
     // after onLaunched: a recorder attaches the run's checkpoint folder to the case there
     const target = c.run.checkpointEvery > 0 ? o.checkpoints ?? attachedCheckpointTarget(c) : undefined;
     if (target) keeper = new CheckpointKeeper(c, target, blockPlan, (w) => o.onWarning?.(w));

@@ -8,7 +8,7 @@ const count = z.number().int().min(0);
 const seconds = z.number().min(0);
 
 /** The adapter a rank runs on, as the run records it (null before the rank opened its device). */
-export const adapterInfoSchema = z.looseObject({ description: z.string(), backend: z.string().optional() });
+export const adapterInfoSchema = z.looseObject({ description: z.string(), backend: z.string().optional(), software: z.boolean().optional() });
 
 /** rank -> orchestrator: first message of a rank; says where its peer PULL socket listens. */
 export const helloSchema = z.object({
