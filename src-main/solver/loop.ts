@@ -583,10 +583,11 @@ export class Simulation {
    * Moves this rank to a new subdomain between submits (a rebalance): per-cell state for the new cells comes
    * from the orchestrator, particles of cells that changed hands go to their new owners through the exchange,
    * in rounds that each take a slice of every rank's particles (so that no round's migrants or arrivals outgrow
-   * a buffer binding; `largest`: the particles of the most loaded rank, which every rank gets, sets their number),
+   * a buffer binding; `largest`, the particles of the most loaded rank, and `roundBytes`, which every rank gets alike, set
+   * their number),
    * and the sort rebuilds the cell order, keeping every cell's particle order.
    */
-  async relayout(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array, sample: SampleState | null, largest: number): Promise<void> {
+  async relayout(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array, sample: SampleState | null, largest: number, roundBytes = this.relayoutRoundBytes): Promise<void> {
     if (!this.exchange || !this.migrate) throw new Error('internal: only a rank of a multi-rank run can be rebalanced');
     const t0 = performance.now();
     const device = this.gpu.device;
@@ -596,7 +597,7 @@ export class Simulation {
     if (sample) st.sample.write(sample);
     this.readback.release(); // staging buffers of the replaced per-cell arrays
     this.sort = new SortPhase(this.ctx);
-    const perRound = relayoutRoundParticles(sub.worldSize, this.tables.migrantWords, this.relayoutRoundBytes);
+    const perRound = relayoutRoundParticles(sub.worldSize, this.tables.migrantWords, roundBytes);
     // one round's migrants for any one destination fit a segment (no regrow, which would collect every round's again)
     if (st.segCap < perRound) st.growMigrants(perRound);
     this.bindAll();
@@ -609,7 +610,7 @@ export class Simulation {
     // and the buffer is in plain cell order after this sort: no interior part first for the next step's order
     ctl(CTL.N_INTERIOR, 0);
     const set = st.current;
-    const rounds = relayoutRounds(largest, sub.worldSize, this.tables.migrantWords, this.relayoutRoundBytes);
+    const rounds = relayoutRounds(largest, sub.worldSize, this.tables.migrantWords, roundBytes);
     if (n > rounds * perRound) throw new Error(`internal: rank ${sub.rank} holds ${n} particles, more than the ${largest} of the most loaded rank the relayout was planned for`);
     for (let r = 0; r < rounds; r++) {
       device.queue.writeBuffer(st.ctl, 4 * CTL.RELAYOUT_FROM, new Uint32Array([r * perRound, (r + 1) * perRound]));

@@ -112,7 +112,7 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
     if (back.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator sent the sampling state of submit ${back.message.index} after submit ${k}`);
     sample = sampleStateOfFrames(back.frames);
   }
-  await sim.relayout(subdomainOf(d, ch.rank), frameAs(go.frames[0], Float32Array), frameAs(go.frames[1], Float32Array), sample, go.message.largest);
+  await sim.relayout(subdomainOf(d, ch.rank), frameAs(go.frames[0], Float32Array), frameAs(go.frames[1], Float32Array), sample, go.message.largest, go.message.roundBytes);
 }
 
 /** The rank's life from hello to done; true when the orchestrator acknowledged the `done`. */
@@ -120,7 +120,7 @@ async function main(ch: RankChannel): Promise<boolean> {
   let gpu: Gpu | null = null;
   try {
     gpu = await openGpu();
-    await ch.hello({ description: gpu.adapter.description, backend: gpu.adapter.backend, software: gpu.adapter.software === true });
+    await ch.hello({ description: gpu.adapter.description, backend: gpu.adapter.backend, software: gpu.adapter.software === true, maxBinding: Number(gpu.limits.maxStorageBufferBindingSize) });
     const { payload } = await ch.waitForConfigure(120_000);
     const p = parseRankPayload(payload);
     const subdomain = subdomainOf(p.decomposition, ch.rank);

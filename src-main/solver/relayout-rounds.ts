@@ -9,6 +9,11 @@
  */
 export const RELAYOUT_ROUND_BYTES = 64 * 1024 * 1024;
 
+/** Round bytes for ranks whose adapters' smallest storage binding is `minBinding`: half of it, RELAYOUT_ROUND_BYTES at least. */
+export function relayoutRoundBytes(minBinding: number): number {
+  return Math.max(RELAYOUT_ROUND_BYTES, 16 * Math.floor(minBinding / 32));
+}
+
 /** Particles of one rank in one round: any one destination's segment of them, times the ranks, fits RELAYOUT_ROUND_BYTES. */
 export function relayoutRoundParticles(worldSize: number, migrantWords: number, roundBytes = RELAYOUT_ROUND_BYTES): number {
   return Math.max(256, Math.floor(roundBytes / (4 * migrantWords * Math.max(1, worldSize))));

@@ -1,13 +1,13 @@
 // The rebalancing policy (src-main/cluster/orchestrator/rebalancer.ts, balance-plan.ts): a new split is taken only
 // when UN is over the threshold and the particle-steps it saves over the steps left exceed the cost of the particles it
-// moves; checks that find nothing worth doing back off; the default plan rebalances at 10 % and weights the first split
+// moves; checks that find nothing worth doing back off; the default plan rebalances at 20 % and weights the first split
 // by the cells' gas volume when bodies cut the box.
 import { describe, expect, it } from 'vitest';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
 import { RELAYOUT_COST_STEPS, RELAYOUT_COST_STEPS_SOFTWARE, Rebalancer, movedWeight, relayoutCost, type CellState } from '../../src-main/cluster/orchestrator/rebalancer.js';
 import { DEFAULT_REBALANCE_PERCENT, balancePlan } from '../../src-main/cluster/orchestrator/balance-plan.js';
 import { subdomainOf, takeOwnedCells } from '../../src-main/solver/subdomain.js';
-import { relayoutRoundParticles, relayoutRounds } from '../../src-main/solver/relayout-rounds.js';
+import { relayoutRoundBytes, relayoutRoundParticles, relayoutRounds } from '../../src-main/solver/relayout-rounds.js';
 import type { Decomposition, Grid } from '../../src-main/cluster/decomposition/types.js';
 import { parseCase } from '../../src-main/common/case-schema.js';
 import { buildTables } from '../../src-main/solver/tables.js';
@@ -93,17 +93,21 @@ describe('relayout rounds', () => {
     expect(relayoutRounds(per, 4, 9)).toBe(1);
     expect(relayoutRounds(per + 1, 4, 9)).toBe(2);
     expect(relayoutRounds(30e6, 4, 9)).toBe(Math.ceil(30e6 / per));
+    // ranks whose adapters bind 2 GiB take rounds of 1 GiB; lavapipe's 128 MiB keeps the default 64 MiB
+    expect(relayoutRoundBytes(2 ** 31 - 4)).toBe(2 ** 30 - 16);
+    expect(relayoutRoundBytes(128 * 1024 * 1024)).toBe(64 * 1024 * 1024);
+    expect(relayoutRoundBytes(0)).toBe(64 * 1024 * 1024);
   });
 });
 
 describe('balance plan', () => {
-  it('rebalances by default at 10 %, weights the first split by gas volume where bodies cut the box, says why', () => {
+  it('rebalances by default at 20 %, weights the first split by gas volume where bodies cut the box, says why', () => {
     const wedge = presetCase('hypersonic-wedge', ['grid.cells=[80,40,1]', 'grid.cellSize=[2.5e-3,2.5e-3,2.5e-3]', 'particles.perCell=4']);
     const p = balancePlan(wedge, buildTables(wedge), undefined);
     expect(p.rebalancePercent).toBe(DEFAULT_REBALANCE_PERCENT);
     expect(p.initialWeights).not.toBeNull();
     expect(Math.min(...p.initialWeights!)).toBeLessThan(1);
-    expect(p.reason).toMatch(/gas volume.*UN > 10 %.*default/);
+    expect(p.reason).toMatch(/gas volume.*UN > 20 %.*default/);
     const off = balancePlan(wedge, buildTables(wedge), null);
     expect(off.rebalancePercent).toBeNull();
     expect(off.reason).toMatch(/--rebalance off/);

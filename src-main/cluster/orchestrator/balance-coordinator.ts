@@ -7,6 +7,7 @@ import { redistributeSampleState } from '../../solver/field-accumulator.js';
 import { SAMPLE_PARTS, partPlanes, sampleLayout, sampleStateOfFrames } from '../../solver/sample-buffers.js';
 import type { Subdomain } from '../../solver/subdomain.js';
 import { buildTables, type SolverTables } from '../../solver/tables.js';
+import { RELAYOUT_ROUND_BYTES } from '../../solver/relayout-rounds.js';
 import { frameAs } from '../transport/message-codec.js';
 import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { Decomposition } from '../decomposition/types.js';
@@ -32,6 +33,8 @@ export class BalanceCoordinator {
   checks = 0;
   /** Whether the ranks run on software adapters (a moved particle then costs about one particle-step; set once they said hello). */
   software = false;
+  /** Bytes of migrant records per relayout round, from the ranks' smallest binding (set once they said hello). */
+  roundBytes = RELAYOUT_ROUND_BYTES;
 
   /**
    * afterDecision(index): called once the decision after submit `index` is made (before the ranks hear it), with the
@@ -105,7 +108,7 @@ export class BalanceCoordinator {
       if (!decision) return this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
       const frames = [decision.sigmaCrMax[rank], decision.remainder[rank]];
       return this.channel.send(rank, {
-        type: 'go', index, decomposition: JSON.parse(JSON.stringify(decision.decomposition)), largest: decision.largest, sampleState: moveSamples,
+        type: 'go', index, decomposition: JSON.parse(JSON.stringify(decision.decomposition)), largest: decision.largest, sampleState: moveSamples, roundBytes: this.roundBytes,
         frameBytes: frames.map((f) => f.byteLength),
       }, frames);
     }));

@@ -1,13 +1,14 @@
 // How a multi-rank run is balanced, chosen before launch: the initial split weighted by where the particles start (the
-// gas volume of cut cells when bodies take part of the box), and rebalancing on by default at UN > 10 % (a case whose
+// gas volume of cut cells when bodies take part of the box), and rebalancing on by default at UN > 20 % (a case whose
 // particles gather in shocks, wakes or cavities drifts out of balance as its flow develops; a balanced case never pays
-// more than a small message per submit for it). `--rebalance off` keeps the first split; `--rebalance P` sets the
+// more than a small message per submit for it). 20 %, not less: UN 20 % costs about 10 % of the time of two ranks, and
+// below that a re-split rarely pays for its relayout in a flow still developing (two H100s, the wedge: docs/PERFORMANCE.md). `--rebalance off` keeps the first split; `--rebalance P` sets the
 // threshold. The run summary and the pre-launch check say what was chosen and why.
 import type { Case } from '../../common/case-schema.js';
 import type { SolverTables } from '../../solver/tables.js';
 
 /** The rebalance threshold (UN, percent) of a multi-rank run that does not set one. */
-export const DEFAULT_REBALANCE_PERCENT = 10;
+export const DEFAULT_REBALANCE_PERCENT = 20;
 
 /** How a run is balanced, and why. */
 export interface BalancePlan {

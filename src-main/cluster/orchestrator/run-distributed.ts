@@ -32,6 +32,7 @@ import { PeerFolder } from '../transport/peer-folder.js';
 import type { TransportSpec } from '../transport/endpoints.js';
 import { BalanceCoordinator } from './balance-coordinator.js';
 import { balancePlan, type BalancePlan } from './balance-plan.js';
+import { relayoutRoundBytes } from '../../solver/relayout-rounds.js';
 import { RunAssembler, type RankStep } from './run-assembler.js';
 import { LivePlanes } from './live-planes.js';
 import { CheckpointKeeper } from './checkpoint-keeper.js';
@@ -271,7 +272,11 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     });
     o.onLaunched?.(ranks);
     // a relayout's cost in particle-steps depends on whether the ranks' adapters are GPUs or software (rebalancer.ts)
-    if (balance) balance.software = [...hellos.values()].every((h) => h.adapter?.software === true);
+    if (balance) {
+      balance.software = [...hellos.values()].every((h) => h.adapter?.software === true);
+      // fewer, larger relayout rounds where every rank's adapter binds more than WebGPU's default
+      balance.roundBytes = relayoutRoundBytes(Math.min(...[...hellos.values()].map((h) => h.adapter?.maxBinding ?? 0)));
+    }
     // after onLaunched: a recorder attaches the run's checkpoint folder to the case there
     const target = c.run.checkpointEvery > 0 ? o.checkpoints ?? attachedCheckpointTarget(c) : undefined;
     if (target) keeper = new CheckpointKeeper(c, target, blockPlan, (w) => o.onWarning?.(w));

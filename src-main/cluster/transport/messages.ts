@@ -8,7 +8,7 @@ const count = z.number().int().min(0);
 const seconds = z.number().min(0);
 
 /** The adapter a rank runs on, as the run records it (null before the rank opened its device). */
-export const adapterInfoSchema = z.looseObject({ description: z.string(), backend: z.string().optional(), software: z.boolean().optional() });
+export const adapterInfoSchema = z.looseObject({ description: z.string(), backend: z.string().optional(), software: z.boolean().optional(), maxBinding: count.optional() });
 
 /** rank -> orchestrator: first message of a rank; says where its peer PULL socket listens. */
 export const helloSchema = z.object({
@@ -73,6 +73,8 @@ export const goSchema = z.object({
   // moves with the cells (not before the first sampling pass: the new cells' state is then zero)
   largest: count.optional(),
   sampleState: z.boolean().optional(),
+  // bytes of migrant records per relayout round (the same for every rank: half the smallest binding of their adapters)
+  roundBytes: count.optional(),
 });
 
 /**
