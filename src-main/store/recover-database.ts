@@ -3,7 +3,7 @@
 // run is copied in one transaction, all of its rows or none; the new file is written under a temporary name,
 // checked with integrity_check, and renamed to OUT only when complete. The damaged file is only read.
 import type Database from 'better-sqlite3';
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { checkOutputTarget } from '../reports/output-target.js';
 import { openDatabase } from './open-database.js';
@@ -102,10 +102,12 @@ function copyProjects(src: Database.Database, out: Database.Database, w: RowWrit
 /** The checks on OUT before anything is written (the shared output checks, then: a new file, not the damaged one); returns the path to write. */
 function checkTarget(source: string, out: string): string {
   if (out !== '' && resolve(out) === resolve(source)) throw new Error(`the output ${out} is the damaged database itself; give a new file name, e.g. recovered.sqlite`);
-  const target = checkOutputTarget(out, { dataDirs: [dirname(resolve(source))], label: 'db recover OUT', example: 'recovered.sqlite' });
-  for (const p of [target, `${target}-wal`]) {
-    if (existsSync(p)) throw new Error(`${p} already exists; give the name of a new file (dsmc db recover never overwrites one)`);
+  const exists = (p: string) => { try { return statSync(p).isFile(); } catch { return false; } };
+  for (const p of out.trim() === '' || /[\\/]$/.test(out) ? [] : [out, `${out}-wal`]) {
+    if (exists(p)) throw new Error(`${p} already exists; give the name of a new file (dsmc db recover never overwrites one)`);
   }
+  const target = checkOutputTarget(out, { dataDirs: [dirname(resolve(source))], label: 'db recover OUT', example: 'recovered.sqlite' });
+  if (existsSync(target)) throw new Error(`${out} already exists; give the name of a new file (dsmc db recover never overwrites one)`);
   return target;
 }
 
