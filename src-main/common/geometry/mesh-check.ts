@@ -4,6 +4,9 @@
 import { FACES } from '../case-helpers.js';
 import { meshBounds, meshVolume, type MeshBounds } from './mesh-properties.js';
 
+/** Smallest body extent (diagonal of its bounds) in metres: the smallest cell a case may have (1 nm). Below it the relative tolerances underflow. */
+export const MIN_BODY_EXTENT = 1e-9;
+
 /** At most this many messages of one kind; the rest are counted in one more line. */
 const MAX_PER_KIND = 5;
 
@@ -50,6 +53,10 @@ export function meshIssues(tris: Float64Array): string[] {
   const b = meshBounds(tris);
   const diag = Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);
   if (!(diag > 0)) return ['the mesh has no extent: all its vertices are the same point'];
+  if (diag < MIN_BODY_EXTENT) {
+    return [`the mesh is ${diag.toExponential(3)} m across (the diagonal of its bounds), below the smallest body dsmc meshes, ${MIN_BODY_EXTENT} m (the smallest cell); ` +
+      'check its scale (an STL in mm needs "scale": 0.001) and its units'];
+  }
 
   // merge vertices by their quantized coordinates
   const q = 1e-9 * diag;

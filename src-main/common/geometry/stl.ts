@@ -18,17 +18,6 @@ function skipSpace(bytes: Uint8Array, at: number): number {
   return at;
 }
 
-// True when the text starts with "solid" and its second line starts with "facet" or "endsolid" (an ASCII STL).
-function looksAscii(bytes: Uint8Array): boolean {
-  const s = skipSpace(bytes, 0);
-  if (!startsWithWord(bytes, s, 'solid')) return false;
-  let nl = s;
-  while (nl < bytes.length && bytes[nl] !== 10 && bytes[nl] !== 13) nl++;
-  if (nl >= bytes.length) return false;
-  const next = skipSpace(bytes, nl);
-  return startsWithWord(bytes, next, 'facet') || startsWithWord(bytes, next, 'endsolid');
-}
-
 // Binary STL: 80-byte header, u32 triangle count, then 50 bytes per triangle (normal, 3 vertices, u16).
 function parseBinary(bytes: Uint8Array, n: number): Float64Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -105,13 +94,14 @@ function parseAscii(bytes: Uint8Array): Float64Array {
 
 /**
  * Triangles of an ASCII or binary STL file (9 numbers per triangle). A file is binary when its size is
- * 84 + 50 n for the count n in bytes 80..83, unless it starts with "solid" followed by facet text (a binary
- * header may itself begin with "solid"). Throws Error naming the problem (and the line, for ASCII).
+ * 84 + 50 n for the count n in bytes 80..83, whatever its 80-byte header says (exporters write "solid NAME" and even
+ * "facet" text there). An ASCII file cannot have that size: bytes 80..83 of text give n >= 0x09090909, a file of
+ * more than 7 GB. Throws Error naming the problem (and the line, for ASCII).
  */
 export function parseStl(bytes: Uint8Array): Float64Array {
   if (bytes.length >= 84) {
     const n = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(80, true);
-    if (84 + 50 * n === bytes.length && !looksAscii(bytes)) {
+    if (84 + 50 * n === bytes.length) {
       if (n === 0) throw new Error('binary STL: the file contains no triangles');
       return parseBinary(bytes, n);
     }
