@@ -4,7 +4,8 @@
 // the surface sums. Built the same way on every rank (no GPU here, unit-tested directly).
 import { FACES, domainLengths, type Case } from '../common/case-schema.js';
 import type { Body } from '../common/body-schema.js';
-import { bodyPlacementIssues, buildCellTable, meshIssues, tessellateShape, type CellTable } from '../common/geometry/index.js';
+import { bodyPlacementIssues, buildCellTable, MAX_BODY_TRIANGLES, meshIssues, tessellateShape, triangleBudgetIssue, type CellTable } from '../common/geometry/index.js';
+import { tooManyTrianglesError } from '../common/geometry/stl.js';
 import { CaseError, type CaseIssue } from '../common/case-errors.js';
 import { BOLTZMANN, vibrationalQuantum } from '../common/physics.js';
 import { DOMAIN_FACE_ELEMENTS, FACE_COPIES } from '../common/surface-layout.js';
@@ -65,12 +66,22 @@ function stlBytes(body: Body, index: number): Uint8Array | undefined {
 /** Tessellates every body, naming the body when its shape or STL file cannot be read. */
 function tessellateBodies(c: Case): Float64Array[] {
   const domain = domainLengths(c);
+  // built-in shapes are counted before anything is meshed: a case over the limit is refused at once
+  const budget = triangleBudgetIssue(c.bodies, domain);
+  if (budget) throw new CaseError([{ path: 'bodies', message: budget }]);
+  let total = 0;
   return c.bodies.map((b, i) => {
+    let tris: Float64Array;
     try {
-      return tessellateShape(b.shape, domain, stlBytes(b, i));
+      tris = tessellateShape(b.shape, domain, stlBytes(b, i));
     } catch (e) {
       throw new CaseError([{ path: `bodies[${i}].shape`, message: `body "${b.name}": ${(e as Error).message}` }]);
     }
+    total += tris.length / 9;
+    if (total > MAX_BODY_TRIANGLES) {
+      throw new CaseError([{ path: `bodies[${i}].shape`, message: `body "${b.name}": ${tooManyTrianglesError(total, `with this body the case (bodies[0..${i}])`).message}` }]);
+    }
+    return tris;
   });
 }
 

@@ -1,6 +1,21 @@
 // STL reader (ASCII and binary) into a flat triangle array, 9 numbers per triangle. The file's normals are
 // ignored: the vertex order (counter-clockwise seen from outside) defines the outward side.
 
+/**
+ * Most triangles a case's bodies may have in all (the pre-launch checks and the cut-cell volumes take about 30 us
+ * per triangle on one core: 500 000 is a check of about 15 s). Larger meshes are refused at once, naming this limit.
+ */
+export const MAX_BODY_TRIANGLES = 500_000;
+/** Largest ASCII STL file read (about 500 000 facets); it is refused before any of it is decoded into text. */
+export const MAX_ASCII_STL_BYTES = 128 * 1024 * 1024;
+
+/** The error for a mesh of `n` triangles over MAX_BODY_TRIANGLES. */
+export function tooManyTrianglesError(n: number, what: string, verb = 'has'): Error {
+  return new Error(`${what} ${verb} ${n} triangles; the bodies of a case have at most ${MAX_BODY_TRIANGLES} triangles in all (MAX_BODY_TRIANGLES: ` +
+    'the geometry checks and cut-cell volumes take about 30 us per triangle): coarsen or decimate the mesh (e.g. MeshLab\'s quadric edge collapse), ' +
+    'or use fewer sphere subdivisions');
+}
+
 // True when the bytes from `at` spell `word` (ASCII, case-insensitive).
 function startsWithWord(bytes: Uint8Array, at: number, word: string): boolean {
   if (at + word.length > bytes.length) return false;
@@ -73,7 +88,10 @@ function parseAscii(bytes: Uint8Array): Float64Array {
           if (!Number.isFinite(x)) fail(`"vertex x y z" with finite numbers (not "${tok[q]}")`);
           out.push(x);
         }
-        if (++vertices === 3) state = 'endloop';
+        if (++vertices === 3) {
+          state = 'endloop';
+          if (out.length / 9 > MAX_BODY_TRIANGLES) throw tooManyTrianglesError(out.length / 9, `the ASCII STL (by line ${line})`);
+        }
         break;
       }
       case 'endloop':
@@ -92,6 +110,12 @@ function parseAscii(bytes: Uint8Array): Float64Array {
   return Float64Array.from(out);
 }
 
+/** The error for an ASCII STL of `size` bytes over MAX_ASCII_STL_BYTES. */
+export function asciiTooLargeError(size: number): Error {
+  return new Error(`the ASCII STL is ${(size / 2 ** 20).toFixed(1)} MiB (${size} bytes); ASCII STL files are read up to ${MAX_ASCII_STL_BYTES / 2 ** 20} MiB ` +
+    `(MAX_ASCII_STL_BYTES, about ${MAX_BODY_TRIANGLES} facets): save the mesh as binary STL (5 times smaller) and coarsen it if it has more than ${MAX_BODY_TRIANGLES} triangles`);
+}
+
 /**
  * Triangles of an ASCII or binary STL file (9 numbers per triangle). A file is binary when its size is
  * 84 + 50 n for the count n in bytes 80..83, whatever its 80-byte header says (exporters write "solid NAME" and even
@@ -103,10 +127,16 @@ export function parseStl(bytes: Uint8Array): Float64Array {
     const n = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(80, true);
     if (84 + 50 * n === bytes.length) {
       if (n === 0) throw new Error('binary STL: the file contains no triangles');
+      if (n > MAX_BODY_TRIANGLES) throw tooManyTrianglesError(n, 'the binary STL');
       return parseBinary(bytes, n);
     }
   }
-  if (startsWithWord(bytes, skipSpace(bytes, 0), 'solid')) return parseAscii(bytes);
+  if (startsWithWord(bytes, skipSpace(bytes, 0), 'solid')) {
+    if (bytes.length > MAX_ASCII_STL_BYTES) {
+      throw asciiTooLargeError(bytes.length);
+    }
+    return parseAscii(bytes);
+  }
   if (bytes.length < 84) throw new Error(`not an STL file: ${bytes.length} bytes, too short for a binary STL and not starting with "solid"`);
   const n = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(80, true);
   throw new Error(
