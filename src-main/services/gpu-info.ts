@@ -1,6 +1,6 @@
 // What the services know about the GPU: the default adapter (opened once, then closed) for the launch view
 // and its limits for the live pre-launch check of the case editor.
-import { prelaunchCheck } from '../cases/prelaunch.js';
+import { gasVolumeOf, prelaunchCheck } from '../cases/prelaunch.js';
 import type { CaseCheck, GpuInfo } from '../common/contract/types.js';
 import { CaseError, parseCase } from '../common/case-schema.js';
 import { discoverGpus } from '../cluster/gpus.js';
@@ -65,7 +65,7 @@ export function checkCaseWithLimits(caseJson: unknown, limits: AdapterFacts['lim
     if (e instanceof CaseError) return { ok: false, issues: e.issues, prelaunch: null, adapter };
     throw e;
   }
-  const report = prelaunchCheck(c, { limits, buffers: bufferPlan(tables, initialCapacity(tables, stepsPerSubmit(c))) });
+  const report = prelaunchCheck(c, { limits, buffers: bufferPlan(tables, initialCapacity(tables, stepsPerSubmit(c))), gasVolume: gasVolumeOf(c, tables.bodies.volumeFraction) });
   // the contract's estimates are numbers by name: each rotating (vibrating) species' relaxation as named numbers
   const { rotation, vibration, ...numbers } = report.estimates;
   const estimates: Record<string, number> = { ...numbers };
