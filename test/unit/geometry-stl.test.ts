@@ -60,7 +60,7 @@ describe('parseStl', () => {
       const tiny = tessellateShape(shapeSchema.parse({ type: 'stl', file: 'x.stl', scale }), [1, 1, 1], binaryStl(CUBE));
       const issues = meshIssues(tiny);
       expect(issues, String(scale)).toHaveLength(1);
-      expect(issues[0]).toMatch(/m across .* below the smallest body dsmc meshes, 1e-9 m .* check its scale/);
+      expect(issues[0]).toMatch(/m across .* below the smallest body dsmc meshes, 1e-9 m .* set its scale/);
     }
     expect(meshIssues(tessellateShape(shapeSchema.parse({ type: 'stl', file: 'x.stl', scale: 1e-6 }), [1, 1, 1], binaryStl(CUBE)))).toEqual([]);
   });

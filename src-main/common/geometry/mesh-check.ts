@@ -32,7 +32,7 @@ class Capped {
   }
   // The messages kept plus "... and N more".
   done(): string[] {
-    return this.extra > 0 ? [...this.lines, `... and ${this.extra} more ${this.what}`] : this.lines;
+    return this.extra > 0 ? [...this.lines, `... and ${this.extra} more ${this.what}: repair them the same way (or remove the body)`] : this.lines;
   }
 }
 
@@ -48,14 +48,14 @@ export function meshIssues(tris: Float64Array): string[] {
   if (n === 0) return ['the mesh has no triangles'];
   if (tris.length % 9 !== 0) return [`the mesh array has ${tris.length} numbers, not a multiple of 9 (3 vertices of 3 coordinates per triangle)`];
   for (let i = 0; i < tris.length; i++) {
-    if (!Number.isFinite(tris[i])) return [`triangle ${Math.floor(i / 9)} has a non-finite coordinate (${tris[i]})`];
+    if (!Number.isFinite(tris[i])) return [`triangle ${Math.floor(i / 9)} has a non-finite coordinate (${tris[i]}); remove that triangle or write the mesh again`];
   }
   const b = meshBounds(tris);
   const diag = Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);
-  if (!(diag > 0)) return ['the mesh has no extent: all its vertices are the same point'];
+  if (!(diag > 0)) return ['the mesh has no extent: all its vertices are the same point; check its units and set its scale (an STL in mm needs "scale": 0.001), or remove the body'];
   if (diag < MIN_BODY_EXTENT) {
     return [`the mesh is ${diag.toExponential(3)} m across (the diagonal of its bounds), below the smallest body dsmc meshes, ${MIN_BODY_EXTENT} m (the smallest cell); ` +
-      'check its scale (an STL in mm needs "scale": 0.001) and its units'];
+      'check its units and set its scale (an STL in mm needs "scale": 0.001)'];
   }
 
   // merge vertices by their quantized coordinates

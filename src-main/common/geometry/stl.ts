@@ -41,7 +41,7 @@ function parseBinary(bytes: Uint8Array, n: number): Float64Array {
     const base = 84 + 50 * t + 12;
     for (let q = 0; q < 9; q++) {
       const x = view.getFloat32(base + 4 * q, true);
-      if (!Number.isFinite(x)) throw new Error(`binary STL: triangle ${t} has a non-finite coordinate (${x})`);
+      if (!Number.isFinite(x)) throw new Error(`binary STL: triangle ${t} has a non-finite coordinate (${x}); remove that triangle or write the mesh again from your CAD tool`);
       out[9 * t + q] = x;
     }
   }
@@ -105,8 +105,8 @@ function parseAscii(bytes: Uint8Array): Float64Array {
     }
   }
   // a missing final "endsolid" is forgiven (some exporters drop it); an unfinished facet is not
-  if (state !== 'top' && state !== 'solid') throw new Error(`ASCII STL line ${line}: the file ends inside a facet`);
-  if (solids === 0 || out.length === 0) throw new Error('ASCII STL: the file contains no facets');
+  if (state !== 'top' && state !== 'solid') throw new Error(`ASCII STL line ${line}: the file ends inside a facet (it may be cut short); write the mesh again from your CAD tool`);
+  if (solids === 0 || out.length === 0) throw new Error('ASCII STL: the file contains no facets; write a closed mesh into it (facet normal / outer loop / 3 vertex lines / endloop / endfacet)');
   return Float64Array.from(out);
 }
 
@@ -126,7 +126,7 @@ export function parseStl(bytes: Uint8Array): Float64Array {
   if (bytes.length >= 84) {
     const n = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(80, true);
     if (84 + 50 * n === bytes.length) {
-      if (n === 0) throw new Error('binary STL: the file contains no triangles');
+      if (n === 0) throw new Error('binary STL: the file contains no triangles; write a closed mesh into it from your CAD tool');
       if (n > MAX_BODY_TRIANGLES) throw tooManyTrianglesError(n, 'the binary STL');
       return parseBinary(bytes, n);
     }
@@ -137,10 +137,10 @@ export function parseStl(bytes: Uint8Array): Float64Array {
     }
     return parseAscii(bytes);
   }
-  if (bytes.length < 84) throw new Error(`not an STL file: ${bytes.length} bytes, too short for a binary STL and not starting with "solid"`);
+  if (bytes.length < 84) throw new Error(`not an STL file: ${bytes.length} bytes, too short for a binary STL and not starting with "solid"; write the mesh as binary or ASCII STL`);
   const n = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(80, true);
   throw new Error(
     `not an STL file: it does not start with "solid" (ASCII) and its size ${bytes.length} bytes is not 84 + 50 x ${n} ` +
-      `= ${84 + 50 * n} as the triangle count in its header requires (binary); the file may be truncated`,
+      `= ${84 + 50 * n} as the triangle count in its header requires (binary); the file may be truncated: write the mesh again from your CAD tool`,
   );
 }
