@@ -85,6 +85,32 @@ describe('meshIssues', () => {
   });
 });
 
+describe('meshIssues between the shells of one mesh (issue 25 item 3)', () => {
+  const box = (min: number[], max: number[]) => mesh({ type: 'box', min, max });
+  const join = (...parts: Float64Array[]) => Float64Array.from(parts.flatMap((p) => [...p]));
+
+  it('refuses two overlapping closed cubes written into one mesh', () => {
+    const issues = meshIssues(join(box([0.2, 0.2, 0.2], [0.5, 0.5, 0.5]), box([0.4, 0.4, 0.4], [0.7, 0.7, 0.7])));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(/^two shells of the mesh \(1 and 2 of 2\) cross each other: the surfaces intersect or touch near \(.*\); merge them into one closed surface/);
+  });
+
+  it('refuses a cube inside a cube, both facing out, and accepts it as a cavity facing in', () => {
+    const outer = box([0.2, 0.2, 0.2], [0.8, 0.8, 0.8]);
+    const inner = box([0.4, 0.4, 0.4], [0.6, 0.6, 0.6]);
+    for (const tris of [join(outer, inner), join(inner, outer)]) {
+      const issues = meshIssues(tris);
+      expect(issues).toHaveLength(1);
+      expect(issues[0]).toMatch(/^the mesh has a shell inside another, both facing out \(shell \d of 2, 12 triangles, inside shell \d\): remove the inner shell/);
+    }
+    expect(meshIssues(join(outer, reversed(inner)))).toEqual([]);
+  });
+
+  it('accepts separate shells and a single sphere', () => {
+    expect(meshIssues(join(box([0.1, 0.1, 0.1], [0.3, 0.3, 0.3]), box([0.5, 0.5, 0.5], [0.7, 0.7, 0.7]), sphere([0.2, 0.7, 0.2], 0.1)))).toEqual([]);
+  });
+});
+
 describe('bodyPlacementIssues', () => {
   it('two overlapping spheres are named; separated and nested-apart ones are not', () => {
     const a = { name: 'left', tris: sphere([0.35, 0.5, 0.5], 0.2) };

@@ -129,10 +129,69 @@ export function meshIssues(tris: Float64Array): string[] {
   }
 
   const issues = [...degenerate.done(), ...open.done(), ...nonManifold.done(), ...flipped.done()];
+  if (issues.length === 0) issues.push(...shellIssues(tris, vid, ids.size));
   const volume = meshVolume(tris);
   if (Math.abs(volume) < 1e-12 * diag * diag * diag) issues.push(`the mesh encloses no volume (signed volume ${volume.toExponential(1)} m^3); use a closed surface around a solid (write the STL with outward normals)`);
   else if (volume < 0) issues.push(`the normals point inward (signed volume ${volume.toExponential(1)} m^3); reverse the triangle order (write the STL with outward normals, counter-clockwise seen from outside)`);
   return issues;
+}
+
+/** Shells compared pairwise at most (a mesh of more separate shells is checked for the first ones only). */
+const MAX_SHELLS = 200;
+
+// The triangles of each shell (connected by shared vertices) of a closed mesh, as separate arrays.
+function shellsOf(tris: Float64Array, vid: Uint32Array, nv: number): Float64Array[] {
+  const parent = Int32Array.from({ length: nv }, (_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  const n = vid.length / 3;
+  for (let t = 0; t < n; t++) {
+    const a = find(vid[3 * t]);
+    for (let e = 1; e < 3; e++) { const b = find(vid[3 * t + e]); if (a !== b) parent[b] = a; }
+  }
+  const byRoot = new Map<number, number[]>();
+  for (let t = 0; t < n; t++) {
+    const r = find(vid[3 * t]);
+    let list = byRoot.get(r);
+    if (!list) byRoot.set(r, (list = []));
+    list.push(t);
+  }
+  return [...byRoot.values()].map((list) => {
+    const out = new Float64Array(9 * list.length);
+    list.forEach((t, k) => out.set(tris.subarray(9 * t, 9 * t + 9), 9 * k));
+    return out;
+  });
+}
+
+/**
+ * Problems between the shells of one closed mesh (issue 25 item 3): two shells whose surfaces cross (overlapping
+ * solids written into one STL), and a shell inside another with outward normals (a nested shell: the solver would
+ * count gas in the space between them and the buried faces in the area). A shell inside another with inward
+ * normals is a cavity, which is fine. Shells are compared pairwise, the first MAX_SHELLS of them.
+ */
+function shellIssues(tris: Float64Array, vid: Uint32Array, nv: number): string[] {
+  const shells = shellsOf(tris, vid, nv);
+  if (shells.length < 2) return [];
+  const list = shells.slice(0, MAX_SHELLS).map((t) => ({ t, b: meshBounds(t), v: meshVolume(t) }));
+  const issues = new Capped('problems between shells');
+  for (let i = 0; i < list.length; i++) {
+    for (let j = i + 1; j < list.length; j++) {
+      const why = overlap(list[i].t, list[i].b, list[j].t, list[j].b);
+      if (!why) continue;
+      const [outer, inner] = why.includes('first lies inside') ? [j, i] : [i, j];
+      if (why.includes('lies inside')) {
+        if (list[inner].v < 0 && list[outer].v > 0) continue; // a cavity
+        issues.add(`the mesh has a shell inside another, both facing out (shell ${inner + 1} of ${shells.length}, ${list[inner].t.length / 9} triangles, ` +
+          `inside shell ${outer + 1}): remove the inner shell, or reverse its triangles if it is a cavity`);
+      } else {
+        issues.add(`two shells of the mesh (${i + 1} and ${j + 1} of ${shells.length}) cross each other: ${why.replace('their surfaces', 'the surfaces')}; ` +
+          'merge them into one closed surface (a boolean union in your CAD tool) or remove one');
+      }
+    }
+  }
+  return issues.done();
 }
 
 /** A named body mesh for the placement checks. */
