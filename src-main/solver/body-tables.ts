@@ -128,13 +128,41 @@ export function bodyTriangles(c: Case): { tris: Float64Array; triBody: Int32Arra
   return { tris, triBody, perBody };
 }
 
+/**
+ * Triangles lying in a face of the box with their front (gas) side outside it, e.g. the end caps of a body extruded
+ * through a 2D case: no molecule inside the box can reach them from the front, and listing them for the GPU let a
+ * molecule set off the rim after a hit count them (slack of the triangle test, hits a hair behind the start) and
+ * bounce between the two caps every step (issue 25 item 17). They stay in the mesh (volumes, outlines, areas).
+ */
+export function domainFaceTriangles(tris: Float64Array, domain: [number, number, number]): Uint8Array {
+  const n = tris.length / 9;
+  const out = new Uint8Array(n);
+  for (let t = 0; t < n; t++) {
+    const p = 9 * t;
+    const e1 = [tris[p + 3] - tris[p], tris[p + 4] - tris[p + 1], tris[p + 5] - tris[p + 2]];
+    const e2 = [tris[p + 6] - tris[p], tris[p + 7] - tris[p + 1], tris[p + 8] - tris[p + 2]];
+    const nrm = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+    for (let a = 0; a < 3 && !out[t]; a++) {
+      const tol = 1e-6 * domain[a];
+      const at = (x: number) => [tris[p + a], tris[p + 3 + a], tris[p + 6 + a]].every((v) => Math.abs(v - x) <= tol);
+      if ((nrm[a] < 0 && at(0)) || (nrm[a] > 0 && at(domain[a]))) out[t] = 1;
+    }
+  }
+  return out;
+}
+
 /** The bodyData words: cell offsets, cut-cell lists, then the triangles (f32 bits). */
-function packBodyData(table: CellTable, tris: Float64Array, triBody: Int32Array, nCells: number): { data: Uint32Array; triBase: number } {
+function packBodyData(table: CellTable, tris: Float64Array, triBody: Int32Array, nCells: number, domain: [number, number, number]): { data: Uint32Array; triBase: number } {
   const nTris = triBody.length;
+  const onFace = domainFaceTriangles(tris, domain);
+  // each cell's list without the triangles on a domain face (no gas reaches their front side)
+  const lists: Uint32Array[] = [];
   let listWords = 0;
   for (let g = 0; g < nCells; g++) {
-    const n = table.triStart[g + 1] - table.triStart[g];
-    if (n > 0) listWords += 4 + n;
+    const all = table.triList.subarray(table.triStart[g], table.triStart[g + 1]);
+    const kept = all.some((t) => onFace[t]) ? all.filter((t) => !onFace[t]) : all;
+    lists.push(kept);
+    if (kept.length > 0) listWords += 4 + kept.length;
   }
   // word 0 of the lists is never an offset (0 means "no list"): lists start at nCells + 1
   const triBase = nCells + 1 + listWords;
@@ -142,15 +170,14 @@ function packBodyData(table: CellTable, tris: Float64Array, triBody: Int32Array,
   const f32 = new Float32Array(data.buffer);
   let o = nCells + 1;
   for (let g = 0; g < nCells; g++) {
-    const a = table.triStart[g];
-    const n = table.triStart[g + 1] - a;
+    const n = lists[g].length;
     if (n === 0) continue;
     data[g] = o;
     data[o] = n;
     f32[o + 1] = table.refPoint[3 * g];
     f32[o + 2] = table.refPoint[3 * g + 1];
     f32[o + 3] = table.refPoint[3 * g + 2];
-    data.set(table.triList.subarray(a, a + n), o + 4);
+    data.set(lists[g], o + 4);
     o += 4 + n;
   }
   for (let t = 0; t < nTris; t++) {
@@ -195,7 +222,7 @@ export function buildBodyTables(c: Case, tHot: number): BodyTables {
     const table = buildCellTable(tris, { cells, cellSize });
     cellKind = table.kind;
     volumeFraction = table.volumeFraction;
-    ({ data: bodyData, triBase } = packBodyData(table, tris, triBody, nCells));
+    ({ data: bodyData, triBase } = packBodyData(table, tris, triBody, nCells, domainLengths(c)));
   }
   const massRef = Math.max(...c.species.map((s) => s.mass));
   const surfModels: Values[] = c.bodies.map((b) =>
