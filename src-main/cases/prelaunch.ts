@@ -25,6 +25,8 @@ export interface PrelaunchGpu {
   deviceMemoryBytes?: number;
   /** Volume of the box not inside bodies, m^3, from the cell table (gasVolumeOf); the whole box when not given. */
   gasVolume?: number;
+  /** The bodies' placement warnings found when the tables were built (BodyTables.warnings); found again when not given. */
+  bodyWarnings?: { path: string; message: string }[];
 }
 
 /** The gas volume of a case's cells (m^3): each cell's gas fraction times its volume; the whole box without bodies. */
@@ -112,7 +114,7 @@ function cellIndexFindings(c: Case): Finding[] {
 export function prelaunchCheck(c: Case, gpu: PrelaunchGpu): PrelaunchReport {
   const p = physicsOf(c);
   // bad geometry is refused as a case error when the tables are built (body-tables.ts); here only its warnings
-  const bodyWarnings = c.bodies.length > 0 ? bodyGeometryIssues(c).warnings : [];
+  const bodyWarnings = gpu.bodyWarnings ?? (c.bodies.length > 0 ? bodyGeometryIssues(c).warnings : []);
   const warnings = [...physicsFindings(c, p), ...bodyWarnings.map((i) => ({ code: 'body-thin', field: i.path, message: i.message }))];
   const gasVolume = gpu.gasVolume ?? domainVolume(c);
   const errors = [...gasVolumeFindings(c, gasVolume), ...cellIndexFindings(c), ...bufferFindings(gpu)];

@@ -65,7 +65,7 @@ export function checkCaseWithLimits(caseJson: unknown, limits: AdapterFacts['lim
     if (e instanceof CaseError) return { ok: false, issues: e.issues, prelaunch: null, adapter };
     throw e;
   }
-  const report = prelaunchCheck(c, { limits, buffers: bufferPlan(tables, initialCapacity(tables, stepsPerSubmit(c))), gasVolume: gasVolumeOf(c, tables.bodies.volumeFraction) });
+  const report = prelaunchCheck(c, { limits, buffers: bufferPlan(tables, initialCapacity(tables, stepsPerSubmit(c))), gasVolume: gasVolumeOf(c, tables.bodies.volumeFraction), bodyWarnings: tables.bodies.warnings });
   // the contract's estimates are numbers by name: each rotating (vibrating) species' relaxation as named numbers
   const { rotation, vibration, ...numbers } = report.estimates;
   const estimates: Record<string, number> = { ...numbers };

@@ -26,6 +26,8 @@ export interface BodyTables {
   triBody: Int32Array;
   nTris: number;
   nBodies: number;
+  /** The geometry warnings found while the bodies were placed (thinner than a cell), for the pre-launch check. */
+  warnings: CaseIssue[];
   /** Per global cell: 0 gas, 1 cut, 2 inside a body (all 0 without bodies). */
   cellKind: Uint8Array | null;
   /** Per global cell: gas volume / cell volume (null without bodies: all 1). */
@@ -112,9 +114,9 @@ export function bodyGeometryIssues(c: Case, perBody = tessellateBodies(c)): { er
 }
 
 /** The triangles of every body of a case, and the body of each; throws a CaseError on bad geometry. */
-export function bodyTriangles(c: Case): { tris: Float64Array; triBody: Int32Array; perBody: Float64Array[] } {
+export function bodyTriangles(c: Case): { tris: Float64Array; triBody: Int32Array; perBody: Float64Array[]; warnings: CaseIssue[] } {
   const perBody = tessellateBodies(c);
-  const { errors } = bodyGeometryIssues(c, perBody);
+  const { errors, warnings } = bodyGeometryIssues(c, perBody);
   if (errors.length > 0) throw new CaseError(errors);
   const total = perBody.reduce((n, t) => n + t.length / 9, 0);
   const tris = new Float64Array(9 * total);
@@ -125,7 +127,7 @@ export function bodyTriangles(c: Case): { tris: Float64Array; triBody: Int32Arra
     triBody.fill(i, at, at + t.length / 9);
     at += t.length / 9;
   });
-  return { tris, triBody, perBody };
+  return { tris, triBody, perBody, warnings };
 }
 
 /**
@@ -211,7 +213,7 @@ function modelValues(kind: number, accommodation: number, velocity: readonly num
 export function buildBodyTables(c: Case, tHot: number): BodyTables {
   const { cells, cellSize } = c.grid;
   const nCells = cells[0] * cells[1] * cells[2];
-  const { tris, triBody } = bodyTriangles(c);
+  const { tris, triBody, warnings } = bodyTriangles(c);
   const nTris = triBody.length;
   const nBodies = c.bodies.length;
   let cellKind: Uint8Array | null = null;
@@ -253,7 +255,7 @@ export function buildBodyTables(c: Case, tHot: number): BodyTables {
   // off the surface by more than the rounding of an f32 position in the box, and far below a cell
   const bodyEps = Math.max(1e-5 * Math.min(...cellSize), 8 * Math.max(lx, ly, lz) * 2 ** -24);
   return {
-    tris, triBody, nTris, nBodies, cellKind, volumeFraction, bodyData, surfModels, surfSpecies,
+    tris, triBody, nTris, nBodies, cellKind, volumeFraction, bodyData, surfModels, surfSpecies, warnings,
     // one hit's value stays below 2^24: the 64-bit sums hold 2^39 fastest hits before they could overflow
     scaleP: fixedScale(vmax, 24), scaleE: fixedScale(0.5 * vmax * vmax, 24), massRef, bodyEps, vmax,
     elements: nTris + DOMAIN_FACE_ELEMENTS,

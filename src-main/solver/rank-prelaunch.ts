@@ -15,7 +15,7 @@ export function checkRankBuffers(c: Case, gpu: Gpu, sub: Subdomain): void {
   const report = prelaunchCheck(c, {
     limits: { maxStorageBufferBindingSize: Number(gpu.limits.maxStorageBufferBindingSize), maxBufferSize: Number(gpu.limits.maxBufferSize) },
     buffers: bufferPlan(tables, capacity, sub.nLocal, sub.worldSize),
-    gasVolume: gasVolumeOf(c, tables.bodies.volumeFraction),
+    gasVolume: gasVolumeOf(c, tables.bodies.volumeFraction), bodyWarnings: tables.bodies.warnings,
   });
   if (report.ok) return;
   const errors = { ...report, warnings: [] };

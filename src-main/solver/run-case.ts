@@ -38,7 +38,7 @@ export function checkCase(c: Case, gpu: Gpu): PrelaunchReport {
       maxBufferSize: Number(gpu.limits.maxBufferSize),
     },
     buffers: bufferPlan(tables, capacity),
-    gasVolume: gasVolumeOf(c, tables.bodies.volumeFraction),
+    gasVolume: gasVolumeOf(c, tables.bodies.volumeFraction), bodyWarnings: tables.bodies.warnings,
   });
 }
 
