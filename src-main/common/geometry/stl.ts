@@ -2,8 +2,8 @@
 // ignored: the vertex order (counter-clockwise seen from outside) defines the outward side.
 
 /**
- * Most triangles a case's bodies may have in all (the pre-launch checks and the cut-cell volumes take about 30 us
- * per triangle on one core: 500 000 is a check of about 15 s). Larger meshes are refused at once, naming this limit.
+ * Most triangles a case's bodies may have in all (the pre-launch checks and the cut-cell volumes take several us per
+ * triangle on one core: 327 680 triangles check in about 2 s). Larger meshes are refused at once, naming this limit.
  */
 export const MAX_BODY_TRIANGLES = 500_000;
 /** Largest ASCII STL file read (about 500 000 facets); it is refused before any of it is decoded into text. */
@@ -12,7 +12,7 @@ export const MAX_ASCII_STL_BYTES = 128 * 1024 * 1024;
 /** The error for a mesh of `n` triangles over MAX_BODY_TRIANGLES. */
 export function tooManyTrianglesError(n: number, what: string, verb = 'has'): Error {
   return new Error(`${what} ${verb} ${n} triangles; the bodies of a case have at most ${MAX_BODY_TRIANGLES} triangles in all (MAX_BODY_TRIANGLES: ` +
-    'the geometry checks and cut-cell volumes take about 30 us per triangle): coarsen or decimate the mesh (e.g. MeshLab\'s quadric edge collapse), ' +
+    'the geometry checks and cut-cell volumes grow with it): coarsen or decimate the mesh (e.g. MeshLab\'s quadric edge collapse), ' +
     'or use fewer sphere subdivisions');
 }
 
