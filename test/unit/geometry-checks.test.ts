@@ -106,6 +106,15 @@ describe('meshIssues between the shells of one mesh (issue 25 item 3)', () => {
     expect(meshIssues(join(outer, reversed(inner)))).toEqual([]);
   });
 
+  it('refuses a single closed shell that passes through itself (a box corner pushed down through its bottom face)', () => {
+    const tris = box([0.2, 0.2, 0.2], [0.6, 0.6, 0.6]);
+    for (let p = 0; p < tris.length; p += 3) {
+      if (tris[p] === 0.6 && tris[p + 1] === 0.6 && tris[p + 2] === 0.6) tris.set([0.4, 0.4, 0.05], p);
+    }
+    const issues = meshIssues(tris);
+    expect(issues.some((m) => /^triangles \d+ and \d+ of the mesh cross each other near \(.*\) \(they share no vertex\): the surface passes through itself/.test(m)), issues.join('\n')).toBe(true);
+  });
+
   it('accepts separate shells and a single sphere', () => {
     expect(meshIssues(join(box([0.1, 0.1, 0.1], [0.3, 0.3, 0.3]), box([0.5, 0.5, 0.5], [0.7, 0.7, 0.7]), sphere([0.2, 0.7, 0.2], 0.1)))).toEqual([]);
   });

@@ -173,7 +173,7 @@ function shellsOf(tris: Float64Array, vid: Uint32Array, nv: number): Float64Arra
  */
 function shellIssues(tris: Float64Array, vid: Uint32Array, nv: number): string[] {
   const shells = shellsOf(tris, vid, nv);
-  if (shells.length < 2) return [];
+  if (shells.length < 2) return selfCrossingIssues(tris, vid);
   const list = shells.slice(0, MAX_SHELLS).map((t) => ({ t, b: meshBounds(t), v: meshVolume(t) }));
   const issues = new Capped('problems between shells');
   for (let i = 0; i < list.length; i++) {
@@ -191,7 +191,57 @@ function shellIssues(tris: Float64Array, vid: Uint32Array, nv: number): string[]
       }
     }
   }
-  return issues.done();
+  const found = issues.done();
+  return found.length > 0 ? found : selfCrossingIssues(tris, vid);
+}
+
+// The message for a surface that passes through itself (two triangles sharing no vertex meet), or none.
+function selfCrossingIssues(tris: Float64Array, vid: Uint32Array): string[] {
+  const self = selfCrossing(tris, vid);
+  if (!self) return [];
+  return [`triangles ${self.t} and ${self.u} of the mesh cross each other near ${point(self.at, 0)} (they share no vertex): the surface passes ` +
+    'through itself; repair it in your CAD tool (remove the self-intersection, e.g. a boolean union of the parts) or write it again'];
+}
+
+/**
+ * Two triangles of the mesh that share no vertex yet meet (the surface passes through itself, or two of its shells
+ * cross), found with a uniform grid of the triangles' bounds; null when there are none. Triangles that share a vertex
+ * are not compared (they meet there by construction).
+ */
+function selfCrossing(tris: Float64Array, vid: Uint32Array): { t: number; u: number; at: Float64Array } | null {
+  const n = tris.length / 9;
+  const b = meshBounds(tris);
+  const eps = 1e-12 * Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);
+  const g = Math.max(1, Math.min(128, Math.round(Math.cbrt(n))));
+  const size = [0, 1, 2].map((a) => Math.max(b.max[a] - b.min[a], eps) / g);
+  const cellOf = (x: number, a: number) => Math.min(g - 1, Math.max(0, Math.floor((x - b.min[a]) / size[a])));
+  const bins = new Map<number, number[]>();
+  const boxes: number[][] = [];
+  for (let t = 0; t < n; t++) {
+    const bx = triBox(tris, t);
+    boxes.push(bx);
+    for (let k = cellOf(bx[2] - eps, 2); k <= cellOf(bx[5] + eps, 2); k++)
+      for (let j = cellOf(bx[1] - eps, 1); j <= cellOf(bx[4] + eps, 1); j++)
+        for (let i = cellOf(bx[0] - eps, 0); i <= cellOf(bx[3] + eps, 0); i++) {
+          const key = i + g * (j + g * k);
+          let list = bins.get(key);
+          if (!list) bins.set(key, (list = []));
+          list.push(t);
+        }
+  }
+  const out = new Float64Array(3);
+  const shares = (t: number, u: number) => [0, 1, 2].some((e) => vid[3 * u + e] === vid[3 * t] || vid[3 * u + e] === vid[3 * t + 1] || vid[3 * u + e] === vid[3 * t + 2]);
+  const apart = (p: number[], q: number[]) => p[0] > q[3] + eps || q[0] > p[3] + eps || p[1] > q[4] + eps || q[1] > p[4] + eps || p[2] > q[5] + eps || q[2] > p[5] + eps;
+  for (const list of bins.values()) {
+    for (let x = 0; x < list.length; x++) {
+      for (let y = x + 1; y < list.length; y++) {
+        const t = list[x], u = list[y];
+        if (apart(boxes[t], boxes[u]) || shares(t, u)) continue;
+        if (trianglesIntersect(tris, 9 * t, tris, 9 * u, eps, out)) return { t: Math.min(t, u), u: Math.max(t, u), at: out };
+      }
+    }
+  }
+  return null;
 }
 
 /** A named body mesh for the placement checks. */
