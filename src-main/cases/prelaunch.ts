@@ -23,6 +23,29 @@ export interface PrelaunchGpu {
   limits: { maxStorageBufferBindingSize: number; maxBufferSize: number };
   buffers: { label: string; bytes: number }[];
   deviceMemoryBytes?: number;
+  /** Volume of the box not inside bodies, m^3, from the cell table (gasVolumeOf); the whole box when not given. */
+  gasVolume?: number;
+  /** The bodies' placement warnings found when the tables were built (BodyTables.warnings); found again when not given. */
+  bodyWarnings?: { path: string; message: string }[];
+}
+
+/** The gas volume of a case's cells (m^3): each cell's gas fraction times its volume; the whole box without bodies. */
+export function gasVolumeOf(c: Case, volumeFraction: Float64Array | null): number {
+  if (!volumeFraction) return domainVolume(c);
+  let sum = 0;
+  for (let i = 0; i < volumeFraction.length; i++) sum += volumeFraction[i];
+  return sum * cellVolume(c);
+}
+
+// An error when bodies fill the whole box: no cell keeps any gas, so the run would have no particles.
+function gasVolumeFindings(c: Case, gasVolume: number): Finding[] {
+  if (c.bodies.length === 0 || gasVolume > 0) return [];
+  return [{
+    code: 'no-gas-volume',
+    field: 'bodies',
+    message: `the bodies fill the whole box (${c.grid.cells.join(' x ')} cells, none with any gas), so the run would have no particles: ` +
+      'shrink or move the bodies, or enlarge the box (grid.cells, grid.cellSize) so gas surrounds them',
+  }];
 }
 
 /** Estimates (SI units) behind the findings. */
@@ -91,12 +114,14 @@ function cellIndexFindings(c: Case): Finding[] {
 export function prelaunchCheck(c: Case, gpu: PrelaunchGpu): PrelaunchReport {
   const p = physicsOf(c);
   // bad geometry is refused as a case error when the tables are built (body-tables.ts); here only its warnings
-  const bodyWarnings = c.bodies.length > 0 ? bodyGeometryIssues(c).warnings : [];
+  const bodyWarnings = gpu.bodyWarnings ?? (c.bodies.length > 0 ? bodyGeometryIssues(c).warnings : []);
   const warnings = [...physicsFindings(c, p), ...bodyWarnings.map((i) => ({ code: 'body-thin', field: i.path, message: i.message }))];
-  const errors = [...cellIndexFindings(c), ...bufferFindings(gpu)];
+  const gasVolume = gpu.gasVolume ?? domainVolume(c);
+  const errors = [...gasVolumeFindings(c, gasVolume), ...cellIndexFindings(c), ...bufferFindings(gpu)];
   const totalBufferBytes = gpu.buffers.reduce((s, b) => s + b.bytes, 0);
-  const particles = c.initial.kind === 'empty' ? 0 : (c.initial.numberDensity * domainVolume(c)) / p.fnum;
-  const referenceParticles = (p.ref.numberDensity * domainVolume(c)) / p.fnum;
+  // particles fill the gas volume only: cells inside bodies hold none, cut cells their gas fraction
+  const particles = c.initial.kind === 'empty' ? 0 : (c.initial.numberDensity * gasVolume) / p.fnum;
+  const referenceParticles = (p.ref.numberDensity * gasVolume) / p.fnum;
   const most = Math.max(particles, referenceParticles);
   return {
     ok: errors.length === 0,

@@ -11,6 +11,7 @@ import type { RunStore } from '../store/run-store.js';
 import { productVersion } from './product-version.js';
 import { removeRunCheckpoints, runCheckpointFolder } from '../solver/checkpoint/checkpoint-folder.js';
 import { attachCheckpointTarget } from '../solver/checkpoint/checkpoint-target.js';
+import { recordBodyFiles } from '../solver/checkpoint/body-files.js';
 
 /** A step's statistics as the database keeps them. */
 function stepRecord(s: StepStats): StepRecord {
@@ -41,8 +42,18 @@ export class RunRecorder {
       project, caseName: c.name, caseJson: c, seed: c.run.seed, ranks, gpus,
       adapter: { description: adapter.description, backend: adapter.backend }, productVersion: productVersion(),
     });
-    // run.checkpointEvery > 0: the loop (or the orchestrator) writes this run's checkpoints to the data folder
-    if (c.run.checkpointEvery > 0) attachCheckpointTarget(c, { folder: runCheckpointFolder(store.dataDir, runId) });
+    // run.checkpointEvery > 0: the loop (or the orchestrator) writes this run's checkpoints to the data folder, beside
+    // the record of its STL files (dsmc resume refuses a changed mesh)
+    if (c.run.checkpointEvery > 0) {
+      const folder = runCheckpointFolder(store.dataDir, runId);
+      try {
+        recordBodyFiles(folder, c);
+      } catch (e) {
+        store.finishRun(runId, 'failed', `could not record the STL files: ${(e as Error).message}`);
+        throw e;
+      }
+      attachCheckpointTarget(c, { folder });
+    }
     return new RunRecorder(store, runId);
   }
 

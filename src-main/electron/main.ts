@@ -2,12 +2,12 @@
 // the built renderer, wires the contract over IPC (sender checked), forwards live run events, and saves
 // exports through a save dialog. Business logic lives in src-main/services.
 import { app, BrowserWindow, dialog, ipcMain, session, type IpcMainInvokeEvent } from 'electron';
-import { renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DsmcService, ValidRequest } from '../common/contract/contract.js';
 import type { RunEvent } from '../common/contract/types.js';
 import { IPC_EVENT_CHANNEL } from '../common/contract/wire.js';
+import { saveExportFile } from '../services/exports.js';
 import { packageRoot } from '../services/install-paths.js';
 import { wireContract } from './ipc-host.js';
 import { hardenContents, secureWebPreferences, withCsp } from './window-security.js';
@@ -26,13 +26,6 @@ function appFiles(): { index: string; preload: string } {
   };
 }
 
-/** Writes bytes to `path` through a temporary file in the same folder. */
-function writeViaTemp(path: string, bytes: Buffer): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, bytes);
-  renameSync(tmp, path);
-}
-
 /** The service with exportRun going through Electron's save dialog instead of a download. */
 function withSaveDialog(service: MainServices, window: () => BrowserWindow | null): DsmcService {
   const exportRun = async (r: ValidRequest<'exportRun'>) => {
@@ -41,7 +34,7 @@ function withSaveDialog(service: MainServices, window: () => BrowserWindow | nul
     if (!win) throw new Error('export not saved: the app window is closed');
     const choice = await dialog.showSaveDialog(win, { title: 'Save export', defaultPath: file.fileName });
     if (choice.canceled || !choice.filePath) throw new Error('export not saved: the save dialog was cancelled; click the export button again to choose a file');
-    writeViaTemp(choice.filePath, Buffer.from(file.base64, 'base64'));
+    await saveExportFile(choice.filePath, Buffer.from(file.base64, 'base64'));
     return { ...file, base64: '', savedPath: choice.filePath };
   };
   return new Proxy(service, { get: (t, k, rcv) => (k === 'exportRun' ? exportRun : Reflect.get(t, k, rcv)) }) as DsmcService;

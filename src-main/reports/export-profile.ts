@@ -3,14 +3,15 @@ import type { ProfileReport } from '../common/reports/profile-model.js';
 import { htmlToPdf } from './html-to-pdf.js';
 import { profileCsv } from './profile-csv.js';
 import { profileHtml } from './profile-html.js';
+import type { OutputGuard } from './output-target.js';
 import { writeFileAtomic } from './write-atomic.js';
 
 /** Writers of a report to a file, by format. */
 const PROFILE_WRITERS = {
-  html: (r: ProfileReport, out: string) => writeFileAtomic(out, profileHtml(r)),
-  csv: (r: ProfileReport, out: string) => writeFileAtomic(out, profileCsv(r)),
-  json: (r: ProfileReport, out: string) => writeFileAtomic(out, JSON.stringify(r, null, 2) + '\n'),
-  pdf: (r: ProfileReport, out: string) => htmlToPdf(profileHtml(r), out),
+  html: (r: ProfileReport, out: string, g: OutputGuard) => writeFileAtomic(out, profileHtml(r), g),
+  csv: (r: ProfileReport, out: string, g: OutputGuard) => writeFileAtomic(out, profileCsv(r), g),
+  json: (r: ProfileReport, out: string, g: OutputGuard) => writeFileAtomic(out, JSON.stringify(r, null, 2) + '\n', g),
+  pdf: (r: ProfileReport, out: string, g: OutputGuard) => htmlToPdf(profileHtml(r), out, g),
 } as const;
 
 export type ProfileFormat = keyof typeof PROFILE_WRITERS;
@@ -23,6 +24,6 @@ export function profileFormatOf(text: unknown): ProfileFormat {
 }
 
 /** Writes the report to `out` in `format` (through a temporary file). */
-export async function exportProfile(report: ProfileReport, format: ProfileFormat, out: string): Promise<void> {
-  await PROFILE_WRITERS[format](report, out);
+export async function exportProfile(report: ProfileReport, format: ProfileFormat, out: string, guard: OutputGuard = {}): Promise<void> {
+  await PROFILE_WRITERS[format](report, out, guard);
 }

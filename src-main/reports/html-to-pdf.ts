@@ -1,6 +1,7 @@
 // Prints an HTML document to PDF with headless Chromium through playwright-core (Debian's chromium
 // package; DSMC_CHROMIUM names another binary). The PDF is written to a temporary file and renamed.
 import { existsSync } from 'node:fs';
+import { checkOutputTarget, type OutputGuard } from './output-target.js';
 import { writeViaTemp } from './write-atomic.js';
 
 /** Default browser: Debian's chromium package. */
@@ -22,7 +23,8 @@ export function chromiumPath(env: Record<string, string | undefined> = process.e
 }
 
 /** Renders `html` (self-contained, no network) to an A4 PDF at `path`. */
-export async function htmlToPdf(html: string, path: string): Promise<void> {
+export async function htmlToPdf(html: string, path: string, guard: OutputGuard = {}): Promise<void> {
+  checkOutputTarget(path, guard);
   const executablePath = chromiumPath();
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
@@ -31,7 +33,7 @@ export async function htmlToPdf(html: string, path: string): Promise<void> {
     await page.setContent(html, { waitUntil: 'load' });
     await writeViaTemp(path, async (tmp) => {
       await page.pdf({ path: tmp, format: 'A4', printBackground: true, margin: { top: '12mm', bottom: '12mm', left: '12mm', right: '12mm' } });
-    });
+    }, guard);
   } finally {
     await browser.close();
   }

@@ -3,14 +3,15 @@ import type { ScalingReport } from '../common/reports/scaling-model.js';
 import { htmlToPdf } from './html-to-pdf.js';
 import { scalingCsv } from './scaling-csv.js';
 import { scalingHtml } from './scaling-html.js';
+import type { OutputGuard } from './output-target.js';
 import { writeFileAtomic } from './write-atomic.js';
 
 /** Writers of a scaling report to a file, by format. */
 const SCALING_WRITERS = {
-  html: (r: ScalingReport, out: string) => writeFileAtomic(out, scalingHtml(r)),
-  csv: (r: ScalingReport, out: string) => writeFileAtomic(out, scalingCsv(r)),
-  json: (r: ScalingReport, out: string) => writeFileAtomic(out, JSON.stringify(r, null, 2) + '\n'),
-  pdf: (r: ScalingReport, out: string) => htmlToPdf(scalingHtml(r), out),
+  html: (r: ScalingReport, out: string, g: OutputGuard) => writeFileAtomic(out, scalingHtml(r), g),
+  csv: (r: ScalingReport, out: string, g: OutputGuard) => writeFileAtomic(out, scalingCsv(r), g),
+  json: (r: ScalingReport, out: string, g: OutputGuard) => writeFileAtomic(out, JSON.stringify(r, null, 2) + '\n', g),
+  pdf: (r: ScalingReport, out: string, g: OutputGuard) => htmlToPdf(scalingHtml(r), out, g),
 } as const;
 
 export type ScalingFormat = keyof typeof SCALING_WRITERS;
@@ -28,6 +29,6 @@ export function defaultScalingOut(studyId: number, format: ScalingFormat): strin
 }
 
 /** Writes the report to `out` in `format` (through a temporary file). */
-export async function exportScaling(report: ScalingReport, format: ScalingFormat, out: string): Promise<void> {
-  await SCALING_WRITERS[format](report, out);
+export async function exportScaling(report: ScalingReport, format: ScalingFormat, out: string, guard: OutputGuard = {}): Promise<void> {
+  await SCALING_WRITERS[format](report, out, guard);
 }

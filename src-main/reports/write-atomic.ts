@@ -1,9 +1,11 @@
 // Writing an output file so that readers never see half of it: write a temporary file in the same
 // folder, flush it to disk, then rename it over the target (atomic on one file system). On any failure
 // (disk full, file size limit, no permission) the temporary file is removed and the target is left as it was.
+// Every target is checked first by checkOutputTarget (output-target.ts): never a run database, device or folder.
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { checkOutputTarget, type OutputGuard } from './output-target.js';
 
 /** A temporary name next to `path` (hidden, unique). */
 export function tempPathFor(path: string): string {
@@ -24,20 +26,47 @@ const WRITE_ERRORS: Record<string, (path: string, folder: string) => string> = {
   EFBIG: () => 'the file is larger than this system allows (file size limit, e.g. ulimit -f): raise the limit or write a smaller output',
 };
 
-/** Lets `write` fill a temporary file next to `path`, flushes it, then renames it to `path`; the temporary file never stays behind. */
-export async function writeViaTemp(path: string, write: (tmp: string) => Promise<void> | void): Promise<void> {
-  const tmp = tempPathFor(path);
+/** The error for a failed write, with the fix by errno code; other errors come back as they are. */
+function explainWriteError(path: string, e: unknown): unknown {
+  const err = e as NodeJS.ErrnoException;
+  const fix = err.code === undefined ? undefined : WRITE_ERRORS[err.code];
+  if (fix) return new Error(`cannot write ${path}: ${err.message}; ${fix(path, dirname(resolve(path)))} (any earlier ${basename(path)} was left as it was)`);
+  return e;
+}
+
+/**
+ * Writes several outputs all or nothing as far as the file system allows: every target is checked before any is
+ * written, each is filled through a temporary file beside it, and the renames come last (re-checking each target).
+ */
+export async function writeOutputs(files: { path: string; write: (tmp: string) => Promise<void> | void; extensions?: string[] }[], guard: OutputGuard = {}): Promise<void> {
+  const targets = files.map((f) => checkOutputTarget(f.path, guard, f.extensions));
+  const temps: string[] = [];
   try {
-    await write(tmp);
-    flushToDisk(tmp);
-    renameSync(tmp, resolve(path));
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    const err = e as NodeJS.ErrnoException;
-    const fix = err.code === undefined ? undefined : WRITE_ERRORS[err.code];
-    if (fix) throw new Error(`cannot write ${path}: ${err.message}; ${fix(path, dirname(resolve(path)))} (any earlier ${basename(path)} was left as it was)`);
-    throw e;
+    for (let i = 0; i < files.length; i++) {
+      temps.push(tempPathFor(targets[i]));
+      try {
+        await files[i].write(temps[i]);
+        flushToDisk(temps[i]);
+      } catch (e) {
+        throw explainWriteError(files[i].path, e);
+      }
+    }
+    for (let i = 0; i < files.length; i++) {
+      checkOutputTarget(targets[i], guard, files[i].extensions);
+      try {
+        renameSync(temps[i], targets[i]);
+      } catch (e) {
+        throw explainWriteError(files[i].path, e);
+      }
+    }
+  } finally {
+    for (const t of temps) rmSync(t, { force: true });
   }
+}
+
+/** Lets `write` fill a temporary file next to `path` (checked first), flushes it, then renames it to `path`; the temporary file never stays behind. */
+export async function writeViaTemp(path: string, write: (tmp: string) => Promise<void> | void, guard: OutputGuard = {}): Promise<void> {
+  await writeOutputs([{ path, write }], guard);
 }
 
 /** fsync of a written file, so a crash after the rename cannot leave an empty or partial file under the final name. */
@@ -51,6 +80,6 @@ function flushToDisk(path: string): void {
 }
 
 /** Writes text or bytes to `path` through a temporary file. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await writeViaTemp(path, (tmp) => writeFileSync(tmp, data));
+export async function writeFileAtomic(path: string, data: string | Uint8Array, guard: OutputGuard = {}): Promise<void> {
+  await writeViaTemp(path, (tmp) => writeFileSync(tmp, data), guard);
 }

@@ -54,7 +54,8 @@ export async function startServer(o: ServeOptions = {}): Promise<RunningServer> 
   requireRendererBuild(rendererDir);
   const host = o.host ?? '127.0.0.1';
   const token = o.token ?? newToken();
-  const service = new StudioService({ dataDir: o.dataDir });
+  // files a case names from the browser are confined to the data folder and this folder (issue 25 item 16)
+  const service = new StudioService({ dataDir: o.dataDir, confineFiles: true });
   const wss = contractSocketServer(service, (l) => service.onEvent(l));
   let cookie = '';
   const hosts = allowedHosts(host);

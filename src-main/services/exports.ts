@@ -49,3 +49,8 @@ export async function exportRunFile(source: RunSource, runId: number, format: Ex
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Saves an export's bytes where the user chose (the desktop app's save dialog), through the shared output checks and a temporary file. */
+export async function saveExportFile(path: string, bytes: Uint8Array, dataDirs: string[] = []): Promise<void> {
+  await writeFileAtomic(path, bytes, { dataDirs, label: 'the chosen file' });
+}

@@ -1,6 +1,6 @@
 // What the services know about the GPU: the default adapter (opened once, then closed) for the launch view
 // and its limits for the live pre-launch check of the case editor.
-import { prelaunchCheck } from '../cases/prelaunch.js';
+import { gasVolumeOf, prelaunchCheck } from '../cases/prelaunch.js';
 import type { CaseCheck, GpuInfo } from '../common/contract/types.js';
 import { CaseError, parseCase } from '../common/case-schema.js';
 import { discoverGpus } from '../cluster/gpus.js';
@@ -47,10 +47,14 @@ export async function listGpus(): Promise<GpuInfo[]> {
   return discovered.length > 0 ? discovered : [facts.gpu];
 }
 
-/** Validates a case and runs the pre-launch check against the default adapter's limits. */
+/** Validates a case and runs the pre-launch check against the default adapter's limits (in this thread). */
 export async function checkCaseJson(caseJson: unknown): Promise<CaseCheck> {
   const facts = await adapterFacts();
-  const adapter = `${facts.gpu.description} [${facts.gpu.backend}]`;
+  return checkCaseWithLimits(caseJson, facts.limits, `${facts.gpu.description} [${facts.gpu.backend}]`);
+}
+
+/** The check itself, without the GPU: parse, mesh and place the bodies, pre-launch rules against `limits` (synchronous; heavy for large meshes). */
+export function checkCaseWithLimits(caseJson: unknown, limits: AdapterFacts['limits'], adapter: string): CaseCheck {
   let c;
   let tables;
   try {
@@ -61,7 +65,7 @@ export async function checkCaseJson(caseJson: unknown): Promise<CaseCheck> {
     if (e instanceof CaseError) return { ok: false, issues: e.issues, prelaunch: null, adapter };
     throw e;
   }
-  const report = prelaunchCheck(c, { limits: facts.limits, buffers: bufferPlan(tables, initialCapacity(tables, stepsPerSubmit(c))) });
+  const report = prelaunchCheck(c, { limits, buffers: bufferPlan(tables, initialCapacity(tables, stepsPerSubmit(c))), gasVolume: gasVolumeOf(c, tables.bodies.volumeFraction), bodyWarnings: tables.bodies.warnings });
   // the contract's estimates are numbers by name: each rotating (vibrating) species' relaxation as named numbers
   const { rotation, vibration, ...numbers } = report.estimates;
   const estimates: Record<string, number> = { ...numbers };

@@ -1,12 +1,12 @@
 // The contract's implementation over the real services: the run database, the pre-launch check, the
 // report writers and the run launcher. Hosts (dsmc serve, Electron main) validate requests, then call this.
 import { resumableStep } from './resumable.js';
-import { domainLengths, parseCase, type Case } from '../common/case-schema.js';
+import { CaseError, domainLengths, parseCase, type Case } from '../common/case-schema.js';
 import { fieldNamesOf } from '../common/field-names.js';
 import { blankBodyCells, planeCellSize, sliceBodyOutline } from '../common/charts/slice-bodies.js';
 import type { ContractResults, DsmcService, ValidRequest } from '../common/contract/contract.js';
-import type { FieldSlice, LiveRunState, RunEvent, SurfaceView } from '../common/contract/types.js';
-import { tessellateShape, triangleAreas, triangleCentroids, triangleNormals } from '../common/geometry/index.js';
+import type { CaseCheck, FieldSlice, LiveRunState, RunEvent, SurfaceView } from '../common/contract/types.js';
+import { tessellateShape, triangleAreas, triangleBudgetIssue, triangleCentroids, triangleNormals } from '../common/geometry/index.js';
 import { surfaceLoadsOf } from '../common/reports/surface-loads.js';
 import { freeStreamOf, surfaceResultsOf, surfaceSummaryOf } from '../common/surface/run-surface-results.js';
 import { buildComparison } from '../common/reports/compare-model.js';
@@ -19,7 +19,9 @@ import { RunStore } from '../store/run-store.js';
 import { readStlFile } from '../solver/stl-file.js';
 import { exportRunFile } from './exports.js';
 import { differenceSlice, fieldSlice } from './field-slice.js';
-import { checkCaseJson, listGpus } from './gpu-info.js';
+import { checkCaseOffThread } from './case-check-thread.js';
+import { confinementIssues } from './file-confinement.js';
+import { listGpus } from './gpu-info.js';
 import { listPresets } from './presets.js';
 import { RunLauncher } from './run-launcher.js';
 import { progressFromRecords } from './run-progress.js';
@@ -51,6 +53,7 @@ function caseBodyTriangles(c: Case): Float64Array | null {
   if (c.bodies.length === 0) return null;
   try {
     const domain = domainLengths(c);
+    if (triangleBudgetIssue(c.bodies, domain)) return null; // too large to mesh: the check names the limit
     const parts = c.bodies.map((b) => tessellateShape(b.shape, domain, b.shape.type === 'stl' ? readStlFile(b.shape.file) : undefined));
     const tris = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
     let at = 0;
@@ -70,10 +73,21 @@ export class StudioService implements DsmcService {
   /** Bodies of running runs (meshed from their case) for the outline on their live slices. */
   private readonly liveBodies = new Map<number, { cellSize: [number, number, number]; bodies: SliceBodies | null }>();
 
-  /** Opens the run database in `dataDir` (else $DSMC_DATA_DIR, else the platform's data folder). */
-  constructor(opts: { dataDir?: string } = {}) {
+  /** Folders the files a case names must lie in (browser mode: the data folder and the server's folder); null: any file. */
+  private readonly fileRoots: string[] | null;
+
+  /** Opens the run database in `dataDir` (else $DSMC_DATA_DIR, else the platform's data folder); `confineFiles`: STL files only inside it and the working folder. */
+  constructor(opts: { dataDir?: string; confineFiles?: boolean } = {}) {
     this.store = RunStore.open({ dataDir: opts.dataDir });
     this.launcher = new RunLauncher(this.store, (e) => this.emit(e));
+    this.fileRoots = opts.confineFiles ? [this.store.dataDir, process.cwd()] : null;
+  }
+
+  /** Throws a CaseError naming each STL file outside the allowed folders (browser mode); returns the case JSON otherwise. */
+  private confined(caseJson: unknown): unknown {
+    const issues = this.fileRoots ? confinementIssues(caseJson, this.fileRoots) : [];
+    if (issues.length > 0) throw new CaseError(issues);
+    return caseJson;
   }
 
   /** Passes a live event on to the listeners, a live field slice with the outline of the run's bodies. */
@@ -261,13 +275,22 @@ export class StudioService implements DsmcService {
   async listPresets() { return listPresets(); }
 
   /** Schema issues (bad body geometry included, with its body's path) or the pre-launch check of a case as edited. */
-  async checkCase(r: ValidRequest<'checkCase'>) { return checkCaseJson(r.caseJson); }
+  async checkCase(r: ValidRequest<'checkCase'>): Promise<CaseCheck> {
+    try {
+      this.confined(r.caseJson);
+    } catch (e) {
+      if (e instanceof CaseError) return { ok: false, issues: e.issues, prelaunch: null, adapter: '' };
+      throw e;
+    }
+    return checkCaseOffThread(r.caseJson);
+  }
 
   /** The GPUs a launch can choose. */
   async listGpus() { return listGpus(); }
 
   /** Launches a run in a child process; resolves once it is recorded. */
   async launchRun(r: ValidRequest<'launchRun'>) {
+    this.confined(r.caseJson);
     this.store.ensureProject(r.project);
     // ranks are pinned only to GPUs with a PCI address; otherwise they share the default adapter
     const gpus = await listGpus();

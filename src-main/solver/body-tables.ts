@@ -4,7 +4,8 @@
 // the surface sums. Built the same way on every rank (no GPU here, unit-tested directly).
 import { FACES, domainLengths, type Case } from '../common/case-schema.js';
 import type { Body } from '../common/body-schema.js';
-import { bodyPlacementIssues, buildCellTable, meshIssues, tessellateShape, type CellTable } from '../common/geometry/index.js';
+import { bodyPlacementIssues, buildCellTable, MAX_BODY_TRIANGLES, meshIssues, tessellateShape, triangleBudgetIssue, type CellTable } from '../common/geometry/index.js';
+import { tooManyTrianglesError } from '../common/geometry/stl.js';
 import { CaseError, type CaseIssue } from '../common/case-errors.js';
 import { BOLTZMANN, vibrationalQuantum } from '../common/physics.js';
 import { DOMAIN_FACE_ELEMENTS, FACE_COPIES } from '../common/surface-layout.js';
@@ -25,6 +26,8 @@ export interface BodyTables {
   triBody: Int32Array;
   nTris: number;
   nBodies: number;
+  /** The geometry warnings found while the bodies were placed (thinner than a cell), for the pre-launch check. */
+  warnings: CaseIssue[];
   /** Per global cell: 0 gas, 1 cut, 2 inside a body (all 0 without bodies). */
   cellKind: Uint8Array | null;
   /** Per global cell: gas volume / cell volume (null without bodies: all 1). */
@@ -65,12 +68,22 @@ function stlBytes(body: Body, index: number): Uint8Array | undefined {
 /** Tessellates every body, naming the body when its shape or STL file cannot be read. */
 function tessellateBodies(c: Case): Float64Array[] {
   const domain = domainLengths(c);
+  // built-in shapes are counted before anything is meshed: a case over the limit is refused at once
+  const budget = triangleBudgetIssue(c.bodies, domain);
+  if (budget) throw new CaseError([{ path: 'bodies', message: budget }]);
+  let total = 0;
   return c.bodies.map((b, i) => {
+    let tris: Float64Array;
     try {
-      return tessellateShape(b.shape, domain, stlBytes(b, i));
+      tris = tessellateShape(b.shape, domain, stlBytes(b, i));
     } catch (e) {
       throw new CaseError([{ path: `bodies[${i}].shape`, message: `body "${b.name}": ${(e as Error).message}` }]);
     }
+    total += tris.length / 9;
+    if (total > MAX_BODY_TRIANGLES) {
+      throw new CaseError([{ path: `bodies[${i}].shape`, message: `body "${b.name}": ${tooManyTrianglesError(total, `with this body the case (bodies[0..${i}])`).message}` }]);
+    }
+    return tris;
   });
 }
 
@@ -101,9 +114,9 @@ export function bodyGeometryIssues(c: Case, perBody = tessellateBodies(c)): { er
 }
 
 /** The triangles of every body of a case, and the body of each; throws a CaseError on bad geometry. */
-export function bodyTriangles(c: Case): { tris: Float64Array; triBody: Int32Array; perBody: Float64Array[] } {
+export function bodyTriangles(c: Case): { tris: Float64Array; triBody: Int32Array; perBody: Float64Array[]; warnings: CaseIssue[] } {
   const perBody = tessellateBodies(c);
-  const { errors } = bodyGeometryIssues(c, perBody);
+  const { errors, warnings } = bodyGeometryIssues(c, perBody);
   if (errors.length > 0) throw new CaseError(errors);
   const total = perBody.reduce((n, t) => n + t.length / 9, 0);
   const tris = new Float64Array(9 * total);
@@ -114,16 +127,44 @@ export function bodyTriangles(c: Case): { tris: Float64Array; triBody: Int32Arra
     triBody.fill(i, at, at + t.length / 9);
     at += t.length / 9;
   });
-  return { tris, triBody, perBody };
+  return { tris, triBody, perBody, warnings };
+}
+
+/**
+ * Triangles lying in a face of the box with their front (gas) side outside it, e.g. the end caps of a body extruded
+ * through a 2D case: no molecule inside the box can reach them from the front, and listing them for the GPU let a
+ * molecule set off the rim after a hit count them (slack of the triangle test, hits a hair behind the start) and
+ * bounce between the two caps every step (issue 25 item 17). They stay in the mesh (volumes, outlines, areas).
+ */
+export function domainFaceTriangles(tris: Float64Array, domain: [number, number, number]): Uint8Array {
+  const n = tris.length / 9;
+  const out = new Uint8Array(n);
+  for (let t = 0; t < n; t++) {
+    const p = 9 * t;
+    const e1 = [tris[p + 3] - tris[p], tris[p + 4] - tris[p + 1], tris[p + 5] - tris[p + 2]];
+    const e2 = [tris[p + 6] - tris[p], tris[p + 7] - tris[p + 1], tris[p + 8] - tris[p + 2]];
+    const nrm = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+    for (let a = 0; a < 3 && !out[t]; a++) {
+      const tol = 1e-6 * domain[a];
+      const at = (x: number) => [tris[p + a], tris[p + 3 + a], tris[p + 6 + a]].every((v) => Math.abs(v - x) <= tol);
+      if ((nrm[a] < 0 && at(0)) || (nrm[a] > 0 && at(domain[a]))) out[t] = 1;
+    }
+  }
+  return out;
 }
 
 /** The bodyData words: cell offsets, cut-cell lists, then the triangles (f32 bits). */
-function packBodyData(table: CellTable, tris: Float64Array, triBody: Int32Array, nCells: number): { data: Uint32Array; triBase: number } {
+function packBodyData(table: CellTable, tris: Float64Array, triBody: Int32Array, nCells: number, domain: [number, number, number]): { data: Uint32Array; triBase: number } {
   const nTris = triBody.length;
+  const onFace = domainFaceTriangles(tris, domain);
+  // each cell's list without the triangles on a domain face (no gas reaches their front side)
+  const lists: Uint32Array[] = [];
   let listWords = 0;
   for (let g = 0; g < nCells; g++) {
-    const n = table.triStart[g + 1] - table.triStart[g];
-    if (n > 0) listWords += 4 + n;
+    const all = table.triList.subarray(table.triStart[g], table.triStart[g + 1]);
+    const kept = all.some((t) => onFace[t]) ? all.filter((t) => !onFace[t]) : all;
+    lists.push(kept);
+    if (kept.length > 0) listWords += 4 + kept.length;
   }
   // word 0 of the lists is never an offset (0 means "no list"): lists start at nCells + 1
   const triBase = nCells + 1 + listWords;
@@ -131,15 +172,14 @@ function packBodyData(table: CellTable, tris: Float64Array, triBody: Int32Array,
   const f32 = new Float32Array(data.buffer);
   let o = nCells + 1;
   for (let g = 0; g < nCells; g++) {
-    const a = table.triStart[g];
-    const n = table.triStart[g + 1] - a;
+    const n = lists[g].length;
     if (n === 0) continue;
     data[g] = o;
     data[o] = n;
     f32[o + 1] = table.refPoint[3 * g];
     f32[o + 2] = table.refPoint[3 * g + 1];
     f32[o + 3] = table.refPoint[3 * g + 2];
-    data.set(table.triList.subarray(a, a + n), o + 4);
+    data.set(lists[g], o + 4);
     o += 4 + n;
   }
   for (let t = 0; t < nTris; t++) {
@@ -173,7 +213,7 @@ function modelValues(kind: number, accommodation: number, velocity: readonly num
 export function buildBodyTables(c: Case, tHot: number): BodyTables {
   const { cells, cellSize } = c.grid;
   const nCells = cells[0] * cells[1] * cells[2];
-  const { tris, triBody } = bodyTriangles(c);
+  const { tris, triBody, warnings } = bodyTriangles(c);
   const nTris = triBody.length;
   const nBodies = c.bodies.length;
   let cellKind: Uint8Array | null = null;
@@ -184,7 +224,7 @@ export function buildBodyTables(c: Case, tHot: number): BodyTables {
     const table = buildCellTable(tris, { cells, cellSize });
     cellKind = table.kind;
     volumeFraction = table.volumeFraction;
-    ({ data: bodyData, triBase } = packBodyData(table, tris, triBody, nCells));
+    ({ data: bodyData, triBase } = packBodyData(table, tris, triBody, nCells, domainLengths(c)));
   }
   const massRef = Math.max(...c.species.map((s) => s.mass));
   const surfModels: Values[] = c.bodies.map((b) =>
@@ -215,7 +255,7 @@ export function buildBodyTables(c: Case, tHot: number): BodyTables {
   // off the surface by more than the rounding of an f32 position in the box, and far below a cell
   const bodyEps = Math.max(1e-5 * Math.min(...cellSize), 8 * Math.max(lx, ly, lz) * 2 ** -24);
   return {
-    tris, triBody, nTris, nBodies, cellKind, volumeFraction, bodyData, surfModels, surfSpecies,
+    tris, triBody, nTris, nBodies, cellKind, volumeFraction, bodyData, surfModels, surfSpecies, warnings,
     // one hit's value stays below 2^24: the 64-bit sums hold 2^39 fastest hits before they could overflow
     scaleP: fixedScale(vmax, 24), scaleE: fixedScale(0.5 * vmax * vmax, 24), massRef, bodyEps, vmax,
     elements: nTris + DOMAIN_FACE_ELEMENTS,

@@ -1,6 +1,6 @@
 // The pre-launch check of one rank of a multi-rank run: the buffers of its own subdomain (its share of the
 // particles, its local cell range, the keys and migrant buffers) against its adapter's limits, before any is made.
-import { formatPrelaunch, prelaunchCheck } from '../cases/prelaunch.js';
+import { formatPrelaunch, gasVolumeOf, prelaunchCheck } from '../cases/prelaunch.js';
 import type { Case } from '../common/case-schema.js';
 import type { Gpu } from './gpu/device.js';
 import { stepsPerSubmit } from './submit-plan.js';
@@ -15,6 +15,7 @@ export function checkRankBuffers(c: Case, gpu: Gpu, sub: Subdomain): void {
   const report = prelaunchCheck(c, {
     limits: { maxStorageBufferBindingSize: Number(gpu.limits.maxStorageBufferBindingSize), maxBufferSize: Number(gpu.limits.maxBufferSize) },
     buffers: bufferPlan(tables, capacity, sub.nLocal, sub.worldSize),
+    gasVolume: gasVolumeOf(c, tables.bodies.volumeFraction), bodyWarnings: tables.bodies.warnings,
   });
   if (report.ok) return;
   const errors = { ...report, warnings: [] };

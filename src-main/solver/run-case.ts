@@ -1,6 +1,6 @@
 // Runs one case on one device, start to finish: parse, pre-launch check, fill, step loop, summary.
 // Used in-process by `dsmc run` and `dsmc bench`; the multi-GPU rank process will wrap the same loop.
-import { prelaunchCheck, formatPrelaunch, type PrelaunchReport } from '../cases/prelaunch.js';
+import { gasVolumeOf, prelaunchCheck, formatPrelaunch, type PrelaunchReport } from '../cases/prelaunch.js';
 import { parseCase, type Case } from '../common/case-schema.js';
 import { applyOverrides } from '../common/case-overrides.js';
 import type { LiveFieldSource } from './loop-types.js';
@@ -38,6 +38,7 @@ export function checkCase(c: Case, gpu: Gpu): PrelaunchReport {
       maxBufferSize: Number(gpu.limits.maxBufferSize),
     },
     buffers: bufferPlan(tables, capacity),
+    gasVolume: gasVolumeOf(c, tables.bodies.volumeFraction), bodyWarnings: tables.bodies.warnings,
   });
 }
 

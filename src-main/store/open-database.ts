@@ -1,7 +1,7 @@
 // Opens (creating if needed) the run database file: refuses files that are not ours, folders it cannot
 // write and files it cannot use without touching them, then sets WAL mode, foreign keys and the busy
 // timeout and runs pending migrations. explainDatabaseError turns SQLite failures into clear messages.
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import Database from 'better-sqlite3';
 import { APPLICATION_ID, LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
 
@@ -28,6 +28,45 @@ export function damagedFix(path: string): string {
 function moveAsideFix(path: string): string {
   return `Move it aside (e.g. \`mv "${path}" "${path}.bad"\`) to start a new database there, ` +
     'or use another data folder with --data-dir DIR or the DSMC_DATA_DIR environment variable.';
+}
+
+/** The kind of a file that is not a regular file, in words. */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * Refuses, before anything opens it (opening a FIFO would block for ever), a database path that exists and is not a
+ * regular file: a folder, FIFO, device or socket, or a link to one (e.g. to /dev/null), or a dangling link.
+ */
+export function checkDatabaseFileType(path: string): void {
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw explainDatabaseError(path, e);
+    let link: Stats | undefined;
+    try { link = lstatSync(path); } catch { link = undefined; }
+    if (link?.isSymbolicLink()) throw new StoreOpenError(path, 'is a link to a file that does not exist', moveAsideFix(path));
+    return;
+  }
+  if (st.isFile()) return;
+  const via = lstatSync(path).isSymbolicLink() ? `a link to ${realpathSync(path)}, which is ` : '';
+  throw new StoreOpenError(path, `is ${via}${kindOf(st)}, not a regular file, so it cannot hold the run database`, moveAsideFix(path));
+}
+
+/** The error for better-sqlite3's native module missing or built for another Node.js, with the commands that fix it; null for other errors. */
+export function nativeModuleError(e: unknown): Error | null {
+  const text = (e as Error)?.message ?? String(e);
+  if (!/Could not locate the bindings file|better_sqlite3\.node|NODE_MODULE_VERSION|compiled against a different Node\.js|invalid ELF header|wrong ELF class|cannot open shared object file/.test(text)) return null;
+  return new Error(`the SQLite module (better-sqlite3) cannot be loaded: its native part is missing or built for another Node.js (${process.version}) ` +
+    `(${text.split('\n')[0].slice(0, 300)}). Run \`npm rebuild better-sqlite3\` in the dsmc folder (it compiles the module for this Node.js), ` +
+    'or add --no-save to `dsmc run` to run without the run database');
 }
 
 /** True when the file at path is empty or starts with the SQLite header. */
@@ -94,6 +133,8 @@ const IN_USE = /^SQLITE_(BUSY|LOCKED)/;
  */
 export function explainDatabaseError(path: string, e: unknown): Error {
   if (e instanceof StoreOpenError) return e;
+  const native = nativeModuleError(e);
+  if (native) return native;
   const code = (e as { code?: unknown })?.code;
   const text = (e as Error)?.message ?? String(e);
   if (typeof code !== 'string') return e instanceof Error ? e : new Error(text);
@@ -175,10 +216,20 @@ export function missingDatabaseError(path: string): Error {
     'check --data-dir DIR or DSMC_DATA_DIR, or save a run first with dsmc run CASE');
 }
 
+/** True when path is a symbolic link (dangling or not). */
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /** Opens the run database at `path` in `dir`, migrated to the latest schema. */
 export function openDatabase(dir: string, path: string, opts: OpenOptions = {}): Database.Database {
-  if (opts.mustExist && !existsSync(path)) throw missingDatabaseError(path);
+  if (opts.mustExist && !existsSync(path) && !isLink(path)) throw missingDatabaseError(path);
   ensureFolder(dir);
+  checkDatabaseFileType(path);
   checkWritable(dir, path);
   if (!looksLikeSqlite(path)) throw new StoreOpenError(path, 'is not an SQLite database (the file header is wrong)', moveAsideFix(path));
   const existed = existsSync(path);

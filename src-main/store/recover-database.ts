@@ -3,8 +3,9 @@
 // run is copied in one transaction, all of its rows or none; the new file is written under a temporary name,
 // checked with integrity_check, and renamed to OUT only when complete. The damaged file is only read.
 import type Database from 'better-sqlite3';
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { checkOutputTarget } from '../reports/output-target.js';
 import { openDatabase } from './open-database.js';
 import { closeSalvage, openForSalvage, readRunRows, readableIds, reasonOf, tablesOf, type Row, type RunRows } from './salvage-read.js';
 
@@ -98,20 +99,23 @@ function copyProjects(src: Database.Database, out: Database.Database, w: RowWrit
   }
 }
 
-/** The checks on OUT before anything is written: a new file, not the damaged one. */
-function checkTarget(source: string, out: string): void {
-  if (resolve(out) === resolve(source)) throw new Error(`the output ${out} is the damaged database itself; give a new file name, e.g. recovered.sqlite`);
-  for (const p of [out, `${out}-wal`]) {
-    if (existsSync(p)) throw new Error(`${p} already exists; give the name of a new file (dsmc db recover never overwrites one)`);
+/** The checks on OUT before anything is written (the shared output checks, then: a new file, not the damaged one); returns the path to write. */
+function checkTarget(source: string, out: string): string {
+  if (out !== '' && resolve(out) === resolve(source)) throw new Error(`the output ${out} is the damaged database itself; give a new file name, e.g. recovered.sqlite`);
+  const exists = (p: string) => { try { return statSync(p).isFile(); } catch { return false; } };
+  for (const p of out.trim() === '' || /[\\/]$/.test(out) ? [] : [out, `${out}-wal`]) {
+    if (exists(p)) throw new Error(`${p} already exists; give the name of a new file (dsmc db recover never overwrites one)`);
   }
-  if (!existsSync(dirname(resolve(out)))) throw new Error(`the folder of ${out} does not exist; create it or give a file in an existing folder`);
+  const target = checkOutputTarget(out, { dataDirs: [dirname(resolve(source))], label: 'db recover OUT', example: 'recovered.sqlite' });
+  if (existsSync(target)) throw new Error(`${out} already exists; give the name of a new file (dsmc db recover never overwrites one)`);
+  return target;
 }
 
 /** Recovers the readable content of the run database at `source` into a new database file `out`. */
 export function recoverDatabase(source: string, out: string): RecoverReport {
-  checkTarget(source, out);
+  const target = checkTarget(source, out);
   const src = openForSalvage(source);
-  const tmp = resolve(dirname(resolve(out)), `.${basename(out)}.tmp-${process.pid}`);
+  const tmp = resolve(dirname(target), `.${basename(target)}.tmp-${process.pid}`);
   const report: RecoverReport = { source, out, runs: { recovered: [], lost: [] }, studies: { recovered: 0, lost: [] }, clusterProfiles: { recovered: 0, lost: null }, runScanError: null };
   let dst: Database.Database | null = null;
   try {
@@ -142,7 +146,7 @@ export function recoverDatabase(source: string, out: string): RecoverReport {
     dst = null;
     const fd = openSync(tmp, 'r');
     try { fsyncSync(fd); } finally { closeSync(fd); }
-    renameSync(tmp, out);
+    renameSync(tmp, target);
     return report;
   } finally {
     closeSalvage(src);

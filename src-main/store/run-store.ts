@@ -19,7 +19,7 @@ import {
 } from './input-schemas.js';
 import { openDatabase, type OpenOptions } from './open-database.js';
 import { RUN_SELECT, runFromRow, type RunRow } from './run-rows.js';
-import { failStaleRuns } from './stale-runs.js';
+import { failStaleRuns, removeStaleCheckpoints } from './stale-runs.js';
 import { reopenRunRows } from './run-reopen.js';
 import { updateRankPids } from './rank-pids.js';
 import { StudyStore, type CreateStudyInput } from './study-store.js';
@@ -57,6 +57,11 @@ export class RunStore {
     const path = databasePath(dataDir);
     const store = new RunStore(openDatabase(dataDir, path, { verify: opts.verify, mustExist: opts.mustExist }), path, dataDir);
     failStaleRuns(store.db, now());
+    try {
+      removeStaleCheckpoints(store.db, dataDir);
+    } catch {
+      // housekeeping only: a folder that cannot be listed or removed now is tried again at the next open
+    }
     return store;
   }
 

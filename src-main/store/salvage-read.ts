@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { APPLICATION_ID, LATEST_VERSION } from './migrations.js';
-import { StoreOpenError } from './open-database.js';
+import { checkDatabaseFileType, nativeModuleError, StoreOpenError } from './open-database.js';
 
 /** One table row as SQLite returns it. */
 export type Row = Record<string, unknown>;
@@ -45,12 +45,15 @@ const SIDE_FILES = new WeakMap<Database.Database, string[]>();
 
 /** Opens a possibly damaged run database read-only (nothing is written to it); refuses other programs' files. Close with closeSalvage. */
 export function openForSalvage(path: string): Database.Database {
+  checkDatabaseFileType(path);
   if (!existsSync(path)) throw new Error(`there is no run database at ${path}; check --data-dir DIR or DSMC_DATA_DIR`);
   const had = [`${path}-wal`, `${path}-shm`].filter((p) => existsSync(p));
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
   } catch (e) {
+    const native = nativeModuleError(e);
+    if (native) throw native;
     throw new StoreOpenError(path, `cannot be opened at all (${(e as Error).message})`, 'Nothing can be recovered from it with dsmc; restore it from a backup.');
   }
   SIDE_FILES.set(db, had);

@@ -1,4 +1,7 @@
-// Runs left 'running' by a process that no longer exists (crash, SIGKILL, power loss) are marked failed.
+// Runs left 'running' by a process that no longer exists (crash, SIGKILL, power loss) are marked failed, and the
+// checkpoint folders of completed runs (left by a process killed between its final commit and their removal) go.
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 
@@ -26,4 +29,23 @@ export function failStaleRuns(db: Database.Database, now: string): number[] {
     for (const id of stale) mark.run(STALE_RUN_REASON, now, id);
   }).immediate();
   return stale;
+}
+
+/**
+ * Removes the checkpoint folders (<dataDir>/checkpoints/run-<id>) of runs that completed: a completed run is never
+ * resumed, and a process killed right after its final commit leaves its folder behind. Folders of failed, cancelled
+ * and running runs stay (dsmc resume needs them), and so do folders whose run is not in the database. Returns the ids.
+ */
+export function removeStaleCheckpoints(db: Database.Database, dataDir: string): number[] {
+  const root = join(dataDir, 'checkpoints');
+  if (!existsSync(root)) return [];
+  const ids = readdirSync(root).map((n) => /^run-([1-9][0-9]*)$/.exec(n)).filter((m): m is RegExpExecArray => m !== null).map((m) => Number(m[1]));
+  const status = db.prepare('SELECT status FROM runs WHERE id = ?');
+  const removed: number[] = [];
+  for (const id of ids) {
+    if ((status.get(id) as { status: string } | undefined)?.status !== 'completed') continue;
+    rmSync(join(root, `run-${id}`), { recursive: true, force: true });
+    removed.push(id);
+  }
+  return removed;
 }

@@ -111,7 +111,7 @@ describe('exporting to files', () => {
 
   it('names the formats when given a wrong one, and the folder when it cannot write', async () => {
     expect(() => profileFormatOf('docx')).toThrow('expected one of html, csv, json, pdf');
-    await expect(exportProfile(report, 'json', '/nonexistent-dir/x.json')).rejects.toThrow(/folder \/nonexistent-dir exists/);
+    await expect(exportProfile(report, 'json', '/nonexistent-dir/x.json')).rejects.toThrow(/the folder \/nonexistent-dir does not exist; create it first/);
   });
 });
 

@@ -310,7 +310,7 @@ describe('export and `dsmc report scaling`', () => {
     store.close();
     const dataDir = join(dir, 'data');
     const out = join(dir, 'cli.json');
-    const args = (positionals: string[], values: Record<string, string> = {}) => ({ positionals, values: { 'data-dir': dataDir, format: 'html', ...values } });
+    const args = (positionals: string[], values: Record<string, string> = {}) => ({ positionals, values: { 'data-dir': dataDir, ...values } }); // --format has no default: the --out extension chooses
     expect(await reportCommand.run(args(['scaling', String(studyId)], { format: 'json', out }))).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8')).points.map((p: { speedup: number }) => p.speedup)).toEqual(report.points.map((p) => p.speedup));
     await expect(reportCommand.run(args(['scaling', 'abc']))).rejects.toThrow(/STUDY must be a study id .*got "abc".*usage: dsmc report scaling/);

@@ -5,7 +5,9 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunStore } from '../../src-main/store/run-store.js';
 import { STALE_RUN_REASON, processAlive } from '../../src-main/store/stale-runs.js';
-import { removeDir, runInput, steps, tempDir } from './store-fixtures.js';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { phases, removeDir, runInput, steps, summary, tempDir } from './store-fixtures.js';
 
 let dir: string;
 beforeEach(() => {
@@ -47,5 +49,28 @@ describe('stale running runs', () => {
     } finally {
       again.close();
     }
+  });
+});
+
+describe('stale checkpoint folders (issue 25 item 15)', () => {
+  it('removes on the next open the checkpoints of completed runs, and only those', () => {
+    const store = RunStore.open({ dataDir: dir });
+    const completed = store.createRun(runInput());
+    store.completeRun(completed, { summary: summary(), phases: phases(), fields: null });
+    const failed = store.createRun(runInput());
+    store.finishRun(failed, 'failed', 'killed');
+    const running = store.createRun(runInput());
+    store.close();
+    // what a process killed between its final commit and the removal of its checkpoints leaves behind
+    const folder = (id: number) => join(dir, 'checkpoints', `run-${id}`);
+    for (const id of [completed, failed, running, 999]) {
+      mkdirSync(join(folder(id), 'step-0000000020'), { recursive: true });
+      writeFileSync(join(folder(id), 'step-0000000020', 'manifest.json'), '{}');
+    }
+    writeFileSync(join(dir, 'checkpoints', 'notes.txt'), 'not a run folder');
+    RunStore.open({ dataDir: dir }).close();
+    expect(existsSync(folder(completed))).toBe(false);
+    for (const id of [failed, running, 999]) expect(existsSync(folder(id)), `run ${id}`).toBe(true);
+    expect(existsSync(join(dir, 'checkpoints', 'notes.txt'))).toBe(true);
   });
 });

@@ -248,3 +248,29 @@ describe('buildCellTable: two bodies and a wedge', () => {
     checkRefPoints(table, grid, insideTester(tris, grid).isInside);
   });
 });
+
+describe('line crossings binned by line (issue 25 item 7: the faster cut-cell volumes)', () => {
+  it('each line of a column finds exactly the crossings of the whole column', async () => {
+    const { lineBins, lineCrossings, sortCrossings } = await import('../../src-main/common/geometry/line-crossings.js');
+    const { tessellateShape } = await import('../../src-main/common/geometry/index.js');
+    const { shapeSchema } = await import('../../src-main/common/body-schema.js');
+    const tris = Float64Array.from([
+      ...tessellateShape(shapeSchema.parse({ type: 'sphere', center: [0.5, 0.05, 0.05], radius: 0.04, subdivisions: 4 }), [1, 1, 1]),
+      ...tessellateShape(shapeSchema.parse({ type: 'box', min: [0.1, 0.01, 0.02], max: [0.3, 0.09, 0.07], rotate: [10, 20, 30] }), [1, 1, 1]),
+    ]);
+    const ids = Uint32Array.from({ length: tris.length / 9 }, (_, t) => t);
+    const N = 16, dy = 0.1, dz = 0.1, jy = 1e-9, jz = 2e-9;
+    const bins = lineBins(tris, ids, 0, ids.length, N, jy, jz, dy, dz);
+    const all = new Float64Array(ids.length), some = new Float64Array(ids.length);
+    let lines = 0;
+    for (let a = 0; a < N; a++) for (let b = 0; b < N; b++) {
+      const y = ((a + 0.5) / N) * dy + jy, z = ((b + 0.5) / N) * dz + jz;
+      const m = sortCrossings(all, lineCrossings(tris, ids, 0, ids.length, y, z, all));
+      const k = sortCrossings(some, lineCrossings(tris, bins.list, bins.start[a * N + b], bins.start[a * N + b + 1], y, z, some));
+      expect(Array.from(some.subarray(0, k))).toEqual(Array.from(all.subarray(0, m)));
+      if (m > 0) lines++;
+    }
+    expect(lines).toBeGreaterThan(N * N / 4);
+    expect(bins.list.length).toBeLessThan(ids.length * N * N / 10);
+  });
+});

@@ -73,15 +73,50 @@ describe('meshIssues', () => {
     const holes = sph.filter((_, i) => Math.floor(i / 9) % 10 !== 0);
     const issues = meshIssues(holes);
     expect(issues.filter((s) => s.startsWith('open edge')).length).toBe(5);
-    expect(issues).toContainEqual(expect.stringMatching(/^\.\.\. and \d+ more open edges$/));
+    expect(issues).toContainEqual(expect.stringMatching(/^\.\.\. and \d+ more open edges: repair them the same way \(or remove the body\)$/));
     expect(meshIssues(new Float64Array(0))).toEqual(['the mesh has no triangles']);
-    expect(meshIssues(Float64Array.from([...cube.subarray(0, 17), NaN]))).toEqual(['triangle 1 has a non-finite coordinate (NaN)']);
+    expect(meshIssues(Float64Array.from([...cube.subarray(0, 17), NaN]))).toEqual(['triangle 1 has a non-finite coordinate (NaN); remove that triangle or write the mesh again']);
   });
 
   it('is fast on a large sphere', () => {
     const t0 = performance.now();
     expect(meshIssues(sphere([0.5, 0.5, 0.5], 0.2, 6))).toEqual([]); // 81920 triangles
     expect(performance.now() - t0).toBeLessThan(3000);
+  });
+});
+
+describe('meshIssues between the shells of one mesh (issue 25 item 3)', () => {
+  const box = (min: number[], max: number[]) => mesh({ type: 'box', min, max });
+  const join = (...parts: Float64Array[]) => Float64Array.from(parts.flatMap((p) => [...p]));
+
+  it('refuses two overlapping closed cubes written into one mesh', () => {
+    const issues = meshIssues(join(box([0.2, 0.2, 0.2], [0.5, 0.5, 0.5]), box([0.4, 0.4, 0.4], [0.7, 0.7, 0.7])));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(/^two shells of the mesh \(1 and 2 of 2\) cross each other: the surfaces intersect or touch near \(.*\); merge them into one closed surface/);
+  });
+
+  it('refuses a cube inside a cube, both facing out, and accepts it as a cavity facing in', () => {
+    const outer = box([0.2, 0.2, 0.2], [0.8, 0.8, 0.8]);
+    const inner = box([0.4, 0.4, 0.4], [0.6, 0.6, 0.6]);
+    for (const tris of [join(outer, inner), join(inner, outer)]) {
+      const issues = meshIssues(tris);
+      expect(issues).toHaveLength(1);
+      expect(issues[0]).toMatch(/^the mesh has a shell inside another, both facing out \(shell \d of 2, 12 triangles, inside shell \d\): remove the inner shell/);
+    }
+    expect(meshIssues(join(outer, reversed(inner)))).toEqual([]);
+  });
+
+  it('refuses a single closed shell that passes through itself (a box corner pushed down through its bottom face)', () => {
+    const tris = box([0.2, 0.2, 0.2], [0.6, 0.6, 0.6]);
+    for (let p = 0; p < tris.length; p += 3) {
+      if (tris[p] === 0.6 && tris[p + 1] === 0.6 && tris[p + 2] === 0.6) tris.set([0.4, 0.4, 0.05], p);
+    }
+    const issues = meshIssues(tris);
+    expect(issues.some((m) => /^triangles \d+ and \d+ of the mesh cross each other near \(.*\) \(they share no vertex\): the surface passes through itself/.test(m)), issues.join('\n')).toBe(true);
+  });
+
+  it('accepts separate shells and a single sphere', () => {
+    expect(meshIssues(join(box([0.1, 0.1, 0.1], [0.3, 0.3, 0.3]), box([0.5, 0.5, 0.5], [0.7, 0.7, 0.7]), sphere([0.2, 0.7, 0.2], 0.1)))).toEqual([]);
   });
 });
 

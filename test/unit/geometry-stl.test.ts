@@ -49,6 +49,22 @@ describe('parseStl', () => {
     expect(Array.from(parseStl(binaryStl(CUBE, 'solid\nnot facets')))).toEqual(Array.from(CUBE));
   });
 
+  it('reads a binary STL whose header starts with "solid" then a "facet" line (issue 25 item 13)', () => {
+    for (const header of ['solid cube\nfacet normal 0 0 1\n', 'solid\r\n  facet normal 0 0 0', 'solid x\nendsolid x\n']) {
+      expect(Array.from(parseStl(binaryStl(CUBE, header))), JSON.stringify(header)).toEqual(Array.from(CUBE));
+    }
+  });
+
+  it('refuses a mesh scaled to 1e-300 m (tolerances would underflow) naming its size and the scale (issue 25 item 6)', () => {
+    for (const scale of [1e-300, 1e-200, 1e-12]) {
+      const tiny = tessellateShape(shapeSchema.parse({ type: 'stl', file: 'x.stl', scale }), [1, 1, 1], binaryStl(CUBE));
+      const issues = meshIssues(tiny);
+      expect(issues, String(scale)).toHaveLength(1);
+      expect(issues[0]).toMatch(/m across .* below the smallest body dsmc meshes, 1e-9 m .* set its scale/);
+    }
+    expect(meshIssues(tessellateShape(shapeSchema.parse({ type: 'stl', file: 'x.stl', scale: 1e-6 }), [1, 1, 1], binaryStl(CUBE)))).toEqual([]);
+  });
+
   it('reads a binary STL from a view into a larger buffer (as Node Buffers often are)', () => {
     const raw = binaryStl(TETRA);
     const big = new Uint8Array(raw.length + 13);

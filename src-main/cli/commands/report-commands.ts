@@ -1,4 +1,5 @@
 // `dsmc report profile|scaling`, `dsmc export vtk` and `dsmc compare`: reports on runs and studies kept in the run database.
+import { writeFileSync } from 'node:fs';
 import { buildComparison } from '../../common/reports/compare-model.js';
 import { buildProfileReport } from '../../common/reports/profile-model.js';
 import { buildScalingReport } from '../../common/reports/scaling-model.js';
@@ -6,7 +7,9 @@ import { comparisonText } from '../../reports/compare-text.js';
 import { loadCompareInput, loadProfileInput, requireFields } from '../../reports/run-source.js';
 import { loadScalingInput } from '../../reports/scaling-source.js';
 import { runFieldsVti, runSurfaceVtp } from '../../reports/vtk-export.js';
-import { writeFileAtomic } from '../../reports/write-atomic.js';
+import { checkOutputTarget, reportFormat, vtkPair, type OutputGuard } from '../../reports/output-target.js';
+import { writeOutputs } from '../../reports/write-atomic.js';
+import { resolveDataDir } from '../../store/data-dir.js';
 import type { CliCommand, CommandArgs } from '../command.js';
 import { DATA_DIR_OPTION, positionalCount, runIdArg, withStore } from '../store-args.js';
 import { studyIdArg } from './study-store-commands.js';
@@ -17,6 +20,16 @@ function outOf(args: CommandArgs, usage: string): string {
   const out = args.values.out;
   if (typeof out !== 'string' || out === '') throw new Error(`--out FILE is required; usage: dsmc ${usage}`);
   return out;
+}
+
+/** What an output of a command may never overwrite: the run database and checkpoints of its data folder. */
+export function outputGuard(args: CommandArgs): OutputGuard {
+  return { dataDirs: [resolveDataDir(args.values['data-dir'] as string | undefined)] };
+}
+
+/** The --format value when given (checked by `formatOf`), else undefined (the --out extension then chooses). */
+function givenFormat<F>(args: CommandArgs, formatOf: (text: unknown) => F): F | undefined {
+  return args.values.format === undefined ? undefined : formatOf(args.values.format);
 }
 
 /** The run id after a sub-word (`profile 3`, `vtk 3`), checked. */
@@ -34,11 +47,13 @@ const REPORT_USAGE = `${PROFILE_USAGE}\n       dsmc ${SCALING_USAGE}`;
 async function reportProfile(args: CommandArgs): Promise<number> {
   const id = subcommandRun(args, 'profile', PROFILE_USAGE);
   // loaded on demand: ECharts takes ~0.6 s to load and only reports need it
-  const { exportProfile, profileFormatOf } = await import('../../reports/export-profile.js');
-  const format = profileFormatOf(args.values.format);
+  const { exportProfile, profileFormatOf, PROFILE_FORMATS } = await import('../../reports/export-profile.js');
   const out = outOf(args, PROFILE_USAGE);
+  const guard = outputGuard(args);
+  checkOutputTarget(out, guard);
+  const format = reportFormat(out, givenFormat(args, profileFormatOf), PROFILE_FORMATS, 'html');
   const report = withStore(args, (store) => buildProfileReport(loadProfileInput(store, id)));
-  await exportProfile(report, format, out);
+  await exportProfile(report, format, out, guard);
   process.stdout.write(`wrote ${out} (${format} profile of run ${id})\n`);
   return 0;
 }
@@ -47,11 +62,14 @@ async function reportProfile(args: CommandArgs): Promise<number> {
 async function reportScaling(args: CommandArgs): Promise<number> {
   positionalCount(args, 2, 2, SCALING_USAGE);
   const id = studyIdArg(args.positionals[1], SCALING_USAGE);
-  const { defaultScalingOut, exportScaling, scalingFormatOf } = await import('../../reports/scaling-export.js');
-  const format = scalingFormatOf(args.values.format);
-  const out = typeof args.values.out === 'string' && args.values.out !== '' ? args.values.out : defaultScalingOut(id, format);
+  const { defaultScalingOut, exportScaling, scalingFormatOf, SCALING_FORMATS } = await import('../../reports/scaling-export.js');
+  const given = givenFormat(args, scalingFormatOf);
+  const out = typeof args.values.out === 'string' ? args.values.out : defaultScalingOut(id, given ?? 'html');
+  const guard = outputGuard(args);
+  checkOutputTarget(out, guard);
+  const format = reportFormat(out, given, SCALING_FORMATS, 'html');
   const report = withStore(args, (store) => buildScalingReport(loadScalingInput(store, id)));
-  await exportScaling(report, format, out);
+  await exportScaling(report, format, out, guard);
   const fit = report.fit ? `, model s = ${report.fit.serialFraction.toExponential(2)}, ${report.fit.prediction.gpus} GPUs predicted` : '';
   process.stdout.write(`wrote ${out} (${format} ${report.study.kind} scaling report of study ${id}: ${report.points.length} GPU count(s)${fit})\n`);
   for (const w of report.warnings) process.stderr.write(`warning: ${w}\n`);
@@ -67,7 +85,7 @@ export const reportCommand: CliCommand = {
   summary: "Write a run's profiling report (SPARTA-style phase table, throughput, conservation, charts, the case) or a\n" +
     "study's scaling report (speedup, efficiency, phases, UN, throughput per GPU, fitted model and prediction);\n" +
     'html is one self-contained file that opens offline, pdf prints it with headless Chromium (apt-get install chromium).',
-  options: { ...DATA_DIR_OPTION, format: { type: 'string', default: 'html' }, out: { type: 'string' } },
+  options: { ...DATA_DIR_OPTION, format: { type: 'string' }, out: { type: 'string' } },
   async run(args) {
     const kind = args.positionals[0];
     const handler = kind !== undefined && Object.hasOwn(REPORT_KINDS, kind) ? REPORT_KINDS[kind] : undefined;
@@ -78,7 +96,7 @@ export const reportCommand: CliCommand = {
   },
 };
 
-const EXPORT_USAGE = 'export vtk RUN --out FILE.vti [--data-dir DIR]  (a case with bodies also gets FILE.vtp, its surfaces)';
+const EXPORT_USAGE = 'export vtk RUN --out FILE.vti [--data-dir DIR]  (a case with bodies also gets FILE.vtp, its surfaces; FILE alone gets .vti added)';
 
 export const exportCommand: CliCommand = {
   name: 'export',
@@ -88,7 +106,9 @@ export const exportCommand: CliCommand = {
   options: { ...DATA_DIR_OPTION, out: { type: 'string' } },
   async run(args) {
     const id = subcommandRun(args, 'vtk', EXPORT_USAGE);
-    const out = outOf(args, EXPORT_USAGE);
+    const out = vtkPair(outOf(args, EXPORT_USAGE));
+    const guard = outputGuard(args);
+    checkOutputTarget(out.vti, guard, ['.vti']);
     const { vti, vtp, cells } = withStore(args, (store) => {
       const surface = store.getSurface(id);
       return {
@@ -96,13 +116,12 @@ export const exportCommand: CliCommand = {
         vtp: surface && surface.triangleBody.length > 0 ? { text: runSurfaceVtp(store, id), triangles: surface.triangleBody.length } : null,
       };
     });
-    await writeFileAtomic(out, vti);
-    process.stdout.write(`wrote ${out} (${cells.join('x')} cells of run ${id})\n`);
-    if (vtp) {
-      const surfaceOut = out.replace(/\.vti$/i, '') + '.vtp';
-      await writeFileAtomic(surfaceOut, vtp.text);
-      process.stdout.write(`wrote ${surfaceOut} (${vtp.triangles} body triangles of run ${id})\n`);
-    }
+    // both targets are checked before either is written; "wrote" is printed only once both are in place
+    const files = [{ path: out.vti, extensions: ['.vti'], write: (tmp: string) => writeFileSync(tmp, vti) }];
+    if (vtp) files.push({ path: out.vtp, extensions: ['.vtp'], write: (tmp: string) => writeFileSync(tmp, vtp.text) });
+    await writeOutputs(files, guard);
+    process.stdout.write(`wrote ${out.vti} (${cells.join('x')} cells of run ${id})\n`);
+    if (vtp) process.stdout.write(`wrote ${out.vtp} (${vtp.triangles} body triangles of run ${id})\n`);
     return 0;
   },
 };

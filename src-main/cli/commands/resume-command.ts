@@ -3,6 +3,7 @@
 // the interrupted process recorded after the checkpoint are deleted first, then the rest of the run is appended.
 import { parseCase, type Case } from '../../common/case-schema.js';
 import { runDistributed } from '../../cluster/orchestrator/run-distributed.js';
+import { checkBodyFiles } from '../../solver/checkpoint/body-files.js';
 import { CheckpointCorrupt } from '../../solver/checkpoint/checkpoint-codec.js';
 import { latestCheckpoint, removeNewer, runCheckpointFolder } from '../../solver/checkpoint/checkpoint-folder.js';
 import { loadResumePoint, type ResumePoint } from '../../solver/checkpoint/checkpoint-load.js';
@@ -34,6 +35,7 @@ function resumePointOf(store: RunStore, runId: number): { c: Case; point: Resume
   }
   const c = parseCase(store.getCase(runId).json);
   const folder = runCheckpointFolder(store.dataDir, runId);
+  checkBodyFiles(folder, c, (why) => process.stderr.write(`warning: ${why}\n`));
   const verified = latestCheckpoint(folder, (e) => process.stderr.write(`refused: ${e.message}; trying the previous checkpoint\n`),
     (e) => process.stderr.write(`skipped: ${e.message}\n`));
   try {

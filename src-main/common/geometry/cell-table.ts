@@ -2,6 +2,7 @@
 // of every cell, for the solver's particle-surface tests and cell volumes. The grid spans [0, n d] on each
 // axis; global cell id = i + nx (j + ny k). The triangles may be several closed bodies put together
 // (inside = an odd number of surfaces crossed from outside, so the bodies must not overlap).
+import { lineBins, lineCrossings, sortCrossings } from './line-crossings.js';
 
 /** The grid the table is built for. */
 export interface CellGrid {
@@ -196,35 +197,6 @@ function cellTriangles(tris: Float64Array, grid: CellGrid): { start: Uint32Array
   return csr(nx * ny * nz, cellsOut, ids);
 }
 
-// Side of the point (y, z) relative to the directed edge a -> b in the y-z plane. The edge is always evaluated
-// in one canonical direction so the two triangles sharing it get exactly opposite answers (a line through a
-// shared edge then crosses exactly one of them); a point on the edge counts as left of the canonical direction.
-function leftOf(ya: number, za: number, yb: number, zb: number, y: number, z: number): boolean {
-  if (ya < yb || (ya === yb && za < zb)) return (yb - ya) * (z - za) - (zb - za) * (y - ya) >= 0;
-  return (ya - yb) * (z - zb) - (za - zb) * (y - yb) < 0;
-}
-
-// Crossings of the line {(x, y, z): x real} with the triangles `ids[from..to)`, written unsorted to `out`;
-// returns their count. Triangles parallel to x are never crossed.
-function lineCrossings(tris: Float64Array, ids: Uint32Array, from: number, to: number, y: number, z: number, out: Float64Array): number {
-  let m = 0;
-  for (let e = from; e < to; e++) {
-    const p = 9 * ids[e];
-    const y0 = tris[p + 1], z0 = tris[p + 2], y1 = tris[p + 4], z1 = tris[p + 5], y2 = tris[p + 7], z2 = tris[p + 8];
-    const s0 = leftOf(y0, z0, y1, z1, y, z);
-    if (leftOf(y1, z1, y2, z2, y, z) !== s0 || leftOf(y2, z2, y0, z0, y, z) !== s0) continue;
-    const x0 = tris[p], x1 = tris[p + 3], x2 = tris[p + 6];
-    const ay = y1 - y0, az = z1 - z0, by = y2 - y0, bz = z2 - z0;
-    const nx = ay * bz - az * by;
-    if (nx === 0) continue;
-    const ny = az * (x2 - x0) - (x1 - x0) * bz, nz = (x1 - x0) * by - ay * (x2 - x0);
-    let x = x0 - (ny * (y - y0) + nz * (z - z0)) / nx;
-    x = Math.min(Math.max(x, Math.min(x0, x1, x2)), Math.max(x0, x1, x2));
-    out[m++] = x;
-  }
-  return m;
-}
-
 // Squared distance from (px, py, pz) to the triangle at p (closest point on a triangle, Ericson 5.1.5).
 function pointTriangleDistance2(tris: Float64Array, p: number, px: number, py: number, pz: number): number {
   const ax = tris[p], ay = tris[p + 1], az = tris[p + 2];
@@ -258,19 +230,6 @@ function setCandidate(len: Float64Array, pt: Float64Array, slot: number, l: numb
   pt[3 * slot + 2] = z;
 }
 
-// Sorts the first m crossings and drops the last one when their count is odd (an open surface).
-function sortCrossings(xs: Float64Array, m: number): number {
-  if (m > 24) xs.subarray(0, m).sort();
-  else {
-    for (let a = 1; a < m; a++) {
-      const v = xs[a];
-      let b = a - 1;
-      while (b >= 0 && xs[b] > v) { xs[b + 1] = xs[b]; b--; }
-      xs[b + 1] = v;
-    }
-  }
-  return m % 2 === 0 ? m : m - 1;
-}
 
 /**
  * The cell table of a mesh on a grid. Each cut cell's gas volume is integrated along the axis its surface
@@ -419,13 +378,14 @@ function cellTableAlongX(tris: Float64Array, grid: CellGrid, opts: CellTableOpti
         if (q % 2 === 1) { kind[g] = CELL_INSIDE; volumeFraction[g] = 0; }
       }
       if (nc === 0) continue;
+      const bins = lineBins(tris, cols.list, from, to, N, j * dy + jy, k * dz + jz, dy, dz);
       inside.fill(0, 0, nc);
       candLen.fill(-1, 0, slots * nc);
       for (let a = 0; a < N; a++) {
         const y = j * dy + ((a + 0.5) / N) * dy + jy;
         for (let b = 0; b < N; b++) {
           const z = k * dz + ((b + 0.5) / N) * dz + jz;
-          m = sortCrossings(xs, lineCrossings(tris, cols.list, from, to, y, z, xs));
+          m = sortCrossings(xs, lineCrossings(tris, bins.list, bins.start[a * N + b], bins.start[a * N + b + 1], y, z, xs));
           let q = 0;
           for (let ci = 0; ci < nc; ci++) {
             const x0 = cutI[ci] * dx, x1 = x0 + dx;
@@ -459,7 +419,7 @@ function cellTableAlongX(tris: Float64Array, grid: CellGrid, opts: CellTableOpti
         for (let s = slots * ci; s < slots * (ci + 1); s++) {
           if (candLen[s] <= 0) continue;
           let d2 = Infinity;
-          for (let e = triStart[g]; e < triStart[g + 1]; e++) d2 = Math.min(d2, pointTriangleDistance2(tris, 9 * triList[e], candPt[3 * s], candPt[3 * s + 1], candPt[3 * s + 2]));
+          for (let e = triStart[g]; e < triStart[g + 1] && d2 > bestD; e++) d2 = Math.min(d2, pointTriangleDistance2(tris, 9 * triList[e], candPt[3 * s], candPt[3 * s + 1], candPt[3 * s + 2]));
           if (d2 > bestD) { bestD = d2; bestSlot = s; }
         }
         if (bestSlot >= 0) refPoint.set(candPt.subarray(3 * bestSlot, 3 * bestSlot + 3), 3 * g);

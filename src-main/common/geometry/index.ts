@@ -1,7 +1,7 @@
 // Geometry of the bodies in the flow: meshes of the case's shapes, STL reading, mesh and placement checks,
 // the per-cell triangle table with gas volume fractions, mesh properties and plane outlines.
-export { tessellateShape, rotationMatrix } from './shapes.js';
-export { parseStl } from './stl.js';
+export { tessellateShape, rotationMatrix, shapeTriangleCount, triangleBudgetIssue } from './shapes.js';
+export { parseStl, MAX_BODY_TRIANGLES, MAX_ASCII_STL_BYTES } from './stl.js';
 export { meshIssues, bodyPlacementIssues, type NamedMesh, type PlacementIssues } from './mesh-check.js';
 export {
   buildCellTable,

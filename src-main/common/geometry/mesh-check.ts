@@ -4,6 +4,9 @@
 import { FACES } from '../case-helpers.js';
 import { meshBounds, meshVolume, type MeshBounds } from './mesh-properties.js';
 
+/** Smallest body extent (diagonal of its bounds) in metres: the smallest cell a case may have (1 nm). Below it the relative tolerances underflow. */
+export const MIN_BODY_EXTENT = 1e-9;
+
 /** At most this many messages of one kind; the rest are counted in one more line. */
 const MAX_PER_KIND = 5;
 
@@ -29,7 +32,7 @@ class Capped {
   }
   // The messages kept plus "... and N more".
   done(): string[] {
-    return this.extra > 0 ? [...this.lines, `... and ${this.extra} more ${this.what}`] : this.lines;
+    return this.extra > 0 ? [...this.lines, `... and ${this.extra} more ${this.what}: repair them the same way (or remove the body)`] : this.lines;
   }
 }
 
@@ -45,11 +48,15 @@ export function meshIssues(tris: Float64Array): string[] {
   if (n === 0) return ['the mesh has no triangles'];
   if (tris.length % 9 !== 0) return [`the mesh array has ${tris.length} numbers, not a multiple of 9 (3 vertices of 3 coordinates per triangle)`];
   for (let i = 0; i < tris.length; i++) {
-    if (!Number.isFinite(tris[i])) return [`triangle ${Math.floor(i / 9)} has a non-finite coordinate (${tris[i]})`];
+    if (!Number.isFinite(tris[i])) return [`triangle ${Math.floor(i / 9)} has a non-finite coordinate (${tris[i]}); remove that triangle or write the mesh again`];
   }
   const b = meshBounds(tris);
   const diag = Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);
-  if (!(diag > 0)) return ['the mesh has no extent: all its vertices are the same point'];
+  if (!(diag > 0)) return ['the mesh has no extent: all its vertices are the same point; check its units and set its scale (an STL in mm needs "scale": 0.001), or remove the body'];
+  if (diag < MIN_BODY_EXTENT) {
+    return [`the mesh is ${diag.toExponential(3)} m across (the diagonal of its bounds), below the smallest body dsmc meshes, ${MIN_BODY_EXTENT} m (the smallest cell); ` +
+      'check its units and set its scale (an STL in mm needs "scale": 0.001)'];
+  }
 
   // merge vertices by their quantized coordinates
   const q = 1e-9 * diag;
@@ -122,10 +129,119 @@ export function meshIssues(tris: Float64Array): string[] {
   }
 
   const issues = [...degenerate.done(), ...open.done(), ...nonManifold.done(), ...flipped.done()];
+  if (issues.length === 0) issues.push(...shellIssues(tris, vid, ids.size));
   const volume = meshVolume(tris);
   if (Math.abs(volume) < 1e-12 * diag * diag * diag) issues.push(`the mesh encloses no volume (signed volume ${volume.toExponential(1)} m^3); use a closed surface around a solid (write the STL with outward normals)`);
   else if (volume < 0) issues.push(`the normals point inward (signed volume ${volume.toExponential(1)} m^3); reverse the triangle order (write the STL with outward normals, counter-clockwise seen from outside)`);
   return issues;
+}
+
+/** Shells compared pairwise at most (a mesh of more separate shells is checked for the first ones only). */
+const MAX_SHELLS = 200;
+
+// The triangles of each shell (connected by shared vertices) of a closed mesh, as separate arrays.
+function shellsOf(tris: Float64Array, vid: Uint32Array, nv: number): Float64Array[] {
+  const parent = Int32Array.from({ length: nv }, (_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  const n = vid.length / 3;
+  for (let t = 0; t < n; t++) {
+    const a = find(vid[3 * t]);
+    for (let e = 1; e < 3; e++) { const b = find(vid[3 * t + e]); if (a !== b) parent[b] = a; }
+  }
+  const byRoot = new Map<number, number[]>();
+  for (let t = 0; t < n; t++) {
+    const r = find(vid[3 * t]);
+    let list = byRoot.get(r);
+    if (!list) byRoot.set(r, (list = []));
+    list.push(t);
+  }
+  return [...byRoot.values()].map((list) => {
+    const out = new Float64Array(9 * list.length);
+    list.forEach((t, k) => out.set(tris.subarray(9 * t, 9 * t + 9), 9 * k));
+    return out;
+  });
+}
+
+/**
+ * Problems between the shells of one closed mesh (issue 25 item 3): two shells whose surfaces cross (overlapping
+ * solids written into one STL), and a shell inside another with outward normals (a nested shell: the solver would
+ * count gas in the space between them and the buried faces in the area). A shell inside another with inward
+ * normals is a cavity, which is fine. Shells are compared pairwise, the first MAX_SHELLS of them.
+ */
+function shellIssues(tris: Float64Array, vid: Uint32Array, nv: number): string[] {
+  const shells = shellsOf(tris, vid, nv);
+  if (shells.length < 2) return selfCrossingIssues(tris, vid);
+  const list = shells.slice(0, MAX_SHELLS).map((t) => ({ t, b: meshBounds(t), v: meshVolume(t) }));
+  const issues = new Capped('problems between shells');
+  for (let i = 0; i < list.length; i++) {
+    for (let j = i + 1; j < list.length; j++) {
+      const why = overlap(list[i].t, list[i].b, list[j].t, list[j].b);
+      if (!why) continue;
+      const [outer, inner] = why.includes('first lies inside') ? [j, i] : [i, j];
+      if (why.includes('lies inside')) {
+        if (list[inner].v < 0 && list[outer].v > 0) continue; // a cavity
+        issues.add(`the mesh has a shell inside another, both facing out (shell ${inner + 1} of ${shells.length}, ${list[inner].t.length / 9} triangles, ` +
+          `inside shell ${outer + 1}): remove the inner shell, or reverse its triangles if it is a cavity`);
+      } else {
+        issues.add(`two shells of the mesh (${i + 1} and ${j + 1} of ${shells.length}) cross each other: ${why.replace('their surfaces', 'the surfaces')}; ` +
+          'merge them into one closed surface (a boolean union in your CAD tool) or remove one');
+      }
+    }
+  }
+  const found = issues.done();
+  return found.length > 0 ? found : selfCrossingIssues(tris, vid);
+}
+
+// The message for a surface that passes through itself (two triangles sharing no vertex meet), or none.
+function selfCrossingIssues(tris: Float64Array, vid: Uint32Array): string[] {
+  const self = selfCrossing(tris, vid);
+  if (!self) return [];
+  return [`triangles ${self.t} and ${self.u} of the mesh cross each other near ${point(self.at, 0)} (they share no vertex): the surface passes ` +
+    'through itself; repair it in your CAD tool (remove the self-intersection, e.g. a boolean union of the parts) or write it again'];
+}
+
+/**
+ * Two triangles of the mesh that share no vertex yet meet (the surface passes through itself, or two of its shells
+ * cross), found with a uniform grid of the triangles' bounds; null when there are none. Triangles that share a vertex
+ * are not compared (they meet there by construction).
+ */
+function selfCrossing(tris: Float64Array, vid: Uint32Array): { t: number; u: number; at: Float64Array } | null {
+  const n = tris.length / 9;
+  const b = meshBounds(tris);
+  const eps = 1e-12 * Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);
+  const g = Math.max(1, Math.min(128, Math.round(Math.cbrt(n))));
+  const size = [0, 1, 2].map((a) => Math.max(b.max[a] - b.min[a], eps) / g);
+  const cellOf = (x: number, a: number) => Math.min(g - 1, Math.max(0, Math.floor((x - b.min[a]) / size[a])));
+  const bins = new Map<number, number[]>();
+  const boxes: number[][] = [];
+  for (let t = 0; t < n; t++) {
+    const bx = triBox(tris, t);
+    boxes.push(bx);
+    for (let k = cellOf(bx[2] - eps, 2); k <= cellOf(bx[5] + eps, 2); k++)
+      for (let j = cellOf(bx[1] - eps, 1); j <= cellOf(bx[4] + eps, 1); j++)
+        for (let i = cellOf(bx[0] - eps, 0); i <= cellOf(bx[3] + eps, 0); i++) {
+          const key = i + g * (j + g * k);
+          let list = bins.get(key);
+          if (!list) bins.set(key, (list = []));
+          list.push(t);
+        }
+  }
+  const out = new Float64Array(3);
+  const shares = (t: number, u: number) => [0, 1, 2].some((e) => vid[3 * u + e] === vid[3 * t] || vid[3 * u + e] === vid[3 * t + 1] || vid[3 * u + e] === vid[3 * t + 2]);
+  const apart = (p: number[], q: number[]) => p[0] > q[3] + eps || q[0] > p[3] + eps || p[1] > q[4] + eps || q[1] > p[4] + eps || p[2] > q[5] + eps || q[2] > p[5] + eps;
+  for (const list of bins.values()) {
+    for (let x = 0; x < list.length; x++) {
+      for (let y = x + 1; y < list.length; y++) {
+        const t = list[x], u = list[y];
+        if (apart(boxes[t], boxes[u]) || shares(t, u)) continue;
+        if (trianglesIntersect(tris, 9 * t, tris, 9 * u, eps, out)) return { t: Math.min(t, u), u: Math.max(t, u), at: out };
+      }
+    }
+  }
+  return null;
 }
 
 /** A named body mesh for the placement checks. */

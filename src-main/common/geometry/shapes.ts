@@ -1,7 +1,7 @@
 // Triangle meshes of the body shapes of a case (box, wedge, cylinder, sphere, STL): 9 numbers per
 // triangle (v0, v1, v2), counter-clockwise seen from outside, so (v1 - v0) x (v2 - v0) points into the gas.
 import type { BodyShape } from '../body-schema.js';
-import { parseStl } from './stl.js';
+import { MAX_BODY_TRIANGLES, parseStl, tooManyTrianglesError } from './stl.js';
 
 type Vec3 = [number, number, number];
 
@@ -201,6 +201,25 @@ function stlMesh(shape: Extract<BodyShape, { type: 'stl' }>, stlBytes: Uint8Arra
   const t = shape.translate;
   if (t) for (let i = 0; i < tris.length; i++) tris[i] += t[i % 3];
   return tris;
+}
+
+/** Triangles of a built-in shape's mesh, known before meshing it (a sphere's grows as 4^subdivisions); null for an STL file. */
+export function shapeTriangleCount(shape: BodyShape, domain: [number, number, number]): number | null {
+  if (shape.type === 'stl') return null;
+  if (shape.type === 'sphere') return 20 * 4 ** shape.subdivisions;
+  return tessellateShape(shape, domain).length / 9;
+}
+
+/**
+ * The error when the built-in shapes of a case (before any STL is read) have more than MAX_BODY_TRIANGLES triangles
+ * in all, naming the largest bodies; null when they fit. Checked before meshing, so a refusal is immediate.
+ */
+export function triangleBudgetIssue(bodies: { name: string; shape: BodyShape }[], domain: [number, number, number]): string | null {
+  const counts = bodies.map((b) => ({ name: b.name, n: shapeTriangleCount(b.shape, domain) ?? 0 }));
+  const total = counts.reduce((s, c) => s + c.n, 0);
+  if (total <= MAX_BODY_TRIANGLES) return null;
+  const largest = [...counts].sort((a, b) => b.n - a.n).slice(0, 3).map((c) => `"${c.name}" ${c.n}`).join(', ');
+  return `${tooManyTrianglesError(total, `the case's ${bodies.length} bod${bodies.length === 1 ? 'y' : 'ies'} (largest: ${largest})`, bodies.length === 1 ? 'has' : 'have').message}`;
 }
 
 /**
