@@ -65,7 +65,7 @@ describe.each([
   });
 });
 
-describe('dsmc run --ranks 4 (--rebalance 10, off, default): supersonic lid-driven cavity', () => {
+describe('dsmc run --ranks 4 (--rebalance 10, off, the default): supersonic lid-driven cavity', () => {
   it('re-splits the grid as the gas piles up, keeps UN under 10 % and the one-rank fields', () => {
     const cavity = ['supersonic-cavity', '--set', 'run.steps=300', '--set', 'run.stepsPerSubmit=20', '--set', 'sampling.start=200'];
     const one = summaryOf(cavity);
@@ -79,10 +79,10 @@ describe('dsmc run --ranks 4 (--rebalance 10, off, default): supersonic lid-driv
     // threshold unanswered, so the check is on the mean over steps
     expect(balanced.loadNonUniformityMean).toBeLessThan(10);
     expect(balanced.loadNonUniformityMean).toBeLessThan(fixed.loadNonUniformityMean);
-    // balanced without asking: the default (UN > 20 %) re-splits too and says so
-    expect((byDefault.rebalances as unknown[]).length).toBeGreaterThan(0);
-    expect(byDefault.loadNonUniformityMean).toBeLessThan(fixed.loadNonUniformityMean);
-    expect((byDefault.balance as { reason: string }).reason).toMatch(/UN > 20 %.*default/);
+    // the default keeps the first split and says how to rebalance
+    expect(byDefault.rebalances).toBeUndefined();
+    expect(byDefault.loadNonUniformityMean).toBe(fixed.loadNonUniformityMean);
+    expect((byDefault.balance as { reason: string }).reason).toMatch(/no rebalancing \(the default; --rebalance 20/);
     expect(byDefault.fieldsSha256).toBe(one.fieldsSha256);
     expect(balanced.fieldsSha256).toBe(one.fieldsSha256);
     expect(fixed.fieldsSha256).toBe(one.fieldsSha256);

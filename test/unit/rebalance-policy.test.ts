@@ -1,11 +1,11 @@
 // The rebalancing policy (src-main/cluster/orchestrator/rebalancer.ts, balance-plan.ts): a new split is taken only
 // when UN is over the threshold and the particle-steps it saves over the steps left exceed the cost of the particles it
-// moves; checks that find nothing worth doing back off; the default plan rebalances at 20 % and weights the first split
+// moves; checks that find nothing worth doing back off; the default plan keeps the first split, weighted
 // by the cells' gas volume when bodies cut the box.
 import { describe, expect, it } from 'vitest';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
 import { RELAYOUT_COST_STEPS, RELAYOUT_COST_STEPS_SOFTWARE, Rebalancer, movedWeight, relayoutCost, type CellState } from '../../src-main/cluster/orchestrator/rebalancer.js';
-import { DEFAULT_REBALANCE_PERCENT, balancePlan } from '../../src-main/cluster/orchestrator/balance-plan.js';
+import { SUGGESTED_REBALANCE_PERCENT, balancePlan } from '../../src-main/cluster/orchestrator/balance-plan.js';
 import { subdomainOf, takeOwnedCells } from '../../src-main/solver/subdomain.js';
 import { relayoutRoundBytes, relayoutRoundParticles, relayoutRounds } from '../../src-main/solver/relayout-rounds.js';
 import type { Decomposition, Grid } from '../../src-main/cluster/decomposition/types.js';
@@ -101,13 +101,13 @@ describe('relayout rounds', () => {
 });
 
 describe('balance plan', () => {
-  it('rebalances by default at 20 %, weights the first split by gas volume where bodies cut the box, says why', () => {
+  it('keeps the first split by default and says how to rebalance, weights it by gas volume where bodies cut the box', () => {
     const wedge = presetCase('hypersonic-wedge', ['grid.cells=[80,40,1]', 'grid.cellSize=[2.5e-3,2.5e-3,2.5e-3]', 'particles.perCell=4']);
     const p = balancePlan(wedge, buildTables(wedge), undefined);
-    expect(p.rebalancePercent).toBe(DEFAULT_REBALANCE_PERCENT);
+    expect(p.rebalancePercent).toBeNull();
     expect(p.initialWeights).not.toBeNull();
     expect(Math.min(...p.initialWeights!)).toBeLessThan(1);
-    expect(p.reason).toMatch(/gas volume.*UN > 20 %.*default/);
+    expect(p.reason).toMatch(new RegExp(`gas volume.*no rebalancing \\(the default; --rebalance ${SUGGESTED_REBALANCE_PERCENT}`));
     const off = balancePlan(wedge, buildTables(wedge), null);
     expect(off.rebalancePercent).toBeNull();
     expect(off.reason).toMatch(/--rebalance off/);
