@@ -157,7 +157,7 @@ export const resumeCommand: CliCommand = {
     try {
       const summary = await resumeRun(store, runId, { timing, progress: !args.values['no-progress'] });
       if (args.values.json) printSafe(JSON.stringify({ runId, ...summary }) + '\n');
-      else printSafe(`${formatSummary(summary)}\nresumed run ${runId} from step ${summary.resumed?.fromStep} to its end in ${store.path} (dsmc show ${runId})\n`);
+      else printSafe(`${formatSummary(summary, store.getFields(runId))}\nresumed run ${runId} from step ${summary.resumed?.fromStep} to its end in ${store.path} (dsmc show ${runId})\n`);
       return 0;
     } finally {
       store.close();

@@ -4,6 +4,7 @@ import { formatPrelaunch, prelaunchCheck, type PrelaunchReport } from '../../cas
 import { isMethod, METHODS, type Method } from '../../cluster/decomposition/types.js';
 import { runDistributed, type DistributedOptions, type LaunchedRank } from '../../cluster/orchestrator/run-distributed.js';
 import type { Case } from '../../common/case-schema.js';
+import type { FieldSet } from '../../common/run-record.js';
 import { openGpu, type Gpu } from '../../solver/gpu/device.js';
 import { RunCancelled } from '../../solver/loop-types.js';
 import { PrelaunchRefused, checkCase, loadCase, runCase } from '../../solver/run-case.js';
@@ -21,6 +22,13 @@ import { resolveDataDir } from '../../store/data-dir.js';
 import { assignGpus, discoverGpus, type GpuInfo } from '../../cluster/gpus.js';
 import { checkInput, projectNameSchema } from '../../store/input-schemas.js';
 import { printSafe } from '../terminal-text.js';
+import { presetShrink } from '../preset-info.js';
+
+/** The line pointing a preset too big for this adapter to its shrink command ('' when it has none). */
+function shrinkHint(ref: string): string {
+  const shrink = presetShrink(ref);
+  return shrink ? `preset ${ref} is sized for a large GPU; shrunk, it runs on a small GPU or a CPU:\n  ${shrink}` : '';
+}
 
 /** Options of a run from the command line. */
 export interface RunOptions {
@@ -188,7 +196,7 @@ async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null
     });
     bar.stop();
     recorder?.complete(c, summary, result);
-    return printRun(o, summary, recorder?.runId ?? null, store);
+    return printRun(o, summary, recorder?.runId ?? null, store, result.samples > 0 ? { values: result.fields, errors: result.fieldErrors } : null);
   } catch (e) {
     bar.stop();
     if (recorder) markFailed(recorder, e, stop.by());
@@ -199,10 +207,13 @@ async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null
   }
 }
 
-/** Prints a finished run's summary (JSON on the last line with --json) and where it was saved. */
-function printRun(o: RunOptions, summary: RunSummary, runId: number | null, store: RunStore | null): RunDone {
+/** Prints a finished run's summary (JSON on the last line with --json; the text with the gas means of `fields`) and where it was saved. */
+function printRun(o: RunOptions, summary: RunSummary, runId: number | null, store: RunStore | null, fields: Pick<FieldSet, 'values' | 'errors'> | null): RunDone {
   if (o.json) printSafe(JSON.stringify(runId !== null ? { runId, ...summary } : summary) + '\n');
-  else printSafe(formatSummary(summary) + '\n' + (runId !== null ? `saved as run ${runId} in ${store!.path} (dsmc show ${runId})\n` : ''));
+  else {
+    const saved = runId !== null ? `saved as run ${runId} in ${store!.path} (dsmc show ${runId}; values on a plane, line or point: dsmc fields ${runId} --plane z=0)\n` : '';
+    printSafe(formatSummary(summary, fields) + '\n' + saved);
+  }
   return { summary, runId };
 }
 
@@ -245,7 +256,8 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
     const rec = recorder as RunRecorder | null;
     rec?.completeDistributed(c, run);
     const summary = run.summary;
-    return printRun(o, summary, rec?.runId ?? null, store);
+    const fields = o.json || run.assembler.fields.samples === 0 ? null : { values: run.assembler.fields.fields(), errors: run.assembler.fields.errors() };
+    return printRun(o, summary, rec?.runId ?? null, store, fields);
   } catch (e) {
     bar.stop();
     if (recorder) markFailed(recorder, e, stop.by());
@@ -323,7 +335,13 @@ export const runCommand: CliCommand = {
   options: RUN_OPTIONS,
   async run(args) {
     const ref = onePositional(args, 'CASE (a .json path or preset name)', 'run collide-box');
-    await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], save: saveOf(args), ...placementOf(args), ...clusterPlacementOf(args) });
+    try {
+      await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], save: saveOf(args), ...placementOf(args), ...clusterPlacementOf(args) });
+    } catch (e) {
+      const hint = e instanceof PrelaunchRefused ? shrinkHint(ref) : '';
+      if (hint) (e as Error).message += `\n${hint}`;
+      throw e;
+    }
     return 0;
   },
 };
@@ -357,7 +375,9 @@ export const checkCommand: CliCommand = {
     try {
       const report = checkCase(c, gpu);
       const adapter = { description: gpu.adapter.description, backend: gpu.adapter.backend };
-      printSafe(args.values.json ? JSON.stringify({ ...report, adapter }) + '\n' : `adapter: ${adapter.description} [${adapter.backend}]\n${formatPrelaunch(report)}\n`);
+      const hint = report.ok ? '' : shrinkHint(ref);
+      printSafe(args.values.json ? JSON.stringify({ ...report, adapter, ...(hint ? { shrink: presetShrink(ref) } : {}) }) + '\n'
+        : `adapter: ${adapter.description} [${adapter.backend}]\n${formatPrelaunch(report)}\n${hint ? `${hint}\n` : ''}`);
       return report.ok ? 0 : 1;
     } finally {
       gpu.device.destroy();
