@@ -6,7 +6,7 @@ import { gasMeans, type GasMeans, type MeanValue } from '../common/reports/gas-m
 import { textTable } from '../reports/text-table.js';
 
 /** A number in 4 significant digits ('-' when absent or not finite). */
-function num(x: number | null | undefined): string {
+export function num(x: number | null | undefined): string {
   return x === null || x === undefined || !Number.isFinite(x) ? '-' : Math.abs(x) >= 1e-3 && Math.abs(x) < 1e5 ? x.toPrecision(4) : x.toExponential(3);
 }
 

@@ -14,7 +14,7 @@ import { readCaseFile } from '../case-file.js';
 import { CASE_OPTIONS, onePositional, type CliCommand, type CommandArgs, type CommandOptions } from '../command.js';
 import { formatSummary } from '../format-summary.js';
 import { interruptRun } from '../interrupts.js';
-import { progressBar } from '../progress.js';
+import { multiRankStatsLines, progressBar, statsEveryOf, statsLines } from '../progress.js';
 import { RunRecorder } from '../run-recorder.js';
 import { DATA_DIR_OPTION } from '../store-args.js';
 import { slurmRunSetup, type ClusterPlacement } from '../../cluster/slurm/run-setup.js';
@@ -38,6 +38,8 @@ export interface RunOptions {
   /** Time the sort's stages (scan, scatter, order, permute) as separate phases. */
   detail: boolean;
   progress: boolean;
+  /** Seconds between stats lines when stderr is not a terminal (--stats-every). */
+  statsEvery?: number;
   warmup?: number;
   /** Record the run in the run database (project, data folder); null: --no-save. */
   save: { project: string; dataDir?: string } | null;
@@ -192,7 +194,7 @@ async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null
   try {
     const { summary, result } = await runCase(c, {
       gpu, timing: o.timing, detail: o.detail, warmupSteps: o.warmup, signal: stop.signal,
-      onProgress: (p) => bar.update(p), onSteps: recorder?.onSteps,
+      onProgress: (p) => bar.update(p), onSteps: recorder?.onSteps, stats: statsLines(o.progress, o.statsEvery ?? 30),
     });
     bar.stop();
     recorder?.complete(c, summary, result);
@@ -222,6 +224,7 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
   // the case's own warnings (dt, mean free path vs cells, particles per cell); each rank checks its buffers itself
   reportPrelaunch(prelaunchCheck(c, { limits: { maxStorageBufferBindingSize: Infinity, maxBufferSize: Infinity }, buffers: [] }));
   const bar = progressBar(o.progress);
+  const stats = multiRankStatsLines(o.progress, o.statsEvery ?? 30);
   let recorder: RunRecorder | null = null;
   const stop = interruptRun('stopping every rank', (signal) => {
     if (recorder) markFailed(recorder, new RunCancelled(`stopped at once by a second ${signal}`), undefined);
@@ -248,8 +251,8 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
         recorder = RunRecorder.start(store, o.save.project, c, { description: `${ranks.length} ranks on ${adapters}${where}`, backend: ranks[0].adapter.backend }, ranks.length, slurm ? ranks.length : Math.max(1, pinned.size));
         recordRanks(store, recorder.runId, ranks, slurm ? { launcher: 'slurm', jobId: slurm.jobId(), profile: slurm.profileName } : { launcher: 'local', jobId: null, profile: null });
       },
-      onSteps: (steps) => recorder?.onSteps(steps),
-      onProgress: (p) => bar.update(p),
+      onSteps: (steps) => { recorder?.onSteps(steps); stats?.onSteps(steps); },
+      onProgress: (p) => { bar.update(p); stats?.onProgress(p); },
       onFields: liveFieldsOverIpc(c),
     });
     bar.stop();
@@ -315,12 +318,13 @@ export const RUN_OPTIONS: CommandOptions = {
   profile: { type: 'string' },
   'orchestrator-host': { type: 'string' },
   'heartbeat-timeout': { type: 'string' },
+  'stats-every': { type: 'string', default: '30' },
   ...DATA_DIR_OPTION,
 };
 
 export const runCommand: CliCommand = {
   name: 'run',
-  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT]] [--launcher slurm --nodes N --gpus-per-node G [--profile NAME] [--orchestrator-host HOST]] [--heartbeat-timeout S] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
+  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT]] [--launcher slurm --nodes N --gpus-per-node G [--profile NAME] [--orchestrator-host HOST]] [--heartbeat-timeout S] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--stats-every S] [--project P] [--no-save] [--data-dir DIR]',
   summary: 'Run a case (a .json path or a preset name) on the default GPU adapter and save it in the run database\n' +
     '(project P, default "default"; --no-save skips that; dsmc runs lists saved runs).\n' +
     '--set overrides any field, value as JSON:  --set grid.cells=[40,40,40] --set run.steps=200\n' +
@@ -331,12 +335,14 @@ export const runCommand: CliCommand = {
     'the grid by particle counts whenever the load non-uniformity exceeds 10 % (checked after every submit).\n' +
     '--launcher slurm runs the ranks as a Slurm job (sbatch, or srun inside an allocation): --nodes x --gpus-per-node ranks,\n' +
     'settings from cluster profile --profile (dsmc cluster profile add); the nodes reach this host at --orchestrator-host.\n' +
-    '--heartbeat-timeout S: a rank silent for S seconds (default 60) counts as hung and fails the run.',
+    '--heartbeat-timeout S: a rank silent for S seconds (default 60) counts as hung and fails the run.\n' +
+    'Without a terminal on stderr (a batch job, a pipe) a stats line every --stats-every S seconds (default 30) shows step,\n' +
+    'particles, collisions per step and T (translational, about the mean velocity); --no-progress turns it off.',
   options: RUN_OPTIONS,
   async run(args) {
     const ref = onePositional(args, 'CASE (a .json path or preset name)', 'run collide-box');
     try {
-      await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], save: saveOf(args), ...placementOf(args), ...clusterPlacementOf(args) });
+      await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], statsEvery: statsEveryOf(args.values['stats-every'] as string), save: saveOf(args), ...placementOf(args), ...clusterPlacementOf(args) });
     } catch (e) {
       const hint = e instanceof PrelaunchRefused ? shrinkHint(ref) : '';
       if (hint) (e as Error).message += `\n${hint}`;
