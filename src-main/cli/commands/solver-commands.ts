@@ -364,7 +364,7 @@ export const benchCommand: CliCommand = {
     if (!(particles >= 10) || !Number.isFinite(particles)) throw new Error(`--particles: got "${text}"; expected a number >= 10, e.g. 16e6`);
     const side = Math.max(1, Math.round(Math.cbrt(particles / 10)));
     const sets = [`grid.cells=[${side},${side},${side}]`, 'run.steps=200', 'run.stepsPerSubmit=100', 'sampling.enabled=false', ...(args.values.set as string[])];
-    await runCaseFile('collide-box', { sets, json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], warmup: 20, save: saveOf(args), ...placementOf(args), ...clusterPlacementOf(args) });
+    await runCaseFile('collide-box', { sets, json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], statsEvery: statsEveryOf(args.values['stats-every'] as string), warmup: 20, save: saveOf(args), ...placementOf(args), ...clusterPlacementOf(args) });
     return 0;
   },
 };
