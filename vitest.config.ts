@@ -4,7 +4,9 @@
 //
 // Two projects. `parallel`: every file but those below, two files at a time (DSMC_TEST_WORKERS to change it). On
 // lavapipe a GPU test file keeps about one core busy (measured: bodies 126 s wall for 101 s of CPU, wedge 142 s for
-// 123 s, sample-accumulation 108 s for 48 s), so two files share a 2-core machine without slowing each other much.
+// 123 s, sample-accumulation 108 s for 48 s), so on an idle 2-core machine a second file uses the other core. On a
+// machine other jobs already load there is no gain (bodies + rotation + wedge + sample-accumulation: 300 s with two
+// workers, 278 s with one, at load average 5-7): DSMC_TEST_WORKERS=1 runs them one at a time.
 // `serial`: files with wall-clock limits (a hang detected within 3 s, a kill within 2 s, a check within 3 s), the
 // real Slurm cluster and the end-to-end browser tests; they run afterwards, one file at a time in one fork.
 import vue from '@vitejs/plugin-vue';

@@ -180,4 +180,18 @@ describe('results on the command line', () => {
     }
     expect(dsmc([...args, '--stats-every', '0.2', '--no-progress']).stderr).not.toMatch(/^step /m);
   });
+
+  it('on two rank processes the stats line has the merged step, particles and collisions, and T left out', () => {
+    const r = dsmc(['run', 'collide-box', '--set', 'grid.cells=[8,8,8]', '--set', 'run.steps=400', '--set', 'run.stepsPerSubmit=10', '--ranks', '2',
+      '--no-save', '--stats-every', '0.2']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('step '));
+    expect(lines.length, r.stderr).toBeGreaterThanOrEqual(1);
+    for (const l of lines) {
+      const m = /^step (\d+)\/400 {2}particles (\d+) {2}collisions\/step (\d+\.\d) {2}T - {2}elapsed \d+ s$/.exec(l);
+      expect(m, l).not.toBeNull();
+      expect(Number(m![2])).toBe(5120);
+      expect(Number(m![3]) / 5120).toBeGreaterThan(0.05);
+    }
+  });
 });
