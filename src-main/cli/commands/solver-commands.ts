@@ -213,7 +213,8 @@ async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null
 function printRun(o: RunOptions, summary: RunSummary, runId: number | null, store: RunStore | null, fields: Pick<FieldSet, 'values' | 'errors'> | null): RunDone {
   if (o.json) printSafe(JSON.stringify(runId !== null ? { runId, ...summary } : summary) + '\n');
   else {
-    const saved = runId !== null ? `saved as run ${runId} in ${store!.path} (dsmc show ${runId}; values on a plane, line or point: dsmc fields ${runId} --plane z=0)\n` : '';
+    const where = fields ? `; values on a plane, line or point: dsmc fields ${runId} --plane z=0` : '';
+    const saved = runId !== null ? `saved as run ${runId} in ${store!.path} (dsmc show ${runId}${where})\n` : '';
     printSafe(formatSummary(summary, fields) + '\n' + saved);
   }
   return { summary, runId };
