@@ -34,22 +34,32 @@ export async function withDawnNoticesMuted<T>(open: () => Promise<T>): Promise<T
     swapped = false;
   }
   // fd 2 is either the temp file or, when that failed, must be the terminal again before anything else
-  if (!swapped) restoreStderr(saved);
+  if (!swapped) {
+    restoreStderr(saved);
+    return open();
+  }
+  let done = false;
+  // puts stderr back and shows what else was written meanwhile; also when the process exits during the request
+  const finish = () => {
+    if (done) return;
+    done = true;
+    process.removeListener('exit', finish);
+    restoreStderr(saved);
+    let text = '';
+    try {
+      text = readFileSync(path, 'utf8');
+      unlinkSync(path);
+    } catch {
+      // nothing to show
+    }
+    const kept = text.split('\n').filter((l) => l !== '' && !isHarmlessDawnNotice(l));
+    if (kept.length > 0) process.stderr.write(kept.join('\n') + '\n');
+  };
+  process.once('exit', finish);
   try {
     return await open();
   } finally {
-    if (swapped) {
-      restoreStderr(saved);
-      let text = '';
-      try {
-        text = readFileSync(path, 'utf8');
-        unlinkSync(path);
-      } catch {
-        // nothing to show
-      }
-      const kept = text.split('\n').filter((l) => l !== '' && !isHarmlessDawnNotice(l));
-      if (kept.length > 0) process.stderr.write(kept.join('\n') + '\n');
-    } else closeSync(saved);
+    finish();
   }
 }
 
