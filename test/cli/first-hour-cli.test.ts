@@ -141,6 +141,9 @@ describe('results on the command line', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--plane z=12: expected a cell index from 0 to 11/);
     expect(dsmc(['fields', String(id), '--plane', 'z=1', '--fields', 'Trot']).stderr).toMatch(/this run has no Trot/);
+    const unsampled = dsmc(['run', 'collide-box', '--set', 'run.steps=3', '--set', 'grid.cells=[4,4,4]', '--set', 'sampling.enabled=false', '--no-progress']);
+    const noFields = Number(/saved as run (\d+) in \S+ \(dsmc show \d+\)$/m.exec(unsampled.stdout)![1]);
+    expect(dsmc(['fields', String(noFields), '--plane', 'z=0']).stderr).toMatch(/run \d+ has no sampled fields: it kept no fields \(sampling.enabled was false\?\); give a completed run/);
   });
 
   it('a molecular gas (N2): show gives Trot and Tvib, dsmc fields prints them with their errors', () => {

@@ -24,6 +24,11 @@ export const fieldsCommand: CliCommand = {
     positionalCount(args, 1, 1, USAGE);
     const id = runIdArg(args.positionals[0], USAGE);
     const table = withStore(args, (store) => {
+      if (!store.getFields(id)) {
+        const run = store.getRun(id);
+        const why = run.status !== 'completed' ? `it is ${run.status}${run.reason ? ` (${run.reason})` : ''}` : 'it kept no fields (sampling.enabled was false?)';
+        throw new Error(`run ${id} has no sampled fields: ${why}; give a completed run that sampled its fields (dsmc runs --status completed)`);
+      }
       const set = requireFields(store, id);
       const v = args.values as Record<string, string | undefined>;
       const selection = parseSelection({ plane: v.plane, line: v.line, point: v.point, at: v.at }, set.cells, set.cellSize);
