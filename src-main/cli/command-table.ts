@@ -2,6 +2,7 @@
 import type { CliCommand } from './command.js';
 import { clusterCommand } from './commands/cluster-commands.js';
 import { dbCommand } from './commands/db-commands.js';
+import { fieldsCommand } from './commands/fields-command.js';
 import { presetsCommand, schemaCommand } from './commands/info-commands.js';
 import { compareCommand, exportCommand, reportCommand } from './commands/report-commands.js';
 import { benchCommand, checkCommand, runCommand } from './commands/solver-commands.js';
@@ -13,7 +14,7 @@ import { studiesCommand } from './commands/study-store-commands.js';
 
 export const COMMANDS: CliCommand[] = [
   runCommand, resumeCommand, benchCommand, checkCommand, studyCommand, studiesCommand,
-  projectsCommand, runsCommand, showCommand, tagCommand, noteCommand, deleteCommand, dbCommand,
+  projectsCommand, runsCommand, showCommand, fieldsCommand, tagCommand, noteCommand, deleteCommand, dbCommand,
   compareCommand, reportCommand, exportCommand,
   presetsCommand, schemaCommand, serveCommand, clusterCommand,
 ];

@@ -2,7 +2,9 @@
 import { FACES, type Case } from '../common/case-schema.js';
 import type { CaseRecord, FieldSet, PhaseRecord, RunRecord } from '../common/run-record.js';
 import type { RunSummary } from '../common/run-summary.js';
+import type { GasMeans } from '../common/reports/gas-means.js';
 import { drift, dur, table } from './format-summary.js';
+import { bodyLines, gasLines } from './format-results.js';
 import { localTime } from './format-runs.js';
 import { forTerminal } from './terminal-text.js';
 
@@ -15,6 +17,8 @@ export interface RunDetails {
   steps: { recorded: number; last: number };
   totalsRecorded: number;
   fields: Omit<FieldSet, 'values' | 'errors'> & { names: string[] } | null;
+  /** The gas's mean density and temperatures with standard errors, from the stored fields (null without fields). */
+  gas: GasMeans | null;
 }
 
 /** One line about the case: grid, species, particles, steps, dt, seed, boundaries. */
@@ -63,7 +67,7 @@ export function formatRunDetails(d: RunDetails): string {
   if (r.reason) lines.push(`  reason: ${r.reason}`);
   lines.push(...caseLines(d.case));
   lines.push(`adapter: ${r.adapter.description} [${r.adapter.backend}]; ${r.ranks} rank(s) on ${r.gpus} GPU(s); dsmc ${r.productVersion}`);
-  if (r.summary) lines.push(...summaryLines(r.summary));
+  if (r.summary) lines.push(...summaryLines(r.summary), ...gasLines(d.gas), ...bodyLines(r.summary.surface));
   else lines.push(`no summary (the run did not complete); steps recorded up to step ${d.steps.last}`);
   if (d.phases.length > 0) lines.push('', `phase timing (${r.summary?.timing ?? 'unknown source'}):`, phaseTable(d.phases, r.summary), '');
   lines.push(`step statistics: ${d.steps.recorded} steps (last ${d.steps.last}); particle totals at ${d.totalsRecorded} points`);

@@ -1,5 +1,7 @@
 // Human-readable run summary for the terminal: totals and a phase table like SPARTA's loop-time breakdown.
+import type { FieldSet } from '../common/run-record.js';
 import type { RunSummary } from '../solver/summary.js';
+import { bodyLines, gasLines, gasMeansOf } from './format-results.js';
 import { forTerminal } from './terminal-text.js';
 
 /** Pads a table: first column left-aligned, the others right-aligned; cells shown on one line, control characters escaped. */
@@ -40,8 +42,8 @@ function balanceLine(s: RunSummary): string {
   return `balance: ${b.reason}${done}`;
 }
 
-/** The terminal summary of a run. */
-export function formatSummary(s: RunSummary): string {
+/** The terminal summary of a run; `fields`: its sampled fields, for the gas's mean density and temperatures. */
+export function formatSummary(s: RunSummary, fields?: Pick<FieldSet, 'values' | 'errors'> | null): string {
   const lines = [
     `case ${s.case}: ${s.steps} steps, ${s.particles} particles (mean ${s.meanParticles.toFixed(0)}), ${s.seconds.toFixed(3)} s`,
     `adapter: ${s.adapter.description} [${s.adapter.backend}]`,
@@ -60,6 +62,8 @@ export function formatSummary(s: RunSummary): string {
     `host: ${s.host.submits} submits; encoding ${dur(s.host.encodeSeconds)}, waiting for the GPU ${dur(s.host.waitSeconds)}, read-back ${dur(s.host.readbackSeconds)}` +
       (s.host.foldSeconds ? `, folding the sampled fields ${dur(s.host.foldSeconds)}` : ''),
     `memory: ${s.bytesPerParticle.toFixed(1)} bytes of GPU buffers per particle (capacity ${s.capacity} particles)`,
+    ...gasLines(gasMeansOf(fields)),
+    ...bodyLines(s.surface),
     '',
     `phase timing (${s.timing}):`,
   ];

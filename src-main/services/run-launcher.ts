@@ -1,6 +1,7 @@
 // Starts runs in child processes so the host stays responsive, relays their live events, and cancels them.
 // One rank: a forked run-child (runCase + RunRecorder) that posts progress and steps over IPC.
 // Several ranks: `node bin/dsmc.js run CASE --ranks N ...`, followed through the run database.
+import { isHarmlessDawnNotice } from '../solver/gpu/dawn-notices.js';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,11 +35,11 @@ interface LiveRun {
 /** How long a child may take to open the GPU and record its run. */
 const START_TIMEOUT_MS = 120_000;
 
-/** The last lines of a child's stderr (for error messages). */
+/** The last lines of a child's stderr (for error messages), without Dawn's harmless start-up notices. */
 function stderrTail(child: ChildProcess): () => string {
   let tail = '';
-  child.stderr?.on('data', (d: Buffer) => { tail = (tail + d.toString()).slice(-2000); });
-  return () => tail.trim();
+  child.stderr?.on('data', (d: Buffer) => { tail = (tail + d.toString()).slice(-4000); });
+  return () => tail.split('\n').filter((l) => !isHarmlessDawnNotice(l)).join('\n').trim().slice(-2000);
 }
 
 export class RunLauncher {

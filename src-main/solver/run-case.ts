@@ -12,6 +12,7 @@ import { bufferPlan, initialCapacity } from './state.js';
 import { summarize, type RunSummary } from './summary.js';
 import { surfaceSummary } from './surface-summary.js';
 import { buildTables } from './tables.js';
+import { liveStatsHook, type LiveStatsOptions } from './live-stats.js';
 import { attachedCheckpointTarget, caseHash, type CheckpointTarget } from './checkpoint/checkpoint-target.js';
 import type { ResumePoint } from './checkpoint/checkpoint-load.js';
 import { completeWithLoop, writeRankFile } from './checkpoint/checkpoint-writer.js';
@@ -60,6 +61,8 @@ export interface RunCaseOptions extends LoopOptions {
   resume?: ResumePoint;
   /** After each submit of a sampling run: the fields sampled so far, read on demand (a resumed run's include the checkpoint's). */
   onFields?: (fields: LiveFieldSource) => void | Promise<void>;
+  /** A stats line every few seconds of wall time (live-stats.ts): step, particles, collisions per step, T. */
+  stats?: LiveStatsOptions;
 }
 
 /** Writes the one-rank checkpoint after the current submit: rank-0.bin, loop.bin, then the manifest. */
@@ -97,8 +100,10 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
     }
     const onCheckpoint = target && c.run.checkpointEvery > 0 ? (_step: number) => writeCheckpoint(target, sim, c, blockPlan) : undefined;
     const remaining = blockPlan.from + blockPlan.steps - sim.stepsDone;
+    const stats = options.stats ? liveStatsHook(c, sim.tables.fnum, blockPlan.from + blockPlan.steps, options.stats, () => sim.totals()) : null;
     const onBatch: LoopOptions['onBatch'] = async (b) => {
       await options.onBatch?.(b);
+      await stats?.(b);
       if (options.onFields && sim.samples > 0) await options.onFields(sim);
     };
     const result = await sim.run({ ...options, onBatch, onCheckpoint }, remaining, blockPlan);

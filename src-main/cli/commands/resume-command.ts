@@ -19,7 +19,7 @@ import type { CliCommand } from '../command.js';
 import { formatSummary } from '../format-summary.js';
 import { interruptRun } from '../interrupts.js';
 import { liveFieldsOverIpc } from '../live-fields-ipc.js';
-import { progressBar } from '../progress.js';
+import { multiRankStatsLines, progressBar, statsLines } from '../progress.js';
 import { RunRecorder } from '../run-recorder.js';
 import { DATA_DIR_OPTION, runIdArg } from '../store-args.js';
 import { timingOf } from './solver-commands.js';
@@ -92,6 +92,8 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
   removeNewer(runCheckpointFolder(store.dataDir, runId), step);
   const recorder = RunRecorder.reopen(store, runId, step, c);
   const bar = progressBar(o.progress);
+  // without a terminal: a stats line every 30 s (as dsmc run's default --stats-every)
+  const stats = multiRankStatsLines(o.progress, 30);
   const stop = interruptRun('stopping after the current submit', (signal) => {
     recorder.fail(new RunCancelled(`stopped at once by a second ${signal}`));
   });
@@ -101,7 +103,7 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
       try {
         const { summary, result } = await runCase(c, {
           gpu, timing: o.timing, resume: point, signal: stop.signal, onProgress: (p) => bar.update(p), onSteps: recorder.onSteps,
-          onFields: liveFieldsOverIpc(c),
+          onFields: liveFieldsOverIpc(c), stats: statsLines(o.progress, 30),
         });
         bar.stop();
         recorder.complete(c, markResumed(summary, c, point), result);
@@ -115,7 +117,7 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
       // a balanced run goes on balancing with its threshold, from the layout and re-decompositions it had
       rebalancePercent: point.loop.rebalance?.thresholdPercent ?? null, // as the run had it (a run without rebalancing stays static)
       onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
-      onSteps: (s) => recorder.onSteps(s), onProgress: (p) => bar.update(p), onFields: liveFieldsOverIpc(c),
+      onSteps: (s) => { recorder.onSteps(s); stats?.onSteps(s); }, onProgress: (p) => { bar.update(p); stats?.onProgress(p); }, onFields: liveFieldsOverIpc(c),
       onLaunched: (ranks) => {
         try {
           store.updateRankPids(runId, ranks.map((r) => ({ rank: r.rank, pid: r.pid })));
@@ -159,7 +161,7 @@ export const resumeCommand: CliCommand = {
     try {
       const summary = await resumeRun(store, runId, { timing, progress: !args.values['no-progress'] });
       if (args.values.json) printSafe(JSON.stringify({ runId, ...summary }) + '\n');
-      else printSafe(`${formatSummary(summary)}\nresumed run ${runId} from step ${summary.resumed?.fromStep} to its end in ${store.path} (dsmc show ${runId})\n`);
+      else printSafe(`${formatSummary(summary, store.getFields(runId))}\nresumed run ${runId} from step ${summary.resumed?.fromStep} to its end in ${store.path} (dsmc show ${runId})\n`);
       return 0;
     } finally {
       store.close();

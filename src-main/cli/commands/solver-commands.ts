@@ -4,6 +4,7 @@ import { formatPrelaunch, prelaunchCheck, type PrelaunchReport } from '../../cas
 import { isMethod, METHODS, type Method } from '../../cluster/decomposition/types.js';
 import { runDistributed, type DistributedOptions, type LaunchedRank } from '../../cluster/orchestrator/run-distributed.js';
 import type { Case } from '../../common/case-schema.js';
+import type { FieldSet } from '../../common/run-record.js';
 import { openGpu, type Gpu } from '../../solver/gpu/device.js';
 import { RunCancelled } from '../../solver/loop-types.js';
 import { PrelaunchRefused, checkCase, loadCase, runCase } from '../../solver/run-case.js';
@@ -13,7 +14,7 @@ import { readCaseFile } from '../case-file.js';
 import { CASE_OPTIONS, onePositional, type CliCommand, type CommandArgs, type CommandOptions } from '../command.js';
 import { formatSummary } from '../format-summary.js';
 import { interruptRun } from '../interrupts.js';
-import { progressBar } from '../progress.js';
+import { multiRankStatsLines, progressBar, statsEveryOf, statsLines } from '../progress.js';
 import { RunRecorder } from '../run-recorder.js';
 import { DATA_DIR_OPTION } from '../store-args.js';
 import { slurmRunSetup, type ClusterPlacement } from '../../cluster/slurm/run-setup.js';
@@ -21,6 +22,13 @@ import { resolveDataDir } from '../../store/data-dir.js';
 import { assignGpus, discoverGpus, type GpuInfo } from '../../cluster/gpus.js';
 import { checkInput, projectNameSchema } from '../../store/input-schemas.js';
 import { printSafe } from '../terminal-text.js';
+import { presetShrink } from '../preset-info.js';
+
+/** The line pointing a preset too big for this adapter to its shrink command ('' when it has none). */
+function shrinkHint(ref: string): string {
+  const shrink = presetShrink(ref);
+  return shrink ? `preset ${ref} is sized for a large GPU; shrunk, it runs on a small GPU or a CPU:\n  ${shrink}` : '';
+}
 
 /** Options of a run from the command line. */
 export interface RunOptions {
@@ -30,6 +38,8 @@ export interface RunOptions {
   /** Time the sort's stages (scan, scatter, order, permute) as separate phases. */
   detail: boolean;
   progress: boolean;
+  /** Seconds between stats lines when stderr is not a terminal (--stats-every). */
+  statsEvery?: number;
   warmup?: number;
   /** Record the run in the run database (project, data folder); null: --no-save. */
   save: { project: string; dataDir?: string } | null;
@@ -184,11 +194,11 @@ async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null
   try {
     const { summary, result } = await runCase(c, {
       gpu, timing: o.timing, detail: o.detail, warmupSteps: o.warmup, signal: stop.signal,
-      onProgress: (p) => bar.update(p), onSteps: recorder?.onSteps,
+      onProgress: (p) => bar.update(p), onSteps: recorder?.onSteps, stats: statsLines(o.progress, o.statsEvery ?? 30),
     });
     bar.stop();
     recorder?.complete(c, summary, result);
-    return printRun(o, summary, recorder?.runId ?? null, store);
+    return printRun(o, summary, recorder?.runId ?? null, store, result.samples > 0 ? { values: result.fields, errors: result.fieldErrors } : null);
   } catch (e) {
     bar.stop();
     if (recorder) markFailed(recorder, e, stop.by());
@@ -199,10 +209,14 @@ async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null
   }
 }
 
-/** Prints a finished run's summary (JSON on the last line with --json) and where it was saved. */
-function printRun(o: RunOptions, summary: RunSummary, runId: number | null, store: RunStore | null): RunDone {
+/** Prints a finished run's summary (JSON on the last line with --json; the text with the gas means of `fields`) and where it was saved. */
+function printRun(o: RunOptions, summary: RunSummary, runId: number | null, store: RunStore | null, fields: Pick<FieldSet, 'values' | 'errors'> | null): RunDone {
   if (o.json) printSafe(JSON.stringify(runId !== null ? { runId, ...summary } : summary) + '\n');
-  else printSafe(formatSummary(summary) + '\n' + (runId !== null ? `saved as run ${runId} in ${store!.path} (dsmc show ${runId})\n` : ''));
+  else {
+    const where = fields ? `; values on a plane, line or point: dsmc fields ${runId} --plane z=0` : '';
+    const saved = runId !== null ? `saved as run ${runId} in ${store!.path} (dsmc show ${runId}${where})\n` : '';
+    printSafe(formatSummary(summary, fields) + '\n' + saved);
+  }
   return { summary, runId };
 }
 
@@ -211,6 +225,7 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
   // the case's own warnings (dt, mean free path vs cells, particles per cell); each rank checks its buffers itself
   reportPrelaunch(prelaunchCheck(c, { limits: { maxStorageBufferBindingSize: Infinity, maxBufferSize: Infinity }, buffers: [] }));
   const bar = progressBar(o.progress);
+  const stats = multiRankStatsLines(o.progress, o.statsEvery ?? 30);
   let recorder: RunRecorder | null = null;
   const stop = interruptRun('stopping every rank', (signal) => {
     if (recorder) markFailed(recorder, new RunCancelled(`stopped at once by a second ${signal}`), undefined);
@@ -237,15 +252,16 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
         recorder = RunRecorder.start(store, o.save.project, c, { description: `${ranks.length} ranks on ${adapters}${where}`, backend: ranks[0].adapter.backend }, ranks.length, slurm ? ranks.length : Math.max(1, pinned.size));
         recordRanks(store, recorder.runId, ranks, slurm ? { launcher: 'slurm', jobId: slurm.jobId(), profile: slurm.profileName } : { launcher: 'local', jobId: null, profile: null });
       },
-      onSteps: (steps) => recorder?.onSteps(steps),
-      onProgress: (p) => bar.update(p),
+      onSteps: (steps) => { recorder?.onSteps(steps); stats?.onSteps(steps); },
+      onProgress: (p) => { bar.update(p); stats?.onProgress(p); },
       onFields: liveFieldsOverIpc(c),
     });
     bar.stop();
     const rec = recorder as RunRecorder | null;
     rec?.completeDistributed(c, run);
     const summary = run.summary;
-    return printRun(o, summary, rec?.runId ?? null, store);
+    const fields = o.json || run.assembler.fields.samples === 0 ? null : { values: run.assembler.fields.fields(), errors: run.assembler.fields.errors() };
+    return printRun(o, summary, rec?.runId ?? null, store, fields);
   } catch (e) {
     bar.stop();
     if (recorder) markFailed(recorder, e, stop.by());
@@ -303,12 +319,13 @@ export const RUN_OPTIONS: CommandOptions = {
   profile: { type: 'string' },
   'orchestrator-host': { type: 'string' },
   'heartbeat-timeout': { type: 'string' },
+  'stats-every': { type: 'string', default: '30' },
   ...DATA_DIR_OPTION,
 };
 
 export const runCommand: CliCommand = {
   name: 'run',
-  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT|off]] [--launcher slurm --nodes N --gpus-per-node G [--profile NAME] [--orchestrator-host HOST]] [--heartbeat-timeout S] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--project P] [--no-save] [--data-dir DIR]',
+  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT|off]] [--launcher slurm --nodes N --gpus-per-node G [--profile NAME] [--orchestrator-host HOST]] [--heartbeat-timeout S] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--stats-every S] [--project P] [--no-save] [--data-dir DIR]',
   summary: 'Run a case (a .json path or a preset name) on the default GPU adapter and save it in the run database\n' +
     '(project P, default "default"; --no-save skips that; dsmc runs lists saved runs).\n' +
     '--set overrides any field, value as JSON:  --set grid.cells=[40,40,40] --set run.steps=200\n' +
@@ -320,11 +337,19 @@ export const runCommand: CliCommand = {
     'non-uniformity exceeds 20 % and the new split pays for its moves (checked after every submit; off: never, the default).\n' +
     '--launcher slurm runs the ranks as a Slurm job (sbatch, or srun inside an allocation): --nodes x --gpus-per-node ranks,\n' +
     'settings from cluster profile --profile (dsmc cluster profile add); the nodes reach this host at --orchestrator-host.\n' +
-    '--heartbeat-timeout S: a rank silent for S seconds (default 60) counts as hung and fails the run.',
+    '--heartbeat-timeout S: a rank silent for S seconds (default 60) counts as hung and fails the run.\n' +
+    'Without a terminal on stderr (a batch job, a pipe) a stats line every --stats-every S seconds (default 30) shows step,\n' +
+    'particles, collisions per step and T (translational, about the mean velocity); --no-progress turns it off.',
   options: RUN_OPTIONS,
   async run(args) {
     const ref = onePositional(args, 'CASE (a .json path or preset name)', 'run collide-box');
-    await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], save: saveOf(args), ...placementOf(args), ...clusterPlacementOf(args) });
+    try {
+      await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], statsEvery: statsEveryOf(args.values['stats-every'] as string), save: saveOf(args), ...placementOf(args), ...clusterPlacementOf(args) });
+    } catch (e) {
+      const hint = e instanceof PrelaunchRefused ? shrinkHint(ref) : '';
+      if (hint) (e as Error).message += `\n${hint}`;
+      throw e;
+    }
     return 0;
   },
 };
@@ -341,7 +366,7 @@ export const benchCommand: CliCommand = {
     if (!(particles >= 10) || !Number.isFinite(particles)) throw new Error(`--particles: got "${text}"; expected a number >= 10, e.g. 16e6`);
     const side = Math.max(1, Math.round(Math.cbrt(particles / 10)));
     const sets = [`grid.cells=[${side},${side},${side}]`, 'run.steps=200', 'run.stepsPerSubmit=100', 'sampling.enabled=false', ...(args.values.set as string[])];
-    await runCaseFile('collide-box', { sets, json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], warmup: 20, save: saveOf(args), ...placementOf(args), ...clusterPlacementOf(args) });
+    await runCaseFile('collide-box', { sets, json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], statsEvery: statsEveryOf(args.values['stats-every'] as string), warmup: 20, save: saveOf(args), ...placementOf(args), ...clusterPlacementOf(args) });
     return 0;
   },
 };
@@ -358,7 +383,9 @@ export const checkCommand: CliCommand = {
     try {
       const report = checkCase(c, gpu);
       const adapter = { description: gpu.adapter.description, backend: gpu.adapter.backend };
-      printSafe(args.values.json ? JSON.stringify({ ...report, adapter }) + '\n' : `adapter: ${adapter.description} [${adapter.backend}]\n${formatPrelaunch(report)}\n`);
+      const hint = report.ok ? '' : shrinkHint(ref);
+      printSafe(args.values.json ? JSON.stringify({ ...report, adapter, ...(hint ? { shrink: presetShrink(ref) } : {}) }) + '\n'
+        : `adapter: ${adapter.description} [${adapter.backend}]\n${formatPrelaunch(report)}\n${hint ? `${hint}\n` : ''}`);
       return report.ok ? 0 : 1;
     } finally {
       gpu.device.destroy();

@@ -6,6 +6,7 @@ import { RUN_STATUSES } from '../../store/input-schemas.js';
 import type { RunStore } from '../../store/run-store.js';
 import type { CliCommand } from '../command.js';
 import { formatRunDetails, type RunDetails } from '../format-run.js';
+import { gasMeansOf } from '../format-results.js';
 import { formatProjects, formatRuns } from '../format-runs.js';
 import { DATA_DIR_OPTION, positionalCount, runIdArg, withStore } from '../store-args.js';
 import { printSafe } from '../terminal-text.js';
@@ -77,6 +78,7 @@ function runDetails(store: RunStore, id: number): RunDetails {
       cells: fields.cells, cellSize: fields.cellSize, samples: fields.samples, blocks: fields.blocks,
       names: fieldNamesOf(fields.values),
     },
+    gas: gasMeansOf(fields),
   };
 }
 

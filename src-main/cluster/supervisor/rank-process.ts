@@ -2,6 +2,7 @@
 // and kept in a tail, its end reported once, and stopped with SIGTERM then SIGKILL after a grace period.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { isHarmlessDawnNotice } from '../../solver/gpu/dawn-notices.js';
 import { LineTail } from './line-tail.js';
 import type { LogLineInfo } from './types.js';
 
@@ -91,6 +92,8 @@ export class RankProcess {
     if (!input) return;
     const prefix = `[rank ${this.rank} gpu ${this.gpu} pid ${this.pid ?? '-'}] `;
     createInterface({ input, crlfDelay: Infinity }).on('line', (text) => {
+      // Dawn's start-up notice about capped descriptor limits: harmless, and every rank would repeat it
+      if (stream === 'stderr' && isHarmlessDawnNotice(text)) return;
       this.tail.push(text);
       this.options.onLog?.(prefix + text, { rank: this.rank, gpu: this.gpu, pid: this.pid ?? -1, stream, text });
     });

@@ -1,6 +1,7 @@
 // Opens the WebGPU device (Dawn through the `webgpu` package) with the limits the solver needs,
 // and turns "no adapter" into an error that says which driver to install.
 import { create, globals } from 'webgpu';
+import { withDawnNoticesMuted } from './dawn-notices.js';
 import { paceGpuPolling } from './poll-pacing.js';
 
 /** What a run records about the adapter it ran on. */
@@ -67,11 +68,12 @@ export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu
   const backend = nativeBackend();
   const instance = create([`backend=${backend}`, 'disable-dawn-features=timestamp_quantization']);
   const timeoutMs = options.timeoutMs ?? 30000;
-  const adapter = await withTimeout(
+  // Dawn's harmless notices about lavapipe's capped limits come while it lists the adapters (dawn-notices.ts)
+  const adapter = await withDawnNoticesMuted(() => withTimeout(
     instance.requestAdapter({ powerPreference: 'high-performance' }),
     timeoutMs,
     `No GPU adapter answered within ${timeoutMs / 1000} s. ${INSTALL_HINT}`,
-  );
+  ));
   if (!adapter) throw new NoAdapterError(`No WebGPU adapter found. ${INSTALL_HINT}`);
   const info = adapter.info;
   const hasTimestamps = adapter.features.has('timestamp-query');

@@ -1,0 +1,39 @@
+// The physical results in the terminal summary of `dsmc run` and `dsmc show`, as SPARTA users read them: per body
+// drag, lift, Cd, Cl and heat transfer, and the gas's mean density and temperatures with standard errors.
+import type { FieldSet } from '../common/run-record.js';
+import type { SurfaceSummary } from '../common/run-summary.js';
+import { gasMeans, type GasMeans, type MeanValue } from '../common/reports/gas-means.js';
+import { textTable } from '../reports/text-table.js';
+
+/** A number in 4 significant digits ('-' when absent or not finite). */
+export function num(x: number | null | undefined): string {
+  return x === null || x === undefined || !Number.isFinite(x) ? '-' : Math.abs(x) >= 1e-3 && Math.abs(x) < 1e5 ? x.toPrecision(4) : x.toExponential(3);
+}
+
+/** "value +- error unit" (the error omitted when there is none). */
+function withError(v: MeanValue, unit: string): string {
+  return `${num(v.mean)}${Number.isFinite(v.error) ? ` +- ${v.error.toPrecision(2)}` : ''} ${unit}`;
+}
+
+/** The body table: drag, lift (N), Cd, Cl, heat transfer (W) over the sampled steps. */
+export function bodyLines(surface: SurfaceSummary | undefined): string[] {
+  if (!surface || surface.bodies.length === 0) return [];
+  const rows = [['body', 'drag (N)', 'lift (N)', 'Cd', 'Cl', 'heat transfer (W)']];
+  for (const b of surface.bodies) rows.push([b.name, num(b.drag), num(b.lift), num(b.cd), num(b.cl), num(b.heatTransfer)]);
+  return [`bodies (loads averaged over ${num(surface.sampledTime)} s of sampled flow; coefficients need a free stream and a reference area):`, textTable(rows, '  ')];
+}
+
+/** The gas means of sampled fields (null when none were sampled or no cell held gas). */
+export function gasMeansOf(fields: Pick<FieldSet, 'values' | 'errors'> | null | undefined): GasMeans | null {
+  return fields ? gasMeans(fields.values, fields.errors) : null;
+}
+
+/** Two lines of the gas's mean density and temperatures (none without means). */
+export function gasLines(g: GasMeans | null | undefined): string[] {
+  if (!g) return [];
+  const temps = [`T ${withError(g.T, 'K')}`, ...(g.Trot ? [`Trot ${withError(g.Trot, 'K')}`] : []), ...(g.Tvib ? [`Tvib ${withError(g.Tvib, 'K')}`] : [])];
+  return [
+    `gas (mean over the ${g.gasCells} cells holding gas; temperatures weighted by density; +- one standard error):`,
+    `  n ${withError(g.n, 'm^-3')}; ${temps.join(', ')}`,
+  ];
+}
