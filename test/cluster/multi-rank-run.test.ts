@@ -71,7 +71,10 @@ describe('dsmc run --ranks 4 (--rebalance 10, off, the default): supersonic lid-
     const one = summaryOf(cavity);
     const fixed = summaryOf([...cavity, '--ranks', '4', '--decomposition', 'slab', '--rebalance', 'off']);
     const balanced = summaryOf([...cavity, '--ranks', '4', '--decomposition', 'slab', '--rebalance', '10']);
-    const byDefault = summaryOf([...cavity, '--ranks', '4', '--decomposition', 'slab']);
+    const launched = dsmc(['run', ...cavity, '--ranks', '4', '--decomposition', 'slab', '--json']);
+    // said before the ranks start: the split and the rebalancing chosen, and why
+    expect(launched.stderr).toMatch(/^balance: slab split: initial split by cells \(the box starts uniform\); no rebalancing \(the default/m);
+    const byDefault = JSON.parse(launched.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     expect(fixed.loadNonUniformity).toBeGreaterThan(15);
     expect(fixed.rebalances).toBeUndefined();
     expect((balanced.rebalances as unknown[]).length).toBeGreaterThan(0);

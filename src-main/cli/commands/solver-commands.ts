@@ -241,6 +241,7 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
       // the orchestrator's host cannot pin ranks on the nodes (each node pins its own): no warning about that
       onWarning: (w) => { if (!slurm) process.stderr.write(`warning: ${w}\n`); },
       onLog: (line) => { if (process.env.DSMC_RANK_LOGS) process.stderr.write(line + '\n'); },
+      onBalancePlan: (reason) => process.stderr.write(`balance: ${reason}\n`),
       onLaunched: (ranks) => {
         if (!store || !o.save) return;
         // on a cluster each node pins its own ranks: take the GPU each rank reported, not this host's guess

@@ -64,6 +64,8 @@ export interface DistributedOptions {
   /** After each merged submit: the run's sampled fields so far (a live view; read it, do not keep it past the call). */
   /** Live fields after each merged submit of a sampling run: planes read from the ranks' GPUs on demand (live-planes.ts). */
   onFields?: (fields: LiveFieldSource) => void | Promise<void>;
+  /** Called before the ranks are launched with how the run is balanced and why (the first split, rebalancing). */
+  onBalancePlan?: (reason: string) => void;
   /** Called once the ranks are launched (for records: adapters, pids). */
   onLaunched?: (ranks: LaunchedRank[]) => void;
   /** Milliseconds a rank may stay silent before it counts as hung (default 60 s: shader compiles block the event loop). */
@@ -197,6 +199,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   const tables = buildTables(c);
   const plan = balancePlan(c, tables, o.rebalancePercent);
   const decomposition = decompositionOf(c, o, plan);
+  o.onBalancePlan?.(`${o.resume ? 'the checkpoint\'s split' : `${o.method} split`}: ${plan.reason}`);
   const subdomains = decomposition.boxes.map((_, r) => subdomainOf(decomposition, r));
   // a cluster launcher places and pins its ranks on the nodes: this host's GPUs play no part then
   const gpus = assignGpus(o.ranks, !o.launcher && (o.gpus || o.ranks > 1) ? o.discovered ?? discoverGpus() : [], o.launcher ? undefined : o.gpus);
