@@ -1,18 +1,10 @@
 // Reads a case file's text safely: only a regular file (a folder, FIFO, device or socket is refused without
 // blocking on it), checked with fstat on the open descriptor, at most MAX_CASE_BYTES, and valid UTF-8.
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { MAX_CASE_BYTES, tooBigError } from '../common/case-limits.js';
 import { CaseError, ROOT_PATH } from '../common/case-errors.js';
+import { fileKindOf } from '../store/file-kind.js';
 
-/** What a non-regular file is, for the message. */
-function kindOf(st: Stats): string {
-  if (st.isDirectory()) return 'a folder';
-  if (st.isFIFO()) return 'a named pipe (FIFO)';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
 
 /** Opens `path` for reading without blocking (a FIFO with no writer would block a plain open); errors name the file. */
 function openForReading(path: string): number {
@@ -32,7 +24,7 @@ export function readCaseText(path: string): string {
   try {
     const st = fstatSync(fd);
     if (st.isDirectory()) throw new Error(`the case file ${path} is a folder, not a file; give the path of a .json case file inside it, or a preset name (dsmc presets)`);
-    if (!st.isFile()) throw new Error(`the case file ${path} is ${kindOf(st)}, not a regular file; save the case to a .json file and give its path`);
+    if (!st.isFile()) throw new Error(`the case file ${path} is ${fileKindOf(st)}, not a regular file; save the case to a .json file and give its path`);
     if (st.size > MAX_CASE_BYTES) throw tooBigError(st.size, `the case file ${path}`);
     // read at most one byte more than the limit: a file that grows while it is read is still caught
     const buf = Buffer.alloc(Math.min(st.size, MAX_CASE_BYTES) + 1);

@@ -4,6 +4,7 @@
 // beside the target and rename it (write-atomic.ts), so a refused target is left exactly as it was.
 import { closeSync, constants, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
+import { fileKindOf } from '../store/file-kind.js';
 
 /** What the caller protects beyond what the checks find by themselves: the data folder of the run database in use. */
 export interface OutputGuard {
@@ -21,15 +22,6 @@ const SQLITE_HEADER = 'SQLite format 3\0';
 /** The files SQLite keeps beside a database. */
 const COMPANION = /^(.*)-(wal|shm|journal)$/;
 
-/** The kind of a file that is not regular or a folder, in words. */
-function kindOf(st: Stats): string {
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isFIFO()) return 'a named pipe (FIFO)';
-  if (st.isSocket()) return 'a socket';
-  if (st.isDirectory()) return 'a folder';
-  return 'not a regular file';
-}
 
 /** lstat that gives undefined for a path that does not exist. */
 function lstatOrNull(path: string): Stats | undefined {
@@ -106,7 +98,7 @@ function checkFolder(shown: string, abs: string): void {
   } catch {
     throw new Error(`${shown}: the folder ${folder} does not exist; create it first (mkdir -p "${folder}") or give a file in an existing folder`);
   }
-  if (!st.isDirectory()) throw new Error(`${shown}: ${folder} is ${kindOf(st) === 'not a regular file' ? 'a file' : kindOf(st)}, not a folder; give a file inside an existing folder`);
+  if (!st.isDirectory()) throw new Error(`${shown}: ${folder} is ${fileKindOf(st) === 'not a regular file' ? 'a file' : fileKindOf(st)}, not a folder; give a file inside an existing folder`);
 }
 
 /**
@@ -134,10 +126,10 @@ export function checkOutputTarget(path: string, guard: OutputGuard = {}, extensi
     } catch {
       throw new Error(`${shown}: this is a link to something that does not exist; remove the link or give another file name`);
     }
-    if (!to.isFile()) throw new Error(`${shown}: this is a link to ${kindOf(to)}, not a regular file; give the name of a regular file`);
+    if (!to.isFile()) throw new Error(`${shown}: this is a link to ${fileKindOf(to)}, not a regular file; give the name of a regular file`);
     target = realpathSync(abs);
   } else if (st && !st.isFile()) {
-    throw new Error(`${shown}: this is ${kindOf(st)}, not a regular file; ${st.isDirectory() ? `give a file name inside it, e.g. ${label} ${join(path, guard.example ?? `out${extensions?.[0] ?? '.html'}`)}` : 'give the name of a regular file'}`);
+    throw new Error(`${shown}: this is ${fileKindOf(st)}, not a regular file; ${st.isDirectory() ? `give a file name inside it, e.g. ${label} ${join(path, guard.example ?? `out${extensions?.[0] ?? '.html'}`)}` : 'give the name of a regular file'}`);
   }
   if (extensions && !extensions.includes(extname(target).toLowerCase())) {
     throw new Error(`${shown}: expected a file ending in ${extensions.join(' or ')}; got ${extname(path) || 'no extension'}`);

@@ -4,6 +4,7 @@
 import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import Database from 'better-sqlite3';
 import { APPLICATION_ID, LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
+import { fileKindOf } from './file-kind.js';
 
 /** How long a write waits for another process's transaction before failing (ms). */
 export const BUSY_TIMEOUT_MS = 10_000;
@@ -30,15 +31,6 @@ function moveAsideFix(path: string): string {
     'or use another data folder with --data-dir DIR or the DSMC_DATA_DIR environment variable.';
 }
 
-/** The kind of a file that is not a regular file, in words. */
-function kindOf(st: Stats): string {
-  if (st.isDirectory()) return 'a folder';
-  if (st.isFIFO()) return 'a named pipe (FIFO)';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  if (st.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
 
 /**
  * Refuses, before anything opens it (opening a FIFO would block for ever), a database path that exists and is not a
@@ -57,7 +49,7 @@ export function checkDatabaseFileType(path: string): void {
   }
   if (st.isFile()) return;
   const via = lstatSync(path).isSymbolicLink() ? `a link to ${realpathSync(path)}, which is ` : '';
-  throw new StoreOpenError(path, `is ${via}${kindOf(st)}, not a regular file, so it cannot hold the run database`, moveAsideFix(path));
+  throw new StoreOpenError(path, `is ${via}${fileKindOf(st)}, not a regular file, so it cannot hold the run database`, moveAsideFix(path));
 }
 
 /** The error for better-sqlite3's native module missing or built for another Node.js, with the commands that fix it; null for other errors. */
