@@ -32,7 +32,7 @@ import type { ParticleAttribute } from './particle-attributes.js';
 import { PARTICLE_ATTRIBUTES } from './particle-attributes.js';
 import { checkpointDue } from './checkpoint/checkpoint-schedule.js';
 import type { LoopHistory, RankSnapshot } from './checkpoint/checkpoint-state.js';
-import { cellOrderMap, inCellOrder, reordered } from './checkpoint/cell-order.js';
+import { cellOrderMap, inCellOrder, reordered, savedCellStarts } from './checkpoint/cell-order.js';
 import { SimState, initialCapacity } from './state.js';
 import { stepTimeline } from './step-timeline.js';
 import { buildTables, type SolverTables } from './tables.js';
@@ -41,6 +41,11 @@ import { SurfaceAccumulator } from './surface-accumulator.js';
 import { betweenSteps, stepExchange } from './exchange-sequence.js';
 import { RELAYOUT_ROUND_BYTES, relayoutRoundParticles, relayoutRounds } from './relayout-rounds.js';
 import { PASSES_PER_STEP, blockSubmits, samplesAt, stepsPerSubmit } from './submit-plan.js';
+
+/** Why a run stops when a sampled sum would overflow. */
+const SAMPLE_OVERFLOW = 'a sampled moment sum of a cell overflowed its 64-bit fixed-point range (more than about 2^38 particle-passes per cell and ' +
+  'batch-means block, or molecules far faster than the case\'s flow and temperatures suggest). Sample fewer steps (sampling.interval ' +
+  'larger, or a shorter run), or please report this case.';
 
 /** Steps recorded between two early submits inside a batch (overlaps recording with the GPU). */
 const FLUSH_EVERY = 8;
@@ -337,13 +342,7 @@ export class Simulation {
   /** Reads this rank's sampling state (every cell's sums and batch means) from the GPU; stops on an overflow. */
   async readSampleState(): Promise<SampleState> {
     const { state, overflow } = await this.state.sample.read({ blockEmpty: this.counters.blockSubmits === 0 });
-    if (overflow) {
-      throw new Error(
-        'a sampled moment sum of a cell overflowed its 64-bit fixed-point range (more than about 2^38 particle-passes per cell and ' +
-        'batch-means block, or molecules far faster than the case\'s flow and temperatures suggest). Sample fewer steps (sampling.interval ' +
-        'larger, or a shorter run), or please report this case.',
-      );
-    }
+    if (overflow) throw new Error(SAMPLE_OVERFLOW);
     return state;
   }
 
@@ -534,18 +533,7 @@ export class Simulation {
       if (n > 0) device.queue.writeBuffer(st.liveEint, 0, words);
     }
     // starts of the saved (cell-sorted) order: the move phase keys each particle by its rank in its cell
-    const counts = new Uint32Array(st.nLocal);
-    const cell = s.arrays.cell as Uint32Array;
-    let previous = 0;
-    for (let i = 0; i < n; i++) {
-      const local = localCellOf(sub, this.kase.grid.cells, cell[i] & CELL_WORD.MASK);
-      if (local < 0) throw new Error(`checkpoint particle ${i} lies in cell ${cell[i] & CELL_WORD.MASK}, outside rank ${sub.rank}'s cells (damaged checkpoint)`);
-      if (local < previous) throw new Error(`checkpoint particles are not in cell order at particle ${i} (damaged checkpoint)`);
-      previous = local;
-      counts[local] += 1;
-    }
-    const starts = new Uint32Array(st.nLocal);
-    for (let c = 1; c < st.nLocal; c++) starts[c] = starts[c - 1] + counts[c - 1];
+    const { counts, starts } = savedCellStarts(s.arrays.cell as Uint32Array, n, st.nLocal, (g) => localCellOf(sub, this.kase.grid.cells, g), sub.rank);
     device.queue.writeBuffer(st.counts, 0, counts);
     device.queue.writeBuffer(st.starts, 0, starts);
     device.queue.writeBuffer(st.sigmaCrMax, 0, s.sigmaCrMax);

@@ -38,3 +38,22 @@ export function inCellOrder(arrays: RankSnapshot['arrays'], localOf: (g: number)
   for (const a of PARTICLE_ATTRIBUTES) out[a] = reordered(arrays[a] as Float32Array | Uint32Array, to) as never;
   return out;
 }
+
+/**
+ * Cell counts and starts of a checkpoint's particles (the first n cell words, in ascending local cell order): what
+ * restore writes back; refuses particles outside the rank's cells or out of order, naming the particle.
+ */
+export function savedCellStarts(cell: Uint32Array, n: number, nLocal: number, localOf: (g: number) => number, rank: number): { counts: Uint32Array<ArrayBuffer>; starts: Uint32Array<ArrayBuffer> } {
+  const counts = new Uint32Array(nLocal);
+  let previous = 0;
+  for (let i = 0; i < n; i++) {
+    const local = localOf(cell[i] & CELL_WORD.MASK);
+    if (local < 0) throw new Error(`checkpoint particle ${i} lies in cell ${cell[i] & CELL_WORD.MASK}, outside rank ${rank}'s cells (damaged checkpoint)`);
+    if (local < previous) throw new Error(`checkpoint particles are not in cell order at particle ${i} (damaged checkpoint)`);
+    previous = local;
+    counts[local] += 1;
+  }
+  const starts = new Uint32Array(nLocal);
+  for (let c = 1; c < nLocal; c++) starts[c] = starts[c - 1] + counts[c - 1];
+  return { counts, starts };
+}
