@@ -1,0 +1,87 @@
+// End to end, issue 27's contradictions in the run detail view, in a real browser against `dsmc serve`: the
+// shrunk sphere preset is launched; the body outline stays drawn on every field of the heatmap (its caption is
+// true), "No field to show yet." never sits under a drawn map, and a run that does not exist clears the
+// previous run's content. Screenshots go to test-results/e2e/run-views-*.png.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowserSession, type BrowserSession } from './browser-session.js';
+import type { ServeProcess } from './serve-process.js';
+
+let session: BrowserSession;
+let page: Page;
+let serve: ServeProcess;
+
+/** Titles of the maps this test switches between (the map's title starts with the field's label). */
+const LABELS: Record<string, string> = { n: 'number density', T: 'translational temperature', p: 'pressure' };
+/** White outline paths drawn in the run detail's heatmap. */
+const whitePaths = () => page.locator('.detail [data-test="heatmap"] svg path[stroke="#fff"], .detail [data-test="heatmap"] svg path[stroke="#ffffff"]').count();
+
+/** Heatmap cells (paths filled with a colour of the ramp) the SVG draws after the last outline path, i.e. over the outline. */
+const cellsOverOutline = () => page.locator('.detail [data-test="heatmap"] svg').evaluate((svg) => {
+  const paths = [...svg.querySelectorAll('path')].filter((p) => !p.closest('defs, clipPath'));
+  const last = paths.findLastIndex((p) => /^#fff(fff)?$/i.test(p.getAttribute('stroke') ?? ''));
+  return last < 0 ? -1 : paths.slice(last + 1).filter((p) => /^rgb/.test(p.getAttribute('fill') ?? '')).length;
+});
+
+describe('run detail views of issue 27, in a browser against dsmc serve', () => {
+  beforeAll(async () => {
+    session = await openBrowserSession();
+    ({ page, serve } = session);
+  }, 120_000);
+
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  let runId = 0;
+  it('launches the shrunk sphere preset', async () => {
+    await page.goto(serve.url);
+    await page.click('[data-test="nav-editor"]');
+    await page.selectOption('[data-test="preset"]', 'sphere-free-molecular');
+    await page.waitForSelector('[data-test="body-row-0"]');
+    await session.setField('run.steps', '60');
+    await session.setField('sampling.start', '20');
+    expect(await session.settledCheck()).toContain('ready');
+    await page.click('[data-test="to-launch"]');
+    await page.fill('[data-test="launch-project"]', 'views');
+    await page.click('[data-test="launch"]');
+    await page.waitForURL(/#\/runs\/\d+\/live$/, { timeout: 120_000 });
+    runId = Number(/runs\/(\d+)\/live/.exec(page.url())![1]);
+    await page.waitForFunction(() => /completed|failed|cancelled/.test(document.querySelector('[data-test="live-status"]')?.textContent ?? ''), undefined, { timeout: 120_000 });
+    expect((await page.locator('[data-test="live-status"]').textContent())?.trim()).toBe('completed');
+  }, 240_000);
+
+  it('draws the body outline on every field, and never says "No field to show yet." under a map', async () => {
+    await page.goto(`${serve.url}#/runs/${runId}`);
+    await page.waitForSelector('.detail [data-test="heatmap"] svg');
+    const fields = await page.locator('[data-test="slice-field"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(fields).toEqual(expect.arrayContaining(['n', 'T', 'p']));
+    for (const f of ['T', 'p', 'n', 'T']) {
+      await page.selectOption('[data-test="slice-field"]', f);
+      await expect.poll(() => page.locator('.detail [data-test="heatmap"]').textContent()).toContain(`${LABELS[f]} [`);
+      await page.waitForTimeout(300);
+      const segments = Number(await page.locator('.detail [data-test="heatmap"]').getAttribute('data-outline-segments'));
+      expect(segments, `outline of field ${f}`).toBeGreaterThan(20);
+      await expect.poll(whitePaths, { message: `white outline drawn on field ${f}` }).toBeGreaterThan(20);
+      // drawn on top: no cell of the (re-created) heatmap covers it
+      expect(await cellsOverOutline(), `heatmap cells drawn over the outline on field ${f}`).toBe(0);
+      expect(await page.locator('[data-test="body-note"]').textContent()).toContain('White lines');
+      expect(await page.locator('.detail').textContent()).not.toContain('No field to show yet.');
+    }
+    await session.shot('run-views-1-outline-T');
+    // the first z plane misses the sphere: a map without an outline, and still no "No field to show yet." under it
+    await page.locator('[data-test="slice-index"]').fill('0');
+    await expect.poll(() => page.locator('.detail [data-test="heatmap"]').getAttribute('data-outline-segments')).toBe('0');
+    await expect.poll(() => page.locator('.detail [data-test="heatmap"]').textContent()).toContain('z = cell 0');
+    expect(await page.locator('.detail').textContent()).not.toContain('No field to show yet.');
+  });
+
+  it('clears the previous run\'s content when the next run does not exist', async () => {
+    await page.goto(`${serve.url}#/runs/999`);
+    await expect.poll(() => page.locator('main, body').first().textContent()).toMatch(/999/);
+    await expect.poll(() => page.locator('.detail').count()).toBe(0);
+    expect(await page.locator('[data-test="heatmap"]').count()).toBe(0);
+    await session.shot('run-views-2-not-found');
+    expect(session.pageErrors).toEqual([]);
+  });
+});
