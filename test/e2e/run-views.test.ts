@@ -76,12 +76,28 @@ describe('run detail views of issue 27, in a browser against dsmc serve', () => 
     expect(await page.locator('.detail').textContent()).not.toContain('No field to show yet.');
   });
 
+  it('opens the live view of the finished run without an empty throughput chart, and names steps and particle counts apart', async () => {
+    await page.goto(`${serve.url}#/runs/${runId}/live`);
+    await page.waitForFunction(() => /completed/.test(document.querySelector('[data-test="live-status"]')?.textContent ?? ''));
+    await page.waitForSelector('[data-test="particle-counts"]');
+    expect(await page.locator('[data-test="throughput-chart"]').count()).toBe(0);
+    expect(await page.locator('[data-test="throughput-note"]').textContent()).toMatch(/over the whole run: \d\.\d+e[+-]\d+ particle-steps per second/);
+    // "N at step S (first recorded)": the step lies within the run's 60 steps, the count is the particles then
+    await expect.poll(() => page.locator('[data-test="particle-counts"]').textContent()).toMatch(/\(latest\)/);
+    const text = (await page.locator('[data-test="particle-counts"]').textContent()) ?? '';
+    const m = /particles: (\d+) at step (\d+) \(first recorded\), (\d+) at step (\d+) \(latest\)/.exec(text);
+    expect(m, text).not.toBeNull();
+    expect(Number(m![2])).toBeLessThanOrEqual(Number(m![4]));
+    expect(Number(m![4])).toBe(60);
+    await session.shot('run-views-2-live-finished');
+  });
+
   it('clears the previous run\'s content when the next run does not exist', async () => {
     await page.goto(`${serve.url}#/runs/999`);
     await expect.poll(() => page.locator('main, body').first().textContent()).toMatch(/999/);
     await expect.poll(() => page.locator('.detail').count()).toBe(0);
     expect(await page.locator('[data-test="heatmap"]').count()).toBe(0);
-    await session.shot('run-views-2-not-found');
+    await session.shot('run-views-3-not-found');
     expect(session.pageErrors).toEqual([]);
   });
 });
