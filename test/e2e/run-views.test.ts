@@ -39,6 +39,18 @@ describe('run detail views of issue 27, in a browser against dsmc serve', () => 
     await page.click('[data-test="nav-editor"]');
     await page.selectOption('[data-test="preset"]', 'sphere-free-molecular');
     await page.waitForSelector('[data-test="body-row-0"]');
+    expect(await session.settledCheck()).toContain('ready');
+    // a JSON text that does not parse: never a green "ready" over its syntax error
+    await page.locator('[data-test="json-view"]').fill('{ "name": "sphere", ');
+    await page.locator('[data-test="json-view"]').dispatchEvent('change');
+    await expect.poll(() => page.locator('.side-pane').textContent()).toContain('JSON view:');
+    const status = await session.settledCheck();
+    expect(status).not.toContain('ready');
+    expect(await page.locator('[data-test="check-status"]').getAttribute('class')).toBe('bad');
+    expect(await page.locator('[data-test="to-launch"]').isDisabled()).toBe(true);
+    await session.shot('run-views-0-json-error');
+    await page.click('[data-test="reset-preset"]');
+    await expect.poll(() => page.locator('.side-pane').textContent()).not.toContain('JSON view:');
     await session.setField('run.steps', '60');
     await session.setField('sampling.start', '20');
     expect(await session.settledCheck()).toContain('ready');
