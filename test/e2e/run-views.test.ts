@@ -1,7 +1,9 @@
-// End to end, issue 27's contradictions in the run detail view, in a real browser against `dsmc serve`: the
-// shrunk sphere preset is launched; the body outline stays drawn on every field of the heatmap (its caption is
-// true), "No field to show yet." never sits under a drawn map, and a run that does not exist clears the
-// previous run's content. Screenshots go to test-results/e2e/run-views-*.png.
+// End to end, issue 27's contradictions, in a real browser against `dsmc serve`: the case editor never shows
+// "ready" over a JSON syntax error and keeps the physics checks (marked stale) while a schema error exists; the
+// shrunk sphere preset is launched; the body outline stays drawn above the heatmap on every field (its caption is
+// true) and "No field to show yet." never sits under a drawn map; the live view of the finished run has no empty
+// throughput chart and names steps and particle counts apart; a run that does not exist clears the previous
+// run's content. Screenshots go to test-results/e2e/run-views-*.png.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowserSession, type BrowserSession } from './browser-session.js';
@@ -51,6 +53,14 @@ describe('run detail views of issue 27, in a browser against dsmc serve', () => 
     await session.shot('run-views-0-json-error');
     await page.click('[data-test="reset-preset"]');
     await expect.poll(() => page.locator('.side-pane').textContent()).not.toContain('JSON view:');
+    expect(await session.settledCheck()).toContain('ready');
+    // a schema error keeps the physics checks on the page (marked as those of the last valid case)
+    await page.waitForSelector('.estimates');
+    await session.setField('run.steps', '-5');
+    expect(await session.settledCheck()).toContain('fix the errors');
+    expect(await page.locator('[data-test="prelaunch"]').textContent()).toContain('run.steps');
+    expect(await page.locator('[data-test="prelaunch-stale"]').count()).toBe(1);
+    expect(await page.locator('.estimates tr').count()).toBeGreaterThan(0);
     await session.setField('run.steps', '60');
     await session.setField('sampling.start', '20');
     expect(await session.settledCheck()).toContain('ready');
