@@ -80,7 +80,8 @@ function fitSection(r: ScalingReport): string {
   const rows: [string, string][] = [
     ['model', `<td>${escapeHtml(f.formula)}</td>`],
     ['T1 (model time on one GPU)', num(f.t1Seconds, formatSeconds(f.t1Seconds), 'fit.t1Seconds')],
-    ['serial fraction s', num(f.serialFraction, formatSci(f.serialFraction, 3), 'fit.serialFraction')],
+    // a weak fit's s is the time each added GPU adds (a multiple of T1), not a serial fraction
+    [f.kind === 'weak' ? 'time added per extra GPU s (x T1)' : 'serial fraction s', num(f.serialFraction, formatSci(f.serialFraction, 3), 'fit.serialFraction')],
     [`communication c (x ${f.commTerm})`, num(f.commSeconds, formatSeconds(f.commSeconds), 'fit.commSeconds')],
     ['RMS residual', num(f.rmsResidualSeconds, formatSeconds(f.rmsResidualSeconds), 'fit.rmsResidualSeconds')],
     ['RMS residual / mean time', num(f.relativeRmsResidual, formatPercent(100 * f.relativeRmsResidual, 2), 'fit.relativeRmsResidual')],

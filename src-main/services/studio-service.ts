@@ -2,7 +2,7 @@
 // report writers and the run launcher. Hosts (dsmc serve, Electron main) validate requests, then call this.
 import { resumableStep } from './resumable.js';
 import { CaseError, domainLengths, parseCase, type Case } from '../common/case-schema.js';
-import { fieldNamesOf } from '../common/field-names.js';
+import { fieldNamesOf, type FieldName } from '../common/field-names.js';
 import { blankBodyCells, planeCellSize, sliceBodyOutline } from '../common/charts/slice-bodies.js';
 import type { ContractResults, DsmcService, ValidRequest } from '../common/contract/contract.js';
 import type { CaseCheck, FieldSlice, LiveRunState, RunEvent, SurfaceView } from '../common/contract/types.js';
@@ -346,7 +346,15 @@ export class StudioService implements DsmcService {
   async compareRuns(r: ValidRequest<'compareRuns'>) {
     const comparison = buildComparison(r.runIds.map((id) => loadCompareInput(this.store, id)));
     const curves = r.runIds.map((runId) => ({ runId, steps: this.store.getSteps(runId), totals: this.store.getTotals(runId) }));
-    return { comparison, curves };
+    return { comparison, curves, fieldNames: this.sharedFieldNames(r.runIds[0], r.runIds[1]) };
+  }
+
+  /** The fields both runs hold, in field order (empty when either kept none). */
+  private sharedFieldNames(a: number, b: number): FieldName[] {
+    const [fa, fb] = [this.store.getFields(a), this.store.getFields(b)];
+    if (!fa || !fb) return [];
+    const inB = new Set(fieldNamesOf(fb.values));
+    return fieldNamesOf(fa.values).filter((f) => inB.has(f));
   }
 
   /** Two runs' field difference on a plane in units of their combined standard error. */

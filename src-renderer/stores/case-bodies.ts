@@ -101,7 +101,7 @@ export function bodyMessages<M>(messages: Map<string, M[]>, row: BodyRow): M[] {
   return out;
 }
 
-/** A new body for the case: a diffuse sphere in the middle of the box, a fifth of its smallest side across, at the initial temperature. */
+/** A new body for the case: a diffuse coarse sphere in the middle of the box, a fifth of its smallest resolved side across, at the initial temperature. */
 export function newBody(caseJson: Json | null): Json {
   const grid = (caseJson?.grid ?? {}) as { cells?: unknown; cellSize?: unknown };
   const cells = Array.isArray(grid.cells) ? grid.cells : [1, 1, 1];
@@ -112,9 +112,12 @@ export function newBody(caseJson: Json | null): Json {
   let k = names.size + 1;
   while (names.has(`body${k}`)) k++;
   const round = (x: number) => Number(x.toPrecision(6));
+  // sized to the box's extents across which the flow is resolved (a quasi-2D case's one-cell depth would give a
+  // sphere smaller than a cell), with a coarse mesh (2 subdivisions: 320 triangles) to refine in the form
+  const resolved = L.filter((_, a) => (num(cells[a]) ?? 1) > 1);
   return {
     name: `body${k}`,
-    shape: { type: 'sphere', center: L.map((x) => round(x / 2)), radius: round(Math.min(...L) / 10) },
+    shape: { type: 'sphere', center: L.map((x) => round(x / 2)), radius: round(Math.min(...(resolved.length ? resolved : L)) / 10), subdivisions: 2 },
     surface: { model: 'diffuse', temperature: num(initial.temperature) ?? 300 },
   };
 }

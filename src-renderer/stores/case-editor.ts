@@ -25,6 +25,8 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
   const jsonError = ref<string | null>(null);
   const check = ref<CaseCheck | null>(null);
   const checking = ref(false);
+  /** The physics checks of the last case without schema errors (kept while an edit has schema errors; null after a new preset). */
+  const lastPrelaunch = ref<CaseCheck['prelaunch']>(null);
   const error = ref<string | null>(null);
   let timer: ReturnType<typeof setTimeout> | null = null;
   let checkSeq = 0;
@@ -39,6 +41,9 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
     for (const f of check.value?.prelaunch?.warnings ?? []) add(f.field, 'warning', f.message);
     return out;
   });
+  /** The physics checks to show: the current case's, else (schema errors) the last ones, marked by `prelaunchStale`. */
+  const prelaunchShown = computed(() => check.value?.prelaunch ?? lastPrelaunch.value);
+  const prelaunchStale = computed(() => check.value !== null && check.value.prelaunch === null && lastPrelaunch.value !== null);
   const canLaunch = computed(() => caseJson.value !== null && jsonError.value === null && check.value?.ok === true);
   /** The case's bodies as the editor lists them. */
   const bodies = computed(() => bodyRows(caseJson.value));
@@ -59,6 +64,7 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
     const p = presets.value.find((x) => x.name === name);
     if (!p) { error.value = `preset "${name}" not found; pick one of ${presets.value.map((x) => x.name).join(', ')}`; return; }
     presetName.value = name;
+    lastPrelaunch.value = null;
     setCase(cloneJson(p.json) as Record<string, unknown>);
   }
 
@@ -122,7 +128,11 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
     checking.value = true;
     try {
       const result = await getApi().checkCase({ caseJson: caseJson.value });
-      if (seq === checkSeq) { check.value = result; error.value = null; }
+      if (seq === checkSeq) {
+        check.value = result;
+        if (result.prelaunch) lastPrelaunch.value = result.prelaunch;
+        error.value = null;
+      }
     } catch (e) {
       if (seq === checkSeq) error.value = errorText(e);
     } finally {
@@ -131,7 +141,7 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
   }
 
   return {
-    presets, presetName, caseJson, jsonText, jsonError, check, checking, error, messagesByPath, canLaunch, bodies,
+    presets, presetName, caseJson, jsonText, jsonError, check, checking, error, messagesByPath, canLaunch, bodies, prelaunchShown, prelaunchStale,
     loadPresets, startFrom, setCase, update, setJsonText, runCheck, addBody, removeBody,
   };
 });

@@ -2,11 +2,11 @@
 // (`grid.cells[0]`, as src-main/common/case-errors.ts formatPath writes it).
 export { formatPath } from '../../src-main/common/case-errors.js';
 
-/** Sets obj[path[0]][path[1]]... = value, creating objects on the way; undefined deletes the key. */
+/** Sets obj[path[0]][path[1]]... = value, creating on the way an array before a numeric key, else an object; undefined deletes the key. */
 export function setAtPath(obj: Record<string, unknown>, path: (string | number)[], value: unknown): void {
   let node = obj as Record<string | number, unknown>;
-  for (const key of path.slice(0, -1)) {
-    if (typeof node[key] !== 'object' || node[key] === null) node[key] = {};
+  for (const [i, key] of path.slice(0, -1).entries()) {
+    if (typeof node[key] !== 'object' || node[key] === null) node[key] = typeof path[i + 1] === 'number' ? [] : {};
     node = node[key] as Record<string | number, unknown>;
   }
   const last = path[path.length - 1];

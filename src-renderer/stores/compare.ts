@@ -4,7 +4,7 @@ import { computed, ref } from 'vue';
 import type { FieldDifferenceSlice, RunComparison, RunRecord } from '../../src-main/common/contract/types.js';
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
-import { defaultSlice, type SliceChoice } from './field-view.js';
+import { choiceWithin, defaultSlice, type SliceChoice } from './field-view.js';
 
 export const useCompareStore = defineStore('compare', () => {
   // State
@@ -42,6 +42,7 @@ export const useCompareStore = defineStore('compare', () => {
     error.value = null;
     try {
       result.value = await getApi().compareRuns({ runIds: picked.value });
+      choice.value = choiceWithin(choice.value, result.value.fieldNames);
       await loadDifference();
     } catch (e) {
       error.value = errorText(e);

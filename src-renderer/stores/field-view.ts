@@ -9,6 +9,12 @@ export interface SliceChoice {
   index: number | null;
 }
 
+/** The choice with its field kept when `fields` (a run's own) has it, else number density or the first field there. */
+export function choiceWithin(choice: SliceChoice, fields: readonly FieldName[] | undefined): SliceChoice {
+  if (!fields || fields.length === 0 || fields.includes(choice.field)) return choice;
+  return { ...choice, field: fields.includes('n') ? 'n' : fields[0] };
+}
+
 /** The default choice: number density on the middle z plane. */
 export function defaultSlice(): SliceChoice {
   return { field: 'n', axis: 'z', index: null };

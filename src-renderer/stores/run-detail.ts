@@ -6,7 +6,7 @@ import { EXPORT_FORMATS, type ExportFormat } from '../../src-main/common/contrac
 import type { ExportedFile, FieldSlice, RunDetail, SurfaceView } from '../../src-main/common/contract/types.js';
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
-import { defaultSlice, type SliceChoice } from './field-view.js';
+import { choiceWithin, defaultSlice, type SliceChoice } from './field-view.js';
 
 export const useRunDetailStore = defineStore('runDetail', () => {
   // State
@@ -28,11 +28,13 @@ export const useRunDetailStore = defineStore('runDetail', () => {
   /** Loads a run and, when it kept fields, its default slice; with bodies, its surface results. */
   async function load(runId: number): Promise<void> {
     error.value = null;
+    detail.value = null; // a run that cannot be loaded leaves nothing of the previous one on the page
     slice.value = null;
     surface.value = null;
     surfaceError.value = null;
     try {
       detail.value = await getApi().getRun({ runId });
+      choice.value = choiceWithin(choice.value, detail.value.fieldNames); // a field the previous run had, this one may lack
       await Promise.all([detail.value.hasFields ? loadSlice() : null, detail.value.bodies > 0 ? loadSurface() : null]);
     } catch (e) {
       error.value = errorText(e);

@@ -91,7 +91,7 @@ describe('case editor bodies', () => {
     expect(store.bodies.map((b) => b.name)).toEqual(['body1', 'body2']);
     await store.runCheck();
     const w = mount(BodiesList, { props: { bodies: store.bodies, messages: store.messagesByPath } });
-    expect(w.find('[data-test="body-row-0"]').text()).toContain('5120');
+    expect(w.find('[data-test="body-row-0"]').text()).toContain('320'); // the new body's coarse icosphere: 20 x 4^2 triangles
     expect(w.find('[data-test="body-messages-0"]').text()).toContain('leaves the box');
     expect(w.find('[data-test="body-messages-1"]').exists()).toBe(false);
     await w.find('[data-test="remove-body-0"]').trigger('click');

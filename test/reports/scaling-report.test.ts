@@ -245,6 +245,8 @@ describe('weak scaling report', () => {
     }
     expect(base.gpus).toBe(1);
     expect(scalingHtml(weak)).toContain('scaled speedup n E(n)');
+    expect(scalingHtml(weak)).toContain('time added per extra GPU s (x T1)');
+    expect(scalingHtml(weak)).not.toContain('<th>serial fraction s</th>');
     expect(weak.fit!.formula).toBe('T(n) = T1 * (1 + s * (n - 1)) + c * log2(n)');
   });
 });

@@ -226,6 +226,12 @@ describe('runs launched in a child process', () => {
     const r = await service.compareRuns({ runIds: [first, third] });
     expect(r.comparison.caseDifferences.map((d) => d.path)).toEqual(['run.seed']);
     expect(r.curves.map((c) => c.steps.length)).toEqual([200, 200]);
+    // the difference map offers the fields both runs hold: those of the run's detail (a monatomic gas: no Trot/Tvib)
+    const names = (await service.getRun({ runId: first })).fieldNames!;
+    expect(names.length).toBeGreaterThan(0);
+    expect(r.fieldNames).toEqual(names);
+    expect(r.fieldNames).not.toContain('Tvib');
+    expect((await service.compareRuns({ runIds: [first, second] })).fieldNames).toEqual([]); // the second kept no fields
     const z = await service.compareFieldSlice({ runIds: [first, third], field: 'T', axis: 'z' });
     expect(z.unit).toBe('z');
     // two seeds of the same case differ by noise: most cells within 3 standard errors

@@ -91,10 +91,11 @@ export function fieldHeatmapOption(slice: FieldSlice, opts: { title?: string; si
     series: [
       { type: 'heatmap', name: slice.label, data: cells(slice), progressive: 0 },
       // the outline: a white line over a dark one, visible on every colour of the ramp (no SVG shadow
-      // filter: its box is empty for horizontal and vertical segments, which then vanish)
+      // filter: its box is empty for horizontal and vertical segments, which then vanish); z above the heatmap's,
+      // so a heatmap re-created on a field change (its name changes) is never drawn over the outline
       ...(slice.outline && slice.outline.length > 0
         ? (['#000000', OUTLINE_COLOR] as const).map((color, i) => ({
-          type: 'lines' as const, name: 'body outline', coordinateSystem: 'cartesian2d', xAxisIndex: 1, yAxisIndex: 1, silent: true, polyline: false,
+          type: 'lines' as const, name: 'body outline', z: 3, coordinateSystem: 'cartesian2d', xAxisIndex: 1, yAxisIndex: 1, silent: true, polyline: false,
           lineStyle: { color, width: i === 0 ? 3.5 : 1.5, opacity: i === 0 ? 0.6 : 1 },
           data: outlineData(slice.outline!),
         }))

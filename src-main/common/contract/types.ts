@@ -159,6 +159,8 @@ export interface FieldDifferenceSlice extends FieldSlice {
 export interface RunComparison {
   comparison: Comparison;
   curves: { runId: number; steps: StepRecord[]; totals: TotalsRecord[] }[];
+  /** The fields both of the first two runs hold (the difference map's choices; empty when either kept none). */
+  fieldNames?: FieldName[];
 }
 
 /** A launched run. */
