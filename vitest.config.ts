@@ -2,11 +2,10 @@
 // services, server and end-to-end tests, and renderer component tests (.vue files through the Vue plugin;
 // those files pick happy-dom with a `// @vitest-environment happy-dom` comment).
 //
-// Two projects. `parallel`: every file but those below, two files at a time (DSMC_TEST_WORKERS to change it). On
-// lavapipe a GPU test file keeps about one core busy (measured: bodies 126 s wall for 101 s of CPU, wedge 142 s for
-// 123 s, sample-accumulation 108 s for 48 s), so on an idle 2-core machine a second file uses the other core. On a
-// machine other jobs already load there is no gain (bodies + rotation + wedge + sample-accumulation: 300 s with two
-// workers, 278 s with one, at load average 5-7): DSMC_TEST_WORKERS=1 runs them one at a time.
+// Two projects. `parallel`: every file but those below, one file at a time by default (DSMC_TEST_WORKERS=2 runs two
+// at once). Two at once failed a whole-suite run on the 2-core lavapipe machine: a worker blocked in a long
+// synchronous CLI run (spawnSync) while the other file kept both cores busy missed vitest's 60 s RPC deadline
+// ("Timeout calling onTaskUpdate") and the run ended before the serial project; earlier sessions' CI ran one at a time.
 // `serial`: files with wall-clock limits (a hang detected within 3 s, a kill within 2 s, a check within 3 s), the
 // real Slurm cluster and the end-to-end browser tests; they run afterwards, one file at a time in one fork.
 import vue from '@vitejs/plugin-vue';
@@ -22,8 +21,8 @@ const SERIAL = [
   'test/unit/geometry-checks.test.ts',
 ];
 
-/** Test files run at once in the parallel project (two by default; 1 runs everything one after another). */
-const workers = Math.max(1, Number(process.env.DSMC_TEST_WORKERS ?? 2) || 2);
+/** Test files run at once in the parallel project (one by default; DSMC_TEST_WORKERS=2 for two). */
+const workers = Math.max(1, Number(process.env.DSMC_TEST_WORKERS ?? 1) || 1);
 
 export default defineConfig({
   plugins: [vue()],
