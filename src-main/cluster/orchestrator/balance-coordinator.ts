@@ -6,7 +6,7 @@ import type { Case } from '../../common/case-schema.js';
 import { redistributeSampleState } from '../../solver/field-accumulator.js';
 import { SAMPLE_PARTS, partPlanes, sampleLayout, sampleStateOfFrames } from '../../solver/sample-buffers.js';
 import type { Subdomain } from '../../solver/subdomain.js';
-import { buildTables, type SolverTables } from '../../solver/tables.js';
+import type { SolverTables } from '../../solver/tables.js';
 import { RELAYOUT_ROUND_BYTES } from '../../solver/relayout-rounds.js';
 import { frameAs } from '../transport/message-codec.js';
 import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
@@ -24,7 +24,6 @@ export class BalanceCoordinator {
   private readonly rebalancer: Rebalancer;
   /** Cell states asked for after a submit, by submit index, as they arrive. */
   private readonly states = new Map<number, (CellState | undefined)[]>();
-  private readonly tables: SolverTables;
   /** Whether the run samples (its sampling state then follows the cells in a re-decomposition). */
   private readonly sampling: boolean;
   /** Seconds spent deciding and moving sampling state (the ranks' relayouts are timed by them). */
@@ -37,14 +36,13 @@ export class BalanceCoordinator {
   roundBytes = RELAYOUT_ROUND_BYTES;
 
   /**
-   * afterDecision(index): called once the decision after submit `index` is made (before the ranks hear it), with the
+   * tables: the case's solver tables (built once by the run); afterDecision(index): called once the decision after submit `index` is made (before the ranks hear it), with the
    * decomposition in force from then on; events and policy: re-decompositions and back-off of the run before a resume;
    * lastStep: the run's last step (a new layout must pay for itself before it).
    */
-  constructor(private readonly kase: Case, d: Decomposition, thresholdPercent: number, private readonly assembler: RunAssembler, private readonly channel: OrchestratorChannel,
+  constructor(private readonly kase: Case, private readonly tables: SolverTables, d: Decomposition, thresholdPercent: number, private readonly assembler: RunAssembler, private readonly channel: OrchestratorChannel,
     private readonly afterDecision: (index: number) => void = () => undefined, events: RebalanceEvent[] = [], lastStep = Infinity, policy?: RebalancePolicyState) {
     this.rebalancer = new Rebalancer(d, thresholdPercent, events, lastStep, policy);
-    this.tables = buildTables(kase);
     this.sampling = kase.sampling.enabled;
     channel.on('cell-state', (m) => {
       const list = this.states.get(m.message.index);

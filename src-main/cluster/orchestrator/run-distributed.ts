@@ -214,7 +214,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   // the layout that follows it): its merged steps wait here until then
   const awaitingDecision = new Map<number, StepStats[]>();
   const rebalanceState = () => (balance ? { thresholdPercent: balance.thresholdPercent, events: [...balance.events], policy: balance.policy } : null);
-  const balance = plan.rebalancePercent === null ? null : new BalanceCoordinator(c, decomposition, plan.rebalancePercent, assembler, channel, (index) => {
+  const balance = plan.rebalancePercent === null ? null : new BalanceCoordinator(c, tables, decomposition, plan.rebalancePercent, assembler, channel, (index) => {
     const steps = awaitingDecision.get(index);
     awaitingDecision.delete(index);
     if (steps) keeper?.merged(steps, assembler, balance!.decomposition, rebalanceState());
@@ -248,7 +248,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   let moved = 0;
   let outcome: RunOutcome | null = null;
   let peerFolder: PeerFolder | null = null;
-  const livePlanes = o.onFields && c.sampling.enabled ? new LivePlanes(c, buildTables(c), channel, o.ranks, () => assembler.fields.samples) : null;
+  const livePlanes = o.onFields && c.sampling.enabled ? new LivePlanes(c, tables, channel, o.ranks, () => assembler.fields.samples) : null;
   try {
     channel.on('batch', (m) => {
       const { index, steps, passes, particles } = m.message;
@@ -307,7 +307,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     }));
     // the ranks' counters include their warm-up's passes; they agree with each other by construction
     if (dones[0].sampleCounters) assembler.fields.counters = { ...dones[0].sampleCounters };
-    const run = finishRun(c, o, assembler, balance?.decomposition ?? decomposition, ranks, dones, warmup);
+    const run = finishRun(c, tables, o, assembler, balance?.decomposition ?? decomposition, ranks, dones, warmup);
     if (balance) run.summary.rebalances = balance.events;
     run.summary.balance = {
       reason: plan.reason, rebalancePercent: plan.rebalancePercent, checks: balance?.checks ?? 0, orchestratorSeconds: balance?.seconds ?? 0,
@@ -333,8 +333,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
 }
 
 /** The summary of a finished multi-rank run. */
-function finishRun(c: Case, o: DistributedOptions, a: RunAssembler, d: Decomposition, ranks: LaunchedRank[], dones: RankDone[], warmup: number): DistributedRun {
-  const tables = buildTables(c);
+function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunAssembler, d: Decomposition, ranks: LaunchedRank[], dones: RankDone[], warmup: number): DistributedRun {
   const seconds = Math.max(...dones.map((x) => x.seconds));
   const start = addTotals(dones.map((x) => x.start));
   const end = addTotals(dones.map((x) => x.end));
