@@ -14,15 +14,21 @@
 // and the migrants per destination rank (multi-rank runs)
 @group(0) @binding(7) var<storage, read_write> migCounts: array<atomic<u32>>;
 
-// Starts a step: every invocation clears a cell counter; invocation 0 also advances the step
-// counter and opens its statistics slot (one dispatch for both saves a barrier per step).
-@compute @workgroup_size(WG_SIZE)
-fn begin_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-              @builtin(local_invocation_index) li: u32) {
-  let c = flat_id(wg, nwg, li);
+// Clears the per-cell counters and the migrants per destination of the set about to move (every invocation one).
+fn clear_counter(c: u32) {
   if (c < params.nLocal) { atomicStore(&cellCounters[c], 0u); }
   if (MULTI_RANK && c < params.worldSize) { atomicStore(&migCounts[c], 0u); }
-  if (c != 0u) { return; }
+}
+
+// Before the interior part of the next step's move (move.wgsl MOVE_PART 1): only the counters of its set.
+@compute @workgroup_size(WG_SIZE)
+fn clear_counters(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                  @builtin(local_invocation_index) li: u32) {
+  clear_counter(flat_id(wg, nwg, li));
+}
+
+// Advances the step counter and opens its statistics slot (one invocation).
+fn open_step() {
   let step = ctl[CTL_STEP] + 1u;
   ctl[CTL_STEP] = step;
   let slot = (step % params.statsRing) * STATS_WORDS;
@@ -35,6 +41,22 @@ fn begin_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
   for (var k = 0u; k < STATS_WORDS; k++) { stats[slot + k] = 0u; }
   stats[slot + ST_STEP] = step;
   stats[slot + ST_N_BEFORE] = n;
+}
+
+// Starts a step: every invocation clears a cell counter; invocation 0 also advances the step
+// counter and opens its statistics slot (one dispatch for both saves a barrier per step).
+@compute @workgroup_size(WG_SIZE)
+fn begin_step(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+              @builtin(local_invocation_index) li: u32) {
+  let c = flat_id(wg, nwg, li);
+  clear_counter(c);
+  if (c == 0u) { open_step(); }
+}
+
+// Starts a step whose interior part already moved (clear_counters cleared its counters before that part).
+@compute @workgroup_size(1)
+fn begin_rest() {
+  open_step();
 }
 
 // After the injection counts are scanned: reserves room for the injected particles and hands out ids.

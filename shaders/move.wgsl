@@ -6,6 +6,26 @@
 // migrant buffer by a scan-based stream compaction per workgroup (emit_migrants); the host sends the
 // segments, the receiving rank appends them with append_arrivals.
 
+// Which live particles a move dispatch takes (a rank of several may move a step in two parts, so that the
+// GPU has work while the host exchanges the step before's migrants): 0 all of [0, N) for step CTL_STEP;
+// 1 the interior part [0, N_INTERIOR) of the set the step before's interior pass just sorted and collided,
+// for the next step (CTL_STEP + 1; begin_step has not run yet); 2 the rest [N_INTERIOR_BEFORE, N) once
+// begin_step has. Each particle's flight depends only on itself, so the parts give what one dispatch gives.
+override MOVE_PART: u32 = 0u;
+
+// The step a move dispatch computes.
+fn move_step() -> u32 {
+  if (MOVE_PART == 1u) { return ctl[CTL_STEP] + 1u; }
+  return ctl[CTL_STEP];
+}
+
+// The first particle and the end of the range a move dispatch takes (MOVE_PART).
+fn move_range() -> vec2<u32> {
+  if (MOVE_PART == 1u) { return vec2<u32>(0u, ctl[CTL_N_INTERIOR]); }
+  if (MOVE_PART == 2u) { return vec2<u32>(ctl[CTL_N_INTERIOR_BEFORE], ctl[CTL_N]); }
+  return vec2<u32>(0u, ctl[CTL_N]);
+}
+
 // Largest world size (ranks) the owner lookup holds (MAX_RANKS in src-main/solver/subdomain.ts).
 const MAX_RANKS: u32 = 256u;
 
@@ -159,7 +179,7 @@ fn move_one(i: u32, e: vec2<f32>) -> Moved {
   if (MULTI_RANK) { keys[i] = rid; }
   let start = Flight(vec3<f32>(px[i], py[i], pz[i]), vec3<f32>(vx[i], vy[i], vz[i]), true, e);
   faceCopy = (i >> 5u) % FACE_COPIES;
-  let f = fly(start, params.dt, sp, rid, ctl[CTL_STEP]);
+  let f = fly(start, params.dt, sp, rid, move_step());
   if (!f.alive) {
     cell[i] = INVALID_CELL;
     return Moved(NO_DEST, vec2<f32>(0.0));
@@ -180,13 +200,31 @@ fn move_one(i: u32, e: vec2<f32>) -> Moved {
   return Moved(place(i, c, v), f.eint);
 }
 
+// The move range as every invocation of the workgroup sees it (uniform: loop bounds around emit_migrants' barriers).
+var<workgroup> wgRange: vec2<u32>;
+
 // One invocation per live particle: move_one, then (multi-rank) the workgroup's migrants go to their segments.
+// The rest of a step whose interior part moved early (MOVE_PART 2, about the halo cells' particles) is dispatched
+// for about as many as the step before had, with a grid-stride loop for any more.
 @compute @workgroup_size(WG_SIZE)
 fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) li: u32) {
-  let i = flat_id(wg, nwg, li);
+  if (MOVE_PART == 2u) {
+    if (li == 0u) { wgRange = move_range(); }
+    let range = workgroupUniformLoad(&wgRange);
+    let stride = nwg.x * nwg.y * WG_SIZE;
+    for (var first = range.x + flat_id(wg, nwg, 0u); first < range.y; first += stride) {
+      let i = first + li;
+      var dest = NO_DEST;
+      if (i < range.y) { dest = move_one(i, vec2<f32>(0.0)).dest; }
+      _ = emit_migrants(i, dest, li);
+    }
+    return;
+  }
+  let range = move_range();
+  let i = range.x + flat_id(wg, nwg, li);
   var dest = NO_DEST;
-  if (i < ctl[CTL_N]) { dest = move_one(i, vec2<f32>(0.0)).dest; }
+  if (i < range.y) { dest = move_one(i, vec2<f32>(0.0)).dest; }
   if (MULTI_RANK) { _ = emit_migrants(i, dest, li); }
 }
 
@@ -196,15 +234,19 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
 @compute @workgroup_size(WG_SIZE)
 fn move_rotating(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) li: u32) {
-  let i = flat_id(wg, nwg, li);
-  if (i >= ctl[CTL_N]) { return; }
-  let at = i * INTERNAL_WORDS;
-  if (INTERNAL_WORDS > 1u) {
-    let e = move_one(i, vec2<f32>(eint[at], eint[at + 1u])).eint;
-    eint[at] = e.x;
-    eint[at + 1u] = e.y;
-  } else {
-    eint[at] = move_one(i, vec2<f32>(eint[at], 0.0)).eint.x;
+  let range = move_range();
+  // the rest part loops over any count (see move_particles); the others take one particle per invocation
+  let stride = select(0xffffffffu, nwg.x * nwg.y * WG_SIZE, MOVE_PART == 2u);
+  for (var i = range.x + flat_id(wg, nwg, li); i < range.y; i += stride) {
+    let at = i * INTERNAL_WORDS;
+    if (INTERNAL_WORDS > 1u) {
+      let e = move_one(i, vec2<f32>(eint[at], eint[at + 1u])).eint;
+      eint[at] = e.x;
+      eint[at + 1u] = e.y;
+    } else {
+      eint[at] = move_one(i, vec2<f32>(eint[at], 0.0)).eint.x;
+    }
+    if (stride == 0xffffffffu) { break; }
   }
 }
 

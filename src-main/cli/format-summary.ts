@@ -23,13 +23,14 @@ export function drift(x: number | null): string {
   return x === null ? 'n/a (the boundaries exchange it)' : x.toExponential(2);
 }
 
-/** How the ranks split their steps: halo share of the cells, depth, steps redone whole. */
+/** How the ranks split their steps: halo share of the cells, depth, steps redone whole, steps moved early. */
 function splitLine(split: NonNullable<RunSummary['splitSteps']>): string {
   const halo = split.reduce((a, x) => a + x.haloCells, 0);
   const owned = split.reduce((a, x) => a + x.ownedCells, 0);
   const depth = split.map((x) => x.depth.join('/')).filter((d, k, all) => all.indexOf(d) === k).join(', ');
   const redos = split.map((x) => x.redos).join(', ');
-  return `split steps: halo ${(100 * halo / Math.max(1, owned)).toFixed(1)} % of the cells (depth ${depth} cells), steps redone whole per rank ${redos}`;
+  const early = split.every((x) => x.earlyMoves !== undefined) ? `, steps moved early per rank ${split.map((x) => x.earlyMoves).join(', ')}` : '';
+  return `split steps: halo ${(100 * halo / Math.max(1, owned)).toFixed(1)} % of the cells (depth ${depth} cells), steps redone whole per rank ${redos}${early}`;
 }
 
 /** How a multi-rank run was balanced: the plan and why, and what rebalancing did. */

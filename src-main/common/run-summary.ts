@@ -83,7 +83,8 @@ export interface RunSummary {
    * Multi-rank runs: how each rank split its steps (interior cells sorted and collided while migrants were
    * exchanged): halo depth in cells per axis, halo and owned cells, steps redone whole (an arrival beyond the halo).
    */
-  splitSteps?: { rank: number; depth: [number, number, number]; haloCells: number; ownedCells: number; redos: number }[];
+  /** earlyMoves: steps whose interior part moved while the step before's migrants were exchanged (absent in older summaries). */
+  splitSteps?: { rank: number; depth: [number, number, number]; haloCells: number; ownedCells: number; redos: number; earlyMoves?: number }[];
   /**
    * A run finished by `dsmc resume`: the step of the checkpoint it went on from and the steps run after it. Then
    * seconds, particleSteps, meanParticles, the throughput and the phase and host times cover the resumed part only.

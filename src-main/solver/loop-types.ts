@@ -82,16 +82,25 @@ export interface SimulationPlacement {
   segmentCapacity?: number;
   /** Invocations of the halo pass's per-particle dispatches instead of the guess from the step before (tests of its loops). */
   haloThreads?: number;
+  /**
+   * Whether the next step's interior particles move while this step's migrants are exchanged (default true; false
+   * moves every step whole after its halo pass, as before: for measuring what the overlap gains).
+   */
+  earlyMove?: boolean;
   /** Bytes of migrant records per relayout round instead of RELAYOUT_ROUND_BYTES (tests of relayouts in many rounds; every rank the same). */
   relayoutRoundBytes?: number;
 }
 
-/** How a rank splits its steps: halo depth per axis, halo and owned cells, steps redone whole so far. */
+/**
+ * How a rank splits its steps: halo depth per axis, halo and owned cells, steps redone whole so far, and steps
+ * whose interior part moved while the step before's migrants were exchanged.
+ */
 export type SplitStats = {
   depth: Int3;
   haloCells: number;
   ownedCells: number;
   redos: number;
+  earlyMoves: number;
 };
 
 /** What a finished loop hands to the summary. */

@@ -86,6 +86,17 @@ export class Simulation {
    * halo must be rewritten before the next step, and its bits (for checking arrivals; the cell count is state.haloCells).
    */
   private readonly halo: { depth: Int3; redos: number; periodic: boolean[]; stale: boolean; bits: Uint32Array<ArrayBuffer>; cells: LocalCells } | null = null;
+  /**
+   * Whether a rank moves the next step's interior part while the host exchanges this step's migrants (move.ts
+   * MovePart; on unless placement.earlyMove is false), and whether the live set's interior part has moved so (for
+   * the step about to be recorded).
+   */
+  private readonly earlyMoves: boolean;
+  private movedEarly = false;
+  /** Invocations of the next 'rest' move (a guess from this step's halo part; its loop covers any count). */
+  private restThreads = 0;
+  /** Steps whose interior part moved early so far (split statistics). */
+  private earlyMoveCount = 0;
   /** Fixed size of the halo pass's per-particle dispatches (tests), else sized per step. */
   private readonly haloThreads?: number;
   /** Bytes of migrant records one relayout round may emit (RELAYOUT_ROUND_BYTES unless a test sets it). */
@@ -111,6 +122,7 @@ export class Simulation {
     if (multi && !placement?.exchanger) throw new Error('internal: a rank of a multi-rank run needs an exchanger');
     this.chunk = stepsPerSubmit(kase);
     this.haloThreads = placement?.haloThreads;
+    this.earlyMoves = multi && placement?.earlyMove !== false;
     this.relayoutRoundBytes = placement?.relayoutRoundBytes ?? RELAYOUT_ROUND_BYTES;
     const device = gpu.device;
     this.cache = new PipelineCache(device, {
@@ -192,11 +204,21 @@ export class Simulation {
     this.bindAll();
   }
 
+  /** Particles the next `steps` could need at most (the count at the last read-back plus injection with a margin). */
+  private particlesNeeded(steps: number): number {
+    const inj = this.tables.injectionPerStep * steps;
+    return this.particles + inj + 10 * Math.sqrt(inj) + 64;
+  }
+
+  /** Whether the next `steps` could exceed the particle buffers. */
+  private needsGrowth(steps: number): boolean {
+    return this.particlesNeeded(steps) > this.state.capacity;
+  }
+
   /** Grows the particle buffers when the next `steps` could exceed them (never drops particles). */
   private ensureCapacity(steps: number, rec: PhaseRecorder): void {
-    const inj = this.tables.injectionPerStep * steps;
-    const need = this.particles + inj + 10 * Math.sqrt(inj) + 64;
-    if (need <= this.state.capacity) return;
+    if (!this.needsGrowth(steps)) return;
+    const need = this.particlesNeeded(steps);
     rec.flush(); // recorded passes use the old buffers: submit them before those are replaced
     this.growTo(Math.ceil(1.5 * need), this.particles);
   }
@@ -205,7 +227,7 @@ export class Simulation {
    * Records one pass of a split step (multi-rank): sort and collide the interior cells (1, submitted at once) or
    * the halo cells (2; timed as the second part of the same sort and collide calls, or apart with detail).
    */
-  private async recordSplit(rec: PhaseRecorder, set: 0 | 1, which: SplitPass, detail: boolean): Promise<void> {
+  private async recordSplit(rec: PhaseRecorder, set: 0 | 1, which: SplitPass, detail: boolean, early = false): Promise<void> {
     const sorted = set === 0 ? 1 : 0;
     if (detail) {
       // detailed timing keeps the halo pass apart (stage.halo), to show what waits for the arrivals
@@ -217,6 +239,8 @@ export class Simulation {
       await rec.pass('sort', (p) => this.sort.encodeSplit(p, set, which), continues);
       await rec.pass('collide', (p) => this.collide.encodeSplit(p, sorted, which), continues);
     }
+    // the next step's interior part moves now (timed with this step's move), in the same submit
+    if (early) await rec.pass(detail ? 'move.early' : 'move', (p) => this.move.encode(p, sorted, 'early'), !detail);
     if (which === 1) rec.flush();
   }
 
@@ -240,7 +264,7 @@ export class Simulation {
   splitStats(): SplitStats | null {
     const h = this.halo;
     if (!h) return null;
-    return { depth: [...h.depth] as Int3, haloCells: this.state.haloCells, ownedCells: boxCells(this.state.subdomain.box), redos: h.redos };
+    return { depth: [...h.depth] as Int3, haloCells: this.state.haloCells, ownedCells: boxCells(this.state.subdomain.box), redos: h.redos, earlyMoves: this.earlyMoveCount };
   }
 
   /**
@@ -256,16 +280,25 @@ export class Simulation {
     await rec.pass(detail ? 'collide.redo' : 'collide', (p) => this.collide.encode(p, sorted), !detail);
   }
 
-  /** Records one timestep; returns whether it sampled. */
-  private async recordStep(rec: PhaseRecorder, s: number, detail: boolean): Promise<boolean> {
+  /**
+   * Records one timestep; returns whether it sampled. nextInSubmit: step s + 1 is recorded in the same submit (a
+   * rank may then move that step's interior part early, while this step's migrants are exchanged).
+   */
+  private async recordStep(rec: PhaseRecorder, s: number, detail: boolean, nextInSubmit: boolean): Promise<boolean> {
     const st = this.state;
     if (this.halo?.stale) {
       rec.flush(); // the passes recorded so far use the old halo
       this.writeHalo();
     }
-    if (this.exchange) this.ensureCapacity(1, rec);
+    if (this.exchange) {
+      // the capacity is checked against the count read back after the last submit: only its first step can grow
+      if (this.movedEarly && this.needsGrowth(1)) throw new Error(`internal: rank ${this.subdomain.rank} would grow its particle buffers with step ${s} half moved`);
+      this.ensureCapacity(1, rec);
+    }
     const set = st.current;
-    await rec.pass('move', (p) => this.move.encode(p, set));
+    const part = this.movedEarly ? 'rest' : 'all';
+    this.movedEarly = false;
+    await rec.pass('move', (p) => this.move.encode(p, set, part, this.restThreads));
     if (this.inject) {
       await rec.pass('inject', (p) => {
         this.inject!.encode(p, set);
@@ -277,10 +310,13 @@ export class Simulation {
       stepTimeline?.mark(2 * s, 'move-submit');
       stepTimeline?.markWhenDone(2 * s, 'move-done', this.gpu.device.queue);
       const h = this.halo!;
+      // the next step's interior part moves early when that step is in this submit and neither step samples (the
+      // sampling pass of this step needs its particles unmoved, and a sampled step's surface sums could not be undone)
+      const early = this.earlyMoves && nextInSubmit && !samplesAt(this.kase, s) && !samplesAt(this.kase, s + 1);
       // exchange sequence numbers: 2 s for the step's migrants, 2 s + 1 for a relayout after step s;
-      // the interior cells are sorted and collided on the GPU meanwhile
+      // the interior cells are sorted and collided on the GPU meanwhile (and the next step's interior part moved)
       const x = await this.exchange.run(stepExchange(s), set, async () => {
-        await this.recordSplit(rec, set, 1, detail);
+        await this.recordSplit(rec, set, 1, detail, early);
         stepTimeline?.mark(2 * s, 'interior-submit');
         stepTimeline?.markWhenDone(2 * s, 'interior-done', this.gpu.device.queue);
       }, { timelineKey: 2 * s });
@@ -290,7 +326,9 @@ export class Simulation {
       addTime(this.hostPhases, 'exchange', x.seconds);
       if (detail) for (const [part, sec] of Object.entries(x.parts)) addTime(this.hostPhases, `exchange.${part}`, sec);
       await rec.pass('migrate', (p) => this.migrate!.encodeAppend(p, set, x.received));
-      if (outside > 0 || x.grew) {
+      // a redo sorts the whole step again, which also undoes an early move of the next step's interior part (that
+      // step then moves whole); regrown migrant buffers lost that part's migrants, so they need the redo too
+      if (outside > 0 || x.grew || (early && x.regrew)) {
         h.redos += 1;
         if (outside > 0) {
           // one layer deeper on every axis from the next step on
@@ -302,6 +340,10 @@ export class Simulation {
         // the halo pass's per-particle dispatches, sized from the step before (plus the arrivals)
         this.sort.sizeHaloParticles(x.haloBefore + x.received, this.haloThreads);
         await this.recordSplit(rec, set, 2, detail);
+        this.movedEarly = early;
+        if (early) this.earlyMoveCount += 1;
+        // the rest of the next step's move takes this step's halo part (listed and arrived particles): a guess
+        this.restThreads = this.haloThreads ?? Math.ceil(1.25 * (x.haloBefore + x.received)) + 4096;
       }
       stepTimeline?.mark(2 * s, 'halo-recorded');
       st.current = set === 0 ? 1 : 0;
@@ -470,7 +512,7 @@ export class Simulation {
     const bytes = 4 * st.nLocal;
     return {
       // after every submit of a rebalancing run: through the reused staging buffers, not new ones each time
-      counts: new Uint32Array(await this.readback.read(st.counts, bytes)),
+      counts: new Uint32Array(await this.readback.read(st.lastCounts, bytes)),
       sigmaCrMax: new Float32Array(await this.readback.read(st.sigmaCrMax, bytes)),
       remainder: new Float32Array(await this.readback.read(st.remainder, bytes)),
     };
@@ -534,7 +576,7 @@ export class Simulation {
     }
     // starts of the saved (cell-sorted) order: the move phase keys each particle by its rank in its cell
     const { counts, starts } = savedCellStarts(s.arrays.cell as Uint32Array, n, st.nLocal, (g) => localCellOf(sub, this.kase.grid.cells, g), sub.rank);
-    device.queue.writeBuffer(st.counts, 0, counts);
+    device.queue.writeBuffer(st.lastCounts, 0, counts);
     device.queue.writeBuffer(st.starts, 0, starts);
     device.queue.writeBuffer(st.sigmaCrMax, 0, s.sigmaCrMax);
     device.queue.writeBuffer(st.remainder, 0, s.remainder);
@@ -602,7 +644,7 @@ export class Simulation {
     if (n > rounds * perRound) throw new Error(`internal: rank ${sub.rank} holds ${n} particles, more than the ${largest} of the most loaded rank the relayout was planned for`);
     for (let r = 0; r < rounds; r++) {
       device.queue.writeBuffer(st.ctl, 4 * CTL.RELAYOUT_FROM, new Uint32Array([r * perRound, (r + 1) * perRound]));
-      device.queue.writeBuffer(st.migCounts, 0, new Uint32Array(sub.worldSize + 1));
+      device.queue.writeBuffer(st.migCountsOf(set), 0, new Uint32Array(sub.worldSize + 1));
       const enc = device.createCommandEncoder({ label: `relayout-${r}` });
       const pass = enc.beginComputePass({ label: `relayout-${r}` });
       this.move.encodeRelayout(pass, set, oldStarts, perRound);
@@ -670,7 +712,7 @@ export class Simulation {
       this.submitKernel = this.sampleChoice.next();
       const tEncode = performance.now();
       for (let k = 1; k <= batch; k++) {
-        if (await this.recordStep(rec, this.step + k, !!options.detail)) passes += 1;
+        if (await this.recordStep(rec, this.step + k, !!options.detail, k < batch)) passes += 1;
         // hand the GPU work early so that it runs while the rest of the batch is recorded
         if (k % FLUSH_EVERY === 0 && k < batch) rec.flush();
       }

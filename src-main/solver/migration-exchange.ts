@@ -31,6 +31,11 @@ export interface ExchangeResult {
   received: number;
   /** The particle buffers grew for the arrivals after `overlap` ran (a split step must then be redone whole). */
   grew: boolean;
+  /**
+   * The migrant buffers grew after `overlap` ran (a segment overflowed): what the overlapped work put in the other
+   * set's migrant buffer (an early part of the next step's move) is gone, so that step must be redone whole too.
+   */
+  regrew: boolean;
   /** The sum of the arrival check (the constructor's `countArrivals`) over this exchange's arrivals (0 without one). */
   flagged: number;
   /** Particles the step before sorted in its halo pass (live count minus its interior particles; all after a whole sort). */
@@ -118,7 +123,7 @@ export class MigrationExchange {
    * Control words, migrants per destination (plus misrouted arrivals) and the first `expected[d]` records of
    * each destination's segment, in one copy and one map.
    */
-  private async readStatus(overlap?: () => unknown): Promise<StatusRead> {
+  private async readStatus(set: 0 | 1, overlap?: () => unknown): Promise<StatusRead> {
     const { device } = this.gpu;
     const { rank, worldSize: W } = this.state.subdomain;
     const recordBytes = 4 * this.state.tables.migrantWords;
@@ -128,10 +133,10 @@ export class MigrationExchange {
     const staging = this.status.get(total);
     const enc = device.createCommandEncoder({ label: 'migrate-status' });
     enc.copyBufferToBuffer(this.state.ctl, 0, staging, 0, 4 * CTL.WORDS);
-    enc.copyBufferToBuffer(this.state.migCounts, 0, staging, 4 * CTL.WORDS, 4 * (W + 1));
+    enc.copyBufferToBuffer(this.state.migCountsOf(set), 0, staging, 4 * CTL.WORDS, 4 * (W + 1));
     let at = statusBytes;
     for (let d = 0; d < W; d++) {
-      if (copied[d] > 0) enc.copyBufferToBuffer(this.state.migOut, d * this.state.segCap * recordBytes, staging, at, copied[d] * recordBytes);
+      if (copied[d] > 0) enc.copyBufferToBuffer(this.state.migOutOf(set), d * this.state.segCap * recordBytes, staging, at, copied[d] * recordBytes);
       at += copied[d] * recordBytes;
     }
     device.queue.submit([enc.finish()]);
@@ -157,8 +162,8 @@ export class MigrationExchange {
     return { ctl: words.subarray(0, CTL.WORDS), counts, head, copied, release: () => staging.unmap() };
   }
 
-  /** Copies each destination's migrant records from record `skip[d]` on to the host. */
-  private async readSegments(counts: Uint32Array, skip: number[]): Promise<Uint32Array[]> {
+  /** Copies each destination's migrant records (set `set`'s move) from record `skip[d]` on to the host. */
+  private async readSegments(counts: Uint32Array, skip: number[], set: 0 | 1): Promise<Uint32Array[]> {
     const { device } = this.gpu;
     const { rank, worldSize } = this.state.subdomain;
     const recordBytes = 4 * this.state.tables.migrantWords;
@@ -175,7 +180,7 @@ export class MigrationExchange {
     for (let d = 0; d < worldSize; d++) {
       const n = d === rank ? 0 : counts[d] - skip[d];
       if (n === 0) continue;
-      enc.copyBufferToBuffer(this.state.migOut, (d * this.state.segCap + skip[d]) * recordBytes, staging, at, n * recordBytes);
+      enc.copyBufferToBuffer(this.state.migOutOf(set), (d * this.state.segCap + skip[d]) * recordBytes, staging, at, n * recordBytes);
       at += n * recordBytes;
     }
     device.queue.submit([enc.finish()]);
@@ -203,7 +208,7 @@ export class MigrationExchange {
     }
     this.state.growMigrants(Math.min(fits, Math.ceil(1.5 * largest) + 1024));
     this.rebind();
-    device.queue.writeBuffer(this.state.migCounts, 0, new Uint32Array(this.state.subdomain.worldSize));
+    device.queue.writeBuffer(this.state.migCountsOf(set), 0, new Uint32Array(this.state.subdomain.worldSize));
     const enc = device.createCommandEncoder({ label: 'collect-all' });
     const pass = enc.beginComputePass({ label: 'collect-all' });
     this.migrate.encodeCollectAll(pass, set);
@@ -219,7 +224,7 @@ export class MigrationExchange {
    */
   async run(step: number, set: 0 | 1, overlap?: () => unknown, options: RunOptions = {}): Promise<ExchangeResult> {
     const tStatus = performance.now();
-    let status = await this.readStatus(overlap);
+    let status = await this.readStatus(set, overlap);
     const mark = options.timelineKey ?? step;
     stepTimeline?.mark(mark, 'status');
     try {
@@ -229,23 +234,25 @@ export class MigrationExchange {
         throw new Error(`rank ${rank}: ${counts[worldSize]} arriving particles belong to cells this rank does not own (a routing error between ranks); the run was stopped`);
       }
       let largest = 0;
+      let regrew = false;
       for (let d = 0; d < worldSize; d++) largest = Math.max(largest, counts[d]);
       if (largest > this.state.segCap) {
         if (options.regrow === false) throw new Error(`internal: rank ${rank} emitted ${largest} migrants for one rank in an exchange sized for ${this.state.segCap}`);
         stepTimeline?.note(mark, 'n-regrow', largest);
         status.release();
         await this.regrow(largest, set);
+        regrew = true;
         this.expected.fill(0);
-        status = await this.readStatus();
+        status = await this.readStatus(set);
       }
-      return await this.exchangeStatus(step, mark, status, tStatus);
+      return { ...await this.exchangeStatus(step, set, mark, status, tStatus), regrew };
     } finally {
       status.release();
     }
   }
 
   /** The rest of run() while the status read's staging buffer is mapped (its records are sent from there). */
-  private async exchangeStatus(step: number, mark: number, status: StatusRead, tStatus: number): Promise<ExchangeResult> {
+  private async exchangeStatus(step: number, set: 0 | 1, mark: number, status: StatusRead, tStatus: number): Promise<Omit<ExchangeResult, 'regrew'>> {
     const { ctl, counts, head, copied } = status;
     const { rank, worldSize } = this.state.subdomain;
     throwIfGpuError(this.gpu);
@@ -253,7 +260,7 @@ export class MigrationExchange {
     // the records the status read did not bring (a destination got more migrants than expected)
     const skip = copied.map((c, d) => Math.min(c, counts[d]));
     const missing = skip.some((k, d) => d !== rank && counts[d] > k);
-    const rest = missing ? await this.readSegments(counts, skip) : null;
+    const rest = missing ? await this.readSegments(counts, skip, set) : null;
     if (missing) stepTimeline?.note(mark, 'n-read-again', counts.reduce((sum, c, d) => sum + (d < worldSize ? c - skip[d] : 0), 0));
     const outgoing = head.map((h, d) => {
       if (!rest || rest[d].length === 0) return h;

@@ -87,6 +87,17 @@ async function peerBarrier(ch: RankChannel, sequence: number, timeoutMs: number)
   await ch.receiveFromPeers({ step: sequence, from: others, timeoutMs });
 }
 
+/**
+ * DSMC_EARLY_MOVE=0 moves every step whole after its halo pass instead of moving the next step's interior part while
+ * this step's migrants are exchanged (the default, 1): for measuring what that overlap gains; results are the same.
+ */
+export function earlyMoveFromEnvironment(env: NodeJS.ProcessEnv = process.env): boolean {
+  const raw = env.DSMC_EARLY_MOVE;
+  if (raw === undefined || raw === '' || raw === '1') return true;
+  if (raw === '0') return false;
+  throw new Error(`DSMC_EARLY_MOVE is ${JSON.stringify(raw)}: give 1 (the next step's interior part moves during the exchange, the default) or 0 (every step moves whole), or leave it unset`);
+}
+
 /** Rebalancing runs: sends this rank's per-cell state after a submit and moves to the new decomposition the orchestrator answers with, if any. */
 async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promise<void> {
   let go = await ch.receive('go', 600_000);
@@ -125,7 +136,7 @@ async function main(ch: RankChannel): Promise<boolean> {
     const p = parseRankPayload(payload);
     const subdomain = subdomainOf(p.decomposition, ch.rank);
     checkRankBuffers(p.case, gpu, subdomain);
-    const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs, migrantWordsOf(p.case)) });
+    const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs, migrantWordsOf(p.case)), earlyMove: earlyMoveFromEnvironment() });
     if (p.resume) {
       // the orchestrator verified the checkpoint's manifest and hashes; the decoder checks this file's structure
       const file = join(p.resume.dir, rankFile(ch.rank));

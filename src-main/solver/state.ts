@@ -59,12 +59,15 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
   plan.push({ label: 'bodies.data', bytes: t.bodies.bodyData.byteLength }, { label: 'surface.sums', bytes: 4 * SURFACE_WORDS * t.bodies.gpuElements });
   if (t.bodies.volumeFraction) plan.push({ label: 'cell.volumeFraction', bytes: 4 * t.nCells });
   if (worldSize > 1) {
-    plan.push({ label: 'particles.keys', bytes: 8 * capacity });
-    plan.push({ label: 'particles.slots', bytes: 4 * capacity });
+    // per particle set (a rank moves one set's interior particles while the other set's halo pass still reads its own)
+    for (const set of ['A', 'B']) {
+      plan.push({ label: `particles.keys.${set}`, bytes: 8 * capacity }, { label: `particles.slots.${set}`, bytes: 4 * capacity });
+      plan.push({ label: `cell.counts.${set}`, bytes: 4 * nLocal });
+    }
     plan.push({ label: 'split.haloParticles', bytes: 4 * capacity }, { label: 'split.haloWork', bytes: 4 * HALO_WORK.WORDS });
     for (const a of ['split.masked', 'split.scanned', 'split.savedSigmaCrMax', 'split.savedRemainder', 'split.haloList']) plan.push({ label: a, bytes: 4 * nLocal });
     plan.push({ label: 'split.haloBits', bytes: 4 * Math.max(4, Math.ceil(nLocal / 32)) });
-    plan.push({ label: 'migrate.out', bytes: 4 * t.migrantWords * worldSize * initialSegmentCapacity(capacity, worldSize) });
+    for (const set of ['A', 'B']) plan.push({ label: `migrate.out.${set}`, bytes: 4 * t.migrantWords * worldSize * initialSegmentCapacity(capacity, worldSize) });
   }
   return plan.sort((a, b) => b.bytes - a.bytes);
 }
@@ -102,7 +105,12 @@ export class SimState {
   readonly surfSums: GPUBuffer;
   /** Gas volume fraction of every global cell (collide.wgsl; a stub of ones without bodies). */
   readonly volumeFraction: GPUBuffer;
-  counts: GPUBuffer;
+  /**
+   * Per-cell particle counts of each particle set's move (countsOf; the sort of that set scans them, the collide and
+   * sampling of the sorted set read them). A rank of several keeps one per set, so that the next step's move of one
+   * set can count while the halo pass of the other still reads its counts; one rank has one buffer for both.
+   */
+  private countsBySet: [GPUBuffer, GPUBuffer];
   starts: GPUBuffer;
   sigmaCrMax: GPUBuffer;
   remainder: GPUBuffer;
@@ -111,20 +119,21 @@ export class SimState {
   readonly injCounts: GPUBuffer;
   readonly injStarts: GPUBuffer;
   readonly boxes: GPUBuffer;
-  readonly migCounts: GPUBuffer;
+  /** Migrants per destination rank of each set's move (entry worldSize: misrouted arrivals; multi-rank; stubs otherwise). */
+  private migCountsBySet: [GPUBuffer, GPUBuffer];
   sets: [ParticleSet, ParticleSet];
   /** Internal energy per particle (internalWords f32 words: rotational, vibrational; J) of each particle set (16-byte stubs when no species rotates). */
   eint: [GPUBuffer, GPUBuffer];
   partials: GPUBuffer;
-  /** In-cell order keys (multi-rank; a stub otherwise). */
-  keys: GPUBuffer;
+  /** In-cell order keys per particle set, indexed like that set's particles (multi-rank; a stub otherwise). */
+  private keysBySet: [GPUBuffer, GPUBuffer];
   /**
-   * Arrival slots of the sort (multi-rank; a stub otherwise): on one rank the slots live in the idle set's vz
-   * array, but a split step's interior pass fills part of the idle set while the halo pass still needs them.
+   * Arrival slots of the sort per particle set (multi-rank; a stub otherwise): on one rank the slots live in the idle
+   * set's vz array, but a split step's interior pass fills part of the idle set while the halo pass still needs them.
    */
-  slots: GPUBuffer;
-  /** Migrants per destination rank, segCap slots each (multi-rank; a stub otherwise). */
-  migOut: GPUBuffer;
+  private slotsBySet: [GPUBuffer, GPUBuffer];
+  /** Migrants of each set's move per destination rank, segCap slots each (multi-rank; a stub otherwise). */
+  private migOutBySet: [GPUBuffer, GPUBuffer];
   /** Particles arrived from other ranks, before append_arrivals (multi-rank; grown as needed). */
   arrivals: GPUBuffer;
   segCap: number;
@@ -174,7 +183,7 @@ export class SimState {
     this.surfSums = makeBuffer(device, 'surface.sums', 4 * SURFACE_WORDS * b.gpuElements);
     this.volumeFraction = makeBufferWith(device, 'cell.volumeFraction', b.volumeFraction ? Float32Array.from(b.volumeFraction) : new Float32Array(4).fill(1), STORAGE);
     const nLocal = this.nLocal;
-    this.counts = makeBuffer(device, 'cell.counts', 4 * nLocal);
+    this.countsBySet = this.makeCounts(nLocal);
     this.starts = makeBuffer(device, 'cell.starts', 4 * nLocal);
     this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', new Float32Array(nLocal).fill(t.sigmaCrMaxInit), STORAGE);
     this.remainder = makeBuffer(device, 'cell.remainder', 4 * nLocal);
@@ -185,14 +194,61 @@ export class SimState {
     this.eint = [this.makeEint('A', capacity), this.makeEint('B', capacity)];
     this.partials = makeBuffer(device, 'reduce.partials', 4 * PARTIAL_WORDS * Math.ceil(capacity / 256));
     this.boxes = makeBufferWith(device, 'boxes', packBoxes(this.subdomain), UNIFORM);
-    this.migCounts = makeBuffer(device, 'migrate.counts', 4 * (this.subdomain.worldSize + 1));
-    this.keys = makeBuffer(device, 'particles.keys', this.multiRank ? 8 * capacity : 16);
-    this.slots = makeBuffer(device, 'particles.slots', this.multiRank ? 4 * capacity : 16);
+    this.migCountsBySet = this.perSet((set) => makeBuffer(device, `migrate.counts.${set}`, 4 * (this.subdomain.worldSize + 1)));
+    this.keysBySet = this.perSet((set) => makeBuffer(device, `particles.keys.${set}`, this.multiRank ? 8 * capacity : 16));
+    this.slotsBySet = this.perSet((set) => makeBuffer(device, `particles.slots.${set}`, this.multiRank ? 4 * capacity : 16));
     this.haloParticles = makeBuffer(device, 'split.haloParticles', this.multiRank ? 4 * capacity : 16);
     this.haloWork = makeBuffer(device, 'split.haloWork', 4 * HALO_WORK.WORDS);
-    this.migOut = makeBuffer(device, 'migrate.out', 4 * this.tables.migrantWords * this.subdomain.worldSize * this.segCap);
+    this.migOutBySet = this.makeMigrantBuffers();
     this.arrivals = makeBuffer(device, 'migrate.arrivals', 4 * this.tables.migrantWords * (this.multiRank ? 4096 : 1));
     this.makeSplitBuffers();
+  }
+
+  /** Two buffers made by `make` (set name A or B), or one buffer for both on one rank (nothing overlaps there). */
+  private perSet(make: (set: string) => GPUBuffer): [GPUBuffer, GPUBuffer] {
+    const a = make('A');
+    return [a, this.multiRank ? make('B') : a];
+  }
+
+  /** The per-cell count buffers of both sets for nLocal cells. */
+  private makeCounts(nLocal: number): [GPUBuffer, GPUBuffer] {
+    return this.perSet((set) => makeBuffer(this.device, `cell.counts.${set}`, 4 * nLocal));
+  }
+
+  /** The migrant buffers of both sets for the current segCap. */
+  private makeMigrantBuffers(): [GPUBuffer, GPUBuffer] {
+    return this.perSet((set) => makeBuffer(this.device, `migrate.out.${set}`, 4 * this.tables.migrantWords * this.subdomain.worldSize * this.segCap));
+  }
+
+  /** Per-cell counts of set `set`'s move (what its sort scans; the collide and sampling of the set sorted from it read them). */
+  countsOf(set: 0 | 1): GPUBuffer {
+    return this.countsBySet[set];
+  }
+
+  /** The in-cell order keys of set `set`'s particles (multi-rank; a stub otherwise). */
+  keysOf(set: 0 | 1): GPUBuffer {
+    return this.keysBySet[set];
+  }
+
+  /** The migrant buffer of set `set`'s move (multi-rank; a stub otherwise). */
+  migOutOf(set: 0 | 1): GPUBuffer {
+    return this.migOutBySet[set];
+  }
+
+  /** Migrants per destination of set `set`'s move (multi-rank). */
+  migCountsOf(set: 0 | 1): GPUBuffer {
+    return this.migCountsBySet[set];
+  }
+
+  /** Per-cell counts of the last sort (the step just done): those of the set it sorted from. */
+  get lastCounts(): GPUBuffer {
+    return this.countsOf(this.current === 0 ? 1 : 0);
+  }
+
+  /** Destroys a per-set pair (one buffer on one rank). */
+  private destroyPair(pair: [GPUBuffer, GPUBuffer]): void {
+    pair[0].destroy();
+    if (pair[1] !== pair[0]) pair[1].destroy();
   }
 
   /** The internal energy array of one particle set (internalWords J per molecule; a 16-byte stub when nothing rotates). */
@@ -243,11 +299,12 @@ export class SimState {
     const device = this.device;
     const old = this.subdomain;
     const oldStarts = this.starts;
-    for (const b of [this.counts, this.sigmaCrMax, this.remainder, this.haloBits, this.haloList, ...Object.values(this.split)]) b.destroy();
+    for (const b of [this.sigmaCrMax, this.remainder, this.haloBits, this.haloList, ...Object.values(this.split)]) b.destroy();
+    this.destroyPair(this.countsBySet);
     this.subdomain = sub;
     this.nLocal = sub.nLocal;
     this.makeSplitBuffers();
-    this.counts = makeBuffer(device, 'cell.counts', 4 * sub.nLocal);
+    this.countsBySet = this.makeCounts(sub.nLocal);
     this.starts = makeBuffer(device, 'cell.starts', 4 * sub.nLocal);
     this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', sigmaCrMax, STORAGE);
     this.remainder = makeBufferWith(device, 'cell.remainder', remainder, STORAGE);
@@ -264,11 +321,11 @@ export class SimState {
     this.device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
   }
 
-  /** Grows the migrant buffer to `segCap` slots per destination (its contents are collected again afterwards). */
+  /** Grows both sets' migrant buffers to `segCap` slots per destination (their contents are collected again afterwards). */
   growMigrants(segCap: number): void {
-    this.migOut.destroy();
+    this.destroyPair(this.migOutBySet);
     this.segCap = segCap;
-    this.migOut = makeBuffer(this.device, 'migrate.out', 4 * this.tables.migrantWords * this.subdomain.worldSize * segCap);
+    this.migOutBySet = this.makeMigrantBuffers();
     this.device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
   }
 
@@ -289,7 +346,7 @@ export class SimState {
 
   /** Where the sort of set `set` (into the other set) keeps each particle's arrival slot. */
   slotsFor(set: 0 | 1): GPUBuffer {
-    return this.multiRank ? this.slots : this.sets[1 - set][SORT_SCRATCH.slot];
+    return this.multiRank ? this.slotsBySet[set] : this.sets[1 - set][SORT_SCRATCH.slot];
   }
 
   /** Particle arrays holding the live particles. */
@@ -309,8 +366,8 @@ export class SimState {
 
   /**
    * Reallocates the particle arrays with a larger capacity, copying the n live particles (and, in the
-   * middle of a step, the sort's arrival slots and the order keys of the first `scratchCount`);
-   * callers must rebuild their bind groups afterwards.
+   * middle of a step, the live set's arrival slots and order keys of the first `scratchCount`); the other
+   * set's are not kept. Callers must rebuild their bind groups afterwards.
    */
   grow(newCapacity: number, liveCount: number, scratchCount = 0): void {
     const device = this.device;
@@ -318,15 +375,16 @@ export class SimState {
     const other = makeParticleSet(device, this.current === 0 ? 'B' : 'A', newCapacity);
     const freshEint = this.makeEint(this.current === 0 ? 'A' : 'B', newCapacity);
     const otherEint = this.makeEint(this.current === 0 ? 'B' : 'A', newCapacity);
-    const keys = makeBuffer(device, 'particles.keys', this.multiRank ? 8 * newCapacity : 16);
-    const slots = makeBuffer(device, 'particles.slots', this.multiRank ? 4 * newCapacity : 16);
+    const keys = this.perSet((set) => makeBuffer(device, `particles.keys.${set}`, this.multiRank ? 8 * newCapacity : 16));
+    const slots = this.perSet((set) => makeBuffer(device, `particles.slots.${set}`, this.multiRank ? 4 * newCapacity : 16));
+    const live = this.current;
     const enc = device.createCommandEncoder({ label: 'grow' });
     for (const a of PARTICLE_ATTRIBUTES) if (liveCount > 0) enc.copyBufferToBuffer(this.live[a], 0, fresh[a], 0, 4 * liveCount);
     if (this.tables.hasRotation && liveCount > 0) enc.copyBufferToBuffer(this.liveEint, 0, freshEint, 0, 4 * this.tables.internalWords * liveCount);
     if (scratchCount > 0) {
       if (this.multiRank) {
-        enc.copyBufferToBuffer(this.slots, 0, slots, 0, 4 * scratchCount);
-        enc.copyBufferToBuffer(this.keys, 0, keys, 0, 8 * scratchCount);
+        enc.copyBufferToBuffer(this.slotsBySet[live], 0, slots[live], 0, 4 * scratchCount);
+        enc.copyBufferToBuffer(this.keysBySet[live], 0, keys[live], 0, 8 * scratchCount);
       } else {
         enc.copyBufferToBuffer(this.idle[SORT_SCRATCH.slot], 0, other[SORT_SCRATCH.slot], 0, 4 * scratchCount);
       }
@@ -335,10 +393,10 @@ export class SimState {
     for (const set of this.sets) for (const a of PARTICLE_ATTRIBUTES) set[a].destroy();
     for (const e of this.eint) e.destroy();
     this.eint = this.current === 0 ? [freshEint, otherEint] : [otherEint, freshEint];
-    this.keys.destroy();
-    this.keys = keys;
-    this.slots.destroy();
-    this.slots = slots;
+    this.destroyPair(this.keysBySet);
+    this.keysBySet = keys;
+    this.destroyPair(this.slotsBySet);
+    this.slotsBySet = slots;
     // the list is rebuilt by the next interior pass (a step whose buffers grew after it is redone whole)
     this.haloParticles.destroy();
     this.haloParticles = makeBuffer(device, 'split.haloParticles', this.multiRank ? 4 * newCapacity : 16);

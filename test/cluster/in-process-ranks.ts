@@ -56,13 +56,15 @@ export interface RankOptions {
   checkOnArrival?: boolean;
   /** Bytes of migrant records per relayout round (small: a relayout in many rounds). */
   relayoutRoundBytes?: number;
+  /** Whether the next step's interior part moves during the exchange (default: the solver's, on). */
+  earlyMove?: boolean;
   /** Sees every rank's outgoing migrant records (outgoing[d]: the records for rank d) before they are posted. */
   observeExchange?: (rank: number, exchange: number, outgoing: readonly Uint32Array[]) => void;
 }
 
 /** Runs `c` on `ranks` in-process ranks (rebalancing when UN exceeds `rebalancePercent`); returns the assembled run and the ranks' simulations. */
 export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks: number, rebalancePercent?: number, options: RankOptions = {}) {
-  const { haloDepth, capacity, segmentCapacity, haloThreads, checkOnArrival = true, observeExchange, relayoutRoundBytes } = options;
+  const { haloDepth, capacity, segmentCapacity, haloThreads, checkOnArrival = true, observeExchange, relayoutRoundBytes, earlyMove } = options;
   const d = decompose(method, c.grid.cells, ranks);
   const subs = d.boxes.map((_, r) => subdomainOf(d, r));
   const mail = new Mailbox();
@@ -92,7 +94,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
       },
     } : {}),
   });
-  const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth, capacity, segmentCapacity, haloThreads, relayoutRoundBytes }));
+  const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth, capacity, segmentCapacity, haloThreads, relayoutRoundBytes, earlyMove }));
   for (const s of sims) await s.initialize();
   const assembler = new RunAssembler(c, subs, blockSubmits(c, 0, c.run.steps));
   const rebalancer = rebalancePercent === undefined ? null : new Rebalancer(d, rebalancePercent);
@@ -152,6 +154,17 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
 }
 
 /** Every live particle of the given ranks as (cell word, vx, rotational, vibrational energy) bits, sorted: the same on any decomposition. */
+/** Every live particle of the ranks as text (cell word and the bits of position and velocity), sorted: equal for bitwise-equal runs. */
+export async function particleState(sims: Simulation[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const sim of sims) {
+    const p = await sim.readParticles(['cell', 'px', 'py', 'pz', 'vx', 'vy', 'vz']);
+    const words = (['cell', 'px', 'py', 'pz', 'vx', 'vy', 'vz'] as const).map((a) => new Uint32Array(p[a]));
+    for (let i = 0; i < words[0].length; i++) out.push(words.map((w) => w[i]).join(':'));
+  }
+  return out.sort();
+}
+
 export async function internalState(sims: Simulation[]): Promise<string[]> {
   const out: string[] = [];
   for (const sim of sims) {

@@ -32,7 +32,8 @@ export class CollidePhase implements Phase {
     const { device, state: s } = this.ctx;
     const table = (k: number) => {
       const p = s.sets[k];
-      return { 0: s.params, 1: s.ctl, 2: s.stats, 3: s.counts, 4: s.starts, 5: s.sigmaCrMax, 6: s.remainder, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 11: s.pairs, 44: s.volumeFraction, 45: s.eint[k] };
+      // the counts of the set this one was sorted from
+      return { 0: s.params, 1: s.ctl, 2: s.stats, 3: s.countsOf(k === 0 ? 1 : 0), 4: s.starts, 5: s.sigmaCrMax, 6: s.remainder, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 11: s.pairs, 44: s.volumeFraction, 45: s.eint[k] };
     };
     this.groups = s.sets.map((_, k) => bindBuffers(device, this.pipeline, `collide-${k}`, table(k)));
     if (this.sampledPipeline) {

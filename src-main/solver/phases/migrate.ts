@@ -25,14 +25,15 @@ export class MigratePhase {
   bind(): void {
     const { device, state: s } = this.ctx;
     this.groups = s.sets.map((p, k) => {
+      const set = k as 0 | 1;
       const particles = { 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell };
       // the internal energy words go with the records (a 16-byte stub when nothing rotates)
-      const collect = { 0: s.params, 1: s.ctl, ...particles, 14: s.keys, 15: s.migOut, 16: s.migCounts, 17: s.boxes, 19: s.eint[k] };
+      const collect = { 0: s.params, 1: s.ctl, ...particles, 14: s.keysOf(set), 15: s.migOutOf(set), 16: s.migCountsOf(set), 17: s.boxes, 19: s.eint[k] };
       return {
         collectInjected: bindBuffers(device, this.collectInjected, `collect-injected-${k}`, collect),
         collectAll: bindBuffers(device, this.collectAll, `collect-all-${k}`, collect),
         append: bindBuffers(device, this.append, `append-arrivals-${k}`, {
-          0: s.params, 1: s.ctl, ...particles, 11: s.counts, 12: s.slotsFor(k as 0 | 1), 14: s.keys, 16: s.migCounts, 18: s.arrivals, 19: s.eint[k],
+          0: s.params, 1: s.ctl, ...particles, 11: s.countsOf(set), 12: s.slotsFor(set), 14: s.keysOf(set), 16: s.migCountsOf(set), 18: s.arrivals, 19: s.eint[k],
         }),
       };
     });

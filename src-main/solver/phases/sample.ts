@@ -38,7 +38,7 @@ export class SamplePhase implements Phase {
     const b = s.sample;
     this.groups = s.sets.map((p, k) =>
       bindBuffers(device, this.pipeline, `sample-${k}`, {
-        0: s.params, 1: s.counts, 2: s.starts, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 46: s.eint[k], 50: b.blockLo, 51: b.blockHi, 52: b.flags,
+        0: s.params, 1: s.countsOf(k === 0 ? 1 : 0), 2: s.starts, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 46: s.eint[k], 50: b.blockLo, 51: b.blockHi, 52: b.flags,
       }),
     );
     this.closeGroup = bindBuffers(device, this.closePipeline, 'sample-close', {

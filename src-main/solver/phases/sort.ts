@@ -27,7 +27,7 @@ interface SplitPipelines {
   total: GPUComputePipeline;
   /** Over the local cells (pass 1) or the halo list (pass 2, rebuilt when the halo changes). */
   scan: PrefixScan;
-  groups: { mask: GPUBindGroup; total: GPUBindGroup; perSet: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] };
+  groups: { total: GPUBindGroup; perSet: { mask: GPUBindGroup; scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] };
 }
 
 export class SortPhase implements Phase {
@@ -37,7 +37,8 @@ export class SortPhase implements Phase {
   private readonly scatter: GPUComputePipeline;
   private readonly rankParticles: GPUComputePipeline;
   private readonly permute: GPUComputePipeline;
-  private readonly scan: PrefixScan;
+  /** The scan of each set's cell counts into the starts (one scan for both sets on one rank, whose sets share the counts). */
+  private readonly scans: [PrefixScan, PrefixScan];
   /** Per live set: scatter, order and permute bind groups (scratch and destination in the other set). */
   private groups: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] = [];
   /** The gather of the internal energy words (a rotating species; null otherwise). */
@@ -57,7 +58,8 @@ export class SortPhase implements Phase {
     this.rankParticles = get('rank_particles');
     this.permute = get('permute');
     if (ctx.state.tables.hasRotation) this.permuteRotation = get('permute_rotation');
-    this.scan = new PrefixScan(ctx.device, ctx.cache, 'sort', ctx.state.nLocal);
+    const scan = new PrefixScan(ctx.device, ctx.cache, 'sort-A', ctx.state.nLocal);
+    this.scans = [scan, ctx.state.multiRank ? new PrefixScan(ctx.device, ctx.cache, 'sort-B', ctx.state.nLocal) : scan];
     if (ctx.state.multiRank) {
       this.split = { 1: this.splitPipelines(1), 2: this.splitPipelines(2) };
       this.restore = { pipeline: ctx.cache.get({ file: 'split.wgsl', entry: 'restore_full' }), group: null };
@@ -85,21 +87,22 @@ export class SortPhase implements Phase {
       permuteRotation: this.ctx.state.tables.hasRotation ? get('sort.wgsl', 'permute_rotation_split') : null,
       total: get('split.wgsl', which === 1 ? 'interior_total' : 'finish_halo'),
       scan: new PrefixScan(this.ctx.device, this.ctx.cache, `sort-split-${which}`, which === 1 ? this.ctx.state.nLocal : 1),
-      groups: { mask: null!, total: null!, perSet: [] },
+      groups: { total: null!, perSet: [] },
     };
   }
 
   bind(): void {
     const { device, state: s } = this.ctx;
-    this.scan.bind(s.counts, s.starts);
+    this.scans.forEach((scan, k) => scan.bind(s.countsOf(k as 0 | 1), s.starts));
     const sets = s.sets.map((from, k) => {
+      const counts = s.countsOf(k as 0 | 1);
       const to = s.sets[1 - k];
       const permute: Record<number, GPUBuffer> = { 1: s.ctl };
       PARTICLE_ATTRIBUTES.forEach((a, j) => { permute[8 + j] = from[a]; permute[15 + j] = to[a]; });
       return {
-        scatter: { 0: s.params, 1: s.ctl, 2: from.cell, 3: s.counts, 4: s.slotsFor(k as 0 | 1), 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats },
+        scatter: { 0: s.params, 1: s.ctl, 2: from.cell, 3: counts, 4: s.slotsFor(k as 0 | 1), 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats },
         order: {
-          0: s.params, 1: s.ctl, 2: from.cell, 3: s.counts, 5: s.starts, 22: s.keys, 23: to[SORT_SCRATCH.ranked], 24: to[SORT_SCRATCH.order],
+          0: s.params, 1: s.ctl, 2: from.cell, 3: counts, 5: s.starts, 22: s.keysOf(k as 0 | 1), 23: to[SORT_SCRATCH.ranked], 24: to[SORT_SCRATCH.order],
         },
         permute,
         rotation: { 1: s.ctl, 34: s.eint[k], 35: s.eint[1 - k], 36: to[SORT_SCRATCH.ranked] },
@@ -117,13 +120,14 @@ export class SortPhase implements Phase {
       const sp = s.split;
       p.scan.bind(sp.masked, which === 1 ? s.starts : sp.scanned);
       // the interior pass also saves the per-cell collision state; the halo pass reads the halo list
-      p.groups.mask = bindBuffers(device, p.mask, `split-mask-${which}`, which === 1
-        ? { 0: s.params, 2: s.counts, 3: sp.masked, 31: s.haloBits, 7: s.sigmaCrMax, 8: s.remainder, 9: sp.savedSigmaCrMax, 10: sp.savedRemainder }
-        : { 1: s.ctl, 2: s.counts, 3: sp.masked, 30: s.haloList });
+      const mask = (counts: GPUBuffer, k: number) => bindBuffers(device, p.mask, `split-mask-${which}-${k}`, which === 1
+        ? { 0: s.params, 2: counts, 3: sp.masked, 31: s.haloBits, 7: s.sigmaCrMax, 8: s.remainder, 9: sp.savedSigmaCrMax, 10: sp.savedRemainder }
+        : { 1: s.ctl, 2: counts, 3: sp.masked, 30: s.haloList });
       p.groups.total = bindBuffers(device, p.total, `split-total-${which}`, which === 1
         ? { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts, 11: s.haloWork }
         : { 1: s.ctl, 3: sp.masked, 4: s.starts, 5: s.stats, 6: sp.scanned, 30: s.haloList });
       p.groups.perSet = sets.map((b, k) => ({
+        mask: mask(s.countsOf(k as 0 | 1), k),
         // the split scatters leave the live count to finish_halo: no counts or statistics bindings
         scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, {
           ...withoutKeys(b.scatter, [3, 7]), 31: s.haloBits, 32: s.haloParticles, 33: s.haloWork,
@@ -152,7 +156,7 @@ export class SortPhase implements Phase {
     const s = this.ctx.state;
     const g = this.groups[set];
     const run = (name: string, fn: () => void) => { if (stage === undefined || stage === name) fn(); };
-    run('scan', () => this.scan.encode(pass));
+    run('scan', () => this.scans[set].encode(pass));
     run('scatter', () => this.dispatch(pass, this.scatter, g.scatter, s.capacity));
     run('order', () => this.dispatch(pass, this.rankParticles, g.order, s.capacity));
     run('permute', () => {
@@ -175,7 +179,7 @@ export class SortPhase implements Phase {
     // per-cell dispatches of the halo pass cover the halo list only
     const cells = which === 1 ? s.nLocal : Math.max(1, s.haloCells);
     run('scan', () => {
-      this.dispatch(pass, p.mask, p.groups.mask, cells);
+      this.dispatch(pass, p.mask, g.mask, cells);
       p.scan.encode(pass);
       this.dispatch(pass, p.total, p.groups.total, which === 1 ? 1 : cells, which === 1 ? 1 : WORKGROUP_SIZE);
     });
