@@ -1,48 +1,88 @@
 #!/usr/bin/env bash
 # Device check of early moves (issue 24: the next step's interior part moves while this step's migrants are
-# exchanged) on one host with N GPUs: the scaling box strong (126M particles) and weak (31.5M per GPU) on 1 rank and
-# on N and 2 ranks with early moves on (the default) and off (DSMC_EARLY_MOVE=0, the same build), one timeline of
-# the N-rank strong run, then the hypersonic wedge at full size (1500 steps, sampled from 1000) on 1 and N ranks.
-# Most important runs first; each line is printed as it finishes, the JSON summaries go to $OUT/runs.tar.gz.
-# Usage: source .device-carry/setup.sh && bash bench/early-move-bench.sh [N] [STEPS]
+# exchanged) on one host with N GPUs. Parts, in the order given:
+#   ab        the scaling box (126M particles, STEPS steps) on 1 rank and on N and 2 ranks with early moves on (the
+#             default) and off (DSMC_EARLY_MOVE=0, the same build); --detail runs of N ranks and of one rank with a
+#             rank's share (weak-1: 31.5M particles at N=4); the box sampled every step on 1 and N ranks
+#   knobs     the box on 1 and N ranks untimed (--timing off), early moves on and off, GPU poll pauses 0 and 10 µs
+#   studies   `dsmc study strong` and `dsmc study weak` (31.5M particles per GPU) on 1, 2 and N GPUs, and their reports
+#   timeline  the N-rank box with DSMC_TIMELINE_DIR and bench/timeline-report.mjs
+#   wedge     the hypersonic wedge at full size (1500 steps, sampled from 1000) on 1 and N ranks
+# Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
+# Usage: source .device-carry/setup.sh && bash bench/early-move-bench.sh N STEPS PART...
 set -uo pipefail
 out=${OUT:-bench-out}; mkdir -p "$out/runs"
 n=${1:-4}
 steps=${2:-400}
+shift 2
 export DSMC_DATA_DIR="$out/data"
-# one line of a --json summary: throughput, loop seconds, split line (steps moved early), fields
+# one line of a --json summary: throughput, loop seconds, phase times per call, steps moved early per rank, fields
 line() {
   node -e "
     const s = JSON.parse(require('fs').readFileSync('$1', 'utf8').trim().split('\n').pop());
     const early = (s.splitSteps ?? []).map((x) => x.earlyMoves).join('/');
     const ph = s.phases ?? {};
-    const ms = (k) => ph[k] ? (1000 * ph[k].avgSeconds).toFixed(3) : '-';
+    const phases = Object.entries(ph).map(([k, p]) => k + ' ' + (1000 * p.totalSeconds / $steps).toFixed(3)).join(', ');
     console.log('$2', '| ranks', s.ranks ?? 1, '| particle-steps/s', s.particleStepsPerSecond.toExponential(3), '| loop s', s.seconds.toFixed(3),
-      '| move/sort/collide/exchange ms', ms('move'), ms('sort'), ms('collide'), ms('exchange'), '| early', early || '-', '| fields', s.fieldsSha256.slice(0, 16));
+      '| early', early || '-', '| fields', s.fieldsSha256.slice(0, 16), '| ms per step:', phases);
   " 2>&1 || tail -3 "${1%.json}.err"
 }
-# one run: tag, then dsmc run arguments (environment through `env` in front)
+# one run: tag, then the command (environment through `env` in front)
 run() {
   local tag=$1; shift
   timeout 240 "$@" --no-save --json --no-progress > "$out/runs/$tag.json" 2> "$out/runs/$tag.err"
   line "$out/runs/$tag.json" "$tag"
 }
 box=(node bin/dsmc.js run scaling-box --set run.steps="$steps")
-run box-1 "${box[@]}"
-run "box-$n-early" "${box[@]}" --ranks "$n"
-run "box-$n-off" env DSMC_EARLY_MOVE=0 "${box[@]}" --ranks "$n"
-run box-2-early "${box[@]}" --ranks 2
-run box-2-off env DSMC_EARLY_MOVE=0 "${box[@]}" --ranks 2
-weak1=(node bin/dsmc.js run scaling-box --set run.steps="$steps" --set 'grid.cells=[192,128,64]')
-weakn=(node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "grid.cells=[192,128,$((64 * n))]")
-run weak-1 "${weak1[@]}"
-run "weak-$n-early" "${weakn[@]}" --ranks "$n"
-run "weak-$n-off" env DSMC_EARLY_MOVE=0 "${weakn[@]}" --ranks "$n"
-# where the N-rank step's time goes now
-rm -rf "$out/timeline"; mkdir -p "$out/timeline"
-run "box-$n-early-timeline" env DSMC_TIMELINE_DIR="$out/timeline" "${box[@]}" --ranks "$n"
-node bench/timeline-report.mjs "$out/timeline" > "$out/timeline-report.txt" 2>&1; head -60 "$out/timeline-report.txt"
-wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
-run wedge-1 "${wedge[@]}"
-run "wedge-$n" "${wedge[@]}" --ranks "$n"
+share=(node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "grid.cells=[192,128,$((256 / n))]")
+for part in "$@"; do
+  case "$part" in
+    ab)
+      run box-1 "${box[@]}"
+      run "box-$n-early" "${box[@]}" --ranks "$n"
+      run "box-$n-off" env DSMC_EARLY_MOVE=0 "${box[@]}" --ranks "$n"
+      run box-2-early "${box[@]}" --ranks 2
+      run box-2-off env DSMC_EARLY_MOVE=0 "${box[@]}" --ranks 2
+      run "box-$n-early-detail" "${box[@]}" --ranks "$n" --detail
+      run "box-$n-off-detail" env DSMC_EARLY_MOVE=0 "${box[@]}" --ranks "$n" --detail
+      run share-1-detail "${share[@]}" --detail
+      run box-1-sampled "${box[@]}" --set sampling.enabled=true --set sampling.start=0
+      run "box-$n-sampled" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+      ;;
+    knobs)
+      # what else a step pays for on N ranks: GPU timestamps (--timing off), the pause before each GPU poll
+      run box-1-untimed "${box[@]}" --timing off
+      run "box-$n-early-untimed" "${box[@]}" --ranks "$n" --timing off
+      run "box-$n-off-untimed" env DSMC_EARLY_MOVE=0 "${box[@]}" --ranks "$n" --timing off
+      run "box-$n-early-untimed-poll0" env DSMC_POLL_PAUSE_US=0 "${box[@]}" --ranks "$n" --timing off
+      run "box-$n-off-untimed-poll0" env DSMC_EARLY_MOVE=0 DSMC_POLL_PAUSE_US=0 "${box[@]}" --ranks "$n" --timing off
+      run "box-$n-early-untimed-poll10" env DSMC_POLL_PAUSE_US=10 "${box[@]}" --ranks "$n" --timing off
+      run "box-$n-off-untimed-poll10" env DSMC_EARLY_MOVE=0 DSMC_POLL_PAUSE_US=10 "${box[@]}" --ranks "$n" --timing off
+      run "box-$n-early-untimed-2" "${box[@]}" --ranks "$n" --timing off
+      run "box-$n-off-untimed-2" env DSMC_EARLY_MOVE=0 "${box[@]}" --ranks "$n" --timing off
+      run "box-2-early-untimed" "${box[@]}" --ranks 2 --timing off
+      run "box-2-off-untimed" env DSMC_EARLY_MOVE=0 "${box[@]}" --ranks 2 --timing off
+      ;;
+    studies)
+      gpus=1; for k in 2 4 8; do [ "$k" -le "$n" ] && gpus="$gpus,$k"; done
+      node bin/dsmc.js study strong scaling-box --set run.steps="$steps" --gpus "$gpus" --name strong --no-progress > "$out/runs/strong.txt" 2>&1
+      echo "=== strong (exit $?)"; grep -E "GPUs|efficiency|^ *[0-9]+ " "$out/runs/strong.txt" | head -12
+      node bin/dsmc.js study weak scaling-box --set 'grid.cells=[192,128,64]' --set run.steps="$steps" --gpus "$gpus" --name weak --no-progress > "$out/runs/weak.txt" 2>&1
+      echo "=== weak (exit $?)"; grep -E "GPUs|efficiency|^ *[0-9]+ " "$out/runs/weak.txt" | head -12
+      for id in 1 2; do node bin/dsmc.js report scaling "$id" --format json --out "$out/runs/study-$id.json" > /dev/null 2>&1; done
+      ;;
+    timeline)
+      rm -rf "$out/timeline"; mkdir -p "$out/timeline"
+      run "box-$n-timeline" env DSMC_TIMELINE_DIR="$out/timeline" "${box[@]}" --ranks "$n"
+      node bench/timeline-report.mjs "$out/timeline" > "$out/runs/timeline-report.txt" 2>&1; head -40 "$out/runs/timeline-report.txt"
+      ;;
+    wedge)
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run wedge-1 "${wedge[@]}"
+      run "wedge-$n" "${wedge[@]}" --ranks "$n"
+      ;;
+    *) echo "unknown part $part (ab, knobs, studies, timeline, wedge)"; exit 2 ;;
+  esac
+done
 tar czf "$out/runs.tar.gz" -C "$out" runs
+rm -rf "$out/runs" "$out/data" "$out/timeline"
