@@ -360,7 +360,8 @@ export class StudioService implements DsmcService {
   /** Two runs' field difference on a plane in units of their combined standard error. */
   async compareFieldSlice(r: ValidRequest<'compareFieldSlice'>) {
     const [a, b] = r.runIds;
-    return differenceSlice(requireFields(this.store, a), requireFields(this.store, b), [a, b], r.field, r.axis, r.index);
+    const slice = differenceSlice(requireFields(this.store, a), requireFields(this.store, b), [a, b], r.field, r.axis, r.index);
+    return { ...this.withBodies(slice, this.storedBodiesOf(a), true), runs: slice.runs };
   }
 
   /** A run's report or fields as a file. */

@@ -110,6 +110,12 @@ export interface FieldSlice {
   bodyCells?: number;
   /** Cell size along the in-plane axes (horizontal, vertical), m: the heatmap keeps the plane's proportions; absent: unknown. */
   cellSize?: [number, number];
+  /** Standard error of each value (batch means), as `values`; null where unknown; absent: none (live fields). */
+  errors?: (number | null)[];
+  /** Cells left blank for too few particle samples (under `minCellSamples`) or an impossible negative value; absent: not checked. */
+  maskedCells?: number;
+  /** The particle samples a cell needs to be shown (common/field-mask.ts says why). */
+  minCellSamples?: number;
 }
 
 /**
