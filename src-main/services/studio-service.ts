@@ -9,6 +9,7 @@ import type { CaseCheck, FieldSlice, LiveRunState, RunEvent, SurfaceView } from 
 import { tessellateShape, triangleAreas, triangleBudgetIssue, triangleCentroids, triangleNormals } from '../common/geometry/index.js';
 import { surfaceLoadsOf } from '../common/reports/surface-loads.js';
 import { freeStreamOf, surfaceResultsOf, surfaceSummaryOf } from '../common/surface/run-surface-results.js';
+import { caseDifferences, showValue } from '../common/reports/case-fields.js';
 import { buildComparison } from '../common/reports/compare-model.js';
 import { buildProfileReport } from '../common/reports/profile-model.js';
 import { rankBalance } from '../common/reports/rank-balance.js';
@@ -203,6 +204,11 @@ export class StudioService implements DsmcService {
       run, caseJson, profile, hasFields: fields !== null, fieldNames: fields ? fieldNamesOf(fields.values) : [], cells: caseJson.grid.cells, resumeFromStep: resumableStep(this.store.dataDir, run),
       bodies: run.summary?.surface?.bodies?.length ?? 0,
     };
+  }
+
+  /** The case parameters that differ across the runs (the runs table's columns), each run's value as text. */
+  async runParameters(r: ValidRequest<'runParameters'>) {
+    return caseDifferences(r.runIds.map((id) => this.store.getCase(id).json)).map((d) => ({ path: d.path, values: d.values.map(showValue) }));
   }
 
   /** One sampled field of a run on a plane, with the outline of its bodies there and the cells inside them blank. */

@@ -156,6 +156,12 @@ export interface SurfaceView {
   loads: SurfaceLoads | null;
 }
 
+/** A case parameter (dot path) whose value differs across a set of runs: each run's value as text ('(absent)' where it has none). */
+export interface RunParameter {
+  path: string;
+  values: string[];
+}
+
 /** Map of z = (first - second) / combined standard error on one slice, for the compare view. */
 export interface FieldDifferenceSlice extends FieldSlice {
   runs: [number, number];
