@@ -363,7 +363,7 @@ export class StudioService implements DsmcService {
     return fieldNamesOf(fa.values).filter((f) => inB.has(f));
   }
 
-  /** Two runs' field difference on a plane in units of their combined standard error. */
+  /** Two runs' field difference on a plane in units of their combined standard error, with the first run's bodies outlined. */
   async compareFieldSlice(r: ValidRequest<'compareFieldSlice'>) {
     const [a, b] = r.runIds;
     const slice = differenceSlice(requireFields(this.store, a), requireFields(this.store, b), [a, b], r.field, r.axis, r.index);
