@@ -43,8 +43,10 @@ export class LiveFields {
     const { cells } = this.kase.grid;
     const { field, axis } = this.view;
     const index = this.view.index !== undefined && this.view.index < cells[{ x: 0, y: 1, z: 2 }[axis]] ? this.view.index : undefined;
-    const values = (await this.source.fieldsOfCells(planeCells(cells, axis, index)))[field];
+    const fields = await this.source.fieldsOfCells(planeCells(cells, axis, index));
+    const values = fields[field];
     if (!values) throw new Error(missingFieldMessage(field));
-    return planeSlice(cells, this.source.samples, field, axis, index, (_cell, k) => values[k]);
+    const samples = this.source.samples;
+    return planeSlice(cells, samples, field, axis, index, { valueAt: (_cell, k) => values[k], samplesAt: (_cell, k) => fields.particlesPerSample[k] * samples });
   }
 }

@@ -9,6 +9,7 @@ import type { CaseCheck, FieldSlice, LiveRunState, RunEvent, SurfaceView } from 
 import { tessellateShape, triangleAreas, triangleBudgetIssue, triangleCentroids, triangleNormals } from '../common/geometry/index.js';
 import { surfaceLoadsOf } from '../common/reports/surface-loads.js';
 import { freeStreamOf, surfaceResultsOf, surfaceSummaryOf } from '../common/surface/run-surface-results.js';
+import { caseDifferences, showValue } from '../common/reports/case-fields.js';
 import { buildComparison } from '../common/reports/compare-model.js';
 import { buildProfileReport } from '../common/reports/profile-model.js';
 import { rankBalance } from '../common/reports/rank-balance.js';
@@ -205,6 +206,11 @@ export class StudioService implements DsmcService {
     };
   }
 
+  /** The case parameters that differ across the runs (the runs table's columns), each run's value as text. */
+  async runParameters(r: ValidRequest<'runParameters'>) {
+    return caseDifferences(r.runIds.map((id) => this.store.getCase(id).json)).map((d) => ({ path: d.path, values: d.values.map(showValue) }));
+  }
+
   /** One sampled field of a run on a plane, with the outline of its bodies there and the cells inside them blank. */
   async getFieldSlice(r: ValidRequest<'getFieldSlice'>) {
     const fields = requireFields(this.store, r.runId);
@@ -357,10 +363,11 @@ export class StudioService implements DsmcService {
     return fieldNamesOf(fa.values).filter((f) => inB.has(f));
   }
 
-  /** Two runs' field difference on a plane in units of their combined standard error. */
+  /** Two runs' field difference on a plane in units of their combined standard error, with the first run's bodies outlined. */
   async compareFieldSlice(r: ValidRequest<'compareFieldSlice'>) {
     const [a, b] = r.runIds;
-    return differenceSlice(requireFields(this.store, a), requireFields(this.store, b), [a, b], r.field, r.axis, r.index);
+    const slice = differenceSlice(requireFields(this.store, a), requireFields(this.store, b), [a, b], r.field, r.axis, r.index);
+    return { ...this.withBodies(slice, this.storedBodiesOf(a), true), runs: slice.runs };
   }
 
   /** A run's report or fields as a file. */

@@ -1,7 +1,7 @@
 // Comparing runs: the completed runs to pick from, the comparison, and a field difference map.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { FieldDifferenceSlice, RunComparison, RunRecord } from '../../src-main/common/contract/types.js';
+import type { FieldDifferenceSlice, RunComparison, RunParameter, RunRecord } from '../../src-main/common/contract/types.js';
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
 import { choiceWithin, defaultSlice, type SliceChoice } from './field-view.js';
@@ -9,6 +9,7 @@ import { choiceWithin, defaultSlice, type SliceChoice } from './field-view.js';
 export const useCompareStore = defineStore('compare', () => {
   // State
   const candidates = ref<RunRecord[]>([]);
+  const params = ref<RunParameter[]>([]);
   const picked = ref<number[]>([]);
   const result = ref<RunComparison | null>(null);
   const difference = ref<FieldDifferenceSlice | null>(null);
@@ -21,13 +22,19 @@ export const useCompareStore = defineStore('compare', () => {
   const canCompare = computed(() => picked.value.length >= 2);
 
   // Actions
-  /** Loads the completed runs of every project. */
+  /** Loads the completed runs of every project and the case parameters that differ across them. */
   async function loadCandidates(): Promise<void> {
     try {
       candidates.value = await getApi().listRuns({ status: 'completed' });
+      params.value = candidates.value.length > 1 ? await getApi().runParameters({ runIds: candidates.value.map((r) => r.id) }) : [];
     } catch (e) {
       error.value = errorText(e);
     }
+  }
+
+  /** Picks exactly these runs (the projects view's selection) for the next comparison. */
+  function pick(ids: number[]): void {
+    picked.value = [...ids];
   }
 
   /** Adds or removes a run from the comparison. */
@@ -70,5 +77,5 @@ export const useCompareStore = defineStore('compare', () => {
     await loadDifference();
   }
 
-  return { candidates, picked, result, difference, differenceNote, choice, loading, error, canCompare, loadCandidates, toggle, compare, choose };
+  return { candidates, params, picked, result, difference, differenceNote, choice, loading, error, canCompare, loadCandidates, pick, toggle, compare, choose };
 });

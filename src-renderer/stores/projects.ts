@@ -1,7 +1,8 @@
-// Projects and their runs: list, create, rename, archive, and the runs of the selected project.
+// Projects and their runs: list, create, rename, archive, and the runs of the selected project with the case
+// parameters that differ across them and the runs ticked for comparing.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { ProjectRecord, RunRecord } from '../../src-main/common/contract/types.js';
+import type { ProjectRecord, RunParameter, RunRecord } from '../../src-main/common/contract/types.js';
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
 
@@ -9,6 +10,8 @@ export const useProjectsStore = defineStore('projects', () => {
   // State
   const projects = ref<ProjectRecord[]>([]);
   const runs = ref<RunRecord[]>([]);
+  const params = ref<RunParameter[]>([]);
+  const picked = ref<number[]>([]);
   const selected = ref<string | null>(null);
   const showArchived = ref(false);
   const loading = ref(false);
@@ -40,9 +43,16 @@ export const useProjectsStore = defineStore('projects', () => {
     loading.value = false;
   }
 
-  /** Reloads the runs of the selected project. */
+  /** Reloads the runs of the selected project and their differing parameters (ticks kept on runs still listed). */
   async function loadRuns(): Promise<void> {
     runs.value = selected.value === null ? [] : await getApi().listRuns({ project: selected.value });
+    params.value = runs.value.length > 1 ? await getApi().runParameters({ runIds: runs.value.map((r) => r.id) }) : [];
+    picked.value = picked.value.filter((id) => runs.value.some((r) => r.id === id));
+  }
+
+  /** Ticks or unticks a run for comparing. */
+  function toggle(id: number): void {
+    picked.value = picked.value.includes(id) ? picked.value.filter((x) => x !== id) : [...picked.value, id];
   }
 
   /** Selects a project and loads its runs. */
@@ -76,5 +86,5 @@ export const useProjectsStore = defineStore('projects', () => {
     await load();
   }
 
-  return { projects, runs, selected, showArchived, loading, error, selectedProject, load, loadRuns, select, create, rename, archive };
+  return { projects, runs, params, picked, selected, showArchived, loading, error, selectedProject, load, loadRuns, select, create, rename, archive, toggle };
 });

@@ -18,11 +18,14 @@ const LABELS: Record<string, string> = { n: 'number density', T: 'translational 
 /** White outline paths drawn in the run detail's heatmap. */
 const whitePaths = () => page.locator('.detail [data-test="heatmap"] svg path[stroke="#fff"], .detail [data-test="heatmap"] svg path[stroke="#ffffff"]').count();
 
-/** Heatmap cells (unstroked paths filled with a colour of the ramp) the SVG draws after the last outline path, i.e. over the outline. */
+/**
+ * Heatmap cells (opaque unstroked paths filled with a colour of the ramp; the zoom sliders' paths are translucent) the SVG
+ * draws after the last outline path, i.e. over the outline.
+ */
 const cellsOverOutline = () => page.locator('.detail [data-test="heatmap"] svg').evaluate((svg) => {
   const paths = [...svg.querySelectorAll('path')].filter((p) => !p.closest('defs, clipPath'));
   const last = paths.findLastIndex((p) => /^#fff(fff)?$/i.test(p.getAttribute('stroke') ?? ''));
-  return last < 0 ? -1 : paths.slice(last + 1).filter((p) => !p.hasAttribute('stroke') && /^rgb/.test(p.getAttribute('fill') ?? '')).length;
+  return last < 0 ? -1 : paths.slice(last + 1).filter((p) => !p.hasAttribute('stroke') && !p.hasAttribute('fill-opacity') && /^rgb/.test(p.getAttribute('fill') ?? '')).length;
 });
 
 describe('run detail views of issue 27, in a browser against dsmc serve', () => {

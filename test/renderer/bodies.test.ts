@@ -154,23 +154,24 @@ describe('bodies on field slices', () => {
     expect(blankBodyCells(s, kind, [4, 3, 2]).values[6]).toBe(2000); // without fractions only kind 2
   });
 
-  it('draws the outline as lines over hidden value axes, outside the colour mapping, and keeps the plane\'s proportions', () => {
-    const plain = fieldHeatmapOption(slice()) as { series: { type: string }[] };
-    expect(plain.series.map((x) => x.type)).toEqual(['heatmap']);
-    const o = fieldHeatmapOption(slice({ outline: [0, 0, 4, 3, 1, 1, 2, 1], cellSize: [0.1, 0.1] }), { frame: { width: 1170, height: 400 } }) as unknown as {
-      series: { type: string; xAxisIndex?: number; data: { coords: number[][] }[] }[]; visualMap: { seriesIndex: number; left?: number };
-      xAxis: { type: string; max?: number }[]; yAxis: { type: string; max?: number }[]; grid: { width: number; height: number; left: number };
+  it('draws the cells and the outline on the same axes in metres, the outline over the cells and outside the colour mapping, keeping the plane\'s proportions', () => {
+    const plain = fieldHeatmapOption(slice()) as { series: { type: string; name: string }[] };
+    expect(plain.series.map((x) => `${x.type}: ${x.name}`)).toEqual([expect.stringMatching(/^custom: /), 'custom: colour bar']);
+    const o = fieldHeatmapOption(slice({ outline: [0, 0, 4, 3, 1, 1, 2, 1], cellSize: [0.1, 0.2] }), { frame: { width: 1325, height: 735 } }) as unknown as {
+      series: { type: string; xAxisIndex?: number; z?: number; data: { coords: number[][] }[] }[]; visualMap: { seriesIndex: number };
+      xAxis: { type: string; max?: number; name?: string }[]; yAxis: { type: string; max?: number; name?: string }[]; grid: { width: number; height: number; left: number }[];
     };
-    expect(o.series.map((x) => x.type)).toEqual(['heatmap', 'lines', 'lines']);
-    expect(o.series[2].xAxisIndex).toBe(1);
-    expect(o.series[2].data).toEqual([{ coords: [[0, 0], [4, 3]] }, { coords: [[1, 1], [2, 1]] }]);
+    expect(o.series.map((x) => x.type)).toEqual(['custom', 'custom', 'lines', 'lines']);
+    expect(o.series[2].xAxisIndex).toBe(0);
+    // outline given in cells, drawn in metres (0.1 m by 0.2 m cells)
+    expect(o.series[3].data).toEqual([{ coords: [[0, 0], [0.4, 0.6000000000000001]] }, { coords: [[0.1, 0.2], [0.2, 0.2]] }]);
     expect(o.visualMap.seriesIndex).toBe(0);
-    expect([o.xAxis[1].type, o.xAxis[1].max, o.yAxis[1].max]).toEqual(['value', 4, 3]);
-    // 4 x 3 cells of 0.1 m: plot 400 x 300 px in a 1000 x 300 px area, centred, colour bar beside it
-    expect([o.grid.width, o.grid.height, o.grid.left]).toEqual([400, 300, 360]);
-    expect(o.visualMap.left).toBe(785);
-    expect(heatmapHeight(slice({ cellSize: [0.1, 0.1] }), 570)).toBe(400); // (570 - 170) * 3/4 + 100
-    expect(heatmapHeight(slice(), 570)).toBe(380); // proportions unknown
+    expect([o.xAxis[0].type, o.xAxis[0].max, o.yAxis[0].max, o.xAxis[0].name]).toEqual(['value', 0.4, 0.6000000000000001, 'x [m]']);
+    // 4 x 3 cells of 0.1 x 0.2 m (0.4 x 0.6 m): plot 400 x 600 px in a 1100 x 600 px area, centred; the bar beside it
+    expect([o.grid[0].width, o.grid[0].height, o.grid[0].left]).toEqual([400, 600, 445]);
+    expect(o.grid[1].left).toBe(865);
+    expect(heatmapHeight(slice({ cellSize: [0.1, 0.1] }), 625)).toBe(435); // (625 - 225) * 3/4 + 135
+    expect(heatmapHeight(slice(), 625)).toBe(420); // proportions unknown
   });
 });
 

@@ -41,7 +41,8 @@ export const MIN_GAS_FRACTION = 0.01;
 /**
  * The slice with every cell inside a body (cellKind 2, per global cell, x fastest) and every cut cell with less
  * than MIN_GAS_FRACTION of its volume in the gas (a sliver whose few samples, divided by a tiny volume, give
- * meaningless extremes) set to null; its range taken over the remaining values, and `bodyCells` their count.
+ * meaningless extremes) set to null; its range taken over the remaining values, and `bodyCells` their count (cells the
+ * sample mask had blanked already leave its `maskedCells`).
  */
 export function blankBodyCells(slice: FieldSlice, cellKind: Uint8Array, cells: readonly [number, number, number], volumeFraction: Float64Array | null = null): FieldSlice {
   const p = PLANES[slice.axis];
@@ -49,6 +50,7 @@ export function blankBodyCells(slice: FieldSlice, cellKind: Uint8Array, cells: r
   ijk[p.normal] = slice.index;
   const values = slice.values.slice();
   let bodyCells = 0;
+  let alreadyBlank = 0;
   let min = Infinity;
   let max = -Infinity;
   for (let k = 0; k < values.length; k++) {
@@ -56,6 +58,7 @@ export function blankBodyCells(slice: FieldSlice, cellKind: Uint8Array, cells: r
     ijk[p.v] = Math.floor(k / slice.width);
     const cell = ijk[0] + cells[0] * (ijk[1] + cells[1] * ijk[2]);
     if (cellKind[cell] === CELL_INSIDE || (cellKind[cell] === CELL_CUT && volumeFraction !== null && volumeFraction[cell] < MIN_GAS_FRACTION)) {
+      if (values[k] === null) alreadyBlank++;
       values[k] = null;
       bodyCells++;
       continue;
@@ -64,5 +67,7 @@ export function blankBodyCells(slice: FieldSlice, cellKind: Uint8Array, cells: r
     if (x !== null) { min = Math.min(min, x); max = Math.max(max, x); }
   }
   if (min > max) { min = 0; max = 0; }
-  return { ...slice, values, min, max, bodyCells };
+  // a body cell the sample mask had already blanked counts as a body cell, not as a sparse cell of the gas
+  const masked = slice.maskedCells === undefined ? {} : { maskedCells: Math.max(0, slice.maskedCells - alreadyBlank) };
+  return { ...slice, values, min, max, bodyCells, ...masked };
 }

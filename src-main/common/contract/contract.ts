@@ -6,7 +6,7 @@ import { ALL_FIELD_NAMES } from '../field-names.js';
 import type { ScalingReport } from '../reports/scaling-model.js';
 import type { ClusterProfileInfo,
   CaseCheck, ExportedFile, FieldDifferenceSlice, FieldSlice, GpuInfo, LaunchResult, LiveRunState, PresetInfo,
-  ProjectRecord, RunComparison, RunDetail, RunRecord, RunStatus, StudyInfo, SurfaceView,
+  ProjectRecord, RunComparison, RunDetail, RunParameter, RunRecord, RunStatus, StudyInfo, SurfaceView,
 } from './types.js';
 
 /** Export formats of a run: the profile report's four, the fields as VTK ImageData and the body surfaces as VTK PolyData. */
@@ -36,6 +36,7 @@ export const CONTRACT_REQUESTS = {
   archiveProject: z.object({ name: projectName, archived: z.boolean() }),
   listRuns: z.object({ project: projectName.optional(), status: z.enum(RUN_STATUSES).optional() }).optional(),
   getRun: z.object({ runId }),
+  runParameters: z.object({ runIds: z.array(runId).max(5000, 'runParameters: at most 5000 runs at once') }),
   getFieldSlice: z.object({ runId, field, axis, index: sliceIndex }),
   getSurface: z.object({ runId }),
   deleteRun: z.object({ runId }),
@@ -82,6 +83,7 @@ export interface ContractResults {
   archiveProject: ProjectRecord;
   listRuns: RunRecord[];
   getRun: RunDetail;
+  runParameters: RunParameter[];
   getFieldSlice: FieldSlice;
   getSurface: SurfaceView;
   deleteRun: void;

@@ -110,6 +110,12 @@ export interface FieldSlice {
   bodyCells?: number;
   /** Cell size along the in-plane axes (horizontal, vertical), m: the heatmap keeps the plane's proportions; absent: unknown. */
   cellSize?: [number, number];
+  /** Standard error of each value (batch means), as `values`; null where unknown; absent: none (live fields). */
+  errors?: (number | null)[];
+  /** Cells left blank for too few particle samples (under `minCellSamples`) or an impossible negative value; absent: not checked. */
+  maskedCells?: number;
+  /** The particle samples a cell needs to be shown (common/field-mask.ts says why). */
+  minCellSamples?: number;
 }
 
 /**
@@ -148,6 +154,12 @@ export interface SurfaceView {
   ch: (number | null)[] | null;
   /** The summary's loads per body (force, drag, lift, Cd, Cl, heat transfer) and mean loads per domain face. */
   loads: SurfaceLoads | null;
+}
+
+/** A case parameter (dot path) whose value differs across a set of runs: each run's value as text ('(absent)' where it has none). */
+export interface RunParameter {
+  path: string;
+  values: string[];
 }
 
 /** Map of z = (first - second) / combined standard error on one slice, for the compare view. */
