@@ -8,6 +8,8 @@
 #   studies   `dsmc study strong` and `dsmc study weak` (31.5M particles per GPU) on 1, 2 and N GPUs, and their reports
 #   timeline  the N-rank box with DSMC_TIMELINE_DIR and bench/timeline-report.mjs
 #   wedge     the hypersonic wedge at full size (1500 steps, sampled from 1000) on 1 and N ranks
+#   wedge-balance  the wedge on N ranks: rcb, rcb --rebalance 20, slab --rebalance 10, block --rebalance 5
+#   eight     8 ranks sharing the N GPUs: the box unsampled, and sampled from step 200 against one rank
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
 # Usage: source .device-carry/setup.sh && bash bench/early-move-bench.sh N STEPS PART...
 set -uo pipefail
@@ -81,7 +83,22 @@ for part in "$@"; do
       run wedge-1 "${wedge[@]}"
       run "wedge-$n" "${wedge[@]}" --ranks "$n"
       ;;
-    *) echo "unknown part $part (ab, knobs, studies, timeline, wedge)"; exit 2 ;;
+    wedge-balance)
+      # every decomposition and a rebalance threshold: no failure, the balancing's share of the loop in the summary
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run "wedge-$n-rcb" "${wedge[@]}" --ranks "$n" --decomposition rcb
+      run "wedge-$n-rcb-20" "${wedge[@]}" --ranks "$n" --decomposition rcb --rebalance 20
+      run "wedge-$n-slab-10" "${wedge[@]}" --ranks "$n" --decomposition slab --rebalance 10
+      run "wedge-$n-block-5" "${wedge[@]}" --ranks "$n" --decomposition block --rebalance 5
+      ;;
+    eight)
+      # 8 ranks sharing the N GPUs (two per GPU at N = 4): the 8-rank path at full size, fields against one rank
+      list=$(for r in 0 1 2 3 4 5 6 7; do printf '%s,' $((r % n)); done); list=${list%,}
+      run box-8 "${box[@]}" --ranks 8 --gpus "$list"
+      run box-1-sampled-late "${box[@]}" --set sampling.enabled=true --set sampling.start=200
+      run box-8-sampled-late "${box[@]}" --set sampling.enabled=true --set sampling.start=200 --ranks 8 --gpus "$list"
+      ;;
+    *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, eight)"; exit 2 ;;
   esac
 done
 tar czf "$out/runs.tar.gz" -C "$out" runs

@@ -50,6 +50,11 @@ const SAMPLE_OVERFLOW = 'a sampled moment sum of a cell overflowed its 64-bit fi
 /** Steps recorded between two early submits inside a batch (overlaps recording with the GPU). */
 const FLUSH_EVERY = 8;
 
+/** Room for `injected` expected injected particles: 10 standard deviations and 64 more (Poisson counts). */
+function injectionMargin(injected: number): number {
+  return injected + 10 * Math.sqrt(injected) + 64;
+}
+
 /** Empty fields (a rank of a multi-rank run keeps none). */
 function noFields(): Fields {
   return Object.fromEntries(FIELD_NAMES.map((k) => [k, new Float64Array(0)])) as Fields;
@@ -145,7 +150,8 @@ export class Simulation {
       this.exchange = new MigrationExchange(gpu, this.state, this.migrate, placement!.exchanger!,
         (capacity, nAll) => this.growTo(capacity, nAll, nAll), () => this.bindAll(),
         // split steps: arrivals outside the halo, against the halo of the moment
-        (records) => arrivalsOutsideHalo(records, this.halo!.bits, this.halo!.cells, this.tables.migrantWords, MIGRANT_CELL_WORD, CELL_WORD.MASK));
+        (records) => arrivalsOutsideHalo(records, this.halo!.bits, this.halo!.cells, this.tables.migrantWords, MIGRANT_CELL_WORD, CELL_WORD.MASK),
+        injectionMargin(this.tables.injectionPerStep));
     }
     this.bindAll();
     if (multi) {
@@ -206,8 +212,7 @@ export class Simulation {
 
   /** Particles the next `steps` could need at most (the count at the last read-back plus injection with a margin). */
   private particlesNeeded(steps: number): number {
-    const inj = this.tables.injectionPerStep * steps;
-    return this.particles + inj + 10 * Math.sqrt(inj) + 64;
+    return this.particles + injectionMargin(this.tables.injectionPerStep * steps);
   }
 
   /** Whether the next `steps` could exceed the particle buffers. */
