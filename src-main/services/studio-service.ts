@@ -23,6 +23,7 @@ import { differenceSlice, fieldSlice } from './field-slice.js';
 import { checkCaseOffThread } from './case-check-thread.js';
 import { confinementIssues } from './file-confinement.js';
 import { listGpus } from './gpu-info.js';
+import { saveUploadedMesh } from './mesh-upload.js';
 import { listPresets } from './presets.js';
 import { RunLauncher } from './run-launcher.js';
 import { progressFromRecords } from './run-progress.js';
@@ -77,11 +78,11 @@ export class StudioService implements DsmcService {
   /** Folders the files a case names must lie in (browser mode: the data folder and the server's folder); null: any file. */
   private readonly fileRoots: string[] | null;
 
-  /** Opens the run database in `dataDir` (else $DSMC_DATA_DIR, else the platform's data folder); `confineFiles`: STL files only inside it and the working folder. */
-  constructor(opts: { dataDir?: string; confineFiles?: boolean } = {}) {
+  /** Opens the run database in `dataDir` (else $DSMC_DATA_DIR, else the platform's data folder); `confineFiles`: STL files only inside it and `serverDir` (default: the working folder). */
+  constructor(opts: { dataDir?: string; confineFiles?: boolean; serverDir?: string } = {}) {
     this.store = RunStore.open({ dataDir: opts.dataDir });
     this.launcher = new RunLauncher(this.store, (e) => this.emit(e));
-    this.fileRoots = opts.confineFiles ? [this.store.dataDir, process.cwd()] : null;
+    this.fileRoots = opts.confineFiles ? [this.store.dataDir, opts.serverDir ?? process.cwd()] : null;
   }
 
   /** Throws a CaseError naming each STL file outside the allowed folders (browser mode); returns the case JSON otherwise. */
@@ -89,6 +90,11 @@ export class StudioService implements DsmcService {
     const issues = this.fileRoots ? confinementIssues(caseJson, this.fileRoots) : [];
     if (issues.length > 0) throw new CaseError(issues);
     return caseJson;
+  }
+
+  /** True when this host may read every file the case names (always outside browser mode). */
+  private readable(caseJson: unknown): boolean {
+    return !this.fileRoots || confinementIssues(caseJson, this.fileRoots).length === 0;
   }
 
   /** Passes a live event on to the listeners, a live field slice with the outline of the run's bodies. */
@@ -111,7 +117,7 @@ export class StudioService implements DsmcService {
     let live = this.liveBodies.get(runId);
     if (!live) {
       const c = parseCase(this.store.getCase(runId).json);
-      const tris = caseBodyTriangles(c);
+      const tris = this.readable(this.store.getCase(runId).json) ? caseBodyTriangles(c) : null;
       live = { cellSize: c.grid.cellSize, bodies: tris ? { tris, cellSize: c.grid.cellSize, cells: c.grid.cells, cellKind: null, volumeFraction: null } : null };
       this.liveBodies.set(runId, live);
     }
@@ -134,7 +140,7 @@ export class StudioService implements DsmcService {
     } else if (!surface) {
       let c: Case | null = null;
       try { c = parseCase(json); } catch { c = null; }
-      const tris = c ? caseBodyTriangles(c) : null;
+      const tris = c && this.readable(json) ? caseBodyTriangles(c) : null;
       if (c && tris) bodies = { tris, cellSize: c.grid.cellSize, cells: c.grid.cells, cellKind: null, volumeFraction: null };
     }
     this.sliceBodies.set(runId, bodies);
@@ -291,6 +297,11 @@ export class StudioService implements DsmcService {
     return checkCaseOffThread(r.caseJson);
   }
 
+  /** Stores an uploaded STL mesh in the data folder's meshes/ folder (where browser mode may read it). */
+  async uploadMesh(r: ValidRequest<'uploadMesh'>) {
+    return saveUploadedMesh(this.store.dataDir, r.name, Buffer.from(r.contentBase64, 'base64'));
+  }
+
   /** The GPUs a launch can choose. */
   async listGpus() { return listGpus(); }
 
@@ -328,6 +339,7 @@ export class StudioService implements DsmcService {
   /** Continues a failed or cancelled run from its newest complete checkpoint. */
   async resumeRun(r: ValidRequest<'resumeRun'>) {
     const run = this.store.getRun(r.runId);
+    this.confined(this.store.getCase(r.runId).json); // a run recorded by the CLI may name any file
     if (resumableStep(this.store.dataDir, run) === null) {
       throw new Error(`run ${r.runId} (${run.status}) has no checkpoint to resume from: only failed or cancelled runs of cases with run.checkpointEvery > 0 can be resumed`);
     }

@@ -73,7 +73,7 @@ vi.mock('electron', () => ({ ...fake.electron, default: fake.electron }));
 const SAMPLE_REQUESTS: { [K in ContractMethod]: ContractRequest<K> } = {
   listProjects: {}, createProject: { name: 'p' }, renameProject: { name: 'p', newName: 'q' }, archiveProject: { name: 'p', archived: true },
   listRuns: {}, getRun: { runId: 1 }, runParameters: { runIds: [1, 2] }, getFieldSlice: { runId: 1, field: 'n', axis: 'z' }, getSurface: { runId: 1 }, deleteRun: { runId: 1 },
-  tagRun: { runId: 1, tag: 'x' }, setNotes: { runId: 1, notes: '' }, listPresets: {}, checkCase: { caseJson: {} }, listGpus: {}, listClusterProfiles: {},
+  tagRun: { runId: 1, tag: 'x' }, setNotes: { runId: 1, notes: '' }, listPresets: {}, checkCase: { caseJson: {} }, uploadMesh: { name: 'm.stl', contentBase64: 'AAAA' }, listGpus: {}, listClusterProfiles: {},
   launchRun: { project: 'p', caseJson: {} }, cancelRun: { runId: 1 }, resumeRun: { runId: 1 }, setLiveView: { runId: 1, field: 'T', axis: 'y' }, getLiveRun: { runId: 1 }, compareRuns: { runIds: [1, 2] },
   compareFieldSlice: { runIds: [1, 2], field: 'T', axis: 'x' }, exportRun: { runId: 1, format: 'html' }, listStudies: {}, getScaling: { studyId: 1 },
 };

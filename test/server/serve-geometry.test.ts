@@ -1,13 +1,16 @@
 // A real `dsmc serve` process against heavy and hostile geometry (issue 25 items 7 and 16): a case whose check
 // meshes a 327 680-triangle sphere runs in a worker thread while other sockets get `listProjects` answered in under
 // 200 ms (90 % of calls; the rest within a quarter of the check and 5 s: the shared 2-core test machine is loaded); the 64-sphere case of subdivisions 7 is refused at once naming MAX_BODY_TRIANGLES; an STL path outside the
-// data folder and the server's folder is refused without revealing whether the file exists, its size or any byte.
+// data folder and the server's folder is refused without revealing whether the file exists, its size or any byte;
+// a mesh uploaded with uploadMesh lands in the data folder and passes the check.
 // Needs the compiled out/ (npx tsc -p tsconfig.json).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { shapeSchema } from '../../src-main/common/body-schema.js';
+import { tessellateShape } from '../../src-main/common/geometry/index.js';
 import { startServeProcess, type ServeProcess } from './serve-process.js';
 
 let serve: ServeProcess;
@@ -120,6 +123,19 @@ describe('dsmc serve confines STL paths (item 16)', () => {
     const launch = await call(ws, 'launchRun', { project: 'p', caseJson: sphereCase([{ name: 'x', shape: { type: 'stl', file: secret }, surface: { model: 'specular' } }]) });
     expect(launch.ok).toBe(false);
     expect(JSON.stringify(launch.error)).toMatch(/in browser mode an STL file must be inside/);
+    ws.close();
+  }, 60_000);
+
+  it('takes an uploaded mesh into the data folder, where a case may then name it', async () => {
+    const ws = await openSocket();
+    const tris = tessellateShape(shapeSchema.parse({ type: 'box', min: [0.25, 0.25, 0.25], max: [0.35, 0.35, 0.35] }), [1, 1, 1]);
+    const facets = Array.from({ length: tris.length / 9 }, (_, t) => `facet normal 0 0 0\nouter loop\n${[0, 1, 2].map((v) => `vertex ${tris[9 * t + 3 * v]} ${tris[9 * t + 3 * v + 1]} ${tris[9 * t + 3 * v + 2]}`).join('\n')}\nendloop\nendfacet`);
+    const cube = ['solid c', ...facets, 'endsolid c'].join('\n');
+    const up = await call(ws, 'uploadMesh', { name: 'cube.stl', contentBase64: Buffer.from(cube).toString('base64') });
+    expect(up.ok, JSON.stringify(up.error)).toBe(true);
+    expect(up.result.triangles).toBe(12);
+    const r = await call(ws, 'checkCase', { caseJson: sphereCase([{ name: 'x', shape: { type: 'stl', file: up.result.file }, surface: { model: 'specular' } }]) });
+    expect(r.result.issues).toEqual([]);
     ws.close();
   }, 60_000);
 });

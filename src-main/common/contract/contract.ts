@@ -6,7 +6,7 @@ import { ALL_FIELD_NAMES } from '../field-names.js';
 import type { ScalingReport } from '../reports/scaling-model.js';
 import type { ClusterProfileInfo,
   CaseCheck, ExportedFile, FieldDifferenceSlice, FieldSlice, GpuInfo, LaunchResult, LiveRunState, PresetInfo,
-  ProjectRecord, RunComparison, RunDetail, RunParameter, RunRecord, RunStatus, StudyInfo, SurfaceView,
+  ProjectRecord, RunComparison, RunDetail, RunParameter, RunRecord, RunStatus, StudyInfo, SurfaceView, UploadedMesh,
 } from './types.js';
 
 /** Export formats of a run: the profile report's four, the fields as VTK ImageData and the body surfaces as VTK PolyData. */
@@ -28,6 +28,14 @@ const axis = z.enum(['x', 'y', 'z'], { error: 'axis: expected "x", "y" or "z"' }
 const sliceIndex = z.number().int().min(0).optional();
 const empty = z.object({}).optional();
 
+/** Largest mesh uploadMesh takes: 2.5 MiB (about 52 000 binary STL triangles); its base64 fits dsmc serve's 4 MiB message limit. */
+export const MAX_MESH_UPLOAD_BYTES = 2.5 * 1024 * 1024;
+const meshName = z.string({ error: 'name: expected a file name such as "wing.stl"' })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*\.stl$/i, 'name: a plain file name ending in .stl (letters, digits, "-", "_" and inner dots; no folders), such as "wing.stl"')
+  .max(100, 'name: at most 100 characters');
+const meshContent = z.base64({ error: 'contentBase64: expected the STL file\'s bytes as base64 text' })
+  .max(4 * Math.ceil(MAX_MESH_UPLOAD_BYTES / 3), `contentBase64: a mesh of at most ${MAX_MESH_UPLOAD_BYTES} bytes (MAX_MESH_UPLOAD_BYTES) can be uploaded; coarsen it, or copy the file into the folder dsmc serve started in and give its path`);
+
 /** Request schemas, one per contract method. */
 export const CONTRACT_REQUESTS = {
   listProjects: z.object({ includeArchived: z.boolean().optional() }).optional(),
@@ -44,6 +52,8 @@ export const CONTRACT_REQUESTS = {
   setNotes: z.object({ runId, notes: z.string().max(20_000, 'notes: at most 20000 characters') }),
   listPresets: empty,
   checkCase: z.object({ caseJson: z.unknown() }),
+  /** Stores an STL mesh in the data folder's meshes/ folder; its path goes into a body's shape.file. */
+  uploadMesh: z.object({ name: meshName, contentBase64: meshContent }),
   listGpus: empty,
   listClusterProfiles: empty,
   launchRun: z.object({
@@ -91,6 +101,7 @@ export interface ContractResults {
   setNotes: RunRecord;
   listPresets: PresetInfo[];
   checkCase: CaseCheck;
+  uploadMesh: UploadedMesh;
   listGpus: GpuInfo[];
   listClusterProfiles: ClusterProfileInfo[];
   launchRun: LaunchResult;

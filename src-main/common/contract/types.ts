@@ -175,6 +175,12 @@ export interface RunComparison {
   fieldNames?: FieldName[];
 }
 
+/** An uploaded mesh: the path to write as a body's shape.file, and its triangle count. */
+export interface UploadedMesh {
+  file: string;
+  triangles: number;
+}
+
 /** A launched run. */
 export interface LaunchResult {
   runId: number;
