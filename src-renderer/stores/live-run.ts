@@ -1,7 +1,7 @@
 // One run as it goes: progress and ETA, throughput over time, step statistics, and how it ended;
 // fed by live events, with a slow poll of the database as a fallback (runs followed after a restart).
 import { defineStore } from 'pinia';
-import { computed, ref } from 'vue';
+import { computed, ref, shallowRef } from 'vue';
 import type { FieldSlice, RunEvent, RunProgress, StepRecord } from '../../src-main/common/contract/types.js';
 import type { RankBalance } from '../../src-main/common/reports/rank-balance.js';
 import { getApi, onRunEvent } from '../api/index.js';
@@ -15,8 +15,9 @@ export const useLiveRunStore = defineStore('liveRun', () => {
   // State
   const runId = ref<number | null>(null);
   const progress = ref<RunProgress | null>(null);
-  const steps = ref<StepRecord[]>([]);
-  const throughput = ref<[number, number][]>([]);
+  // shallow: a long run has a record per step, and deep proxies over them cost seconds of the page's time per update
+  const steps = shallowRef<StepRecord[]>([]);
+  const throughput = shallowRef<[number, number][]>([]);
   const phases = ref<{ phase: string; seconds: number }[]>([]);
   const reason = ref<string | null>(null);
   const ranks = ref(1);
