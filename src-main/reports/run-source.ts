@@ -33,7 +33,7 @@ export function requireFields(source: RunSource, id: number): FieldSet {
   const fields = source.getFields(id);
   if (!fields) {
     const why = run.status !== 'completed' ? `it is ${run.status}${run.reason ? ` (${run.reason})` : ''}` : 'it kept no fields (sampling.enabled was false?)';
-    throw new Error(`run ${id} has no sampled fields: ${why}; export a completed run that sampled its fields (dsmc runs --status completed)`);
+    throw new Error(`run ${id} has no sampled fields: ${why}; export a completed run that sampled its fields (dsmc runs --status completed), or one stopped with "Stop and keep" (Ctrl-C once) after it sampled`);
   }
   return fields;
 }

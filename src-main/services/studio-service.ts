@@ -219,7 +219,7 @@ export class StudioService implements DsmcService {
     if (!surface) {
       const why = run.status === 'completed'
         ? 'it was recorded before runs kept their surfaces; run its case again to get them'
-        : `it is ${run.status}: surface results are kept when a run completes`;
+        : `it is ${run.status}: surface results are kept when a run completes or is stopped and kept`;
       throw new Error(`run ${r.runId} has no surface results: ${why}`);
     }
     const nTris = surface.triangleBody.length;

@@ -5,6 +5,7 @@ import type { FieldDifferenceSlice, RunComparison, RunRecord } from '../../src-m
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
 import { choiceWithin, defaultSlice, type SliceChoice } from './field-view.js';
+import { keptResults } from '../../src-main/common/kept-results.js';
 
 export const useCompareStore = defineStore('compare', () => {
   // State
@@ -21,10 +22,10 @@ export const useCompareStore = defineStore('compare', () => {
   const canCompare = computed(() => picked.value.length >= 2);
 
   // Actions
-  /** Loads the completed runs of every project. */
+  /** Loads the runs of every project that kept results (completed, or stopped and kept). */
   async function loadCandidates(): Promise<void> {
     try {
-      candidates.value = await getApi().listRuns({ status: 'completed' });
+      candidates.value = (await getApi().listRuns({})).filter(keptResults);
     } catch (e) {
       error.value = errorText(e);
     }

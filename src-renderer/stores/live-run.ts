@@ -72,7 +72,8 @@ export const useLiveRunStore = defineStore('liveRun', () => {
       ranks.value = s.ranks;
       balance.value = s.balance;
       error.value = null;
-      if (s.progress.status === 'completed' && (slice.value === null || finalPending)) { finalPending = false; await loadFinalSlice(); }
+      // a completed run's final fields, or those a run stopped and kept sampled (a plain cancel keeps none: no slice)
+      if ((s.progress.status === 'completed' || s.progress.status === 'cancelled') && (slice.value === null || finalPending)) { finalPending = false; await loadFinalSlice(); }
     } catch (e) {
       error.value = errorText(e);
     }
@@ -128,7 +129,7 @@ export const useLiveRunStore = defineStore('liveRun', () => {
     poller = null;
   }
 
-  /** Asks the run to stop after its current submit. */
+  /** Asks the run to stop after its current submit; a one-rank run keeps what it sampled (stop and keep). */
   async function cancel(): Promise<void> {
     if (runId.value === null) return;
     cancelling.value = true;

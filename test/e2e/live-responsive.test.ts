@@ -74,7 +74,7 @@ describe('the live page of a run launched from the app', () => {
     await session.shot('live-responsive');
     expect(r.median).toBeLessThan(200);
     expect(r.worst).toBeLessThan(1000);
-    await page.click('[data-test="cancel"]');
+    await page.click('[data-test="stop-keep"]');
     await page.waitForFunction(() => !/running/.test(document.querySelector('[data-test="live-status"]')?.textContent ?? ''), undefined, { timeout: 60_000 });
     expect(session.pageErrors).toEqual([]);
   }, 300_000);
