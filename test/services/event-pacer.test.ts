@@ -1,5 +1,5 @@
 // The pacing of a run's live events (src-main/services/event-pacer.ts): per-submit progress, steps and phases are
-// held and sent at most every interval (newest progress and phases, steps concatenated, per run), while field
+// held and sent at most every interval (a run's first progress at once) (newest progress and phases, steps concatenated, per run), while field
 // slices and the end pass at once after what is held.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent, RunProgress } from '../../src-main/common/contract/types.js';
@@ -23,6 +23,13 @@ describe('EventPacer', () => {
   it('sends a hundred submits\' events as one of each kind per interval, per run', () => {
     const out: RunEvent[] = [];
     const pacer = new EventPacer((e) => out.push(e), 250);
+    // a run's first progress goes at once (the page shows the run going), later events wait for the interval
+    pacer.push(progress(1, 0));
+    pacer.push(progress(2, 0));
+    // after a quiet interval the next event goes at once too (leading edge), then the interval starts
+    pacer.push(steps(1, 0));
+    expect(out).toEqual([progress(1, 0), progress(2, 0), steps(1, 0)]);
+    out.length = 0;
     for (let k = 1; k <= 100; k++) {
       pacer.push(steps(1, 2 * k - 1, 2 * k));
       pacer.push({ kind: 'phases', runId: 1, phases: [{ phase: 'move', seconds: k }] });
@@ -44,6 +51,9 @@ describe('EventPacer', () => {
   it('passes field slices and the end at once, after the run\'s held events', () => {
     const out: RunEvent[] = [];
     const pacer = new EventPacer((e) => out.push(e), 250);
+    pacer.push(progress(1, 0));
+    pacer.push(progress(2, 0));
+    out.length = 0;
     pacer.push(steps(1, 1));
     pacer.push(progress(1, 1));
     pacer.push(progress(2, 1));
