@@ -90,7 +90,7 @@ export class RunLauncher {
     return runId;
   }
 
-  /** Asks a run to stop after its current submit; errors when this host does not run it. */
+  /** Asks a run to stop after its current submit (a one-rank run, or a resume of one, keeps what it sampled); errors when this host does not run it. */
   cancel(runId: number): void {
     const run = this.live.get(runId);
     if (!run) throw new Error(`run ${runId} is not running in this app (it may have ended, or was started elsewhere: stop it with Ctrl-C in its terminal)`);
@@ -104,7 +104,7 @@ export class RunLauncher {
     run.setView(view);
   }
 
-  /** Host shutdown: cancels every run still going (recorded cancelled), killing children that do not stop within `graceMs`. */
+  /** Host shutdown: stops every run still going (recorded cancelled, one-rank runs with what they sampled), killing children that do not stop within `graceMs`. */
   async closeAll(graceMs = 5000): Promise<void> {
     for (const run of this.live.values()) run.cancel();
     const exits = [...this.children].map((c) => new Promise<void>((resolve) => {

@@ -316,7 +316,7 @@ export class StudioService implements DsmcService {
     }));
   }
 
-  /** Asks a run this host started to stop after its current submit. */
+  /** Asks a run this host started to stop after its current submit; a one-rank run keeps what it sampled (stop and keep). */
   async cancelRun(r: ValidRequest<'cancelRun'>) { this.launcher.cancel(r.runId); }
 
   /** Continues a failed or cancelled run from its newest complete checkpoint. */
