@@ -13,7 +13,7 @@ import { buildComparison } from '../common/reports/compare-model.js';
 import { buildProfileReport } from '../common/reports/profile-model.js';
 import { rankBalance } from '../common/reports/rank-balance.js';
 import { buildScalingReport } from '../common/reports/scaling-model.js';
-import { loadCompareInput, loadProfileInput, requireFields } from '../reports/run-source.js';
+import { loadCompareInput, loadProfileInput, requireFields, requireStandardErrors } from '../reports/run-source.js';
 import { loadScalingInput } from '../reports/scaling-source.js';
 import { RunStore } from '../store/run-store.js';
 import { readStlFile } from '../solver/stl-file.js';
@@ -360,7 +360,8 @@ export class StudioService implements DsmcService {
   /** Two runs' field difference on a plane in units of their combined standard error. */
   async compareFieldSlice(r: ValidRequest<'compareFieldSlice'>) {
     const [a, b] = r.runIds;
-    return differenceSlice(requireFields(this.store, a), requireFields(this.store, b), [a, b], r.field, r.axis, r.index);
+    // a difference in standard errors needs both runs' errors (a run stopped early may have none yet)
+    return differenceSlice(requireStandardErrors(this.store, a), requireStandardErrors(this.store, b), [a, b], r.field, r.axis, r.index);
   }
 
   /** A run's report or fields as a file. */

@@ -48,12 +48,14 @@ describe('stop and keep in a browser against dsmc serve', () => {
 
   let stopped = 0;
   it('stops a running run from its live page and keeps what it sampled', async () => {
-    stopped = await launch(200_000, 1);
-    await page.waitForFunction(() => Number(/step (\d+)/.exec(document.querySelector('[data-test="live-step"]')?.textContent ?? '')?.[1] ?? 0) >= 200, undefined, { timeout: 120_000 });
+    // stopped past a fifth of its sampling: four or more of its 20 batch-means blocks closed, so its fields have
+    // standard errors (the compare view's difference map needs them)
+    stopped = await launch(4000, 1);
+    await page.waitForFunction(() => Number(/step (\d+)/.exec(document.querySelector('[data-test="live-step"]')?.textContent ?? '')?.[1] ?? 0) >= 800, undefined, { timeout: 120_000 });
     await page.click('[data-test="stop-keep"]');
     expect(await endedStatus()).toBe('cancelled');
     const reason = (await page.locator('.reason').textContent()) ?? '';
-    expect(reason).toMatch(/stopped by the user at step \d+ of 200000 \(from the app\); the fields, profile and surface loads sampled so far are kept/);
+    expect(reason).toMatch(/stopped by the user at step \d+ of 4000 \(from the app\); the fields, profile and surface loads sampled so far are kept/);
     // the final slice of the fields it kept replaces the live one
     await expect.poll(() => page.locator('[data-test="live-heatmap"]').textContent(), { timeout: 30_000 }).toContain('number density');
     await page.waitForSelector('[data-test="live-heatmap"] svg');
@@ -88,6 +90,8 @@ describe('stop and keep in a browser against dsmc serve', () => {
     await page.waitForSelector('[data-test="case-differences"]');
     expect(await page.locator('[data-test="case-differences"]').textContent()).toContain('run.steps');
     await page.waitForSelector('[data-test="heatmap"] svg');
+    // the difference map in standard errors is drawn: the stopped run has errors
+    await expect.poll(() => page.locator('.compare').textContent()).not.toContain('has no standard errors');
     await session.shot('stop-keep-3-compare');
     expect(session.pageErrors).toEqual([]);
   }, 300_000);

@@ -100,19 +100,27 @@ describe('stop and keep (cancelRun of a one-rank run)', () => {
     const r = await service.compareRuns({ runIds: [stopped, done] });
     expect(r.comparison.runs.map((x) => x.status)).toEqual(['cancelled', 'completed']);
     expect(r.fieldNames).toEqual(expect.arrayContaining(['n', 'T', 'p']));
-    const diff = await service.compareFieldSlice({ runIds: [stopped, done], field: 'T', axis: 'z' });
-    expect(diff.width).toBe(6);
+    // stopped at step 100 of 100000, it closed none of the 20 batch-means blocks its sampling was planned in: no
+    // standard errors yet, so no difference map in standard errors (the error says why and what has them)
+    await expect(service.compareFieldSlice({ runIds: [stopped, done], field: 'T', axis: 'z' }))
+      .rejects.toThrow(new RegExp(`run ${stopped} has no standard errors: it closed 0 batch-means blocks .*it was stopped by the user at step \\d+ .*a run stopped later in its sampling`));
   }, 300_000);
 
   it('resumes a stopped and kept run from its checkpoint: the full run\'s results replace the kept ones', async () => {
     const c = await tinyCase(300, 5);
     (c.run as Record<string, number>).checkpointEvery = 20;
     const id = (await service.launchRun({ project: 'keep', caseJson: c, ranks: 1, decomposition: 'slab' })).runId;
-    await reached(id, 60);
+    await reached(id, 100);
     await service.cancelRun({ runId: id });
     expect((await ended(id)).reason).toMatch(/stopped by the user at step \d+ of 300/);
     const kept = await service.getRun({ runId: id });
     expect(kept.hasFields).toBe(true);
+    // stopped past a tenth of its sampling: two or more batch-means blocks closed, so it has standard errors and a
+    // difference map in them
+    const other = (await service.launchRun({ project: 'keep', caseJson: await tinyCase(300, 6), ranks: 1, decomposition: 'slab' })).runId;
+    expect((await ended(other)).status).toBe('completed');
+    const z = await service.compareFieldSlice({ runIds: [id, other], field: 'T', axis: 'z' });
+    expect(z.values.filter((v) => v !== null).length).toBe(36);
     expect(kept.resumeFromStep).toBeGreaterThanOrEqual(20);
     const resumed = new Promise<Extract<RunEvent, { kind: 'ended' }>>((resolve) => {
       const off = service.onEvent((e) => { if (e.kind === 'ended' && e.runId === id && e.status !== 'cancelled') { off(); resolve(e); } });
