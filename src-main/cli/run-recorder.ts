@@ -21,7 +21,8 @@ function stepRecord(s: StepStats): StepRecord {
 /** Particle totals of the loop: at its start (the step before its first) and after every submit. */
 function totalsRecords(result: LoopResult): TotalsRecord[] {
   const startStep = result.startStep;
-  const all = [{ step: startStep, totals: result.start }, ...result.totalsOverTime];
+  // one record per step, the last taken: a loop stopped and kept took its totals after its last submit twice
+  const all = [...new Map([{ step: startStep, totals: result.start }, ...result.totalsOverTime].map((x) => [x.step, x])).values()];
   // the energy recorded is the particles' whole energy, translation plus rotation (what a closed box conserves)
   return all.map(({ step, totals: t }) => ({ step, particles: t.particles, kineticEnergy: t.kineticEnergy + (t.internalEnergy ?? 0), momentum: [...t.momentum] }));
 }
@@ -93,13 +94,30 @@ export class RunRecorder {
 
   /** Records the end of a run that finished: totals, then summary, phases and fields. */
   complete(c: Case, summary: RunSummary, result: LoopResult): void {
+    this.keep(c, summary, result);
+    this.dropCheckpoints();
+  }
+
+  /** Writes a one-rank loop's totals, then summary, phases, fields and surfaces (completed, or cancelled with `stopped`). */
+  private keep(c: Case, summary: RunSummary, result: LoopResult, stopped?: string): void {
     this.store.appendSteps(this.runId, [], totalsRecords(result));
     const fields = result.samples === 0 ? null : {
       cells: c.grid.cells, cellSize: c.grid.cellSize, samples: result.samples, blocks: result.fieldBlocks,
       values: result.fields, errors: result.fieldErrors,
     };
-    this.store.completeRun(this.runId, { summary, phases: phaseRecords(summary), fields, surface: runSurfaceRecord(c, result.tables, result.surface) });
-    this.dropCheckpoints();
+    this.store.completeRun(this.runId, { summary, phases: phaseRecords(summary), fields, surface: runSurfaceRecord(c, result.tables, result.surface), stopped });
+  }
+
+  /**
+   * Records a run the user stopped and kept (the loop's keepOnStop): cancelled, with the reason naming the step it
+   * reached and `by` (who stopped it), and its totals, summary, phases, fields and surfaces so far. Its checkpoints
+   * stay (dsmc resume continues it). Returns the reason written.
+   */
+  stopped(c: Case, summary: RunSummary, result: LoopResult, by: string): string {
+    const step = result.stepStats.at(-1)?.step ?? result.startStep;
+    const reason = `stopped by the user at step ${step} of ${c.run.steps} (${by}); the fields, profile and surface loads sampled so far are kept`;
+    this.keep(c, summary, result, reason);
+    return reason;
   }
 
   /** Marks the run cancelled (RunCancelled) or failed with the error's message; returns the status written. */

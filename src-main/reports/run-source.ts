@@ -33,7 +33,21 @@ export function requireFields(source: RunSource, id: number): FieldSet {
   const fields = source.getFields(id);
   if (!fields) {
     const why = run.status !== 'completed' ? `it is ${run.status}${run.reason ? ` (${run.reason})` : ''}` : 'it kept no fields (sampling.enabled was false?)';
-    throw new Error(`run ${id} has no sampled fields: ${why}; export a completed run that sampled its fields (dsmc runs --status completed)`);
+    throw new Error(`run ${id} has no sampled fields: ${why}; export a completed run that sampled its fields (dsmc runs --status completed), or one stopped with "Stop and keep" (Ctrl-C once) after it sampled`);
   }
   return fields;
+}
+
+/**
+ * The sampled fields of a run with standard errors (2 or more batch-means blocks closed), or an error saying why
+ * there are none: a run stopped early (stop and keep) closed fewer blocks than its sampling was planned in.
+ */
+export function requireStandardErrors(source: RunSource, id: number): FieldSet {
+  const fields = requireFields(source, id);
+  if (fields.blocks >= 2) return fields;
+  const run = source.getRun(id);
+  const fix = run.status === 'cancelled'
+    ? `it was ${run.reason ?? 'cancelled'}; a run stopped later in its sampling (after about a tenth of it), or one that completed, has them`
+    : 'sample more steps (an earlier sampling.start or more run.steps)';
+  throw new Error(`run ${id} has no standard errors: it closed ${fields.blocks} batch-means block${fields.blocks === 1 ? '' : 's'} of its sampling and an error needs 2 or more; ${fix}`);
 }

@@ -1,6 +1,6 @@
 // Entry of a run child process (forked by run-launcher.ts): runs one case like `dsmc run` (runCase +
 // RunRecorder into the run database) and posts progress and step statistics to the parent; a cancel
-// message aborts the loop after the current submit and the run is recorded cancelled.
+// message stops the loop after the current submit and the run is recorded cancelled with what it sampled (stop and keep).
 import { RunRecorder } from '../cli/run-recorder.js';
 import { PrelaunchRefused, checkCase, loadCase, runCase } from '../solver/run-case.js';
 import { openGpu } from '../solver/gpu/device.js';
@@ -37,8 +37,9 @@ async function runStart(m: Extract<ToChild, { type: 'start' }>, controller: Abor
     const recorder = RunRecorder.start(store, m.project, c, gpu.adapter);
     post({ type: 'started', runId: recorder.runId, steps: c.run.steps });
     try {
+      // a cancel message stops the loop after its current submit and keeps what it ran and sampled (stop and keep)
       const { summary, result } = await runCase(c, {
-        gpu, signal: controller.signal,
+        gpu, signal: controller.signal, keepOnStop: true,
         onProgress: (p) => post({ type: 'progress', ...p }),
         onBatch: (b) => post({ type: 'phases', phases: b.phases }),
         // slices of the plane's cells, read from the solver's GPU at most twice a second
@@ -51,6 +52,10 @@ async function runStart(m: Extract<ToChild, { type: 'start' }>, controller: Abor
           post({ type: 'steps', steps: s.map((x) => ({ step: x.step, particles: x.particlesAfter, injected: x.injected, collisions: x.collisions, candidates: x.candidates })) });
         },
       });
+      if (controller.signal.aborted && result.steps < c.run.steps) {
+        post({ type: 'ended', status: 'cancelled', reason: recorder.stopped(c, summary, result, 'from the app') });
+        return;
+      }
       recorder.complete(c, summary, result);
       post({ type: 'ended', status: 'completed', reason: null });
     } catch (e) {

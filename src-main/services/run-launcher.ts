@@ -12,6 +12,7 @@ import type { FromChild, LiveView, ToChild } from './child-messages.js';
 import { DbFollower } from './db-follower.js';
 import { cliEntry, runChildEntry } from './install-paths.js';
 import { etaSeconds } from './run-progress.js';
+import { EventPacer } from './event-pacer.js';
 
 /** What to launch. */
 export interface LaunchSpec {
@@ -46,7 +47,12 @@ export class RunLauncher {
   private readonly live = new Map<number, LiveRun>();
   private readonly children = new Set<ChildProcess>();
 
-  constructor(private readonly store: RunStore, private readonly emit: (e: RunEvent) => void) {}
+  /** Live events on their way out, paced (event-pacer.ts: a page redrawing on every submit's events stops answering). */
+  private readonly events: EventPacer;
+
+  constructor(private readonly store: RunStore, emit: (e: RunEvent) => void) {
+    this.events = new EventPacer(emit);
+  }
 
   /** Launches a run; resolves to its run id once it is recorded (rejects with the child's reason otherwise). */
   launch(spec: LaunchSpec): Promise<number> {
@@ -84,7 +90,7 @@ export class RunLauncher {
     return runId;
   }
 
-  /** Asks a run to stop after its current submit; errors when this host does not run it. */
+  /** Asks a run to stop after its current submit (a one-rank run, or a resume of one, keeps what it sampled); errors when this host does not run it. */
   cancel(runId: number): void {
     const run = this.live.get(runId);
     if (!run) throw new Error(`run ${runId} is not running in this app (it may have ended, or was started elsewhere: stop it with Ctrl-C in its terminal)`);
@@ -98,7 +104,7 @@ export class RunLauncher {
     run.setView(view);
   }
 
-  /** Host shutdown: cancels every run still going (recorded cancelled), killing children that do not stop within `graceMs`. */
+  /** Host shutdown: stops every run still going (recorded cancelled, one-rank runs with what they sampled), killing children that do not stop within `graceMs`. */
   async closeAll(graceMs = 5000): Promise<void> {
     for (const run of this.live.values()) run.cancel();
     const exits = [...this.children].map((c) => new Promise<void>((resolve) => {
@@ -149,17 +155,17 @@ export class RunLauncher {
     if (!run) return;
     if (m.type === 'progress') {
       run.progress = { ...run.progress, step: m.step, steps: m.steps, particles: m.particles, elapsedSeconds: m.elapsedSeconds, particleStepsPerSecond: m.particleStepsPerSecond, etaSeconds: etaSeconds(m.step, m.steps, m.elapsedSeconds) };
-      this.emit({ kind: 'progress', progress: run.progress });
+      this.events.push({ kind: 'progress', progress: run.progress });
     } else if (m.type === 'steps') {
-      this.emit({ kind: 'steps', runId, steps: m.steps });
+      this.events.push({ kind: 'steps', runId, steps: m.steps });
     } else if (m.type === 'field') {
-      this.emit({ kind: 'field', runId, slice: m.slice });
+      this.events.push({ kind: 'field', runId, slice: m.slice });
     } else if (m.type === 'phases') {
-      this.emit({ kind: 'phases', runId, phases: m.phases });
+      this.events.push({ kind: 'phases', runId, phases: m.phases });
     } else if (m.type === 'ended') {
       this.live.delete(runId);
-      this.emit({ kind: 'progress', progress: { ...run.progress, status: m.status, etaSeconds: null } });
-      this.emit({ kind: 'ended', runId, status: m.status, reason: m.reason });
+      this.events.push({ kind: 'progress', progress: { ...run.progress, status: m.status, etaSeconds: null } });
+      this.events.push({ kind: 'ended', runId, status: m.status, reason: m.reason });
     }
   }
 
@@ -167,7 +173,7 @@ export class RunLauncher {
   private endFromDatabase(runId: number, why: string): void {
     this.live.delete(runId);
     const run = this.store.getRun(runId);
-    this.emit({ kind: 'ended', runId, status: run.status === 'running' ? 'failed' : run.status, reason: run.reason ?? why });
+    this.events.push({ kind: 'ended', runId, status: run.status === 'running' ? 'failed' : run.status, reason: run.reason ?? why });
   }
 
   /** Starts `dsmc run --ranks N` for a multi-GPU launch and follows the run through the database. */
@@ -215,7 +221,7 @@ export class RunLauncher {
     const follower = new DbFollower(this.store, runId, (e) => {
       if (e.kind === 'progress') { const r = this.live.get(runId); if (r) r.progress = e.progress; }
       if (e.kind === 'ended') this.live.delete(runId);
-      this.emit(e);
+      this.events.push(e);
     });
     this.live.set(runId, { progress: follower.progress(), cancel: () => child.kill('SIGINT'), setView });
     follower.start();

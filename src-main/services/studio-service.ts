@@ -14,7 +14,7 @@ import { buildComparison } from '../common/reports/compare-model.js';
 import { buildProfileReport } from '../common/reports/profile-model.js';
 import { rankBalance } from '../common/reports/rank-balance.js';
 import { buildScalingReport } from '../common/reports/scaling-model.js';
-import { loadCompareInput, loadProfileInput, requireFields } from '../reports/run-source.js';
+import { loadCompareInput, loadProfileInput, requireFields, requireStandardErrors } from '../reports/run-source.js';
 import { loadScalingInput } from '../reports/scaling-source.js';
 import { RunStore } from '../store/run-store.js';
 import { readStlFile } from '../solver/stl-file.js';
@@ -231,7 +231,7 @@ export class StudioService implements DsmcService {
     if (!surface) {
       const why = run.status === 'completed'
         ? 'it was recorded before runs kept their surfaces; run its case again to get them'
-        : `it is ${run.status}: surface results are kept when a run completes`;
+        : `it is ${run.status}: surface results are kept when a run completes or is stopped and kept`;
       throw new Error(`run ${r.runId} has no surface results: ${why}`);
     }
     const nTris = surface.triangleBody.length;
@@ -333,7 +333,7 @@ export class StudioService implements DsmcService {
     }));
   }
 
-  /** Asks a run this host started to stop after its current submit. */
+  /** Asks a run this host started to stop after its current submit; a one-rank run keeps what it sampled (stop and keep). */
   async cancelRun(r: ValidRequest<'cancelRun'>) { this.launcher.cancel(r.runId); }
 
   /** Continues a failed or cancelled run from its newest complete checkpoint. */
@@ -378,7 +378,8 @@ export class StudioService implements DsmcService {
   /** Two runs' field difference on a plane in units of their combined standard error, with the first run's bodies outlined. */
   async compareFieldSlice(r: ValidRequest<'compareFieldSlice'>) {
     const [a, b] = r.runIds;
-    const slice = differenceSlice(requireFields(this.store, a), requireFields(this.store, b), [a, b], r.field, r.axis, r.index);
+    // a difference in standard errors needs both runs' errors (a run stopped early may have none yet)
+    const slice = differenceSlice(requireStandardErrors(this.store, a), requireStandardErrors(this.store, b), [a, b], r.field, r.axis, r.index);
     return { ...this.withBodies(slice, this.storedBodiesOf(a), true), runs: slice.runs };
   }
 

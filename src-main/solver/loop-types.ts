@@ -54,6 +54,11 @@ export interface LoopOptions {
   /** Called with the statistics of every step as they are read back. */
   onSteps?: (s: StepStats[]) => void;
   signal?: AbortSignal;
+  /**
+   * Stop and keep: an abort of `signal` ends the loop after the current submit and returns what it ran (result.steps
+   * the steps done, the fields sampled so far) instead of throwing RunCancelled.
+   */
+  keepOnStop?: boolean;
   /** Time each stage of a multi-stage phase (sort.count, sort.scan, ...) as its own pass. */
   detail?: boolean;
   /** Called after every submit with its statistics and raw sampling sums (awaited before the next submit). */

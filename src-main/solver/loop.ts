@@ -710,6 +710,7 @@ export class Simulation {
     const host = { encodeSeconds: 0, waitSeconds: 0, readbackSeconds: 0, foldSeconds: 0, submits: 0 };
     const last = this.step + steps;
     while (this.step < last) {
+      if (options.signal?.aborted && options.keepOnStop) break; // stop and keep: what ran so far is the result
       if (options.signal?.aborted) throw new RunCancelled(`cancelled at step ${this.step}`);
       const batch = Math.min(this.chunk, last - this.step);
       if (!this.exchange) this.ensureCapacity(batch, rec);
@@ -753,6 +754,7 @@ export class Simulation {
       options.onProgress?.({ step: this.step, steps: last, particles: this.particles, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
     }
     const seconds = (performance.now() - t0) / 1000;
+    steps -= last - this.step; // fewer when stopped and kept (keepOnStop)
     // the sampled fields come back once, after the clock stops: every cell's exact sums and batch means
     const tRead = performance.now();
     const sampleState = this.tables.sampling && steps > 0 ? await this.readSampleState() : null;

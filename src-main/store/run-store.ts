@@ -176,17 +176,20 @@ export class RunStore {
     }).immediate();
   }
 
-  /** Marks a running run completed with its summary, phase timings, fields and surfaces, all or none. */
-  completeRun(runId: number, data: { summary: RunSummary; phases: PhaseRecord[]; fields: FieldSet | null; surface?: RunSurface | null }): void {
+  /**
+   * Marks a running run completed with its summary, phase timings, fields and surfaces, all or none; with `stopped`
+   * (stop and keep: the user stopped it) it is marked cancelled with that reason, keeping the same results.
+   */
+  completeRun(runId: number, data: { summary: RunSummary; phases: PhaseRecord[]; fields: FieldSet | null; surface?: RunSurface | null; stopped?: string }): void {
     const summary = checkInput(summarySchema, data.summary, `completeRun(run ${runId}) summary`);
     const phases = checkInput(phaseSchema.array(), data.phases, `completeRun(run ${runId}) phases`);
     const fields = data.fields === null ? null : checkInput(fieldSetSchema, data.fields, `completeRun(run ${runId}) fields`);
     const surface = data.surface ? checkInput(runSurfaceSchema, data.surface, `completeRun(run ${runId}) surface`) : null;
     const addPhase = this.db.prepare('INSERT INTO run_phases (run_id, rank, phase, calls, total, min, max) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.db.transaction(() => {
-      this.requireStatus(runId, ['running'], 'complete it');
-      this.db.prepare("UPDATE runs SET status = 'completed', reason = NULL, ended_at = ?, summary = ? WHERE id = ?")
-        .run(now(), JSON.stringify(summary), runId);
+      this.requireStatus(runId, ['running'], data.stopped ? 'keep what it sampled' : 'complete it');
+      this.db.prepare('UPDATE runs SET status = ?, reason = ?, ended_at = ?, summary = ? WHERE id = ?')
+        .run(data.stopped ? 'cancelled' : 'completed', data.stopped ?? null, now(), JSON.stringify(summary), runId);
       for (const p of phases) addPhase.run(runId, p.rank, p.phase, p.calls, p.totalSeconds, p.minSeconds, p.maxSeconds);
       if (fields) insertFields(this.db, runId, fields);
       if (surface) insertSurface(this.db, runId, surface);

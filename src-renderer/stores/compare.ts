@@ -5,6 +5,7 @@ import type { FieldDifferenceSlice, RunComparison, RunParameter, RunRecord } fro
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
 import { choiceWithin, defaultSlice, type SliceChoice } from './field-view.js';
+import { keptResults } from '../../src-main/common/kept-results.js';
 
 export const useCompareStore = defineStore('compare', () => {
   // State
@@ -22,10 +23,10 @@ export const useCompareStore = defineStore('compare', () => {
   const canCompare = computed(() => picked.value.length >= 2);
 
   // Actions
-  /** Loads the completed runs of every project and the case parameters that differ across them. */
+  /** Loads the runs of every project that kept results (completed, or stopped and kept) and the case parameters that differ across them. */
   async function loadCandidates(): Promise<void> {
     try {
-      candidates.value = await getApi().listRuns({ status: 'completed' });
+      candidates.value = (await getApi().listRuns({})).filter(keptResults);
       params.value = candidates.value.length > 1 ? await getApi().runParameters({ runIds: candidates.value.map((r) => r.id) }) : [];
     } catch (e) {
       error.value = errorText(e);

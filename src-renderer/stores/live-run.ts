@@ -1,7 +1,7 @@
 // One run as it goes: progress and ETA, throughput over time, step statistics, and how it ended;
 // fed by live events, with a slow poll of the database as a fallback (runs followed after a restart).
 import { defineStore } from 'pinia';
-import { computed, ref } from 'vue';
+import { computed, ref, shallowRef } from 'vue';
 import type { FieldSlice, RunEvent, RunProgress, StepRecord } from '../../src-main/common/contract/types.js';
 import type { RankBalance } from '../../src-main/common/reports/rank-balance.js';
 import { getApi, onRunEvent } from '../api/index.js';
@@ -15,8 +15,9 @@ export const useLiveRunStore = defineStore('liveRun', () => {
   // State
   const runId = ref<number | null>(null);
   const progress = ref<RunProgress | null>(null);
-  const steps = ref<StepRecord[]>([]);
-  const throughput = ref<[number, number][]>([]);
+  // shallow: a long run has a record per step, and deep proxies over them cost seconds of the page's time per update
+  const steps = shallowRef<StepRecord[]>([]);
+  const throughput = shallowRef<[number, number][]>([]);
   const phases = ref<{ phase: string; seconds: number }[]>([]);
   const reason = ref<string | null>(null);
   const ranks = ref(1);
@@ -71,7 +72,8 @@ export const useLiveRunStore = defineStore('liveRun', () => {
       ranks.value = s.ranks;
       balance.value = s.balance;
       error.value = null;
-      if (s.progress.status === 'completed' && (slice.value === null || finalPending)) { finalPending = false; await loadFinalSlice(); }
+      // a completed run's final fields, or those a run stopped and kept sampled (a plain cancel keeps none: no slice)
+      if ((s.progress.status === 'completed' || s.progress.status === 'cancelled') && (slice.value === null || finalPending)) { finalPending = false; await loadFinalSlice(); }
     } catch (e) {
       error.value = errorText(e);
     }
@@ -127,7 +129,7 @@ export const useLiveRunStore = defineStore('liveRun', () => {
     poller = null;
   }
 
-  /** Asks the run to stop after its current submit. */
+  /** Asks the run to stop after its current submit; a one-rank run keeps what it sampled (stop and keep). */
   async function cancel(): Promise<void> {
     if (runId.value === null) return;
     cancelling.value = true;

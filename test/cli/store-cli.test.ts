@@ -1,8 +1,8 @@
 // The run database from the command line: `dsmc run` saves a run (unless --no-save) that `dsmc runs`
-// and `dsmc show` report with the same numbers; tag, note and delete; an invalid case or a Ctrl-C.
+// and `dsmc show` report with the same numbers; tag, note and delete; an invalid case; Ctrl-C once (stop and keep).
 // Uses the compiled out/ (`npm test` builds first) and tiny grids so lavapipe stays quick.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunStore } from '../../src-main/store/run-store.js';
@@ -133,11 +133,13 @@ describe('dsmc run saves into the run database', () => {
     expect(lastJson<unknown[]>(dsmc(['runs', '--data-dir', dir, '--json']).stdout)).toHaveLength(before);
   });
 
-  it('Ctrl-C marks the run cancelled with the reason, exit code non-zero', async () => {
+  it('Ctrl-C once stops and keeps: the run is saved cancelled at the step it reached with its fields, exit code 130', async () => {
     const child = spawn(process.execPath, [BIN, 'run', 'collide-box', '--set', 'run.steps=1000000', '--set', 'grid.cells=[4,4,4]',
       '--set', 'run.stepsPerSubmit=10', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
+    let stdout = '';
     child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => { stdout += d; });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // wait until the run is recording steps, then interrupt it
     let id = 0;
@@ -150,17 +152,29 @@ describe('dsmc run saves into the run database', () => {
     }
     expect(id).toBeGreaterThan(0);
     child.kill('SIGINT');
-    expect(await exited).toBe(1);
-    expect(stderr).toMatch(new RegExp(`cancelled at step \\d+.*saved as run ${id}, cancelled`));
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('SIGINT: stopping after the current submit, keeping what was sampled');
+    expect(stderr).toMatch(new RegExp(`stopped by the user at step \\d+ of 1000000 \\(Ctrl-C \\(SIGINT\\)\\); the fields, profile and surface loads sampled so far are kept \\(saved as run ${id}, cancelled\\)`));
+    // the summary of the steps it ran is printed as for a completed run
+    expect(stdout).toContain(`saved as run ${id}`);
     const store = RunStore.open({ dataDir: dir });
+    let step = 0;
     try {
       const run = store.getRun(id);
       expect(run.status).toBe('cancelled');
-      expect(run.reason).toMatch(/cancelled at step \d+ \(Ctrl-C \(SIGINT\)\)/);
-      expect(run.summary).toBeNull();
-      expect(store.getSteps(id).length).toBe(run.lastStep);
+      step = Number(/at step (\d+)/.exec(run.reason ?? '')?.[1]);
+      expect(step).toBeGreaterThan(0);
+      expect(run.summary?.steps).toBe(step);
+      expect(store.getSteps(id).length).toBe(step);
+      expect(store.getFields(id)?.samples).toBe(step);
+      expect(store.getPhases(id).length).toBeGreaterThan(0);
     } finally {
       store.close();
     }
+    // exported to VTK like a completed run
+    const out = join(dir, 'stopped.vti');
+    const ex = dsmc(['export', 'vtk', String(id), '--out', out, '--data-dir', dir]);
+    expect(ex.code, ex.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('<VTKFile type="ImageData"');
   });
 });

@@ -231,14 +231,22 @@ describe('runs launched in a child process', () => {
     expect(names.length).toBeGreaterThan(0);
     expect(r.fieldNames).toEqual(names);
     expect(r.fieldNames).not.toContain('Tvib');
-    expect((await service.compareRuns({ runIds: [first, second] })).fieldNames).toEqual([]); // the second kept no fields
+    // the second was stopped and kept (cancelRun): it kept the fields it sampled, and compares like a completed run
+    expect((await service.compareRuns({ runIds: [first, second] })).fieldNames).toEqual(names);
     const z = await service.compareFieldSlice({ runIds: [first, third], field: 'T', axis: 'z' });
     expect(z.unit).toBe('z');
     // two seeds of the same case differ by noise: most cells within 3 standard errors
     const finite = z.values.filter((v): v is number => v !== null);
     expect(finite.length).toBeGreaterThan(30);
     expect(finite.filter((v) => Math.abs(v) > 3).length / finite.length).toBeLessThan(0.2);
-    await expect(service.compareFieldSlice({ runIds: [first, second], field: 'T', axis: 'z' })).rejects.toThrow(`run ${second} has no sampled fields`);
+    // ... but, stopped early in its sampling, no standard errors yet: no difference map in them, and the error says why
+    await expect(service.compareFieldSlice({ runIds: [first, second], field: 'T', axis: 'z' })).rejects.toThrow(`run ${second} has no standard errors`);
+    // a run that sampled nothing has no difference map, and the error says so
+    const unsampled = await tinyCase(20, 4);
+    (unsampled as { sampling?: unknown }).sampling = { enabled: false };
+    const none = (await service.launchRun({ project: 'beta', caseJson: unsampled, ranks: 1, decomposition: 'slab' })).runId;
+    expect((await ended(none)).status).toBe('completed');
+    await expect(service.compareFieldSlice({ runIds: [first, none], field: 'T', axis: 'z' })).rejects.toThrow(`run ${none} has no sampled fields`);
   });
 
   it('lists scaling studies and builds the scaling report of one', async () => {

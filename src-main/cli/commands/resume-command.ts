@@ -22,7 +22,7 @@ import { liveFieldsOverIpc } from '../live-fields-ipc.js';
 import { multiRankStatsLines, progressBar, statsLines } from '../progress.js';
 import { RunRecorder } from '../run-recorder.js';
 import { DATA_DIR_OPTION, runIdArg } from '../store-args.js';
-import { timingOf } from './solver-commands.js';
+import { STOPPED_EXIT_CODE, timingOf } from './solver-commands.js';
 import { printSafe } from '../terminal-text.js';
 
 const USAGE = 'resume RUN [--json] [--timing auto|wall|off] [--no-progress] [--data-dir DIR]';
@@ -84,8 +84,22 @@ export function markResumed(summary: RunSummary, c: Case, point: ResumePoint): R
   return summary;
 }
 
-/** Resumes run `runId` of the store and records it to the end; returns the summary of the resumed part. */
-export async function resumeRun(store: RunStore, runId: number, o: { timing: 'auto' | 'wall' | 'off'; progress: boolean }): Promise<RunSummary> {
+/** A resumed one-rank run stopped and kept at loop step `reached`: `steps` the steps of the run so far, `resumed` those after the checkpoint. */
+function markStoppedResume(summary: RunSummary, point: ResumePoint, reached: number): RunSummary {
+  const from = point.loop.blockPlan.from;
+  summary.resumed = { fromStep: point.loop.step - from, steps: reached - point.loop.step };
+  summary.steps = reached - from;
+  return summary;
+}
+
+/** A resumed run's summary, and why it ended early when Ctrl-C once stopped it and kept its results (one rank). */
+export interface ResumeDone {
+  summary: RunSummary;
+  stopped: string | null;
+}
+
+/** Resumes run `runId` of the store and records it to the end (or, one rank, to a Ctrl-C that keeps it); returns the summary of the resumed part. */
+export async function resumeRun(store: RunStore, runId: number, o: { timing: 'auto' | 'wall' | 'off'; progress: boolean }): Promise<ResumeDone> {
   const { c, point } = resumePointOf(store, runId);
   await awaitOldRanks(store, runId);
   const step = point.loop.step;
@@ -94,20 +108,27 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
   const bar = progressBar(o.progress);
   // without a terminal: a stats line every 30 s (as dsmc run's default --stats-every)
   const stats = multiRankStatsLines(o.progress, 30);
-  const stop = interruptRun('stopping after the current submit', (signal) => {
+  const stop = interruptRun(point.loop.ranks === 1 ? 'stopping after the current submit, keeping what was sampled' : 'stopping every rank', (signal) => {
     recorder.fail(new RunCancelled(`stopped at once by a second ${signal}`));
   });
   try {
     if (point.loop.ranks === 1) {
       const gpu = await openGpu();
       try {
+        // Ctrl-C once (or the app's stop): stop and keep, as dsmc run does
         const { summary, result } = await runCase(c, {
-          gpu, timing: o.timing, resume: point, signal: stop.signal, onProgress: (p) => bar.update(p), onSteps: recorder.onSteps,
+          gpu, timing: o.timing, resume: point, signal: stop.signal, keepOnStop: true, onProgress: (p) => bar.update(p), onSteps: recorder.onSteps,
           onFields: liveFieldsOverIpc(c), stats: statsLines(o.progress, 30),
         });
         bar.stop();
+        const reached = result.stepStats.at(-1)?.step ?? point.loop.step;
+        if (stop.signal.aborted && reached < point.loop.blockPlan.from + point.loop.blockPlan.steps) {
+          const why = recorder.stopped(c, markStoppedResume(summary, point, reached), result, stop.by() ?? 'a signal');
+          process.stderr.write(`${why} (run ${runId}, cancelled; dsmc resume ${runId} continues it from its last checkpoint)\n`);
+          return { summary, stopped: why };
+        }
         recorder.complete(c, markResumed(summary, c, point), result);
-        return summary;
+        return { summary, stopped: null };
       } finally {
         gpu.device.destroy();
       }
@@ -129,7 +150,7 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
     bar.stop();
     markResumed(run.summary, c, point);
     recorder.completeDistributed(c, run);
-    return run.summary;
+    return { summary: run.summary, stopped: null };
   } catch (e) {
     bar.stop();
     try {
@@ -150,7 +171,8 @@ export const resumeCommand: CliCommand = {
   usage: USAGE,
   summary: 'Continue an interrupted (failed or cancelled) run from its last complete checkpoint (cases with run.checkpointEvery > 0),\n' +
     'on the same number of ranks and decomposition, recording into the same run; the result is bitwise that of a run that\n' +
-    'never stopped. A damaged checkpoint is refused naming its file and the one before it is used.',
+    'never stopped. A damaged checkpoint is refused naming its file and the one before it is used. Ctrl-C once stops a\n' +
+    'one-rank run after the current submit and keeps what it sampled, as dsmc run does (exit code 130).',
   options: { json: { type: 'boolean', default: false }, timing: { type: 'string', default: 'auto' }, 'no-progress': { type: 'boolean', default: false }, ...DATA_DIR_OPTION },
   async run(args) {
     if (args.positionals.length !== 1) throw new Error(`expected one RUN (a run id from \`dsmc runs\`); usage: dsmc ${USAGE}`);
@@ -159,10 +181,12 @@ export const resumeCommand: CliCommand = {
     // resuming needs a saved run: never create a database for it; refuse one with damaged pages before writing
     const store = RunStore.open({ dataDir: args.values['data-dir'] as string | undefined, mustExist: true, verify: true });
     try {
-      const summary = await resumeRun(store, runId, { timing, progress: !args.values['no-progress'] });
+      const { summary, stopped } = await resumeRun(store, runId, { timing, progress: !args.values['no-progress'] });
+      const to = stopped ? `to step ${summary.steps} (stopped and kept)` : 'to its end';
       if (args.values.json) printSafe(JSON.stringify({ runId, ...summary }) + '\n');
-      else printSafe(`${formatSummary(summary, store.getFields(runId))}\nresumed run ${runId} from step ${summary.resumed?.fromStep} to its end in ${store.path} (dsmc show ${runId})\n`);
-      return 0;
+      else printSafe(`${formatSummary(summary, store.getFields(runId))}\nresumed run ${runId} from step ${summary.resumed?.fromStep} ${to} in ${store.path} (dsmc show ${runId})\n`);
+      // stopped by Ctrl-C once with its results kept: not a completed run (130, as dsmc run)
+      return stopped ? STOPPED_EXIT_CODE : 0;
     } finally {
       store.close();
     }

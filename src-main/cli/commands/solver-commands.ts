@@ -144,6 +144,8 @@ function reportPrelaunch(r: PrelaunchReport): void {
 export interface RunDone {
   summary: RunSummary;
   runId: number | null;
+  /** Why the run ended early when the user stopped it and its results were kept (Ctrl-C once); absent otherwise. */
+  stopped?: string | null;
 }
 
 /** Runs a case file with overrides, records it (unless --no-save) and prints the summary; Ctrl-C cancels between submits. */
@@ -188,17 +190,22 @@ async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null
   if (!prelaunch.ok) throw new PrelaunchRefused(prelaunch);
   const recorder = store && o.save ? RunRecorder.start(store, o.save.project, c, gpu.adapter) : null;
   const bar = progressBar(o.progress);
-  const stop = interruptRun('stopping after the current submit', (signal) => {
+  const stop = interruptRun('stopping after the current submit, keeping what was sampled', (signal) => {
     if (recorder) markFailed(recorder, new RunCancelled(`stopped at once by a second ${signal}`), undefined);
   });
   try {
+    // Ctrl-C once: stop and keep (the loop ends after its submit and the run keeps its fields, profile and surfaces)
     const { summary, result } = await runCase(c, {
-      gpu, timing: o.timing, detail: o.detail, warmupSteps: o.warmup, signal: stop.signal,
+      gpu, timing: o.timing, detail: o.detail, warmupSteps: o.warmup, signal: stop.signal, keepOnStop: true,
       onProgress: (p) => bar.update(p), onSteps: recorder?.onSteps, stats: statsLines(o.progress, o.statsEvery ?? 30),
     });
     bar.stop();
-    recorder?.complete(c, summary, result);
-    return printRun(o, summary, recorder?.runId ?? null, store, result.samples > 0 ? { values: result.fields, errors: result.fieldErrors } : null);
+    const stopped = stop.signal.aborted && result.steps < c.run.steps;
+    const why = stopped ? recorder?.stopped(c, summary, result, stop.by() ?? 'a signal') ?? `stopped by the user after ${result.steps} of ${c.run.steps} steps (not saved: --no-save)` : null;
+    if (!stopped) recorder?.complete(c, summary, result);
+    const done = printRun(o, summary, recorder?.runId ?? null, store, result.samples > 0 ? { values: result.fields, errors: result.fieldErrors } : null);
+    if (why) process.stderr.write(`${why}${recorder ? ` (saved as run ${recorder.runId}, cancelled)` : ''}\n`);
+    return { ...done, stopped: why };
   } catch (e) {
     bar.stop();
     if (recorder) markFailed(recorder, e, stop.by());
@@ -324,6 +331,9 @@ export const RUN_OPTIONS: CommandOptions = {
   ...DATA_DIR_OPTION,
 };
 
+/** Exit code of a run stopped by Ctrl-C once and kept (the shell's code for a process ended by SIGINT). */
+export const STOPPED_EXIT_CODE = 130;
+
 export const runCommand: CliCommand = {
   name: 'run',
   usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT|off]] [--launcher slurm --nodes N --gpus-per-node G [--profile NAME] [--orchestrator-host HOST]] [--heartbeat-timeout S] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--stats-every S] [--project P] [--no-save] [--data-dir DIR]',
@@ -340,18 +350,21 @@ export const runCommand: CliCommand = {
     'settings from cluster profile --profile (dsmc cluster profile add); the nodes reach this host at --orchestrator-host.\n' +
     '--heartbeat-timeout S: a rank silent for S seconds (default 60) counts as hung and fails the run.\n' +
     'Without a terminal on stderr (a batch job, a pipe) a stats line every --stats-every S seconds (default 30) shows step,\n' +
-    'particles, collisions per step and T (translational, about the mean velocity); --no-progress turns it off.',
+    'particles, collisions per step and T (translational, about the mean velocity); --no-progress turns it off.\n' +
+    'Ctrl-C once stops after the current submit and keeps what was sampled (one rank: the run is saved cancelled, "stopped\n' +
+    'by the user at step N", with its fields, profile and surface loads; exit code 130); twice stops at once, keeping nothing.',
   options: RUN_OPTIONS,
   async run(args) {
     const ref = onePositional(args, 'CASE (a .json path or preset name)', 'run collide-box');
     try {
-      await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], statsEvery: statsEveryOf(args.values['stats-every'] as string), save: saveOf(args), ...placementOf(args), ...clusterPlacementOf(args) });
+      const done = await runCaseFile(ref, { sets: args.values.set as string[], json: !!args.values.json, timing: timingOf(args), detail: !!args.values.detail, progress: !args.values['no-progress'], statsEvery: statsEveryOf(args.values['stats-every'] as string), save: saveOf(args), ...placementOf(args), ...clusterPlacementOf(args) });
+      // stopped by the user with its results kept: not a completed run, so not exit code 0 (130: ended by Ctrl-C)
+      return done.stopped ? STOPPED_EXIT_CODE : 0;
     } catch (e) {
       const hint = e instanceof PrelaunchRefused ? shrinkHint(ref) : '';
       if (hint) (e as Error).message += `\n${hint}`;
       throw e;
     }
-    return 0;
   },
 };
 
