@@ -1,4 +1,5 @@
 // Cells and boxes of cells: global cell ids, box sizes, intersections, weight sums and plane profiles.
+import { SummedWeights } from './summed-weights.js';
 import type { Axis, Box, Grid, Int3, Weights } from './types.js';
 
 /** Number of cells of a grid. */
@@ -80,6 +81,7 @@ export function forEachCell(grid: Grid, box: Box, visit: (g: number) => void): v
 /** Sum of the weights over a box's cells (its cell count when weights is undefined). */
 export function boxWeight(grid: Grid, weights: Weights | undefined, box: Box): number {
   if (!weights) return boxCells(box);
+  if (weights instanceof SummedWeights) return weights.boxSum(box);
   let sum = 0;
   for (let z = box.lo[2]; z < box.hi[2]; z++) {
     for (let y = box.lo[1]; y < box.hi[1]; y++) {
@@ -95,6 +97,10 @@ export function planeProfile(grid: Grid, weights: Weights | undefined, box: Box,
   const e = boxExtent(box);
   const profile = new Float64Array(e[axis]);
   if (!weights) return profile.fill(boxCells(box) / Math.max(1, e[axis]));
+  if (weights instanceof SummedWeights) {
+    for (let k = 0; k < e[axis]; k++) profile[k] = weights.boxSum(withRange(box, axis, box.lo[axis] + k, box.lo[axis] + k + 1));
+    return profile;
+  }
   for (let z = box.lo[2]; z < box.hi[2]; z++) {
     for (let y = box.lo[1]; y < box.hi[1]; y++) {
       const row = grid[0] * (y + grid[1] * z);

@@ -1,6 +1,6 @@
 // Errors of the decomposition layer and the argument checks that raise them; every message names
 // what was wrong and how to fix it.
-import { AXIS_NAMES, type Box, type Grid } from './types.js';
+import { AXIS_NAMES, type Box, type Grid, type Weights } from './types.js';
 
 /** An impossible or malformed decomposition request (the CLI prints the message as is). */
 export class DecompositionError extends Error {
@@ -50,8 +50,13 @@ export function checkAxis(axis: number): void {
 }
 
 /** Throws unless there is one finite, non-negative weight per cell. */
-export function checkWeights(grid: Grid, weights: ArrayLike<number>): void {
+export function checkWeights(grid: Grid, weights: Weights): void {
   const cells = grid[0] * grid[1] * grid[2];
+  // a summed-area table checked its weights when it was built
+  if ('boxSum' in weights) {
+    if (weights.grid.some((n, a) => n !== grid[a])) throw new DecompositionError(`weights were summed over the grid ${formatGrid(weights.grid)}, not ${formatGrid(grid)}`);
+    return;
+  }
   if (weights.length !== cells) {
     throw new DecompositionError(
       `weights has ${weights.length} entries but the grid ${formatGrid(grid)} has ${cells}: pass one weight (particle count) per cell in global id order g = x + nx*(y + ny*z)`,

@@ -4,6 +4,7 @@ export * from './types.js';
 export { DecompositionError, formatBox, formatGrid } from './errors.js';
 export { axesByLength, boxCells, boxContains, boxExtent, boxWeight, cellCoords, cellCount, cellId, intersectBoxes, planeProfile, wholeBox } from './box.js';
 export { evenCuts, weightedCuts } from './cuts.js';
+export { SummedWeights } from './summed-weights.js';
 export { slabAxisOf, slabDecomposition } from './slab.js';
 export { blockDecomposition, blockFactorisation, blockPartsOf, cutSurface } from './block.js';
 export { rcbDecomposition } from './rcb.js';

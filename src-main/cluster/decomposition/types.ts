@@ -1,3 +1,5 @@
+import type { SummedWeights } from './summed-weights.js';
+
 // Types of the domain decomposition: a grid of cells, axis-aligned boxes of cells, one box per rank.
 // Global cell id g = x + nx*(y + ny*z); a box is [lo, hi) on each axis (hi exclusive).
 
@@ -29,8 +31,11 @@ export interface Decomposition {
   boxes: Box[];
 }
 
-/** One non-negative weight (particle count) per cell, indexed by global cell id. */
-export type Weights = ArrayLike<number>;
+/**
+ * One non-negative weight (particle count) per cell, indexed by global cell id; or such weights as a summed-area table
+ * (summed-weights.ts), which gives box sums without a pass over the cells.
+ */
+export type Weights = ArrayLike<number> | SummedWeights;
 
 /** Names of the axes for messages. */
 export const AXIS_NAMES = ['x', 'y', 'z'] as const;

@@ -10,6 +10,7 @@ import { copyOwnedCells, subdomainOf, takeOwnedCells, type Subdomain } from '../
 import { rebalance } from '../decomposition/decompose.js';
 import { loadNonUniformity, shouldRebalance } from '../decomposition/load.js';
 import { boxWeight, intersectBoxes } from '../decomposition/box.js';
+import { SummedWeights } from '../decomposition/summed-weights.js';
 import type { Decomposition, Grid, Weights } from '../decomposition/types.js';
 
 /** One rank's per-cell state over its local cell range (Simulation.cellState). */
@@ -137,10 +138,12 @@ export class Rebalancer {
     const subs = this.current.boxes.map((_, r) => subdomainOf(this.current, r));
     const weights = new Float64Array(nCells);
     states.forEach((s, r) => copyOwnedCells(s.counts, subs[r], grid, weights));
-    const next = rebalance(this.current, weights);
-    const before = this.current.boxes.map((b) => boxWeight(grid, weights, b));
-    const after = next.boxes.map((b) => boxWeight(grid, weights, b));
-    const moved = movedWeight(this.current, next, weights);
+    // box sums in O(1) from here on: the split, the loads before and after, the particles that move
+    const summed = new SummedWeights(grid, weights);
+    const next = rebalance(this.current, summed);
+    const before = this.current.boxes.map((b) => boxWeight(grid, summed, b));
+    const after = next.boxes.map((b) => boxWeight(grid, summed, b));
+    const moved = movedWeight(this.current, next, summed);
     // particle-steps saved: the slowest rank's load drops by `gain` on every step left
     const gain = Math.max(...before) - Math.max(...after);
     const pays = gain > 0 && gain * Math.max(0, this.lastStep - step) > cost.movedParticleSteps * (moved + cost.fixedParticles);

@@ -22,6 +22,7 @@ import type { RankPayload } from '../../solver/rank-payload.js';
 import { subdomainOf } from '../../solver/subdomain.js';
 import { buildTables } from '../../solver/tables.js';
 import { decompose } from '../decomposition/decompose.js';
+import { SummedWeights } from '../decomposition/summed-weights.js';
 import type { Decomposition, Method } from '../decomposition/types.js';
 import { assignGpus, discoverGpus, type GpuInfo } from '../gpus.js';
 import { failureText } from '../supervisor/errors.js';
@@ -89,7 +90,7 @@ export interface DistributedOptions {
 /** The decomposition of a run: the one a resumed checkpoint was written with, else a fresh one. */
 function decompositionOf(c: Case, o: DistributedOptions, plan: BalancePlan): Decomposition {
   const r = o.resume;
-  if (!r) return decompose(o.method, c.grid.cells, o.ranks, plan.initialWeights ?? undefined);
+  if (!r) return decompose(o.method, c.grid.cells, o.ranks, plan.initialWeights ? new SummedWeights(c.grid.cells, plan.initialWeights) : undefined);
   if (!r.loop.decomposition || r.loop.ranks !== o.ranks) {
     throw new Error(`checkpoint ${r.dir} was written by ${r.loop.ranks} rank${r.loop.ranks === 1 ? '' : 's'}; resume it on that many ranks`);
   }
