@@ -33,13 +33,20 @@ function splitLine(split: NonNullable<RunSummary['splitSteps']>): string {
   return `split steps: halo ${(100 * halo / Math.max(1, owned)).toFixed(1)} % of the cells (depth ${depth} cells), steps redone whole per rank ${redos}${early}`;
 }
 
+/** The balancing parts of a summary's balance.parts, as the balance line names them. */
+const BALANCE_PART_NAMES: Record<string, string> = {
+  waitSeconds: 'waiting for decisions', checkSeconds: 'checks', sampleStateSeconds: 'sampling state moved',
+  setupSeconds: 'relayout setup', roundSeconds: 'relayout rounds', exchangeSeconds: 'of them exchanges', sortSeconds: 'relayout sort',
+};
+
 /** How a multi-rank run was balanced: the plan and why, and what rebalancing did. */
 function balanceLine(s: RunSummary): string {
   const b = s.balance!;
   const events = s.rebalances ?? [];
   const done = b.rebalancePercent === null ? '' : `; ${events.length} re-split${events.length === 1 ? '' : 's'}` +
     (events.length > 0 ? ` (after steps ${events.slice(0, 6).map((e) => `${e.step}: UN ${e.unBefore.toFixed(0)} -> ${(e.unAfter ?? NaN).toFixed(0)} %`).join(', ')}${events.length > 6 ? ', ...' : ''})` : '') +
-    `, cell counts gathered ${b.checks} time${b.checks === 1 ? '' : 's'}, ${dur(b.rankSeconds)} of the loop (${(100 * b.rankSeconds / Math.max(1e-9, s.seconds)).toFixed(1)} %)`;
+    `, cell counts gathered ${b.checks} time${b.checks === 1 ? '' : 's'}, ${dur(b.rankSeconds)} of the loop (${(100 * b.rankSeconds / Math.max(1e-9, s.seconds)).toFixed(1)} %)` +
+    (b.parts && b.rankSeconds > 0 ? ` [${Object.entries(BALANCE_PART_NAMES).filter(([k]) => (b.parts![k] ?? 0) > 0).map(([k, name]) => `${name} ${dur(b.parts![k])}`).join(', ')}]` : '');
   return `balance: ${b.reason}${done}`;
 }
 

@@ -74,7 +74,12 @@ export interface RunSummary {
    * sampling state, the most any rank's loop spent balancing (waiting for decisions, cell counts, relayouts), and of
    * that the most seconds and rounds of relayouts.
    */
-  balance?: { reason: string; rebalancePercent: number | null; checks: number; orchestratorSeconds: number; rankSeconds: number; relayoutSeconds?: number; relayoutRounds?: number };
+  /**
+   * parts: where a rank's balancing seconds went, the most over the ranks: waiting for the orchestrator's answer after
+   * each submit, checks (cell state out, decision back), the sampling state moved, and the relayouts' setup, rounds
+   * (their exchanges among them) and final sort (absent in older summaries).
+   */
+  balance?: { reason: string; rebalancePercent: number | null; checks: number; orchestratorSeconds: number; rankSeconds: number; relayoutSeconds?: number; relayoutRounds?: number; parts?: Record<string, number> };
   /** A sample of the first species' velocities at the end, binned, for comparison with Maxwell-Boltzmann (one-rank runs). */
   velocityDistribution?: VelocityDistribution;
   /** The adapter (and pinned GPU) of every rank. */

@@ -106,9 +106,10 @@ export class Simulation {
   private readonly haloThreads?: number;
   /** Bytes of migrant records one relayout round may emit (RELAYOUT_ROUND_BYTES unless a test sets it). */
   private readonly relayoutRoundBytes: number;
-  /** Relayout rounds and seconds so far (rebalances). */
+  /** Relayout rounds and seconds so far (rebalances), and where the seconds went (setup, rounds, the final sort). */
   relayoutRounds = 0;
   relayoutSeconds = 0;
+  readonly relayoutParts = { setupSeconds: 0, roundSeconds: 0, exchangeSeconds: 0, sortSeconds: 0 };
   /** Which kernel samples (the pass or the collide kernel's walk), tried and chosen on the first sampled submits. */
   private readonly sampleChoice: SampleKernelChoice;
   /** The sampling kernel of the submit being recorded. */
@@ -633,11 +634,16 @@ export class Simulation {
     this.readback.release(); // staging buffers of the replaced per-cell arrays
     this.sort = new SortPhase(this.ctx);
     const perRound = relayoutRoundParticles(sub.worldSize, this.tables.migrantWords, roundBytes);
-    // one round's migrants for any one destination fit a segment (no regrow, which would collect every round's again)
-    if (st.segCap < perRound) st.growMigrants(perRound);
+    const n = this.particles;
+    // one round's migrants for any one destination fit a segment (no regrow, which would collect every round's again);
+    // the segments go back to their size for steps afterwards (a round's worst case can be a gigabyte per set)
+    const stepSegments = st.segCap;
+    const roundSegments = Math.max(1, Math.min(perRound, n));
+    if (st.segCap < roundSegments) st.growMigrants(roundSegments);
     this.bindAll();
     this.writeHalo();
-    const n = this.particles;
+    const tSetup = performance.now();
+    this.relayoutParts.setupSeconds += (tSetup - t0) / 1000;
     const ctl = (word: number, value: number) => device.queue.writeBuffer(st.ctl, 4 * word, new Uint32Array([value]));
     ctl(CTL.N_ALL, n);
     // no moved particles: the sort orders every particle by the keys the relayout gives them (buffer order is not cell order after split steps)
@@ -652,17 +658,21 @@ export class Simulation {
       device.queue.writeBuffer(st.migCountsOf(set), 0, new Uint32Array(sub.worldSize + 1));
       const enc = device.createCommandEncoder({ label: `relayout-${r}` });
       const pass = enc.beginComputePass({ label: `relayout-${r}` });
-      this.move.encodeRelayout(pass, set, oldStarts, perRound);
+      // the particles of this round only (the last round of a rank holding fewer than the most loaded one is short or empty)
+      this.move.encodeRelayout(pass, set, oldStarts, Math.max(1, Math.min(perRound, n - r * perRound)));
       pass.end();
       device.queue.submit([enc.finish()]);
       // exchange 0 between steps is the ranks' meeting before the clock (rank-main), the rounds follow
       const x = await this.exchange.run(betweenSteps(this.step, 1 + r), set, undefined, { regrow: false, timelineKey: 2 * this.step + 1 });
+      this.relayoutParts.exchangeSeconds += x.seconds;
       const append = device.createCommandEncoder({ label: `relayout-append-${r}` });
       const appendPass = append.beginComputePass({ label: `relayout-append-${r}` });
       this.migrate.encodeAppend(appendPass, set, x.received);
       appendPass.end();
       device.queue.submit([append.finish()]);
     }
+    const tSort = performance.now();
+    this.relayoutParts.roundSeconds += (tSort - tSetup) / 1000;
     const enc = device.createCommandEncoder({ label: 'relayout-sort' });
     const pass = enc.beginComputePass({ label: 'relayout-sort' });
     this.sort.encode(pass, set);
@@ -672,10 +682,15 @@ export class Simulation {
     st.settleLayout();
     const words = new Uint32Array(await this.readback.read(st.ctl, 4 * CTL.WORDS));
     oldStarts.destroy();
+    if (st.segCap > stepSegments) {
+      st.growMigrants(stepSegments);
+      this.bindAll();
+    }
     throwIfGpuError(this.gpu);
     this.particles = words[CTL.N];
     this.relayoutRounds += rounds;
     this.relayoutSeconds += (performance.now() - t0) / 1000;
+    this.relayoutParts.sortSeconds += (performance.now() - tSort) / 1000;
   }
 
   /** Phase totals of the recorder plus the host-side ones (multi-rank exchange). */

@@ -98,9 +98,15 @@ export function earlyMoveFromEnvironment(env: NodeJS.ProcessEnv = process.env): 
   throw new Error(`DSMC_EARLY_MOVE is ${JSON.stringify(raw)}: give 1 (the next step's interior part moves during the exchange, the default) or 0 (every step moves whole), or leave it unset`);
 }
 
+/** Where a rank's balancing seconds went: waiting for the orchestrator's answer, checks (cell state out, decision back), sampling state moved. */
+const balanceParts = { waitSeconds: 0, checkSeconds: 0, sampleStateSeconds: 0 };
+
 /** Rebalancing runs: sends this rank's per-cell state after a submit and moves to the new decomposition the orchestrator answers with, if any. */
 async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promise<void> {
+  const t0 = performance.now();
   let go = await ch.receive('go', 600_000);
+  const t1 = performance.now();
+  balanceParts.waitSeconds += (t1 - t0) / 1000;
   if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
   if (go.message.cellState) {
     // the orchestrator considers a rebalance: this rank's per-cell counts and collision state, then its answer
@@ -108,6 +114,7 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
     const frames = [st.counts, st.sigmaCrMax, st.remainder];
     await ch.send({ type: 'cell-state', index: k, frameBytes: frames.map((f) => f.byteLength) }, frames);
     go = await ch.receive('go', 600_000);
+    balanceParts.checkSeconds += (performance.now() - t1) / 1000;
     if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
   }
   if (go.message.decomposition === null) return;
@@ -115,6 +122,7 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
   const d = parseDecomposition(go.message.decomposition);
   let sample: SampleState | null = null;
   if (go.message.sampleState) {
+    const t2 = performance.now();
     // the sampling state follows the cells: this rank's old cells out, its new cells back
     const old = await sim.readSampleState();
     const out = SAMPLE_PARTS.map((p) => old[p]);
@@ -122,6 +130,7 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
     const back = await ch.receive('sample-state', 600_000);
     if (back.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator sent the sampling state of submit ${back.message.index} after submit ${k}`);
     sample = sampleStateOfFrames(back.frames);
+    balanceParts.sampleStateSeconds += (performance.now() - t2) / 1000;
   }
   await sim.relayout(subdomainOf(d, ch.rank), frameAs(go.frames[0], Float32Array), frameAs(go.frames[1], Float32Array), sample, go.message.largest, go.message.roundBytes);
 }
@@ -196,7 +205,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         start: { ...result.start }, end: { ...result.end },
         capacity: result.capacity, particles: sim.liveParticles, gpuBytes, host: result.host,
         split: sim.splitStats(),
-        balanceSeconds, relayoutSeconds: sim.relayoutSeconds, relayoutRounds: sim.relayoutRounds,
+        balanceSeconds, relayoutSeconds: sim.relayoutSeconds, relayoutRounds: sim.relayoutRounds, balanceParts: { ...balanceParts, ...sim.relayoutParts },
         // exact integer surface sums (decimal strings: JSON has no 64-bit integers); the orchestrator adds them up
         surface: { totals: Array.from(sim.surface.totals, (x) => x.toString()), sampledSteps: sim.surface.sampledSteps },
         sampleCounters: { ...result.sampleCounters },

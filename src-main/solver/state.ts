@@ -321,7 +321,7 @@ export class SimState {
     this.device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
   }
 
-  /** Grows both sets' migrant buffers to `segCap` slots per destination (their contents are collected again afterwards). */
+  /** Resizes both sets' migrant buffers to `segCap` slots per destination, larger or smaller (their contents are collected again afterwards, or no longer needed). */
   growMigrants(segCap: number): void {
     this.destroyPair(this.migOutBySet);
     this.segCap = segCap;

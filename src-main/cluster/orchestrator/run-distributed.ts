@@ -126,8 +126,17 @@ interface RankDone {
   /** Seconds and rounds of the rank's relayouts (part of balanceSeconds). */
   relayoutSeconds?: number;
   relayoutRounds?: number;
+  /** Where the balancing seconds went (rank-main balanceParts, Simulation.relayoutParts; absent from older ranks). */
+  balanceParts?: Record<string, number>;
   /** The rank's exact surface sums as decimal integers, and the sampled steps they cover. */
   surface: { totals: string[]; sampledSteps: number };
+}
+
+/** The largest value of each part over the ranks (the slowest rank sets the pace). */
+function mostPerPart(parts: Record<string, number>[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of parts) for (const [k, v] of Object.entries(p)) out[k] = Math.max(out[k] ?? 0, v);
+  return out;
 }
 
 /** A finished multi-rank run. */
@@ -315,6 +324,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       rankSeconds: Math.max(0, ...dones.map((x) => x.balanceSeconds ?? 0)),
       relayoutSeconds: Math.max(0, ...dones.map((x) => x.relayoutSeconds ?? 0)),
       relayoutRounds: Math.max(0, ...dones.map((x) => x.relayoutRounds ?? 0)),
+      parts: mostPerPart(dones.map((x) => x.balanceParts ?? {})),
     };
     return run;
   } catch (e) {
