@@ -8,7 +8,7 @@
 #   studies   `dsmc study strong` and `dsmc study weak` (31.5M particles per GPU) on 1, 2 and N GPUs, and their reports
 #   timeline  the N-rank box with DSMC_TIMELINE_DIR and bench/timeline-report.mjs
 #   wedge     the hypersonic wedge at full size (1500 steps, sampled from 1000) on 1 and N ranks
-#   wedge-balance  the wedge on N ranks: rcb, rcb --rebalance 20, slab --rebalance 10, block --rebalance 5
+#   wedge-balance  the wedge on 1 and N ranks: slab (the default), rcb, rcb --rebalance 20, slab --rebalance 10, block --rebalance 5
 #   eight     8 ranks sharing the N GPUs: the box unsampled, and sampled from step 200 against one rank
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
 # Usage: source .device-carry/setup.sh && bash bench/early-move-bench.sh N STEPS PART...
@@ -18,7 +18,8 @@ n=${1:-4}
 steps=${2:-400}
 shift 2
 export DSMC_DATA_DIR="$out/data"
-# one line of a --json summary: throughput, loop seconds, phase times per call, steps moved early per rank, fields
+# one line of a --json summary: throughput, loop seconds, phase times per step, steps moved early per rank, fields;
+# and for a rebalancing run a second line: balancing seconds, checks, UN and where the seconds went
 line() {
   node -e "
     const s = JSON.parse(require('fs').readFileSync('$1', 'utf8').trim().split('\n').pop());
@@ -27,6 +28,8 @@ line() {
     const phases = Object.entries(ph).map(([k, p]) => k + ' ' + (1000 * p.totalSeconds / $steps).toFixed(3)).join(', ');
     console.log('$2', '| ranks', s.ranks ?? 1, '| particle-steps/s', s.particleStepsPerSecond.toExponential(3), '| loop s', s.seconds.toFixed(3),
       '| early', early || '-', '| fields', s.fieldsSha256.slice(0, 16), '| ms per step:', phases);
+    const b = s.balance;
+    if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'checks', b.checks, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
   " 2>&1 || tail -3 "${1%.json}.err"
 }
 # one run: tag, then the command (environment through `env` in front)
@@ -86,6 +89,8 @@ for part in "$@"; do
     wedge-balance)
       # every decomposition and a rebalance threshold: no failure, the balancing's share of the loop in the summary
       wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run wedge-1 "${wedge[@]}"
+      run "wedge-$n" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-rcb" "${wedge[@]}" --ranks "$n" --decomposition rcb
       run "wedge-$n-rcb-20" "${wedge[@]}" --ranks "$n" --decomposition rcb --rebalance 20
       run "wedge-$n-slab-10" "${wedge[@]}" --ranks "$n" --decomposition slab --rebalance 10
