@@ -20,7 +20,8 @@ export interface LaunchSpec {
   caseJson: unknown;
   ranks: number;
   gpus?: number[];
-  decomposition: Decomposition;
+  /** Absent: the case's default (rcb where bodies cut the box, slabs otherwise). */
+  decomposition?: Decomposition;
   /** A Slurm job with this cluster profile (ranks = nodes x gpusPerNode); absent: rank processes on this host. */
   cluster?: { profile: string; nodes: number; gpusPerNode: number };
 }
@@ -184,7 +185,7 @@ export class RunLauncher {
     writeFileSync(`${file}.tmp`, JSON.stringify(spec.caseJson, null, 2));
     renameSync(`${file}.tmp`, file);
     const before = Math.max(0, ...this.store.listRuns({ project: spec.project }).map((r) => r.id));
-    const args = [cliEntry(), 'run', file, '--ranks', String(spec.ranks), '--decomposition', spec.decomposition,
+    const args = [cliEntry(), 'run', file, '--ranks', String(spec.ranks), ...(spec.decomposition ? ['--decomposition', spec.decomposition] : []),
       '--project', spec.project, '--json', '--no-progress', '--data-dir', this.store.dataDir];
     if (spec.cluster) {
       args.push('--launcher', 'slurm', '--profile', spec.cluster.profile, '--nodes', String(spec.cluster.nodes), '--gpus-per-node', String(spec.cluster.gpusPerNode));

@@ -11,7 +11,8 @@ export const useLaunchStore = defineStore('launch', () => {
   const gpus = ref<GpuInfo[]>([]);
   const selectedGpus = ref<number[]>([0]);
   const ranks = ref(1);
-  const decomposition = ref<Decomposition>('slab');
+  /** '' for the case's default (rcb where bodies cut the box, slabs otherwise). */
+  const decomposition = ref<Decomposition | ''>('');
   const project = ref('default');
   const launching = ref(false);
   /** Where the ranks run: '' for this machine, else the name of a Slurm cluster profile. */
@@ -48,7 +49,7 @@ export const useLaunchStore = defineStore('launch', () => {
     error.value = null;
     try {
       const cluster = where.value ? { profile: where.value, nodes: nodes.value, gpusPerNode: gpusPerNode.value } : undefined;
-      const { runId } = await getApi().launchRun({ project: project.value, caseJson, ranks: cluster ? cluster.nodes * cluster.gpusPerNode : ranks.value, gpus: selectedGpus.value, decomposition: decomposition.value, cluster });
+      const { runId } = await getApi().launchRun({ project: project.value, caseJson, ranks: cluster ? cluster.nodes * cluster.gpusPerNode : ranks.value, gpus: selectedGpus.value, decomposition: decomposition.value || undefined, cluster });
       return runId;
     } catch (e) {
       error.value = errorText(e);

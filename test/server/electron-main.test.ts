@@ -143,7 +143,9 @@ describe('Electron main (electron mocked)', async () => {
     }
     expect(rec.calls.map(([m]) => m).sort()).toEqual(CONTRACT_METHODS.filter((m) => m !== 'exportRun').sort());
     // defaults of the schema are applied before the services see a request
-    expect(rec.calls.find(([m]) => m === 'launchRun')![1]).toMatchObject({ ranks: 1, decomposition: 'slab' });
+    expect(rec.calls.find(([m]) => m === 'launchRun')![1]).toMatchObject({ ranks: 1 });
+    // no decomposition asked for: the run takes the case's default (balance-plan.ts)
+    expect((rec.calls.find(([m]) => m === 'launchRun')![1] as { decomposition?: string }).decomposition).toBeUndefined();
     await expect(handler(trusted, 'getRun', { runId: 0 })).rejects.toThrow('getRun: runId');
   });
 

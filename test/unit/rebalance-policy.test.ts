@@ -115,5 +115,14 @@ describe('balance plan', () => {
     const q = balancePlan(box, buildTables(box), 25);
     expect(q.initialWeights).toBeNull();
     expect(q.rebalancePercent).toBe(25);
+    // the default decomposition: rcb where bodies cut the box, slabs for a box of gas; the user's choice otherwise
+    expect(p.method).toBe('rcb');
+    expect(p.reason).toMatch(/^rcb \(the default where bodies cut the box/);
+    expect(q.method).toBe('slab');
+    expect(q.reason).toMatch(/^slab \(the default for a box without bodies/);
+    const mine = balancePlan(wedge, buildTables(wedge), undefined, 'block');
+    expect(mine.method).toBe('block');
+    expect(mine.reason).toMatch(/^block \(--decomposition block\)/);
+    expect(balancePlan(wedge, buildTables(wedge), undefined, 'slab', true).reason).toMatch(/^slab \(the checkpoint's split\)/);
   });
 });

@@ -62,8 +62,8 @@ export function placementOf(args: CommandArgs): Pick<RunOptions, 'ranks' | 'gpus
   const text = args.values.ranks as string;
   const ranks = Number(text);
   if (!Number.isInteger(ranks) || ranks < 1 || ranks > 256) throw new Error(`--ranks: got "${text}"; expected a whole number from 1 to 256 (one rank process per GPU)`);
-  const method = args.values.decomposition as string;
-  if (!isMethod(method)) throw new Error(`--decomposition: got "${method}"; expected one of ${METHODS.join(', ')}`);
+  const method = args.values.decomposition as string | undefined;
+  if (method !== undefined && !isMethod(method)) throw new Error(`--decomposition: got "${method}"; expected one of ${METHODS.join(', ')}, or leave it out for the case's default (rcb where bodies cut the box, slab otherwise)`);
   const gpus = gpuListOf(args.values.gpus as string | undefined);
   if (gpus && gpus.length !== ranks) throw new Error(`--gpus: lists ${gpus.length} GPUs for --ranks ${ranks}; give one GPU per rank, e.g. --gpus ${Array.from({ length: ranks }, (_, i) => i).join(',')}`);
   const rebalanceText = args.values.rebalance as string | undefined;
@@ -242,7 +242,7 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
     const slurm = o.cluster ? slurmSetup(c, o.cluster, store, o.save?.dataDir) : null;
     const launch: Pick<DistributedOptions, 'launcher' | 'transport'> = slurm ? { launcher: slurm.launcher, transport: slurm.transport } : {};
     const run = await runDistributed(c, {
-      ranks: slurm ? slurm.ranks : o.ranks!, method: o.decomposition ?? 'slab', gpus: slurm ? undefined : o.gpus, discovered: o.discovered, timing: o.timing, detail: o.detail, warmupSteps: o.warmup,
+      ranks: slurm ? slurm.ranks : o.ranks!, method: o.decomposition, gpus: slurm ? undefined : o.gpus, discovered: o.discovered, timing: o.timing, detail: o.detail, warmupSteps: o.warmup,
       rebalancePercent: o.rebalance, heartbeatTimeoutMs: o.heartbeatTimeout === undefined ? undefined : o.heartbeatTimeout * 1000,
       signal: stop.signal, ...launch,
       // the orchestrator's host cannot pin ranks on the nodes (each node pins its own): no warning about that
@@ -319,7 +319,7 @@ export const RUN_OPTIONS: CommandOptions = {
   project: { type: 'string', default: 'default' },
   ranks: { type: 'string', default: '1' },
   gpus: { type: 'string' },
-  decomposition: { type: 'string', default: 'slab' },
+  decomposition: { type: 'string' },
   rebalance: { type: 'string' },
   launcher: { type: 'string', default: 'local' },
   nodes: { type: 'string' },
@@ -343,8 +343,8 @@ export const runCommand: CliCommand = {
     '--json prints the summary as one JSON object on the last line of stdout.\n' +
     '--timing: phase times from GPU timestamps (auto), wall clock, or off (fastest); --detail times the sort\'s stages.\n' +
     '--ranks N runs N rank processes (one per GPU, pinned by PCI address where possible; --gpus picks them by index\n' +
-    'or PCI address) on a --decomposition of the grid; the fields are bitwise those of one rank. The first split follows\n' +
-    'the gas volume of the cells (bodies). --rebalance 20 re-splits the grid by particle counts whenever the load\n' +
+    'or PCI address) on a --decomposition of the grid (default: rcb where bodies cut the box, slab otherwise); the fields\n' +
+    'are bitwise those of one rank. The first split follows the gas volume of the cells (bodies). --rebalance 20 re-splits the grid by particle counts whenever the load\n' +
     'non-uniformity exceeds 20 % and the new split pays for its moves (checked after every submit; off: never, the default).\n' +
     '--launcher slurm runs the ranks as a Slurm job (sbatch, or srun inside an allocation): --nodes x --gpus-per-node ranks,\n' +
     'settings from cluster profile --profile (dsmc cluster profile add); the nodes reach this host at --orchestrator-host.\n' +

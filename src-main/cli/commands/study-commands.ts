@@ -66,7 +66,7 @@ async function runStudy(kind: StudyKind, args: CommandArgs): Promise<number> {
       process.stderr.write(`\n== ${n} GPU${n > 1 ? 's' : ''}${grown.length ? ` (${grown[0]})` : ''}${which}\n`);
       const done = await runCaseFile(ref, {
         sets: [...sets, ...grown], json: false, timing: timingOf(args), detail: false, progress: !args.values['no-progress'],
-        warmup, save: { project, dataDir }, ranks: n, decomposition: (args.values.decomposition as 'slab' | 'block' | 'rcb') ?? 'slab',
+        warmup, save: { project, dataDir }, ranks: n, decomposition: args.values.decomposition as 'slab' | 'block' | 'rcb' | undefined,
       });
       store.addStudyRun(study.id, done.runId!, n);
     }

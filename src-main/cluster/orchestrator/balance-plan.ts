@@ -1,4 +1,5 @@
-// How a multi-rank run is balanced, chosen before launch: the initial split weighted by where the particles start (the
+// How a multi-rank run is balanced, chosen before launch: the decomposition method (the user's, or rcb where bodies
+// cut the box and slabs otherwise), the initial split weighted by where the particles start (the
 // gas volume of cut cells when bodies take part of the box), and rebalancing when the user asks for it (`--rebalance P`:
 // re-split when UN > P % and the new split pays for its moves). Rebalancing is not on by default: measured on the
 // hypersonic wedge (2 and 4 H100s, docs/PERFORMANCE.md), splits balanced by particle counts did not make its developing
@@ -6,12 +7,15 @@
 // The run summary and the pre-launch check say what was chosen and why.
 import type { Case } from '../../common/case-schema.js';
 import type { SolverTables } from '../../solver/tables.js';
+import type { Method } from '../decomposition/types.js';
 
 /** The threshold (UN, percent) the help suggests for cases whose particles gather as the flow develops. */
 export const SUGGESTED_REBALANCE_PERCENT = 20;
 
 /** How a run is balanced, and why. */
 export interface BalancePlan {
+  /** The decomposition method: the one asked for, else the default for the case (defaultMethod). */
+  method: Method;
   /** Per-cell weights of the initial split (expected initial particles), or null for a uniform split by cells. */
   initialWeights: Float64Array | null;
   /** Rebalance threshold (UN, percent), or null when the decomposition stays fixed. */
@@ -21,10 +25,25 @@ export interface BalancePlan {
 }
 
 /**
- * The balance of a run: `rebalance` is the user's threshold (a number), null for `--rebalance off`, undefined for the
- * default (no rebalancing); the initial weights follow the gas volume of each cell where bodies cut the box and the box starts filled.
+ * The default decomposition of a case, and why: recursive coordinate bisection where bodies cut the box (it balances the
+ * gas volume along every axis, where slabs can only move planes along one: the hypersonic wedge at full size on 4 H100s
+ * ran at 1.96e10 particle-steps/s on rcb against 1.76e10 on slabs, docs/PERFORMANCE.md), slabs otherwise (the fewest
+ * faces between ranks for a box of uniform gas).
  */
-export function balancePlan(c: Case, tables: SolverTables, rebalance: number | null | undefined): BalancePlan {
+export function defaultMethod(tables: SolverTables): { method: Method; why: string } {
+  return tables.bodies.volumeFraction !== null
+    ? { method: 'rcb', why: 'rcb (the default where bodies cut the box: it balances the gas volume along every axis)' }
+    : { method: 'slab', why: 'slab (the default for a box without bodies: the fewest faces between ranks)' };
+}
+
+/**
+ * The balance of a run: `method` the user's decomposition (undefined: the case's default; a resumed run's: its
+ * checkpoint's, `resumed`); `rebalance` the user's
+ * threshold (a number), null for `--rebalance off`, undefined for the default (no rebalancing); the initial weights
+ * follow the gas volume of each cell where bodies cut the box and the box starts filled.
+ */
+export function balancePlan(c: Case, tables: SolverTables, rebalance: number | null | undefined, method?: Method, resumed = false): BalancePlan {
+  const chosen = method ? { method, why: resumed ? `${method} (the checkpoint's split)` : `${method} (--decomposition ${method})` } : defaultMethod(tables);
   const fraction = tables.bodies.volumeFraction;
   const weighted = fraction !== null && c.initial.kind !== 'empty';
   const rebalancePercent = rebalance ?? null;
@@ -32,5 +51,5 @@ export function balancePlan(c: Case, tables: SolverTables, rebalance: number | n
   const dynamic = rebalance === undefined
     ? `no rebalancing (the default; --rebalance ${SUGGESTED_REBALANCE_PERCENT} re-splits when UN > ${SUGGESTED_REBALANCE_PERCENT} % and a new split pays for its moves)`
     : rebalance === null ? 'no rebalancing (--rebalance off)' : `rebalanced when UN > ${rebalance} % and a new split pays for its moves (--rebalance ${rebalance})`;
-  return { initialWeights: weighted ? fraction : null, rebalancePercent, reason: `${split}; ${dynamic}` };
+  return { method: chosen.method, initialWeights: weighted ? fraction : null, rebalancePercent, reason: `${chosen.why}; ${split}; ${dynamic}` };
 }

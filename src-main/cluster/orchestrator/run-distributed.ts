@@ -45,7 +45,8 @@ export const RANK_SCRIPT = fileURLToPath(new URL('../../solver/rank-main.js', im
 
 export interface DistributedOptions {
   ranks: number;
-  method: Method;
+  /** The decomposition method; undefined: the case's default (balance-plan.ts defaultMethod). */
+  method?: Method;
   /** GPU indices or PCI addresses, one per rank (default: rank r on GPU r when pinnable, else all share the default adapter). */
   gpus?: string[];
   /** The GPUs of this host when the caller has listed them already (discoverGpus spawns a process). */
@@ -90,7 +91,7 @@ export interface DistributedOptions {
 /** The decomposition of a run: the one a resumed checkpoint was written with, else a fresh one. */
 function decompositionOf(c: Case, o: DistributedOptions, plan: BalancePlan): Decomposition {
   const r = o.resume;
-  if (!r) return decompose(o.method, c.grid.cells, o.ranks, plan.initialWeights ? new SummedWeights(c.grid.cells, plan.initialWeights) : undefined);
+  if (!r) return decompose(plan.method, c.grid.cells, o.ranks, plan.initialWeights ? new SummedWeights(c.grid.cells, plan.initialWeights) : undefined);
   if (!r.loop.decomposition || r.loop.ranks !== o.ranks) {
     throw new Error(`checkpoint ${r.dir} was written by ${r.loop.ranks} rank${r.loop.ranks === 1 ? '' : 's'}; resume it on that many ranks`);
   }
@@ -207,9 +208,9 @@ async function peerFolderFor(o: DistributedOptions, rankHosts: readonly string[]
 /** Runs a validated case over `o.ranks` rank processes on this host. */
 export async function runDistributed(c: Case, o: DistributedOptions): Promise<DistributedRun> {
   const tables = buildTables(c);
-  const plan = balancePlan(c, tables, o.rebalancePercent);
+  const plan = balancePlan(c, tables, o.rebalancePercent, o.resume?.loop.decomposition?.method ?? o.method, o.resume !== undefined);
   const decomposition = decompositionOf(c, o, plan);
-  o.onBalancePlan?.(`${o.resume ? 'the checkpoint\'s split' : `${o.method} split`}: ${plan.reason}`);
+  o.onBalancePlan?.(o.resume ? `the checkpoint's split: ${plan.reason}` : plan.reason);
   const subdomains = decomposition.boxes.map((_, r) => subdomainOf(decomposition, r));
   // a cluster launcher places and pins its ranks on the nodes: this host's GPUs play no part then
   const gpus = assignGpus(o.ranks, !o.launcher && (o.gpus || o.ranks > 1) ? o.discovered ?? discoverGpus() : [], o.launcher ? undefined : o.gpus);

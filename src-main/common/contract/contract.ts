@@ -61,7 +61,8 @@ export const CONTRACT_REQUESTS = {
     caseJson: z.unknown(),
     ranks: z.number().int().min(1, 'ranks: at least 1').max(64, 'ranks: at most 64').default(1),
     gpus: z.array(z.number().int().min(0)).max(64).optional(),
-    decomposition: z.enum(DECOMPOSITIONS, { error: `decomposition: expected one of ${DECOMPOSITIONS.join(', ')}` }).default('slab'),
+    /** Absent: the case's default (rcb where bodies cut the box, slabs otherwise: balance-plan.ts). */
+    decomposition: z.enum(DECOMPOSITIONS, { error: `decomposition: expected one of ${DECOMPOSITIONS.join(', ')}, or leave it out for the case's default` }).optional(),
     /** Run the ranks as a Slurm job with a stored cluster profile (ranks = nodes x gpusPerNode); absent: on this host. */
     cluster: z.object({
       profile: z.string().min(1, 'cluster.profile: choose a cluster profile (dsmc cluster profile add NAME ...)'),
