@@ -39,7 +39,7 @@ import { buildTables, type SolverTables } from './tables.js';
 import { RunCancelled, type LoopOptions, type LoopResult, type SimulationPlacement, type SplitStats, type StepStats } from './loop-types.js';
 import { SurfaceAccumulator } from './surface-accumulator.js';
 import { betweenSteps, stepExchange } from './exchange-sequence.js';
-import { RELAYOUT_ROUND_BYTES, relayoutRoundParticles, relayoutRounds } from './relayout-rounds.js';
+import { RELAYOUT_ROUND_BYTES, relayoutPlan } from './relayout-rounds.js';
 import { PASSES_PER_STEP, blockSubmits, samplesAt, stepsPerSubmit } from './submit-plan.js';
 
 /** Why a run stops when a sampled sum would overflow. */
@@ -619,11 +619,11 @@ export class Simulation {
    * Moves this rank to a new subdomain between submits (a rebalance): per-cell state for the new cells comes
    * from the orchestrator, particles of cells that changed hands go to their new owners through the exchange,
    * in rounds that each take a slice of every rank's particles (so that no round's migrants or arrivals outgrow
-   * a buffer binding; `largest`, the particles of the most loaded rank, and `roundBytes`, which every rank gets alike, set
-   * their number),
-   * and the sort rebuilds the cell order, keeping every cell's particle order.
+   * a buffer binding; `largest`, the particles of the most loaded rank, `roundBytes` and `maxSend`, the most particles
+   * one rank sends another, which every rank gets alike, set their number: one round when maxSend's records fit;
+   * relayout-rounds.ts), and the sort rebuilds the cell order, keeping every cell's particle order.
    */
-  async relayout(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array, sample: SampleState | null, largest: number, roundBytes = this.relayoutRoundBytes): Promise<void> {
+  async relayout(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array, sample: SampleState | null, largest: number, roundBytes = this.relayoutRoundBytes, maxSend?: number): Promise<void> {
     if (!this.exchange || !this.migrate) throw new Error('internal: only a rank of a multi-rank run can be rebalanced');
     const t0 = performance.now();
     const device = this.gpu.device;
@@ -633,12 +633,13 @@ export class Simulation {
     if (sample) st.sample.write(sample);
     this.readback.release(); // staging buffers of the replaced per-cell arrays
     this.sort = new SortPhase(this.ctx);
-    const perRound = relayoutRoundParticles(sub.worldSize, this.tables.migrantWords, roundBytes);
+    const plan = relayoutPlan(largest, sub.worldSize, this.tables.migrantWords, roundBytes, maxSend);
+    const { perRound, rounds } = plan;
     const n = this.particles;
     // one round's migrants for any one destination fit a segment (no regrow, which would collect every round's again);
     // the segments go back to their size for steps afterwards (a round's worst case can be a gigabyte per set)
     const stepSegments = st.segCap;
-    const roundSegments = Math.max(1, Math.min(perRound, n));
+    const roundSegments = Math.max(1, Math.min(plan.segments, n));
     if (st.segCap < roundSegments) st.growMigrants(roundSegments);
     this.bindAll();
     this.writeHalo();
@@ -651,7 +652,6 @@ export class Simulation {
     // and the buffer is in plain cell order after this sort: no interior part first for the next step's order
     ctl(CTL.N_INTERIOR, 0);
     const set = st.current;
-    const rounds = relayoutRounds(largest, sub.worldSize, this.tables.migrantWords, roundBytes);
     if (n > rounds * perRound) throw new Error(`internal: rank ${sub.rank} holds ${n} particles, more than the ${largest} of the most loaded rank the relayout was planned for`);
     for (let r = 0; r < rounds; r++) {
       device.queue.writeBuffer(st.ctl, 4 * CTL.RELAYOUT_FROM, new Uint32Array([r * perRound, (r + 1) * perRound]));

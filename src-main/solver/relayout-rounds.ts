@@ -23,3 +23,24 @@ export function relayoutRoundParticles(worldSize: number, migrantWords: number, 
 export function relayoutRounds(largest: number, worldSize: number, migrantWords: number, roundBytes = RELAYOUT_ROUND_BYTES): number {
   return Math.max(1, Math.ceil(largest / relayoutRoundParticles(worldSize, migrantWords, roundBytes)));
 }
+
+/** How a relayout runs: its rounds, the particles each round takes, and the migrant slots per destination it needs. */
+export interface RelayoutPlan {
+  rounds: number;
+  perRound: number;
+  segments: number;
+}
+
+/**
+ * The relayout plan, the same on every rank: when `maxSend` (the most particles one rank sends another, known exactly
+ * from the cell counts the split was made from) lets every destination's records fit one round's bytes, one round takes
+ * every particle and the segments hold maxSend; otherwise rounds of relayoutRoundParticles, each segment holding a
+ * whole round (`largest`: the particles of the most loaded rank).
+ */
+export function relayoutPlan(largest: number, worldSize: number, migrantWords: number, roundBytes = RELAYOUT_ROUND_BYTES, maxSend?: number): RelayoutPlan {
+  if (maxSend !== undefined && maxSend * 4 * migrantWords * Math.max(1, worldSize) <= roundBytes) {
+    return { rounds: 1, perRound: Math.max(1, largest), segments: Math.max(1, maxSend) };
+  }
+  const perRound = relayoutRoundParticles(worldSize, migrantWords, roundBytes);
+  return { rounds: relayoutRounds(largest, worldSize, migrantWords, roundBytes), perRound, segments: perRound };
+}

@@ -31,6 +31,8 @@ describe('supersonic lid-driven cavity on 4 ranks', () => {
       `rebalanced (${balanced.events.length} times): mean ${b.mean.toFixed(1)} %, last ${b.last.toFixed(1)} %, max ${b.max.toFixed(1)} %`);
     expect(s.mean).toBeGreaterThan(15);
     expect(balanced.events.length).toBeGreaterThan(0);
+    // each relayout in one round: what any rank sends another (known from the counts) fits a round's records
+    for (const sim of balanced.sims) expect(sim.relayoutRounds).toBe(balanced.events.length);
     expect(b.mean).toBeLessThan(10);
     expect(b.last).toBeLessThan(10);
     const sha = fieldsSha256(one.result.fields);

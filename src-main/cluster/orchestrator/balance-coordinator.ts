@@ -106,7 +106,7 @@ export class BalanceCoordinator {
       if (!decision) return this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
       const frames = [decision.sigmaCrMax[rank], decision.remainder[rank]];
       return this.channel.send(rank, {
-        type: 'go', index, decomposition: JSON.parse(JSON.stringify(decision.decomposition)), largest: decision.largest, sampleState: moveSamples, roundBytes: this.roundBytes,
+        type: 'go', index, decomposition: JSON.parse(JSON.stringify(decision.decomposition)), largest: decision.largest, maxSend: decision.maxSend, sampleState: moveSamples, roundBytes: this.roundBytes,
         frameBytes: frames.map((f) => f.byteLength),
       }, frames);
     }));

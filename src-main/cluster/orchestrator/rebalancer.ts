@@ -30,6 +30,8 @@ export interface RebalanceDecision {
   largest: number;
   /** Particles that change ranks. */
   moved: number;
+  /** The most particles one rank sends another (exact: the counts the split was made from are the relayout's), which sizes the relayout. */
+  maxSend: number;
   /** UN (percent) the new layout gives the current particles. */
   unAfter: number;
 }
@@ -153,6 +155,11 @@ export class Rebalancer {
       return null;
     }
     this.backoff = 1;
+    let maxSend = 0;
+    this.current.boxes.forEach((from, r) => next.boxes.forEach((to, d) => {
+      const both = r === d ? null : intersectBoxes(from, to);
+      if (both) maxSend = Math.max(maxSend, boxWeight(grid, summed, both));
+    }));
     this.current = next;
     const unAfter = loadNonUniformity(after);
     // the collision state of the cells follows them (gathered only for a split that is taken)
@@ -171,6 +178,7 @@ export class Rebalancer {
       remainder: subdomains.map((s) => localCells(remainder, s, grid)),
       largest: Math.max(...before),
       moved,
+      maxSend,
       unAfter,
     };
   }

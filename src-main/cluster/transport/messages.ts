@@ -75,6 +75,8 @@ export const goSchema = z.object({
   sampleState: z.boolean().optional(),
   // bytes of migrant records per relayout round (the same for every rank: half the smallest binding of their adapters)
   roundBytes: count.optional(),
+  // the most particles one rank sends another in the relayout (one round for all when their records fit roundBytes)
+  maxSend: count.optional(),
 });
 
 /**
