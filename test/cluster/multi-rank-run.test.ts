@@ -65,15 +65,15 @@ describe.each([
   });
 });
 
-describe('dsmc run --ranks 4 (--rebalance 10, off, the default): supersonic lid-driven cavity', () => {
+describe('dsmc run --ranks 4 (--rebalance 10, off, the defaults): supersonic lid-driven cavity', () => {
   it('re-splits the grid as the gas piles up, keeps UN under 10 % and the one-rank fields', () => {
     const cavity = ['supersonic-cavity', '--set', 'run.steps=300', '--set', 'run.stepsPerSubmit=20', '--set', 'sampling.start=200'];
     const one = summaryOf(cavity);
     const fixed = summaryOf([...cavity, '--ranks', '4', '--decomposition', 'slab', '--rebalance', 'off']);
     const balanced = summaryOf([...cavity, '--ranks', '4', '--decomposition', 'slab', '--rebalance', '10']);
-    const launched = dsmc(['run', ...cavity, '--ranks', '4', '--decomposition', 'slab', '--json']);
-    // said before the ranks start: the split and the rebalancing chosen, and why
-    expect(launched.stderr).toMatch(/^balance: slab split: initial split by cells \(the box starts uniform\); no rebalancing \(the default/m);
+    const launched = dsmc(['run', ...cavity, '--ranks', '4', '--json']);
+    // said before the ranks start: the decomposition, the split and the rebalancing chosen, and why (a box without bodies: slabs)
+    expect(launched.stderr).toMatch(/^balance: slab \(the default for a box without bodies: the fewest faces between ranks\); initial split by cells \(the box starts uniform\); no rebalancing \(the default/m);
     const byDefault = JSON.parse(launched.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     expect(fixed.loadNonUniformity).toBeGreaterThan(15);
     expect(fixed.rebalances).toBeUndefined();

@@ -82,7 +82,7 @@ function runSort(p: Particles, from: 0 | 1, seed: number): Uint32Array {
   const n = p.cell.length;
   const { counts, slots } = countAndSlot(p, state.tables.nCells, seed);
   for (const a of PARTICLE_ATTRIBUTES) device.queue.writeBuffer(state.sets[from][a], 0, p[a] as Uint32Array<ArrayBuffer>);
-  device.queue.writeBuffer(state.counts, 0, counts);
+  device.queue.writeBuffer(state.countsOf(from), 0, counts);
   device.queue.writeBuffer(state.sets[1 - from][SORT_SCRATCH.slot], 0, slots);
   const ctl = new Uint32Array(CTL.WORDS);
   ctl[CTL.N] = n;
