@@ -9,6 +9,7 @@
 #   timeline  the N-rank box with DSMC_TIMELINE_DIR and bench/timeline-report.mjs
 #   wedge     the hypersonic wedge at full size (1500 steps, sampled from 1000) on 1 and N ranks
 #   wedge-balance  the wedge on 1 and N ranks: slab (the default), rcb, rcb --rebalance 20, slab --rebalance 10, block --rebalance 5
+#   wedge-final  the wedge on 1 and N ranks with the default decomposition, slab --rebalance 10, and --rebalance 20
 #   eight     8 ranks sharing the N GPUs: the box unsampled, and sampled from step 200 against one rank
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
 # Usage: source .device-carry/setup.sh && bash bench/early-move-bench.sh N STEPS PART...
@@ -96,6 +97,14 @@ for part in "$@"; do
       run "wedge-$n-slab-10" "${wedge[@]}" --ranks "$n" --decomposition slab --rebalance 10
       run "wedge-$n-block-5" "${wedge[@]}" --ranks "$n" --decomposition block --rebalance 5
       ;;
+    wedge-final)
+      # the wedge with today's defaults (rcb where bodies cut the box) and two rebalancing runs
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run wedge-1 "${wedge[@]}"
+      run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-slab-10" "${wedge[@]}" --ranks "$n" --decomposition slab --rebalance 10
+      run "wedge-$n-rcb-20" "${wedge[@]}" --ranks "$n" --rebalance 20
+      ;;
     eight)
       # 8 ranks sharing the N GPUs (two per GPU at N = 4): the 8-rank path at full size, fields against one rank
       list=$(for r in 0 1 2 3 4 5 6 7; do printf '%s,' $((r % n)); done); list=${list%,}
@@ -103,7 +112,7 @@ for part in "$@"; do
       run box-1-sampled-late "${box[@]}" --set sampling.enabled=true --set sampling.start=200
       run box-8-sampled-late "${box[@]}" --set sampling.enabled=true --set sampling.start=200 --ranks 8 --gpus "$list"
       ;;
-    *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, eight)"; exit 2 ;;
+    *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, wedge-final, eight)"; exit 2 ;;
   esac
 done
 tar czf "$out/runs.tar.gz" -C "$out" runs
