@@ -69,6 +69,30 @@ describe('rebalancing policy', () => {
   });
 });
 
+describe('the check before the check', () => {
+  it('says no split can pay from the ranks\' counts alone exactly where deciding on the cells keeps the split', () => {
+    const d = decompose('slab', grid, 4);
+    const counts = skewed();
+    const loads = d.boxes.map((_, r) => statesOf(d, counts)[r].counts.reduce((a, b) => a + b, 0));
+    const cost = relayoutCost(false);
+    let sawBoth = [false, false];
+    for (const left of [1, 10, 100, 400, 499, 500, 501, 600, 1000, 10_000]) {
+      const r = new Rebalancer(d, 10, [], 100 + left);
+      const may = r.mayPay(100, loads, cost);
+      const decision = r.decide(100, 150, statesOf(d, counts), cost);
+      // a necessary condition: whenever it says no, the decision on the cells keeps the split
+      if (!may) expect(decision).toBeNull();
+      sawBoth = [sawBoth[0] || !may, sawBoth[1] || (may && decision !== null)];
+    }
+    expect(sawBoth).toEqual([true, true]);
+    // at most 500 particle-steps per moved particle: with 500 steps left or fewer nothing can pay; nor on balanced ranks
+    expect(new Rebalancer(d, 10, [], 600).mayPay(100, loads, cost)).toBe(false);
+    expect(new Rebalancer(d, 10, [], 10_000).mayPay(100, [5, 5, 5, 5], cost)).toBe(false);
+    // the sampling state priced in raises the bar
+    expect(new Rebalancer(d, 10, [], 10_000).mayPay(100, loads, relayoutCost(false, 1e9))).toBe(false);
+  });
+});
+
 describe('relayout cost', () => {
   it('is cheaper on software adapters, and the sampling state priced in once sampling has begun can make a split not pay', () => {
     const d = decompose('slab', grid, 4);

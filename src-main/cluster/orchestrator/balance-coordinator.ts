@@ -77,7 +77,8 @@ export class BalanceCoordinator {
   merged(index: number): void {
     const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
     const ranks = this.rebalancer.decomposition.boxes.map((_, r) => r);
-    if (!this.rebalancer.wants(un.percent)) {
+    // no check where no split could pay for its moves over the steps left (decided from the ranks' counts alone)
+    if (!this.rebalancer.wants(un.percent) || !this.rebalancer.mayPay(un.step, this.assembler.particlesPerRank, this.costNow())) {
       this.afterDecision(index);
       for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
       return;
@@ -87,15 +88,19 @@ export class BalanceCoordinator {
     for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, cellState: true, frameBytes: [] });
   }
 
+  /** What a relayout would cost now: once sampling has begun its whole state moves through the orchestrator, priced as that many bytes of migrants. */
+  private costNow() {
+    const sampled = this.sampling && this.assembler.fields.samples > 0;
+    return relayoutCost(this.software, sampled ? sampleStateBytes(this.tables) / (4 * this.tables.migrantWords) : 0);
+  }
+
   /** Decides after submit `index` with every rank's cell state, and answers every rank. */
   private async decide(index: number, list: CellState[]): Promise<void> {
     const t0 = performance.now();
     this.states.delete(index);
     const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
-    // once sampling has begun its whole state moves through the orchestrator: priced as that many bytes of migrants
     const sampled = this.sampling && this.assembler.fields.samples > 0;
-    const fixed = sampled ? sampleStateBytes(this.tables) / (4 * this.tables.migrantWords) : 0;
-    const decision = this.rebalancer.decide(un.step, un.percent, list, relayoutCost(this.software, fixed));
+    const decision = this.rebalancer.decide(un.step, un.percent, list, this.costNow());
     const oldSubs = this.assembler.rankSubdomains;
     if (decision) this.assembler.setSubdomains(decision.subdomains);
     // the sampling state follows the cells once there is any (before the first sampling pass the new cells start at zero)

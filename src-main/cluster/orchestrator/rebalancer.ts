@@ -132,6 +132,20 @@ export class Rebalancer {
     return true;
   }
 
+  /**
+   * Whether any new split could pay after `step`, from the ranks' particle counts alone (no cells needed): the slowest
+   * rank can at best drop to the mean, so the gain is at most max - mean, and at least that many particles must leave
+   * it; a split pays only if gain x steps left exceeds the cost of those moves (plus the fixed part). When this is false
+   * decide() would keep the split too, so the check (gathering every cell's state) is skipped.
+   */
+  mayPay(step: number, loads: readonly number[], cost: RelayoutCost): boolean {
+    if (loads.length === 0) return false;
+    const max = Math.max(...loads);
+    const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
+    const gain = max - mean;
+    return gain > 0 && gain * Math.max(0, this.lastStep - step) > cost.movedParticleSteps * (gain + cost.fixedParticles);
+  }
+
   /** Decides after `step` with non-uniformity `un`: a new layout when UN exceeds the threshold and the weighted split pays. */
   decide(step: number, un: number, states: CellState[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }): RebalanceDecision | null {
     if (!shouldRebalance(un, this.thresholdPercent)) return null;
