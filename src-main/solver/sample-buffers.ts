@@ -8,7 +8,7 @@
 // ranks and into global order plane by plane. How many planes: the SampleLayout (a gas with internal modes adds
 // the internal-energy moments and the internal temperatures' batch means; a monatomic gas keeps the 13 and 13).
 import { runFieldNames } from '../common/field-names.js';
-import { makeBuffer, makeBufferWith, readBuffer } from './gpu/buffers.js';
+import { makeBuffer, makeBufferWith } from './gpu/buffers.js';
 import { CloseParams, SAMPLE_MOMENTS, UNIFORM_TABLES } from './gpu/struct-layouts.js';
 
 const UNIFORM = 0x40 | 0x08; // UNIFORM | COPY_DST
@@ -100,18 +100,42 @@ export class SampleBuffers {
     [this.runLo, this.runHi, this.blockLo, this.blockHi, this.welford] = this.allocate(nLocal);
   }
 
-  /** Reads the whole state once the queue reaches this point (part by part); overflow: a sum overflowed. */
+  /**
+   * Reads the whole state once the queue reaches this point; overflow: a sum overflowed. One submit copies every part
+   * (and the overflow flag) to staging buffers, the maps resolve together, and each part is copied out of its mapped
+   * range once, straight into the array the state keeps (a gigabyte for a big body case: no zeroed copy besides).
+   */
   async read(options: { blockEmpty?: boolean } = {}): Promise<{ state: SampleState; overflow: boolean }> {
-    const state = emptySampleState(this.layout, this.enabled ? this.nLocal : 0);
+    const n = this.enabled ? this.nLocal : 0;
     const buffers = this.parts();
-    for (let k = 0; k < SAMPLE_PARTS.length; k++) {
-      // blockEmpty: the open block was just closed (its sums are zero): its two parts need no read
-      if (options.blockEmpty && SAMPLE_PARTS[k].startsWith('block')) continue;
-      const into = state[SAMPLE_PARTS[k]];
-      if (into.length > 0) new Uint8Array(into.buffer).set(new Uint8Array(await readBuffer(this.device, buffers[k], into.byteLength)));
+    // blockEmpty: the open block was just closed (its sums are zero): its two parts need no read
+    const wanted = SAMPLE_PARTS.map((p) => partPlanes(p, this.layout) * n > 0 && !(options.blockEmpty && p.startsWith('block')));
+    const enc = this.device.createCommandEncoder({ label: 'sample-read' });
+    const staging = (label: string, bytes: number) => this.device.createBuffer({ label: `readback:${label}`, size: bytes, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
+    const parts = SAMPLE_PARTS.map((p, k) => {
+      if (!wanted[k]) return null;
+      const bytes = 4 * partPlanes(p, this.layout) * n;
+      const b = staging(`sample.${p}`, bytes);
+      enc.copyBufferToBuffer(buffers[k], 0, b, 0, bytes);
+      return b;
+    });
+    const flag = staging('sample.flags', 4);
+    enc.copyBufferToBuffer(this.flags, 0, flag, 0, 4);
+    this.device.queue.submit([enc.finish()]);
+    const all = [...parts.filter((b): b is GPUBuffer => b !== null), flag];
+    await Promise.all(all.map((b) => b.mapAsync(0x0001)));
+    // a part that was not read is zeros of its length
+    const words = (k: number): ArrayBuffer => parts[k]?.getMappedRange().slice(0) ?? new ArrayBuffer(4 * partPlanes(SAMPLE_PARTS[k], this.layout) * n);
+    const state: SampleState = {
+      runLo: new Uint32Array(words(0)), runHi: new Uint32Array(words(1)), blockLo: new Uint32Array(words(2)), blockHi: new Uint32Array(words(3)),
+      welford: new Float32Array(words(4)),
+    };
+    const overflow = new Uint32Array(flag.getMappedRange())[0] !== 0;
+    for (const b of all) {
+      b.unmap();
+      b.destroy();
     }
-    const flag = new Uint32Array(await readBuffer(this.device, this.flags, 4))[0];
-    return { state, overflow: flag !== 0 };
+    return { state, overflow };
   }
 
   /** Writes a host state of this many cells to the GPU (resume, rebalance). */
