@@ -9,7 +9,8 @@
 #   timeline  the N-rank box with DSMC_TIMELINE_DIR and bench/timeline-report.mjs
 #   wedge     the hypersonic wedge at full size (1500 steps, sampled from 1000) on 1 and N ranks
 #   wedge-balance  the wedge on 1 and N ranks: slab (the default), rcb, rcb --rebalance 20, slab --rebalance 10, block --rebalance 5
-#   wedge-final  the wedge on 1 and N ranks with the default decomposition, slab --rebalance 10, and --rebalance 20
+#   wedge-final  the wedge on 1 and N ranks with the default decomposition, slab --rebalance 10 (not with WEDGE_SHORT=1),
+#             and --rebalance 20, and each run's end-of-run fold
 #   eight     8 ranks sharing the N GPUs: the box unsampled, and sampled from step 200 against one rank
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
 # Usage: source .device-carry/setup.sh && bash bench/early-move-bench.sh N STEPS PART...
@@ -102,8 +103,10 @@ for part in "$@"; do
       wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
       run wedge-1 "${wedge[@]}"
       run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
-      run "wedge-$n-slab-10" "${wedge[@]}" --ranks "$n" --decomposition slab --rebalance 10
+      [ "${WEDGE_SHORT:-0}" = 1 ] || run "wedge-$n-slab-10" "${wedge[@]}" --ranks "$n" --decomposition slab --rebalance 10
       run "wedge-$n-rcb-20" "${wedge[@]}" --ranks "$n" --rebalance 20
+      # the end-of-run fold (reading the sampling state and placing it) of the runs above, seconds
+      for f in "$out"/runs/wedge-*.json; do node -e "const s=JSON.parse(require('fs').readFileSync('$f','utf8').trim().split('\\n').pop()); console.log('$f', 'fold s', s.host.foldSeconds.toFixed(3))" 2>/dev/null; done
       ;;
     eight)
       # 8 ranks sharing the N GPUs (two per GPU at N = 4): the 8-rank path at full size, fields against one rank
