@@ -61,7 +61,7 @@ export function reportMapOption(slice: FieldSlice, title: string, width = REPORT
       return { type: 'image', style: { image, x: a[0], y: b[1], width: b[0] - a[0], height: a[1] - b[1] } };
     },
   };
-  const series = (base.series as object[]).slice(1);
-  const { tooltip: _t, toolbox: _b, dataZoom: _z, visualMap: _v, ...rest } = base as Record<string, unknown>;
-  return { option: { ...rest, series: [cells, ...series] } as EChartsOption, width, height };
+  const option: Record<string, unknown> = { ...base, series: [cells, ...(base.series as unknown as object[]).slice(1)] };
+  for (const interactive of ['tooltip', 'toolbox', 'dataZoom', 'visualMap']) delete option[interactive];
+  return { option: option as EChartsOption, width, height };
 }

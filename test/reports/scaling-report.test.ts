@@ -247,6 +247,12 @@ describe('weak scaling report', () => {
     expect(scalingHtml(weak)).toContain('scaled speedup n E(n)');
     expect(scalingHtml(weak)).toContain('time added per extra GPU s (x T1)');
     expect(scalingHtml(weak)).not.toContain('<th>serial fraction s</th>');
+    // nor in the model's note: a weak fit's s is a time per added GPU, not a serial fraction
+    expect(scalingHtml(weak)).not.toMatch(/serial fraction/i);
+    expect(scalingHtml(weak)).toContain('each added GPU adds s x T1');
+    const two = buildScalingReport({ study: { ...report.study, kind: 'weak' }, runs: loadScalingInput(store, studyId).runs.filter((r) => r.gpus <= 2) });
+    expect(two.fitNote).toContain('only T1 and the time added per extra GPU s are fitted');
+    expect(scalingHtml(two)).not.toMatch(/serial fraction/i);
     expect(weak.fit!.formula).toBe('T(n) = T1 * (1 + s * (n - 1)) + c * log2(n)');
   });
 });
