@@ -12,7 +12,7 @@ import type { ReportFigures } from './report-figures.js';
 import { renderChartSvg } from './svg-chart.js';
 
 /** Width and height of a surface chart (px). */
-const SURFACE_CHART = { width: 760, height: 360 };
+const SURFACE_CHART = { width: 760, height: 380 };
 
 /** The quantities charted per body: the coefficients when there is a moving free stream, else the dimensional ones. */
 const CHARTED: [SurfaceQuantityKey[], SurfaceQuantityKey[]] = [['cp', 'cf', 'ch'], ['pressure', 'shear', 'heatFlux']];
@@ -60,7 +60,7 @@ export function surfaceDistributionSection(f: ReportFigures): string {
     for (const q of charted) {
       if (view[q] === null) continue;
       const option = surfaceChartOption(view, { body, quantity: q, coordinate: d.coordinate });
-      parts.push(`<figure id="surface-${body}-${q}">${renderChartSvg({ ...option, tooltip: undefined }, SURFACE_CHART.width, SURFACE_CHART.height)}</figure>`);
+      parts.push(`<figure id="surface-${body}-${q}">${renderChartSvg({ ...option, tooltip: undefined, legend: { bottom: 0, type: 'plain' } }, SURFACE_CHART.width, SURFACE_CHART.height)}</figure>`);
     }
     const head = `<tr><th>${escapeHtml(SURFACE_COORDINATE_INFO[d.coordinate].label)}</th><th>group</th>` +
       d.quantities.map((q) => `<th>${escapeHtml(SURFACE_QUANTITY_INFO[q].label)}${SURFACE_QUANTITY_INFO[q].unit ? ` (${escapeHtml(SURFACE_QUANTITY_INFO[q].unit)})` : ''}</th>`).join('') + '</tr>';
