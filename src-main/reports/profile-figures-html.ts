@@ -1,7 +1,11 @@
 // The profile report's figure sections in HTML: the field maps of one plane (inline SVG with the cells as an
 // embedded image) and, for runs with bodies, each body's surface distributions as charts and a table of the
 // binned means. Every user text is escaped; number cells carry their exact value in data-value.
-import { surfaceChartOption, SURFACE_COORDINATE_INFO, SURFACE_QUANTITY_INFO, type SurfaceQuantityKey } from '../common/charts/surface-chart.js';
+import type { EChartsOption } from 'echarts';
+import {
+  surfaceChartOption, SURFACE_COORDINATE_INFO, SURFACE_QUANTITY_INFO, type SurfaceCoordinate, type SurfaceQuantityKey,
+} from '../common/charts/surface-chart.js';
+import type { SurfaceView } from '../common/contract/types.js';
 import { axisNumber } from '../common/charts/chart-style.js';
 import { formatGeneral } from '../common/reports/format-numbers.js';
 import { MIN_CELL_SAMPLES } from '../common/field-mask.js';
@@ -20,6 +24,13 @@ const CHARTED: [SurfaceQuantityKey[], SurfaceQuantityKey[]] = [['cp', 'cf', 'ch'
 /** An SVG string with its embedded images drawn with hard cell edges (no smoothing between cells). */
 function sharpImages(svg: string): string {
   return svg.replace(/<image /g, '<image style="image-rendering:pixelated;image-rendering:crisp-edges" ');
+}
+
+/** The app's surface chart for paper: no tooltip, a legend without a pager, each scatter drawn as one SVG path (a mesh of 5000 triangles would otherwise be 5000 elements per chart). */
+function staticSurfaceOption(view: SurfaceView, body: number, q: SurfaceQuantityKey, coordinate: SurfaceCoordinate): EChartsOption {
+  const option = surfaceChartOption(view, { body, quantity: q, coordinate });
+  const series = (option.series as { type?: string }[]).map((s) => (s.type === 'scatter' ? { ...s, large: true, largeThreshold: 0 } : s));
+  return { ...option, series: series as EChartsOption['series'], tooltip: undefined, legend: { bottom: 0, type: 'plain' } };
 }
 
 /** A number cell with its exact value. */
@@ -59,8 +70,7 @@ export function surfaceDistributionSection(f: ReportFigures): string {
     parts.push(`<h3>${escapeHtml(name)}</h3>`);
     for (const q of charted) {
       if (view[q] === null) continue;
-      const option = surfaceChartOption(view, { body, quantity: q, coordinate: d.coordinate });
-      parts.push(`<figure id="surface-${body}-${q}">${renderChartSvg({ ...option, tooltip: undefined, legend: { bottom: 0, type: 'plain' } }, SURFACE_CHART.width, SURFACE_CHART.height)}</figure>`);
+      parts.push(`<figure id="surface-${body}-${q}">${renderChartSvg(staticSurfaceOption(view, body, q, d.coordinate), SURFACE_CHART.width, SURFACE_CHART.height)}</figure>`);
     }
     const head = `<tr><th>${escapeHtml(SURFACE_COORDINATE_INFO[d.coordinate].label)}</th><th>group</th>` +
       d.quantities.map((q) => `<th>${escapeHtml(SURFACE_QUANTITY_INFO[q].label)}${SURFACE_QUANTITY_INFO[q].unit ? ` (${escapeHtml(SURFACE_QUANTITY_INFO[q].unit)})` : ''}</th>`).join('') + '</tr>';
