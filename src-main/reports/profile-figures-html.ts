@@ -26,10 +26,18 @@ function sharpImages(svg: string): string {
   return svg.replace(/<image /g, '<image style="image-rendering:pixelated;image-rendering:crisp-edges" ');
 }
 
-/** The app's surface chart for paper: no tooltip, a legend without a pager, each scatter drawn as one SVG path (a mesh of 5000 triangles would otherwise be 5000 elements per chart). */
-function staticSurfaceOption(view: SurfaceView, body: number, q: SurfaceQuantityKey, coordinate: SurfaceCoordinate): EChartsOption {
+/** Most triangles a report's scatter draws (every k-th beyond; the binned means use them all). */
+export const MAX_SCATTER_POINTS = 10_000;
+
+/**
+ * The app's surface chart for paper: no tooltip, a legend without a pager, each scatter drawn as one SVG path (a mesh
+ * of 5000 triangles would otherwise be 5000 elements per chart) of at most MAX_SCATTER_POINTS points.
+ */
+export function staticSurfaceOption(view: SurfaceView, body: number, q: SurfaceQuantityKey, coordinate: SurfaceCoordinate): EChartsOption {
   const option = surfaceChartOption(view, { body, quantity: q, coordinate });
-  const series = (option.series as { type?: string }[]).map((s) => (s.type === 'scatter' ? { ...s, large: true, largeThreshold: 0 } : s));
+  const thin = (data: unknown[]) => (data.length > MAX_SCATTER_POINTS ? data.filter((_, i) => i % Math.ceil(data.length / MAX_SCATTER_POINTS) === 0) : data);
+  const series = (option.series as { type?: string; data?: unknown[] }[])
+    .map((s) => (s.type === 'scatter' ? { ...s, data: thin(s.data ?? []), large: true, largeThreshold: 0 } : s));
   return { ...option, series: series as EChartsOption['series'], tooltip: undefined, legend: { bottom: 0, type: 'plain' } };
 }
 
@@ -64,7 +72,7 @@ export function surfaceDistributionSection(f: ReportFigures): string {
   const parts = ['<h2>Surface distributions</h2><p class="note">Each point is one body triangle (the scatter is the statistical noise); ' +
     'lines and the tables are area-weighted means per bin. Spheres and cylinders use the angle from the stagnation point, other ' +
     `shapes the distance along the free stream from the body's front, split into triangles facing, parallel to and sheltered from the flow. ` +
-    `${view.triangles} triangles.</p>`];
+    `${view.triangles} triangles${view.triangles > MAX_SCATTER_POINTS ? ` (the charts draw every k-th of them, at most ${MAX_SCATTER_POINTS} points per group; the means use all)` : ''}.</p>`];
   view.bodyNames.forEach((name, body) => {
     const d = surfaceDistribution(view, body, f.shapeTypes[body]);
     parts.push(`<h3>${escapeHtml(name)}</h3>`);

@@ -13,6 +13,7 @@ import { exportProfile } from '../../src-main/reports/export-profile.js';
 import { reportFormat } from '../../src-main/reports/output-target.js';
 import { profileCsvZip, profileTables } from '../../src-main/reports/profile-csv.js';
 import { profileHtml } from '../../src-main/reports/profile-html.js';
+import { MAX_SCATTER_POINTS, staticSurfaceOption } from '../../src-main/reports/profile-figures-html.js';
 import { loadReportFigures } from '../../src-main/reports/report-figures.js';
 import { loadProfileInput } from '../../src-main/reports/run-source.js';
 import { BODY_CELLS, bodyFields, bodySource, bodySurface } from './figure-fixtures.js';
@@ -150,6 +151,23 @@ describe('profile HTML with field maps and surface distributions', () => {
     const table = html.match(/<table id="surface-distribution-0" class="distribution">(.*?)<\/table>/s)![1];
     expect(table).toContain('pressure coefficient Cp');
     expect((table.match(/<tr>/g) ?? []).length).toBeGreaterThan(2);
+  });
+
+  it('draws at most MAX_SCATTER_POINTS triangles per scatter of a large mesh, while the binned means use every triangle', () => {
+    const n = 25_000;
+    const view = { ...figures.surface!, triangles: n, body: new Array(n).fill(0), area: new Array(n).fill(1),
+      centroid: Array.from({ length: 3 * n }, (_, i) => (i % 3 === 0 ? i / 3 : 0)), normal: Array.from({ length: 3 * n }, (_, i) => (i % 3 === 1 ? 1 : 0)),
+      cp: Array.from({ length: n }, (_, t) => (t % 3 === 0 ? 1 : 0)) };
+    const series = staticSurfaceOption(view, 0, 'cp', 'streamwise').series as { type: string; data: number[][] }[];
+    const scatter = series.filter((x) => x.type === 'scatter');
+    expect(scatter.reduce((k, x) => k + x.data.length, 0)).toBeGreaterThan(0);
+    for (const x of scatter) expect(x.data.length).toBeLessThanOrEqual(MAX_SCATTER_POINTS);
+    // cp is 1 on every third triangle along the stream: the drawn points (every third) are all 1, while every bin's
+    // area-weighted mean over all the triangles is 1/3
+    for (const x of scatter) expect(new Set(x.data.map((p) => p[1]))).toEqual(new Set([1]));
+    const means = series.filter((x) => x.type === 'line').flatMap((x) => x.data.map((p) => p[1]));
+    expect(means.length).toBeGreaterThan(10);
+    for (const m of means) expect(Math.abs(m - 1 / 3)).toBeLessThan(0.002);
   });
 
   it('says why there are no maps for a run without fields, and has no outline or surface section without bodies', () => {
