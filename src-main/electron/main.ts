@@ -5,7 +5,7 @@ import { app, BrowserWindow, dialog, ipcMain, session, type IpcMainInvokeEvent }
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DsmcService, ValidRequest } from '../common/contract/contract.js';
-import type { RunEvent } from '../common/contract/types.js';
+import type { ExportedFile, RunEvent } from '../common/contract/types.js';
 import { IPC_EVENT_CHANNEL } from '../common/contract/wire.js';
 import { saveExportFile } from '../services/exports.js';
 import { packageRoot } from '../services/install-paths.js';
@@ -26,10 +26,11 @@ function appFiles(): { index: string; preload: string } {
   };
 }
 
-/** The service with exportRun going through Electron's save dialog instead of a download. */
+/** The service with exportRun and exportStudy going through Electron's save dialog instead of a download. */
 function withSaveDialog(service: MainServices, window: () => BrowserWindow | null): DsmcService {
-  const exportRun = async (r: ValidRequest<'exportRun'>) => {
-    const file = await service.exportRun(r);
+  /** Makes the export, asks where to save it and saves it there (checked, temp file then rename). */
+  const saving = <R>(make: (r: R) => Promise<ExportedFile>) => async (r: R): Promise<ExportedFile> => {
+    const file = await make(r);
     const win = window();
     if (!win) throw new Error('export not saved: the app window is closed');
     const choice = await dialog.showSaveDialog(win, { title: 'Save export', defaultPath: file.fileName });
@@ -37,7 +38,11 @@ function withSaveDialog(service: MainServices, window: () => BrowserWindow | nul
     await saveExportFile(choice.filePath, Buffer.from(file.base64, 'base64'));
     return { ...file, base64: '', savedPath: choice.filePath };
   };
-  return new Proxy(service, { get: (t, k, rcv) => (k === 'exportRun' ? exportRun : Reflect.get(t, k, rcv)) }) as DsmcService;
+  const wrapped: Record<string, unknown> = {
+    exportRun: saving((r: ValidRequest<'exportRun'>) => service.exportRun(r)),
+    exportStudy: saving((r: ValidRequest<'exportStudy'>) => service.exportStudy(r)),
+  };
+  return new Proxy(service, { get: (t, k, rcv) => (typeof k === 'string' && Object.hasOwn(wrapped, k) ? wrapped[k] : Reflect.get(t, k, rcv)) }) as DsmcService;
 }
 
 /** Starts the app: CSP on every response, the window, the IPC wiring and event forwarding. */

@@ -139,7 +139,7 @@ export function checkOutputTarget(path: string, guard: OutputGuard = {}, extensi
 }
 
 /** File extensions that name a report format (lower case, with the dot). */
-const FORMAT_EXTENSIONS: Record<string, string> = { '.html': 'html', '.htm': 'html', '.csv': 'csv', '.json': 'json', '.pdf': 'pdf' };
+const FORMAT_EXTENSIONS: Record<string, string> = { '.html': 'html', '.htm': 'html', '.csv': 'csv', '.zip': 'zip', '.json': 'json', '.pdf': 'pdf' };
 
 /**
  * The format of a report written to `out`: `given` (--format, already validated) when there is one, else the one

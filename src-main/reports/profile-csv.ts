@@ -1,12 +1,14 @@
-// The profiling report as CSV: several tables in one file. Each section starts with a line "# <name>"
-// (metrics, phases, steps, totals; for runs with surface results also surface, surface_bodies and
-// surface_walls), then a header row and data rows; sections are separated by one empty line. Numbers are
-// written in full precision; unknown values are empty cells; column names end in their unit.
+// The profiling report as CSV tables: metrics, phases, steps, totals; for runs with surface results also surface,
+// surface_bodies and surface_walls; with the report's figures the surface distributions (per triangle and binned)
+// and the field plane the maps show. Either one file of "# <name>" sections or a .zip of one CSV per table
+// (csv-tables.ts). Numbers are written in full precision; unknown values are empty cells; column names end in their unit.
 import type { ProfileReport } from '../common/reports/profile-model.js';
 import { BODY_QUANTITIES, FACE_QUANTITIES } from '../common/reports/surface-loads.js';
-import { csvRow } from './csv.js';
+import { csvSections, csvZip, type CsvCellValue, type CsvTable } from './csv-tables.js';
+import { figureTables } from './figure-tables.js';
+import type { ReportFigures } from './report-figures.js';
 
-type Cell = string | number | boolean | null;
+type Cell = CsvCellValue;
 
 /** The key/value metrics of the run. */
 function metricRows(r: ProfileReport): Cell[][] {
@@ -36,8 +38,8 @@ function phaseRows(r: ProfileReport): Cell[][] {
   return rows;
 }
 
-/** The surface sections (none for runs without surface results): sampled time and free stream, one row per body, one per wall face. */
-function surfaceSections(r: ProfileReport): string[] {
+/** The surface tables (none for runs without surface results): sampled time and free stream, one row per body, one per wall face. */
+function surfaceSections(r: ProfileReport): CsvTable[] {
   const s = r.surface;
   if (!s) return [];
   const fs = s.freeStream;
@@ -54,13 +56,13 @@ function surfaceSections(r: ProfileReport): string[] {
   ];
 }
 
-/** One section: "# name", header, rows. */
-function section(name: string, header: string[], rows: Cell[][]): string {
-  return [`# ${name}`, csvRow(header), ...rows.map(csvRow)].join('\n');
+/** One table: name, header, rows. */
+function section(name: string, header: string[], rows: Cell[][]): CsvTable {
+  return { name, header, rows };
 }
 
-/** The whole report as CSV text. */
-export function profileCsv(r: ProfileReport): string {
+/** Every table of the report (and of its figures, when given), in the order the files list them. */
+export function profileTables(r: ProfileReport, figures: ReportFigures | null = null): CsvTable[] {
   return [
     section('metrics', ['key', 'value'], metricRows(r)),
     section('phases', ['phase', 'calls', 'avg_per_call_s', 'min_s', 'avg_s', 'max_s', 'percent_of_loop', 's_per_particle', 'call_min_s', 'call_max_s'], phaseRows(r)),
@@ -70,5 +72,16 @@ export function profileCsv(r: ProfileReport): string {
     section('totals', ['step', 'particles', 'kinetic_energy_J', 'momentum_x', 'momentum_y', 'momentum_z'],
       r.totals.map((t) => [t.step, t.particles, t.kineticEnergy, ...t.momentum])),
     ...surfaceSections(r),
-  ].join('\n\n') + '\n';
+    ...(figures ? figureTables(figures) : []),
+  ];
+}
+
+/** The whole report as one CSV text of sections. */
+export function profileCsv(r: ProfileReport, figures: ReportFigures | null = null): string {
+  return csvSections(profileTables(r, figures));
+}
+
+/** The report as a .zip of one CSV file per table. */
+export function profileCsvZip(r: ProfileReport, figures: ReportFigures | null = null): Uint8Array {
+  return csvZip(profileTables(r, figures));
 }

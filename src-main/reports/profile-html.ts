@@ -6,6 +6,8 @@ import { formatGeneral, formatPercent, formatSci, formatSeconds } from '../commo
 import type { ProfileReport } from '../common/reports/profile-model.js';
 import { BODY_QUANTITIES, bodyLabels, FACE_QUANTITIES, type LoadQuantity } from '../common/reports/surface-loads.js';
 import { escapeHtml } from './html-escape.js';
+import { fieldMapsSection, surfaceDistributionSection } from './profile-figures-html.js';
+import type { ReportFigures } from './report-figures.js';
 import { renderChartSvg } from './svg-chart.js';
 
 const CSS = `
@@ -16,7 +18,7 @@ th { text-align: left; background: #f4f4f4; } td.num { text-align: right; font-v
 tr.other td { font-style: italic; } .meta { color: #555; } .note { color: #555; font-size: 12px; }
 .tag { display: inline-block; background: #e8eef9; border-radius: 3px; padding: 1px 6px; margin-right: 4px; }
 pre { background: #f7f7f7; padding: 8px; white-space: pre-wrap; word-break: break-all; font-size: 11px; }
-figure { margin: 12px 0; } svg { max-width: 100%; height: auto; }
+figure { margin: 12px 0; } svg { max-width: 100%; height: auto; } h3 { font-size: 14px; margin-top: 18px; }
 @page { size: A4; margin: 12mm; } @media print { body { margin: 0; max-width: none; } h2 { break-after: avoid; } figure, table { break-inside: avoid; } }
 `;
 
@@ -199,13 +201,14 @@ function chartsSection(r: ProfileReport): string {
   return '<h2>Charts</h2>' + charts.map((c) => `<figure id="chart-${c.id}">${renderChartSvg(c.option, c.width, c.height)}</figure>`).join('');
 }
 
-/** The whole report as one HTML document. */
-export function profileHtml(r: ProfileReport, generatedAt = new Date().toISOString()): string {
+/** The whole report as one HTML document; with `figures`, also the field maps and the surface distributions. */
+export function profileHtml(r: ProfileReport, generatedAt = new Date().toISOString(), figures: ReportFigures | null = null): string {
   const title = `Profile of run #${r.run.id}: ${r.case.name}`;
   return '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">' +
     `<title>${escapeHtml(title)}</title><style>${CSS}</style></head><body>` +
     `<h1>${escapeHtml(title)}</h1><p class="meta">project ${escapeHtml(r.run.project)} &middot; ${escapeHtml(r.run.status)} &middot; ` +
     `${escapeHtml(r.adapter.description)} &middot; generated ${escapeHtml(generatedAt)} by dsmc report profile</p>` +
-    throughputSection(r) + phaseSection(r) + chartsSection(r) + conservationSection(r) + surfaceSection(r) + hostSection(r) + runSection(r) + caseSection(r) +
+    throughputSection(r) + phaseSection(r) + chartsSection(r) + (figures ? fieldMapsSection(figures) : '') + conservationSection(r) +
+    surfaceSection(r) + (figures ? surfaceDistributionSection(figures) : '') + hostSection(r) + runSection(r) + caseSection(r) +
     '</body></html>\n';
 }

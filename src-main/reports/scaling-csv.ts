@@ -1,14 +1,14 @@
-// The scaling report as CSV: several tables in one file, each starting with a line "# <name>" (study, points,
-// phases, ranks, rank_phases, un_per_step, fit, fit_points, notes), then a header row and data rows; sections are separated by one empty
-// line. Numbers are written in full precision; unknown values are empty cells.
+// The scaling report as CSV tables (study, points, phases, ranks, rank_phases, rank_time, un_per_step, fit, fit_points,
+// notes): one file of "# <name>" sections (a header row and data rows each, separated by one empty line) or a .zip of
+// one CSV per table (csv-tables.ts). Numbers are written in full precision; unknown values are empty cells.
 import type { ScalingReport } from '../common/reports/scaling-model.js';
-import { csvRow } from './csv.js';
+import { csvSections, csvZip, type CsvCellValue, type CsvTable } from './csv-tables.js';
 
-type Cell = string | number | boolean | null | undefined;
+type Cell = CsvCellValue;
 
-/** One section: "# name", header, rows. */
-function section(name: string, header: string[], rows: Cell[][]): string {
-  return [`# ${name}`, csvRow(header), ...rows.map(csvRow)].join('\n');
+/** One table: name, header, rows. */
+function section(name: string, header: string[], rows: Cell[][]): CsvTable {
+  return { name, header, rows };
 }
 
 /** The study's fields as key/value rows. */
@@ -72,8 +72,8 @@ function fitRows(r: ScalingReport): Cell[][] {
     ['note', r.fitNote]];
 }
 
-/** The whole report as CSV text. */
-export function scalingCsv(r: ScalingReport): string {
+/** Every table of the report, in the order the files list them. */
+export function scalingTables(r: ScalingReport): CsvTable[] {
   return [
     section('study', ['key', 'value'], studyRows(r)),
     section('points', ['gpus', 'run_id', 'runs', 'spread_percent', 'run_ids', 'ranks', 'steps', 'mean_particles', 'particles_per_gpu', 'particle_steps', 'loop_seconds', 'scaled_seconds',
@@ -90,5 +90,15 @@ export function scalingCsv(r: ScalingReport): string {
       (r.fit?.points ?? []).map((p) => [p.gpus, p.measuredSeconds, p.modelSeconds, p.residualSeconds])),
     section('notes', ['kind', 'text'], [...r.skipped.map((s) => ['skipped', `run ${s.runId} on ${s.gpus} GPU(s): ${s.reason}`]),
       ...r.warnings.map((w) => ['warning', w])]),
-  ].join('\n\n') + '\n';
+  ];
+}
+
+/** The whole report as one CSV text of sections. */
+export function scalingCsv(r: ScalingReport): string {
+  return csvSections(scalingTables(r));
+}
+
+/** The report as a .zip of one CSV file per table. */
+export function scalingCsvZip(r: ScalingReport): Uint8Array {
+  return csvZip(scalingTables(r));
 }

@@ -95,7 +95,10 @@ function fitSection(r: ScalingReport): string {
     num(p.modelSeconds, formatSeconds(p.modelSeconds), `fit.points.${p.gpus}.modelSeconds`) +
     num(p.residualSeconds, formatSeconds(p.residualSeconds), `fit.points.${p.gpus}.residualSeconds`) + '</tr>');
   const weakNote = r.study.kind === 'weak' ? ' Times are normalised to the baseline\'s particle-steps per GPU.' : '';
-  return '<h2>Model</h2><p class="note">Amdahl-style serial fraction s plus a communication term c log2(n), fitted by non-negative ' +
+  const model = f.kind === 'weak'
+    ? 'Gustafson-style model: each added GPU adds s x T1 to the loop time (s is not a fraction and may exceed 1), plus a communication term c log2(n)'
+    : 'Amdahl-style serial fraction s plus a communication term c log2(n)';
+  return `<h2>Model</h2><p class="note">${model}, fitted by non-negative ` +
     `least squares to the loop times.${weakNote}${r.fitNote ? ` ${escapeHtml(r.fitNote)}.` : ''}</p>` +
     `<table id="fit-table">${rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th>${v}</tr>`).join('')}</table>` +
     `<table id="fit-points">${head(['GPUs', 'measured', 'model', 'model - measured'])}${pts.join('')}</table>`;

@@ -18,7 +18,7 @@ import { loadCompareInput, loadProfileInput, requireFields, requireStandardError
 import { loadScalingInput } from '../reports/scaling-source.js';
 import { RunStore } from '../store/run-store.js';
 import { readStlFile } from '../solver/stl-file.js';
-import { exportRunFile } from './exports.js';
+import { exportRunFile, exportStudyFile } from './exports.js';
 import { differenceSlice, fieldSlice } from './field-slice.js';
 import { checkCaseOffThread } from './case-check-thread.js';
 import { confinementIssues } from './file-confinement.js';
@@ -396,4 +396,7 @@ export class StudioService implements DsmcService {
 
   /** The scaling report of a study. */
   async getScaling(r: ValidRequest<'getScaling'>) { return buildScalingReport(loadScalingInput(this.store, r.studyId)); }
+
+  /** A study's scaling report as a file (HTML, PDF, zipped CSV tables, CSV, JSON), for a download or the save dialog. */
+  async exportStudy(r: ValidRequest<'exportStudy'>) { return exportStudyFile(this.store, r.studyId, r.format); }
 }

@@ -2,14 +2,20 @@
 // (schema issues and the pre-launch check) a moment after each change; its bodies listed, added and removed.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
+import { caseJsonSchema } from '../../src-main/common/case-schema.js';
 import type { CaseCheck, PresetInfo } from '../../src-main/common/contract/types.js';
 import { getApi } from '../api/index.js';
+import type { SchemaNode } from '../components/schema-nodes.js';
 import { errorText } from './errors.js';
 import { bodyRows, newBody } from './case-bodies.js';
 import { cloneJson, setAtPath } from './case-paths.js';
+import { messagesAt, placeMessages, type PlacedMessage } from './message-places.js';
 
 /** Delay between the last edit and the check (ms). */
 const CHECK_DELAY_MS = 250;
+
+/** The case's JSON Schema the form is generated from (where a message's path has an input). */
+const CASE_SCHEMA = caseJsonSchema() as SchemaNode;
 
 /** True when a form edit chooses a library species for a species item (path species, i, use). */
 function isLibraryChoice(path: (string | number)[], value: unknown): boolean {
@@ -47,6 +53,22 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
   const canLaunch = computed(() => caseJson.value !== null && jsonError.value === null && check.value?.ok === true);
   /** The case's bodies as the editor lists them. */
   const bodies = computed(() => bodyRows(caseJson.value));
+  /** Every message of the check with the one place it is shown (form input, body row or pre-launch list); stale physics findings only in the list. */
+  const placedMessages = computed<PlacedMessage[]>(() => {
+    const current = [
+      ...(check.value?.issues ?? []).map((i) => ({ path: i.path, level: 'error' as const, text: i.message })),
+      ...(check.value?.prelaunch?.errors ?? []).map((f) => ({ path: f.field, level: 'error' as const, text: f.message })),
+      ...(check.value?.prelaunch?.warnings ?? []).map((f) => ({ path: f.field, level: 'warning' as const, text: f.message })),
+    ];
+    const stale = prelaunchStale.value && lastPrelaunch.value ? [
+      ...lastPrelaunch.value.errors.map((f) => ({ path: f.field, level: 'error' as const, text: f.message, place: 'list' as const })),
+      ...lastPrelaunch.value.warnings.map((f) => ({ path: f.field, level: 'warning' as const, text: f.message, place: 'list' as const })),
+    ] : [];
+    return [...placeMessages(CASE_SCHEMA, caseJson.value, bodies.value, current), ...stale];
+  });
+  /** The messages the form shows next to its inputs, and those the bodies list shows under their body, by path. */
+  const fieldMessages = computed(() => messagesAt(placedMessages.value, 'field'));
+  const bodyMessagesByPath = computed(() => messagesAt(placedMessages.value, 'body'));
 
   // Actions
   /** Loads the presets and starts from the first when nothing is being edited. */
@@ -142,6 +164,6 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
 
   return {
     presets, presetName, caseJson, jsonText, jsonError, check, checking, error, messagesByPath, canLaunch, bodies, prelaunchShown, prelaunchStale,
-    loadPresets, startFrom, setCase, update, setJsonText, runCheck, addBody, removeBody,
+    placedMessages, fieldMessages, bodyMessagesByPath, loadPresets, startFrom, setCase, update, setJsonText, runCheck, addBody, removeBody,
   };
 });

@@ -107,6 +107,7 @@ export const useLiveRunStore = defineStore('liveRun', () => {
   async function watch(id: number): Promise<void> {
     stop();
     runId.value = id;
+    error.value = null; // the previous run's error is not this one's
     progress.value = null;
     steps.value = [];
     throughput.value = [];

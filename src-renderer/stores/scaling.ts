@@ -1,9 +1,10 @@
 // Scaling studies (multi-GPU): the list to pick from (empty until studies are recorded) and the picked
-// study's scaling report (speedup, efficiency, per-phase time, UN, the fitted model).
+// study's scaling report (speedup, efficiency, per-phase time, UN, the fitted model), and its exports.
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
+import type { StudyExportFormat } from '../../src-main/common/contract/contract.js';
 import type { ScalingReport } from '../../src-main/common/reports/scaling-model.js';
-import type { StudyInfo } from '../../src-main/common/contract/types.js';
+import type { ExportedFile, StudyInfo } from '../../src-main/common/contract/types.js';
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
 
@@ -15,6 +16,8 @@ export const useScalingStore = defineStore('scaling', () => {
   const loaded = ref(false);
   const loading = ref(false);
   const error = ref<string | null>(null);
+  const exporting = ref<StudyExportFormat | null>(null);
+  const lastExport = ref<string | null>(null);
 
   // Actions
   /** Loads the studies and the report of the first. */
@@ -32,6 +35,7 @@ export const useScalingStore = defineStore('scaling', () => {
   /** Picks a study and loads its scaling report. */
   async function pick(id: number): Promise<void> {
     picked.value = id;
+    lastExport.value = null;
     loading.value = true;
     error.value = null;
     try {
@@ -44,5 +48,22 @@ export const useScalingStore = defineStore('scaling', () => {
     }
   }
 
-  return { studies, picked, report, loaded, loading, error, load, pick };
+  /** Exports the picked study's report; resolves to the file (the view downloads it), or null with `error` set. */
+  async function exportAs(format: StudyExportFormat): Promise<ExportedFile | null> {
+    if (picked.value === null) return null;
+    exporting.value = format;
+    error.value = null;
+    try {
+      const f = await getApi().exportStudy({ studyId: picked.value, format });
+      lastExport.value = f.savedPath ? `saved ${f.savedPath}` : `downloaded ${f.fileName}`;
+      return f;
+    } catch (e) {
+      error.value = errorText(e);
+      return null;
+    } finally {
+      exporting.value = null;
+    }
+  }
+
+  return { studies, picked, report, loaded, loading, error, exporting, lastExport, load, pick, exportAs };
 });

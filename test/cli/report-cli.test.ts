@@ -11,7 +11,7 @@ import { FIELD_NAMES } from '../../src-main/common/field-names.js';
 import type { Comparison } from '../../src-main/common/reports/compare-model.js';
 import type { ProfileReport } from '../../src-main/common/reports/profile-model.js';
 import { RunStore } from '../../src-main/store/run-store.js';
-import { csvSections, htmlKeyedValues, htmlPhaseRow, parseVti } from '../reports/parse-helpers.js';
+import { csvSections, htmlKeyedValues, htmlPhaseRow, parseCsv, parseVti, readZip } from '../reports/parse-helpers.js';
 
 const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
 const DIR = mkdtempSync(join(tmpdir(), 'dsmc-report-cli-'));
@@ -128,6 +128,26 @@ describe('dsmc report profile', () => {
 
     expect(readFileSync(join(DIR, 'profile.pdf')).subarray(0, 4).toString('latin1')).toBe('%PDF');
     expect(readdirSync(DIR).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('writes one CSV file per table into FILE.zip (the extension chooses the format), the field plane included', () => {
+    const r = dsmc(['report', 'profile', String(boxA), '--out', join(DIR, 'tables.zip')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('(zip profile of run');
+    const files = Object.fromEntries(readZip(readFileSync(join(DIR, 'tables.zip'))).map((f) => [f.name, parseCsv(f.text)]));
+    expect(Object.keys(files).slice(0, 4)).toEqual(['metrics.csv', 'phases.csv', 'steps.csv', 'totals.csv']);
+    expect(Object.keys(files)).toContain('field_plane.csv');
+    expect(Object.keys(files)).not.toContain('surface_triangles.csv'); // no bodies
+    const m = Object.fromEntries(files['metrics.csv'].slice(1));
+    expect(Number(m.particle_steps_per_second)).toBe(store.getRun(boxA).summary!.particleStepsPerSecond);
+    const fields = store.getFields(boxA)!;
+    const [head, ...rows] = files['field_plane.csv'];
+    // the plane normal to z (the axis with the fewest cells, z on a tie) through the middle layer, one row per cell
+    expect(rows.length).toBe(fields.cells[0] * fields.cells[1]);
+    const k = Math.floor(fields.cells[2] / 2);
+    const [i, j] = [1, 2];
+    const row = rows.find((x) => Number(x[0]) === i && Number(x[1]) === j)!;
+    expect(Number(row[head.indexOf('n_m-3')])).toBe(fields.values.n[i + fields.cells[0] * (j + fields.cells[1] * k)]);
   });
 
   it('names what is wrong with the arguments', () => {

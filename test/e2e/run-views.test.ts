@@ -3,7 +3,7 @@
 // shrunk sphere preset is launched; the body outline stays drawn above the heatmap on every field (its caption is
 // true) and "No field to show yet." never sits under a drawn map; the live view of the finished run has no empty
 // throughput chart and names steps and particle counts apart; a run that does not exist clears the previous
-// run's content. Screenshots go to test-results/e2e/run-views-*.png.
+// run's content, in the run detail and in the live view. Screenshots go to test-results/e2e/run-views-*.png.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowserSession, type BrowserSession } from './browser-session.js';
@@ -123,6 +123,14 @@ describe('run detail views of issue 27, in a browser against dsmc serve', () => 
     await expect.poll(() => page.locator('.detail').count()).toBe(0);
     expect(await page.locator('[data-test="heatmap"]').count()).toBe(0);
     await session.shot('run-views-3-not-found');
+    // the live view of a run that does not exist: the error alone, no "loading" and no empty charts under it
+    await page.goto(`${serve.url}#/runs/${runId}/live`);
+    await page.waitForSelector('[data-test="particle-counts"]');
+    await page.goto(`${serve.url}#/runs/999/live`);
+    await expect.poll(() => page.locator('main, body').first().textContent()).toMatch(/run 999 not found/);
+    expect(await page.locator('[data-test="live-status"]').textContent()).toBe('');
+    expect(await page.locator('[data-test="particle-counts"], [data-test="throughput-note"], [data-test="live-heatmap"], .live canvas, .live .charts').count()).toBe(0);
+    await session.shot('run-views-4-live-not-found');
     expect(session.pageErrors).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 // Readers for the report tests: CSV sections (RFC 4180 quoting), the data-value cells of the HTML report,
-// and small VTK ImageData (.vti) and PolyData (.vtp) parsers for inline binary (UInt64 header) and ascii arrays.
+// small VTK ImageData (.vti) and PolyData (.vtp) parsers for inline binary (UInt64 header) and ascii arrays, and a
+// .zip reader (central directory, deflate by node:zlib) independent of the zip library the reports write with.
+import { crc32 as zlibCrc32, inflateRawSync } from 'node:zlib';
 import { expect } from 'vitest';
 
 /** Rows of a CSV text (quoted cells may hold commas, quotes and newlines). */
@@ -130,4 +132,29 @@ export function parseVtp(xml: string) {
     return out;
   };
   return { file, piece, points: section('Points'), polys: section('Polys'), cells: section('CellData') };
+}
+
+/** The files of a .zip (read through its central directory, inflated by node:zlib, CRC-32 checked), in stored order. */
+export function readZip(bytes: Uint8Array): { name: string; text: string }[] {
+  const b = Buffer.from(bytes);
+  let end = b.length - 22;
+  while (end >= 0 && b.readUInt32LE(end) !== 0x06054b50) end--;
+  expect(end, 'end of central directory').toBeGreaterThanOrEqual(0);
+  const count = b.readUInt16LE(end + 10);
+  let at = b.readUInt32LE(end + 16);
+  const out: { name: string; text: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    expect(b.readUInt32LE(at), 'central directory entry').toBe(0x02014b50);
+    const [method, crc, size, nameLen, extraLen, commentLen, local] = [b.readUInt16LE(at + 10), b.readUInt32LE(at + 16), b.readUInt32LE(at + 20),
+      b.readUInt16LE(at + 28), b.readUInt16LE(at + 30), b.readUInt16LE(at + 32), b.readUInt32LE(at + 42)];
+    const name = b.toString('utf8', at + 46, at + 46 + nameLen);
+    expect(b.readUInt32LE(local), 'local header').toBe(0x04034b50);
+    const start = local + 30 + b.readUInt16LE(local + 26) + b.readUInt16LE(local + 28);
+    const raw = b.subarray(start, start + size);
+    const data = method === 8 ? inflateRawSync(raw) : method === 0 ? raw : expect.fail(`zip method ${method}`);
+    expect(zlibCrc32(data), `CRC of ${name}`).toBe(crc);
+    out.push({ name, text: data.toString('utf8') });
+    at += 46 + nameLen + extraLen + commentLen;
+  }
+  return out;
 }

@@ -12,14 +12,14 @@ import type { PhaseRecord, RankStepRecord } from '../../src-main/common/run-reco
 import { reportCommand } from '../../src-main/cli/commands/report-commands.js';
 import { DEFAULT_CHROMIUM } from '../../src-main/reports/html-to-pdf.js';
 import { escapeHtml } from '../../src-main/reports/html-escape.js';
-import { scalingCsv } from '../../src-main/reports/scaling-csv.js';
+import { scalingCsv, scalingCsvZip } from '../../src-main/reports/scaling-csv.js';
 import { defaultScalingOut, exportScaling, scalingFormatOf } from '../../src-main/reports/scaling-export.js';
 import { scalingHtml } from '../../src-main/reports/scaling-html.js';
 import { loadScalingInput } from '../../src-main/reports/scaling-source.js';
 import { RunStore } from '../../src-main/store/run-store.js';
 import { runInput, summary } from '../store/store-fixtures.js';
 import { NASTY } from './fixtures.js';
-import { csvSections, htmlKeyedValues } from './parse-helpers.js';
+import { csvSections, htmlKeyedValues, parseCsv, readZip } from './parse-helpers.js';
 
 const TRUTH = { kind: 'strong' as const, t1Seconds: 8, serialFraction: 0.02, commSeconds: 0.05 };
 const PARTICLES = 1e6;
@@ -247,6 +247,12 @@ describe('weak scaling report', () => {
     expect(scalingHtml(weak)).toContain('scaled speedup n E(n)');
     expect(scalingHtml(weak)).toContain('time added per extra GPU s (x T1)');
     expect(scalingHtml(weak)).not.toContain('<th>serial fraction s</th>');
+    // nor in the model's note: a weak fit's s is a time per added GPU, not a serial fraction
+    expect(scalingHtml(weak)).not.toMatch(/serial fraction/i);
+    expect(scalingHtml(weak)).toContain('each added GPU adds s x T1');
+    const two = buildScalingReport({ study: { ...report.study, kind: 'weak' }, runs: loadScalingInput(store, studyId).runs.filter((r) => r.gpus <= 2) });
+    expect(two.fitNote).toContain('only T1 and the time added per extra GPU s are fitted');
+    expect(scalingHtml(two)).not.toMatch(/serial fraction/i);
     expect(weak.fit!.formula).toBe('T(n) = T1 * (1 + s * (n - 1)) + c * log2(n)');
   });
 });
@@ -283,6 +289,29 @@ describe('CSV scaling report', () => {
     expect(Number(fit.prediction_gpus)).toBe(8);
     expect(s.fit_points.rows.length).toBe(3);
     expect(s.notes.rows.map((r) => r[0])).toEqual(['skipped']);
+  });
+});
+
+describe('CSV scaling report as a zip', () => {
+  it('holds one plain CSV per table with the same header and rows as the sections', () => {
+    const files = readZip(scalingCsvZip(report));
+    const sections = csvSections(scalingCsv(report));
+    expect(files.map((f) => f.name)).toEqual(Object.keys(sections).map((n) => `${n}.csv`));
+    for (const f of files) {
+      const [header, ...rows] = parseCsv(f.text);
+      const s = sections[f.name.replace(/\.csv$/, '')];
+      expect(header, f.name).toEqual(s.header);
+      expect(rows, f.name).toEqual(s.rows);
+    }
+    const points = parseCsv(files.find((f) => f.name === 'points.csv')!.text);
+    expect(points.slice(1).map((r) => Number(r[points[0].indexOf('speedup')]))).toEqual(report.points.map((p) => p.speedup));
+  });
+
+  it('is a format of the export and of `dsmc report scaling` (study-ID-scaling-csv.zip)', async () => {
+    const target = mkdtempSync(join(dir, 'zip-'));
+    await exportScaling(report, scalingFormatOf('zip'), join(target, 'r.zip'));
+    expect(readZip(readFileSync(join(target, 'r.zip'))).map((f) => f.name)).toContain('fit.csv');
+    expect(defaultScalingOut(3, 'zip')).toBe('study-3-scaling-csv.zip');
   });
 });
 

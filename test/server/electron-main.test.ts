@@ -76,6 +76,7 @@ const SAMPLE_REQUESTS: { [K in ContractMethod]: ContractRequest<K> } = {
   tagRun: { runId: 1, tag: 'x' }, setNotes: { runId: 1, notes: '' }, listPresets: {}, checkCase: { caseJson: {} }, uploadMesh: { name: 'm.stl', contentBase64: 'AAAA' }, listGpus: {}, listClusterProfiles: {},
   launchRun: { project: 'p', caseJson: {} }, cancelRun: { runId: 1 }, resumeRun: { runId: 1 }, setLiveView: { runId: 1, field: 'T', axis: 'y' }, getLiveRun: { runId: 1 }, compareRuns: { runIds: [1, 2] },
   compareFieldSlice: { runIds: [1, 2], field: 'T', axis: 'x' }, exportRun: { runId: 1, format: 'html' }, listStudies: {}, getScaling: { studyId: 1 },
+  exportStudy: { studyId: 1, format: 'zip' },
 };
 
 /** A services stand-in that records each call and answers with the method name. */
@@ -89,6 +90,7 @@ function recordingServices() {
   for (const m of CONTRACT_METHODS) {
     target[m] = async (r: unknown) => {
       calls.push([m, r]);
+      if (m === 'exportStudy') return { fileName: 'study-1-scaling-csv.zip', mimeType: 'application/zip', base64: Buffer.from('PK zip').toString('base64'), savedPath: null };
       return m === 'exportRun' ? { fileName: 'run-1-profile.html', mimeType: 'text/html', base64: Buffer.from('<html>report</html>').toString('base64'), savedPath: null } : m;
     };
   }
@@ -137,11 +139,12 @@ describe('Electron main (electron mocked)', async () => {
   });
 
   it('wires every contract method through the one call channel to the services, validated', async () => {
+    const saved = ['exportRun', 'exportStudy'];
     for (const m of CONTRACT_METHODS) {
-      if (m === 'exportRun') continue;
+      if (saved.includes(m)) continue;
       await expect(handler(trusted, m, SAMPLE_REQUESTS[m]), m).resolves.toBe(m);
     }
-    expect(rec.calls.map(([m]) => m).sort()).toEqual(CONTRACT_METHODS.filter((m) => m !== 'exportRun').sort());
+    expect(rec.calls.map(([m]) => m).sort()).toEqual(CONTRACT_METHODS.filter((m) => !saved.includes(m)).sort());
     // defaults of the schema are applied before the services see a request
     expect(rec.calls.find(([m]) => m === 'launchRun')![1]).toMatchObject({ ranks: 1 });
     // no decomposition asked for: the run takes the case's default (balance-plan.ts)
@@ -159,6 +162,13 @@ describe('Electron main (electron mocked)', async () => {
     const r = await handler(trusted, 'exportRun', { runId: 1, format: 'html' });
     expect(r).toMatchObject({ savedPath: fake.state.saveTo, base64: '' });
     expect(readFileSync(fake.state.saveTo, 'utf8')).toBe('<html>report</html>');
+  });
+
+  it('saves a scaling study\'s export through the save dialog too', async () => {
+    fake.state.saveTo = join(dir, 'study.zip');
+    const r = await handler(trusted, 'exportStudy', { studyId: 1, format: 'zip' });
+    expect(r).toMatchObject({ savedPath: fake.state.saveTo, base64: '', fileName: 'study-1-scaling-csv.zip' });
+    expect(readFileSync(fake.state.saveTo, 'utf8')).toBe('PK zip');
   });
 
   it('forwards live run events to the window', () => {

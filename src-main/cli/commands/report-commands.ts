@@ -39,8 +39,8 @@ function subcommandRun(args: CommandArgs, word: string, usage: string): number {
   return runIdArg(args.positionals[1], usage);
 }
 
-const PROFILE_USAGE = 'report profile RUN --format html|csv|json|pdf --out FILE [--data-dir DIR]';
-const SCALING_USAGE = 'report scaling STUDY [--format html|csv|json|pdf] [--out FILE] [--data-dir DIR]';
+const PROFILE_USAGE = 'report profile RUN --format html|csv|zip|json|pdf --out FILE [--data-dir DIR]';
+const SCALING_USAGE = 'report scaling STUDY [--format html|csv|zip|json|pdf] [--out FILE] [--data-dir DIR]';
 const REPORT_USAGE = `${PROFILE_USAGE}\n       dsmc ${SCALING_USAGE}`;
 
 /** `report profile RUN`: the profiling report of one run (--out required). */
@@ -48,12 +48,16 @@ async function reportProfile(args: CommandArgs): Promise<number> {
   const id = subcommandRun(args, 'profile', PROFILE_USAGE);
   // loaded on demand: ECharts takes ~0.6 s to load and only reports need it
   const { exportProfile, profileFormatOf, PROFILE_FORMATS } = await import('../../reports/export-profile.js');
+  const { loadReportFigures } = await import('../../reports/report-figures.js');
   const out = outOf(args, PROFILE_USAGE);
   const guard = outputGuard(args);
   checkOutputTarget(out, guard);
   const format = reportFormat(out, givenFormat(args, profileFormatOf), PROFILE_FORMATS, 'html');
-  const report = withStore(args, (store) => buildProfileReport(loadProfileInput(store, id)));
-  await exportProfile(report, format, out, guard);
+  // the JSON model has no figures; the other formats draw or tabulate the field maps and surface distributions
+  const { report, figures } = withStore(args, (store) => ({
+    report: buildProfileReport(loadProfileInput(store, id)), figures: format === 'json' ? null : loadReportFigures(store, id),
+  }));
+  await exportProfile(report, format, out, guard, figures);
   process.stdout.write(`wrote ${out} (${format} profile of run ${id})\n`);
   return 0;
 }
@@ -84,7 +88,8 @@ export const reportCommand: CliCommand = {
   usage: REPORT_USAGE,
   summary: "Write a run's profiling report (SPARTA-style phase table, throughput, conservation, charts, the case) or a\n" +
     "study's scaling report (speedup, efficiency, phases, UN, throughput per GPU, fitted model and prediction);\n" +
-    'html is one self-contained file that opens offline, pdf prints it with headless Chromium (apt-get install chromium).',
+    'html is one self-contained file that opens offline (a run\'s field maps and surface distributions included), pdf prints it\n' +
+    'with headless Chromium (apt-get install chromium), csv is one file of sections, zip one CSV file per table (pandas, spreadsheets).',
   options: { ...DATA_DIR_OPTION, format: { type: 'string' }, out: { type: 'string' } },
   async run(args) {
     const kind = args.positionals[0];

@@ -69,7 +69,7 @@ export function formatStudy(study: StudyRecord, report: ScalingReport): string {
   }
   if (report.fitNote) lines.push(report.fitNote);
   for (const w of report.warnings) lines.push(`warning: ${w}`);
-  lines.push(`full report: dsmc report scaling ${study.id} --format html|csv|json|pdf`);
+  lines.push(`full report: dsmc report scaling ${study.id} --format html|csv|zip|json|pdf`);
   return lines.join('\n');
 }
 

@@ -10,7 +10,7 @@ import { colourBarParts } from './colour-bar.js';
 import { colourRange, colourValue, type ColourRange, type RangeChoice } from './colour-range.js';
 
 /** Colours of the colour bar, low to high (viridis-like). */
-const RAMP = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
+export const RAMP = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
 /** Colours of a signed map (difference in standard errors), negative to positive. */
 const DIVERGING = ['#2166ac', '#92c5de', '#f7f7f7', '#f4a582', '#b2182b'];
 /** Colour of the bodies' outline over the map. */

@@ -9,9 +9,13 @@ import type { ClusterProfileInfo,
   ProjectRecord, RunComparison, RunDetail, RunParameter, RunRecord, RunStatus, StudyInfo, SurfaceView, UploadedMesh,
 } from './types.js';
 
-/** Export formats of a run: the profile report's four, the fields as VTK ImageData and the body surfaces as VTK PolyData. */
-export const EXPORT_FORMATS = ['html', 'csv', 'json', 'pdf', 'vtk', 'vtp'] as const;
+/** Export formats of a run: the profile report's five (zip: one CSV file per table), the fields as VTK ImageData and the body surfaces as VTK PolyData. */
+export const EXPORT_FORMATS = ['html', 'csv', 'json', 'pdf', 'vtk', 'vtp', 'zip'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Export formats of a scaling study's report (zip: one CSV file per table). */
+export const STUDY_EXPORT_FORMATS = ['html', 'pdf', 'zip', 'csv', 'json'] as const;
+export type StudyExportFormat = (typeof STUDY_EXPORT_FORMATS)[number];
 
 /** Domain decompositions a multi-rank launch can ask for. */
 export const DECOMPOSITIONS = ['slab', 'block', 'rcb'] as const;
@@ -79,6 +83,10 @@ export const CONTRACT_REQUESTS = {
   exportRun: z.object({ runId, format: z.enum(EXPORT_FORMATS, { error: `format: expected one of ${EXPORT_FORMATS.join(', ')}` }) }),
   listStudies: z.object({ project: projectName.optional() }).optional(),
   getScaling: z.object({ studyId: z.number({ error: 'studyId: expected a study id (a positive integer)' }).int().positive() }),
+  exportStudy: z.object({
+    studyId: z.number({ error: 'studyId: expected a study id (a positive integer)' }).int().positive(),
+    format: z.enum(STUDY_EXPORT_FORMATS, { error: `format: expected one of ${STUDY_EXPORT_FORMATS.join(', ')}` }),
+  }),
 };
 
 /** The request type of each method (what the renderer passes). */
@@ -115,6 +123,7 @@ export interface ContractResults {
   exportRun: ExportedFile;
   listStudies: StudyInfo[];
   getScaling: ScalingReport;
+  exportStudy: ExportedFile;
 }
 
 export type ContractMethod = keyof typeof CONTRACT_REQUESTS & keyof ContractResults;

@@ -207,7 +207,7 @@ export function buildScalingReport(input: ScalingInput): ScalingReport {
   const fit = fitScalingModel(kind, points.map((p) => ({ gpus: p.gpus, seconds: p.scaledSeconds })));
   const fitNote = points.length < 2
     ? `no model: it needs completed runs on at least two GPU counts, the study has ${points.length}`
-    : points.length === 2 ? 'two GPU counts: only T1 and the serial fraction are fitted (c = 0); add a third GPU count to fit the communication term' : null;
+    : points.length === 2 ? `two GPU counts: only T1 and ${kind === 'weak' ? 'the time added per extra GPU s' : 'the serial fraction'} are fitted (c = 0); add a third GPU count to fit the communication term` : null;
   const phaseNames: string[] = [];
   for (const p of points) for (const row of p.phases) if (!phaseNames.includes(row.phase)) phaseNames.push(row.phase);
   return { kind: 'dsmc-scaling-report', version: 1, study: studyHeader(input.study), baselineGpus: base?.gpus ?? null, points, phaseNames, fit, fitNote, skipped, warnings };
