@@ -25,6 +25,9 @@ declare module 'electron' {
     webContents: WebContents;
     loadFile(path: string): Promise<void>;
     on(event: 'closed', listener: () => void): void;
+    isMinimized(): boolean;
+    restore(): void;
+    focus(): void;
   }
   interface OnHeadersReceivedDetails {
     url: string;
@@ -32,9 +35,11 @@ declare module 'electron' {
   }
   const app: {
     whenReady(): Promise<void>;
-    on(event: 'window-all-closed' | 'before-quit', listener: () => void): void;
+    on(event: 'window-all-closed' | 'before-quit' | 'second-instance', listener: () => void): void;
     on(event: 'web-contents-created', listener: (e: unknown, contents: WebContents) => void): void;
     quit(): void;
+    exit(exitCode?: number): void;
+    requestSingleInstanceLock(): boolean;
     getPath(name: 'userData'): string;
   };
   const ipcMain: {
@@ -42,10 +47,12 @@ declare module 'electron' {
   };
   const dialog: {
     showSaveDialog(window: BrowserWindow, options: { defaultPath?: string; title?: string }): Promise<{ canceled: boolean; filePath?: string }>;
+    showErrorBox(title: string, content: string): void;
   };
   const session: {
     defaultSession: {
       webRequest: {
+        onBeforeRequest(listener: (details: { url: string }, callback: (r: { cancel?: boolean }) => void) => void): void;
         onHeadersReceived(listener: (details: OnHeadersReceivedDetails, callback: (r: { responseHeaders?: Record<string, string[]> }) => void) => void): void;
       };
       setPermissionRequestHandler(handler: (wc: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
