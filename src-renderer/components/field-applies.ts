@@ -7,9 +7,10 @@ import { SPECIES_LIBRARY } from '../../src-main/common/species-library.js';
 
 type Json = Record<string, unknown>;
 
-/** A rule: whether the field applies, given the object holding it and the whole case; `when` says when it does. */
+/** A rule: whether the field applies, given the object holding it, the whole case and the holder's path; `when` says
+ *  when it does. */
 interface ApplyRule {
-  applies: (holder: Json, root: Json) => boolean;
+  applies: (holder: Json, root: Json, path: readonly (string | number)[]) => boolean;
   when: string;
 }
 
@@ -45,7 +46,10 @@ const RULES: Readonly<Record<string, ApplyRule>> = {
   'species[].rotationalRelaxation': { applies: (s) => rotationalDof(s) === 2 && s.parker === undefined, when: `${MOLECULE} without parker` },
   'species[].parker': rotating,
   'species[].vibration': rotating,
-  'species[].vibration.relaxation': { applies: (v) => v.millikanWhite !== true, when: 'with millikanWhite off' },
+  'species[].vibration.relaxation': {
+    applies: (v, root, path) => (v.millikanWhite ?? libraryValue([...path, 'millikanWhite'], root)?.value) !== true,
+    when: 'with millikanWhite off',
+  },
   'initial.rotationalTemperature': { applies: (_h, root) => speciesOf(root).some((s) => rotationalDof(s) === 2), when: 'when a species rotates' },
   'initial.vibrationalTemperature': { applies: (_h, root) => speciesOf(root).some(vibrates), when: 'when a species vibrates' },
   'initial.fractions': mixture,
@@ -56,5 +60,16 @@ const RULES: Readonly<Record<string, ApplyRule>> = {
 export function fieldApplies(path: readonly (string | number)[], key: string, holder: Json, root: Json): { applies: boolean; when: string } {
   const rule = RULES[unitPattern([...path, key])];
   if (!rule || holder[key] !== undefined) return { applies: true, when: '' };
-  return { applies: rule.applies(holder, root), when: rule.when };
+  return { applies: rule.applies(holder, root, path), when: rule.when };
+}
+
+/** The value a library species gives a field left empty beside `use` (`species[0].mass` of {"use": "N2"}), with the
+ *  species' name, for the input's placeholder; null elsewhere. */
+export function libraryValue(path: readonly (string | number)[], root: Json): { species: string; value: unknown } | null {
+  if (path[0] !== 'species' || typeof path[1] !== 'number' || path.length < 3) return null;
+  const item = speciesOf(root)[path[1]] as Json | undefined;
+  const name = typeof item?.use === 'string' ? item.use : null;
+  let node: unknown = name ? SPECIES_LIBRARY[name] : undefined;
+  for (const key of path.slice(2)) node = typeof node === 'object' && node !== null ? (node as Json)[key] : undefined;
+  return name && node !== undefined && typeof node !== 'object' ? { species: name, value: node } : null;
 }

@@ -145,6 +145,18 @@ describe('species sub-forms shown only where they apply', () => {
     expect(named.find('fieldset[data-field="species[0].vibration"]').exists()).toBe(true);
   });
 
+  it('shows what a library species gives a field left empty: placeholders, its rotationalDof and Millikan-White', () => {
+    const w = mountForm(caseWith([{ use: 'N2' }]));
+    expect(w.find('input[data-field="species[0].mass"]').attributes('placeholder')).toBe('N2: 4.65e-26');
+    expect(w.find('input[data-field="species[0].vibration.characteristicTemperature"]').attributes('placeholder')).toBe('N2: 3371');
+    expect((w.find('select[data-field="species[0].rotationalDof"]').element as HTMLSelectElement).value).toBe('2');
+    expect((w.find('input[data-field="species[0].vibration.millikanWhite"]').element as HTMLInputElement).checked).toBe(true);
+    // N2 of the library relaxes its vibration by Millikan-White: its constant Zvib does not apply
+    expect(w.find('[data-field="species[0].vibration.relaxation"]').exists()).toBe(false);
+    // a hand-written species keeps the schema's defaults as hints
+    expect(mountForm(caseWith([ARGON])).find('input[data-field="run.seed"]').attributes('placeholder')).toBe('default 1');
+  });
+
   it('shows mole fractions for a mixture', () => {
     const w = mountForm(caseWith([ARGON, { use: 'N2' }]));
     expect(w.find('[data-field="initial.fractions"]').exists()).toBe(true);
