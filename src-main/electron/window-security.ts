@@ -24,7 +24,8 @@ export function hardenContents(contents: WebContents, appUrl: string): void {
   contents.on('will-attach-webview', (e) => e.preventDefault());
 }
 
-/** Adds the CSP header to every response (the page's meta tag repeats it for file://). */
+/** Adds the CSP header to every response (the page's own meta policy is browser mode's, which allows its WebSocket;
+ *  in the window isAppRequest keeps the page off the network either way). */
 export function withCsp(headers: Record<string, string[]> | undefined): Record<string, string[]> {
   return { ...(headers ?? {}), 'Content-Security-Policy': [APP_CSP] };
 }
