@@ -47,6 +47,7 @@ const FIELD_UNITS: Readonly<Record<string, string | null>> = {
   'bodies[].shape.center': 'm',
   'bodies[].shape.radius': 'm',
   'bodies[].shape.segments': 'facets',
+  'bodies[].shape.resolution': 'm',
   'bodies[].shape.subdivisions': null,
   'bodies[].surface.temperature': 'K',
   'bodies[].surface.velocity': 'm/s',
