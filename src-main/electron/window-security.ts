@@ -2,7 +2,7 @@
 // Content-Security-Policy on every response, no request but for the app's own files, no navigation away from the
 // app, no new windows, no webviews, no permissions (camera, notifications, ...).
 import type { WebContents, WebPreferences } from 'electron';
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The policy of the app's pages: own scripts only, no remote connections (IPC carries the contract). */
@@ -38,10 +38,16 @@ const LOCAL_SCHEMES = new Set(['data:', 'blob:', 'devtools:']);
  *  nor read the disk, whether or not Chromium applies the CSP header to a file:// page (the page's own meta policy
  *  allows the WebSocket of browser mode). */
 export function isAppRequest(url: string, rendererDir: string): boolean {
-  let parsed: URL;
-  try { parsed = new URL(url); } catch { return false; }
-  if (LOCAL_SCHEMES.has(parsed.protocol)) return true;
-  if (parsed.protocol !== 'file:') return false;
-  const rel = relative(rendererDir, fileURLToPath(parsed));
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  let path: string;
+  try {
+    const parsed = new URL(url);
+    if (LOCAL_SCHEMES.has(parsed.protocol)) return true;
+    if (parsed.protocol !== 'file:') return false;
+    // throws for a file URL naming another host (file://server/share/...), which is refused too
+    path = fileURLToPath(parsed);
+  } catch {
+    return false;
+  }
+  const rel = relative(rendererDir, path);
+  return rel !== '' && rel.split(sep)[0] !== '..' && !isAbsolute(rel);
 }

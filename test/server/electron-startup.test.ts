@@ -74,7 +74,7 @@ describe('Electron start-up (electron stand-in)', () => {
     expect(cancelled('blob:file:///0c6f-4a')).toBe(false);
     for (const url of ['https://example.com/x.js', 'http://127.0.0.1:8080/', 'ws://127.0.0.1:9000/', 'wss://evil.example/',
       pathToFileURL(join(packageRoot(), 'package.json')).href, pathToFileURL(RENDERER).href, 'file:///etc/passwd',
-      `${pathToFileURL(RENDERER).href}/../../package.json`, 'ftp://example.com/', 'not a url']) {
+      `${pathToFileURL(RENDERER).href}/../../package.json`, 'file://fileserver/share/x.js', 'ftp://example.com/', 'not a url']) {
       expect(cancelled(url), url).toBe(true);
     }
   });
@@ -89,5 +89,6 @@ describe('Electron start-up (electron stand-in)', () => {
   it('isAppRequest keeps a sibling folder named like the renderer out', () => {
     expect(isAppRequest(pathToFileURL(`${RENDERER}-evil/index.html`).href, RENDERER)).toBe(false);
     expect(isAppRequest(pathToFileURL(join(RENDERER, 'index.html')).href, RENDERER)).toBe(true);
+    expect(isAppRequest(pathToFileURL(join(RENDERER, '..assets', 'a.js')).href, RENDERER)).toBe(true);
   });
 });
