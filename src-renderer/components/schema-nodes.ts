@@ -5,7 +5,7 @@
 export interface SchemaNode {
   type?: string;
   description?: string;
-  enum?: string[];
+  enum?: (string | number)[];
   const?: string;
   default?: unknown;
   properties?: Record<string, SchemaNode>;
@@ -75,4 +75,12 @@ export function liveNumber(text: string): number | null {
   const t = text.trim();
   const x = Number(t);
   return t !== '' && Number.isFinite(x) && String(x) === t ? x : null;
+}
+
+/** Fields edited as several lines of text, by path (the case's description). */
+const MULTILINE_FIELDS: ReadonlySet<string> = new Set(['description']);
+
+/** True when the text field at `pathText` takes several lines (a textarea instead of one line). */
+export function isMultiline(pathText: string): boolean {
+  return MULTILINE_FIELDS.has(pathText);
 }

@@ -48,10 +48,10 @@ export function shapeTriangles(shape: Json): number | null {
 /** The main sizes of a shape in words. */
 function shapeDetail(shape: Json): string {
   switch (shape.type) {
-    case 'sphere': return `radius ${num(shape.radius) ?? '?'} m at ${vec(shape.center)}`;
-    case 'cylinder': return `radius ${num(shape.radius) ?? '?'} m, axis ${typeof shape.axis === 'string' ? shape.axis : Array.isArray(shape.axis) ? vec(shape.axis) : 'z'}, at ${vec(shape.center)}`;
-    case 'box': return `${vec(shape.min)} to ${vec(shape.max)}`;
-    case 'wedge': return `${num(shape.angle) ?? '?'} deg, length ${num(shape.length) ?? '?'} m, apex ${vec(shape.apex)}${shape.symmetric === true ? ', symmetric' : ''}`;
+    case 'sphere': return `radius ${num(shape.radius) ?? '?'} m at ${vec(shape.center)} m`;
+    case 'cylinder': return `radius ${num(shape.radius) ?? '?'} m, axis ${typeof shape.axis === 'string' ? shape.axis : Array.isArray(shape.axis) ? vec(shape.axis) : 'z'}, at ${vec(shape.center)} m`;
+    case 'box': return `${vec(shape.min)} m to ${vec(shape.max)} m`;
+    case 'wedge': return `${num(shape.angle) ?? '?'}°, length ${num(shape.length) ?? '?'} m, apex ${vec(shape.apex)} m${shape.symmetric === true ? ', symmetric' : ''}`;
     case 'stl': return `${typeof shape.file === 'string' ? shape.file : '?'}${num(shape.scale) !== undefined && shape.scale !== 1 ? ` x ${shape.scale}` : ''}`;
     default: return '';
   }

@@ -61,7 +61,8 @@ describe('case editor bodies', () => {
       ['ball', 'sphere', 'maxwell, 300 K, accommodation 0.8', 1280],
       ['ramp', 'wedge', 'specular', 12],
     ]);
-    expect(rows[0].shapeDetail).toBe('radius 0.2 m at [0.5, 1, 0.5]');
+    expect(rows[0].shapeDetail).toBe('radius 0.2 m at [0.5, 1, 0.5] m');
+    expect(rows[1].shapeDetail).toBe('20°, length 0.3 m, apex [0.1, 0.2, 0] m');
     const messages = new Map([
       ['bodies[0].shape.radius', [{ level: 'error' as const, text: 'expected a finite number > 0' }]],
       ['bodies', [{ level: 'error' as const, text: 'body "ramp" leaves the box: ...' }, { level: 'error' as const, text: 'bodies "ball" and "ramp" overlap' }]],

@@ -1,6 +1,7 @@
-// Electron main's wiring with `electron` mocked (Electron's binary cannot run on these machines): the window's
-// security settings, navigation and new windows blocked, the CSP header, the IPC sender check, every contract
-// method reaching the services through the one call channel, events forwarded, exports saved via a dialog.
+// Electron main's wiring with `electron` replaced by a stand-in (electron-stand-in.ts; Electron's binary cannot run on
+// these machines): the window's security settings, navigation and new windows blocked, the CSP header, the IPC sender
+// check, every contract method reaching the services through the one call channel, events forwarded, exports saved
+// via a dialog. Start-up, single instance and the request filter: electron-startup.test.ts.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,65 +10,11 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CONTRACT_METHODS, type ContractMethod, type ContractRequest } from '../../src-main/common/contract/contract.js';
 import type { RunEvent } from '../../src-main/common/contract/types.js';
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../src-main/common/contract/wire.js';
+import { electronModule, state } from './electron-stand-in.js';
 
 type Handler = (event: unknown, ...args: unknown[]) => Promise<unknown>;
 
-const fake = vi.hoisted(() => {
-  const state = {
-    handlers: new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>(),
-    windows: [] as { options: { webPreferences?: Record<string, unknown> }; webContents: { id: number; sent: unknown[][]; listeners: Map<string, (...a: unknown[]) => void>; openHandler: ((d: { url: string }) => unknown) | null } }[],
-    appListeners: new Map<string, (...a: unknown[]) => void>(),
-    headerHook: null as null | ((details: unknown, cb: (r: unknown) => void) => void),
-    saveTo: '' as string,
-    exposed: new Map<string, unknown>(),
-    invoked: [] as unknown[][],
-    rendererListeners: new Map<string, (...a: unknown[]) => void>(),
-  };
-  class BrowserWindow {
-    webContents: { id: number; sent: unknown[][]; listeners: Map<string, (...a: unknown[]) => void>; openHandler: ((d: { url: string }) => unknown) | null; send(...a: unknown[]): void; on(e: string, l: (...a: unknown[]) => void): void; setWindowOpenHandler(h: (d: { url: string }) => unknown): void; isDestroyed(): boolean };
-    loaded = '';
-    constructor(readonly options: { webPreferences?: Record<string, unknown> }) {
-      const wc = {
-        id: 7, sent: [] as unknown[][], listeners: new Map<string, (...a: unknown[]) => void>(), openHandler: null as ((d: { url: string }) => unknown) | null,
-        send(...a: unknown[]) { wc.sent.push(a); },
-        on(e: string, l: (...a: unknown[]) => void) { wc.listeners.set(e, l); },
-        setWindowOpenHandler(h: (d: { url: string }) => unknown) { wc.openHandler = h; },
-        isDestroyed: () => false,
-      };
-      this.webContents = wc;
-      state.windows.push(this);
-      state.appListeners.get('web-contents-created')?.({}, wc);
-    }
-    async loadFile(p: string) { this.loaded = p; }
-    on() {}
-  }
-  const electron = {
-    app: {
-      whenReady: async () => {},
-      on: (e: string, l: (...a: unknown[]) => void) => state.appListeners.set(e, l),
-      quit: () => {},
-      getPath: () => '/tmp',
-    },
-    BrowserWindow,
-    ipcMain: { handle: (channel: string, l: (event: unknown, ...args: unknown[]) => Promise<unknown>) => state.handlers.set(channel, l) },
-    contextBridge: { exposeInMainWorld: (k: string, api: unknown) => state.exposed.set(k, api) },
-    ipcRenderer: {
-      invoke: async (...a: unknown[]) => { state.invoked.push(a); return 'answer'; },
-      on: (channel: string, l: (...a: unknown[]) => void) => state.rendererListeners.set(channel, l),
-      removeListener: (channel: string) => state.rendererListeners.delete(channel),
-    },
-    dialog: { showSaveDialog: async () => ({ canceled: false, filePath: state.saveTo }) },
-    session: {
-      defaultSession: {
-        webRequest: { onHeadersReceived: (l: (details: unknown, cb: (r: unknown) => void) => void) => { state.headerHook = l; } },
-        setPermissionRequestHandler: () => {},
-      },
-    },
-  };
-  return { state, electron };
-});
-
-vi.mock('electron', () => ({ ...fake.electron, default: fake.electron }));
+vi.mock('electron', async () => (await import('./electron-stand-in.js')).electronModule());
 
 /** One valid request per contract method (the Record type makes a missing method a compile error). */
 const SAMPLE_REQUESTS: { [K in ContractMethod]: ContractRequest<K> } = {
@@ -104,13 +51,13 @@ describe('Electron main (electron mocked)', async () => {
   const { startApp } = await import('../../src-main/electron/main.js');
   const rec = recordingServices();
   await startApp(() => rec.services);
-  const win = fake.state.windows[0];
-  const handler = fake.state.handlers.get(IPC_CALL_CHANNEL) as Handler;
+  const win = state.windows[0];
+  const handler = state.handlers.get(IPC_CALL_CHANNEL) as Handler;
   const appUrl = pathToFileURL((win as unknown as { loaded: string }).loaded).href;
   const trusted = { sender: { id: 7 }, senderFrame: { url: `${appUrl}#/projects` } };
 
   it('opens one window with contextIsolation and sandbox on, nodeIntegration off, and the CommonJS preload', () => {
-    expect(fake.state.windows).toHaveLength(1);
+    expect(state.windows).toHaveLength(1);
     expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
     expect(String(win.options.webPreferences!.preload)).toMatch(/electron[/\\]preload\.cjs$/);
     expect((win as unknown as { loaded: string }).loaded).toMatch(/out[/\\]renderer[/\\]index\.html$/);
@@ -132,7 +79,7 @@ describe('Electron main (electron mocked)', async () => {
 
   it('adds a strict Content-Security-Policy to every response', () => {
     let headers: Record<string, string[]> = {};
-    fake.state.headerHook!({ url: appUrl, responseHeaders: { 'X-A': ['1'] } }, (r) => { headers = (r as { responseHeaders: Record<string, string[]> }).responseHeaders; });
+    state.headerHook!({ url: appUrl, responseHeaders: { 'X-A': ['1'] } }, (r) => { headers = (r as { responseHeaders: Record<string, string[]> }).responseHeaders; });
     expect(headers['X-A']).toEqual(['1']);
     expect(headers['Content-Security-Policy'][0]).toContain("script-src 'self'");
     expect(headers['Content-Security-Policy'][0]).toContain("connect-src 'none'");
@@ -158,10 +105,10 @@ describe('Electron main (electron mocked)', async () => {
   });
 
   it('saves exports through the save dialog (temp file then rename)', async () => {
-    fake.state.saveTo = join(dir, 'report.html');
+    state.saveTo = join(dir, 'report.html');
     const r = await handler(trusted, 'exportRun', { runId: 1, format: 'html' });
-    expect(r).toMatchObject({ savedPath: fake.state.saveTo, base64: '' });
-    expect(readFileSync(fake.state.saveTo, 'utf8')).toBe('<html>report</html>');
+    expect(r).toMatchObject({ savedPath: state.saveTo, base64: '' });
+    expect(readFileSync(state.saveTo, 'utf8')).toBe('<html>report</html>');
   });
 
   it('saves a scaling study\'s export through the save dialog too', async () => {
@@ -180,19 +127,19 @@ describe('Electron main (electron mocked)', async () => {
   it('the built preload (CommonJS, requires only electron) exposes only window.dsmc, whose call and onEvent use the contract channels', async () => {
     // run the built CommonJS preload the way Electron's sandbox does: a wrapper with a require that knows only electron
     const source = readFileSync(join(import.meta.dirname, '..', '..', 'out', 'src-main', 'electron', 'preload.cjs'), 'utf8');
-    const sandboxRequire = (name: string) => { if (name !== 'electron') throw new Error(`a sandboxed preload cannot require ${name}`); return fake.electron; };
+    const sandboxRequire = (name: string) => { if (name !== 'electron') throw new Error(`a sandboxed preload cannot require ${name}`); return electronModule().default; };
     new Function('require', 'exports', 'module', source)(sandboxRequire, {}, { exports: {} });
-    expect([...fake.state.exposed.keys()]).toEqual(['dsmc']);
-    const bridge = fake.state.exposed.get('dsmc') as { call(m: string, r: unknown): Promise<unknown>; onEvent(l: (e: unknown) => void): () => void };
+    expect([...state.exposed.keys()]).toEqual(['dsmc']);
+    const bridge = state.exposed.get('dsmc') as { call(m: string, r: unknown): Promise<unknown>; onEvent(l: (e: unknown) => void): () => void };
     expect(Object.keys(bridge).sort()).toEqual(['call', 'onEvent']);
     await expect(bridge.call('listRuns', { project: 'p' })).resolves.toBe('answer');
-    expect(fake.state.invoked).toEqual([[IPC_CALL_CHANNEL, 'listRuns', { project: 'p' }]]);
+    expect(state.invoked).toEqual([[IPC_CALL_CHANNEL, 'listRuns', { project: 'p' }]]);
     const got: unknown[] = [];
     const off = bridge.onEvent((e) => got.push(e));
-    fake.state.rendererListeners.get(IPC_EVENT_CHANNEL)!({}, { kind: 'ended', runId: 1 });
+    state.rendererListeners.get(IPC_EVENT_CHANNEL)!({}, { kind: 'ended', runId: 1 });
     expect(got).toEqual([{ kind: 'ended', runId: 1 }]);
     off();
-    expect(fake.state.rendererListeners.has(IPC_EVENT_CHANNEL)).toBe(false);
+    expect(state.rendererListeners.has(IPC_EVENT_CHANNEL)).toBe(false);
   });
 });
 
