@@ -16,7 +16,7 @@ export interface BodyRow {
   triangles: number | null;
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 /** A number or undefined. */
 function num(x: unknown): number | undefined {

@@ -8,6 +8,7 @@ import { getApi } from '../api/index.js';
 import type { SchemaNode } from '../components/schema-nodes.js';
 import { errorText } from './errors.js';
 import { bodyRows, newBody } from './case-bodies.js';
+import { base64Of, stlBody } from './mesh-upload.js';
 import { cloneJson, setAtPath } from './case-paths.js';
 import { messagesAt, placeMessages, type PlacedMessage } from './message-places.js';
 
@@ -28,6 +29,8 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
   const presetName = ref<string | null>(null);
   const caseJson = ref<Record<string, unknown> | null>(null);
   const jsonText = ref('');
+  /** Why the last STL upload failed (null when it did not). */
+  const uploadError = ref<string | null>(null);
   const jsonError = ref<string | null>(null);
   const check = ref<CaseCheck | null>(null);
   const checking = ref(false);
@@ -117,6 +120,18 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
     update(['bodies'], [...cloneJson(list), newBody(caseJson.value)]);
   }
 
+  /** Uploads an STL file from the user's computer (contract uploadMesh) and adds a body made of it; errors go to uploadError. */
+  async function addStlBody(file: File): Promise<void> {
+    uploadError.value = null;
+    try {
+      const uploaded = await getApi().uploadMesh({ name: file.name, contentBase64: base64Of(new Uint8Array(await file.arrayBuffer())) });
+      const list = Array.isArray(caseJson.value?.bodies) ? (caseJson.value!.bodies as unknown[]) : [];
+      update(['bodies'], [...cloneJson(list), stlBody(caseJson.value, file.name, uploaded.file)]);
+    } catch (e) {
+      uploadError.value = `${file.name}: ${errorText(e)}`;
+    }
+  }
+
   /** Removes the body at `index`. */
   function removeBody(index: number): void {
     const list = Array.isArray(caseJson.value?.bodies) ? (caseJson.value!.bodies as unknown[]) : [];
@@ -164,6 +179,6 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
 
   return {
     presets, presetName, caseJson, jsonText, jsonError, check, checking, error, messagesByPath, canLaunch, bodies, prelaunchShown, prelaunchStale,
-    placedMessages, fieldMessages, bodyMessagesByPath, loadPresets, startFrom, setCase, update, setJsonText, runCheck, addBody, removeBody,
+    placedMessages, fieldMessages, bodyMessagesByPath, loadPresets, startFrom, setCase, update, setJsonText, runCheck, addBody, removeBody, addStlBody, uploadError,
   };
 });

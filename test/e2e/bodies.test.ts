@@ -2,11 +2,14 @@
 // sphere-free-molecular preset's sphere and shows a body placed outside the box as an error on that body;
 // the shrunk preset (150 steps) is launched, and the finished run shows the sphere's outline on the field
 // heatmap with the cells inside it blank, the surface chart with the per-body loads (Cd near Bird's 3.06),
-// and the surface export (.vtp). Screenshots go to test-results/e2e/bodies-*.png.
+// and the surface export (.vtp). An STL chosen on the user's computer is uploaded and becomes a body.
+// Screenshots go to test-results/e2e/bodies-*.png.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shapeSchema } from '../../src-main/common/body-schema.js';
+import { tessellateShape } from '../../src-main/common/geometry/index.js';
 import { SHOTS, openBrowserSession, type BrowserSession } from './browser-session.js';
 import type { ServeProcess } from './serve-process.js';
 
@@ -45,6 +48,28 @@ describe('a body in the flow, in a browser against dsmc serve', () => {
     expect(await page.locator('[data-test="to-launch"]').isDisabled()).toBe(true);
     await shot('bodies-1-editor-error');
     await setField('bodies[0].shape.center[0]', '0.3');
+    expect(await settledCheck()).toContain('ready');
+  });
+
+  it('adds a body from an STL file chosen on the user\'s computer (uploaded to the server), and shows a refused upload', async () => {
+    // a 0.1 m cube as ASCII STL, inside the sphere preset's 0.6 m box away from the sphere
+    const tris = tessellateShape(shapeSchema.parse({ type: 'box', min: [0.05, 0.05, 0.05], max: [0.15, 0.15, 0.15] }), [1, 1, 1]);
+    const facets = Array.from({ length: tris.length / 9 }, (_, t) => `facet normal 0 0 0\nouter loop\n${[0, 1, 2].map((v) => `vertex ${tris[9 * t + 3 * v]} ${tris[9 * t + 3 * v + 1]} ${tris[9 * t + 3 * v + 2]}`).join('\n')}\nendloop\nendfacet`);
+    const cube = Buffer.from(['solid c', ...facets, 'endsolid c'].join('\n'));
+    await page.setInputFiles('[data-test="upload-stl"]', { name: 'my cube.stl', mimeType: 'model/stl', buffer: cube });
+    await page.waitForSelector('[data-test="body-row-1"]');
+    const row = (await page.locator('[data-test="body-row-1"]').textContent()) ?? '';
+    expect(row).toContain('my-cube');
+    expect(row).toMatch(/stl/);
+    // the body names the stored file (in the server's data folder), which the server reads: the check passes
+    expect(await page.locator('[data-test="json-view"]').inputValue()).toMatch(/"file": ".*meshes[\\/]my cube\.stl"/);
+    expect(await settledCheck()).toContain('ready');
+    // bytes that are no STL are refused with the reason, and nothing is added
+    await page.setInputFiles('[data-test="upload-stl"]', { name: 'notes.stl', mimeType: 'model/stl', buffer: Buffer.from('hello, not a mesh') });
+    await expect.poll(() => page.locator('[data-test="upload-error"]').textContent()).toMatch(/^notes\.stl: .+/);
+    expect(await page.locator('[data-test="body-row-2"]').count()).toBe(0);
+    await shot('bodies-2-uploaded-stl');
+    await page.click('[data-test="remove-body-1"]');
     expect(await settledCheck()).toContain('ready');
   });
 
