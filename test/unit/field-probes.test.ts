@@ -3,6 +3,7 @@
 // values for cells with too few samples and cells inside bodies, errors naming the fix, and the CSV of one or
 // several runs.
 import { describe, expect, it } from 'vitest';
+import { lineProbeOption, probePointCount, stepCurve } from '../../src-main/common/charts/probe-chart.js';
 import { FIELD_NAMES, type Fields } from '../../src-main/common/field-names.js';
 import { lineProbe, pointProbe } from '../../src-main/common/probes/field-probes.js';
 import { cellAt, cellsAlongLine, type ProbeGrid, type Vec3 } from '../../src-main/common/probes/line-cells.js';
@@ -117,5 +118,23 @@ describe('line and point probes of stored fields', () => {
     expect(point[0]).toBe('run,x (m),y (m),z (m),i,j,k,field,label,unit,value,standard error');
     expect(point.find((l) => l.includes(',T,'))).toBe('1,0.05,0.1,0.15,0,0,0,T,translational temperature,K,300,0');
     expect(() => lineProbeCsv([])).toThrow(/probe a line first/);
+  });
+});
+
+describe('the line probe chart', () => {
+  it('draws each cell as a flat step between its faces, with gaps where a value is blank, and one legend entry per run', () => {
+    const f = fieldSet([2]);
+    const p = lineProbe(f, 3, [0, 0.1, 0.15], [0.4, 0.1, 0.15]);
+    const curve = stepCurve(p, (n) => p.values.T![n]);
+    expect(curve).toHaveLength(8);
+    expect(curve.slice(0, 4)).toEqual([[0, 300], [expect.closeTo(0.1, 12), 300], [expect.closeTo(0.1, 12), 301], [expect.closeTo(0.2, 12), 301]]);
+    expect(curve[4][1]).toBeNull();
+    expect(probePointCount(p, 'T')).toBe(3);
+    const option = lineProbeOption([{ label: 'run 3', probe: p }, { label: 'run 4', probe: { ...p, runId: 4 } }], 'T');
+    const names = (option.series as { name: string }[]).map((s) => s.name);
+    expect(names).toEqual(['run 3', 'run 3 ± standard error', 'run 3 ± standard error', 'run 4', 'run 4 ± standard error', 'run 4 ± standard error']);
+    // the dashed lines lie one standard error above and below: cell 1 has T 301 +- 0.1
+    const upper = (option.series as { data: [number, number | null][] }[])[1].data;
+    expect(upper[2][1]).toBeCloseTo(301.1, 12);
   });
 });

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { shapeSchema, type BodyShape } from '../../src-main/common/body-schema.js';
 import { surfacePoints } from '../../src-main/common/charts/surface-chart.js';
+import { trianglesIntersect } from '../../src-main/common/geometry/triangle-intersect.js';
 import type { SurfaceView } from '../../src-main/common/contract/types.js';
 import {
   meshIssues, meshVolume, shapeTriangleCount, tessellateShape, triangleAreas, triangleBudgetIssue, triangleCentroids, triangleNormals,
@@ -120,5 +121,24 @@ describe('faceted built-in shapes (issue 27 item 9)', () => {
     expect(rampDistances(tessellateShape(s, DOMAIN))).toBe(2);
     // the ramp is 0.12 / cos 30 = 0.1386 m: 56 facets along it, centroids at 2 distances each (2 triangles per quad)
     expect(rampDistances(tessellateShape(s, DOMAIN, undefined, CELL))).toBeGreaterThanOrEqual(0.12 / 2.5e-3);
+  });
+});
+
+describe('triangles meeting along a slanted line (the check that refused the first faceted wedge)', () => {
+  it('edges on the same slanted line meet only where they overlap, whatever the round-off of their points (failed before)', () => {
+    // the ramp edge of the wedge above cut into 56 pieces as subdividePolygon cuts it: from (0.15, hi) back to the apex (0.03, 0)
+    const hi = 0.12 * Math.tan(Math.PI / 6);
+    const on = (j: number): number[] => [0.15 + ((0.03 - 0.15) * j) / 56, hi + ((0 - hi) * j) / 56, 0];
+    const out = new Float64Array(3);
+    // a cap triangle fanned from the centroid to pieces 47-48, a side triangle on piece 41-42 (both edges on the ramp line)
+    const cap = Float64Array.from([0.11, hi / 3, 0, ...on(48), ...on(47)]);
+    const side = Float64Array.from([...on(41), ...on(42), ...on(42).slice(0, 2), 0.0025]);
+    expect(trianglesIntersect(cap, 0, side, 0, 1e-14, out)).toBe(false);
+    expect(trianglesIntersect(side, 0, cap, 0, 1e-14, out)).toBe(false);
+    // slid along the line onto the other, the vertical one does meet it
+    const over = Float64Array.from([...on(47.2), ...on(47.7), ...on(47.7).slice(0, 2), 0.0025]);
+    expect(trianglesIntersect(cap, 0, over, 0, 1e-14, out)).toBe(true);
+    expect(out[0]).toBeGreaterThan(on(47.7)[0] - 1e-9);
+    expect(out[0]).toBeLessThan(on(47.2)[0] + 1e-9);
   });
 });
