@@ -24,7 +24,7 @@ function texts(sel: string): Promise<string[]> {
   return page.locator(`${sel} svg`).evaluate((svg) => [...svg.querySelectorAll('text')].map((t) => t.textContent ?? ''));
 }
 
-describe('line and point probes, overlaid Cp curves (issue 27 item 8), in a browser against dsmc serve', () => {
+describe('line and point probes, overlaid Cp curves (issue 27 item 8), a finely faceted wedge (item 9), in a browser against dsmc serve', () => {
   beforeAll(async () => {
     session = await openBrowserSession();
     page = session.page;
@@ -130,6 +130,23 @@ describe('line and point probes, overlaid Cp curves (issue 27 item 8), in a brow
     const rows = await downloadCsv('.compare [data-test="probe-line-csv"]', new RegExp(`^line-probe-runs-${runs[0]}-${runs[1]}\\.csv$`));
     expect(rows.slice(1).map((r) => r[0])).toEqual([...Array(12).fill(String(runs[0])), ...Array(12).fill(String(runs[1]))]);
     await session.shot('probes-3-compare-line');
+    expect(session.pageErrors).toEqual([]);
+  });
+
+  it('charts Cp along the shrunk wedge preset\'s ramp with a point per facet (issue 27 item 9: a cell-sized facet, not 2 triangles)', async () => {
+    const wedge = runCase(session.serve.dataDir, 'hypersonic-wedge', 'probes', [
+      'grid.cells=[80,40,1]', 'grid.cellSize=[2.5e-3,2.5e-3,2.5e-3]', 'particles.perCell=4', 'run.dt=3e-7', 'run.steps=60', 'sampling.start=20',
+    ]);
+    await page.goto(`${session.serve.url}#/runs/${wedge}`);
+    await page.waitForSelector('[data-test="surface-chart"] svg');
+    // edges of 0.12, 0.069 and 0.139 m in 48 + 28 + 56 facets of at most 2.5 mm, one layer along z: 2 * 132 * 2 triangles
+    expect(await page.locator('.surface-panel .note').first().textContent()).toContain('(528 on 1 body');
+    expect(await page.inputValue('[data-test="surface-coordinate"]')).toBe('streamwise');
+    // the ramp's triangles (facing the flow) as points: one per triangle with a value, far more than the old 2
+    const facing = await page.locator('[data-test="surface-chart"] svg').evaluate((svg) =>
+      [...svg.querySelectorAll('path')].filter((p) => p.getAttribute('fill') === '#3366cc' && (p.getAttribute('fill-opacity') ?? p.getAttribute('opacity')) !== null).length);
+    expect(facing).toBeGreaterThan(50);
+    await session.shot('probes-4-wedge-cp');
     expect(session.pageErrors).toEqual([]);
   });
 });
