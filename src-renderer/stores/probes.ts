@@ -15,6 +15,11 @@ export const useProbeStore = defineStore('probes', () => {
   const points = ref<PointProbe[]>([]);
   const loading = ref(false);
   const error = ref<string | null>(null);
+  /** The line's ends and the point as the panel edits them (m); which end a click on the map sets next. */
+  const from = ref<Vec3>([0, 0, 0]);
+  const to = ref<Vec3>([0, 0, 0]);
+  const at = ref<Vec3>([0, 0, 0]);
+  const nextEnd = ref<'from' | 'to'>('from');
 
   // Actions
   /** Forgets every probe (another run or another comparison). */
@@ -22,6 +27,20 @@ export const useProbeStore = defineStore('probes', () => {
     lines.value = [];
     points.value = [];
     error.value = null;
+  }
+
+  /** A point picked on the map: the next end of the line (from, then to, in turn) and the point probe's point. */
+  function pick(point: Vec3): void {
+    if (nextEnd.value === 'from') from.value = point; else to.value = point;
+    nextEnd.value = nextEnd.value === 'from' ? 'to' : 'from';
+    at.value = point;
+  }
+
+  /** Sets the line (and the next click's end back to `from`). */
+  function setLine(a: Vec3, b: Vec3): void {
+    from.value = a;
+    to.value = b;
+    nextEnd.value = 'from';
   }
 
   /** Probes the segment from -> to in each run; on an error keeps none and says why. */
@@ -62,5 +81,5 @@ export const useProbeStore = defineStore('probes', () => {
     return pointProbeCsv(points.value);
   }
 
-  return { lines, points, loading, error, clear, probeLine, probePoint, lineCsv, pointCsv };
+  return { lines, points, loading, error, from, to, at, nextEnd, clear, pick, setLine, probeLine, probePoint, lineCsv, pointCsv };
 });

@@ -78,6 +78,30 @@ describe('line and point probes, overlaid Cp curves (issue 27 item 8), a finely 
     }
   });
 
+  it('draws the probed line on the map and takes the line\'s ends from clicks on the map', async () => {
+    const map = '.detail [data-test="heatmap"]';
+    expect(await page.locator(map).getAttribute('data-probe-line')).toBe('1');
+    // the plot's cell area in viewport pixels (0 to 0.6 m both ways), from the drawn cell rectangles, the whole map in view
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const plot = await page.locator(`${map} svg`).evaluate((svg) => {
+      const r = [...svg.querySelectorAll('path')].filter((p) => !p.closest('defs, clipPath') && !p.hasAttribute('stroke') && !p.hasAttribute('fill-opacity') && /^rgb/.test(p.getAttribute('fill') ?? ''))
+        .map((p) => p.getBoundingClientRect());
+      return { left: Math.min(...r.map((x) => x.left)), right: Math.max(...r.map((x) => x.right)), top: Math.min(...r.map((x) => x.top)), bottom: Math.max(...r.map((x) => x.bottom)) };
+    });
+    const at = (x: number, y: number) => [plot.left + (x / 0.6) * (plot.right - plot.left), plot.bottom - (y / 0.6) * (plot.bottom - plot.top)] as const;
+    expect(await page.locator('[data-test="probe-pick-hint"]').textContent()).toContain('sets from');
+    await page.mouse.click(...at(0.1, 0.1));
+    await expect.poll(() => page.inputValue('[data-test="probe-from-x"]').then(Number)).toBeCloseTo(0.1, 1);
+    expect(Number(await page.inputValue('[data-test="probe-from-y"]'))).toBeCloseTo(0.1, 1);
+    expect(await page.inputValue('[data-test="probe-from-z"]')).toBe('0.325'); // the map's plane, z cell 6
+    await page.mouse.click(...at(0.5, 0.45));
+    await expect.poll(() => page.inputValue('[data-test="probe-to-x"]').then(Number)).toBeCloseTo(0.5, 1);
+    expect(Number(await page.inputValue('[data-test="probe-to-y"]'))).toBeCloseTo(0.45, 1);
+    await page.click('[data-test="probe-line"]');
+    await expect.poll(() => page.locator('[data-test="probe-note"]').textContent()).not.toContain(': 12 cells');
+    await session.shot('probes-1b-picked');
+  });
+
   it('probes a point: every field with its unit and standard error, and its CSV', async () => {
     await page.fill('[data-test="probe-at-x"]', '0.075');
     await page.fill('[data-test="probe-at-y"]', '0.325');

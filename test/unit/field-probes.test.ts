@@ -7,6 +7,7 @@ import { lineProbeOption, probePointCount, stepCurve } from '../../src-main/comm
 import { FIELD_NAMES, type Fields } from '../../src-main/common/field-names.js';
 import { lineProbe, pointProbe } from '../../src-main/common/probes/field-probes.js';
 import { cellAt, cellsAlongLine, type ProbeGrid, type Vec3 } from '../../src-main/common/probes/line-cells.js';
+import { lineOnPlane, planePointToGrid } from '../../src-main/common/probes/plane-points.js';
 import { lineProbeCsv, pointProbeCsv } from '../../src-main/common/probes/probe-csv.js';
 import type { FieldSet } from '../../src-main/common/run-record.js';
 
@@ -136,5 +137,13 @@ describe('the line probe chart', () => {
     // the dashed lines lie one standard error above and below: cell 1 has T 301 +- 0.1
     const upper = (option.series as { data: [number, number | null][] }[])[1].data;
     expect(upper[2][1]).toBeCloseTo(301.1, 12);
+  });
+});
+
+describe('probe points picked on a map', () => {
+  it('puts a click on a map normal to y at the plane\'s cell centres, and draws a line as its projection', () => {
+    expect(planePointToGrid('y', 2, 0.123456789, 0.4, [0.1, 0.2, 0.3])).toEqual([0.123457, 0.5, 0.4]);
+    expect(planePointToGrid('z', 0, 0.1, 0.2, [0.1, 0.2, 0.3])).toEqual([0.1, 0.2, 0.15]);
+    expect(lineOnPlane('x', [0.1, 0.2, 0.3], [0.4, 0.5, 0.6])).toEqual([[0.2, 0.3], [0.5, 0.6]]);
   });
 });
