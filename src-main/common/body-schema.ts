@@ -38,6 +38,8 @@ const rotate = vec3('degrees')
   .optional()
   .describe('rotation [rx, ry, rz] in degrees about the x, then y, then z axis, through the shape\'s own reference point (STL: its origin after scale; built-ins: their center), applied before translate');
 const translate = vec3('m').optional().describe('translation [x, y, z], m, applied last');
+const resolution = pos(BODY_LIMITS.length, 'm, the longest facet edge').optional()
+  .describe('facet size, m: every face is cut into facets whose edges are at most this long, so surface distributions (Cp, Cf, Ch) get a point per facet (default: the grid\'s smallest cell size; as large as the body for one facet per face)');
 
 /** Axis names or a direction vector for cylinders. */
 const axisSchema = z.union([z.enum(['x', 'y', 'z']), vec3('direction')], {
@@ -64,6 +66,7 @@ export const shapeSchema = z.discriminatedUnion(
       min: vec3('m').describe('lower corner [x, y, z], m'),
       max: vec3('m').describe('upper corner [x, y, z], m'),
       rotate,
+      resolution,
     }),
     strict({
       type: z.literal('wedge'),
@@ -74,6 +77,7 @@ export const shapeSchema = z.discriminatedUnion(
       symmetric: z.boolean({ error: 'expected true or false' }).default(false)
         .describe('false: a ramp, flat face on y = apex.y and the inclined face above it; true: both faces inclined, angle/2 each side of y = apex.y'),
       rotate,
+      resolution,
     }),
     strict({
       type: z.literal('cylinder'),
@@ -83,6 +87,7 @@ export const shapeSchema = z.discriminatedUnion(
       length: pos(BODY_LIMITS.length, 'm').optional().describe('length along the axis, m (default with axis "z": the box height, for 2D cases)'),
       segments: z.number({ error: 'expected an integer from 8 to 4096' }).int({ error: 'expected an integer from 8 to 4096' }).min(8, { error: 'expected an integer from 8 to 4096' }).max(4096, { error: 'expected an integer from 8 to 4096' })
         .default(64).describe('facets around the circumference (default 64)'),
+      resolution: resolution.describe('facet size along the axis, m: the sides are cut into pieces at most this long (default: the grid\'s smallest cell size)'),
     }),
     strict({
       type: z.literal('sphere'),

@@ -20,6 +20,7 @@ import { RunStore } from '../store/run-store.js';
 import { readStlFile } from '../solver/stl-file.js';
 import { exportRunFile, exportStudyFile } from './exports.js';
 import { differenceSlice, fieldSlice } from './field-slice.js';
+import { lineProbe, pointProbe } from '../common/probes/field-probes.js';
 import { checkCaseOffThread } from './case-check-thread.js';
 import { confinementIssues } from './file-confinement.js';
 import { listGpus } from './gpu-info.js';
@@ -55,8 +56,8 @@ function caseBodyTriangles(c: Case): Float64Array | null {
   if (c.bodies.length === 0) return null;
   try {
     const domain = domainLengths(c);
-    if (triangleBudgetIssue(c.bodies, domain)) return null; // too large to mesh: the check names the limit
-    const parts = c.bodies.map((b) => tessellateShape(b.shape, domain, b.shape.type === 'stl' ? readStlFile(b.shape.file) : undefined));
+    if (triangleBudgetIssue(c.bodies, domain, c.grid.cellSize)) return null; // too large to mesh: the check names the limit
+    const parts = c.bodies.map((b) => tessellateShape(b.shape, domain, b.shape.type === 'stl' ? readStlFile(b.shape.file) : undefined, c.grid.cellSize));
     const tris = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
     let at = 0;
     for (const p of parts) { tris.set(p, at); at += p.length; }
@@ -266,6 +267,22 @@ export class StudioService implements DsmcService {
       ch: coefficient(res.ch),
       loads: surfaceLoadsOf(summary, caseJson),
     };
+  }
+
+  /** Every field of a run along a segment: each crossed cell's value and standard error (cells inside its bodies blank). */
+  async probeLine(r: ValidRequest<'probeLine'>) {
+    return lineProbe(requireFields(this.store, r.runId), r.runId, r.from, r.to, this.probeBodies(r.runId));
+  }
+
+  /** Every field of a run at a point: the value and standard error of the cell holding it. */
+  async probePoint(r: ValidRequest<'probePoint'>) {
+    return pointProbe(requireFields(this.store, r.runId), r.runId, r.at, this.probeBodies(r.runId));
+  }
+
+  /** The cell kinds of a completed run's bodies, for blanking probe values inside them (null: none kept). */
+  private probeBodies(runId: number) {
+    const b = this.storedBodiesOf(runId);
+    return b?.cellKind ? { cellKind: b.cellKind, volumeFraction: b.volumeFraction } : null;
   }
 
   /** Deletes a run and everything recorded about it. */

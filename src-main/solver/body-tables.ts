@@ -69,13 +69,13 @@ function stlBytes(body: Body, index: number): Uint8Array | undefined {
 function tessellateBodies(c: Case): Float64Array[] {
   const domain = domainLengths(c);
   // built-in shapes are counted before anything is meshed: a case over the limit is refused at once
-  const budget = triangleBudgetIssue(c.bodies, domain);
+  const budget = triangleBudgetIssue(c.bodies, domain, c.grid.cellSize);
   if (budget) throw new CaseError([{ path: 'bodies', message: budget }]);
   let total = 0;
   return c.bodies.map((b, i) => {
     let tris: Float64Array;
     try {
-      tris = tessellateShape(b.shape, domain, stlBytes(b, i));
+      tris = tessellateShape(b.shape, domain, stlBytes(b, i), c.grid.cellSize);
     } catch (e) {
       throw new CaseError([{ path: `bodies[${i}].shape`, message: `body "${b.name}": ${(e as Error).message}` }]);
     }

@@ -51,7 +51,9 @@ export class SurfaceAccumulator {
     this.sampledSteps = 0;
     if (!saved) return;
     if (saved.totals.length !== this.totals.length) {
-      throw new Error(`checkpoint surface sums hold ${saved.totals.length / SURFACE_Q} elements, this case has ${this.elements} (a checkpoint of another case?)`);
+      throw new Error(`checkpoint surface sums hold ${saved.totals.length / SURFACE_Q} elements, this case has ${this.elements}: a checkpoint of another case, ` +
+        'or one written before the faces of box, wedge and cylinder bodies were cut into cell-sized facets (shape.resolution); ' +
+        'resume it with the version that started it, or run the case again');
     }
     this.totals.set(saved.totals);
     this.sampledSteps = saved.sampledSteps;

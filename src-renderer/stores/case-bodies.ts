@@ -1,5 +1,7 @@
 // The bodies of the case being edited, as the editor lists them: name, shape, surface model, triangle count
 // (from the shape's parameters, without meshing) and the check's messages about each; and a new body to add.
+import { shapeSchema } from '../../src-main/common/body-schema.js';
+import { shapeTriangleCount } from '../../src-main/common/geometry/shapes.js';
 
 /** One body as the case editor lists it. */
 export interface BodyRow {
@@ -28,20 +30,27 @@ function vec(x: unknown): string {
   return Array.isArray(x) ? `[${x.map((v) => (typeof v === 'number' ? Number(v.toPrecision(4)) : '?')).join(', ')}]` : '?';
 }
 
-/** Triangles of a built-in shape as tessellateShape meshes it (common/geometry/shapes.ts); null for STL or an unknown type. */
-export function shapeTriangles(shape: Json): number | null {
-  switch (shape.type) {
-    case 'sphere': {
-      const n = num(shape.subdivisions) ?? 4;
-      return Number.isInteger(n) && n >= 0 && n <= 7 ? 20 * 4 ** n : null;
-    }
-    case 'cylinder': {
-      const n = num(shape.segments) ?? 64;
-      return Number.isInteger(n) && n >= 8 ? 4 * n : null; // sides 2 per facet, both caps 1 per facet
-    }
-    case 'box': return 12;
-    case 'wedge': return 12; // triangular prism: sides 2 per edge, caps 1 per edge
-    default: return null;
+/** The grid of a case as the meshes need it: the box's lengths and the cell size (facet size of box, wedge, cylinder); null when unreadable. */
+export function caseGrid(caseJson: Json | null): { domain: [number, number, number]; cellSize: [number, number, number] } | null {
+  const grid = (caseJson?.grid ?? {}) as { cells?: unknown; cellSize?: unknown };
+  if (!Array.isArray(grid.cells) || !Array.isArray(grid.cellSize)) return null;
+  const cells = [0, 1, 2].map((a) => num((grid.cells as unknown[])[a]));
+  const size = [0, 1, 2].map((a) => num((grid.cellSize as unknown[])[a]));
+  if (cells.some((x) => x === undefined) || size.some((x) => x === undefined || x <= 0)) return null;
+  return { domain: cells.map((n, a) => n! * size[a]!) as [number, number, number], cellSize: size as [number, number, number] };
+}
+
+/**
+ * Triangles of a built-in shape as tessellateShape meshes it for a case of this grid (common/geometry/shapes.ts);
+ * null for STL, an unknown type or a shape that does not parse yet.
+ */
+export function shapeTriangles(shape: Json, grid: ReturnType<typeof caseGrid> = null): number | null {
+  const parsed = shapeSchema.safeParse(shape);
+  if (!parsed.success) return null;
+  try {
+    return shapeTriangleCount(parsed.data, grid?.domain ?? [1, 1, 1], grid?.cellSize);
+  } catch {
+    return null; // e.g. a wedge whose apex is above the box: the check says why
   }
 }
 
@@ -72,6 +81,7 @@ function surfaceText(surface: Json): string {
 export function bodyRows(caseJson: Json | null): BodyRow[] {
   const bodies = caseJson?.bodies;
   if (!Array.isArray(bodies)) return [];
+  const grid = caseGrid(caseJson);
   return bodies.map((b, index) => {
     const body = (b && typeof b === 'object' ? b : {}) as Json;
     const shape = (body.shape && typeof body.shape === 'object' ? body.shape : {}) as Json;
@@ -83,7 +93,7 @@ export function bodyRows(caseJson: Json | null): BodyRow[] {
       shape: typeof shape.type === 'string' ? shape.type : '?',
       shapeDetail: shapeDetail(shape),
       surface: surfaceText(surface),
-      triangles: shapeTriangles(shape),
+      triangles: shapeTriangles(shape, grid),
     };
   });
 }

@@ -1,7 +1,8 @@
-// Comparing runs: the completed runs to pick from, the comparison, and a field difference map.
+// Comparing runs: the completed runs to pick from, the comparison, a field difference map, the first two runs' maps side
+// by side, their bodies' surface results (overlaid distributions) and the grid the probes start from.
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { FieldDifferenceSlice, RunComparison, RunParameter, RunRecord } from '../../src-main/common/contract/types.js';
+import type { FieldDifferenceSlice, FieldSlice, RunComparison, RunParameter, RunRecord, SurfaceView } from '../../src-main/common/contract/types.js';
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
 import { choiceWithin, defaultSlice, type SliceChoice } from './field-view.js';
@@ -15,9 +16,19 @@ export const useCompareStore = defineStore('compare', () => {
   const result = ref<RunComparison | null>(null);
   const difference = ref<FieldDifferenceSlice | null>(null);
   const differenceNote = ref<string | null>(null);
+  /** The first two picked runs' maps of the same slice, side by side (empty when either has none: `sideBySideNote` says why). */
+  const sideBySide = ref<FieldSlice[]>([]);
+  const sideBySideNote = ref<string | null>(null);
+  /** Whether the side-by-side maps are shown (off until asked for: two more maps to load on every slice change). */
+  const sideBySideOn = ref(false);
   const choice = ref<SliceChoice>(defaultSlice());
   const loading = ref(false);
   const error = ref<string | null>(null);
+  /** The first compared run's grid (the probes' default line and point). */
+  const grid = ref<{ cells: [number, number, number]; cellSize: [number, number, number] } | null>(null);
+  /** Per-triangle surface results of the compared runs that have them (overlaid Cp, Cf, Ch), and the runs without. */
+  const surfaces = ref<{ runId: number; view: SurfaceView }[]>([]);
+  const surfaceNote = ref<string | null>(null);
 
   // Computed
   const canCompare = computed(() => picked.value.length >= 2);
@@ -51,12 +62,60 @@ export const useCompareStore = defineStore('compare', () => {
     try {
       result.value = await getApi().compareRuns({ runIds: picked.value });
       choice.value = choiceWithin(choice.value, result.value.fieldNames);
-      await loadDifference();
+      await Promise.all([loadDifference(), loadSideBySide(), loadSurfaces(), loadGrid()]);
     } catch (e) {
       error.value = errorText(e);
     } finally {
       loading.value = false;
     }
+  }
+
+  /** The first two picked runs' maps of the current choice. */
+  async function loadSideBySide(): Promise<void> {
+    const c = choice.value;
+    if (!sideBySideOn.value || !result.value) { sideBySide.value = []; sideBySideNote.value = null; return; }
+    try {
+      sideBySide.value = await Promise.all(picked.value.slice(0, 2).map((runId) => getApi().getFieldSlice({ runId, field: c.field, axis: c.axis, index: c.index ?? undefined })));
+      sideBySideNote.value = null;
+    } catch (e) {
+      sideBySide.value = [];
+      sideBySideNote.value = errorText(e);
+    }
+  }
+
+  /** Shows or hides the side-by-side maps. */
+  async function showSideBySide(on: boolean): Promise<void> {
+    sideBySideOn.value = on;
+    await loadSideBySide();
+  }
+
+  /** The first compared run's grid, for the probes (null when it cannot be read: the probes then start at the origin). */
+  async function loadGrid(): Promise<void> {
+    try {
+      const first = await getApi().getRun({ runId: picked.value[0] });
+      const cellSize = (first.caseJson as { grid?: { cellSize?: [number, number, number] } }).grid?.cellSize;
+      grid.value = cellSize ? { cells: first.cells, cellSize } : null;
+    } catch {
+      grid.value = null;
+    }
+  }
+
+  /** The surface results of every compared run with bodies (a run without them is named in the note). */
+  async function loadSurfaces(): Promise<void> {
+    surfaces.value = [];
+    surfaceNote.value = null;
+    const c = result.value?.comparison;
+    if (!c?.surface || c.surface.bodies.length === 0) return;
+    const got = await Promise.all(c.runs.map(async (r) => {
+      try {
+        return { runId: r.id, view: await getApi().getSurface({ runId: r.id }) };
+      } catch (e) {
+        return { runId: r.id, error: errorText(e) };
+      }
+    }));
+    surfaces.value = got.filter((g): g is { runId: number; view: SurfaceView } => 'view' in g);
+    const failed = got.filter((g): g is { runId: number; error: string } => 'error' in g);
+    surfaceNote.value = failed.length ? failed.map((f) => `run ${f.runId}: ${f.error}`).join('; ') : null;
   }
 
   /** The difference map of the first two picked runs for the current choice (a note when impossible). */
@@ -75,8 +134,11 @@ export const useCompareStore = defineStore('compare', () => {
   /** Changes the difference map's slice. */
   async function choose(next: Partial<SliceChoice>): Promise<void> {
     choice.value = { ...choice.value, ...next, index: next.axis && next.axis !== choice.value.axis ? null : (next.index ?? choice.value.index) };
-    await loadDifference();
+    await Promise.all([loadDifference(), loadSideBySide()]);
   }
 
-  return { candidates, params, picked, result, difference, differenceNote, choice, loading, error, canCompare, loadCandidates, pick, toggle, compare, choose };
+  return {
+    candidates, params, picked, result, difference, differenceNote, sideBySide, sideBySideNote, sideBySideOn, choice, loading, error, grid, surfaces, surfaceNote, canCompare,
+    loadCandidates, pick, toggle, compare, choose, showSideBySide,
+  };
 });

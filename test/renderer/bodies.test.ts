@@ -27,6 +27,8 @@ import { fakeTransport } from './fake-transport.js';
 beforeEach(() => setActivePinia(createPinia()));
 
 const BOX: [number, number, number] = [1, 1, 1];
+/** A grid of 0.05 m cells over the unit box. */
+const GRID = { domain: BOX, cellSize: [0.05, 0.05, 0.05] as [number, number, number] };
 
 describe('case editor bodies', () => {
   it('counts the triangles of every built-in shape as tessellateShape meshes it', () => {
@@ -43,6 +45,12 @@ describe('case editor bodies', () => {
     for (const s of shapes) {
       const parsed = bodySchema.parse({ name: 'b', shape: s, surface: { model: 'specular' } }).shape;
       expect(shapeTriangles(s), JSON.stringify(s)).toBe(tessellateShape(parsed, BOX).length / 9);
+      // in a case's grid a box, wedge or cylinder takes its facet size from the cell size (or its own resolution)
+      for (const [grid, extra] of [[GRID, {}], [GRID, { resolution: 0.07 }]] as const) {
+        const json = s.type === 'sphere' ? s : { ...s, ...extra };
+        const p = bodySchema.parse({ name: 'b', shape: json, surface: { model: 'specular' } }).shape;
+        expect(shapeTriangles(json, grid), JSON.stringify(json)).toBe(tessellateShape(p, grid.domain, undefined, grid.cellSize).length / 9);
+      }
     }
     expect(shapeTriangles({ type: 'stl', file: 'x.stl' })).toBeNull();
   });
@@ -59,7 +67,8 @@ describe('case editor bodies', () => {
     const rows = bodyRows(c);
     expect(rows.map((r) => [r.name, r.shape, r.surface, r.triangles])).toEqual([
       ['ball', 'sphere', 'maxwell, 300 K, accommodation 0.8', 1280],
-      ['ramp', 'wedge', 'specular', 12],
+      // facets of at most a cell (0.1 m): edges 0.3, 0.109, 0.319 m in 3 + 2 + 4 pieces, span 1 m in 10: 2 * 9 * 10 + 2 * 9
+      ['ramp', 'wedge', 'specular', 198],
     ]);
     expect(rows[0].shapeDetail).toBe('radius 0.2 m at [0.5, 1, 0.5] m');
     expect(rows[1].shapeDetail).toBe('20°, length 0.3 m, apex [0.1, 0.2, 0] m');

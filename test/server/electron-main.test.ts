@@ -24,6 +24,7 @@ const SAMPLE_REQUESTS: { [K in ContractMethod]: ContractRequest<K> } = {
   launchRun: { project: 'p', caseJson: {} }, cancelRun: { runId: 1 }, resumeRun: { runId: 1 }, setLiveView: { runId: 1, field: 'T', axis: 'y' }, getLiveRun: { runId: 1 }, compareRuns: { runIds: [1, 2] },
   compareFieldSlice: { runIds: [1, 2], field: 'T', axis: 'x' }, exportRun: { runId: 1, format: 'html' }, listStudies: {}, getScaling: { studyId: 1 },
   exportStudy: { studyId: 1, format: 'zip' },
+  probeLine: { runId: 1, from: [0, 0.1, 0.1], to: [0.2, 0.1, 0.1] }, probePoint: { runId: 1, at: [0.1, 0.1, 0.1] },
 };
 
 /** A services stand-in that records each call and answers with the method name. */

@@ -8,6 +8,7 @@ import type { ClusterProfileInfo,
   CaseCheck, ExportedFile, FieldDifferenceSlice, FieldSlice, GpuInfo, LaunchResult, LiveRunState, PresetInfo,
   ProjectRecord, RunComparison, RunDetail, RunParameter, RunRecord, RunStatus, StudyInfo, SurfaceView, UploadedMesh,
 } from './types.js';
+import type { LineProbe, PointProbe } from '../probes/probe-types.js';
 
 /** Export formats of a run: the profile report's five (zip: one CSV file per table), the fields as VTK ImageData and the body surfaces as VTK PolyData. */
 export const EXPORT_FORMATS = ['html', 'csv', 'json', 'pdf', 'vtk', 'vtp', 'zip'] as const;
@@ -31,6 +32,12 @@ const field = z.enum(ALL_FIELD_NAMES, { error: `field: expected one of ${ALL_FIE
 const axis = z.enum(['x', 'y', 'z'], { error: 'axis: expected "x", "y" or "z"' });
 const sliceIndex = z.number().int().min(0).optional();
 const empty = z.object({}).optional();
+/** A point in the grid's coordinates, m (what a probe asks for). */
+const point = (name: string) => {
+  const e = `${name}: expected a point [x, y, z] of finite numbers in metres, e.g. [0.01, 0.02, 0]`;
+  const c = z.number({ error: e }); // finite: zod 4 refuses infinities itself
+  return z.tuple([c, c, c], { error: e });
+};
 
 /** Largest mesh uploadMesh takes: 2.5 MiB (about 52 000 binary STL triangles); its base64 fits dsmc serve's 4 MiB message limit. */
 export const MAX_MESH_UPLOAD_BYTES = 2.5 * 1024 * 1024;
@@ -51,6 +58,10 @@ export const CONTRACT_REQUESTS = {
   runParameters: z.object({ runIds: z.array(runId).max(5000, 'runParameters: at most 5000 runs at once') }),
   getFieldSlice: z.object({ runId, field, axis, index: sliceIndex }),
   getSurface: z.object({ runId }),
+  /** Every field of a run along the segment from -> to (m): the value and standard error of each cell it crosses. */
+  probeLine: z.object({ runId, from: point('from'), to: point('to') }),
+  /** Every field of a run at a point (m): the value and standard error of the cell holding it. */
+  probePoint: z.object({ runId, at: point('at') }),
   deleteRun: z.object({ runId }),
   tagRun: z.object({ runId, tag: z.string().trim().min(1, 'tag must not be empty').max(64), remove: z.boolean().optional() }),
   setNotes: z.object({ runId, notes: z.string().max(20_000, 'notes: at most 20000 characters') }),
@@ -105,6 +116,8 @@ export interface ContractResults {
   runParameters: RunParameter[];
   getFieldSlice: FieldSlice;
   getSurface: SurfaceView;
+  probeLine: LineProbe;
+  probePoint: PointProbe;
   deleteRun: void;
   tagRun: RunRecord;
   setNotes: RunRecord;

@@ -1,6 +1,7 @@
 // Triangle meshes of the body shapes of a case (box, wedge, cylinder, sphere, STL): 9 numbers per
 // triangle (v0, v1, v2), counter-clockwise seen from outside, so (v1 - v0) x (v2 - v0) points into the gas.
 import type { BodyShape } from '../body-schema.js';
+import { boxTriangles, divisions, facetSize, prismTriangles, subdividePolygon } from './shape-facets.js';
 import { MAX_BODY_TRIANGLES, parseStl, tooManyTrianglesError } from './stl.js';
 
 type Vec3 = [number, number, number];
@@ -40,46 +41,63 @@ function expand(verts: ArrayLike<number>, faces: ArrayLike<number>): Float64Arra
   return out;
 }
 
-// Axis-aligned box from min to max, 12 triangles, two per face.
-function boxMesh(min: Vec3, max: Vec3): Float64Array {
-  const verts: number[] = [];
-  for (let c = 0; c < 8; c++) verts.push(c & 1 ? max[0] : min[0], c & 2 ? max[1] : min[1], c & 4 ? max[2] : min[2]);
-  const faces: number[] = [];
+// Axis-aligned box from min to max cut into n[a] pieces along each axis a: two triangles per quad of each face
+// (12 triangles when n is [1, 1, 1]). A division's coordinate depends only on its axis and index, so the faces
+// share their edge points exactly (watertight).
+function boxMesh(min: Vec3, max: Vec3, n: [number, number, number] = [1, 1, 1]): Float64Array {
+  const at = (a: number, i: number) => (i === 0 ? min[a] : i === n[a] ? max[a] : min[a] + ((max[a] - min[a]) * i) / n[a]);
+  const out: number[] = [];
   for (let a = 0; a < 3; a++) {
     const u = (a + 1) % 3, v = (a + 2) % 3;
     for (let side = 0; side < 2; side++) {
       // quad (0,0) (1,0) (1,1) (0,1) in (u, v): its normal e_u x e_v = +e_a; reversed on the min side
-      const corner = (bu: number, bv: number) => (side << a) | (bu << u) | (bv << v);
-      let q = [corner(0, 0), corner(1, 0), corner(1, 1), corner(0, 1)];
-      if (side === 0) q = [q[0], q[3], q[2], q[1]];
-      faces.push(q[0], q[1], q[2], q[0], q[2], q[3]);
+      for (let iv = 0; iv < n[v]; iv++) {
+        for (let iu = 0; iu < n[u]; iu++) {
+          const corner = (bu: number, bv: number): number[] => {
+            const p = [0, 0, 0];
+            p[a] = side ? max[a] : min[a];
+            p[u] = at(u, iu + bu);
+            p[v] = at(v, iv + bv);
+            return p;
+          };
+          let q = [corner(0, 0), corner(1, 0), corner(1, 1), corner(0, 1)];
+          if (side === 0) q = [q[0], q[3], q[2], q[1]];
+          out.push(...q[0], ...q[1], ...q[2], ...q[0], ...q[2], ...q[3]);
+        }
+      }
+    }
+  }
+  return Float64Array.from(out);
+}
+
+// Prism of a counter-clockwise (seen from +w) polygon in the (u, v) plane extruded along w from w0 to w1 in `rings`
+// equal pieces: caps fanned from the polygon's center point `c` (which must see every edge), sides two triangles per
+// edge and piece. `place(u, v, w)` maps local coordinates to the grid's.
+function prismMesh(poly: number[], c: [number, number], w0: number, w1: number, place: (u: number, v: number, w: number) => Vec3, rings = 1): Float64Array {
+  const n = poly.length / 2;
+  const verts: number[] = [];
+  for (let r = 0; r <= rings; r++) {
+    const w = r === 0 ? w0 : r === rings ? w1 : w0 + ((w1 - w0) * r) / rings;
+    for (let i = 0; i < n; i++) verts.push(...place(poly[2 * i], poly[2 * i + 1], w));
+  }
+  verts.push(...place(c[0], c[1], w0), ...place(c[0], c[1], w1));
+  const b = (rings + 1) * n, t = b + 1, top = rings * n;
+  const faces: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const i1 = (i + 1) % n;
+    faces.push(b, i1, i); // bottom cap, normal -w
+    faces.push(t, top + i, top + i1); // top cap, normal +w
+    for (let r = 0; r < rings; r++) {
+      const lo = r * n, hi = (r + 1) * n;
+      faces.push(lo + i, lo + i1, hi + i1, lo + i, hi + i1, hi + i); // side, normal outward of the polygon
     }
   }
   return expand(verts, faces);
 }
 
-// Prism of a counter-clockwise (seen from +w) polygon in the (u, v) plane extruded along w from w0 to w1:
-// caps fanned from the polygon's center point `c` (which must see every edge), sides two triangles per edge.
-// `place(u, v, w)` maps local coordinates to the grid's.
-function prismMesh(poly: number[], c: [number, number], w0: number, w1: number, place: (u: number, v: number, w: number) => Vec3): Float64Array {
-  const n = poly.length / 2;
-  const verts: number[] = [];
-  for (let i = 0; i < n; i++) verts.push(...place(poly[2 * i], poly[2 * i + 1], w0));
-  for (let i = 0; i < n; i++) verts.push(...place(poly[2 * i], poly[2 * i + 1], w1));
-  verts.push(...place(c[0], c[1], w0), ...place(c[0], c[1], w1));
-  const b = 2 * n, t = 2 * n + 1;
-  const faces: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const i1 = (i + 1) % n;
-    faces.push(b, i1, i); // bottom cap, normal -w
-    faces.push(t, n + i, n + i1); // top cap, normal +w
-    faces.push(i, i1, n + i1, i, n + i1, n + i); // side, normal outward of the polygon
-  }
-  return expand(verts, faces);
-}
-
-// Wedge: a triangular prism with its sharp edge along z through the apex, extending `length` along +x.
-function wedgeMesh(shape: Extract<BodyShape, { type: 'wedge' }>, domain: Vec3): Float64Array {
+// The wedge's cross-section (triangle apex, end of the flat or lower face, end of the inclined face, in x, y), its
+// centroid and its span along z.
+function wedgeOutline(shape: Extract<BodyShape, { type: 'wedge' }>, domain: Vec3): { poly: number[]; c: [number, number]; span: number } {
   const [ax, ay, az] = shape.apex;
   const L = shape.length;
   const span = shape.span ?? domain[2] - az;
@@ -88,9 +106,16 @@ function wedgeMesh(shape: Extract<BodyShape, { type: 'wedge' }>, domain: Vec3): 
   const lo = shape.symmetric ? -L * Math.tan((shape.angle / 2) * deg) : 0;
   const hi = shape.symmetric ? L * Math.tan((shape.angle / 2) * deg) : L * Math.tan(shape.angle * deg);
   const poly = [ax, ay, ax + L, ay + lo, ax + L, ay + hi];
-  const cx = (poly[0] + poly[2] + poly[4]) / 3, cy = (poly[1] + poly[3] + poly[5]) / 3;
-  const tris = prismMesh(poly, [cx, cy], az, az + span, (u, v, w) => [u, v, w]);
-  rotateMesh(tris, shape.rotate, [cx, cy, az + span / 2]);
+  return { poly, c: [(poly[0] + poly[2] + poly[4]) / 3, (poly[1] + poly[3] + poly[5]) / 3], span };
+}
+
+// Wedge: a triangular prism with its sharp edge along z through the apex, extending `length` along +x, its faces cut
+// into facets no longer than `h` (null: one facet per face).
+function wedgeMesh(shape: Extract<BodyShape, { type: 'wedge' }>, domain: Vec3, h: number | null): Float64Array {
+  const { poly, c, span } = wedgeOutline(shape, domain);
+  const az = shape.apex[2];
+  const tris = prismMesh(subdividePolygon(poly, h), c, az, az + span, (u, v, w) => [u, v, w], divisions(span, h));
+  rotateMesh(tris, shape.rotate, [c[0], c[1], az + span / 2]);
   return tris;
 }
 
@@ -104,14 +129,18 @@ function axisVector(axis: 'x' | 'y' | 'z' | readonly [number, number, number]): 
   return [axis[0] / len, axis[1] / len, axis[2] / len];
 }
 
-// Capped cylinder of `segments` facets around its axis, centered at `center`.
-function cylinderMesh(shape: Extract<BodyShape, { type: 'cylinder' }>, domain: Vec3): Float64Array {
+// Length of a cylinder: given, or the box height for one along "z".
+function cylinderLength(shape: Extract<BodyShape, { type: 'cylinder' }>, domain: Vec3): number {
+  if (shape.length !== undefined) return shape.length;
+  if (shape.axis !== 'z') throw new Error('cylinder: give a length (only a cylinder along "z" defaults to the box height)');
+  return domain[2];
+}
+
+// Capped cylinder of `segments` facets around its axis, centered at `center`, cut into pieces no longer than `h`
+// along the axis (null: one).
+function cylinderMesh(shape: Extract<BodyShape, { type: 'cylinder' }>, domain: Vec3, h: number | null): Float64Array {
   const w = axisVector(shape.axis);
-  let length = shape.length;
-  if (length === undefined) {
-    if (shape.axis !== 'z') throw new Error('cylinder: give a length (only a cylinder along "z" defaults to the box height)');
-    length = domain[2];
-  }
+  const length = cylinderLength(shape, domain);
   // u, v complete w to a right-handed frame (u x v = w) so the polygon is counter-clockwise seen from +w
   const ref: Vec3 = Math.abs(w[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
   const d = ref[0] * w[0] + ref[1] * w[1] + ref[2] * w[2];
@@ -133,7 +162,7 @@ function cylinderMesh(shape: Extract<BodyShape, { type: 'cylinder' }>, domain: V
     cx + a * u[0] + b * v[0] + c * w[0],
     cy + a * u[1] + b * v[1] + c * w[1],
     cz + a * u[2] + b * v[2] + c * w[2],
-  ]);
+  ], divisions(length, h));
 }
 
 // Icosahedron (12 vertices on the unit sphere, 20 faces counter-clockwise seen from outside).
@@ -203,44 +232,66 @@ function stlMesh(shape: Extract<BodyShape, { type: 'stl' }>, stlBytes: Uint8Arra
   return tris;
 }
 
-/** Triangles of a built-in shape's mesh, known before meshing it (a sphere's grows as 4^subdivisions); null for an STL file. */
-export function shapeTriangleCount(shape: BodyShape, domain: [number, number, number]): number | null {
-  if (shape.type === 'stl') return null;
-  if (shape.type === 'sphere') return 20 * 4 ** shape.subdivisions;
-  return tessellateShape(shape, domain).length / 9;
+/** Pieces of a box along each of its axes for the facet size h. */
+function boxDivisions(shape: Extract<BodyShape, { type: 'box' }>, h: number | null): [number, number, number] {
+  return [0, 1, 2].map((a) => divisions(shape.max[a] - shape.min[a], h)) as [number, number, number];
+}
+
+/**
+ * Triangles of a built-in shape's mesh, counted from its parameters without meshing it (a sphere's grows as
+ * 4^subdivisions, a box's, wedge's and cylinder's with the facet size: `resolution`, else the smallest of `cellSize`);
+ * null for an STL file.
+ */
+export function shapeTriangleCount(shape: BodyShape, domain: [number, number, number], cellSize?: readonly number[]): number | null {
+  switch (shape.type) {
+    case 'stl': return null;
+    case 'sphere': return 20 * 4 ** shape.subdivisions;
+    case 'box': return boxTriangles(boxDivisions(shape, facetSize(shape, cellSize)));
+    case 'wedge': {
+      const h = facetSize(shape, cellSize);
+      const { poly, span } = wedgeOutline(shape, domain);
+      const boundary = [0, 1, 2].reduce((n, i) => n + divisions(Math.hypot(poly[2 * ((i + 1) % 3)] - poly[2 * i], poly[2 * ((i + 1) % 3) + 1] - poly[2 * i + 1]), h), 0);
+      return prismTriangles(boundary, divisions(span, h));
+    }
+    case 'cylinder': return prismTriangles(shape.segments, divisions(cylinderLength(shape, domain), facetSize(shape, cellSize)));
+  }
 }
 
 /**
  * The error when the built-in shapes of a case (before any STL is read) have more than MAX_BODY_TRIANGLES triangles
  * in all, naming the largest bodies; null when they fit. Checked before meshing, so a refusal is immediate.
  */
-export function triangleBudgetIssue(bodies: { name: string; shape: BodyShape }[], domain: [number, number, number]): string | null {
-  const counts = bodies.map((b) => ({ name: b.name, n: shapeTriangleCount(b.shape, domain) ?? 0 }));
+export function triangleBudgetIssue(bodies: { name: string; shape: BodyShape }[], domain: [number, number, number], cellSize?: readonly number[]): string | null {
+  const counts = bodies.map((b) => ({ name: b.name, n: shapeTriangleCount(b.shape, domain, cellSize) ?? 0 }));
   const total = counts.reduce((s, c) => s + c.n, 0);
   if (total <= MAX_BODY_TRIANGLES) return null;
   const largest = [...counts].sort((a, b) => b.n - a.n).slice(0, 3).map((c) => `"${c.name}" ${c.n}`).join(', ');
-  return `${tooManyTrianglesError(total, `the case's ${bodies.length} bod${bodies.length === 1 ? 'y' : 'ies'} (largest: ${largest})`, bodies.length === 1 ? 'has' : 'have').message}`;
+  const faceted = bodies.some((b) => b.shape.type === 'box' || b.shape.type === 'wedge' || b.shape.type === 'cylinder');
+  return `${tooManyTrianglesError(total, `the case's ${bodies.length} bod${bodies.length === 1 ? 'y' : 'ies'} (largest: ${largest})`, bodies.length === 1 ? 'has' : 'have').message}` +
+    (faceted ? '; a box, wedge or cylinder gets fewer facets from a larger shape.resolution (the longest facet edge in m; default the grid\'s smallest cell size)' : '');
 }
 
 /**
  * Triangle mesh of a body shape, in grid coordinates. `domain` is [Lx, Ly, Lz] (for the defaults that reach
- * to the top of the box); `stlBytes` are the STL file's bytes for `type: "stl"`. Throws Error on bad input.
+ * to the top of the box); `stlBytes` are the STL file's bytes for `type: "stl"`; `cellSize` the grid's cell size, from
+ * which a box, wedge or cylinder without a `resolution` takes its facet size (absent: one facet per face). Throws
+ * Error on bad input.
  */
-export function tessellateShape(shape: BodyShape, domain: [number, number, number], stlBytes?: Uint8Array): Float64Array {
+export function tessellateShape(shape: BodyShape, domain: [number, number, number], stlBytes?: Uint8Array, cellSize?: readonly number[]): Float64Array {
   switch (shape.type) {
     case 'box': {
       if (![0, 1, 2].every((a) => shape.max[a] > shape.min[a])) {
         throw new Error(`box: max [${shape.max.join(', ')}] must exceed min [${shape.min.join(', ')}] on every axis`);
       }
-      const tris = boxMesh(shape.min, shape.max);
+      const tris = boxMesh(shape.min, shape.max, boxDivisions(shape, facetSize(shape, cellSize)));
       const c: Vec3 = [0, 1, 2].map((a) => (shape.min[a] + shape.max[a]) / 2) as Vec3;
       rotateMesh(tris, shape.rotate, c);
       return tris;
     }
     case 'wedge':
-      return wedgeMesh(shape, domain);
+      return wedgeMesh(shape, domain, facetSize(shape, cellSize));
     case 'cylinder':
-      return cylinderMesh(shape, domain);
+      return cylinderMesh(shape, domain, facetSize(shape, cellSize));
     case 'sphere':
       return sphereMesh(shape.center, shape.radius, shape.subdivisions);
     case 'stl':
