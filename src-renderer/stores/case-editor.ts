@@ -8,7 +8,7 @@ import { getApi } from '../api/index.js';
 import type { SchemaNode } from '../components/schema-nodes.js';
 import { errorText } from './errors.js';
 import { bodyRows, newBody } from './case-bodies.js';
-import { base64Of, stlBody } from './mesh-upload.js';
+import { base64Of, meshFileName, stlBody } from './mesh-upload.js';
 import { cloneJson, setAtPath } from './case-paths.js';
 import { messagesAt, placeMessages, type PlacedMessage } from './message-places.js';
 
@@ -124,7 +124,7 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
   async function addStlBody(file: File): Promise<void> {
     uploadError.value = null;
     try {
-      const uploaded = await getApi().uploadMesh({ name: file.name, contentBase64: base64Of(new Uint8Array(await file.arrayBuffer())) });
+      const uploaded = await getApi().uploadMesh({ name: meshFileName(file.name), contentBase64: base64Of(new Uint8Array(await file.arrayBuffer())) });
       const list = Array.isArray(caseJson.value?.bodies) ? (caseJson.value!.bodies as unknown[]) : [];
       update(['bodies'], [...cloneJson(list), stlBody(caseJson.value, file.name, uploaded.file)]);
     } catch (e) {

@@ -11,6 +11,16 @@ export function base64Of(bytes: Uint8Array): string {
   return btoa(text);
 }
 
+/**
+ * The name an uploaded file is stored under: the server takes plain names of letters, digits, "-", "_" and inner dots
+ * ending in .stl, so other characters (spaces, accents) become "-" ("my wing (v2).STL" -> "my-wing-v2.STL").
+ */
+export function meshFileName(name: string): string {
+  const stem = name.replace(/\.stl$/i, '').replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/\.{2,}/g, '.').replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9_-]+$/g, '');
+  const ext = /\.stl$/i.exec(name)?.[0] ?? '.stl';
+  return `${(stem || 'mesh').slice(0, 90)}${ext}`;
+}
+
 /** A new body (named after the file, the case's default surface) whose shape is the uploaded STL at `file` on the server. */
 export function stlBody(caseJson: Json | null, fileName: string, file: string): Json {
   const body = newBody(caseJson);

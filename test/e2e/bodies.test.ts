@@ -62,7 +62,7 @@ describe('a body in the flow, in a browser against dsmc serve', () => {
     expect(row).toContain('my-cube');
     expect(row).toMatch(/stl/);
     // the body names the stored file (in the server's data folder), which the server reads: the check passes
-    expect(await page.locator('[data-test="json-view"]').inputValue()).toMatch(/"file": ".*meshes[\\/]my cube\.stl"/);
+    expect(await page.locator('[data-test="json-view"]').inputValue()).toMatch(/"file": ".*meshes[\\/]my-cube\.stl"/);
     expect(await settledCheck()).toContain('ready');
     // bytes that are no STL are refused with the reason, and nothing is added
     await page.setInputFiles('[data-test="upload-stl"]', { name: 'notes.stl', mimeType: 'model/stl', buffer: Buffer.from('hello, not a mesh') });

@@ -113,10 +113,10 @@ describe('Electron main (electron mocked)', async () => {
   });
 
   it('saves a scaling study\'s export through the save dialog too', async () => {
-    fake.state.saveTo = join(dir, 'study.zip');
+    state.saveTo = join(dir, 'study.zip');
     const r = await handler(trusted, 'exportStudy', { studyId: 1, format: 'zip' });
-    expect(r).toMatchObject({ savedPath: fake.state.saveTo, base64: '', fileName: 'study-1-scaling-csv.zip' });
-    expect(readFileSync(fake.state.saveTo, 'utf8')).toBe('PK zip');
+    expect(r).toMatchObject({ savedPath: state.saveTo, base64: '', fileName: 'study-1-scaling-csv.zip' });
+    expect(readFileSync(state.saveTo, 'utf8')).toBe('PK zip');
   });
 
   it('forwards live run events to the window', () => {
