@@ -6,6 +6,7 @@ import { EXPORT_FORMATS, type ExportFormat } from '../../src-main/common/contrac
 import type { ExportedFile, FieldSlice, RunDetail, SurfaceView } from '../../src-main/common/contract/types.js';
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
+import { exportWith } from './export-file.js';
 import { choiceWithin, defaultSlice, type SliceChoice } from './field-view.js';
 
 export const useRunDetailStore = defineStore('runDetail', () => {
@@ -73,20 +74,11 @@ export const useRunDetailStore = defineStore('runDetail', () => {
 
   /** Makes an export; resolves to the file (the view downloads it), or null with `error` set. */
   async function exportAs(format: ExportFormat): Promise<ExportedFile | null> {
-    if (!detail.value) return null;
-    exporting.value = format;
-    error.value = null;
-    try {
-      const f = await getApi().exportRun({ runId: detail.value.run.id, format });
-      lastExport.value = f.savedPath ? `saved ${f.savedPath}` : `downloaded ${f.fileName}`;
-      return f;
-    } catch (e) {
-      error.value = errorText(e);
-      return null;
-    } finally {
-      exporting.value = null;
-    }
+    const runId = detail.value?.run.id;
+    if (runId === undefined) return null;
+    return exportWith({ exporting, lastExport, error }, format, () => getApi().exportRun({ runId, format }));
   }
+
 
   /** Adds or removes a tag of the run. */
   async function tag(tagText: string, remove = false): Promise<void> {

@@ -7,6 +7,7 @@ import type { ScalingReport } from '../../src-main/common/reports/scaling-model.
 import type { ExportedFile, StudyInfo } from '../../src-main/common/contract/types.js';
 import { getApi } from '../api/index.js';
 import { errorText } from './errors.js';
+import { exportWith } from './export-file.js';
 
 export const useScalingStore = defineStore('scaling', () => {
   // State
@@ -50,19 +51,9 @@ export const useScalingStore = defineStore('scaling', () => {
 
   /** Exports the picked study's report; resolves to the file (the view downloads it), or null with `error` set. */
   async function exportAs(format: StudyExportFormat): Promise<ExportedFile | null> {
-    if (picked.value === null) return null;
-    exporting.value = format;
-    error.value = null;
-    try {
-      const f = await getApi().exportStudy({ studyId: picked.value, format });
-      lastExport.value = f.savedPath ? `saved ${f.savedPath}` : `downloaded ${f.fileName}`;
-      return f;
-    } catch (e) {
-      error.value = errorText(e);
-      return null;
-    } finally {
-      exporting.value = null;
-    }
+    const studyId = picked.value;
+    if (studyId === null) return null;
+    return exportWith({ exporting, lastExport, error }, format, () => getApi().exportStudy({ studyId, format }));
   }
 
   return { studies, picked, report, loaded, loading, error, exporting, lastExport, load, pick, exportAs };

@@ -101,7 +101,7 @@ export function binnedMeans(points: { x: number; y: number; area: number }[], lo
 }
 
 /** Names of the point groups of the streamwise coordinate. */
-const GROUPS = ['facing the flow', 'parallel to the flow', 'sheltered from the flow'];
+export const SURFACE_GROUPS = ['facing the flow', 'parallel to the flow', 'sheltered from the flow'];
 
 /** The chart of one quantity on one body against a coordinate. */
 export function surfaceChartOption(view: SurfaceView, opts: { body: number; quantity: SurfaceQuantityKey; coordinate: SurfaceCoordinate; bins?: number }): EChartsOption {
@@ -116,25 +116,31 @@ export function surfaceChartOption(view: SurfaceView, opts: { body: number; quan
   for (const g of groups) {
     const mine = points.filter((p) => p.group === g);
     const color = CHART_COLORS[g % CHART_COLORS.length];
-    const name = opts.coordinate === 'angle' ? 'triangles' : `triangles ${GROUPS[g]}`;
+    const name = opts.coordinate === 'angle' ? 'triangles' : `triangles ${SURFACE_GROUPS[g]}`;
     series.push({
       type: 'scatter', name, data: mine.map((p) => [p.x, p.y]), symbolSize: 4, itemStyle: { color, opacity: 0.35 },
     });
     series.push({
-      type: 'line', name: opts.coordinate === 'angle' ? 'area-weighted mean per bin' : `mean, ${GROUPS[g]}`,
+      type: 'line', name: opts.coordinate === 'angle' ? 'area-weighted mean per bin' : `mean, ${SURFACE_GROUPS[g]}`,
       data: binnedMeans(mine, lo, hi, bins), showSymbol: false, lineStyle: { color, width: 2 }, itemStyle: { color },
     });
   }
-  const unit = info.unit ? ` (${info.unit})` : '';
   const name = view.bodyNames[opts.body] ?? `body ${opts.body}`;
+  return surfaceChartFrame(`${info.label} on ${name}`, opts.quantity, opts.coordinate, series);
+}
+
+/** The frame every surface distribution chart shares (title, legend, the coordinate's x axis, the quantity's y axis) around its series. */
+export function surfaceChartFrame(title: string, quantity: SurfaceQuantityKey, coordinate: SurfaceCoordinate, series: EChartsOption['series']): EChartsOption {
+  const info = SURFACE_QUANTITY_INFO[quantity];
+  const unit = info.unit ? ` (${info.unit})` : '';
   return {
-    ...baseOption(`${info.label} on ${name}`),
+    ...baseOption(title),
     grid: { left: 80, right: 30, top: 50, bottom: 90 },
     legend: { bottom: 0, type: 'scroll' },
     tooltip: { trigger: 'item' },
     xAxis: {
-      type: 'value', name: SURFACE_COORDINATE_INFO[opts.coordinate].label, nameLocation: 'middle', nameGap: 28,
-      ...(opts.coordinate === 'angle' ? { min: 0, max: 180, interval: 30 } : { min: 0 }),
+      type: 'value', name: SURFACE_COORDINATE_INFO[coordinate].label, nameLocation: 'middle', nameGap: 28,
+      ...(coordinate === 'angle' ? { min: 0, max: 180, interval: 30 } : { min: 0 }),
       axisLabel: { formatter: (v: number) => axisNumber(v) },
     },
     yAxis: { type: 'value', name: `${info.label}${unit}`, nameLocation: 'middle', nameGap: 60, scale: true, axisLabel: { formatter: (v: number) => axisNumber(v) } },

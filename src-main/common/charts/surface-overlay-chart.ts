@@ -4,11 +4,9 @@
 // the flow along the stream, as on run detail).
 import type { EChartsOption } from 'echarts';
 import type { SurfaceView } from '../contract/types.js';
-import { axisNumber, baseOption, CHART_COLORS } from './chart-style.js';
-import { binnedMeans, SURFACE_COORDINATE_INFO, SURFACE_QUANTITY_INFO, surfacePoints, type SurfaceCoordinate, type SurfaceQuantityKey } from './surface-chart.js';
+import { CHART_COLORS } from './chart-style.js';
+import { binnedMeans, SURFACE_GROUPS, SURFACE_QUANTITY_INFO, surfaceChartFrame, surfacePoints, type SurfaceCoordinate, type SurfaceQuantityKey } from './surface-chart.js';
 
-/** Names of the point groups along the stream. */
-const GROUPS = ['facing the flow', 'parallel to the flow', 'sheltered from the flow'];
 /** Line styles of the groups (one colour per run). */
 const GROUP_LINES = ['solid', 'dotted', 'dashed'] as const;
 
@@ -37,22 +35,9 @@ export function overlaidSurfaceOption(views: { label: string; view: SurfaceView 
     const color = CHART_COLORS[r % CHART_COLORS.length];
     series.push({ type: 'scatter', name: `${c.label} triangles`, data: c.points.map((p) => [p.x, p.y]), symbolSize: 3, itemStyle: { color, opacity: 0.25 } });
     for (const m of c.means) {
-      const name = opts.coordinate === 'angle' ? c.label : `${c.label}, ${GROUPS[m.group]}`;
+      const name = opts.coordinate === 'angle' ? c.label : `${c.label}, ${SURFACE_GROUPS[m.group]}`;
       series.push({ type: 'line', name, data: m.data, showSymbol: false, lineStyle: { color, width: 2, type: GROUP_LINES[m.group] }, itemStyle: { color } });
     }
   });
-  const unit = info.unit ? ` (${info.unit})` : '';
-  return {
-    ...baseOption(`${info.label} on ${opts.body}`),
-    grid: { left: 80, right: 30, top: 50, bottom: 90 },
-    legend: { bottom: 0, type: 'scroll' },
-    tooltip: { trigger: 'item' },
-    xAxis: {
-      type: 'value', name: SURFACE_COORDINATE_INFO[opts.coordinate].label, nameLocation: 'middle', nameGap: 28,
-      ...(opts.coordinate === 'angle' ? { min: 0, max: 180, interval: 30 } : { min: 0 }),
-      axisLabel: { formatter: (v: number) => axisNumber(v) },
-    },
-    yAxis: { type: 'value', name: `${info.label}${unit}`, nameLocation: 'middle', nameGap: 60, scale: true, axisLabel: { formatter: (v: number) => axisNumber(v) } },
-    series,
-  };
+  return surfaceChartFrame(`${info.label} on ${opts.body}`, opts.quantity, opts.coordinate, series);
 }
