@@ -11,11 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shapeSchema } from '../../src-main/common/body-schema.js';
 import { tessellateShape } from '../../src-main/common/geometry/index.js';
 import { SHOTS, openBrowserSession, type BrowserSession } from './browser-session.js';
-import type { ServeProcess } from './serve-process.js';
 
 let session: BrowserSession;
 let page: Page;
-let serve: ServeProcess;
 const shot = (name: string) => session.shot(name);
 const setField = (path: string, value: string) => session.setField(path, value);
 const settledCheck = () => session.settledCheck();
@@ -23,7 +21,7 @@ const settledCheck = () => session.settledCheck();
 describe('a body in the flow, in a browser against dsmc serve', () => {
   beforeAll(async () => {
     session = await openBrowserSession();
-    ({ page, serve } = session);
+    ({ page } = session);
   }, 120_000);
 
   afterAll(async () => {
@@ -31,9 +29,7 @@ describe('a body in the flow, in a browser against dsmc serve', () => {
   });
 
   it('lists the preset\'s body in the case editor and names a body outside the box next to it', async () => {
-    await page.goto(serve.url);
-    await page.click('[data-test="nav-editor"]');
-    await page.selectOption('[data-test="preset"]', 'sphere-free-molecular');
+    await session.openEditor('sphere-free-molecular');
     await page.waitForSelector('[data-test="body-row-0"]');
     const row = (await page.locator('[data-test="body-row-0"]').textContent()) ?? '';
     expect(row).toContain('sphere');

@@ -22,6 +22,8 @@ export interface BrowserSession {
   setField(path: string, value: string): Promise<void>;
   /** Waits for the pre-launch check to settle (a result, not "checking") and returns its status text. */
   settledCheck(): Promise<string>;
+  /** Opens the app's start page, then the case editor on a preset. */
+  openEditor(preset: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,6 +64,11 @@ export async function openBrowserSession(): Promise<BrowserSession> {
       await page.waitForTimeout(400);
       await page.waitForFunction(settled, status);
       return (await page.locator(status).textContent()) ?? '';
+    },
+    async openEditor(preset) {
+      await page.goto(serve.url);
+      await page.click('[data-test="nav-editor"]');
+      await page.selectOption('[data-test="preset"]', preset);
     },
     async close() {
       await browser?.close();

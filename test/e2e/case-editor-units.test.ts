@@ -23,9 +23,7 @@ describe('case editor units and sub-forms, in a browser against dsmc serve', () 
   });
 
   it('prints units beside the inputs and the estimates in words with units', async () => {
-    await page.goto(session.serve.url);
-    await page.click('[data-test="nav-editor"]');
-    await page.selectOption('[data-test="preset"]', 'collide-box');
+    await session.openEditor('collide-box');
     expect(await session.settledCheck()).toContain('ready');
     expect(await unitOf('run.dt')).toBe('s');
     expect(await unitOf('grid.cellSize[0]')).toBe('m');

@@ -20,9 +20,7 @@ describe('case editor warnings shown once, in a browser against dsmc serve', () 
   });
 
   it('shows each warning about an added body once', async () => {
-    await page.goto(session.serve.url);
-    await page.click('[data-test="nav-editor"]');
-    await page.selectOption('[data-test="preset"]', 'collide-box');
+    await session.openEditor('collide-box');
     expect(await session.settledCheck()).toContain('ready');
     await page.click('[data-test="add-body"]');
     await page.waitForSelector('[data-test="body-row-0"]');

@@ -70,9 +70,7 @@ describe('the live page of a run launched from the app', () => {
   });
 
   it('answers a trivial script quickly while the run goes', async () => {
-    await page.goto(session.serve.url);
-    await page.click('[data-test="nav-editor"]');
-    await page.selectOption('[data-test="preset"]', 'collide-box');
+    await session.openEditor('collide-box');
     await page.click('[data-test="reset-preset"]');
     for (const i of [0, 1, 2]) await session.setField(`grid.cells[${i}]`, '8');
     await session.setField('run.steps', String(STEPS));

@@ -40,9 +40,7 @@ describe('run detail views of issue 27, in a browser against dsmc serve', () => 
 
   let runId = 0;
   it('launches the shrunk sphere preset', async () => {
-    await page.goto(serve.url);
-    await page.click('[data-test="nav-editor"]');
-    await page.selectOption('[data-test="preset"]', 'sphere-free-molecular');
+    await session.openEditor('sphere-free-molecular');
     await page.waitForSelector('[data-test="body-row-0"]');
     expect(await session.settledCheck()).toContain('ready');
     // a JSON text that does not parse: never a green "ready" over its syntax error
