@@ -312,7 +312,10 @@ export class Simulation {
       });
     }
     if (this.exchange) {
+      // the status read of this move's migrants goes with it: one submit for both
+      this.exchange.encodeStatus(rec.encoder, set);
       rec.flush();
+      this.exchange.submitted(); // the step before's arrival copies were in that command buffer
       stepTimeline?.mark(2 * s, 'move-submit');
       stepTimeline?.markWhenDone(2 * s, 'move-done', this.gpu.device.queue);
       const h = this.halo!;
@@ -325,7 +328,7 @@ export class Simulation {
         await this.recordSplit(rec, set, 1, detail, early);
         stepTimeline?.mark(2 * s, 'interior-submit');
         stepTimeline?.markWhenDone(2 * s, 'interior-done', this.gpu.device.queue);
-      }, { timelineKey: 2 * s });
+      }, { timelineKey: 2 * s, encoder: () => rec.encoder });
       // arrivals outside the halo (counted as each peer's records arrived)
       const outside = x.flagged;
       this.exchanges.set(s, x);
@@ -742,6 +745,7 @@ export class Simulation {
       const tSubmit = performance.now();
       const timesBefore = passes > 0 && this.sampleChoice.measuring ? copyTotals(rec.totals()) : null;
       await rec.submit();
+      this.exchange?.submitted();
       throwIfGpuError(this.gpu);
       if (timesBefore) this.sampleChoice.record(this.submitKernel, timesBefore, rec.totals());
       const tRead = performance.now();

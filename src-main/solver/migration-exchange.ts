@@ -56,6 +56,11 @@ export interface RunOptions {
   regrow?: boolean;
   /** The step timeline's key of this exchange (default: its sequence number). */
   timelineKey?: number;
+  /**
+   * The command buffer being recorded when the arrivals are uploaded: their copy goes there, ahead of the passes
+   * that append them, instead of a submit of its own; the caller then calls submitted() once it is submitted.
+   */
+  encoder?: () => GPUCommandEncoder;
 }
 
 const MAP_READ_COPY_DST = 0x0001 | 0x0008;
@@ -71,6 +76,17 @@ interface StatusRead {
   copied: number[];
   /** Unmaps the staging buffer (the views in `head` are gone after it). */
   release: () => void;
+}
+
+/** A status copy recorded into the caller's command buffer (encodeStatus), mapped by the next run() for its set. */
+interface PreparedStatus {
+  set: 0 | 1;
+  staging: GPUBuffer;
+  total: number;
+  statusBytes: number;
+  copied: number[];
+  /** The segment capacity the copy was recorded for (a regrown migrant buffer makes it stale). */
+  segCap: number;
 }
 
 /** A MAP_READ staging buffer that grows as needed. */
@@ -99,6 +115,8 @@ export class MigrationExchange {
   private readonly expected: number[];
   /** Host copy of the control words and counts of the last status read, reused every step. */
   private host = new Uint32Array(0);
+  /** The status copy encodeStatus recorded, not yet mapped. */
+  private prepared: PreparedStatus | null = null;
 
   constructor(
     private readonly gpu: Gpu,
@@ -126,18 +144,16 @@ export class MigrationExchange {
   }
 
   /**
-   * Control words, migrants per destination (plus misrouted arrivals) and the first `expected[d]` records of
-   * each destination's segment, in one copy and one map.
+   * Records the copy of the control words, migrants per destination (plus misrouted arrivals) and the first
+   * `expected[d]` records of each destination's segment into one staging buffer.
    */
-  private async readStatus(set: 0 | 1, overlap?: () => unknown): Promise<StatusRead> {
-    const { device } = this.gpu;
+  private recordStatus(enc: GPUCommandEncoder, set: 0 | 1): PreparedStatus {
     const { rank, worldSize: W } = this.state.subdomain;
     const recordBytes = 4 * this.state.tables.migrantWords;
     const statusBytes = 4 * (CTL.WORDS + W + 1);
     const copied = this.expected.map((e, d) => (d === rank ? 0 : Math.min(e, this.state.segCap)));
     const total = statusBytes + copied.reduce((s, n) => s + n * recordBytes, 0);
     const staging = this.status.get(total);
-    const enc = device.createCommandEncoder({ label: 'migrate-status' });
     enc.copyBufferToBuffer(this.state.ctl, 0, staging, 0, 4 * CTL.WORDS);
     enc.copyBufferToBuffer(this.state.migCountsOf(set), 0, staging, 4 * CTL.WORDS, 4 * (W + 1));
     let at = statusBytes;
@@ -145,7 +161,33 @@ export class MigrationExchange {
       if (copied[d] > 0) enc.copyBufferToBuffer(this.state.migOutOf(set), d * this.state.segCap * recordBytes, staging, at, copied[d] * recordBytes);
       at += copied[d] * recordBytes;
     }
-    device.queue.submit([enc.finish()]);
+    return { set, staging, total, statusBytes, copied, segCap: this.state.segCap };
+  }
+
+  /**
+   * Records the status read of set `set` (after its move and injection) at the end of `enc`, the command buffer
+   * the caller submits with that move: the next run() for this set then only maps it (one submit less per step).
+   */
+  encodeStatus(enc: GPUCommandEncoder, set: 0 | 1): void {
+    this.prepared = this.recordStatus(enc, set);
+  }
+
+  /**
+   * Control words, migrants per destination (plus misrouted arrivals) and the first `expected[d]` records of
+   * each destination's segment, in one copy and one map (the copy encodeStatus recorded, if it was for this set
+   * and the migrant buffers kept their size since).
+   */
+  private async readStatus(set: 0 | 1, overlap?: () => unknown): Promise<StatusRead> {
+    const { device } = this.gpu;
+    const { worldSize: W } = this.state.subdomain;
+    let prepared = this.prepared;
+    this.prepared = null;
+    if (!prepared || prepared.set !== set || prepared.segCap !== this.state.segCap) {
+      const enc = device.createCommandEncoder({ label: 'migrate-status' });
+      prepared = this.recordStatus(enc, set);
+      device.queue.submit([enc.finish()]);
+    }
+    const { staging, total, statusBytes, copied } = prepared;
     // the map waits for the submits so far only (Dawn tracks the buffer's last use), so work submitted by
     // `overlap` runs on the GPU while this rank reads the status and exchanges
     const mapped = staging.mapAsync(0x0001, 0, total);
@@ -222,6 +264,11 @@ export class MigrationExchange {
     device.queue.submit([enc.finish()]);
   }
 
+  /** The caller submitted the command buffer that run()'s `encoder` recorded arrival copies into. */
+  submitted(): void {
+    this.uploads.submitted();
+  }
+
   /**
    * Exchanges this step's migrants (the move and injection of `set` are submitted) and uploads the arrivals.
    * `overlap` records and submits GPU work that needs no arrivals (a split step's interior pass) once the status
@@ -251,14 +298,16 @@ export class MigrationExchange {
         this.expected.fill(0);
         status = await this.readStatus(set);
       }
-      return { ...await this.exchangeStatus(step, set, mark, status, tStatus), regrew };
+      return { ...await this.exchangeStatus(step, set, mark, status, tStatus, options.encoder), regrew };
     } finally {
       status.release();
     }
   }
 
   /** The rest of run() while the status read's staging buffer is mapped (its records are sent from there). */
-  private async exchangeStatus(step: number, set: 0 | 1, mark: number, status: StatusRead, tStatus: number): Promise<Omit<ExchangeResult, 'regrew'>> {
+  private async exchangeStatus(
+    step: number, set: 0 | 1, mark: number, status: StatusRead, tStatus: number, encoder?: () => GPUCommandEncoder,
+  ): Promise<Omit<ExchangeResult, 'regrew'>> {
     const { ctl, counts, head, copied } = status;
     const { rank, worldSize } = this.state.subdomain;
     throwIfGpuError(this.gpu);
@@ -308,7 +357,7 @@ export class MigrationExchange {
     }, (enc, staging) => {
       if (recordBytes > 0) enc.copyBufferToBuffer(staging, ARRIVALS_AT, this.state.arrivals, 0, recordBytes);
       enc.copyBufferToBuffer(staging, 0, this.state.ctl, 4 * CTL.ARRIVALS, 4);
-    });
+    }, encoder?.());
     const t3 = performance.now();
     stepTimeline?.mark(mark, 'uploaded');
     return { sent, received, grew, flagged, haloBefore: ctl[CTL.N] - ctl[CTL.N_INTERIOR], seconds: (t3 - t0) / 1000, parts: { status: (t0 - tStatus) / 1000, read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };

@@ -161,7 +161,9 @@ export class WallClockRecorder implements PhaseRecorder {
   }
 
   flush(): void {
-    // each pass is submitted on its own already
+    // each pass is submitted on its own already; copies recorded since the last one go now
+    this.device.queue.submit([this.enc.finish()]);
+    this.enc = this.device.createCommandEncoder({ label: 'steps' });
   }
 
   async submit(): Promise<void> {

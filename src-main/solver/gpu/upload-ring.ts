@@ -19,6 +19,8 @@ interface Slot {
 export class UploadRing {
   private readonly slots: Slot[];
   private next = 0;
+  /** Buffers whose copies were recorded into a caller's command buffer that is not submitted yet (no map until it is). */
+  private unsubmitted: GPUBuffer[] = [];
 
   constructor(private readonly device: GPUDevice, private readonly label: string, count = 3) {
     this.slots = Array.from({ length: count }, () => ({ buffer: null, mapped: Promise.resolve(false) }));
@@ -27,10 +29,16 @@ export class UploadRing {
   /**
    * Uploads `bytes` bytes: `fill` writes them into the mapped staging range, `copy` records the copies out of the
    * staging buffer (source offsets into what `fill` wrote), and they are submitted at once, behind the work already
-   * queued. Waits only when this slot's previous copy has not run yet (count uploads ago).
+   * queued, or recorded into `into` (a command buffer the caller submits, then calls submitted()). Waits only when
+   * this slot's previous copy has not run yet (count uploads ago).
    */
-  async write(bytes: number, fill: (mapped: ArrayBuffer) => void, copy: (enc: GPUCommandEncoder, staging: GPUBuffer) => void): Promise<void> {
+  async write(
+    bytes: number, fill: (mapped: ArrayBuffer) => void, copy: (enc: GPUCommandEncoder, staging: GPUBuffer) => void, into?: GPUCommandEncoder,
+  ): Promise<void> {
     const slot = this.slots[this.next];
+    if (slot.buffer && this.unsubmitted.includes(slot.buffer)) {
+      throw new Error(`internal: ${this.label} staging reused before the command buffer holding its last copy was submitted`);
+    }
     this.next = (this.next + 1) % this.slots.length;
     const size = Math.max(16, Math.ceil(bytes / 16) * 16);
     // its map was requested when its last copy was submitted, `count` uploads ago
@@ -45,10 +53,29 @@ export class UploadRing {
     if (!mapped) await buffer.mapAsync(MAP_MODE_WRITE);
     fill(buffer.getMappedRange(0, size));
     buffer.unmap();
+    if (into) {
+      copy(into, buffer);
+      this.unsubmitted.push(buffer);
+      slot.mapped = Promise.resolve(false); // mapped again once submitted()
+      return;
+    }
     const enc = this.device.createCommandEncoder({ label: this.label });
     copy(enc, buffer);
     this.device.queue.submit([enc.finish()]);
-    // a destroyed buffer (grown, or the device gone) rejects its pending map: then it is simply not mapped
-    slot.mapped = buffer.mapAsync(MAP_MODE_WRITE).then(() => true, () => false);
+    slot.mapped = remap(buffer);
   }
+
+  /** The command buffer that write() recorded copies into was submitted: their staging buffers are mapped again. */
+  submitted(): void {
+    for (const buffer of this.unsubmitted) {
+      const slot = this.slots.find((x) => x.buffer === buffer);
+      if (slot) slot.mapped = remap(buffer);
+    }
+    this.unsubmitted = [];
+  }
+}
+
+/** Maps a staging buffer for writing again; resolves false when it was destroyed (grown, or the device gone) instead. */
+function remap(buffer: GPUBuffer): Promise<boolean> {
+  return buffer.mapAsync(MAP_MODE_WRITE).then(() => true, () => false);
 }
