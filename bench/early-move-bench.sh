@@ -12,6 +12,8 @@
 #   wedge-final  the wedge on 1 and N ranks with the default decomposition, slab --rebalance 10 (not with WEDGE_SHORT=1),
 #             and --rebalance 20, and each run's end-of-run fold
 #   eight     8 ranks sharing the N GPUs: the box unsampled, and sampled from step 200 against one rank
+#   base      A/B against a base build unpacked as out-base/ (bin-base/dsmc.js runs it): the box on N and 2 ranks,
+#             each build twice, interleaved; then N ranks with 100 steps per submit, and 1 and N ranks for 1000 steps
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
 # Usage: source .device-carry/setup.sh && bash bench/early-move-bench.sh N STEPS PART...
 set -uo pipefail
@@ -27,7 +29,7 @@ line() {
     const s = JSON.parse(require('fs').readFileSync('$1', 'utf8').trim().split('\n').pop());
     const early = (s.splitSteps ?? []).map((x) => x.earlyMoves).join('/');
     const ph = s.phases ?? {};
-    const phases = Object.entries(ph).map(([k, p]) => k + ' ' + (1000 * p.totalSeconds / $steps).toFixed(3)).join(', ');
+    const phases = Object.entries(ph).map(([k, p]) => k + ' ' + (1000 * p.totalSeconds / s.steps).toFixed(3)).join(', ');
     console.log('$2', '| ranks', s.ranks ?? 1, '| particle-steps/s', s.particleStepsPerSecond.toExponential(3), '| loop s', s.seconds.toFixed(3),
       '| early', early || '-', '| fields', s.fieldsSha256.slice(0, 16), '| ms per step:', phases);
     const b = s.balance;
@@ -82,6 +84,7 @@ for part in "$@"; do
       rm -rf "$out/timeline"; mkdir -p "$out/timeline"
       run "box-$n-timeline" env DSMC_TIMELINE_DIR="$out/timeline" "${box[@]}" --ranks "$n"
       node bench/timeline-report.mjs "$out/timeline" > "$out/runs/timeline-report.txt" 2>&1; head -40 "$out/runs/timeline-report.txt"
+      cp "$out"/timeline/rank-*.jsonl "$out/runs/" 2>/dev/null
       ;;
     wedge)
       wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
@@ -114,6 +117,20 @@ for part in "$@"; do
       run box-8 "${box[@]}" --ranks 8 --gpus "$list"
       run box-1-sampled-late "${box[@]}" --set sampling.enabled=true --set sampling.start=200
       run box-8-sampled-late "${box[@]}" --set sampling.enabled=true --set sampling.start=200 --ranks 8 --gpus "$list"
+      ;;
+    base)
+      [ -f bin-base/dsmc.js ] || { echo "base: no bin-base/dsmc.js (unpack the base build first)"; continue; }
+      basebox=(node bin-base/dsmc.js run scaling-box --set run.steps="$steps")
+      run box-1 "${box[@]}"
+      for k in 1 2; do
+        run "box-$n-new-$k" "${box[@]}" --ranks "$n"
+        run "box-$n-base-$k" "${basebox[@]}" --ranks "$n"
+      done
+      run box-2-new "${box[@]}" --ranks 2
+      run box-2-base "${basebox[@]}" --ranks 2
+      run "box-$n-submit100" "${box[@]}" --ranks "$n" --set run.stepsPerSubmit=100
+      run box-1-long node bin/dsmc.js run scaling-box --set run.steps=1000
+      run "box-$n-long" node bin/dsmc.js run scaling-box --set run.steps=1000 --ranks "$n"
       ;;
     *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, wedge-final, eight)"; exit 2 ;;
   esac

@@ -68,6 +68,7 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
     for (const a of ['split.masked', 'split.scanned', 'split.savedSigmaCrMax', 'split.savedRemainder', 'split.haloList']) plan.push({ label: a, bytes: 4 * nLocal });
     plan.push({ label: 'split.haloBits', bytes: 4 * Math.max(4, Math.ceil(nLocal / 32)) });
     for (const set of ['A', 'B']) plan.push({ label: `migrate.out.${set}`, bytes: 4 * t.migrantWords * worldSize * initialSegmentCapacity(capacity, worldSize) });
+    plan.push({ label: 'migrate.arrivals', bytes: 4 * t.migrantWords * initialSegmentCapacity(capacity, worldSize) });
   }
   return plan.sort((a, b) => b.bytes - a.bytes);
 }
@@ -200,7 +201,8 @@ export class SimState {
     this.haloParticles = makeBuffer(device, 'split.haloParticles', this.multiRank ? 4 * capacity : 16);
     this.haloWork = makeBuffer(device, 'split.haloWork', 4 * HALO_WORK.WORDS);
     this.migOutBySet = this.makeMigrantBuffers();
-    this.arrivals = makeBuffer(device, 'migrate.arrivals', 4 * this.tables.migrantWords * (this.multiRank ? 4096 : 1));
+    // as many arrivals as one destination's migrant segment holds: the first steps need no regrowth (and rebinding)
+    this.arrivals = makeBuffer(device, 'migrate.arrivals', 4 * this.tables.migrantWords * (this.multiRank ? this.segCap : 1));
     this.makeSplitBuffers();
   }
 
