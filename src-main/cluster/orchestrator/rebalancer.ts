@@ -152,7 +152,8 @@ export class Rebalancer {
     const grid = this.current.grid;
     const nCells = grid[0] * grid[1] * grid[2];
     const subs = this.current.boxes.map((_, r) => subdomainOf(this.current, r));
-    const weights = new Float64Array(nCells);
+    // the counts as they came (a row copy, no conversion per cell); the table sums them in float64
+    const weights = new Uint32Array(nCells);
     states.forEach((s, r) => copyOwnedCells(s.counts, subs[r], grid, weights));
     // box sums in O(1) from here on: the split, the loads before and after, the particles that move
     const summed = new SummedWeights(grid, weights);
