@@ -79,7 +79,7 @@ export interface RunSummary {
    * each submit, checks (cell state out, decision back), the sampling state moved, and the relayouts' setup, rounds
    * (their exchanges among them) and final sort (absent in older summaries).
    */
-  balance?: { reason: string; rebalancePercent: number | null; checks: number; orchestratorSeconds: number; rankSeconds: number; relayoutSeconds?: number; relayoutRounds?: number; parts?: Record<string, number> };
+  balance?: { reason: string; rebalancePercent: number | null; checks: number; fullChecks?: number; checkBlock?: number; orchestratorSeconds: number; rankSeconds: number; relayoutSeconds?: number; relayoutRounds?: number; parts?: Record<string, number> };
   /** A sample of the first species' velocities at the end, binned, for comparison with Maxwell-Boltzmann (one-rank runs). */
   velocityDistribution?: VelocityDistribution;
   /** The adapter (and pinned GPU) of every rank. */

@@ -515,6 +515,11 @@ export class Simulation {
     return this.particles;
   }
 
+  /** This rank's particle counts per local cell (a rebalance check's first round). */
+  async cellCounts(): Promise<Uint32Array<ArrayBuffer>> {
+    return new Uint32Array(await this.readback.read(this.state.lastCounts, 4 * this.state.nLocal));
+  }
+
   /** This rank's per-cell state for a rebalance: particle counts, (sigma c_r)_max and NTC remainders of its local cells. */
   async cellState(): Promise<{ counts: Uint32Array<ArrayBuffer>; sigmaCrMax: Float32Array<ArrayBuffer>; remainder: Float32Array<ArrayBuffer> }> {
     const st = this.state;

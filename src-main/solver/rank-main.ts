@@ -24,6 +24,7 @@ import { decodeRankSnapshot } from './checkpoint/checkpoint-state.js';
 import { writeRankFile } from './checkpoint/checkpoint-writer.js';
 import { stepTimeline } from './step-timeline.js';
 import { betweenSteps } from './exchange-sequence.js';
+import { coarseCountsOf, coarseGridWithBlock } from '../cluster/decomposition/coarse-grid.js';
 
 /** Host time of the transport: handing migrants to zeromq, then waiting until every peer's arrived (their lateness included). */
 const transportTime = new Map<string, PhaseTotals>();
@@ -102,19 +103,30 @@ export function earlyMoveFromEnvironment(env: NodeJS.ProcessEnv = process.env): 
 const balanceParts = { waitSeconds: 0, checkSeconds: 0, sampleStateSeconds: 0 };
 
 /** Rebalancing runs: sends this rank's per-cell state after a submit and moves to the new decomposition the orchestrator answers with, if any. */
+/** The frames of a cell-state message: the counts per block of `block` cells ('coarse') or every cell's state ('full'). */
+async function cellStateFrames(sim: Simulation, what: 'coarse' | 'full', block: number | undefined): Promise<ArrayBufferView[]> {
+  if (what === 'full') {
+    const st = await sim.cellState();
+    return [st.counts, st.sigmaCrMax, st.remainder];
+  }
+  if (block === undefined) throw new Error('internal: the orchestrator asked for coarse cell counts without the block size');
+  return [coarseCountsOf(await sim.cellCounts(), sim.subdomain.box, coarseGridWithBlock(sim.kase.grid.cells, block))];
+}
+
 async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promise<void> {
   const t0 = performance.now();
   let go = await ch.receive('go', 600_000);
   const t1 = performance.now();
   balanceParts.waitSeconds += (t1 - t0) / 1000;
   if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
-  if (go.message.cellState) {
-    // the orchestrator considers a rebalance: this rank's per-cell counts and collision state, then its answer
-    const st = await sim.cellState();
-    const frames = [st.counts, st.sigmaCrMax, st.remainder];
+  while (go.message.cellState) {
+    // the orchestrator considers a rebalance: this rank's counts per block of the coarse grid, then (for a split that
+    // pays) its per-cell counts and collision state; then its answer
+    const t2 = performance.now();
+    const frames = await cellStateFrames(sim, go.message.cellState, go.message.block);
     await ch.send({ type: 'cell-state', index: k, frameBytes: frames.map((f) => f.byteLength) }, frames);
     go = await ch.receive('go', 600_000);
-    balanceParts.checkSeconds += (performance.now() - t1) / 1000;
+    balanceParts.checkSeconds += (performance.now() - t2) / 1000;
     if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
   }
   if (go.message.decomposition === null) return;

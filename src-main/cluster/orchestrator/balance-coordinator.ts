@@ -1,7 +1,9 @@
 // The orchestrator's side of dynamic load balancing in a multi-rank run: after every submit it looks at the merged
-// statistics' load non-uniformity; only when the Rebalancer wants a look (UN over the threshold, no back-off) does it
-// ask every rank for its per-cell state (`go` with cellState) and decide; it answers each rank with `go` (and the new
-// decomposition plus the rank's new per-cell state when the grid was re-decomposed).
+// statistics' load non-uniformity; only when the Rebalancer wants a look (UN over the threshold, no back-off, a split
+// could pay from the ranks' counts) does it check, in two rounds: every rank's counts per block of the coarse grid
+// (`go` with cellState 'coarse'), and only when the split found there pays, every rank's per-cell state ('full'); it
+// answers each rank with `go` (and the new decomposition plus the rank's new per-cell state when the grid was
+// re-decomposed).
 import type { Case } from '../../common/case-schema.js';
 import { redistributeSampleState } from '../../solver/field-accumulator.js';
 import { SAMPLE_PARTS, partPlanes, sampleLayout, sampleStateOfFrames } from '../../solver/sample-buffers.js';
@@ -11,7 +13,7 @@ import { RELAYOUT_ROUND_BYTES } from '../../solver/relayout-rounds.js';
 import { frameAs } from '../transport/message-codec.js';
 import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { Decomposition } from '../decomposition/types.js';
-import { Rebalancer, relayoutCost, type CellState, type RebalanceEvent, type RebalancePolicyState } from './rebalancer.js';
+import { Rebalancer, relayoutCost, type CellState, type RebalanceEvent, type RebalancePolicyState, type RebalanceProposal } from './rebalancer.js';
 import type { RunAssembler } from './run-assembler.js';
 
 /** Bytes of the whole grid's sampling state (every part's planes, 4 bytes a value). */
@@ -22,14 +24,18 @@ function sampleStateBytes(t: SolverTables): number {
 
 export class BalanceCoordinator {
   private readonly rebalancer: Rebalancer;
-  /** Cell states asked for after a submit, by submit index, as they arrive. */
-  private readonly states = new Map<number, (CellState | undefined)[]>();
+  /** Coarse counts asked for after a submit (first round), by submit index, as they arrive. */
+  private readonly coarse = new Map<number, (Uint32Array | undefined)[]>();
+  /** Cell states asked for after a submit (second round, with the split proposed), by submit index, as they arrive. */
+  private readonly states = new Map<number, { proposal: RebalanceProposal; list: (CellState | undefined)[] }>();
   /** Whether the run samples (its sampling state then follows the cells in a re-decomposition). */
   private readonly sampling: boolean;
   /** Seconds spent deciding and moving sampling state (the ranks' relayouts are timed by them). */
   seconds = 0;
-  /** Times the ranks' cell counts were gathered. */
+  /** Checks made (every rank's coarse counts gathered). */
   checks = 0;
+  /** Checks whose coarse split paid by its estimate, so that every cell's state was gathered too. */
+  fullChecks = 0;
   /** Whether the ranks run on software adapters (a moved particle then costs about one particle-step; set once they said hello). */
   software = false;
   /** Bytes of migrant records per relayout round, from the ranks' smallest binding (set once they said hello). */
@@ -42,20 +48,35 @@ export class BalanceCoordinator {
    */
   constructor(private readonly kase: Case, private readonly tables: SolverTables, d: Decomposition, thresholdPercent: number, private readonly assembler: RunAssembler, private readonly channel: OrchestratorChannel,
     private readonly afterDecision: (index: number) => void = () => undefined, events: RebalanceEvent[] = [], lastStep = Infinity, policy?: RebalancePolicyState) {
-    this.rebalancer = new Rebalancer(d, thresholdPercent, events, lastStep, policy);
+    // DSMC_BALANCE_COARSE_CELLS: the most blocks a check gathers (tests use a few hundred to check on coarse blocks of small grids)
+    const coarseCells = Number(process.env.DSMC_BALANCE_COARSE_CELLS) || undefined;
+    this.rebalancer = new Rebalancer(d, thresholdPercent, events, lastStep, policy, coarseCells);
     this.sampling = kase.sampling.enabled;
     channel.on('cell-state', (m) => {
-      const list = this.states.get(m.message.index);
-      if (!list) return; // not asked for: validated and dropped
+      const index = m.message.index;
+      const coarse = this.coarse.get(index);
+      if (coarse) {
+        if (m.frames.length !== 1) throw new Error(`rank ${m.rank} sent ${m.frames.length} frames of cell state after submit ${index}; its coarse counts were asked for`);
+        coarse[m.rank] = frameAs(m.frames[0], Uint32Array);
+        if (coarse.every((c) => c !== undefined)) void this.propose(index, coarse as Uint32Array[]);
+        return;
+      }
+      const full = this.states.get(index);
+      if (!full) return; // not asked for: validated and dropped
       const [counts, sigma, remainder] = m.frames;
-      list[m.rank] = { counts: frameAs(counts, Uint32Array), sigmaCrMax: frameAs(sigma, Float32Array), remainder: frameAs(remainder, Float32Array) };
-      if (list.every((s) => s !== undefined)) void this.decide(m.message.index, list as CellState[]);
+      full.list[m.rank] = { counts: frameAs(counts, Uint32Array), sigmaCrMax: frameAs(sigma, Float32Array), remainder: frameAs(remainder, Float32Array) };
+      if (full.list.every((s) => s !== undefined)) void this.decide(index, full.proposal, full.list as CellState[]);
     });
   }
 
   /** The decomposition in force. */
   get decomposition(): Decomposition {
     return this.rebalancer.decomposition;
+  }
+
+  /** Cells per side of the blocks a check's first round gathers (1: the cells themselves). */
+  get block(): number {
+    return this.rebalancer.coarse.block;
   }
 
   /** The re-decomposition threshold (UN, percent). */
@@ -84,8 +105,27 @@ export class BalanceCoordinator {
       return;
     }
     this.checks += 1;
-    this.states.set(index, new Array(ranks.length).fill(undefined));
-    for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, cellState: true, frameBytes: [] });
+    this.coarse.set(index, new Array(ranks.length).fill(undefined));
+    const block = this.rebalancer.coarse.block;
+    for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, cellState: 'coarse', block, frameBytes: [] });
+  }
+
+  /** The first round of a check after submit `index`, with every rank's coarse counts: go on, or ask for every cell's state. */
+  private propose(index: number, coarse: Uint32Array[]): void {
+    const t0 = performance.now();
+    this.coarse.delete(index);
+    const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
+    const proposal = this.rebalancer.propose(un.step, un.percent, coarse, this.costNow());
+    this.seconds += (performance.now() - t0) / 1000;
+    const ranks = coarse.map((_, r) => r);
+    if (!proposal) {
+      this.afterDecision(index);
+      for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
+      return;
+    }
+    this.fullChecks += 1;
+    this.states.set(index, { proposal, list: new Array(ranks.length).fill(undefined) });
+    for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, cellState: 'full', frameBytes: [] });
   }
 
   /** What a relayout would cost now: once sampling has begun its whole state moves through the orchestrator, priced as that many bytes of migrants. */
@@ -94,13 +134,12 @@ export class BalanceCoordinator {
     return relayoutCost(this.software, sampled ? sampleStateBytes(this.tables) / (4 * this.tables.migrantWords) : 0);
   }
 
-  /** Decides after submit `index` with every rank's cell state, and answers every rank. */
-  private async decide(index: number, list: CellState[]): Promise<void> {
+  /** Decides after submit `index` on the proposed split with every rank's cell state, and answers every rank. */
+  private async decide(index: number, proposal: RebalanceProposal, list: CellState[]): Promise<void> {
     const t0 = performance.now();
     this.states.delete(index);
-    const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
     const sampled = this.sampling && this.assembler.fields.samples > 0;
-    const decision = this.rebalancer.decide(un.step, un.percent, list, this.costNow());
+    const decision = this.rebalancer.commit(proposal, list);
     const oldSubs = this.assembler.rankSubdomains;
     if (decision) this.assembler.setSubdomains(decision.subdomains);
     // the sampling state follows the cells once there is any (before the first sampling pass the new cells start at zero)

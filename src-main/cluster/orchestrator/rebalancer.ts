@@ -6,11 +6,15 @@
 // moving the particles (and, once sampling has begun, the sampling state) costs (RelayoutCost). Checks that find nothing worth doing back off
 // (1, 2, 4, ... submits), so a case whose imbalance cannot be cured is not asked for its cell counts every submit.
 // Every input is a count, so the same run decides the same way every time (and after a resume).
+// A check decides in two rounds: whether a split pays, from a split of the coarse grid (coarse-grid.ts: every rank's
+// counts summed over blocks of cells; propose()), and only then the split itself from every cell's state, as exact as
+// before (cuts between any cells), taken if it pays with its exact moves (commit()).
 import { copyOwnedCells, subdomainOf, takeOwnedCells, type Subdomain } from '../../solver/subdomain.js';
 import { rebalance } from '../decomposition/decompose.js';
 import { loadNonUniformity, shouldRebalance } from '../decomposition/load.js';
 import { boxWeight, intersectBoxes } from '../decomposition/box.js';
 import { SummedWeights } from '../decomposition/summed-weights.js';
+import { coarseCountsOf, coarseGridOf, fineBoxOf, nearestCoarseBox, type CoarseGrid } from '../decomposition/coarse-grid.js';
 import type { Decomposition, Grid, Weights } from '../decomposition/types.js';
 
 /** One rank's per-cell state over its local cell range (Simulation.cellState). */
@@ -78,6 +82,13 @@ export interface RebalancePolicyState {
   backoff: number;
 }
 
+/** A check whose split of the coarse grid pays by its estimate (propose): commit() makes the split from the cells. */
+export interface RebalanceProposal {
+  step: number;
+  un: number;
+  cost: RelayoutCost;
+}
+
 /** A subdomain's cells of a global per-cell array, in its local order. */
 function localCells(global: Float32Array, sub: Subdomain, grid: Grid): Float32Array {
   const out = new Float32Array(sub.nLocal);
@@ -101,13 +112,16 @@ export class Rebalancer {
   /** Submits to let pass before the next check, and the back-off after the last check that changed nothing. */
   private wait = 0;
   private backoff = 1;
+  /** The blocks a check's first round gathers (every rank sums its cells' counts over them). */
+  readonly coarse: CoarseGrid;
 
   /**
    * events: re-decompositions before this one started (a resumed run), policy its back-off; lastStep: the run's last
    * step (what a new layout can still save).
    */
   constructor(private current: Decomposition, readonly thresholdPercent: number, events: RebalanceEvent[] = [], private readonly lastStep = Infinity,
-    policy?: RebalancePolicyState) {
+    policy?: RebalancePolicyState, coarseCells?: number) {
+    this.coarse = coarseGridOf(current.grid, coarseCells);
     this.events = [...events];
     if (policy) ({ wait: this.wait, backoff: this.backoff } = policy);
   }
@@ -146,9 +160,52 @@ export class Rebalancer {
     return gain > 0 && gain * Math.max(0, this.lastStep - step) > cost.movedParticleSteps * (gain + cost.fixedParticles);
   }
 
-  /** Decides after `step` with non-uniformity `un`: a new layout when UN exceeds the threshold and the weighted split pays. */
-  decide(step: number, un: number, states: CellState[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }): RebalanceDecision | null {
+  /** Keeps the split after a check: the next check waits 1, 2, 4, ... submits (at most 64). */
+  private keep(): null {
+    this.wait = this.backoff;
+    this.backoff = Math.min(2 * this.backoff, 64);
+    return null;
+  }
+
+  /**
+   * The first round of a check after `step` with non-uniformity `un`: the run's method splits the coarse grid weighted
+   * by every rank's block counts (coarse[r]: coarseCountsOf the rank's cells); a proposal when that split changes the
+   * layout and the particle-steps it saves over the steps left exceed what its moves cost (estimated from the blocks
+   * nearest the current boxes). Null keeps the split (and backs off) without gathering any cell's state.
+   */
+  propose(step: number, un: number, coarse: readonly Uint32Array[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }): RebalanceProposal | null {
     if (!shouldRebalance(un, this.thresholdPercent)) return null;
+    const cg = this.coarse;
+    const blocks = new Uint32Array(cg.grid[0] * cg.grid[1] * cg.grid[2]);
+    const before = coarse.map((c) => {
+      let total = 0;
+      for (let k = 0; k < c.length; k++) {
+        blocks[k] += c[k];
+        total += c[k];
+      }
+      return total;
+    });
+    const summed = new SummedWeights(cg.grid, blocks);
+    const nearest: Decomposition = { ...this.current, grid: cg.grid, boxes: this.current.boxes.map((b) => nearestCoarseBox(b, cg)) };
+    const split = rebalance(nearest, summed);
+    if (JSON.stringify(split.boxes.map((b) => fineBoxOf(b, cg))) === JSON.stringify(this.current.boxes)) return this.keep();
+    const after = split.boxes.map((b) => boxWeight(cg.grid, summed, b));
+    const gain = Math.max(...before) - Math.max(...after);
+    return this.pays(step, gain, movedWeight(nearest, split, summed), cost) ? { step, un, cost } : this.keep();
+  }
+
+  /** Whether a split whose slowest rank is `gain` particles lighter pays for moving `moved` over the steps left after `step`. */
+  private pays(step: number, gain: number, moved: number, cost: RelayoutCost): boolean {
+    return gain > 0 && gain * Math.max(0, this.lastStep - step) > cost.movedParticleSteps * (moved + cost.fixedParticles);
+  }
+
+  /**
+   * The second round, after a proposal: the run's method splits the grid weighted by every cell's count (states[r]: rank
+   * r's cells), and the split is taken if it changes the layout and pays with the exact particles it moves; each rank
+   * then gets the (sigma c_r)_max and remainders of its new cells.
+   */
+  commit(proposal: RebalanceProposal, states: CellState[]): RebalanceDecision | null {
+    const { step, un, cost } = proposal;
     const grid = this.current.grid;
     const nCells = grid[0] * grid[1] * grid[2];
     const subs = this.current.boxes.map((_, r) => subdomainOf(this.current, r));
@@ -161,14 +218,8 @@ export class Rebalancer {
     const before = this.current.boxes.map((b) => boxWeight(grid, summed, b));
     const after = next.boxes.map((b) => boxWeight(grid, summed, b));
     const moved = movedWeight(this.current, next, summed);
-    // particle-steps saved: the slowest rank's load drops by `gain` on every step left
-    const gain = Math.max(...before) - Math.max(...after);
-    const pays = gain > 0 && gain * Math.max(0, this.lastStep - step) > cost.movedParticleSteps * (moved + cost.fixedParticles);
-    if (JSON.stringify(next.boxes) === JSON.stringify(this.current.boxes) || !pays) {
-      this.wait = this.backoff;
-      this.backoff = Math.min(2 * this.backoff, 64);
-      return null;
-    }
+    if (JSON.stringify(next.boxes) === JSON.stringify(this.current.boxes)) return this.keep();
+    if (!this.pays(step, Math.max(...before) - Math.max(...after), moved, cost)) return this.keep();
     this.backoff = 1;
     let maxSend = 0;
     this.current.boxes.forEach((from, r) => next.boxes.forEach((to, d) => {
@@ -196,5 +247,12 @@ export class Rebalancer {
       maxSend,
       unAfter,
     };
+  }
+
+  /** Both rounds from every cell's state at once (in-process runs and tests): propose() on their blocks, then commit(). */
+  decide(step: number, un: number, states: CellState[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }): RebalanceDecision | null {
+    const coarse = states.map((s, r) => coarseCountsOf(s.counts, this.current.boxes[r], this.coarse));
+    const proposal = this.propose(step, un, coarse, cost);
+    return proposal && this.commit(proposal, states);
   }
 }

@@ -60,15 +60,21 @@ export const batchSchema = z.object({
   frameBytes: z.array(count),
 });
 
-/** rank -> orchestrator (rebalancing runs, after each batch): per-cell counts (u32), (sigma c_r)_max and remainders (f32) of its local cells as three frames. */
+/**
+ * rank -> orchestrator (rebalancing runs, when a go asks for it): for cellState 'coarse' one frame, its particle counts
+ * summed over the blocks of the coarse grid (u32, the whole coarse grid); for 'full' three, the per-cell counts (u32),
+ * (sigma c_r)_max and remainders (f32) of its local cells.
+ */
 export const cellStateSchema = z.object({ type: z.literal('cell-state'), rank, index: count, frameBytes: z.array(count) });
 
 /** orchestrator -> rank (rebalancing runs): go on after batch `index`, first moving to a new decomposition when one is given
  * (frames: the (sigma c_r)_max and remainders of the rank's new local cells, f32). */
 export const goSchema = z.object({
   type: z.literal('go'), index: count, decomposition: z.json().nullable(), frameBytes: z.array(count),
-  // first send this submit's cell state (cell-state), then wait for the next go
-  cellState: z.boolean().optional(),
+  // first send this submit's cell state (cell-state): the counts per block of `block` cells a side ('coarse'), or every
+  // cell's state ('full'); then wait for the next go
+  cellState: z.enum(['coarse', 'full']).optional(),
+  block: count.optional(),
   // with a decomposition: the particles of the most loaded rank (the relayout's rounds), and whether the sampling state
   // moves with the cells (not before the first sampling pass: the new cells' state is then zero)
   largest: count.optional(),
