@@ -18,7 +18,7 @@ export const SURFACE_QUANTITY_INFO: Record<SurfaceQuantityKey, { label: string; 
   cp: { label: 'pressure coefficient Cp', unit: '', coefficient: true },
   // signed: the shear along the stream's direction made tangent to each triangle (surface-results.ts), so the
   // noise of small triangles averages out instead of adding up as |tau| does
-  cf: { label: 'skin-friction coefficient Cf (signed, along the flow\'s tangential direction)', unit: '', coefficient: true },
+  cf: { label: 'Cf (signed, along the flow\'s tangential direction)', unit: '', coefficient: true },
   ch: { label: 'heat-transfer coefficient Ch', unit: '', coefficient: true },
   pressure: { label: 'pressure', unit: 'Pa', coefficient: false },
   shear: { label: 'shear stress |tau|', unit: 'Pa', coefficient: false },
