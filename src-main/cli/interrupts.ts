@@ -1,5 +1,6 @@
 // Ctrl-C (SIGINT) and SIGTERM during a run: the first asks the run to stop after the current submit,
-// a second one stops the process at once.
+// a second one stops the process at once. A `dsmc run`/`dsmc resume` started by the app (an IPC channel to it) also
+// takes the app's {type: 'cancel'} message as the first stop, "from the app".
 
 /** Calls `first(signal)` on the first SIGINT/SIGTERM and `again(signal)` on any later one; returns the remover. */
 export function onInterrupt(first: (signal: NodeJS.Signals) => void, again: (signal: NodeJS.Signals) => void): () => void {
@@ -20,7 +21,7 @@ export function onInterrupt(first: (signal: NodeJS.Signals) => void, again: (sig
 /** The stop request of one run from the terminal: an AbortSignal for the loop and who asked. */
 export interface RunInterrupt {
   signal: AbortSignal;
-  /** 'Ctrl-C (SIGINT)' or the signal's name once one came; undefined before. */
+  /** 'Ctrl-C (SIGINT)', the signal's name or 'from the app' once one came; undefined before. */
   by(): string | undefined;
   /** Removes the signal handlers (call when the run ended). */
   remove(): void;
@@ -41,5 +42,20 @@ export function interruptRun(what: string, atOnce: (signal: NodeJS.Signals) => v
     atOnce(signal);
     process.exit(130);
   });
-  return { signal: controller.signal, by: () => by, remove };
+  // the app's stop button (run-launcher.ts): the same first stop, said to come from the app
+  const fromApp = (m: unknown) => {
+    if ((m as { type?: unknown } | null)?.type !== 'cancel' || controller.signal.aborted) return;
+    by = 'from the app';
+    process.stderr.write(`\nstop from the app: ${what}\n`);
+    controller.abort();
+  };
+  if (process.send) {
+    process.on('message', fromApp);
+    // listening must not keep the process alive once the run is over
+    process.channel?.unref();
+  }
+  return {
+    signal: controller.signal, by: () => by,
+    remove: () => { remove(); process.off('message', fromApp); },
+  };
 }

@@ -34,6 +34,11 @@ function phaseRecords(summary: RunSummary): PhaseRecord[] {
   }));
 }
 
+/** Why a run stopped and kept ended early: the step it reached, of how many, and who stopped it. */
+function stoppedReason(c: Case, step: number, by: string): string {
+  return `stopped by the user at step ${step} of ${c.run.steps} (${by}); the fields, profile and surface loads sampled so far are kept`;
+}
+
 export class RunRecorder {
   private constructor(private readonly store: RunStore, readonly runId: number) {}
 
@@ -70,6 +75,22 @@ export class RunRecorder {
 
   /** Records the end of a multi-rank run: totals, per-rank series, then summary, every rank's phases and fields. */
   completeDistributed(c: Case, run: DistributedRun): void {
+    this.keepDistributed(c, run);
+    this.dropCheckpoints();
+  }
+
+  /**
+   * Records a multi-rank run the user stopped and kept (DistributedOptions.stopAndKeep, run.stoppedAtStep set) as a
+   * one-rank one is (stopped()): cancelled with the reason, and everything it ran and sampled; its checkpoints stay.
+   */
+  stoppedDistributed(c: Case, run: DistributedRun, by: string): string {
+    const reason = stoppedReason(c, run.stoppedAtStep ?? run.assembler.stepStats.at(-1)?.step ?? 0, by);
+    this.keepDistributed(c, run, reason);
+    return reason;
+  }
+
+  /** Writes a multi-rank run's per-rank series, summary, every rank's phases, fields and surfaces (completed, or cancelled with `stopped`). */
+  private keepDistributed(c: Case, run: DistributedRun, stopped?: string): void {
     const { summary, assembler: a } = run;
     this.store.appendRankSteps(this.runId, run.rankSteps);
     const phases: PhaseRecord[] = run.rankPhases.flatMap(({ rank, phases: list }) => list.map((p) => ({
@@ -78,8 +99,7 @@ export class RunRecorder {
     const fields = a.fields.samples === 0 ? null : {
       cells: c.grid.cells, cellSize: c.grid.cellSize, samples: a.fields.samples, blocks: a.fields.blocks, values: a.fields.fields(), errors: a.fields.errors(),
     };
-    this.store.completeRun(this.runId, { summary, phases, fields, surface: runSurfaceRecord(c, run.tables, run.surface) });
-    this.dropCheckpoints();
+    this.store.completeRun(this.runId, { summary, phases, fields, surface: runSurfaceRecord(c, run.tables, run.surface), stopped });
   }
 
   /** Removes the run's checkpoints once it completed (they cannot be resumed any more). */
@@ -114,8 +134,7 @@ export class RunRecorder {
    * stay (dsmc resume continues it). Returns the reason written.
    */
   stopped(c: Case, summary: RunSummary, result: LoopResult, by: string): string {
-    const step = result.stepStats.at(-1)?.step ?? result.startStep;
-    const reason = `stopped by the user at step ${step} of ${c.run.steps} (${by}); the fields, profile and surface loads sampled so far are kept`;
+    const reason = stoppedReason(c, result.stepStats.at(-1)?.step ?? result.startStep, by);
     this.keep(c, summary, result, reason);
     return reason;
   }

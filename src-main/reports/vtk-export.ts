@@ -35,6 +35,6 @@ export function runSurfaceVtp(source: RunSource, id: number): string {
     if (a) arrays.push({ name, data: part(a, 1), components: 1 });
   }
   const comment = `DSMC surface results of run ${id} over ${surface.sums.sampledTime} s sampled: pressure [Pa], shear [Pa], ` +
-    `heatFlux into the wall [W/m^2], numberFlux incident [1/(m^2 s)], cp, cf, ch (free-stream coefficients); body = index in ${JSON.stringify(surface.bodyNames)}`;
+    `heatFlux into the wall [W/m^2], numberFlux incident [1/(m^2 s)], cp, cf, ch (free-stream coefficients; cf signed, along the flow's tangential direction); body = index in ${JSON.stringify(surface.bodyNames)}`;
   return surfaceToVtp({ points: surface.triangles, body: surface.triangleBody }, arrays, comment);
 }

@@ -91,7 +91,7 @@ export class RunLauncher {
     return runId;
   }
 
-  /** Asks a run to stop after its current submit (a one-rank run, or a resume of one, keeps what it sampled); errors when this host does not run it. */
+  /** Asks a run to stop after its current submit and keep what it sampled (every rank of a multi-rank run after the same one); errors when this host does not run it. */
   cancel(runId: number): void {
     const run = this.live.get(runId);
     if (!run) throw new Error(`run ${runId} is not running in this app (it may have ended, or was started elsewhere: stop it with Ctrl-C in its terminal)`);
@@ -105,7 +105,7 @@ export class RunLauncher {
     run.setView(view);
   }
 
-  /** Host shutdown: stops every run still going (recorded cancelled, one-rank runs with what they sampled), killing children that do not stop within `graceMs`. */
+  /** Host shutdown: stops every run still going (recorded cancelled with what they sampled), killing children that do not stop within `graceMs`. */
   async closeAll(graceMs = 5000): Promise<void> {
     for (const run of this.live.values()) run.cancel();
     const exits = [...this.children].map((c) => new Promise<void>((resolve) => {
@@ -215,8 +215,9 @@ export class RunLauncher {
   }
 
   /**
-   * Follows a run that a spawned dsmc process records, through the database; cancel = SIGINT to that process;
-   * setView: where the process takes the live view.
+   * Follows a run that a spawned dsmc process records, through the database; cancel = a 'cancel' message to that
+   * process (its stop and keep, recorded "from the app"; SIGINT when the channel is gone); setView: where the process
+   * takes the live view.
    */
   private follow(runId: number, child: ChildProcess, setView: (view: LiveView) => void): void {
     const follower = new DbFollower(this.store, runId, (e) => {
@@ -224,7 +225,11 @@ export class RunLauncher {
       if (e.kind === 'ended') this.live.delete(runId);
       this.events.push(e);
     });
-    this.live.set(runId, { progress: follower.progress(), cancel: () => child.kill('SIGINT'), setView });
+    const cancel = () => {
+      if (child.connected) child.send({ type: 'cancel' } satisfies ToChild);
+      else child.kill('SIGINT');
+    };
+    this.live.set(runId, { progress: follower.progress(), cancel, setView });
     follower.start();
   }
 

@@ -350,7 +350,7 @@ export class StudioService implements DsmcService {
     }));
   }
 
-  /** Asks a run this host started to stop after its current submit; a one-rank run keeps what it sampled (stop and keep). */
+  /** Asks a run this host started to stop after its current submit and keep what it sampled (stop and keep; every rank after the same submit). */
   async cancelRun(r: ValidRequest<'cancelRun'>) { this.launcher.cancel(r.runId); }
 
   /** Continues a failed or cancelled run from its newest complete checkpoint. */

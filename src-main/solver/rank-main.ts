@@ -1,7 +1,8 @@
 // Entry of a rank process of a multi-rank run (started by the cluster supervisor, one per GPU): opens
 // the device, says hello, takes its subdomain from `configure`, runs the step loop exchanging migrants
 // with the other ranks through the transport, streams each submit's statistics and sampling sums to
-// the orchestrator, and says done with its timings; on any error it reports it and exits non-zero.
+// the orchestrator, and says done with its timings; on any error it reports it and exits non-zero. A stop and keep
+// (rank-keep-stop.ts) ends the loop after the submit every rank agreed on and says done as at a normal end.
 import { RankChannel } from '../cluster/transport/rank-channel.js';
 import { frameAs } from '../cluster/transport/message-codec.js';
 import { StopRequestedError } from '../cluster/transport/errors.js';
@@ -25,6 +26,7 @@ import { writeRankFile } from './checkpoint/checkpoint-writer.js';
 import { stepTimeline } from './step-timeline.js';
 import { betweenSteps } from './exchange-sequence.js';
 import { coarseCountsOf, coarseGridWithBlock } from '../cluster/decomposition/coarse-grid.js';
+import { RankKeepStop } from './rank-keep-stop.js';
 
 /** Host time of the transport: handing migrants to zeromq, then waiting until every peer's arrived (their lateness included). */
 const transportTime = new Map<string, PhaseTotals>();
@@ -150,6 +152,10 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
 /** The rank's life from hello to done; true when the orchestrator acknowledged the `done`. */
 async function main(ch: RankChannel): Promise<boolean> {
   let gpu: Gpu | null = null;
+  // stop and keep: answered from the first message on (a request during the set-up or warm-up holds after submit 0)
+  const keep = new RankKeepStop((index) => ch.send({ type: 'keep-point', index }), ch.stopSignal);
+  ch.on('keep-request', () => keep.request());
+  ch.on('keep-at', (m) => keep.decide(m.message.index));
   try {
     gpu = await openGpu();
     await ch.hello({ description: gpu.adapter.description, backend: gpu.adapter.backend, software: gpu.adapter.software === true, maxBinding: Number(gpu.limits.maxStorageBufferBindingSize) });
@@ -170,7 +176,6 @@ async function main(ch: RankChannel): Promise<boolean> {
     transportTime.clear();
     if (exchangeTrace) exchangeTrace.send.length = exchangeTrace.receive.length = 0;
     stepTimeline?.clear();
-    let index = 0;
     let balanceSeconds = 0;
     const folder = p.checkpoints?.folder;
     const steps = p.resume ? p.resume.endStep - sim.stepsDone : p.case.run.steps;
@@ -185,13 +190,16 @@ async function main(ch: RankChannel): Promise<boolean> {
       await ch.send({ type: 'plane-sums', id: req.id, samples: sim.samples, frameBytes: [words.byteLength] }, [words]);
     };
     const result = await sim.run({
-      timing: p.timing, detail: p.detail, signal: ch.stopSignal,
+      // the orchestrator's stop (a cancel) fails this rank's waits with StopRequestedError; a stop and keep ends the
+      // loop after the agreed submit (keep.signal) and keeps what it ran
+      timing: p.timing, detail: p.detail, signal: keep.signal, keepOnStop: true,
       // the ranks start the clock together (a rank that starts late would be timed as the others' wait)
       beforeClock: () => peerBarrier(ch, betweenSteps(sim.stepsDone, 0), p.exchangeTimeoutMs),
       // this rank's file of a checkpoint; the orchestrator completes it once every rank's next submit arrived
       onCheckpoint: folder ? async () => writeRankFile(folder, await sim.snapshot()) : undefined,
       onBatch: async (b) => {
-        const k = index++;
+        if (ch.stopSignal.aborted) throw ch.stopSignal.reason;
+        const k = keep.begin();
         await ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, frameBytes: [] }, []);
         await answerPlane();
         if (p.rebalancePercent !== null) {
@@ -200,6 +208,8 @@ async function main(ch: RankChannel): Promise<boolean> {
           await followBalance(ch, sim, k);
           balanceSeconds += (performance.now() - t) / 1000;
         }
+        // stop and keep: waits here (after this submit's report) for the agreed last submit, ends the loop after it
+        await keep.end(k);
       },
       // the ranks close the batch-means blocks on their GPUs by the plan of the whole loop (a resumed run's too)
     }, steps, p.blockPlan ?? { from: sim.stepsDone, steps });
@@ -211,6 +221,8 @@ async function main(ch: RankChannel): Promise<boolean> {
     await ch.send({
       type: 'done',
       summary: {
+        // the loop's steps: fewer than planned after a stop and keep (every rank the same)
+        steps: result.steps,
         seconds: result.seconds,
         timingSource: result.timingSource,
         phases: [...result.phases, ...(p.detail ? transportTime : [])].map(([name, t]) => ({ name, ...t, minSeconds: Number.isFinite(t.minSeconds) ? t.minSeconds : 0 })),

@@ -130,7 +130,7 @@ export const useLiveRunStore = defineStore('liveRun', () => {
     poller = null;
   }
 
-  /** Asks the run to stop after its current submit; a one-rank run keeps what it sampled (stop and keep). */
+  /** Asks the run to stop after its current submit and keep what it sampled (stop and keep; every rank after the same submit). */
   async function cancel(): Promise<void> {
     if (runId.value === null) return;
     cancelling.value = true;

@@ -1,6 +1,8 @@
 // Stop and keep through the real CLI (issue 27 item 5): Ctrl-C once (SIGINT) stops `dsmc run` after its submit and
 // keeps the run cancelled with what it sampled (exit code 130); `dsmc resume` continues it, a second Ctrl-C keeps it
 // again, and a last resume to the end records bitwise the steps, totals and fields of a run that never stopped.
+// The same on two rank processes: Ctrl-C once stops both after the same submit and keeps the run (in `dsmc run` and
+// in `dsmc resume`), and a last resume continues it on two ranks to the fields of a two-rank run that never stopped.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,6 +81,46 @@ describe('Ctrl-C once keeps the run; resume continues it to the uninterrupted re
     expect(integrity(DATA_DIR)).toBe('ok');
     const full = recorded(DATA_DIR, runId);
     const comparable = (r: typeof full) => ({ status: r.status, steps: r.steps, totals: r.totals, fields: r.fieldsSha256, errors: r.errorsSha256, blocks: r.blocks, samples: r.samples });
+    expect(comparable(full)).toEqual(comparable(reference));
+  }, 300_000);
+
+  it('two ranks: stops and keeps, then resumes bitwise to the end', async () => {
+    const TWO = ['--ranks', '2'];
+    const reference = recorded(DATA_DIR, (jsonOf(dsmc(DATA_DIR, ['run', ...BOX, ...TWO, '--json', '--timing', 'off']), 'two-rank reference run') as { runId: number }).runId);
+    expect(reference.samples).toBeGreaterThan(0);
+
+    const first = await interruptAt(['run', ...withCheckpoints(BOX), ...TWO, '--timing', 'off'], 60);
+    expect(first.code, first.stderr).toBe(130);
+    expect(first.stderr).toContain('SIGINT: stopping every rank after the same submit, keeping what was sampled');
+    const runId = progressOf().runId;
+    const kept = recorded(DATA_DIR, runId);
+    expect(kept.status).toBe('cancelled');
+    const step = Number(/^stopped by the user at step (\d+) of 200 \(Ctrl-C \(SIGINT\)\)/.exec(kept.reason ?? '')?.[1]);
+    expect(step).toBeGreaterThanOrEqual(60);
+    expect(step).toBeLessThan(200);
+    expect(step % 5).toBe(0);
+    expect(kept.steps.map((s) => s.step)).toEqual(Array.from({ length: step }, (_, i) => i + 1));
+    expect(kept.samples).toBe(step - 19);
+    expect(kept.steps).toEqual(reference.steps.slice(0, step));
+
+    // a Ctrl-C during the two-rank resume keeps it again
+    const second = await interruptAt(['resume', String(runId), '--timing', 'off'], step + 40);
+    expect(second.code, second.stderr).toBe(130);
+    expect(second.stdout).toMatch(/resumed run \d+ from step \d+ to step \d+ \(stopped and kept\)/);
+    const again = recorded(DATA_DIR, runId);
+    expect(again.status).toBe('cancelled');
+    const step2 = Number(/^stopped by the user at step (\d+) of 200/.exec(again.reason ?? '')?.[1]);
+    expect(step2).toBeGreaterThanOrEqual(step + 40);
+    expect(step2).toBeLessThan(200);
+    expect(again.samples).toBe(step2 - 19);
+    expect(again.steps).toEqual(reference.steps.slice(0, step2));
+
+    const done = jsonOf(dsmc(DATA_DIR, ['resume', String(runId), '--json', '--timing', 'off']), 'dsmc resume');
+    expect(done.runId).toBe(runId);
+    expect(done.ranks).toBe(2);
+    expect(integrity(DATA_DIR)).toBe('ok');
+    const full = recorded(DATA_DIR, runId);
+    const comparable = (r: typeof full) => ({ status: r.status, steps: r.steps, fields: r.fieldsSha256, errors: r.errorsSha256, blocks: r.blocks, samples: r.samples });
     expect(comparable(full)).toEqual(comparable(reference));
   }, 300_000);
 });

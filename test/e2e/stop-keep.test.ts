@@ -2,7 +2,8 @@
 // launched from the editor and stopped with "Stop and keep results" on its live page; the run is kept cancelled,
 // "stopped by the user at step N", and its live page shows its final field slice; its run detail shows the heatmap
 // and the phase table and exports the fields to VTK (.vti, downloaded and read back); the compare view offers it
-// beside a completed run and compares them. Screenshots: test-results/e2e/stop-keep-*.png.
+// beside a completed run and compares them. A two-rank run is stopped and kept with the same button (every rank after
+// the same submit). Screenshots: test-results/e2e/stop-keep-*.png.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -12,8 +13,8 @@ import { SHOTS, openBrowserSession, type BrowserSession } from './browser-sessio
 let session: BrowserSession;
 let page: Page;
 
-/** Edits the collide-box preset to 6x6x6 cells, `steps` steps and seed, and launches it; returns the run id. */
-async function launch(steps: number, seed: number): Promise<number> {
+/** Edits the collide-box preset to 6x6x6 cells, `steps` steps and seed, and launches it on `ranks` ranks; returns the run id. */
+async function launch(steps: number, seed: number, ranks = 1): Promise<number> {
   await page.click('[data-test="nav-editor"]');
   await page.selectOption('[data-test="preset"]', 'collide-box');
   await page.click('[data-test="reset-preset"]');
@@ -24,6 +25,7 @@ async function launch(steps: number, seed: number): Promise<number> {
   expect(await session.settledCheck()).toContain('ready');
   await page.click('[data-test="to-launch"]');
   await page.fill('[data-test="launch-project"]', 'keep');
+  if (ranks > 1) await page.fill('[data-test="launch-ranks"]', String(ranks));
   await page.click('[data-test="launch"]');
   await page.waitForURL(/#\/runs\/\d+\/live$/, { timeout: 120_000 });
   return Number(/runs\/(\d+)\/live/.exec(page.url())![1]);
@@ -93,6 +95,22 @@ describe('stop and keep in a browser against dsmc serve', () => {
     // the difference map in standard errors is drawn: the stopped run has errors
     await expect.poll(() => page.locator('.compare').textContent()).not.toContain('has no standard errors');
     await session.shot('stop-keep-3-compare');
+    expect(session.pageErrors).toEqual([]);
+  }, 300_000);
+
+  it('stops and keeps a two-rank run with the same button', async () => {
+    const id = await launch(100_000, 3, 2);
+    await page.waitForFunction(() => Number(/step (\d+)/.exec(document.querySelector('[data-test="live-step"]')?.textContent ?? '')?.[1] ?? 0) >= 60, undefined, { timeout: 120_000 });
+    expect(await page.locator('[data-test="stop-keep"]').getAttribute('title')).toContain('every rank after the same submit');
+    await page.click('[data-test="stop-keep"]');
+    expect(await endedStatus()).toBe('cancelled');
+    const reason = (await page.locator('.reason').textContent()) ?? '';
+    expect(reason).toMatch(/stopped by the user at step \d+ of 100000 \(from the app\); the fields, profile and surface loads sampled so far are kept/);
+    await page.click('[data-test="open-detail"]');
+    await page.waitForURL(new RegExp(`#/runs/${id}$`));
+    await page.waitForSelector('.detail [data-test="heatmap"] svg');
+    expect(await page.locator('.detail').textContent()).not.toContain('No sampled fields');
+    await session.shot('stop-keep-4-two-ranks');
     expect(session.pageErrors).toEqual([]);
   }, 300_000);
 });

@@ -51,13 +51,16 @@ async function particlesInside(sim: Simulation): Promise<number> {
   return inside;
 }
 
-/** Area-weighted mean pressure and shear magnitude of the triangles of body 0 whose normal is close to `n`. */
-function faceLoads(c: Case, sim: Simulation, surface: Parameters<typeof surfaceResults>[2], n: number[]): { p: number; tau: number } {
+/**
+ * Area-weighted mean pressure, shear magnitude (of the mean shear vector) and signed Cf of the triangles of body 0
+ * whose normal is close to `n`.
+ */
+function faceLoads(c: Case, sim: Simulation, surface: Parameters<typeof surfaceResults>[2], n: number[]): { p: number; tau: number; cf: number } {
   const res = surfaceResults(c, sim.tables, surface);
   const b = sim.tables.bodies;
   // the face's shear is the magnitude of its area-weighted mean shear vector: averaging the triangles' magnitudes
   // instead would add their noise up (a positive bias that grows as the face is cut into smaller triangles)
-  let area = 0, p = 0;
+  let area = 0, p = 0, cf = 0;
   const tau = [0, 0, 0];
   for (let t = 0; t < b.nTris; t++) {
     const q = b.tris.subarray(9 * t, 9 * t + 9);
@@ -67,9 +70,10 @@ function faceLoads(c: Case, sim: Simulation, surface: Parameters<typeof surfaceR
     if ((cr[0] * n[0] + cr[1] * n[1] + cr[2] * n[2]) / (2 * a) < 0.999) continue;
     area += a;
     p += a * res.pressure[t];
+    cf += a * res.cf![t];
     for (let k = 0; k < 3; k++) tau[k] += a * res.shear[3 * t + k];
   }
-  return { p: p / area, tau: Math.hypot(tau[0], tau[1], tau[2]) / area };
+  return { p: p / area, tau: Math.hypot(tau[0], tau[1], tau[2]) / area, cf: cf / area };
 }
 
 describe('bodies in a free-molecular stream', () => {
@@ -118,9 +122,12 @@ describe('bodies in a free-molecular stream', () => {
         const q = 0.5 * 1e14 * AR.mass * U * U;
         const refl = model === 'diffuse' ? { model: 'diffuse' as const, wallTemperatureRatio: 1 } : { model: 'specular' as const };
         const { cp, ctau: ct } = plateFaceCoefficients(S, (theta * Math.PI) / 180, refl);
-        console.log(`plate ${theta} deg ${model}: Cp ${(loads.p / q).toFixed(4)} against ${cp.toFixed(4)}, Ctau ${(loads.tau / q).toFixed(4)} against ${ct.toFixed(4)}`);
+        console.log(`plate ${theta} deg ${model}: Cp ${(loads.p / q).toFixed(4)} against ${cp.toFixed(4)}, Ctau ${(loads.tau / q).toFixed(4)} against ${ct.toFixed(4)}, mean signed Cf ${loads.cf.toFixed(4)}`);
         expect(Math.abs(loads.p / q - cp)).toBeLessThan(Math.max(0.02 * Math.abs(cp), 0.02));
         expect(Math.abs(loads.tau / q - ct)).toBeLessThan(Math.max(0.02 * Math.abs(ct), 0.02));
+        // the triangles' signed Cf (along the stream made tangent; at 90 degrees along +y) averages to the theory's
+        // shear coefficient, which is along the stream's tangential part
+        expect(Math.abs(loads.cf - ct)).toBeLessThan(Math.max(0.02 * Math.abs(ct), 0.02));
         expect(await particlesInside(sim)).toBe(0);
       });
     }

@@ -1,8 +1,9 @@
 // Stop and keep through the service API (issue 27 item 5): a one-rank run launched in a child process and
 // cancelled keeps what it sampled: it is recorded cancelled, "stopped by the user at step N", with its summary,
 // phases, fields, surfaces; its field slices, VTK export, profile and comparison work like a completed run's; a
-// resume from its checkpoint replaces the kept results with the full run's. Runs on the default adapter (lavapipe
-// in CI); needs the built child (npm run build).
+// resume from its checkpoint replaces the kept results with the full run's. A two-rank run (a spawned `dsmc run
+// --ranks 2`, told to stop over its IPC channel) is kept the same way. Runs on the default adapter (lavapipe in CI);
+// needs the built child (npm run build).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +53,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('stop and keep (cancelRun of a one-rank run)', () => {
+describe('stop and keep (cancelRun)', () => {
   let stopped = 0;
   it('keeps the stopped run\'s fields, summary and phases, recorded cancelled at the step it reached', async () => {
     stopped = (await service.launchRun({ project: 'keep', caseJson: await tinyCase(100_000, 2), ranks: 1, decomposition: 'slab' })).runId;
@@ -104,6 +105,26 @@ describe('stop and keep (cancelRun of a one-rank run)', () => {
     // standard errors yet, so no difference map in standard errors (the error says why and what has them)
     await expect(service.compareFieldSlice({ runIds: [stopped, done], field: 'T', axis: 'z' }))
       .rejects.toThrow(new RegExp(`run ${stopped} has no standard errors: it closed 0 batch-means blocks .*it was stopped by the user at step \\d+ .*a run stopped later in its sampling`));
+  }, 300_000);
+
+  it('keeps a two-rank run stopped from the app: every rank after the same submit, the fields of both', async () => {
+    const id = (await service.launchRun({ project: 'keep', caseJson: await tinyCase(100_000, 7), ranks: 2, decomposition: 'slab' })).runId;
+    await reached(id, 60);
+    await service.cancelRun({ runId: id });
+    const end = await ended(id);
+    expect(end.status).toBe('cancelled');
+    expect(end.reason).toMatch(/^stopped by the user at step \d+ of 100000 \(from the app\); the fields, profile and surface loads sampled so far are kept$/);
+    const step = Number(/at step (\d+)/.exec(end.reason!)![1]);
+    expect(step).toBeGreaterThanOrEqual(60);
+    expect(step % 10).toBe(0); // after a whole submit of 10 steps
+    const detail = await service.getRun({ runId: id });
+    expect(detail.run).toMatchObject({ status: 'cancelled', ranks: 2, lastStep: step });
+    expect(detail.run.summary?.steps).toBe(step);
+    expect(detail.hasFields).toBe(true);
+    // argon at rest at 273.15 K in every cell of both ranks' halves
+    const t = await service.getFieldSlice({ runId: id, field: 'T', axis: 'z' });
+    expect(t.samples).toBe(step);
+    expect(t.values.every((v) => v !== null && v > 150 && v < 450)).toBe(true);
   }, 300_000);
 
   it('resumes a stopped and kept run from its checkpoint: the full run\'s results replace the kept ones', async () => {

@@ -219,7 +219,7 @@ describe.skipIf(SKIP !== null)('dsmc run --launcher slurm on simulated hosts', (
     expect(queueEmpty()).toBe(true);
   });
 
-  it('Ctrl-C while running stops every rank, the job ends and the run is recorded cancelled', async () => {
+  it('Ctrl-C while running stops every rank after the same submit, the job ends and the run is kept cancelled', async () => {
     const run = startRun([...LONG, '--launcher', 'slurm', '--profile', 'sim', '--project', 'ctrl-c']);
     await until(() => withStore((s) => (s.listRuns({ project: 'ctrl-c' })[0]?.lastStep ?? 0) >= 10), 'the run to reach step 10', run.stderr);
     const job = jobIdOf(run.stderr());
@@ -229,7 +229,12 @@ describe.skipIf(SKIP !== null)('dsmc run --launcher slurm on simulated hosts', (
     expect(Date.now() - t0).toBeLessThan(20_000);
     expect(['COMPLETED', 'CANCELLED']).toContain(jobState(job));
     expect(queueEmpty()).toBe(true);
-    withStore((s) => expect(s.listRuns({ project: 'ctrl-c' })[0].status).toBe('cancelled'));
+    withStore((s) => {
+      const rec = s.listRuns({ project: 'ctrl-c' })[0];
+      expect(rec.status).toBe('cancelled');
+      // stop and keep across hosts: the ranks' results are kept as a one-host run's
+      expect(s.getRun(rec.id).reason).toMatch(/^stopped by the user at step \d+ of \d+ \(Ctrl-C \(SIGINT\)\); the fields, profile and surface loads sampled so far are kept$/);
+    });
   });
 
   it('a job cancelled outside dsmc (scancel) fails the run with Slurm\'s word for it', async () => {

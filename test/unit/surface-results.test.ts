@@ -7,6 +7,7 @@ import { SURFACE_Q, emptySurfaceSums, type SurfaceSums } from '../../src-main/co
 import {
   computeBodyForces,
   computeSurfaceResults,
+  flowTangents,
   windAxes,
   type FreeStream,
   type SurfaceElementGeometry,
@@ -104,17 +105,19 @@ describe('computeSurfaceResults', () => {
     close(r.shearMagnitude[0], Math.hypot(r.shear[0], r.shear[1], r.shear[2]));
   });
 
-  it('gives coefficients over the free stream: cp = (p - n k T)/q, cf = |tau|/q, ch = q_w/(rho U^3 / 2)', () => {
+  it('gives coefficients over the free stream: cp = (p - n k T)/q, cf = (tau . t)/q signed, ch = q_w/(rho U^3 / 2)', () => {
     const sums = emptySurfaceSums(2);
     sums.sampledTime = T_SAMPLE;
     hit(sums, 0, [-1000, 200, 0], [300, 0, 0], 5);
-    const fs: FreeStream = { density: 1e-5, numberDensity: 1e-5 / M, temperature: 200, velocity: [0, 0, -1500] };
+    // the stream runs along -y, against the shear (+y): the gas drags the wall upstream, Cf < 0
+    const fs: FreeStream = { density: 1e-5, numberDensity: 1e-5 / M, temperature: 200, velocity: [0, -1500, 0] };
     const U = 1500;
     const r = computeSurfaceResults(sums, geometry([[0.5, [1, 0, 0], [0, 0, 0], 0], [0.5, [-1, 0, 0], [0, 0, 0], 0]]), FNUM, fs);
     const q = 0.5 * fs.density * U * U;
     const pInf = fs.numberDensity * BOLTZMANN * fs.temperature;
     close(r.cp![0], (r.pressure[0] - pInf) / q);
-    close(r.cf![0], r.shearMagnitude[0] / q);
+    expect(r.shear[1]).toBeGreaterThan(0);
+    close(r.cf![0], -r.shearMagnitude[0] / q);
     close(r.ch![0], r.heatFlux[0] / (q * U));
     // An element without hits: zero fluxes, the free-stream pressure deficit as cp.
     expect(r.pressure[1]).toBe(0);
@@ -125,6 +128,77 @@ describe('computeSurfaceResults', () => {
     expect(r.cf![1]).toBe(0);
     // A gas at rest has no dynamic pressure: no coefficients.
     expect(computeSurfaceResults(sums, geometry([[1, [1, 0, 0], [0, 0, 0], 0], [1, [1, 0, 0], [0, 0, 0], 0]]), FNUM, { ...fs, velocity: [0, 0, 0] }).cp).toBeNull();
+  });
+
+  /** Sums of one hit per element whose momentum change is D = -P n + S per unit time and area (F = D, p = P, tau = S). */
+  function loaded(elements: { n: number[]; P: number; S: number[] }[]): SurfaceSums {
+    const sums = emptySurfaceSums(elements.length);
+    sums.sampledTime = 1;
+    elements.forEach(({ n, P, S }, e) => hit(sums, e, [0, 1, 2].map((k) => -P * n[k] + S[k]), [0, 0, 0], 1, 1));
+    return sums;
+  }
+
+  it('Cf is the signed shear along the stream\'s tangential direction on an inclined face (a 30 degree ramp)', () => {
+    const th = Math.PI / 6;
+    const n = [-Math.sin(th), Math.cos(th), 0]; // the ramp's face looks up and into a stream along +x
+    const up = [Math.cos(th), Math.sin(th), 0]; // the stream's direction along the ramp
+    const fs: FreeStream = { density: 2, numberDensity: 2 / M, temperature: 300, velocity: [10, 0, 0] }; // q = 100
+    // downstream shear with a cross-flow part (along z, not counted), the same reversed, and cross-flow only
+    const els = [
+      { n, P: 40, S: [3 * up[0], 3 * up[1], 5] },
+      { n, P: 40, S: [-3 * up[0], -3 * up[1], 5] },
+      { n, P: 40, S: [0, 0, 7] },
+    ];
+    const g = geometry(els.map(({ n: nn }) => [1, nn, [0, 0, 0], 0]));
+    const r = computeSurfaceResults(loaded(els), g, 1, fs);
+    close(r.pressure[0], 40);
+    close(r.cf![0], 3 / 100);
+    close(r.cf![1], -3 / 100);
+    expect(Math.abs(r.cf![2])).toBeLessThan(1e-15);
+    // |tau| keeps its own array, unsigned and with the cross-flow part
+    close(r.shearMagnitude[1], Math.hypot(3, 5));
+    // the tangent is the stream made tangent, whatever the stream's speed
+    const t = flowTangents(g.normal, [0.5, 0, 0])!;
+    for (let k = 0; k < 3; k++) expect(Math.abs(t[k] - up[k])).toBeLessThan(1e-15);
+  });
+
+  it('Cf where the stream is along the normal: the shear along the lift direction (+y for a stream along x)', () => {
+    const fs: FreeStream = { density: 2, numberDensity: 2 / M, temperature: 300, velocity: [10, 0, 0] };
+    const els = [
+      { n: [-1, 0, 0], P: 50, S: [0, 4, 0] }, // front face of a block, shear outward above the centre
+      { n: [-1, 0, 0], P: 50, S: [0, -4, 0] }, // and below
+      { n: [1, 0, 0], P: 5, S: [0, 0, 6] }, // base: shear along z is not along the lift
+    ];
+    const g = geometry(els.map(({ n }) => [1, n, [0, 0, 0], 0]));
+    const r = computeSurfaceResults(loaded(els), g, 1, fs);
+    close(r.cf![0], 4 / 100);
+    close(r.cf![1], -4 / 100);
+    expect(Math.abs(r.cf![2])).toBeLessThan(1e-15);
+    // a stream along y: the lift direction is +z
+    const ty = flowTangents(Float64Array.from([0, 1, 0]), [0, -3, 0])!;
+    expect([...ty]).toEqual([0, 0, 1]);
+    expect(flowTangents(Float64Array.from([0, 1, 0]), [0, 0, 0])).toBeNull();
+  });
+
+  it('a field of zero-mean noisy shear gives a mean Cf near 0 (the mean of |tau|/q does not)', () => {
+    // 4000 elements of a flat plate (normal +z) in a stream along +x, each with a random shear of zero mean and
+    // standard deviation 5 Pa per component: the noise of cell-sized facets
+    let seed = 12345;
+    const uniform = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) + 0.5) / 2 ** 32;
+    const gauss = () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+    const N = 4000, sigma = 5;
+    const els = Array.from({ length: N }, () => ({ n: [0, 0, 1], P: 30, S: [sigma * gauss(), sigma * gauss(), 0] }));
+    const fs: FreeStream = { density: 2, numberDensity: 2 / M, temperature: 300, velocity: [10, 0, 0] }; // q = 100
+    const r = computeSurfaceResults(loaded(els), geometry(els.map(({ n }) => [1, n, [0, 0, 0], 0])), 1, fs);
+    const mean = (a: ArrayLike<number>) => Array.prototype.reduce.call(a, (s: number, x: number) => s + x, 0) as number / a.length;
+    const stdErr = sigma / 100 / Math.sqrt(N); // of the mean Cf
+    const cf = mean(r.cf!);
+    const magnitude = mean(r.shearMagnitude) / 100; // the old Cf: ~ sigma sqrt(pi/2) / q = 0.063
+    console.log(`noisy shear: mean Cf ${cf.toExponential(2)} (standard error ${stdErr.toExponential(2)}), mean |tau|/q ${magnitude.toFixed(4)}`);
+    expect(Math.abs(cf)).toBeLessThan(4 * stdErr);
+    expect(magnitude).toBeGreaterThan(10 * 4 * stdErr);
+    // and the signed Cf really carries the noise (it is not 0 everywhere)
+    expect(Math.max(...r.cf!.map(Math.abs))).toBeGreaterThan(sigma / 100);
   });
 
   it('gives NaN when the sums cover no time, and NaN per-area values on elements of zero area', () => {

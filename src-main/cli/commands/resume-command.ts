@@ -84,7 +84,7 @@ export function markResumed(summary: RunSummary, c: Case, point: ResumePoint): R
   return summary;
 }
 
-/** A resumed one-rank run stopped and kept at loop step `reached`: `steps` the steps of the run so far, `resumed` those after the checkpoint. */
+/** A resumed run stopped and kept at loop step `reached`: `steps` the steps of the run so far, `resumed` those after the checkpoint. */
 function markStoppedResume(summary: RunSummary, point: ResumePoint, reached: number): RunSummary {
   const from = point.loop.blockPlan.from;
   summary.resumed = { fromStep: point.loop.step - from, steps: reached - point.loop.step };
@@ -92,13 +92,13 @@ function markStoppedResume(summary: RunSummary, point: ResumePoint, reached: num
   return summary;
 }
 
-/** A resumed run's summary, and why it ended early when Ctrl-C once stopped it and kept its results (one rank). */
+/** A resumed run's summary, and why it ended early when Ctrl-C once stopped it and kept its results. */
 export interface ResumeDone {
   summary: RunSummary;
   stopped: string | null;
 }
 
-/** Resumes run `runId` of the store and records it to the end (or, one rank, to a Ctrl-C that keeps it); returns the summary of the resumed part. */
+/** Resumes run `runId` of the store and records it to the end (or to a Ctrl-C that keeps it); returns the summary of the resumed part. */
 export async function resumeRun(store: RunStore, runId: number, o: { timing: 'auto' | 'wall' | 'off'; progress: boolean }): Promise<ResumeDone> {
   const { c, point } = resumePointOf(store, runId);
   await awaitOldRanks(store, runId);
@@ -108,7 +108,7 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
   const bar = progressBar(o.progress);
   // without a terminal: a stats line every 30 s (as dsmc run's default --stats-every)
   const stats = multiRankStatsLines(o.progress, 30);
-  const stop = interruptRun(point.loop.ranks === 1 ? 'stopping after the current submit, keeping what was sampled' : 'stopping every rank', (signal) => {
+  const stop = interruptRun(point.loop.ranks === 1 ? 'stopping after the current submit, keeping what was sampled' : 'stopping every rank after the same submit, keeping what was sampled', (signal) => {
     recorder.fail(new RunCancelled(`stopped at once by a second ${signal}`));
   });
   try {
@@ -134,7 +134,8 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
       }
     }
     const run = await runDistributed(c, {
-      ranks: point.loop.ranks, method: point.loop.decomposition!.method, timing: o.timing, resume: point, signal: stop.signal,
+      // Ctrl-C once (or the app's stop): every rank stops after the same submit and the run keeps what it sampled
+      ranks: point.loop.ranks, method: point.loop.decomposition!.method, timing: o.timing, resume: point, stopAndKeep: stop.signal,
       // a balanced run goes on balancing with its threshold, from the layout and re-decompositions it had
       rebalancePercent: point.loop.rebalance?.thresholdPercent ?? null, // as the run had it (a run without rebalancing stays static)
       onWarning: (w) => process.stderr.write(`warning: ${w}\n`),
@@ -148,6 +149,12 @@ export async function resumeRun(store: RunStore, runId: number, o: { timing: 'au
       },
     });
     bar.stop();
+    if (run.stoppedAtStep !== null) {
+      markStoppedResume(run.summary, point, run.stoppedAtStep);
+      const why = recorder.stoppedDistributed(c, run, stop.by() ?? 'a signal');
+      process.stderr.write(`${why} (run ${runId}, cancelled; dsmc resume ${runId} continues it from its last checkpoint)\n`);
+      return { summary: run.summary, stopped: why };
+    }
     markResumed(run.summary, c, point);
     recorder.completeDistributed(c, run);
     return { summary: run.summary, stopped: null };
@@ -171,8 +178,8 @@ export const resumeCommand: CliCommand = {
   usage: USAGE,
   summary: 'Continue an interrupted (failed or cancelled) run from its last complete checkpoint (cases with run.checkpointEvery > 0),\n' +
     'on the same number of ranks and decomposition, recording into the same run; the result is bitwise that of a run that\n' +
-    'never stopped. A damaged checkpoint is refused naming its file and the one before it is used. Ctrl-C once stops a\n' +
-    'one-rank run after the current submit and keeps what it sampled, as dsmc run does (exit code 130).',
+    'never stopped. A damaged checkpoint is refused naming its file and the one before it is used. Ctrl-C once stops the\n' +
+    'run after the current submit (every rank after the same one) and keeps what it sampled, as dsmc run does (exit code 130).',
   options: { json: { type: 'boolean', default: false }, timing: { type: 'string', default: 'auto' }, 'no-progress': { type: 'boolean', default: false }, ...DATA_DIR_OPTION },
   async run(args) {
     if (args.positionals.length !== 1) throw new Error(`expected one RUN (a run id from \`dsmc runs\`); usage: dsmc ${USAGE}`);

@@ -234,7 +234,7 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
   const bar = progressBar(o.progress);
   const stats = multiRankStatsLines(o.progress, o.statsEvery ?? 30);
   let recorder: RunRecorder | null = null;
-  const stop = interruptRun('stopping every rank', (signal) => {
+  const stop = interruptRun('stopping every rank after the same submit, keeping what was sampled', (signal) => {
     if (recorder) markFailed(recorder, new RunCancelled(`stopped at once by a second ${signal}`), undefined);
   });
   try {
@@ -244,7 +244,8 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
     const run = await runDistributed(c, {
       ranks: slurm ? slurm.ranks : o.ranks!, method: o.decomposition, gpus: slurm ? undefined : o.gpus, discovered: o.discovered, timing: o.timing, detail: o.detail, warmupSteps: o.warmup,
       rebalancePercent: o.rebalance, heartbeatTimeoutMs: o.heartbeatTimeout === undefined ? undefined : o.heartbeatTimeout * 1000,
-      signal: stop.signal, ...launch,
+      // Ctrl-C once: stop and keep (every rank ends after the same submit; the run keeps its fields, profile and surfaces)
+      stopAndKeep: stop.signal, ...launch,
       // the orchestrator's host cannot pin ranks on the nodes (each node pins its own): no warning about that
       onWarning: (w) => { if (!slurm) process.stderr.write(`warning: ${w}\n`); },
       onLog: (line) => { if (process.env.DSMC_RANK_LOGS) process.stderr.write(line + '\n'); },
@@ -266,10 +267,14 @@ async function runMultiRank(c: Case, o: RunOptions, store: RunStore | null): Pro
     });
     bar.stop();
     const rec = recorder as RunRecorder | null;
-    rec?.completeDistributed(c, run);
+    const stopped = run.stoppedAtStep !== null;
+    const why = stopped ? rec?.stoppedDistributed(c, run, stop.by() ?? 'a signal') ?? `stopped by the user after ${run.summary.steps} of ${c.run.steps} steps (not saved: --no-save)` : null;
+    if (!stopped) rec?.completeDistributed(c, run);
     const summary = run.summary;
     const fields = o.json || run.assembler.fields.samples === 0 ? null : { values: run.assembler.fields.fields(), errors: run.assembler.fields.errors() };
-    return printRun(o, summary, rec?.runId ?? null, store, fields);
+    const done = printRun(o, summary, rec?.runId ?? null, store, fields);
+    if (why) process.stderr.write(`${why}${rec ? ` (saved as run ${rec.runId}, cancelled)` : ''}\n`);
+    return { ...done, stopped: why };
   } catch (e) {
     bar.stop();
     if (recorder) markFailed(recorder, e, stop.by());
@@ -351,8 +356,9 @@ export const runCommand: CliCommand = {
     '--heartbeat-timeout S: a rank silent for S seconds (default 60) counts as hung and fails the run.\n' +
     'Without a terminal on stderr (a batch job, a pipe) a stats line every --stats-every S seconds (default 30) shows step,\n' +
     'particles, collisions per step and T (translational, about the mean velocity); --no-progress turns it off.\n' +
-    'Ctrl-C once stops after the current submit and keeps what was sampled (one rank: the run is saved cancelled, "stopped\n' +
-    'by the user at step N", with its fields, profile and surface loads; exit code 130); twice stops at once, keeping nothing.',
+    'Ctrl-C once stops after the current submit and keeps what was sampled (the run is saved cancelled, "stopped by the\n' +
+    'user at step N", with its fields, profile and surface loads; several ranks all stop after the same submit; exit code\n' +
+    '130); twice stops at once, keeping nothing.',
   options: RUN_OPTIONS,
   async run(args) {
     const ref = onePositional(args, 'CASE (a .json path or preset name)', 'run collide-box');

@@ -1,7 +1,8 @@
 // The orchestrator of a multi-rank run on one host: decomposes the grid, pins one rank process per GPU
 // (or lets them share the default adapter, saying so), supervises them, configures them, assembles their
 // submits into the run's step statistics and fields as they arrive, and builds the run's summary.
-// A crash or hang of any rank stops the others and rejects with RankFailedError; an abort cancels.
+// A crash or hang of any rank stops the others and rejects with RankFailedError; an abort cancels; a stop and keep
+// (stop-and-keep.ts) ends every rank after the same submit and returns the run so far as at a normal end.
 import { SurfaceAccumulator } from '../../solver/surface-accumulator.js';
 import { surfaceSummary } from '../../solver/surface-summary.js';
 import type { SolverTables } from '../../solver/tables.js';
@@ -37,6 +38,7 @@ import { relayoutRoundBytes } from '../../solver/relayout-rounds.js';
 import { RunAssembler, type RankStep } from './run-assembler.js';
 import { LivePlanes } from './live-planes.js';
 import { CheckpointKeeper } from './checkpoint-keeper.js';
+import { StopAndKeep } from './stop-and-keep.js';
 import { attachedCheckpointTarget, type CheckpointTarget } from '../../solver/checkpoint/checkpoint-target.js';
 import type { ResumePoint } from '../../solver/checkpoint/checkpoint-load.js';
 
@@ -54,7 +56,13 @@ export interface DistributedOptions {
   timing?: 'auto' | 'wall' | 'off';
   detail?: boolean;
   warmupSteps?: number;
+  /** Cancels: every rank stops at once and the run rejects with RunCancelled (nothing kept). */
   signal?: AbortSignal;
+  /**
+   * Stop and keep: an abort ends every rank's loop after the same submit (the ranks agree on it: stop-and-keep.ts) and
+   * the run resolves with what it ran and sampled (DistributedRun.stoppedAtStep, summary.steps the steps run).
+   */
+  stopAndKeep?: AbortSignal;
   transport?: TransportSpec;
   /** Every rank log line, prefixed with rank, GPU and pid. */
   onLog?: (line: string) => void;
@@ -110,6 +118,8 @@ export interface LaunchedRank {
 
 /** What a rank reports in `done`. */
 interface RankDone {
+  /** The steps of the rank's loop (fewer than planned after a stop and keep; absent from older ranks). */
+  steps?: number;
   seconds: number;
   timingSource: 'gpu-timestamps' | 'wall-clock' | 'off';
   phases: ({ name: string } & PhaseTotals)[];
@@ -152,6 +162,8 @@ export interface DistributedRun {
   /** The solver tables of the case and the surface sums of all ranks. */
   tables: SolverTables;
   surface: SurfaceSums;
+  /** The last step run when a stop and keep ended the run before its last step (as summary.steps counts); null when it ran to its end. */
+  stoppedAtStep: number | null;
 }
 
 /** Sums particle totals over ranks. */
@@ -255,6 +267,18 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   });
   const onAbort = () => void group.cancel('cancelled (Ctrl-C or the app)');
   o.signal?.addEventListener('abort', onAbort, { once: true });
+  const keep = new StopAndKeep(channel, gpus.ranks.map((g) => g.rank), (e) => {
+    void group.cancel(`stop and keep failed: the ranks could not be told where to stop (${(e as Error).message}); the run keeps nothing`);
+  });
+  // before the ranks are configured nothing was sampled (a Slurm job may still wait in the queue): a stop then cancels
+  let configured = false, cancelledBeforeStart = false;
+  const onKeep = () => {
+    if (configured) { keep.request(); return; }
+    cancelledBeforeStart = true;
+    void group.cancel('cancelled (Ctrl-C or the app) before the ranks started: nothing was sampled to keep');
+  };
+  if (o.stopAndKeep?.aborted) onKeep();
+  else o.stopAndKeep?.addEventListener('abort', onKeep, { once: true });
   const t0 = performance.now();
   let moved = 0;
   let outcome: RunOutcome | null = null;
@@ -304,6 +328,8 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     };
     peerFolder = await peerFolderFor(o, ranks.map((r) => r.hostname));
     await channel.configureAll(payload as unknown, { peerFolder: peerFolder?.path });
+    configured = true;
+    keep.ranksConfigured();
     await guarded(channel.collect('ready', ranks.map((r) => r.rank), 600_000), group.outcome);
     const done = await guarded(channel.collect('done', ranks.map((r) => r.rank)), group.outcome);
     // every `done` is in: the ranks may exit at once (without it they wait a moment for their last messages to leave)
@@ -318,7 +344,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     }));
     // the ranks' counters include their warm-up's passes; they agree with each other by construction
     if (dones[0].sampleCounters) assembler.fields.counters = { ...dones[0].sampleCounters };
-    const run = finishRun(c, tables, o, assembler, balance?.decomposition ?? decomposition, ranks, dones, warmup);
+    const run = finishRun(c, tables, o, assembler, balance?.decomposition ?? decomposition, ranks, dones, warmup, keep.wanted);
     if (balance) run.summary.rebalances = balance.events;
     run.summary.balance = {
       reason: plan.reason, rebalancePercent: plan.rebalancePercent, checks: balance?.checks ?? 0,
@@ -334,19 +360,35 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     // (the timer is unref'd: a failed run must not keep the process alive 15 s after its ranks ended)
     outcome ??= await Promise.race([group.outcome, new Promise<null>((r) => setTimeout(() => r(null), 15_000).unref())]);
     if (!outcome) outcome = await group.cancel('the orchestrator stopped after an error');
-    if (outcome.status === 'cancelled' && o.signal?.aborted) throw new RunCancelled(outcome.reason);
+    if (outcome.status === 'cancelled' && (o.signal?.aborted || cancelledBeforeStart)) throw new RunCancelled(outcome.reason);
     if (outcome.status === 'failed') throw new Error(failureText(outcome.failure));
     throw e;
   } finally {
     livePlanes?.close();
+    keep.close();
     o.signal?.removeEventListener('abort', onAbort);
+    o.stopAndKeep?.removeEventListener('abort', onKeep);
     await channel.close();
     await peerFolder?.close(); // the ranks have ended here (or were cancelled): their migrant files go too
   }
 }
 
-/** The summary of a finished multi-rank run. */
-function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunAssembler, d: Decomposition, ranks: LaunchedRank[], dones: RankDone[], warmup: number): DistributedRun {
+/**
+ * The steps every rank's loop ran: the planned ones, or fewer after a stop and keep (`kept`). Ranks that ran different
+ * counts would have broken the agreement of stop-and-keep.ts: an internal error, never a result.
+ */
+function stepsRun(dones: RankDone[], planned: number, kept: boolean): number {
+  const steps = dones.map((x) => x.steps ?? planned);
+  if (steps.some((x) => x !== steps[0])) throw new Error(`internal: the ranks ran different numbers of steps (${steps.join(', ')})${kept ? ' after a stop and keep' : ''}; the run keeps nothing`);
+  return steps[0];
+}
+
+/** The summary of a finished multi-rank run (or one stopped and kept: `kept`). */
+function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunAssembler, d: Decomposition, ranks: LaunchedRank[], dones: RankDone[], warmup: number, kept: boolean): DistributedRun {
+  // the steps this process was to run (a resumed run's: those after its checkpoint), as on one rank
+  const planned = o.resume ? o.resume.loop.blockPlan.from + o.resume.loop.blockPlan.steps - o.resume.loop.step : c.run.steps;
+  const steps = stepsRun(dones, planned, kept);
+  const lastStep = a.stepStats.at(-1)?.step ?? warmup + c.run.steps;
   const seconds = Math.max(...dones.map((x) => x.seconds));
   const start = addTotals(dones.map((x) => x.start));
   const end = addTotals(dones.map((x) => x.end));
@@ -365,10 +407,9 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
   surface.sampledSteps = dones[0].surface.sampledSteps;
   const surfaceSums = surface.toSums(tables.bodies, c.run.dt);
   const summary = summarize(c.name, {
-    // the steps this process ran (a resumed run's: those after its checkpoint), as on one rank
-    steps: o.resume ? o.resume.loop.blockPlan.from + o.resume.loop.blockPlan.steps - o.resume.loop.step : c.run.steps, seconds, stepStats: a.stepStats, phases: meanPhases(dones), timingSource: dones[0].timingSource,
+    steps, seconds, stepStats: a.stepStats, phases: meanPhases(dones), timingSource: dones[0].timingSource,
     start, startStep: warmup, end, samples: a.fields.samples, fields: a.fields.fields(), fieldErrors: a.fields.errors(), fieldBlocks: a.fields.blocks,
-    sampleState: null, sampleCounters: a.fields.counters, totalsOverTime: [{ step: warmup + c.run.steps, totals: end }], capacity: dones.reduce((s, x) => s + x.capacity, 0),
+    sampleState: null, sampleCounters: a.fields.counters, totalsOverTime: [{ step: steps < planned ? lastStep : warmup + c.run.steps, totals: end }], capacity: dones.reduce((s, x) => s + x.capacity, 0),
     tables, host, surface: surfaceSums,
   }, { description: ranks[0].adapter.description, backend: ranks[0].adapter.backend, vendor: '', architecture: '' }, gpuBytes);
   const un = a.loadNonUniformity.map((x) => x.percent);
@@ -380,5 +421,6 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
   summary.rankAdapters = ranks.map((r) => ({ rank: r.rank, gpu: r.gpu, pinned: r.pinned, description: r.adapter.description }));
   summary.splitSteps = dones.flatMap((x, rank) => (x.split ? [{ rank, ...x.split }] : []));
   summary.surface = surfaceSummary(c, tables, surfaceSums);
-  return { summary, assembler: a, decomposition: d, ranks, rankPhases: dones.map((x, rank) => ({ rank, phases: x.phases })), rankSteps: a.rankSteps, tables, surface: surfaceSums };
+  return { summary, assembler: a, decomposition: d, ranks, rankPhases: dones.map((x, rank) => ({ rank, phases: x.phases })), rankSteps: a.rankSteps, tables, surface: surfaceSums,
+    stoppedAtStep: steps < planned ? lastStep : null };
 }

@@ -132,6 +132,16 @@ export const errorSchema = z.object({
 /** orchestrator -> rank: stop after the current step and exit cleanly. */
 export const stopSchema = z.object({ type: z.literal('stop'), reason: z.string().optional() });
 
+/**
+ * Stop and keep (orchestrator/stop-and-keep.ts, solver/rank-keep-stop.ts): orchestrator -> rank `keep-request`: say
+ * the last submit you will run before waiting for the decision; rank -> orchestrator `keep-point`: that submit's
+ * number (from 0; the one in progress or about to start); orchestrator -> rank `keep-at`: the decision, the largest
+ * keep-point of all ranks: run through submit `index`, then end the loop and report `done` as at a normal end.
+ */
+export const keepRequestSchema = z.object({ type: z.literal('keep-request') });
+export const keepPointSchema = z.object({ type: z.literal('keep-point'), rank, index: count });
+export const keepAtSchema = z.object({ type: z.literal('keep-at'), index: count });
+
 /** rank -> orchestrator: still alive (sent on a timer, so a blocked event loop stops it). */
 export const heartbeatSchema = z.object({ type: z.literal('heartbeat'), rank, step: count.optional() });
 
@@ -160,12 +170,16 @@ export const MESSAGE_SCHEMAS = {
   go: goSchema,
   'done-ack': doneAckSchema,
   'error-ack': errorAckSchema,
+  'keep-request': keepRequestSchema,
+  'keep-point': keepPointSchema,
+  'keep-at': keepAtSchema,
 } as const;
 
 /** Any message (header only). */
 export const clusterMessageSchema = z.discriminatedUnion('type', [
   helloSchema, configureSchema, readySchema, stepReportSchema, migrateSchema, doneSchema, errorSchema, stopSchema,
   heartbeatSchema, batchSchema, cellStateSchema, goSchema, doneAckSchema, errorAckSchema, sampleStateSchema, planeRequestSchema, planeSumsSchema,
+  keepRequestSchema, keepPointSchema, keepAtSchema,
 ]);
 
 export type ClusterMessage = z.infer<typeof clusterMessageSchema>;
@@ -177,9 +191,9 @@ export type ConfigureMessage = MessageOf<'configure'>;
 export type MigrateMessage = MessageOf<'migrate'>;
 
 /** Kinds a rank sends to the orchestrator. */
-export const RANK_TO_ORCHESTRATOR = ['hello', 'ready', 'step-report', 'batch', 'cell-state', 'sample-state', 'plane-sums', 'done', 'error', 'heartbeat'] as const;
+export const RANK_TO_ORCHESTRATOR = ['hello', 'ready', 'step-report', 'batch', 'cell-state', 'sample-state', 'plane-sums', 'done', 'error', 'heartbeat', 'keep-point'] as const;
 /** Kinds the orchestrator sends to a rank. */
-export const ORCHESTRATOR_TO_RANK = ['configure', 'stop', 'go', 'sample-state', 'plane-request', 'done-ack', 'error-ack'] as const;
+export const ORCHESTRATOR_TO_RANK = ['configure', 'stop', 'go', 'sample-state', 'plane-request', 'done-ack', 'error-ack', 'keep-request', 'keep-at'] as const;
 /** Kinds one rank sends to another. */
 export const RANK_TO_RANK = ['migrate'] as const;
 

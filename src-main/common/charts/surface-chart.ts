@@ -16,7 +16,9 @@ export type SurfaceCoordinate = 'angle' | 'streamwise';
 /** Label, unit and whether the quantity is a free-stream coefficient (needs a moving free stream). */
 export const SURFACE_QUANTITY_INFO: Record<SurfaceQuantityKey, { label: string; unit: string; coefficient: boolean }> = {
   cp: { label: 'pressure coefficient Cp', unit: '', coefficient: true },
-  cf: { label: 'skin-friction coefficient Cf', unit: '', coefficient: true },
+  // signed: the shear along the stream's direction made tangent to each triangle (surface-results.ts), so the
+  // noise of small triangles averages out instead of adding up as |tau| does
+  cf: { label: 'Cf (signed, along the flow\'s tangential direction)', unit: '', coefficient: true },
   ch: { label: 'heat-transfer coefficient Ch', unit: '', coefficient: true },
   pressure: { label: 'pressure', unit: 'Pa', coefficient: false },
   shear: { label: 'shear stress |tau|', unit: 'Pa', coefficient: false },

@@ -143,12 +143,15 @@ export interface SurfaceView {
   normal: number[];
   /** Area, m^2. */
   area: number[];
-  /** Pressure on the surface (Pa), |shear stress| (Pa), heat flux into the surface (W/m^2), incident number flux (1/(m^2 s)). */
+  /** Pressure on the surface (Pa), |shear stress| (Pa, unsigned: noise adds to it), heat flux into the surface (W/m^2), incident number flux (1/(m^2 s)). */
   pressure: (number | null)[];
   shear: (number | null)[];
   heatFlux: (number | null)[];
   numberFlux: (number | null)[];
-  /** Pressure, skin-friction and heat-transfer coefficients; null without a moving free stream. */
+  /**
+   * Pressure, skin-friction and heat-transfer coefficients; null without a moving free stream. Cf is signed: the
+   * shear along the free stream's direction made tangent to the triangle, over q_inf (see surface-results.ts).
+   */
   cp: (number | null)[] | null;
   cf: (number | null)[] | null;
   ch: (number | null)[] | null;

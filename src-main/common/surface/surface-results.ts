@@ -9,6 +9,15 @@
 // F . n < 0 and the pressure is p = -(F . n) / A > 0. The shear stress is the tangential part of F / A.
 // The heat flux is the energy the gas brings minus what it takes away, counted positive INTO the surface:
 //   q = Fnum (sum e_in - sum e_out) / (A t)           (W/m^2)
+// The skin-friction coefficient is SIGNED: the shear's component along the flow's tangential direction,
+//   Cf = (tau . t) / q_inf,   t = unit(U - (U . n) n)
+// (positive where the gas drags the surface downstream, negative under reversed flow). A magnitude |tau| / q
+// would be biased upwards on small elements: the noise of each element's shear adds to |tau| and never averages
+// out over many elements. Where the stream is along the normal (|U - (U . n) n| <= TANGENT_EPS |U|: the
+// stagnation point of a sphere, a face looking straight into the stream) t is undefined; there t is the lift
+// direction of windAxes (+y made normal to U, +z for a stream along y), which then lies in the element's plane,
+// so Cf is still a signed, unbiased component (e.g. on the front face of a block in a stream along x, the shear
+// along +y). |tau| stays available as shearMagnitude.
 import { BOLTZMANN } from '../physics.js';
 import { SURFACE_Q, type SurfaceSums } from '../surface-layout.js';
 
@@ -61,7 +70,10 @@ export interface SurfaceResults {
   incidentRate: Float64Array;
   /** Pressure coefficient (p - p_inf) / q_inf with q_inf = rho |U|^2 / 2 and p_inf = n k T. */
   cp: Float64Array | null;
-  /** Skin-friction coefficient |tau| / q_inf. */
+  /**
+   * Skin-friction coefficient, signed: (tau . t) / q_inf with t the unit tangential part of the free-stream
+   * direction on the element (the lift direction where the stream is along the normal; see the header).
+   */
   cf: Float64Array | null;
   /** Heat-transfer coefficient q / (rho |U|^3 / 2). */
   ch: Float64Array | null;
@@ -112,6 +124,39 @@ function checkGeometry(geom: SurfaceElementGeometry, elements: number): void {
 /** Free-stream speed |U|, or 0 without a free stream. */
 function streamSpeed(fs: FreeStream | null): number {
   return fs ? Math.hypot(fs.velocity[0], fs.velocity[1], fs.velocity[2]) : 0;
+}
+
+/** Below this fraction of |U| the stream's tangential part on an element counts as none (see the header). */
+export const TANGENT_EPS = 1e-6;
+
+/**
+ * Unit tangential flow direction of each element (3 per element): U - (U . n) n normalised, or the lift
+ * direction of windAxes(U) made tangent where that part is below TANGENT_EPS |U|. Null when |U| = 0.
+ */
+export function flowTangents(normal: Float64Array, velocity: readonly [number, number, number]): Float64Array | null {
+  const axes = windAxes(velocity);
+  if (!axes) return null;
+  const ne = normal.length / 3;
+  const out = new Float64Array(3 * ne);
+  const d = axes.drag, l = axes.lift;
+  for (let e = 0; e < ne; e++) {
+    const nx = normal[3 * e], ny = normal[3 * e + 1], nz = normal[3 * e + 2];
+    const dn = d[0] * nx + d[1] * ny + d[2] * nz;
+    let tx = d[0] - dn * nx, ty = d[1] - dn * ny, tz = d[2] - dn * nz;
+    let len = Math.hypot(tx, ty, tz);
+    if (!(len > TANGENT_EPS)) {
+      // the stream is along the normal: the lift direction, made tangent (it is normal to U, so nearly so already)
+      const ln = l[0] * nx + l[1] * ny + l[2] * nz;
+      tx = l[0] - ln * nx; ty = l[1] - ln * ny; tz = l[2] - ln * nz;
+      len = Math.hypot(tx, ty, tz);
+    }
+    // len is 0 only for an element without a unit normal (zero area): its Cf is then 0 * NaN = NaN anyway
+    const inv = len > 0 ? 1 / len : 0;
+    out[3 * e] = tx * inv;
+    out[3 * e + 1] = ty * inv;
+    out[3 * e + 2] = tz * inv;
+  }
+  return out;
 }
 
 /** Per-element fluxes, stresses and coefficients of a set of surface sums (see the header for signs). */
@@ -168,7 +213,11 @@ export function computeSurfaceResults(
     const pInf = freeStream.numberDensity * BOLTZMANN * freeStream.temperature;
     const qh = q * speed;
     cp = pressure.map((p) => (p - pInf) / q);
-    cf = shearMagnitude.map((s) => s / q);
+    const tan = flowTangents(geom.normal, freeStream.velocity)!;
+    cf = new Float64Array(ne);
+    for (let e = 0; e < ne; e++) {
+      cf[e] = (shear[3 * e] * tan[3 * e] + shear[3 * e + 1] * tan[3 * e + 1] + shear[3 * e + 2] * tan[3 * e + 2]) / q;
+    }
     ch = heatFlux.map((h) => h / qh);
   }
   return { elements: ne, numberFlux, pressure, shear, shearMagnitude, heatFlux, force, heatRate, incidentRate, cp, cf, ch };
