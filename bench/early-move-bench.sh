@@ -12,6 +12,8 @@
 #   wedge-final  the wedge on 1 and N ranks with the default decomposition, slab --rebalance 10 (not with WEDGE_SHORT=1),
 #             and --rebalance 20, and each run's end-of-run fold
 #   eight     8 ranks sharing the N GPUs: the box unsampled, and sampled from step 200 against one rank
+#   wedge-coarse  the wedge on 1 and N ranks: the default (rcb, first split kept), rcb --rebalance 20 and 10, slab
+#             --rebalance 10 (rebalance checks on coarse blocks), and the balancing line of each
 #   base      A/B against a base build unpacked as out-base/ (bin-base/dsmc.js runs it): the box on N and 2 ranks,
 #             each build twice, interleaved; then N ranks with 100 steps per submit, and 1 and N ranks for 1000 steps
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
@@ -33,7 +35,7 @@ line() {
     console.log('$2', '| ranks', s.ranks ?? 1, '| particle-steps/s', s.particleStepsPerSecond.toExponential(3), '| loop s', s.seconds.toFixed(3),
       '| early', early || '-', '| fields', s.fieldsSha256.slice(0, 16), '| ms per step:', phases);
     const b = s.balance;
-    if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'checks', b.checks, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
+    if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'checks', b.checks, 'full', b.fullChecks, 'block', b.checkBlock, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
   " 2>&1 || tail -3 "${1%.json}.err"
 }
 # one run: tag, then the command (environment through `env` in front)
@@ -117,6 +119,14 @@ for part in "$@"; do
       run box-8 "${box[@]}" --ranks 8 --gpus "$list"
       run box-1-sampled-late "${box[@]}" --set sampling.enabled=true --set sampling.start=200
       run box-8-sampled-late "${box[@]}" --set sampling.enabled=true --set sampling.start=200 --ranks 8 --gpus "$list"
+      ;;
+    wedge-coarse)
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run wedge-1 "${wedge[@]}"
+      run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-rcb-20" "${wedge[@]}" --ranks "$n" --rebalance 20
+      run "wedge-$n-rcb-10" "${wedge[@]}" --ranks "$n" --rebalance 10
+      run "wedge-$n-slab-10" "${wedge[@]}" --ranks "$n" --decomposition slab --rebalance 10
       ;;
     base)
       [ -f bin-base/dsmc.js ] || { echo "base: no bin-base/dsmc.js (unpack the base build first)"; continue; }
