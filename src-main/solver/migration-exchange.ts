@@ -113,6 +113,8 @@ export class MigrationExchange {
   private readonly uploads: UploadRing;
   /** Migrants per destination copied along with the status read (the last counts plus a margin): usually all of them, in one round trip. */
   private readonly expected: number[];
+  /** Migrants per destination at the last exchange (the margin of the next status read follows their growth). */
+  private readonly lastCounts: number[];
   /** Host copy of the control words and counts of the last status read, reused every step. */
   private host = new Uint32Array(0);
   /** The status copy encodeStatus recorded, not yet mapped. */
@@ -141,6 +143,7 @@ export class MigrationExchange {
     this.segments = new Staging(gpu.device, 'migrate-segments');
     this.uploads = new UploadRing(gpu.device, 'migrate-arrivals');
     this.expected = new Array(state.subdomain.worldSize).fill(1024);
+    this.lastCounts = new Array(state.subdomain.worldSize).fill(0);
   }
 
   /**
@@ -324,9 +327,14 @@ export class MigrationExchange {
       all.set(rest[d], h.length);
       return all;
     });
-    // the next step's status read copies about as many (its copy crosses the bus every step: a margin of 5 % and
-    // 4 sigma of the count's step-to-step noise; a step over it reads the rest in a second round trip)
-    for (let d = 0; d < worldSize; d++) this.expected[d] = Math.ceil(1.05 * counts[d] + 4 * Math.sqrt(counts[d])) + 256;
+    // the next step's status read copies about as many (its copy crosses the bus every step): a margin of 5 %, or twice
+    // the last step's growth where the flow is still developing, and 4 sigma of the count's noise; a step over it reads
+    // the rest in a second round trip
+    for (let d = 0; d < worldSize; d++) {
+      const growth = Math.max(0.05 * counts[d], 2 * (counts[d] - this.lastCounts[d]));
+      this.expected[d] = Math.ceil(counts[d] + growth + 4 * Math.sqrt(counts[d])) + 256;
+      this.lastCounts[d] = counts[d];
+    }
     let sent = 0;
     for (const o of outgoing) sent += o.length / this.state.tables.migrantWords;
     const t1 = performance.now();
