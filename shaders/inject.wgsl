@@ -19,6 +19,7 @@
 @group(0) @binding(9) var<storage, read_write> vx: array<f32>;
 @group(0) @binding(10) var<storage, read_write> vy: array<f32>;
 @group(0) @binding(11) var<storage, read_write> vz: array<f32>;
+// the cell words the sort reads (state.ts cellsAfterMove: the set's cell array on one rank, its moved-cell array on several)
 @group(0) @binding(12) var<storage, read_write> cell: array<u32>;
 @group(0) @binding(13) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(14) var<storage, read_write> slot: array<u32>;

@@ -1,10 +1,13 @@
 // move.wgsl: the move phase. Each live particle flies for dt through the box (advance.wgsl), meets
 // the face boundary conditions, gets its new cell word (INVALID_CELL once it left) and is counted in
 // its new cell; its arrival slot there goes to `slot` (the sort's scratch, see sort.wgsl).
-// In a multi-rank run (MULTI_RANK) a particle that lands in a cell another rank owns is a migrant:
-// it keeps its cell word but is not counted here, and a copy goes to its owner's segment of the
-// migrant buffer by a scan-based stream compaction per workgroup (emit_migrants); the host sends the
-// segments, the receiving rank appends them with append_arrivals.
+// In a multi-rank run (MULTI_RANK) the new cell word goes to `moved` (the set's moved-cell array) and `cell` keeps
+// the word the particle had before the move: the sort orders a moved particle by that old cell and its index
+// (sort.wgsl: place_ranked), so that no order key is written for it. A particle that lands in a cell another rank
+// owns is a migrant: it is not counted here, and a copy goes to its owner's segment of the migrant buffer by a
+// scan-based stream compaction per workgroup (emit_migrants), with its key (old global cell, rank in that cell); its
+// rank goes to its `slot`, should collect_all emit it again. The host sends the segments, the receiving rank appends
+// them with append_arrivals, which writes the arrivals' keys (as inject.wgsl does for injected particles).
 
 // Which live particles a move dispatch takes (a rank of several may move a step in two parts, so that the
 // GPU has work while the host exchanges the step before's migrants): 0 all of [0, N) for step CTL_STEP;
@@ -45,13 +48,15 @@ struct Boxes {
 @group(0) @binding(7) var<storage, read_write> vx: array<f32>;
 @group(0) @binding(8) var<storage, read_write> vy: array<f32>;
 @group(0) @binding(9) var<storage, read_write> vz: array<f32>;
+// the cell words before the move (one rank: the move writes the new ones here too)
 @group(0) @binding(10) var<storage, read_write> cell: array<u32>;
 @group(0) @binding(11) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(12) var<storage, read_write> slot: array<u32>;
 // cell starts of the step before (the particles are still in that order): a particle's rank in its cell
 @group(0) @binding(13) var<storage, read> starts: array<u32>;
-// multi-rank only: in-cell order keys, the migrant buffer (one segment per destination rank), the
-// migrants per destination (entry worldSize counts misrouted arrivals), every rank's box, arrivals
+// multi-rank only: in-cell order keys (injected, arrived and relaid-out particles; collect_all reads them), the
+// migrant buffer (one segment per destination rank), the migrants per destination (entry worldSize counts misrouted
+// arrivals), every rank's box, arrivals
 @group(0) @binding(14) var<storage, read_write> keys: array<vec2<u32>>;
 @group(0) @binding(15) var<storage, read_write> migOut: array<u32>;
 @group(0) @binding(16) var<storage, read_write> migCounts: array<atomic<u32>>;
@@ -59,6 +64,17 @@ struct Boxes {
 @group(0) @binding(18) var<storage, read> arrivals: array<u32>;
 // internal energy per particle, INTERNAL_WORDS words (rotational, vibrational; J; a stub unless HAS_ROTATION)
 @group(0) @binding(19) var<storage, read_write> eint: array<f32>;
+// multi-rank only: the cell words after the move (what the sort reads; a stub on one rank)
+@group(0) @binding(20) var<storage, read_write> moved: array<u32>;
+
+// Writes particle i's cell word after the move: to `moved` on several ranks, in place on one.
+fn set_moved_cell(i: u32, w: u32) {
+  if (MULTI_RANK) {
+    moved[i] = w;
+  } else {
+    cell[i] = w;
+  }
+}
 
 // The rank whose box holds cell coordinates v.
 fn owner_of(v: vec3<u32>) -> u32 {
@@ -87,10 +103,11 @@ fn write_migrant_internal(i: u32, dest: u32, k: u32) {
   for (var w = 0u; w < INTERNAL_WORDS; w++) { migOut[o + w] = bitcast<u32>(eint[i * INTERNAL_WORDS + w]); }
 }
 
-// Copies particle i into slot k of rank dest's segment of the migrant buffer. A full segment only counts:
-// the particle stays in place (valid cell word, not counted here), the host sees the count above the
-// segment capacity, grows the buffer and collects again (collect_all). Misrouted (dest == worldSize): counted only.
-fn write_migrant(i: u32, dest: u32, k: u32) {
+// Copies particle i (cell word w after the move, order key `key`) into slot k of rank dest's segment of the migrant
+// buffer. A full segment only counts: the particle stays in place (valid cell word, not counted here), the host sees
+// the count above the segment capacity, grows the buffer and collects again (collect_all). Misrouted
+// (dest == worldSize): counted only.
+fn write_migrant(i: u32, dest: u32, k: u32, w: u32, key: vec2<u32>) {
   if (dest >= params.worldSize || k >= params.segCap) { return; }
   let o = (dest * params.segCap + k) * MIGRANT_WORDS;
   migOut[o] = bitcast<u32>(px[i]);
@@ -99,20 +116,20 @@ fn write_migrant(i: u32, dest: u32, k: u32) {
   migOut[o + 3u] = bitcast<u32>(vx[i]);
   migOut[o + 4u] = bitcast<u32>(vy[i]);
   migOut[o + 5u] = bitcast<u32>(vz[i]);
-  migOut[o + 6u] = cell[i];
-  migOut[o + 7u] = keys[i].x;
-  migOut[o + 8u] = keys[i].y;
+  migOut[o + 6u] = w;
+  migOut[o + 7u] = key.x;
+  migOut[o + 8u] = key.y;
 }
 
 // Scan-based stream compaction of this workgroup's migrants (invocation li holds particle i bound for rank
-// dest, NO_DEST for none) into their owners' segments, one destination at a time (the smallest left): the
-// invocations bound there set their bit of a workgroup mask, each one's place is the number of bits below its
-// own (a prefix popcount: the ballot scan of CUDA's warp-aggregated compaction, here over the workgroup), and
-// one atomicAdd per workgroup and destination reserves the range in the segment. Within a workgroup the
-// records keep the particles' order; a workgroup with no migrant leaves after one round. Returns the slot of
-// particle i's record in its destination's segment (NO_DEST when it emitted none).
+// dest, NO_DEST for none, with its cell word w and order key) into their owners' segments, one destination at a
+// time (the smallest left): the invocations bound there set their bit of a workgroup mask, each one's place is the
+// number of bits below its own (a prefix popcount: the ballot scan of CUDA's warp-aggregated compaction, here
+// over the workgroup), and one atomicAdd per workgroup and destination reserves the range in the segment. Within
+// a workgroup the records keep the particles' order; a workgroup with no migrant leaves after one round. Returns
+// the slot of particle i's record in its destination's segment (NO_DEST when it emitted none).
 // Call in uniform control flow (every invocation of the workgroup, in bounds or not).
-fn emit_migrants(i: u32, dest: u32, li: u32) -> u32 {
+fn emit_migrants(i: u32, dest: u32, li: u32, w: u32, key: vec2<u32>) -> u32 {
   var left = dest;
   var at = NO_DEST;
   loop {
@@ -139,7 +156,7 @@ fn emit_migrants(i: u32, dest: u32, li: u32) -> u32 {
     if (li == 0u) { wgBase = atomicAdd(&migCounts[d], total); }
     let base = workgroupUniformLoad(&wgBase);
     if (mine) {
-      write_migrant(i, d, base + before);
+      write_migrant(i, d, base + before, w, key);
       at = base + before;
       left = NO_DEST;
     }
@@ -148,41 +165,46 @@ fn emit_migrants(i: u32, dest: u32, li: u32) -> u32 {
 }
 
 // emit_migrants, with each record's internal energy words when a species rotates.
-fn emit_with_internal(i: u32, dest: u32, li: u32) {
-  let at = emit_migrants(i, dest, li);
+fn emit_with_internal(i: u32, dest: u32, li: u32, w: u32, key: vec2<u32>) {
+  let at = emit_migrants(i, dest, li, w, key);
   if (HAS_ROTATION && at != NO_DEST) { write_migrant_internal(i, dest, at); }
 }
 
 // Counts particle i in its new cell g (at coordinates v) here and returns NO_DEST, or returns the rank
-// that owns that cell (the particle migrates there).
-fn place(i: u32, g: u32, v: vec3<u32>) -> u32 {
+// that owns that cell (the particle migrates there; its slot keeps `rank`, its rank in its old cell, the second
+// word of its key, for collect_all).
+fn place(i: u32, g: u32, v: vec3<u32>, rank: u32) -> u32 {
   if (owns_coords(v, params)) {
     slot[i] = atomicAdd(&counts[local_of_coords(v, params)], 1u);
     return NO_DEST;
   }
+  slot[i] = rank;
   return owner_of(v);
 }
 
-// What moving one particle gives: the rank it migrates to (or NO_DEST) and its internal energy afterwards.
+// What moving one particle gives: the rank it migrates to (or NO_DEST), its internal energy afterwards, its cell
+// word after the move and its order key (old global cell, rank in that cell).
 struct Moved {
   dest: u32,
   eint: vec2<f32>,
+  word: u32,
+  key: vec2<u32>,
 }
 
 // Advances live particle i (rotational and vibrational energy e), applies boundaries, re-indexes and counts it. Its random stream is
-// keyed by (cell, rank in cell) at the start of the step: the same on any number of ranks.
+// keyed by (cell, rank in cell) at the start of the step: the same on any number of ranks. `cell` keeps its old
+// word on several ranks (set_moved_cell).
 fn move_one(i: u32, e: vec2<f32>) -> Moved {
   let w = cell[i];
   let g0 = cell_part(w);
   let sp = species_part(w);
   let rid = vec2<u32>(g0, i - starts[local_of_cell(g0, params)]);
-  if (MULTI_RANK) { keys[i] = rid; }
   let start = Flight(vec3<f32>(px[i], py[i], pz[i]), vec3<f32>(vx[i], vy[i], vz[i]), true, e);
   faceCopy = (i >> 5u) % FACE_COPIES;
   let f = fly(start, params.dt, sp, rid, move_step());
   if (!f.alive) {
-    cell[i] = INVALID_CELL;
-    return Moved(NO_DEST, vec2<f32>(0.0));
+    set_moved_cell(i, INVALID_CELL);
+    return Moved(NO_DEST, vec2<f32>(0.0), INVALID_CELL, rid);
   }
   px[i] = f.pos.x;
   py[i] = f.pos.y;
@@ -192,12 +214,13 @@ fn move_one(i: u32, e: vec2<f32>) -> Moved {
   vz[i] = f.vel.z;
   let v = cell_coords(f.pos, params);
   let c = cell_id(v, params);
-  cell[i] = cell_word(c, sp);
+  let word = cell_word(c, sp);
+  set_moved_cell(i, word);
   if (!MULTI_RANK) {
     slot[i] = atomicAdd(&counts[c], 1u);
-    return Moved(NO_DEST, f.eint);
+    return Moved(NO_DEST, f.eint, word, rid);
   }
-  return Moved(place(i, c, v), f.eint);
+  return Moved(place(i, c, v, rid.y), f.eint, word, rid);
 }
 
 // The move range as every invocation of the workgroup sees it (uniform: loop bounds around emit_migrants' barriers).
@@ -215,22 +238,23 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
     let stride = nwg.x * nwg.y * WG_SIZE;
     for (var first = range.x + flat_id(wg, nwg, 0u); first < range.y; first += stride) {
       let i = first + li;
-      var dest = NO_DEST;
-      if (i < range.y) { dest = move_one(i, vec2<f32>(0.0)).dest; }
-      _ = emit_migrants(i, dest, li);
+      var m = Moved(NO_DEST, vec2<f32>(0.0), 0u, vec2<u32>(0u));
+      if (i < range.y) { m = move_one(i, vec2<f32>(0.0)); }
+      _ = emit_migrants(i, m.dest, li, m.word, m.key);
     }
     return;
   }
   let range = move_range();
   let i = range.x + flat_id(wg, nwg, li);
-  var dest = NO_DEST;
-  if (i < range.y) { dest = move_one(i, vec2<f32>(0.0)).dest; }
-  if (MULTI_RANK) { _ = emit_migrants(i, dest, li); }
+  var m = Moved(NO_DEST, vec2<f32>(0.0), 0u, vec2<u32>(0u));
+  if (i < range.y) { m = move_one(i, vec2<f32>(0.0)); }
+  if (MULTI_RANK) { _ = emit_migrants(i, m.dest, li, m.word, m.key); }
 }
 
 // A rotating species: move_one carrying each particle's internal energy (diffuse walls renew it). An entry of its
 // own, so that move_particles stays within 16 storage buffers (the limit of lavapipe and others); on several ranks
-// the particles that landed in other ranks' cells keep their new cell word and collect_all emits them afterwards.
+// the particles that landed in other ranks' cells keep their new cell word (and their rank in their old cell in their
+// slot) and collect_all emits them afterwards.
 @compute @workgroup_size(WG_SIZE)
 fn move_rotating(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) li: u32) {
@@ -250,20 +274,32 @@ fn move_rotating(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) 
   }
 }
 
-// The rank particle i migrates to if it is a live particle of a cell another rank owns, else NO_DEST.
-fn collect(i: u32) -> u32 {
-  let w = cell[i];
+// The rank a particle with cell word w migrates to if it is live in a cell another rank owns, else NO_DEST.
+fn collect(w: u32) -> u32 {
   if (w == INVALID_CELL) { return NO_DEST; }
   let v = coords_of_cell(cell_part(w), params);
   if (owns_coords(v, params)) { return NO_DEST; }
   return owner_of(v);
 }
 
+// The order key of migrant i: a moved one's is its old cell and the rank in it that the move left in its slot
+// (place), an injected one's was written with it.
+fn migrant_key(i: u32) -> vec2<u32> {
+  if (i < ctl[CTL_N_MOVED]) { return vec2<u32>(cell_part(cell[i]), slot[i]); }
+  return keys[i];
+}
+
 // Emits particle i (below `end`) if another rank owns its cell; every invocation of the workgroup takes part.
 fn collect_below(i: u32, end: u32, li: u32) {
   var dest = NO_DEST;
-  if (i < end) { dest = collect(i); }
-  emit_with_internal(i, dest, li);
+  var w = INVALID_CELL;
+  var key = vec2<u32>(0u);
+  if (i < end) {
+    w = moved[i];
+    dest = collect(w);
+    if (dest != NO_DEST) { key = migrant_key(i); }
+  }
+  emit_with_internal(i, dest, li, w, key);
 }
 
 // After injection: emits this step's injected particles that landed in another rank's cells.
@@ -304,11 +340,11 @@ fn append_arrivals(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
   let v = coords_of_cell(cell_part(w), params);
   if (!owns_coords(v, params)) {
     // routed to the wrong rank: counted for the host to stop the run; never stored as live
-    cell[i] = INVALID_CELL;
+    moved[i] = INVALID_CELL;
     atomicAdd(&migCounts[params.worldSize], 1u);
     return;
   }
-  cell[i] = w;
+  moved[i] = w;
   slot[i] = atomicAdd(&counts[local_of_coords(v, params)], 1u);
 }
 
@@ -318,19 +354,25 @@ fn old_local_of_coords(v: vec3<u32>) -> u32 {
 }
 
 // After a rebalance changed this rank's box (params' box is new, `starts` still holds the old layout, whose box
-// params.old* give): keys every live particle by (cell, rank in cell) in the old layout, then counts it in the new
-// layout or emits it to its new owner. The sort that follows keeps each cell's order. One round handles the particles
+// params.old* give): keys every live particle by (cell, rank in cell) in the old layout, copies its cell word to
+// `moved` (what the sort reads), then counts it in the new layout or emits it to its new owner. The sort that follows
+// (CTL_N_MOVED 0: every particle by its key) keeps each cell's order. One round handles the particles
 // [CTL_RELAYOUT_FROM, CTL_RELAYOUT_TO) of the live ones, so that no round emits more migrants than a binding holds.
 @compute @workgroup_size(WG_SIZE)
 fn relayout(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) li: u32) {
   let i = ctl[CTL_RELAYOUT_FROM] + flat_id(wg, nwg, li);
   var dest = NO_DEST;
+  var w = INVALID_CELL;
+  var key = vec2<u32>(0u);
   if (i < min(ctl[CTL_RELAYOUT_TO], ctl[CTL_N])) {
-    let g = cell_part(cell[i]);
+    w = cell[i];
+    let g = cell_part(w);
     let v = coords_of_cell(g, params);
-    keys[i] = vec2<u32>(g, i - starts[old_local_of_coords(v)]);
-    dest = place(i, g, v);
+    key = vec2<u32>(g, i - starts[old_local_of_coords(v)]);
+    keys[i] = key;
+    moved[i] = w;
+    dest = place(i, g, v, key.y);
   }
-  emit_with_internal(i, dest, li);
+  emit_with_internal(i, dest, li, w, key);
 }

@@ -11,15 +11,21 @@
 // particle-attributes.ts): the arrival slots in its vz array (one rank; several ranks keep them in a
 // buffer of their own), the arrival order in its cell array, the sorted order in its vy array
 // (permute reads ranked[k] before it writes vy[k]).
+// `cell` is the particles' cell words after the move: on one rank the set's cell array, on several ranks the set's
+// moved-cell array (move.wgsl), while the set's cell array (`cellBefore`) still holds the words before the move, which
+// place_ranked orders moved particles by; permute gathers `cell` into the other set's cell array.
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read> ctl: array<u32>;
 @group(0) @binding(2) var<storage, read> cell: array<u32>;
+// multi-rank, rank_*: the cell words before the move (the sorted set's cell array)
+@group(0) @binding(25) var<storage, read> cellBefore: array<u32>;
 @group(0) @binding(3) var<storage, read> cellCounts: array<u32>;
 @group(0) @binding(4) var<storage, read> slot: array<u32>;
 @group(0) @binding(5) var<storage, read> starts: array<u32>;
 @group(0) @binding(6) var<storage, read_write> order: array<u32>;
-// multi-rank: the in-cell order keys (move.wgsl)
+// multi-rank: the in-cell order keys of the particles that did not move here (injected, arrived; every one at the
+// first sort and after a relayout)
 @group(0) @binding(22) var<storage, read> keys: array<vec2<u32>>;
 // rank_particles: the cells' particles in arrival order (what scatter wrote to `order`, bound read-only here, so
 // the many reads of each cell's list may take the read-only cache path) and the sorted order (the other set's
@@ -149,9 +155,12 @@ fn scatter_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
 // index on one rank (the buffer is in (cell, rank in cell) order and injected particles follow it). On several
 // ranks the buffer holds the interior cells of the step before in cell order, then its halo cells in cell order
 // (split steps): two of this rank's moved particles (slots below CTL_N_MOVED) on the same side of that boundary
-// go by index too; otherwise (across it, injected or arrived particles) by the explicit keys (old global cell,
-// rank in it), which are unique; equal keys (never made) would still go by index, so that every particle gets
-// a place of its own. What particle i brings to the comparisons is read once.
+// go by index too; otherwise (across it, injected or arrived particles) by the keys (old global cell, rank in it),
+// which are unique; equal keys (never made) would still go by index, so that every particle gets a place of its
+// own. A moved particle's key is not stored (order_key): its old cell decides every comparison that reaches the
+// keys, since two moved particles of one old cell lie on one side of the boundary (a cell's particles are
+// contiguous) and every other particle's old cell is another (an arrival's belonged to another rank, an injected
+// key has INJECTED_KEY set). What particle i brings to the comparisons is read once.
 fn place_ranked(i: u32, c: u32) {
   let s = starts[c];
   let n = cellCounts[c];
@@ -199,15 +208,23 @@ fn place_ranked(i: u32, c: u32) {
       earlier = o < i;
     } else {
       if (!haveMine) {
-        mine = keys[i];
+        mine = order_key(i, moved);
         haveMine = true;
       }
-      let ko = keys[o];
+      let ko = order_key(o, moved);
       earlier = ko.x < mine.x || (ko.x == mine.x && (ko.y < mine.y || (ko.y == mine.y && o < i)));
     }
     r += select(0u, 1u, earlier);
   }
   ranked[s + r] = i;
+}
+
+// The order key of particle o of the sorted set: a moved particle's (below `moved`) is its cell before the move and
+// its index (never decisive: a moved particle of the same old cell is on its side of the split, compared by index
+// before any key), another's the stored key (old global cell, rank in it).
+fn order_key(o: u32, moved: u32) -> vec2<u32> {
+  if (o < moved) { return vec2<u32>(cell_part(cellBefore[o]), o); }
+  return keys[o];
 }
 
 // One invocation per particle: its sorted place in its cell (particles that left or migrated have none).

@@ -62,6 +62,7 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
     // per particle set (a rank moves one set's interior particles while the other set's halo pass still reads its own)
     for (const set of ['A', 'B']) {
       plan.push({ label: `particles.keys.${set}`, bytes: 8 * capacity }, { label: `particles.slots.${set}`, bytes: 4 * capacity });
+      plan.push({ label: `particles.moved.${set}`, bytes: 4 * capacity });
       plan.push({ label: `cell.counts.${set}`, bytes: 4 * nLocal });
     }
     plan.push({ label: 'split.haloParticles', bytes: 4 * capacity }, { label: 'split.haloWork', bytes: 4 * HALO_WORK.WORDS });
@@ -126,8 +127,18 @@ export class SimState {
   /** Internal energy per particle (internalWords f32 words: rotational, vibrational; J) of each particle set (16-byte stubs when no species rotates). */
   eint: [GPUBuffer, GPUBuffer];
   partials: GPUBuffer;
-  /** In-cell order keys per particle set, indexed like that set's particles (multi-rank; a stub otherwise). */
+  /**
+   * In-cell order keys per particle set, indexed like that set's particles (multi-rank; a stub otherwise): written for
+   * the particles that did not move here (injected, arrived, the first fill, a relayout); a moved particle is ordered
+   * by its cell before the move (sort.wgsl: order_key).
+   */
   private keysBySet: [GPUBuffer, GPUBuffer];
+  /**
+   * Cell words after each set's move (multi-rank; a stub otherwise): the move leaves the set's cell array with the
+   * words before it, which the sort orders moved particles by; injection, arrivals, the first fill and a relayout write
+   * here too, and the sort gathers these words into the other set's cell array.
+   */
+  private movedBySet: [GPUBuffer, GPUBuffer];
   /**
    * Arrival slots of the sort per particle set (multi-rank; a stub otherwise): on one rank the slots live in the idle
    * set's vz array, but a split step's interior pass fills part of the idle set while the halo pass still needs them.
@@ -198,6 +209,7 @@ export class SimState {
     this.migCountsBySet = this.perSet((set) => makeBuffer(device, `migrate.counts.${set}`, 4 * (this.subdomain.worldSize + 1)));
     this.keysBySet = this.perSet((set) => makeBuffer(device, `particles.keys.${set}`, this.multiRank ? 8 * capacity : 16));
     this.slotsBySet = this.perSet((set) => makeBuffer(device, `particles.slots.${set}`, this.multiRank ? 4 * capacity : 16));
+    this.movedBySet = this.perSet((set) => makeBuffer(device, `particles.moved.${set}`, this.multiRank ? 4 * capacity : 16));
     this.haloParticles = makeBuffer(device, 'split.haloParticles', this.multiRank ? 4 * capacity : 16);
     this.haloWork = makeBuffer(device, 'split.haloWork', 4 * HALO_WORK.WORDS);
     this.migOutBySet = this.makeMigrantBuffers();
@@ -230,6 +242,19 @@ export class SimState {
   /** The in-cell order keys of set `set`'s particles (multi-rank; a stub otherwise). */
   keysOf(set: 0 | 1): GPUBuffer {
     return this.keysBySet[set];
+  }
+
+  /** What move.wgsl binds as `moved`: set `set`'s moved-cell array (multi-rank; a stub on one rank, whose move writes the cell array in place). */
+  movedOf(set: 0 | 1): GPUBuffer {
+    return this.movedBySet[set];
+  }
+
+  /**
+   * The cell words of set `set`'s particles after its move, injection and arrivals (what its sort reads and gathers):
+   * the moved-cell array on several ranks, the set's own cell array on one rank.
+   */
+  cellsAfterMove(set: 0 | 1): GPUBuffer {
+    return this.multiRank ? this.movedBySet[set] : this.sets[set].cell;
   }
 
   /** The migrant buffer of set `set`'s move (multi-rank; a stub otherwise). */
@@ -368,8 +393,8 @@ export class SimState {
 
   /**
    * Reallocates the particle arrays with a larger capacity, copying the n live particles (and, in the
-   * middle of a step, the live set's arrival slots and order keys of the first `scratchCount`); the other
-   * set's are not kept. Callers must rebuild their bind groups afterwards.
+   * middle of a step, the live set's arrival slots, order keys and cell words after the move of the first
+   * `scratchCount`); the other set's are not kept. Callers must rebuild their bind groups afterwards.
    */
   grow(newCapacity: number, liveCount: number, scratchCount = 0): void {
     const device = this.device;
@@ -379,6 +404,7 @@ export class SimState {
     const otherEint = this.makeEint(this.current === 0 ? 'B' : 'A', newCapacity);
     const keys = this.perSet((set) => makeBuffer(device, `particles.keys.${set}`, this.multiRank ? 8 * newCapacity : 16));
     const slots = this.perSet((set) => makeBuffer(device, `particles.slots.${set}`, this.multiRank ? 4 * newCapacity : 16));
+    const moved = this.perSet((set) => makeBuffer(device, `particles.moved.${set}`, this.multiRank ? 4 * newCapacity : 16));
     const live = this.current;
     const enc = device.createCommandEncoder({ label: 'grow' });
     for (const a of PARTICLE_ATTRIBUTES) if (liveCount > 0) enc.copyBufferToBuffer(this.live[a], 0, fresh[a], 0, 4 * liveCount);
@@ -387,6 +413,7 @@ export class SimState {
       if (this.multiRank) {
         enc.copyBufferToBuffer(this.slotsBySet[live], 0, slots[live], 0, 4 * scratchCount);
         enc.copyBufferToBuffer(this.keysBySet[live], 0, keys[live], 0, 8 * scratchCount);
+        enc.copyBufferToBuffer(this.movedBySet[live], 0, moved[live], 0, 4 * scratchCount);
       } else {
         enc.copyBufferToBuffer(this.idle[SORT_SCRATCH.slot], 0, other[SORT_SCRATCH.slot], 0, 4 * scratchCount);
       }
@@ -399,6 +426,8 @@ export class SimState {
     this.keysBySet = keys;
     this.destroyPair(this.slotsBySet);
     this.slotsBySet = slots;
+    this.destroyPair(this.movedBySet);
+    this.movedBySet = moved;
     // the list is rebuilt by the next interior pass (a step whose buffers grew after it is redone whole)
     this.haloParticles.destroy();
     this.haloParticles = makeBuffer(device, 'split.haloParticles', this.multiRank ? 4 * newCapacity : 16);

@@ -13,7 +13,7 @@ import { mostProbableSpeed } from '../../src-main/common/physics.js';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
 import type { StepStats } from '../../src-main/solver/loop-types.js';
 import { gpuForTests, presetCase, simulate } from '../physics/harness.js';
-import { particleState, runInProcessRanks } from './in-process-ranks.js';
+import { internalState, particleState, runInProcessRanks } from './in-process-ranks.js';
 
 let gpu: Gpu;
 beforeAll(async () => { gpu = await gpuForTests(); });
@@ -209,5 +209,24 @@ describe('early moves (the next step\'s interior part moved while this step\'s m
     expect(await particleState(sims)).toEqual(await particleState([sim]));
     expect(sims[1].splitStats()!.redos).toBeGreaterThan(0);
     expect(sims[1].splitStats()!.earlyMoves).toBeGreaterThan(0);
+  });
+
+  it('with vibrating N2 (collect_all emits its migrants after the move), segments far too small and buffers that must grow: bitwise one rank, internal energies too', async () => {
+    // move_rotating leaves its migrants for collect_all, which keys them by their old cell and the rank in it that the
+    // move kept; the segments of 8 overflow, so collect_all runs again after the buffer grew, and rank 1's buffers grow
+    // for arrivals in the middle of steps
+    const c = unsampled([
+      'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]', 'initial.vibrationalTemperature=3000',
+      'initial.velocity=[0,0,600]', 'boundaries.zmin={"type":"specular"}', 'boundaries.zmax={"type":"specular"}',
+    ]);
+    const { sim, result } = await simulate(gpu, c, { timing: 'off' });
+    const { assembler, sims } = await runInProcessRanks(gpu, c, 'slab', 2, undefined, { capacity: 7300, segmentCapacity: 8 });
+    expect(invariantStats(assembler.stepStats)).toEqual(invariantStats(result.stepStats));
+    expect(await particleState(sims)).toEqual(await particleState([sim]));
+    const internal = await internalState([sim]);
+    expect(internal.filter((r) => !r.endsWith(':0')).length).toBeGreaterThan(100);
+    expect(await internalState(sims)).toEqual(internal);
+    for (const s of sims) expect(s.state.segCap).toBeGreaterThan(8);
+    expect(sims[1].splitStats()!.redos).toBeGreaterThan(0);
   });
 });

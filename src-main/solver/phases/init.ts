@@ -15,7 +15,7 @@ export function encodeInit(ctx: PhaseContext, pass: GPUComputePassEncoder): void
   pass.setPipeline(pipeline);
   pass.setBindGroup(0, bindBuffers(device, pipeline, 'init', {
     0: s.params, 1: s.initParams, 2: s.speciesInfo,
-    3: p.px, 4: p.py, 5: p.pz, 6: p.vx, 7: p.vy, 8: p.vz, 9: p.cell,
+    3: p.px, 4: p.py, 5: p.pz, 6: p.vx, 7: p.vy, 8: p.vz, 9: s.cellsAfterMove(s.current),
     10: s.ctl, 11: s.countsOf(s.current), 12: s.slotsFor(s.current), 13: s.keysOf(s.current), 14: s.liveEint, 40: s.bodyData, 44: s.volumeFraction,
   }));
   pass.dispatchWorkgroups(...dispatchDims(count, WORKGROUP_SIZE));

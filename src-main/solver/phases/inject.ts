@@ -35,7 +35,7 @@ export class InjectPhase implements Phase {
     this.writeGroups = s.sets.map((p, k) =>
       bindBuffers(device, this.write, `inject-write-${k}`, {
         0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies, 5: s.injStarts,
-        6: p.px, 7: p.py, 8: p.pz, 9: p.vx, 10: p.vy, 11: p.vz, 12: p.cell, 13: s.countsOf(k as 0 | 1), 14: s.slotsFor(k as 0 | 1), 15: s.keysOf(k as 0 | 1), 16: s.eint[k],
+        6: p.px, 7: p.py, 8: p.pz, 9: p.vx, 10: p.vy, 11: p.vz, 12: s.cellsAfterMove(k as 0 | 1), 13: s.countsOf(k as 0 | 1), 14: s.slotsFor(k as 0 | 1), 15: s.keysOf(k as 0 | 1), 16: s.eint[k],
         40: s.bodyData, 41: s.surfSums, 42: s.surfModels, 43: s.surfSpecies,
       }),
     );

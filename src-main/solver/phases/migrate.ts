@@ -26,9 +26,12 @@ export class MigratePhase {
     const { device, state: s } = this.ctx;
     this.groups = s.sets.map((p, k) => {
       const set = k as 0 | 1;
-      const particles = { 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell };
+      // the cell words after the move (20), the moved particles' old cells (10) and ranks in them (12: their order keys)
+      const particles = { 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 20: s.movedOf(set) };
       // the internal energy words go with the records (a 16-byte stub when nothing rotates)
-      const collect = { 0: s.params, 1: s.ctl, ...particles, 14: s.keysOf(set), 15: s.migOutOf(set), 16: s.migCountsOf(set), 17: s.boxes, 19: s.eint[k] };
+      const collect = {
+        0: s.params, 1: s.ctl, ...particles, 10: p.cell, 12: s.slotsFor(set), 14: s.keysOf(set), 15: s.migOutOf(set), 16: s.migCountsOf(set), 17: s.boxes, 19: s.eint[k],
+      };
       return {
         collectInjected: bindBuffers(device, this.collectInjected, `collect-injected-${k}`, collect),
         collectAll: bindBuffers(device, this.collectAll, `collect-all-${k}`, collect),

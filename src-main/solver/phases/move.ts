@@ -67,8 +67,7 @@ export class MovePhase implements Phase {
         return bindBuffers(device, v.pipeline, `move-${part}-${k}`, {
           0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies,
           4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell,
-          11: s.countsOf(set), 12: s.slotsFor(set), 13: s.starts,
-          14: s.keysOf(set), 17: s.boxes,
+          11: s.countsOf(set), 12: s.slotsFor(set), 13: s.starts, 17: s.boxes, 20: s.movedOf(set),
           ...(this.rotating ? { 19: s.eint[k] } : { 15: s.migOutOf(set), 16: s.migCountsOf(set) }),
           40: s.bodyData, 41: s.surfSums, 42: s.surfModels, 43: s.surfSpecies,
         });
@@ -76,8 +75,8 @@ export class MovePhase implements Phase {
     }
     const collect = this.collect;
     this.collectGroups = collect ? s.sets.map((p, k) => bindBuffers(device, collect, `move-collect-${k}`, {
-      0: s.params, 1: s.ctl, 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell,
-      14: s.keysOf(k as 0 | 1), 15: s.migOutOf(k as 0 | 1), 16: s.migCountsOf(k as 0 | 1), 17: s.boxes, 19: s.eint[k],
+      0: s.params, 1: s.ctl, 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 12: s.slotsFor(k as 0 | 1),
+      14: s.keysOf(k as 0 | 1), 15: s.migOutOf(k as 0 | 1), 16: s.migCountsOf(k as 0 | 1), 17: s.boxes, 19: s.eint[k], 20: s.movedOf(k as 0 | 1),
     })) : [];
   }
 
@@ -90,6 +89,7 @@ export class MovePhase implements Phase {
     pass.setBindGroup(0, bindBuffers(device, pipeline, 'relayout', {
       0: s.params, 1: s.ctl, 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell,
       11: s.countsOf(set), 12: s.slotsFor(set), 13: oldStarts, 14: s.keysOf(set), 15: s.migOutOf(set), 16: s.migCountsOf(set), 17: s.boxes, 19: s.eint[set],
+      20: s.movedOf(set),
     }));
     pass.dispatchWorkgroups(...dispatchDims(Math.max(1, particles), WORKGROUP_SIZE));
   }

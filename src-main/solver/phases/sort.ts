@@ -97,12 +97,15 @@ export class SortPhase implements Phase {
     const sets = s.sets.map((from, k) => {
       const counts = s.countsOf(k as 0 | 1);
       const to = s.sets[1 - k];
+      // the cell words after the move (a buffer of their own on several ranks; the set's cell array keeps the old ones)
+      const cells = s.cellsAfterMove(k as 0 | 1);
       const permute: Record<number, GPUBuffer> = { 1: s.ctl };
-      PARTICLE_ATTRIBUTES.forEach((a, j) => { permute[8 + j] = from[a]; permute[15 + j] = to[a]; });
+      PARTICLE_ATTRIBUTES.forEach((a, j) => { permute[8 + j] = a === 'cell' ? cells : from[a]; permute[15 + j] = to[a]; });
       return {
-        scatter: { 0: s.params, 1: s.ctl, 2: from.cell, 3: counts, 4: s.slotsFor(k as 0 | 1), 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats },
+        scatter: { 0: s.params, 1: s.ctl, 2: cells, 3: counts, 4: s.slotsFor(k as 0 | 1), 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats },
         order: {
-          0: s.params, 1: s.ctl, 2: from.cell, 3: counts, 5: s.starts, 22: s.keysOf(k as 0 | 1), 23: to[SORT_SCRATCH.ranked], 24: to[SORT_SCRATCH.order],
+          0: s.params, 1: s.ctl, 2: cells, 3: counts, 5: s.starts, 22: s.keysOf(k as 0 | 1), 23: to[SORT_SCRATCH.ranked], 24: to[SORT_SCRATCH.order],
+          25: from.cell,
         },
         permute,
         rotation: { 1: s.ctl, 34: s.eint[k], 35: s.eint[1 - k], 36: to[SORT_SCRATCH.ranked] },
