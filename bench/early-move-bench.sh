@@ -15,7 +15,8 @@
 #   wedge-coarse  the wedge on 1 and N ranks: the default (rcb, first split kept), rcb --rebalance 20 and 10, slab
 #             --rebalance 10 (rebalance checks on coarse blocks), and the balancing line of each
 #   base      A/B against a base build unpacked as out-base/ (bin-base/dsmc.js runs it): the box on N and 2 ranks,
-#             each build twice, interleaved; then N ranks with 100 steps per submit, and 1 and N ranks for 1000 steps
+#             each build twice, interleaved; then N ranks of each build with --detail, and one GPU with a rank's share
+#   wedge-base  the wedge's default on 1 rank, and on N ranks with the new and the base build
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
 # Usage: source .device-carry/setup.sh && bash bench/early-move-bench.sh N STEPS PART...
 set -uo pipefail
@@ -138,9 +139,17 @@ for part in "$@"; do
       done
       run box-2-new "${box[@]}" --ranks 2
       run box-2-base "${basebox[@]}" --ranks 2
-      run "box-$n-submit100" "${box[@]}" --ranks "$n" --set run.stepsPerSubmit=100
-      run box-1-long node bin/dsmc.js run scaling-box --set run.steps=1000
-      run "box-$n-long" node bin/dsmc.js run scaling-box --set run.steps=1000 --ranks "$n"
+      # where the rank's own work goes: N ranks with --detail against one GPU with a rank's share
+      run "box-$n-new-detail" "${box[@]}" --ranks "$n" --detail
+      run "box-$n-base-detail" "${basebox[@]}" --ranks "$n" --detail
+      run share-1-detail "${share[@]}" --detail
+      ;;
+    wedge-base)
+      # the wedge's default (1500 steps, sampled from 1000) on 1 rank, and on N ranks with the new and the base build
+      [ -f bin-base/dsmc.js ] || { echo "wedge-base: no bin-base/dsmc.js (unpack the base build first)"; continue; }
+      run wedge-1 node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000
+      run "wedge-$n-new" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      run "wedge-$n-base" node bin-base/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
       ;;
     *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, wedge-final, eight)"; exit 2 ;;
   esac
