@@ -25,6 +25,8 @@ n=${1:-4}
 steps=${2:-400}
 shift 2
 export DSMC_DATA_DIR="$out/data"
+# a base build unpacked as out-base/ (with its own shaders/) finds the presets through out-base/resources
+[ -d out-base ] && [ ! -e out-base/resources ] && ln -s ../resources out-base/resources
 # one line of a --json summary: throughput, loop seconds, phase times per step, steps moved early per rank, fields;
 # and for a rebalancing run a second line: balancing seconds, checks, UN and where the seconds went
 line() {
@@ -149,6 +151,16 @@ for part in "$@"; do
       [ -f bin-base/dsmc.js ] || { echo "wedge-base: no bin-base/dsmc.js (unpack the base build first)"; continue; }
       run wedge-1 node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000
       run "wedge-$n-new" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      run "wedge-$n-base" node bin-base/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      ;;
+    ab2)
+      # the base A/B alone: N ranks of each build, interleaved, and the wedge's default on N ranks with the base build
+      basebox=(node bin-base/dsmc.js run scaling-box --set run.steps="$steps")
+      run "box-$n-base-1" "${basebox[@]}" --ranks "$n"
+      run "box-$n-new-1" "${box[@]}" --ranks "$n"
+      run "box-$n-base-2" "${basebox[@]}" --ranks "$n"
+      run "box-$n-new-2" "${box[@]}" --ranks "$n"
+      run "box-$n-base-detail" "${basebox[@]}" --ranks "$n" --detail
       run "wedge-$n-base" node bin-base/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
       ;;
     *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, wedge-final, eight)"; exit 2 ;;
