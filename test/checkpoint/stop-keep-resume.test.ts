@@ -48,7 +48,7 @@ async function interruptAt(args: string[], atStep: number): Promise<{ code: numb
 
 describe('Ctrl-C once keeps the run; resume continues it to the uninterrupted result', () => {
   it('stops and keeps twice, then resumes bitwise to the end', async () => {
-    const reference = recorded(DATA_DIR, (jsonOf(dsmc(DATA_DIR, ['run', ...BOX, '--json', '--timing', 'off']), 'reference run') as { runId: number }).runId);
+    const reference = recorded(DATA_DIR, (jsonOf(await dsmc(DATA_DIR, ['run', ...BOX, '--json', '--timing', 'off']), 'reference run') as { runId: number }).runId);
     expect(reference.samples).toBeGreaterThan(0);
 
     const first = await interruptAt(['run', ...withCheckpoints(BOX), '--timing', 'off'], 60);
@@ -74,7 +74,7 @@ describe('Ctrl-C once keeps the run; resume continues it to the uninterrupted re
     expect(again.samples).toBe(step2 - 19);
     expect(again.steps.map((s) => s.step)).toEqual(Array.from({ length: step2 }, (_, i) => i + 1));
 
-    const done = jsonOf(dsmc(DATA_DIR, ['resume', String(runId), '--json', '--timing', 'off']), 'dsmc resume');
+    const done = jsonOf(await dsmc(DATA_DIR, ['resume', String(runId), '--json', '--timing', 'off']), 'dsmc resume');
     expect(done.runId).toBe(runId);
     expect(integrity(DATA_DIR)).toBe('ok');
     const full = recorded(DATA_DIR, runId);
