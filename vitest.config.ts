@@ -2,10 +2,11 @@
 // services, server and end-to-end tests, and renderer component tests (.vue files through the Vue plugin;
 // those files pick happy-dom with a `// @vitest-environment happy-dom` comment).
 //
-// Two projects. `parallel`: every file but those below, one file at a time by default (DSMC_TEST_WORKERS=2 runs two
-// at once). Two at once failed a whole-suite run on the 2-core lavapipe machine: a worker blocked in a long
-// synchronous CLI run (spawnSync) while the other file kept both cores busy missed vitest's 60 s RPC deadline
-// ("Timeout calling onTaskUpdate") and the run ended before the serial project; earlier sessions' CI ran one at a time.
+// Two projects. `parallel`: every file but those below, two files at a time (DSMC_TEST_WORKERS=1 runs one at a time,
+// DSMC_TEST_WORKERS=N runs N). A test must not block its worker's event loop for long: vitest's worker gives up on
+// its main process after 60 s without an answer ("Timeout calling onTaskUpdate") and the whole run ends. With two
+// files on two cores a blocking spawnSync of a CLI run once did that, so the tests run child processes through
+// test/helpers/run-process.ts (asynchronous) and long synchronous loops yield (test/readme.md).
 // `serial`: files with wall-clock limits (a hang detected within 3 s, a kill within 2 s, a check within 3 s), the
 // real Slurm cluster and the end-to-end browser tests; they run afterwards, one file at a time in one fork.
 import vue from '@vitejs/plugin-vue';
@@ -21,8 +22,8 @@ const SERIAL = [
   'test/unit/geometry-checks.test.ts',
 ];
 
-/** Test files run at once in the parallel project (one by default; DSMC_TEST_WORKERS=2 for two). */
-const workers = Math.max(1, Number(process.env.DSMC_TEST_WORKERS ?? 1) || 1);
+/** Test files run at once in the parallel project (two by default; DSMC_TEST_WORKERS=1 for one at a time). */
+const workers = Math.max(1, Number(process.env.DSMC_TEST_WORKERS ?? 2) || 2);
 
 export default defineConfig({
   plugins: [vue()],

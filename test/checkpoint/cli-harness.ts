@@ -1,16 +1,17 @@
 // Drives the real `dsmc` CLI for the checkpoint tests: runs to the end, runs killed (SIGKILL) once the run
 // database shows a given step, the recorded outcome of a run, and SQLite's integrity check.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { fieldsSha256 } from '../../src-main/solver/fields.js';
 import { RunStore } from '../../src-main/store/run-store.js';
+import { runNode } from '../helpers/run-process.js';
 
 export const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
 
-/** Runs dsmc to the end in data folder `dataDir` (killed after 120 s). */
-export function dsmc(dataDir: string, args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args, '--data-dir', dataDir, '--no-progress'], { encoding: 'utf8', timeout: 120_000 });
+/** Runs dsmc to the end in data folder `dataDir` (killed after 120 s), without blocking the test worker. */
+export async function dsmc(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const r = await runNode([BIN, ...args, '--data-dir', dataDir, '--no-progress'], { timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

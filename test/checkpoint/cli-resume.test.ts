@@ -15,8 +15,8 @@ const DATA_DIR = mkdtempSync(join(tmpdir(), 'dsmc-resume-'));
 afterAll(() => rmSync(DATA_DIR, { recursive: true, force: true }));
 
 /** Runs a case to the end without checkpoints; returns what it recorded. */
-function reference(args: string[]) {
-  const { runId } = jsonOf(dsmc(DATA_DIR, ['run', ...args, '--json', '--timing', 'off']), `dsmc run ${args[0]}`) as { runId: number };
+async function reference(args: string[]) {
+  const { runId } = jsonOf(await dsmc(DATA_DIR, ['run', ...args, '--json', '--timing', 'off']), `dsmc run ${args[0]}`) as { runId: number };
   return recorded(DATA_DIR, runId);
 }
 
@@ -28,10 +28,10 @@ function comparable(r: ReturnType<typeof recorded>, totals: boolean) {
 let box: ReturnType<typeof recorded>;
 let channel: ReturnType<typeof recorded>;
 let molecular: ReturnType<typeof recorded>;
-beforeAll(() => {
-  box = reference(BOX);
-  channel = reference(CHANNEL);
-  molecular = reference(MOLECULAR_CHANNEL);
+beforeAll(async () => {
+  box = await reference(BOX);
+  channel = await reference(CHANNEL);
+  molecular = await reference(MOLECULAR_CHANNEL);
   expect(box.samples).toBeGreaterThan(0);
   expect(channel.samples).toBeGreaterThan(0);
 });
@@ -49,7 +49,7 @@ describe.each([
     expect(integrity(DATA_DIR)).toBe('ok');
     const killed = recorded(DATA_DIR, k.runId);
     expect(killed.status).toBe('failed');
-    const resumed = jsonOf(dsmc(DATA_DIR, ['resume', String(k.runId), '--json', '--timing', 'off']), 'dsmc resume');
+    const resumed = jsonOf(await dsmc(DATA_DIR, ['resume', String(k.runId), '--json', '--timing', 'off']), 'dsmc resume');
     expect(resumed.runId).toBe(k.runId);
     // the run now records the resumed attempt's rank processes (a later resume waits for those)
     const pids = rankPids(k.runId);
@@ -59,7 +59,7 @@ describe.each([
     expect(comparable(recorded(DATA_DIR, k.runId), ranks === 1)).toEqual(comparable(ref(), ranks === 1));
     // a completed run keeps no checkpoints, and cannot be resumed again
     expect(existsSync(runCheckpointFolder(DATA_DIR, k.runId))).toBe(false);
-    const again = dsmc(DATA_DIR, ['resume', String(k.runId)]);
+    const again = await dsmc(DATA_DIR, ['resume', String(k.runId)]);
     expect(again.code).not.toBe(0);
     expect(again.stderr).toContain(`run ${k.runId} is completed; only a failed or cancelled run can be resumed`);
   });
@@ -73,7 +73,7 @@ describe('damaged checkpoints', () => {
     expect(previous).toBeLessThan(newest);
     const damaged = join(stepFolder(folder, newest), 'rank-0.bin');
     truncateSync(damaged, 1000);
-    const r = dsmc(DATA_DIR, ['resume', String(k.runId), '--json', '--timing', 'off']);
+    const r = await dsmc(DATA_DIR, ['resume', String(k.runId), '--json', '--timing', 'off']);
     expect(r.stderr).toContain(`refused: checkpoint file ${damaged} has 1000 bytes, its manifest says`);
     jsonOf(r, 'dsmc resume');
     expect(comparable(recorded(DATA_DIR, k.runId), true)).toEqual(comparable(box, true));
@@ -91,7 +91,7 @@ describe('damaged checkpoints', () => {
     writeFileSync(manifest, '{"format": 1, "step": ');
     for (const f of flipped) writeFileSync(f, Buffer.alloc(64)); // wrong size and hash
     const before = recorded(DATA_DIR, k.runId);
-    const r = dsmc(DATA_DIR, ['resume', String(k.runId)]);
+    const r = await dsmc(DATA_DIR, ['resume', String(k.runId)]);
     expect(r.code).toBe(1);
     for (const f of flipped) expect(r.stderr).toContain(f);
     expect(r.stderr).toContain(`checkpoint manifest ${manifest} is damaged`);
@@ -103,7 +103,7 @@ describe('damaged checkpoints', () => {
 
   it('a run without checkpoints cannot be resumed and says how to get them', async () => {
     const k = await runAndKill(DATA_DIR, ['run', ...BOX, '--timing', 'off'], 60, { kind: 'orchestrator' });
-    const r = dsmc(DATA_DIR, ['resume', String(k.runId)]);
+    const r = await dsmc(DATA_DIR, ['resume', String(k.runId)]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('no complete checkpoint in');
     expect(r.stderr).toContain('or its case has run.checkpointEvery 0; run the case again, with checkpoints on (e.g. --set run.checkpointEvery=100)');
@@ -113,9 +113,9 @@ describe('damaged checkpoints', () => {
 
 describe('two runs at once on one database', () => {
   it('do not interfere: one killed and resumed, the other finishing meanwhile, both bitwise their references', async () => {
-    const other = dsmcAsync(['run', ...withCheckpoints(CHANNEL), '--ranks', '2', '--json', '--timing', 'off']);
+    const other = dsmc(DATA_DIR, ['run', ...withCheckpoints(CHANNEL), '--ranks', '2', '--json', '--timing', 'off']);
     const k = await runAndKill(DATA_DIR, ['run', ...withCheckpoints(BOX), '--timing', 'off'], 83, { kind: 'orchestrator' });
-    const resumed = dsmcAsync(['resume', String(k.runId), '--json', '--timing', 'off']);
+    const resumed = dsmc(DATA_DIR, ['resume', String(k.runId), '--json', '--timing', 'off']);
     const [o, r] = await Promise.all([other, resumed]);
     const otherId = (jsonOf(o, 'the concurrent dsmc run') as { runId: number }).runId;
     jsonOf(r, 'dsmc resume');
@@ -134,18 +134,4 @@ function rankPids(runId: number): (number | null)[] {
   } finally {
     store.close();
   }
-}
-
-/** Runs dsmc without blocking the test (so two run at once). */
-async function dsmcAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { spawn } = await import('node:child_process');
-  const { BIN } = await import('./cli-harness.js');
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args, '--data-dir', DATA_DIR, '--no-progress']);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += String(d); });
-    child.stderr.on('data', (d) => { stderr += String(d); });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
 }

@@ -42,9 +42,9 @@ function plans(): Plan[] {
 }
 
 const references: Record<'box' | 'channel', ReturnType<typeof recorded> | null> = { box: null, channel: null };
-beforeAll(() => {
+beforeAll(async () => {
   for (const [name, args] of [['box', BOX], ['channel', CHANNEL]] as const) {
-    const { runId } = jsonOf(dsmc(DATA_DIR, ['run', ...args, '--json', '--timing', 'off']), `dsmc run ${name}`) as { runId: number };
+    const { runId } = jsonOf(await dsmc(DATA_DIR, ['run', ...args, '--json', '--timing', 'off']), `dsmc run ${name}`) as { runId: number };
     references[name] = recorded(DATA_DIR, runId);
   }
 });
@@ -99,7 +99,7 @@ async function dsmcResume(runId: number, killAt: number | null): Promise<{ kind:
     if (k.killedAtStep !== null) return { kind: 'killed', at: k.killedAtStep };
     return { kind: 'done' };
   }
-  const r = dsmc(DATA_DIR, ['resume', String(runId), '--timing', 'off']);
+  const r = await dsmc(DATA_DIR, ['resume', String(runId), '--timing', 'off']);
   if (r.code !== 0 && r.stderr.includes('the run stopped before its first checkpoint completed')) return { kind: 'no checkpoint' };
   if (r.code !== 0) throw new Error(`dsmc resume ${runId} exited ${r.code}: ${r.stderr}`);
   return { kind: 'done' };

@@ -17,7 +17,7 @@ const BALANCED = ['--ranks', '4', '--rebalance', '10', '--timing', 'off'];
 
 describe('a balanced run with checkpoints', () => {
   it('killed after re-decompositions and resumed, records bitwise the run left alone, with the same re-decompositions', async () => {
-    const left = jsonOf(dsmc(DATA_DIR, ['run', ...CAVITY, ...BALANCED, '--json']), 'dsmc run (reference)');
+    const left = jsonOf(await dsmc(DATA_DIR, ['run', ...CAVITY, ...BALANCED, '--json']), 'dsmc run (reference)');
     const events = left.rebalances as { step: number }[];
     expect(events.length).toBeGreaterThan(1);
     const reference = recorded(DATA_DIR, left.runId as number);
@@ -29,7 +29,7 @@ describe('a balanced run with checkpoints', () => {
     expect(integrity(DATA_DIR)).toBe('ok');
     expect(recorded(DATA_DIR, k.runId).status).toBe('failed');
 
-    const resumed = jsonOf(dsmc(DATA_DIR, ['resume', String(k.runId), '--json', '--timing', 'off']), 'dsmc resume');
+    const resumed = jsonOf(await dsmc(DATA_DIR, ['resume', String(k.runId), '--json', '--timing', 'off']), 'dsmc resume');
     expect(resumed.runId).toBe(k.runId);
     expect(resumed.rebalances).toEqual(left.rebalances);
     const r = recorded(DATA_DIR, k.runId);

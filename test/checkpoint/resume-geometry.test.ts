@@ -35,7 +35,7 @@ describe('dsmc resume with a changed STL file', () => {
     expect(killed.killedAtStep, 'the run ended before the kill').not.toBeNull();
 
     writeFileSync(stl, tetStl(200));
-    const refused = dsmc(DATA, ['resume', String(killed.runId), '--json']);
+    const refused = await dsmc(DATA, ['resume', String(killed.runId), '--json']);
     expect(refused.code).not.toBe(0);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toMatch(/bodies\[0\] \("tet"\): the STL file .*tet\.stl changed since the run started/);
@@ -44,7 +44,7 @@ describe('dsmc resume with a changed STL file', () => {
     expect(recorded(DATA, killed.runId).status).toBe('failed');
 
     writeFileSync(stl, tetStl(100));
-    const resumed = dsmc(DATA, ['resume', String(killed.runId), '--json']);
+    const resumed = await dsmc(DATA, ['resume', String(killed.runId), '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(recorded(DATA, killed.runId).status).toBe('completed');
   }, 180_000);

@@ -20,7 +20,7 @@ describe.each([1, 2])('dsmc resume --json on %i rank(s)', (ranks) => {
   it('steps is the run\'s total, resumed says from where, the mean is over the resumed steps', async () => {
     const k = await runAndKill(DATA_DIR, ['run', ...BOX, '--ranks', String(ranks)], 45, { kind: 'orchestrator' });
     expect(k.killedAtStep).not.toBeNull();
-    const s = jsonOf(dsmc(DATA_DIR, ['resume', String(k.runId), '--json', '--timing', 'off']), 'dsmc resume') as {
+    const s = jsonOf(await dsmc(DATA_DIR, ['resume', String(k.runId), '--json', '--timing', 'off']), 'dsmc resume') as {
       steps: number; particles: number; meanParticles: number; particleSteps: number; resumed: { fromStep: number; steps: number };
     };
     expect(s.steps).toBe(80);

@@ -50,7 +50,7 @@ async function interruptAt(args: string[], atStep: number): Promise<{ code: numb
 
 describe('Ctrl-C once keeps the run; resume continues it to the uninterrupted result', () => {
   it('stops and keeps twice, then resumes bitwise to the end', async () => {
-    const reference = recorded(DATA_DIR, (jsonOf(dsmc(DATA_DIR, ['run', ...BOX, '--json', '--timing', 'off']), 'reference run') as { runId: number }).runId);
+    const reference = recorded(DATA_DIR, (jsonOf(await dsmc(DATA_DIR, ['run', ...BOX, '--json', '--timing', 'off']), 'reference run') as { runId: number }).runId);
     expect(reference.samples).toBeGreaterThan(0);
 
     const first = await interruptAt(['run', ...withCheckpoints(BOX), '--timing', 'off'], 60);
@@ -76,7 +76,7 @@ describe('Ctrl-C once keeps the run; resume continues it to the uninterrupted re
     expect(again.samples).toBe(step2 - 19);
     expect(again.steps.map((s) => s.step)).toEqual(Array.from({ length: step2 }, (_, i) => i + 1));
 
-    const done = jsonOf(dsmc(DATA_DIR, ['resume', String(runId), '--json', '--timing', 'off']), 'dsmc resume');
+    const done = jsonOf(await dsmc(DATA_DIR, ['resume', String(runId), '--json', '--timing', 'off']), 'dsmc resume');
     expect(done.runId).toBe(runId);
     expect(integrity(DATA_DIR)).toBe('ok');
     const full = recorded(DATA_DIR, runId);
@@ -86,7 +86,7 @@ describe('Ctrl-C once keeps the run; resume continues it to the uninterrupted re
 
   it('two ranks: stops and keeps, then resumes bitwise to the end', async () => {
     const TWO = ['--ranks', '2'];
-    const reference = recorded(DATA_DIR, (jsonOf(dsmc(DATA_DIR, ['run', ...BOX, ...TWO, '--json', '--timing', 'off']), 'two-rank reference run') as { runId: number }).runId);
+    const reference = recorded(DATA_DIR, (jsonOf(await dsmc(DATA_DIR, ['run', ...BOX, ...TWO, '--json', '--timing', 'off']), 'two-rank reference run') as { runId: number }).runId);
     expect(reference.samples).toBeGreaterThan(0);
 
     const first = await interruptAt(['run', ...withCheckpoints(BOX), ...TWO, '--timing', 'off'], 60);
@@ -115,7 +115,7 @@ describe('Ctrl-C once keeps the run; resume continues it to the uninterrupted re
     expect(again.samples).toBe(step2 - 19);
     expect(again.steps).toEqual(reference.steps.slice(0, step2));
 
-    const done = jsonOf(dsmc(DATA_DIR, ['resume', String(runId), '--json', '--timing', 'off']), 'dsmc resume');
+    const done = jsonOf(await dsmc(DATA_DIR, ['resume', String(runId), '--json', '--timing', 'off']), 'dsmc resume');
     expect(done.runId).toBe(runId);
     expect(done.ranks).toBe(2);
     expect(integrity(DATA_DIR)).toBe('ok');

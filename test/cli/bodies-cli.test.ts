@@ -2,7 +2,6 @@
 // --json summary's per-body loads equal what the stored surface sums give), `dsmc export vtk` writes the
 // fields with the cell marks (.vti) and the sphere's triangles with their loads (.vtp) beside them, and bad
 // geometry is refused naming the body, with nothing recorded.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { parseCase } from '../../src-main/common/case-schema.js';
 import { surfaceSummaryOf } from '../../src-main/common/surface/run-surface-results.js';
 import { RunStore } from '../../src-main/store/run-store.js';
 import { parseVti, parseVtp } from '../reports/parse-helpers.js';
+import { runNode } from '../helpers/run-process.js';
 
 const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
 const DIR = mkdtempSync(join(tmpdir(), 'dsmc-bodies-cli-'));
@@ -18,8 +18,8 @@ const DATA = join(DIR, 'data');
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 /** Runs dsmc with args and the temporary data folder; killed after 120 s. */
-function dsmc(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args, '--data-dir', DATA], { encoding: 'utf8', timeout: 120_000 });
+async function dsmc(args: string[]) {
+  const r = await runNode([BIN, ...args, '--data-dir', DATA], { timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -27,8 +27,8 @@ function dsmc(args: string[]) {
 const SHORT = ['run.steps=150', 'sampling.start=20', 'bodies.0.shape.subdivisions=2'].flatMap((s) => ['--set', s]);
 
 describe('bodies through dsmc', () => {
-  it('records the surfaces of a run and exports them as .vti cell marks and .vtp triangles', () => {
-    const r = dsmc(['run', 'sphere-free-molecular', ...SHORT, '--json', '--no-progress']);
+  it('records the surfaces of a run and exports them as .vti cell marks and .vtp triangles', async () => {
+    const r = await dsmc(['run', 'sphere-free-molecular', ...SHORT, '--json', '--no-progress']);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
     const summary = JSON.parse(lines[lines.length - 1]);
@@ -49,7 +49,7 @@ describe('bodies through dsmc', () => {
       store.close();
     }
     const out = join(DIR, 'sphere.vti');
-    const e = dsmc(['export', 'vtk', String(summary.runId), '--out', out]);
+    const e = await dsmc(['export', 'vtk', String(summary.runId), '--out', out]);
     expect(e.code, e.stderr).toBe(0);
     expect(e.stdout).toContain('sphere.vtp (320 body triangles');
     const vti = parseVti(readFileSync(out, 'utf8'));
@@ -72,13 +72,13 @@ describe('bodies through dsmc', () => {
     expect(front).toBeGreaterThan(2 * back);
   });
 
-  it('refuses a body outside the box, naming it, and records no run', () => {
+  it('refuses a body outside the box, naming it, and records no run', async () => {
     const file = join(DIR, 'outside.json');
     const c = JSON.parse(readFileSync(new URL('../../resources/cases/sphere-free-molecular.json', import.meta.url), 'utf8'));
     c.bodies[0].shape.center = [0.55, 0.3, 0.3];
     delete c.$schema;
     writeFileSync(file, JSON.stringify(c));
-    const r = dsmc(['run', file, '--no-progress']);
+    const r = await dsmc(['run', file, '--no-progress']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/body "sphere" (leaves the box|crosses the inflow face xmax)/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -92,7 +92,7 @@ describe('bodies through dsmc', () => {
     }
   });
 
-  it('runs an STL body given in mm (scale, translate) and names the open edge of one that is not closed', () => {
+  it('runs an STL body given in mm (scale, translate) and names the open edge of one that is not closed', async () => {
     // a tetrahedron of 100 mm edges, outward normals (counter-clockwise seen from outside)
     const v = [[0, 0, 0], [100, 0, 0], [0, 100, 0], [0, 0, 100]];
     const faces = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
@@ -106,7 +106,7 @@ describe('bodies through dsmc', () => {
     c.sampling.start = 10;
     c.bodies = [{ name: 'tet', shape: { type: 'stl', file: 'tet.stl', scale: 0.001, translate: [0.25, 0.25, 0.25] }, surface: { model: 'specular' } }];
     writeFileSync(join(DIR, 'tet.json'), JSON.stringify(c));
-    const r = dsmc(['run', join(DIR, 'tet.json'), '--json', '--no-progress', '--no-save']);
+    const r = await dsmc(['run', join(DIR, 'tet.json'), '--json', '--no-progress', '--no-save']);
     expect(r.code, r.stderr).toBe(0);
     const body = JSON.parse(r.stdout.trim().split('\n').pop()!).surface.bodies[0];
     expect(body).toMatchObject({ name: 'tet', triangles: 4 });
@@ -114,7 +114,7 @@ describe('bodies through dsmc', () => {
     expect(body.area).toBeCloseTo(3 * 0.005 + (Math.sqrt(3) / 4) * 0.02, 12);
     c.bodies[0].shape.file = 'open.stl';
     writeFileSync(join(DIR, 'open.json'), JSON.stringify(c));
-    const bad = dsmc(['run', join(DIR, 'open.json'), '--no-progress', '--no-save']);
+    const bad = await dsmc(['run', join(DIR, 'open.json'), '--no-progress', '--no-save']);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/bodies\[0\]\.shape: body "tet": open edge from \(.*\) to \(.*\) \(triangle \d\): the surface is not closed \(watertight\); close it/);
     expect(bad.stderr).not.toMatch(/\n\s+at /);

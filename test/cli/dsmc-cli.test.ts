@@ -1,10 +1,10 @@
 // The `dsmc` command as a user runs it (bin/dsmc.js on the compiled out/; `npm test` builds first):
 // --json summary shape, errors on stderr with exit codes and no stack traces, no-adapter message.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runNode } from '../helpers/run-process.js';
 
 const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
 /** Runs are saved by default: keep them out of the user's data folder. */
@@ -12,8 +12,8 @@ const DATA_DIR = mkdtempSync(join(tmpdir(), 'dsmc-cli-'));
 afterAll(() => rmSync(DATA_DIR, { recursive: true, force: true }));
 
 /** Runs dsmc with args; a run that has not finished after 120 s is killed (and fails the test). */
-function dsmc(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, DSMC_DATA_DIR: DATA_DIR, ...env } });
+async function dsmc(args: string[], env: Record<string, string> = {}) {
+  const r = await runNode([BIN, ...args], { timeout: 120_000, env: { ...process.env, DSMC_DATA_DIR: DATA_DIR, ...env } });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -24,8 +24,8 @@ function lastJson(stdout: string): Record<string, unknown> {
 }
 
 describe('dsmc run', () => {
-  it('prints the summary as JSON on the last line', () => {
-    const r = dsmc(['run', 'collide-box', '--set', 'run.steps=6', '--set', 'grid.cells=[8,8,8]', '--json']);
+  it('prints the summary as JSON on the last line', async () => {
+    const r = await dsmc(['run', 'collide-box', '--set', 'run.steps=6', '--set', 'grid.cells=[8,8,8]', '--json']);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.code).toBe(0);
     const s = lastJson(r.stdout);
@@ -45,27 +45,27 @@ describe('dsmc run', () => {
     expect((s.adapter as { description: string }).description.length).toBeGreaterThan(0);
   });
 
-  it('times phases by wall clock when asked', () => {
-    const r = dsmc(['run', 'free-stream', '--set', 'run.steps=4', '--timing', 'wall', '--json']);
+  it('times phases by wall clock when asked', async () => {
+    const r = await dsmc(['run', 'free-stream', '--set', 'run.steps=4', '--timing', 'wall', '--json']);
     expect(r.code).toBe(0);
     const s = lastJson(r.stdout);
     expect(s.timing).toBe('wall-clock');
     expect((s.phases as Record<string, { calls: number }>).inject.calls).toBe(4);
   });
 
-  it('times the sort stages with --detail and nothing with --timing off, with the same result', () => {
+  it('times the sort stages with --detail and nothing with --timing off, with the same result', async () => {
     const base = ['run', 'collide-box', '--set', 'run.steps=6', '--set', 'grid.cells=[6,6,6]', '--json'];
-    const detail = lastJson(dsmc([...base, '--detail']).stdout);
+    const detail = lastJson((await dsmc([...base, '--detail'])).stdout);
     expect(Object.keys(detail.phases as object).sort()).toEqual(['collide', 'move', 'sample', 'sample-close', 'sort.order', 'sort.permute', 'sort.scan', 'sort.scatter']);
-    const off = lastJson(dsmc([...base, '--timing', 'off']).stdout);
+    const off = lastJson((await dsmc([...base, '--timing', 'off'])).stdout);
     expect(off.timing).toBe('off');
     expect(off.phases).toEqual({});
     // timing changes how work is submitted, never the physics
     expect(off.fieldsSha256).toBe(detail.fieldsSha256);
   });
 
-  it('names every bad field, exits 2 and prints no stack trace', () => {
-    const r = dsmc(['run', 'collide-box', '--set', 'grid.cells=[0,1,2]', '--set', 'run.dt=-1', '--set', 'bogus=3']);
+  it('names every bad field, exits 2 and prints no stack trace', async () => {
+    const r = await dsmc(['run', 'collide-box', '--set', 'grid.cells=[0,1,2]', '--set', 'run.dt=-1', '--set', 'bogus=3']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('grid.cells[0]: got 0');
@@ -74,17 +74,17 @@ describe('dsmc run', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('rejects a malformed --set and an unknown case with the fix in the message', () => {
-    const bad = dsmc(['run', 'collide-box', '--set', 'nonsense']);
+  it('rejects a malformed --set and an unknown case with the fix in the message', async () => {
+    const bad = await dsmc(['run', 'collide-box', '--set', 'nonsense']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('expected --set path=value');
-    const missing = dsmc(['run', 'no-such-case']);
+    const missing = await dsmc(['run', 'no-such-case']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('collide-box');
   });
 
-  it('says which driver to install when no adapter exists, without hanging', () => {
-    const r = dsmc(['run', 'collide-box', '--set', 'run.steps=1'], { VK_DRIVER_FILES: '/nonexistent.json', VK_ICD_FILENAMES: '/nonexistent.json' });
+  it('says which driver to install when no adapter exists, without hanging', async () => {
+    const r = await dsmc(['run', 'collide-box', '--set', 'run.steps=1'], { VK_DRIVER_FILES: '/nonexistent.json', VK_ICD_FILENAMES: '/nonexistent.json' });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('mesa-vulkan-drivers');
@@ -92,8 +92,8 @@ describe('dsmc run', () => {
 });
 
 describe('dsmc bench and check', () => {
-  it('runs the collide-box benchmark at a requested size', () => {
-    const r = dsmc(['bench', '--particles', '10000', '--set', 'run.steps=5', '--json']);
+  it('runs the collide-box benchmark at a requested size', async () => {
+    const r = await dsmc(['bench', '--particles', '10000', '--set', 'run.steps=5', '--json']);
     expect(r.code).toBe(0);
     const s = lastJson(r.stdout);
     expect(s.case).toBe('collide-box');
@@ -101,12 +101,12 @@ describe('dsmc bench and check', () => {
     expect(s.samples).toBe(0);
   });
 
-  it('prints the pre-launch check and refuses a case that does not fit the adapter', () => {
-    const ok = dsmc(['check', 'collide-box', '--json']);
+  it('prints the pre-launch check and refuses a case that does not fit the adapter', async () => {
+    const ok = await dsmc(['check', 'collide-box', '--json']);
     expect(ok.code).toBe(0);
     expect(lastJson(ok.stdout).ok).toBe(true);
     // 64e6 cells and 640e6 particles do not fit lavapipe's 128 MiB bindings
-    const big = dsmc(['check', 'collide-box', '--set', 'grid.cells=[400,400,400]']);
+    const big = await dsmc(['check', 'collide-box', '--set', 'grid.cells=[400,400,400]']);
     expect(big.code).toBe(1);
     expect(big.stdout + big.stderr).toMatch(/binding|buffer/i);
   });

@@ -1,9 +1,9 @@
 // Every preset's own shrink command runs (issue 25 item 20): the `--set` list after "Shrunk for a CPU:" in each
 // preset's description is parsed and given to the real `dsmc check PRESET --set ...`, which must accept it with no
 // pre-launch error. Before, supersonic-block's left its 0.04 m block in a 0.0025 m box. Uses the compiled out/.
-import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { runNode } from '../helpers/run-process.js';
 
 const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
 const CASES = new URL('../../resources/cases/', import.meta.url);
@@ -29,9 +29,9 @@ describe('the presets\' shrink commands', () => {
   });
 
   for (const { preset, sets } of all.filter((p) => p.sets.length > 0)) {
-    it(`${preset}: dsmc check with its shrink command passes`, () => {
-      const r = spawnSync(process.execPath, [BIN, 'check', preset, ...sets.flatMap((s) => ['--set', s]), '--json'],
-        { encoding: 'utf8', timeout: 120_000, env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? '/tmp' } });
+    it(`${preset}: dsmc check with its shrink command passes`, async () => {
+      const r = await runNode([BIN, 'check', preset, ...sets.flatMap((s) => ['--set', s]), '--json'],
+        { timeout: 120_000, env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? '/tmp' } });
       expect(r.status, `dsmc check ${preset} --set ${sets.join(' --set ')}: ${r.stderr}`).toBe(0);
       const report = JSON.parse(r.stdout.trim().split('\n').pop()!);
       expect(report.ok).toBe(true);

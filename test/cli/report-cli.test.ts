@@ -2,7 +2,6 @@
 // into a temporary data folder (tiny cases on the default adapter): the exported numbers agree with the
 // database, the VTK file reads back, and compare tells DSMC noise (another seed) from a real change
 // (another wall temperature). Uses the compiled out/ (`npm run build` first; `npm test` does it).
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,20 +11,21 @@ import type { Comparison } from '../../src-main/common/reports/compare-model.js'
 import type { ProfileReport } from '../../src-main/common/reports/profile-model.js';
 import { RunStore } from '../../src-main/store/run-store.js';
 import { csvSections, htmlKeyedValues, htmlPhaseRow, parseCsv, parseVti, readZip } from '../reports/parse-helpers.js';
+import { runNode } from '../helpers/run-process.js';
 
 const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
 const DIR = mkdtempSync(join(tmpdir(), 'dsmc-report-cli-'));
 const DATA = join(DIR, 'data');
 
 /** Runs dsmc with args and the temporary data folder; killed after 120 s. */
-function dsmc(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args, '--data-dir', DATA], { encoding: 'utf8', timeout: 120_000 });
+async function dsmc(args: string[]) {
+  const r = await runNode([BIN, ...args, '--data-dir', DATA], { timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Runs a case and returns its run id (from the --json summary's runId). */
-function runCase(preset: string, sets: string[]): number {
-  const r = dsmc(['run', preset, ...sets.flatMap((s) => ['--set', s]), '--json', '--no-progress']);
+async function runCase(preset: string, sets: string[]): Promise<number> {
+  const r = await dsmc(['run', preset, ...sets.flatMap((s) => ['--set', s]), '--json', '--no-progress']);
   expect(r.code, r.stderr).toBe(0);
   const lines = r.stdout.trim().split('\n');
   const id = JSON.parse(lines[lines.length - 1]).runId;
@@ -41,12 +41,12 @@ const COUETTE = ['grid.cells=[4,10,1]', 'run.steps=400', 'run.stepsPerSubmit=15'
 let boxA = 0, boxB = 0, couetteCold = 0, couetteHot = 0, noFields = 0;
 let store: RunStore;
 
-beforeAll(() => {
-  boxA = runCase('collide-box', [...BOX, 'run.seed=2']);
-  boxB = runCase('collide-box', [...BOX, 'run.seed=3']);
-  couetteCold = runCase('couette', COUETTE);
-  couetteHot = runCase('couette', [...COUETTE, 'boundaries.ymin.temperature=500', 'boundaries.ymax.temperature=500']);
-  noFields = runCase('collide-box', ['grid.cells=[4,4,4]', 'run.steps=4', 'sampling.enabled=false']);
+beforeAll(async () => {
+  boxA = await runCase('collide-box', [...BOX, 'run.seed=2']);
+  boxB = await runCase('collide-box', [...BOX, 'run.seed=3']);
+  couetteCold = await runCase('couette', COUETTE);
+  couetteHot = await runCase('couette', [...COUETTE, 'boundaries.ymin.temperature=500', 'boundaries.ymax.temperature=500']);
+  noFields = await runCase('collide-box', ['grid.cells=[4,4,4]', 'run.steps=4', 'sampling.enabled=false']);
   store = RunStore.open({ dataDir: DATA });
 });
 
@@ -56,15 +56,15 @@ afterAll(() => {
 });
 
 /** The comparison of runs as `dsmc compare --json` prints it. */
-function compare(ids: number[]): Comparison {
-  const r = dsmc(['compare', ...ids.map(String), '--json']);
+async function compare(ids: number[]): Promise<Comparison> {
+  const r = await dsmc(['compare', ...ids.map(String), '--json']);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
 
 describe('dsmc compare', () => {
-  it('finds the same case with another seed within DSMC noise', () => {
-    const c = compare([boxA, boxB]);
+  it('finds the same case with another seed within DSMC noise', async () => {
+    const c = await compare([boxA, boxB]);
     expect(c.caseDifferences).toEqual([{ path: 'run.seed', values: [2, 3] }]);
     expect(c.throughput.values.every((v) => v !== null && v > 0)).toBe(true);
     expect(c.phases.map((p) => p.phase)).toContain('collide');
@@ -75,8 +75,8 @@ describe('dsmc compare', () => {
     expect(Math.max(...fractions), JSON.stringify(fractions)).toBeLessThan(0.15);
   });
 
-  it('finds a changed wall temperature far above the noise', () => {
-    const c = compare([couetteCold, couetteHot]);
+  it('finds a changed wall temperature far above the noise', async () => {
+    const c = await compare([couetteCold, couetteHot]);
     expect(c.caseDifferences.map((d) => d.path).sort()).toEqual(['boundaries.ymax.temperature', 'boundaries.ymin.temperature']);
     const t = c.fieldComparisons[0].fields.T!;
     expect(t.maxAbsZ!).toBeGreaterThan(10);
@@ -84,13 +84,13 @@ describe('dsmc compare', () => {
     expect(t.differs).toBe(true);
   });
 
-  it('prints a readable table and refuses a single run', () => {
-    const r = dsmc(['compare', String(boxA), String(boxB)]);
+  it('prints a readable table and refuses a single run', async () => {
+    const r = await dsmc(['compare', String(boxA), String(boxB)]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/case differences \(1 path\)/);
     expect(r.stdout).toMatch(/particle-steps\/s/);
     expect(r.stdout).toMatch(/\n\s+T\s+\d/);
-    const one = dsmc(['compare', String(boxA)]);
+    const one = await dsmc(['compare', String(boxA)]);
     expect(one.code).toBe(1);
     expect(one.stderr).toContain('two or more run ids');
     expect(one.stderr).not.toMatch(/\n\s+at /);
@@ -98,9 +98,9 @@ describe('dsmc compare', () => {
 });
 
 describe('dsmc report profile', () => {
-  it('writes html, csv, json and pdf whose numbers agree with the database', () => {
+  it('writes html, csv, json and pdf whose numbers agree with the database', async () => {
     for (const f of ['html', 'csv', 'json', 'pdf']) {
-      const r = dsmc(['report', 'profile', String(boxA), '--format', f, '--out', join(DIR, `profile.${f}`)]);
+      const r = await dsmc(['report', 'profile', String(boxA), '--format', f, '--out', join(DIR, `profile.${f}`)]);
       expect(r.code, r.stderr).toBe(0);
     }
     const run = store.getRun(boxA);
@@ -130,8 +130,8 @@ describe('dsmc report profile', () => {
     expect(readdirSync(DIR).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('writes one CSV file per table into FILE.zip (the extension chooses the format), the field plane included', () => {
-    const r = dsmc(['report', 'profile', String(boxA), '--out', join(DIR, 'tables.zip')]);
+  it('writes one CSV file per table into FILE.zip (the extension chooses the format), the field plane included', async () => {
+    const r = await dsmc(['report', 'profile', String(boxA), '--out', join(DIR, 'tables.zip')]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('(zip profile of run');
     const files = Object.fromEntries(readZip(readFileSync(join(DIR, 'tables.zip'))).map((f) => [f.name, parseCsv(f.text)]));
@@ -150,22 +150,22 @@ describe('dsmc report profile', () => {
     expect(Number(row[head.indexOf('n_m-3')])).toBe(fields.values.n[i + fields.cells[0] * (j + fields.cells[1] * k)]);
   });
 
-  it('names what is wrong with the arguments', () => {
-    const noOut = dsmc(['report', 'profile', String(boxA)]);
+  it('names what is wrong with the arguments', async () => {
+    const noOut = await dsmc(['report', 'profile', String(boxA)]);
     expect(noOut.code).toBe(1);
     expect(noOut.stderr).toContain('--out FILE is required');
-    const badFormat = dsmc(['report', 'profile', String(boxA), '--format', 'docx', '--out', join(DIR, 'x')]);
+    const badFormat = await dsmc(['report', 'profile', String(boxA), '--format', 'docx', '--out', join(DIR, 'x')]);
     expect(badFormat.stderr).toContain('expected one of html, csv, json, pdf');
-    const missing = dsmc(['report', 'profile', '9999', '--out', join(DIR, 'x.html')]);
+    const missing = await dsmc(['report', 'profile', '9999', '--out', join(DIR, 'x.html')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/run 9999 not found/);
   });
 });
 
 describe('dsmc export vtk', () => {
-  it('writes the stored fields and errors as ImageData that reads back', () => {
+  it('writes the stored fields and errors as ImageData that reads back', async () => {
     const out = join(DIR, 'box.vti');
-    const r = dsmc(['export', 'vtk', String(boxA), '--out', out]);
+    const r = await dsmc(['export', 'vtk', String(boxA), '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const v = parseVti(readFileSync(out, 'utf8'));
     const f = store.getFields(boxA)!;
@@ -177,8 +177,8 @@ describe('dsmc export vtk', () => {
     }
   });
 
-  it('says why a run without sampled fields cannot be exported', () => {
-    const r = dsmc(['export', 'vtk', String(noFields), '--out', join(DIR, 'none.vti')]);
+  it('says why a run without sampled fields cannot be exported', async () => {
+    const r = await dsmc(['export', 'vtk', String(noFields), '--out', join(DIR, 'none.vti')]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/has no sampled fields/);
   });

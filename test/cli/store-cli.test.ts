@@ -1,20 +1,21 @@
 // The run database from the command line: `dsmc run` saves a run (unless --no-save) that `dsmc runs`
 // and `dsmc show` report with the same numbers; tag, note and delete; an invalid case; Ctrl-C once (stop and keep).
 // Uses the compiled out/ (`npm test` builds first) and tiny grids so lavapipe stays quick.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunStore } from '../../src-main/store/run-store.js';
 import { removeDir, tempDir } from '../store/store-fixtures.js';
+import { runNode } from '../helpers/run-process.js';
 
 const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
 const TINY = ['--set', 'run.steps=5', '--set', 'grid.cells=[6,6,6]'];
 
 /** Runs dsmc with args (killed after 120 s); DSMC_DATA_DIR points nowhere useful so --data-dir must be honoured. */
-function dsmc(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    encoding: 'utf8', timeout: 120_000, env: { ...process.env, DSMC_DATA_DIR: '/nonexistent/must-not-be-used' },
+async function dsmc(args: string[]) {
+  const r = await runNode([BIN, ...args], {
+    timeout: 120_000, env: { ...process.env, DSMC_DATA_DIR: '/nonexistent/must-not-be-used' },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -34,8 +35,8 @@ describe('dsmc run saves into the run database', () => {
   });
   afterAll(() => removeDir(dir));
 
-  it('records a completed run and prints its id in the --json summary', () => {
-    const r = dsmc(['run', 'collide-box', ...TINY, '--data-dir', dir, '--project', 'demo', '--json']);
+  it('records a completed run and prints its id in the --json summary', async () => {
+    const r = await dsmc(['run', 'collide-box', ...TINY, '--data-dir', dir, '--project', 'demo', '--json']);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.code, r.stderr).toBe(0);
     printed = lastJson(r.stdout);
@@ -44,16 +45,16 @@ describe('dsmc run saves into the run database', () => {
     expect(existsSync(join(dir, 'runs.sqlite'))).toBe(true);
   });
 
-  it('dsmc runs and dsmc show report the same numbers', () => {
+  it('dsmc runs and dsmc show report the same numbers', async () => {
     const { runId: _, ...summary } = printed;
-    const list = dsmc(['runs', '--data-dir', dir, '--json']);
+    const list = await dsmc(['runs', '--data-dir', dir, '--json']);
     expect(list.code, list.stderr).toBe(0);
     const runs = lastJson<Record<string, unknown>[]>(list.stdout);
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ id: runId, project: 'demo', caseName: 'collide-box', status: 'completed', seed: 1, ranks: 1, gpus: 1, lastStep: 5 });
     expect(runs[0].summary).toEqual(summary);
 
-    const show = dsmc(['show', String(runId), '--data-dir', dir, '--json']);
+    const show = await dsmc(['show', String(runId), '--data-dir', dir, '--json']);
     expect(show.code, show.stderr).toBe(0);
     const d = lastJson<{
       run: { summary: Record<string, unknown>; adapter: unknown };
@@ -74,63 +75,63 @@ describe('dsmc run saves into the run database', () => {
     expect(d.fields).toMatchObject({ cells: [6, 6, 6], samples: summary.samples });
     expect(d.fields.names).toContain('T');
 
-    const text = dsmc(['show', String(runId), '--data-dir', dir]);
+    const text = await dsmc(['show', String(runId), '--data-dir', dir]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`run ${runId}: collide-box, completed (project demo)`);
     expect(text.stdout).toMatch(/phase\s+calls\s+AVG x Call/);
-    const table = dsmc(['runs', '--data-dir', dir]);
+    const table = await dsmc(['runs', '--data-dir', dir]);
     expect(table.stdout).toMatch(/id\s+project\s+case\s+status\s+started\s+steps\s+particles\s+particle-steps\/s\s+tags/);
     expect(table.stdout).toMatch(new RegExp(`${runId}\\s+demo\\s+collide-box\\s+completed`));
-    const projects = lastJson<{ name: string; runCount: number }[]>(dsmc(['projects', '--data-dir', dir, '--json']).stdout);
+    const projects = lastJson<{ name: string; runCount: number }[]>((await dsmc(['projects', '--data-dir', dir, '--json'])).stdout);
     expect(projects.map((p) => [p.name, p.runCount])).toEqual([['demo', 1]]);
   });
 
-  it('tags, notes and deletes runs', () => {
-    expect(dsmc(['tag', String(runId), 'baseline', '--data-dir', dir]).code).toBe(0);
-    expect(dsmc(['note', String(runId), 'first', 'try', '--data-dir', dir]).code).toBe(0);
-    const tagged = lastJson<{ id: number; tags: string[]; notes: string }[]>(dsmc(['runs', '--tag', 'baseline', '--data-dir', dir, '--json']).stdout);
+  it('tags, notes and deletes runs', async () => {
+    expect((await dsmc(['tag', String(runId), 'baseline', '--data-dir', dir])).code).toBe(0);
+    expect((await dsmc(['note', String(runId), 'first', 'try', '--data-dir', dir])).code).toBe(0);
+    const tagged = lastJson<{ id: number; tags: string[]; notes: string }[]>((await dsmc(['runs', '--tag', 'baseline', '--data-dir', dir, '--json'])).stdout);
     expect(tagged.map((r) => [r.id, r.tags, r.notes])).toEqual([[runId, ['baseline'], 'first try']]);
-    expect(dsmc(['tag', String(runId), 'baseline', '--remove', '--data-dir', dir]).code).toBe(0);
-    expect(lastJson<unknown[]>(dsmc(['runs', '--tag', 'baseline', '--data-dir', dir, '--json']).stdout)).toEqual([]);
-    const missingTag = dsmc(['tag', String(runId), 'baseline', '--remove', '--data-dir', dir]);
+    expect((await dsmc(['tag', String(runId), 'baseline', '--remove', '--data-dir', dir])).code).toBe(0);
+    expect(lastJson<unknown[]>((await dsmc(['runs', '--tag', 'baseline', '--data-dir', dir, '--json'])).stdout)).toEqual([]);
+    const missingTag = await dsmc(['tag', String(runId), 'baseline', '--remove', '--data-dir', dir]);
     expect(missingTag.code).toBe(1);
     expect(missingTag.stderr).toContain('has no tag "baseline"');
 
-    const del = dsmc(['delete', String(runId), '--data-dir', dir]);
+    const del = await dsmc(['delete', String(runId), '--data-dir', dir]);
     expect(del.code).toBe(0);
     expect(del.stdout).toContain(`deleted run ${runId}`);
-    const gone = dsmc(['show', String(runId), '--data-dir', dir]);
+    const gone = await dsmc(['show', String(runId), '--data-dir', dir]);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain(`run ${runId} not found`);
     expect(gone.stderr).toContain('dsmc runs');
     expect(gone.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('names bad arguments and the fix', () => {
-    const badId = dsmc(['show', 'abc', '--data-dir', dir]);
+  it('names bad arguments and the fix', async () => {
+    const badId = await dsmc(['show', 'abc', '--data-dir', dir]);
     expect(badId.code).toBe(1);
     expect(badId.stderr).toMatch(/RUN must be a run id .*got "abc".*usage: dsmc show RUN/);
-    const badStatus = dsmc(['runs', '--status', 'done', '--data-dir', dir]);
+    const badStatus = await dsmc(['runs', '--status', 'done', '--data-dir', dir]);
     expect(badStatus.code).toBe(1);
     expect(badStatus.stderr).toContain('expected one of queued, running, completed, failed, cancelled');
   });
 
-  it('--no-save records nothing; an invalid case writes nothing', () => {
+  it('--no-save records nothing; an invalid case writes nothing', async () => {
     const other = tempDir('dsmc-cli-nosave-');
     try {
-      const r = dsmc(['run', 'collide-box', ...TINY, '--no-save', '--data-dir', other, '--json']);
+      const r = await dsmc(['run', 'collide-box', ...TINY, '--no-save', '--data-dir', other, '--json']);
       expect(r.code, r.stderr).toBe(0);
       expect(lastJson(r.stdout)).not.toHaveProperty('runId');
       expect(existsSync(join(other, 'runs.sqlite'))).toBe(false);
-      const bad = dsmc(['run', 'collide-box', '--set', 'grid.cells=[0,1,2]', '--data-dir', other]);
+      const bad = await dsmc(['run', 'collide-box', '--set', 'grid.cells=[0,1,2]', '--data-dir', other]);
       expect(bad.code).toBe(2);
       expect(existsSync(join(other, 'runs.sqlite'))).toBe(false);
     } finally {
       removeDir(other);
     }
-    const before = lastJson<unknown[]>(dsmc(['runs', '--data-dir', dir, '--json']).stdout).length;
-    expect(dsmc(['run', 'collide-box', '--set', 'run.dt=-1', '--data-dir', dir]).code).toBe(2);
-    expect(lastJson<unknown[]>(dsmc(['runs', '--data-dir', dir, '--json']).stdout)).toHaveLength(before);
+    const before = lastJson<unknown[]>((await dsmc(['runs', '--data-dir', dir, '--json'])).stdout).length;
+    expect((await dsmc(['run', 'collide-box', '--set', 'run.dt=-1', '--data-dir', dir])).code).toBe(2);
+    expect(lastJson<unknown[]>((await dsmc(['runs', '--data-dir', dir, '--json'])).stdout)).toHaveLength(before);
   });
 
   it('Ctrl-C once stops and keeps: the run is saved cancelled at the step it reached with its fields, exit code 130', async () => {
@@ -173,7 +174,7 @@ describe('dsmc run saves into the run database', () => {
     }
     // exported to VTK like a completed run
     const out = join(dir, 'stopped.vti');
-    const ex = dsmc(['export', 'vtk', String(id), '--out', out, '--data-dir', dir]);
+    const ex = await dsmc(['export', 'vtk', String(id), '--out', out, '--data-dir', dir]);
     expect(ex.code, ex.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toContain('<VTKFile type="ImageData"');
   });

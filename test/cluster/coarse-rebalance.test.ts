@@ -2,31 +2,21 @@
 // their counts per block of the coarse grid (cellState 'coarse'), and every cell's state only where the blocks say a
 // split pays ('full'). DSMC_BALANCE_COARSE_CELLS=400 makes the supersonic cavity's 40 x 40 cells 20 x 20 blocks of 2.
 // The run re-splits as the gas piles up, gathers every cell only for those checks, and gives the one-rank fields.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runNode } from '../helpers/run-process.js';
 
 const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
 const DATA_DIR = mkdtempSync(join(tmpdir(), 'dsmc-coarse-'));
 afterAll(() => rmSync(DATA_DIR, { recursive: true, force: true }));
 
-/** The --json summary of `dsmc run ARGS` (an asynchronous child, killed after 240 s). */
-function summaryOf(args: string[], env: Record<string, string> = {}): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'run', ...args, '--data-dir', DATA_DIR, '--no-progress', '--json'], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code !== 0) reject(new Error(`dsmc run ${args.join(' ')} exited ${code}: ${stderr}`));
-      else resolve(JSON.parse(stdout.trim().split('\n').pop()!));
-    });
-  });
+/** The --json summary of `dsmc run ARGS` (killed after 240 s). */
+async function summaryOf(args: string[], env: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  const r = await runNode([BIN, 'run', ...args, '--data-dir', DATA_DIR, '--no-progress', '--json'], { env: { ...process.env, ...env }, timeout: 240_000 });
+  if (r.status !== 0) throw new Error(`dsmc run ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
 
 describe('rebalance checks on coarse blocks (4 rank processes, supersonic cavity)', () => {

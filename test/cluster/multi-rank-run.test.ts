@@ -3,26 +3,27 @@
 // those of one rank (periodic box; walled channel with inflow and outflow); a rank killed mid-run fails
 // the run cleanly (every process gone, the run recorded failed naming the rank); Ctrl-C once stops every rank after
 // the same submit and keeps the run (multi-rank-keep.test.ts checks the kept fields bitwise).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunStore } from '../../src-main/store/run-store.js';
+import { runNode } from '../helpers/run-process.js';
 
 const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
 const DATA_DIR = mkdtempSync(join(tmpdir(), 'dsmc-ranks-'));
 afterAll(() => rmSync(DATA_DIR, { recursive: true, force: true }));
 
 /** Runs dsmc to the end (killed after 180 s). */
-function dsmc(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args, '--data-dir', DATA_DIR, '--no-progress'], { encoding: 'utf8', timeout: 180_000 });
+async function dsmc(args: string[]) {
+  const r = await runNode([BIN, ...args, '--data-dir', DATA_DIR, '--no-progress'], { timeout: 180_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** The --json summary of a finished run. */
-function summaryOf(args: string[]): Record<string, unknown> {
-  const r = dsmc(['run', ...args, '--json']);
+async function summaryOf(args: string[]): Promise<Record<string, unknown>> {
+  const r = await dsmc(['run', ...args, '--json']);
   if (r.code !== 0) throw new Error(`dsmc ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
   const lines = r.stdout.trim().split('\n');
   return JSON.parse(lines[lines.length - 1]);
@@ -47,10 +48,13 @@ describe.each([
   ['periodic box', PERIODIC, [['slab', 2], ['rcb', 4]]],
   ['walled inflow/outflow channel', CHANNEL, [['block', 2], ['slab', 4]]],
 ] as const)('dsmc run --ranks: %s', (_name, caseArgs, layouts) => {
-  const one = summaryOf([...caseArgs]);
+  let one: Record<string, unknown>;
+  beforeAll(async () => {
+    one = await summaryOf([...caseArgs]);
+  });
 
-  it.each(layouts)('%s over %i rank processes gives the one-rank fields hash and step statistics', (method, ranks) => {
-    const many = summaryOf([...caseArgs, '--ranks', String(ranks), '--decomposition', method]);
+  it.each(layouts)('%s over %i rank processes gives the one-rank fields hash and step statistics', async (method, ranks) => {
+    const many = await summaryOf([...caseArgs, '--ranks', String(ranks), '--decomposition', method]);
     expect(many.ranks).toBe(ranks);
     expect(many.decomposition).toBe(method);
     expect((many.particlesPerRank as number[]).length).toBe(ranks);
@@ -67,12 +71,12 @@ describe.each([
 });
 
 describe('dsmc run --ranks 4 (--rebalance 10, off, the defaults): supersonic lid-driven cavity', () => {
-  it('re-splits the grid as the gas piles up, keeps UN under 10 % and the one-rank fields', () => {
+  it('re-splits the grid as the gas piles up, keeps UN under 10 % and the one-rank fields', async () => {
     const cavity = ['supersonic-cavity', '--set', 'run.steps=300', '--set', 'run.stepsPerSubmit=20', '--set', 'sampling.start=200'];
-    const one = summaryOf(cavity);
-    const fixed = summaryOf([...cavity, '--ranks', '4', '--decomposition', 'slab', '--rebalance', 'off']);
-    const balanced = summaryOf([...cavity, '--ranks', '4', '--decomposition', 'slab', '--rebalance', '10']);
-    const launched = dsmc(['run', ...cavity, '--ranks', '4', '--json']);
+    const one = await summaryOf(cavity);
+    const fixed = await summaryOf([...cavity, '--ranks', '4', '--decomposition', 'slab', '--rebalance', 'off']);
+    const balanced = await summaryOf([...cavity, '--ranks', '4', '--decomposition', 'slab', '--rebalance', '10']);
+    const launched = await dsmc(['run', ...cavity, '--ranks', '4', '--json']);
     // said before the ranks start: the decomposition, the split and the rebalancing chosen, and why (a box without bodies: slabs)
     expect(launched.stderr).toMatch(/^balance: slab \(the default for a box without bodies: the fewest faces between ranks\); initial split by cells \(the box starts uniform\); no rebalancing \(the default/m);
     const byDefault = JSON.parse(launched.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
@@ -131,9 +135,9 @@ async function startLongRun(project: string) {
 }
 
 describe('dsmc run --ranks: faults', () => {
-  it("refuses a part that does not fit its rank's adapter before making any buffer, naming the rank and the limit", () => {
+  it("refuses a part that does not fit its rank's adapter before making any buffer, naming the rank and the limit", async () => {
     // 125.8M particles over 2 ranks: 63M per rank, 252 MB per particle array, over lavapipe's 128 MiB bindings
-    const r = dsmc(['run', 'scaling-box', '--ranks', '2', '--project', 'too-big-per-rank']);
+    const r = await dsmc(['run', 'scaling-box', '--ranks', '2', '--project', 'too-big-per-rank']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/rank \d of 2 cannot run its part of the case on this adapter/);
     expect(r.stderr).toMatch(/buffer-binding/);
@@ -147,14 +151,14 @@ describe('dsmc run --ranks: faults', () => {
     expect(runs.map((x) => x.status)).toEqual(['failed']);
   });
 
-  it('prints the case\'s pre-launch warnings before launching the ranks', () => {
-    const r = dsmc(['run', 'collide-box', '--set', 'run.dt=1e-7', '--set', 'run.steps=2', '--ranks', '2', '--no-save']);
+  it('prints the case\'s pre-launch warnings before launching the ranks', async () => {
+    const r = await dsmc(['run', 'collide-box', '--set', 'run.dt=1e-7', '--set', 'run.steps=2', '--ranks', '2', '--no-save']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/pre-launch check:[\s\S]*warning \[dt-/);
   });
 
-  it('refuses more GPUs than exist, naming --gpus and the GPUs there are, and records nothing', () => {
-    const r = dsmc(['run', 'collide-box', '--ranks', '2', '--gpus', '5,6', '--project', 'too-many-gpus']);
+  it('refuses more GPUs than exist, naming --gpus and the GPUs there are, and records nothing', async () => {
+    const r = await dsmc(['run', 'collide-box', '--ranks', '2', '--gpus', '5,6', '--project', 'too-many-gpus']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/--gpus: there is no GPU 5; this machine lists /);
     expect(r.stderr).not.toMatch(/\n\s+at /);

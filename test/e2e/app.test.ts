@@ -2,12 +2,12 @@
 // with a temporary data folder. Creates a project, edits a preset, sees a pre-launch warning, launches a small
 // case (it really runs on the default adapter, lavapipe in CI), watches live progress, opens the finished
 // run and its heatmap, compares two runs and exports the HTML report. Screenshots go to test-results/e2e/.
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, SHOTS, openBrowserSession, type BrowserSession } from './browser-session.js';
+import { SHOTS, openBrowserSession, type BrowserSession } from './browser-session.js';
+import { dsmc } from './cli-runs.js';
 import type { ServeProcess } from './serve-process.js';
 
 let session: BrowserSession;
@@ -166,8 +166,8 @@ describe('the app in a browser against dsmc serve', () => {
     await page.click('[data-test="nav-scaling"]');
     await page.waitForSelector('[data-test="empty-state"]');
     await shot('8-scaling-empty');
-    execFileSync(process.execPath, [join(ROOT, 'bin', 'dsmc.js'), 'study', 'strong', 'collide-box', '--gpus', '1,2', '--set', 'grid.cells=[6,6,6]',
-      '--set', 'run.steps=200', '--warmup', '0', '--name', 'e2e-study', '--project', 'e2e-project', '--data-dir', serve.dataDir], { stdio: 'ignore' });
+    await dsmc(serve.dataDir, ['study', 'strong', 'collide-box', '--gpus', '1,2', '--set', 'grid.cells=[6,6,6]',
+      '--set', 'run.steps=200', '--warmup', '0', '--name', 'e2e-study', '--project', 'e2e-project']);
     await page.click('[data-test="nav-projects"]');
     await page.click('[data-test="nav-scaling"]');
     await page.waitForSelector('[data-test="scaling-table"]');

@@ -49,7 +49,7 @@ describe('field maps of issue 27 (metres, colour bar, range, hover, zoom, save),
     session = await openBrowserSession();
     page = session.page;
     // two seeds of the sphere preset, shrunk to 60 steps: a body on every field, and a pair to compare
-    for (const seed of [1, 2]) runs.push(runCase(session.serve.dataDir, 'sphere-free-molecular', 'maps', ['run.steps=60', 'sampling.start=20', `run.seed=${seed}`]));
+    for (const seed of [1, 2]) runs.push(await runCase(session.serve.dataDir, 'sphere-free-molecular', 'maps', ['run.steps=60', 'sampling.start=20', `run.seed=${seed}`]));
   }, 240_000);
 
   afterAll(async () => {

@@ -4,12 +4,13 @@
 // live page open, as the control the issue compares with. The bound asserted is generous (1 s for the worst round
 // trip of the app's run, the issue saw up to 8 s; the median under 200 ms): the machine that runs the suite is
 // shared and slow, and a tight wall-clock bound would flake. Measured numbers: docs/live-view.md.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, openBrowserSession, type BrowserSession } from './browser-session.js';
+import { dsmc } from './cli-runs.js';
 
 let session: BrowserSession;
 let page: Page;
@@ -100,8 +101,8 @@ describe('the live page of a run launched from the app', () => {
     const exited = new Promise((r) => cli.once('exit', r));
     try {
       // the app's run was run 1: the CLI's is run 2 of this fresh data folder, opened once it is recorded
-      const running = () => JSON.parse(execFileSync(process.execPath, [join(ROOT, 'bin', 'dsmc.js'), 'runs', '--status', 'running', '--json', '--data-dir', session.serve.dataDir], { encoding: 'utf8' })) as { id: number }[];
-      await expect.poll(() => running().map((r) => r.id), { timeout: 120_000, interval: 1000 }).toEqual([2]);
+      const running = async () => JSON.parse(await dsmc(session.serve.dataDir, ['runs', '--status', 'running', '--json'])) as { id: number }[];
+      await expect.poll(async () => (await running()).map((r) => r.id), { timeout: 120_000, interval: 1000 }).toEqual([2]);
       await page.goto(`${session.serve.url}#/runs/2/live`);
       await page.reload();
       await measureLivePage('run from the CLI (control)');

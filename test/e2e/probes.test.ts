@@ -29,7 +29,7 @@ describe('line and point probes, overlaid Cp curves (issue 27 item 8), a finely 
     session = await openBrowserSession();
     page = session.page;
     // two seeds of the sphere preset (12^3 cells of 0.05 m, a 0.12 m sphere in the middle), shrunk to 60 steps
-    for (const seed of [1, 2]) runs.push(runCase(session.serve.dataDir, 'sphere-free-molecular', 'probes', ['run.steps=60', 'sampling.start=20', `run.seed=${seed}`]));
+    for (const seed of [1, 2]) runs.push(await runCase(session.serve.dataDir, 'sphere-free-molecular', 'probes', ['run.steps=60', 'sampling.start=20', `run.seed=${seed}`]));
   }, 240_000);
 
   afterAll(async () => {
@@ -65,7 +65,7 @@ describe('line and point probes, overlaid Cp curves (issue 27 item 8), a finely 
     expect(body.map((r) => Number(r[iCol]))).toEqual([...Array(12).keys()]);
     expect(body.map((r) => Number(r[dCol]))).toEqual([...Array(12).keys()].map((i) => expect.closeTo(0.025 + 0.05 * i, 9)));
     // the same cells as the CLI gives them: equal values where the probe shows one, none inside the sphere
-    const cli = JSON.parse(dsmc(session.serve.dataDir, ['fields', String(runs[0]), '--line', 'y=6,z=6', '--fields', 'T', '--json'])) as {
+    const cli = JSON.parse(await dsmc(session.serve.dataDir, ['fields', String(runs[0]), '--line', 'y=6,z=6', '--fields', 'T', '--json'])) as {
       rows: { i: number; values: { T: number }; errors: { T: number | null } }[];
     };
     const blank = body.filter((r) => r[tCol] === '').map((r) => Number(r[iCol]));
@@ -158,7 +158,7 @@ describe('line and point probes, overlaid Cp curves (issue 27 item 8), a finely 
   });
 
   it('charts Cp along the shrunk wedge preset\'s ramp with a point per facet (issue 27 item 9: a cell-sized facet, not 2 triangles)', async () => {
-    const wedge = runCase(session.serve.dataDir, 'hypersonic-wedge', 'probes', [
+    const wedge = await runCase(session.serve.dataDir, 'hypersonic-wedge', 'probes', [
       'grid.cells=[80,40,1]', 'grid.cellSize=[2.5e-3,2.5e-3,2.5e-3]', 'particles.perCell=4', 'run.dt=3e-7', 'run.steps=60', 'sampling.start=20',
     ]);
     await page.goto(`${session.serve.url}#/runs/${wedge}`);

@@ -29,11 +29,11 @@ describe('report exports of issue 27 item 11, in a browser against dsmc serve', 
     session = await openBrowserSession();
     page = session.page;
     const dataDir = session.serve.dataDir;
-    const out = dsmc(dataDir, ['study', 'strong', 'collide-box', '--gpus', '1,2', '--set', 'grid.cells=[6,6,6]', '--set', 'run.steps=100', '--warmup', '0',
+    const out = await dsmc(dataDir, ['study', 'strong', 'collide-box', '--gpus', '1,2', '--set', 'grid.cells=[6,6,6]', '--set', 'run.steps=100', '--warmup', '0',
       '--name', 'export-study', '--project', 'exports']);
     studyId = Number(/study (\d+)/.exec(out)?.[1] ?? NaN);
     expect(studyId, out).toBeGreaterThan(0);
-    bodyRun = runCase(dataDir, 'sphere-free-molecular', 'exports', ['run.steps=60', 'sampling.start=20']);
+    bodyRun = await runCase(dataDir, 'sphere-free-molecular', 'exports', ['run.steps=60', 'sampling.start=20']);
   }, 300_000);
 
   afterAll(async () => {

@@ -19,9 +19,9 @@ describe('runs table of issue 27 (sort, filter, tags, wall time, differing param
     page = session.page;
     // three tiny collide-box runs: seeds 3, 1, 2 and 20 or 30 steps; the second tagged "baseline"
     for (const [seed, steps] of [[3, 20], [1, 30], [2, 20]]) {
-      ids.push(runCase(session.serve.dataDir, 'collide-box', 'table', ['grid.cells=[8,8,4]', 'particles.perCell=10', `run.steps=${steps}`, `run.seed=${seed}`]));
+      ids.push(await runCase(session.serve.dataDir, 'collide-box', 'table', ['grid.cells=[8,8,4]', 'particles.perCell=10', `run.steps=${steps}`, `run.seed=${seed}`]));
     }
-    dsmc(session.serve.dataDir, ['tag', String(ids[1]), 'baseline']);
+    await dsmc(session.serve.dataDir, ['tag', String(ids[1]), 'baseline']);
   }, 240_000);
 
   afterAll(async () => {

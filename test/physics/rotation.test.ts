@@ -4,12 +4,12 @@
 // energy's equilibrium, along the Jeans equation with the relaxation time that the serial Larsen-Borgnakke
 // application of Zrot predicts; total energy (translation plus rotation) is conserved; diffuse walls and inflow
 // reservoirs give molecules rotational energy at their temperature.
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOLTZMANN, parkerZ } from '../../src-main/common/physics.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { Simulation } from '../../src-main/solver/loop.js';
 import { gpuForTests, presetCase, temperatureOf, velocities } from './harness.js';
+import { runNode } from '../helpers/run-process.js';
 
 let gpu: Gpu;
 beforeAll(async () => { gpu = await gpuForTests(); });
@@ -180,15 +180,15 @@ describe('rotational energy of N2 (Larsen-Borgnakke)', () => {
     expect(Math.abs(t.trot / 300 - 1)).toBeLessThan(0.015);
   }, 600_000);
 
-  it('runs on two rank processes (migrants carry the internal energy) with the one-rank fields, through the CLI', () => {
+  it('runs on two rank processes (migrants carry the internal energy) with the one-rank fields, through the CLI', async () => {
     const bin = new URL('../../bin/dsmc.js', import.meta.url).pathname;
-    const run = (ranks: string) => spawnSync(process.execPath, [
+    const run = (ranks: string) => runNode([
       bin, 'run', 'collide-box', '--set', 'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]',
       '--set', 'initial.temperature=2000', '--set', 'run.dt=4e-9', '--set', 'run.steps=40', '--set', 'sampling.start=10', '--set', 'sampling.interval=1',
       '--ranks', ranks, '--no-save', '--no-progress', '--json',
-    ], { encoding: 'utf8', timeout: 300_000 });
-    const one = run('1');
-    const two = run('2');
+    ], { timeout: 300_000 });
+    const one = await run('1');
+    const two = await run('2');
     expect(one.status, one.stderr).toBe(0);
     expect(two.status, two.stderr).toBe(0);
     const summary = (out: string) => JSON.parse(out.trim().split('\n').pop()!) as { fieldsSha256: string; ranks: number; samples: number };

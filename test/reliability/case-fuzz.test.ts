@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyOverrides } from '../../src-main/common/case-overrides.js';
 import { CaseError, parseCaseText } from '../../src-main/common/case-schema.js';
+import { turnEvery } from '../helpers/event-loop.js';
 import { FIX_WORDS, PRESETS, PRESET_TEXTS, judge, mutate, mutation, parsePath } from './case-judge.js';
 
 const SEED = Number(process.env.DSMC_FUZZ_SEED ?? 20261122);
@@ -16,12 +17,13 @@ const RUNS = Number(process.env.DSMC_FUZZ_RUNS ?? 2500);
 describe('fuzzing the case schema with mutations of the presets', () => {
   it(`never throws anything but a CaseError naming a real path (${RUNS} cases, seed ${SEED})`, async () => {
     const seen = { accepted: 0, refused: 0 };
-    let judged = 0;
+    const turn = turnEvery();
     await fc.assert(
       fc.asyncProperty(fc.nat(PRESETS.length - 1), fc.array(mutation, { minLength: 1, maxLength: 4 }), async (p, ms) => {
-        // a turn of the event loop every 20 cases: the whole run takes a minute or more on 2 cores (presets with bodies
-        // are meshed per case), and a worker that never yields misses vitest's 60 s deadline for its reports
-        if (++judged % 20 === 0) await new Promise((resolve) => setImmediate(resolve));
+        // a turn of the event loop every 250 ms: the whole run takes a minute or more on 2 cores (presets with bodies
+        // are meshed per case, up to seconds each), and a worker that never yields misses vitest's 60 s deadline for
+        // its reports (a turn every 20 cases still left 10-20 s blocks on a loaded machine)
+        await turn();
         const input = ms.reduce((j, m) => mutate(j, m), PRESETS[p]);
         seen[judge(input)]++;
       }),
@@ -32,8 +34,12 @@ describe('fuzzing the case schema with mutations of the presets', () => {
     expect(seen.refused).toBeGreaterThan(RUNS * 0.5);
   });
 
-  it('the presets themselves are accepted by the same judge', () => {
-    for (const p of PRESETS) expect(judge(p)).toBe('accepted');
+  it('the presets themselves are accepted by the same judge', async () => {
+    const turn = turnEvery(); // the big presets take seconds each to mesh and tabulate
+    for (const p of PRESETS) {
+      await turn();
+      expect(judge(p)).toBe('accepted');
+    }
   });
 });
 

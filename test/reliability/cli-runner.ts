@@ -1,10 +1,10 @@
 // Runs the real `dsmc` command (bin/dsmc.js, compiled out/) as child processes, several at a time, and
 // helpers to look into a data folder afterwards (run rows, checksums of every file).
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { runNode } from '../helpers/run-process.js';
 
 export const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
 export const BUILT_MAIN = new URL('../../out/src-main/cli/main.js', import.meta.url).pathname;
@@ -34,21 +34,11 @@ export async function dsmc(args: string[], env: Record<string, string> = {}, tim
 }
 
 // Runs `dsmc args` once; env adds to a copy of this process's environment without DSMC_DEBUG.
-function dsmcOnce(args: string[], env: Record<string, string>, timeoutMs: number, cwd?: string): Promise<CliResult> {
+async function dsmcOnce(args: string[], env: Record<string, string>, timeoutMs: number, cwd?: string): Promise<CliResult> {
   const { DSMC_DEBUG: _ignored, ...base } = process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ args, code, signal, stdout, stderr });
-    });
-  });
+  const r = await runNode([BIN, ...args], { env: { ...base, ...env }, cwd, timeout: timeoutMs, killSignal: 'SIGKILL' });
+  if (r.error && !r.timedOut) throw r.error;
+  return { args, code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
 // Runs many dsmc invocations with at most `parallel` at a time; results in the order of `jobs`.

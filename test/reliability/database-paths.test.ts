@@ -8,6 +8,7 @@ import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runNode } from '../helpers/run-process.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin', 'dsmc.js');
@@ -15,8 +16,8 @@ const DIR = mkdtempSync(join(tmpdir(), 'dsmc-db-paths-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 /** Runs `node bin` with args; killed after 30 s (a FIFO opened for reading without a writer would hang). */
-function run(bin: string, args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? '/tmp' } });
+async function run(bin: string, args: string[]) {
+  const r = await runNode([bin, ...args], { timeout: 30_000, env: { ...process.env, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR ?? '/tmp' } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, signal: r.signal };
 }
 
@@ -48,11 +49,11 @@ describe('a run database that is not a regular file', () => {
     ['dangling', (db) => symlinkSync(join(DIR, 'nowhere.sqlite'), db), /is a link to a file that does not exist/],
   ];
   for (const [name, make, why] of cases) {
-    it(`${name}: every command refuses at once naming it and the fix, changing nothing`, () => {
+    it(`${name}: every command refuses at once naming it and the fix, changing nothing`, async () => {
       const dir = dataDir(name, make);
       const before = listing(dir);
       for (const args of COMMANDS) {
-        const r = run(BIN, [...args, '--data-dir', dir]);
+        const r = await run(BIN, [...args, '--data-dir', dir]);
         expect(r.signal, `dsmc ${args.join(' ')} hung`).toBeNull();
         expect(r.code, `dsmc ${args.join(' ')}: ${r.stdout}`).toBe(1);
         expect(r.stderr).toMatch(why);
@@ -66,7 +67,7 @@ describe('a run database that is not a regular file', () => {
 });
 
 describe('better-sqlite3 without its compiled module', () => {
-  it('says to run npm rebuild better-sqlite3 and that --no-save runs without the database; --no-save runs', () => {
+  it('says to run npm rebuild better-sqlite3 and that --no-save runs without the database; --no-save runs', async () => {
     // a copy of the install: out/ and bin/ copied, every package linked, better-sqlite3 copied without build/
     const inst = join(DIR, 'install');
     mkdirSync(join(inst, 'node_modules'), { recursive: true });
@@ -84,16 +85,16 @@ describe('better-sqlite3 without its compiled module', () => {
     });
     const bin = join(inst, 'bin', 'dsmc.js');
     const data = join(DIR, 'nobind-data');
-    expect(run(BIN, ['runs', '--data-dir', data]).code).toBe(0); // a database made by the working install
+    expect((await run(BIN, ['runs', '--data-dir', data])).code).toBe(0); // a database made by the working install
     for (const args of [['runs'], ['db', 'check'], ['run', 'collide-box', '--set', 'grid.cells=[2,2,2]', '--set', 'run.steps=1', '--no-progress']]) {
-      const r = run(bin, [...args, '--data-dir', data]);
+      const r = await run(bin, [...args, '--data-dir', data]);
       expect(r.code, `dsmc ${args.join(' ')}: ${r.stdout}`).toBe(1);
       expect(r.stderr).toMatch(/the SQLite module \(better-sqlite3\) cannot be loaded/);
       expect(r.stderr).toMatch(/Run `npm rebuild better-sqlite3`/);
       expect(r.stderr).toMatch(/--no-save .* without the run database/);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
-    const ok = run(bin, ['run', 'collide-box', '--set', 'grid.cells=[2,2,2]', '--set', 'run.steps=2', '--no-progress', '--no-save', '--json']);
+    const ok = await run(bin, ['run', 'collide-box', '--set', 'grid.cells=[2,2,2]', '--set', 'run.steps=2', '--no-progress', '--no-save', '--json']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout.trim().split('\n').pop()!).steps).toBe(2);
   }, 120_000);

@@ -1,7 +1,6 @@
 // The run database's cluster half (migration 4): a version-3 database upgrades with its runs intact; cluster
 // profiles are validated, listed, replaced and removed; a run's ranks and hosts are written all or none; and
 // `dsmc cluster profile add|list|show|remove` over it, with errors that name the option and the fix.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LATEST_VERSION, MIGRATIONS, migrate } from '../../src-main/store/migrations.js';
 import { RunStore } from '../../src-main/store/run-store.js';
+import { runNode } from '../helpers/run-process.js';
 
 const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
 const dirs: string[] = [];
@@ -99,47 +99,47 @@ describe('cluster profiles and run ranks in the store', () => {
 });
 
 /** Runs dsmc in a data folder. */
-function dsmc(dir: string, args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args, '--data-dir', dir], { encoding: 'utf8', timeout: 60_000 });
+async function dsmc(dir: string, args: string[]) {
+  const r = await runNode([BIN, ...args, '--data-dir', dir], { timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('dsmc cluster profile', () => {
-  it('add, list, show, remove, with errors naming the option and the fix', () => {
+  it('add, list, show, remove, with errors naming the option and the fix', async () => {
     const dir = dataDir();
-    const add = dsmc(dir, ['cluster', 'profile', 'add', 'hpc', '--partition', 'gpu', '--account', 'p42', '--time', '2:00:00', '--module', 'nodejs/20',
+    const add = await dsmc(dir, ['cluster', 'profile', 'add', 'hpc', '--partition', 'gpu', '--account', 'p42', '--time', '2:00:00', '--module', 'nodejs/20',
       '--module', 'mesa/25', '--nodes', '4', '--gpus-per-node', '8', '--product-path', '/apps/dsmc', '--sbatch-option=--qos=high']);
     expect(add.code, add.stderr).toBe(0);
     expect(add.stdout).toMatch(/saved cluster profile "hpc"/);
-    const shown = JSON.parse(dsmc(dir, ['cluster', 'profile', 'show', 'hpc', '--json']).stdout);
+    const shown = JSON.parse((await dsmc(dir, ['cluster', 'profile', 'show', 'hpc', '--json'])).stdout);
     expect(shown).toMatchObject({ name: 'hpc', partition: 'gpu', account: 'p42', timeLimit: '2:00:00', modules: ['nodejs/20', 'mesa/25'], nodes: 4, gpusPerNode: 8, productPath: '/apps/dsmc', sbatchOptions: ['--qos=high'] });
-    expect(dsmc(dir, ['cluster', 'profile', 'list']).stdout).toMatch(/hpc\s+gpu\s+p42\s+2:00:00\s+4\s+8\s+nodejs\/20 mesa\/25/);
-    const again = dsmc(dir, ['cluster', 'profile', 'add', 'hpc']);
+    expect((await dsmc(dir, ['cluster', 'profile', 'list'])).stdout).toMatch(/hpc\s+gpu\s+p42\s+2:00:00\s+4\s+8\s+nodejs\/20 mesa\/25/);
+    const again = await dsmc(dir, ['cluster', 'profile', 'add', 'hpc']);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/cluster profile "hpc" exists; pass --replace/);
-    const bad = dsmc(dir, ['cluster', 'profile', 'add', 'x', '--time', 'soon', '--gpus-per-node', 'two']);
+    const bad = await dsmc(dir, ['cluster', 'profile', 'add', 'x', '--time', 'soon', '--gpus-per-node', 'two']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--gpus-per-node: got "two"; expected a whole number/);
-    const badTime = dsmc(dir, ['cluster', 'profile', 'add', 'x', '--time', 'soon']);
+    const badTime = await dsmc(dir, ['cluster', 'profile', 'add', 'x', '--time', 'soon']);
     expect(badTime.stderr).toMatch(/timeLimit: use a Slurm time like 30/);
-    expect(dsmc(dir, ['cluster', 'profile', 'remove', 'hpc']).stdout).toMatch(/removed cluster profile "hpc"/);
-    const gone = dsmc(dir, ['cluster', 'profile', 'show', 'hpc']);
+    expect((await dsmc(dir, ['cluster', 'profile', 'remove', 'hpc'])).stdout).toMatch(/removed cluster profile "hpc"/);
+    const gone = await dsmc(dir, ['cluster', 'profile', 'show', 'hpc']);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toMatch(/there is no cluster profile "hpc"; add one with dsmc cluster profile add/);
-    expect(dsmc(dir, ['cluster', 'profile', 'list']).stdout).toMatch(/no cluster profiles/);
+    expect((await dsmc(dir, ['cluster', 'profile', 'list'])).stdout).toMatch(/no cluster profiles/);
   });
 
-  it('dsmc run refuses Slurm options without --launcher slurm, and an unknown profile, naming the fix', () => {
+  it('dsmc run refuses Slurm options without --launcher slurm, and an unknown profile, naming the fix', async () => {
     const dir = dataDir();
-    const r1 = dsmc(dir, ['run', 'collide-box', '--nodes', '2']);
+    const r1 = await dsmc(dir, ['run', 'collide-box', '--nodes', '2']);
     expect(r1.code).toBe(1);
     expect(r1.stderr).toMatch(/--nodes is for --launcher slurm; add --launcher slurm/);
-    const r2 = dsmc(dir, ['run', 'collide-box', '--launcher', 'pbs']);
+    const r2 = await dsmc(dir, ['run', 'collide-box', '--launcher', 'pbs']);
     expect(r2.stderr).toMatch(/--launcher: got "pbs"; expected local .* or slurm/);
-    const r3 = dsmc(dir, ['run', 'collide-box', '--launcher', 'slurm', '--profile', 'nope']);
+    const r3 = await dsmc(dir, ['run', 'collide-box', '--launcher', 'slurm', '--profile', 'nope']);
     expect(r3.code).toBe(1);
     expect(r3.stderr).toMatch(/--profile: there is no cluster profile "nope"/);
-    const r4 = dsmc(dir, ['run', 'collide-box', '--launcher', 'slurm', '--nodes', '2', '--gpus-per-node', '2', '--ranks', '3']);
+    const r4 = await dsmc(dir, ['run', 'collide-box', '--launcher', 'slurm', '--nodes', '2', '--gpus-per-node', '2', '--ranks', '3']);
     expect(r4.stderr).toMatch(/--ranks 3 does not match --nodes 2 x --gpus-per-node 2 = 4/);
   });
 });

@@ -15,6 +15,7 @@ import { StudioService } from '../../src-main/services/studio-service.js';
 import { RunStore } from '../../src-main/store/run-store.js';
 import { startSimCluster, type SimCluster } from './sim-cluster.js';
 import { slurmSkipReason } from './slurm-presence.js';
+import { runNode, runProcess } from '../helpers/run-process.js';
 
 const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
 /** The tiny case of every run: collide-box on 12x10x8 cells, 30 steps, sampling on. */
@@ -31,23 +32,23 @@ beforeAll(async () => {
   if (SKIP) return;
   cluster = await startSimCluster({ hosts: 2, cpus: 2 });
   dataDir = join(cluster.dir, 'data');
-  const add = dsmc(['cluster', 'profile', 'add', 'sim', '--partition', cluster.partition, '--no-gpu-request', '--nodes', '2', '--gpus-per-node', '1',
+  const add = await dsmc(['cluster', 'profile', 'add', 'sim', '--partition', cluster.partition, '--no-gpu-request', '--nodes', '2', '--gpus-per-node', '1',
     '--time', '10', '--orchestrator-host', cluster.orchestratorHost]);
   expect(add.code, add.stderr).toBe(0);
-  const held = dsmc(['cluster', 'profile', 'add', 'held', '--partition', cluster.partition, '--no-gpu-request', '--sbatch-option=--hold', '--orchestrator-host', cluster.orchestratorHost]);
+  const held = await dsmc(['cluster', 'profile', 'add', 'held', '--partition', cluster.partition, '--no-gpu-request', '--sbatch-option=--hold', '--orchestrator-host', cluster.orchestratorHost]);
   expect(held.code, held.stderr).toBe(0);
 });
 afterAll(() => cluster?.stop());
 
 /** Runs dsmc to the end against the cluster (killed after 120 s). */
-function dsmc(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args, '--data-dir', dataDir], { encoding: 'utf8', timeout: 120_000, env: cluster.env });
+async function dsmc(args: string[]) {
+  const r = await runNode([BIN, ...args, '--data-dir', dataDir], { timeout: 120_000, env: cluster.env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** The --json summary of a finished run. */
-function summaryOf(args: string[]): Record<string, unknown> & { stderr: string } {
-  const r = dsmc(['run', ...args, '--json', '--no-progress']);
+async function summaryOf(args: string[]): Promise<Record<string, unknown> & { stderr: string }> {
+  const r = await dsmc(['run', ...args, '--json', '--no-progress']);
   if (r.code !== 0) throw new Error(`dsmc run ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
   const lines = r.stdout.trim().split('\n');
   return { ...JSON.parse(lines[lines.length - 1]), stderr: r.stderr };
@@ -106,8 +107,8 @@ function queueEmpty(): boolean {
 
 describe.skipIf(SKIP !== null)('dsmc run --launcher slurm on simulated hosts', () => {
   it('2 hosts x 1 and 2 hosts x 2 ranks over tcp give the one-rank fields, bitwise; hosts and job recorded; the job followed', async () => {
-    const one = summaryOf([...CASE]);
-    const two = summaryOf([...CASE, '--launcher', 'slurm', '--profile', 'sim']);
+    const one = await summaryOf([...CASE]);
+    const two = await summaryOf([...CASE, '--launcher', 'slurm', '--profile', 'sim']);
     expect(two.ranks).toBe(2);
     expect(two.fieldsSha256).toBe(one.fieldsSha256);
     expect(two.samples).toBe(one.samples);
@@ -121,7 +122,7 @@ describe.skipIf(SKIP !== null)('dsmc run --launcher slurm on simulated hosts', (
       expect(s.getLaunch(two.runId as number)).toEqual({ launcher: 'slurm', jobId: job, profile: 'sim' });
       expect(s.getRun(two.runId as number).status).toBe('completed');
     });
-    const four = summaryOf([...CASE, '--launcher', 'slurm', '--profile', 'sim', '--gpus-per-node', '2', '--decomposition', 'block']);
+    const four = await summaryOf([...CASE, '--launcher', 'slurm', '--profile', 'sim', '--gpus-per-node', '2', '--decomposition', 'block']);
     expect(four.ranks).toBe(4);
     expect(four.fieldsSha256).toBe(one.fieldsSha256);
     withStore((s) => expect(s.getRanks(four.runId as number).map((r) => r.hostname)).toEqual(['n1', 'n1', 'n2', 'n2']));
@@ -160,10 +161,10 @@ describe.skipIf(SKIP !== null)('dsmc run --launcher slurm on simulated hosts', (
     expect(queueEmpty()).toBe(true);
   });
 
-  it('inside an allocation (salloc, SLURM_JOB_ID set) the ranks start as one srun step there, with the one-rank fields', () => {
-    const one = summaryOf([...CASE, '--no-save']);
-    const r = spawnSync('salloc', ['--nodes=2', `--partition=${cluster.partition}`, process.execPath, BIN, 'run', ...CASE, '--launcher', 'slurm', '--profile', 'sim',
-      '--json', '--no-progress', '--data-dir', dataDir], { encoding: 'utf8', timeout: 120_000, env: cluster.env });
+  it('inside an allocation (salloc, SLURM_JOB_ID set) the ranks start as one srun step there, with the one-rank fields', async () => {
+    const one = await summaryOf([...CASE, '--no-save']);
+    const r = await runProcess('salloc', ['--nodes=2', `--partition=${cluster.partition}`, process.execPath, BIN, 'run', ...CASE, '--launcher', 'slurm', '--profile', 'sim',
+      '--json', '--no-progress', '--data-dir', dataDir], { timeout: 120_000, env: cluster.env });
     expect(r.status, r.stderr).toBe(0);
     const alloc = /Granted job allocation (\d+)/.exec(r.stderr)?.[1];
     expect(alloc).toBeDefined();
@@ -196,11 +197,11 @@ describe.skipIf(SKIP !== null)('dsmc run --launcher slurm on simulated hosts', (
     await until(queueEmpty, 'the allocation to end', () => cluster.slurm('squeue', []), 15_000);
   });
 
-  it('a job Slurm refuses (unknown partition) fails the run at once, naming the profile to fix', () => {
-    const add = dsmc(['cluster', 'profile', 'add', 'wrong', '--partition', 'nosuchpartition', '--no-gpu-request', '--orchestrator-host', cluster.orchestratorHost]);
+  it('a job Slurm refuses (unknown partition) fails the run at once, naming the profile to fix', async () => {
+    const add = await dsmc(['cluster', 'profile', 'add', 'wrong', '--partition', 'nosuchpartition', '--no-gpu-request', '--orchestrator-host', cluster.orchestratorHost]);
     expect(add.code, add.stderr).toBe(0);
     const t0 = Date.now();
-    const r = dsmc(['run', ...CASE, '--launcher', 'slurm', '--profile', 'wrong', '--no-progress']);
+    const r = await dsmc(['run', ...CASE, '--launcher', 'slurm', '--profile', 'wrong', '--no-progress']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/the Slurm job could not be started \(sbatch .* failed: sbatch: error: invalid partition specified: nosuchpartition\); check cluster profile "wrong"/);
     expect(r.stderr).not.toMatch(/\n\s+at /);

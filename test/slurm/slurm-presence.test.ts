@@ -1,11 +1,11 @@
 // The Slurm test file on a machine without Slurm: skipped with one line naming what is missing and how to install it
 // (checked on the detection function and on slurm-cluster.test.ts itself, run by a child vitest with a PATH that
 // holds only node), never failing; and with DSMC_REQUIRE_SLURM=1 (CI) a missing Slurm is an error, not a skip.
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runNode } from '../helpers/run-process.js';
 import { SLURM_TOOLS, slurmMissing, slurmSkipReason } from './slurm-presence.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -43,11 +43,11 @@ describe('Slurm presence', () => {
     expect(() => slurmSkipReason({ PATH: '', DSMC_REQUIRE_SLURM: '1' })).toThrow(/DSMC_REQUIRE_SLURM=1 but slurmctld, .* not found on PATH/);
   });
 
-  it('slurm-cluster.test.ts without Slurm on PATH is skipped with the one line, and vitest passes', () => {
+  it('slurm-cluster.test.ts without Slurm on PATH is skipped with the one line, and vitest passes', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PATH: nodeOnly, NO_COLOR: '1', FORCE_COLOR: '0' };
     delete env.DSMC_REQUIRE_SLURM;
-    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', 'test/slurm/slurm-cluster.test.ts', '--reporter=verbose'],
-      { cwd: ROOT, env, encoding: 'utf8', timeout: 180_000 });
+    const r = await runNode([join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', 'test/slurm/slurm-cluster.test.ts', '--reporter=verbose'],
+      { cwd: ROOT, env, timeout: 180_000 });
     const out = `${r.stdout}\n${r.stderr}`;
     expect(r.status, out).toBe(0);
     const lines = out.split('\n').filter((l) => l.includes('Slurm tests skipped:'));
