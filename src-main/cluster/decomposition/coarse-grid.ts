@@ -39,11 +39,13 @@ export function coarseCountsOf(local: ArrayLike<number>, box: Box, cg: CoarseGri
   const out = new Uint32Array(cg.grid[0] * cg.grid[1] * cg.grid[2]);
   const { lo, hi } = box;
   const b = cg.block;
+  // the block column of each x of the box, once (not a division per cell)
+  const column = Int32Array.from({ length: Math.max(0, hi[0] - lo[0]) }, (_, k) => Math.floor((lo[0] + k) / b));
   let l = 0;
   for (let z = lo[2]; z < hi[2]; z++) {
     for (let y = lo[1]; y < hi[1]; y++) {
       const row = cellId(cg.grid, 0, Math.floor(y / b), Math.floor(z / b));
-      for (let x = lo[0]; x < hi[0]; x++) out[row + Math.floor(x / b)] += local[l++];
+      for (let k = 0; k < column.length; k++) out[row + column[k]] += local[l++];
     }
   }
   return out;
