@@ -14,6 +14,7 @@
 #   eight     8 ranks sharing the N GPUs: the box unsampled, and sampled from step 200 against one rank
 #   wedge-coarse  the wedge on 1 and N ranks: the default (rcb, first split kept), rcb --rebalance 20 and 10, slab
 #             --rebalance 10 (rebalance checks on coarse blocks), and the balancing line of each
+#   sampled-ab  the box sampled every step on N ranks, base build against new, interleaved
 #   final     the box sampled every step on 1 and N ranks, 8 ranks sharing the N GPUs, the wedge with --rebalance 20
 #   base      A/B against a base build unpacked as out-base/ (bin-base/dsmc.js runs it): the box on N and 2 ranks,
 #             each build twice, interleaved; then N ranks of each build with --detail, and one GPU with a rank's share
@@ -161,6 +162,14 @@ for part in "$@"; do
       list=$(for r in 0 1 2 3 4 5 6 7; do printf '%s,' $((r % n)); done); list=${list%,}
       run box-8 "${box[@]}" --ranks 8 --gpus "$list"
       run "wedge-$n-rcb-20" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --rebalance 20
+      ;;
+    sampled-ab)
+      # the box sampled every step on N ranks, the base build against the new one, interleaved
+      basebox=(node bin-base/dsmc.js run scaling-box --set run.steps="$steps")
+      for k in 1 2; do
+        run "box-$n-sampled-base-$k" "${basebox[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+        run "box-$n-sampled-new-$k" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+      done
       ;;
     ab2)
       # the base A/B alone: N ranks of each build, interleaved, and the wedge's default on N ranks with the base build
