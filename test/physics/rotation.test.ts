@@ -60,8 +60,12 @@ function collisionsPerParticle(stats: { collisions: number; particlesBefore: num
   return stats.reduce((a, s) => a + s.collisions / s.particlesBefore, 0);
 }
 
-/** The 500 K / 100 K relaxation of species s in the N2 box: the Jeans fit (collisions per molecule), equilibrium, energy. */
-async function relaxation(s: object): Promise<{ zEff: number; points: number; fitMeanTtr: number; ttr: number; trot: number; teq: number; e0: number; e1: number }> {
+/**
+ * The 500 K / 100 K relaxation of species s in the N2 box: the Jeans fit (collisions per molecule), equilibrium, energy.
+ * `fitOnly`: only the 100 steps of two-step points, which hold the whole fit (the gap is under 15 % of its start after
+ * about 55 steps, 2.5 % at step 100); ttr and trot are then those of the last 40 of those points, not an equilibrium.
+ */
+async function relaxation(s: object, fitOnly = false): Promise<{ zEff: number; points: number; fitMeanTtr: number; ttr: number; trot: number; teq: number; e0: number; e1: number }> {
   const sim = new Simulation(gpu, presetCase('collide-box', [
     `species=${JSON.stringify([s])}`, 'sampling.enabled=false', 'initial.temperature=500', 'initial.rotationalTemperature=100', 'run.steps=5',
   ]));
@@ -73,7 +77,7 @@ async function relaxation(s: object): Promise<{ zEff: number; points: number; fi
   let e0 = 0;
   let e1 = 0;
   // two steps a point while the gap closes (0.18 collisions per molecule a step), five later: 350 steps
-  for (let k = 0; k < 100; k++) {
+  for (let k = 0; k < (fitOnly ? 50 : 100); k++) {
     const r = await sim.run({ timing: 'off' }, k < 50 ? 2 : 5);
     if (k === 0) e0 = r.start.kineticEnergy + (r.start.internalEnergy ?? 0);
     e1 = r.end.kineticEnergy + (r.end.internalEnergy ?? 0);
@@ -127,8 +131,9 @@ describe('rotational energy of N2 (Larsen-Borgnakke)', () => {
   }, 600_000);
 
   it('with Parker\'s Zrot: Z_inf alone when T* vanishes, equipartition, and faster relaxation than Z_inf held constant', async () => {
-    // T* near zero: Parker's Z is Z_inf, and the relaxation is the constant Zrot's
-    const flat = await relaxation({ ...N2, parker: { zInf: 5, tStar: 1e-3 } });
+    // T* near zero: Parker's Z is Z_inf, and the relaxation is the constant Zrot's (only the fit is asserted: the first
+    // 100 steps, the same points as the 350-step run; the equipartition of the constant Zrot is the test above's)
+    const flat = await relaxation({ ...N2, parker: { zInf: 5, tStar: 1e-3 } }, true);
     expect(Math.abs(flat.zEff - 8.14) / 8.14).toBeLessThan(0.05);
     // N2's Parker constants (Z_inf 18.1, T* 91.5 K), Z about 4-5 between 300 and 500 K: it must reach equipartition
     // (Parker's Z taken at the translational collision energy alone did not: a false 386 K / 269 K equilibrium), and
@@ -166,11 +171,15 @@ describe('rotational energy of N2 (Larsen-Borgnakke)', () => {
   }, 600_000);
 
   it('a diffuse body at 300 K brings the rotation of a closed box\'s gas from 700 K to 300 K (only the body can)', async () => {
-    // a specular box around a diffuse sphere; Zrot = 1e6 and a rarefied gas: the sphere alone changes the rotation
+    // a specular box around a diffuse sphere; Zrot = 1e6 and a rarefied gas: the sphere alone changes the rotation.
+    // Measured on this case (snapshots every 150 steps, one run): Trot 421 K at step 150, 338 K at 300, 308 K at 450,
+    // the gap closing by e every ~130 steps; 1,200 steps are 9 such times, leaving 400 K * e^-9 = 0.05 K against the
+    // 4.5 K (1.5 %) tolerance (the 3,000 steps this test ran before left nothing measurable either; the 20 averaged
+    // snapshots and their noise, about 1 % each, are unchanged)
     const body = '[{"name":"ball","shape":{"type":"sphere","center":[0.01,0.01,0.01],"radius":0.006},"surface":{"model":"diffuse","temperature":300}}]';
     const c = rarefiedBox([
       `bodies=${body}`, ...['xmin', 'xmax', 'ymin', 'ymax', 'zmin', 'zmax'].map((f) => `boundaries.${f}={"type":"specular"}`),
-      'initial.temperature=300', 'run.steps=3000',
+      'initial.temperature=300', 'run.steps=1200',
     ]);
     const sim = new Simulation(gpu, c);
     await sim.initialize();
