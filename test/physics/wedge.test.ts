@@ -111,18 +111,27 @@ describe('hypersonic wedge (shrunk)', () => {
     expect(Math.abs(beta - theory)).toBeLessThan(2);
   });
 
-  describe('on several ranks (the same setup, 600 steps sampled from 300)', () => {
+  // 300 steps sampled from 150 (600 from 300 until issue 26: the ranks in one process take about four times the
+  // one-rank time per step, 30 and 42 s for 600 steps against 7 s on one rank on the 2-core machine). Every path the
+  // check is for runs from the first steps and a few thousand times a step or more: the box starts full of the
+  // stream, so molecules cross every slab face (about 95 migrants a step on 2 ranks, 270 on 4) and hit the ramp on
+  // every rank it spans from step 1, the shock layer forms on the ramp (the 400-600 window already shows it at 35
+  // degrees) and the inflow on ymax is split between the ranks; 300 steps still move some 28k (2 ranks) and 80k
+  // (4 ranks) migrants and sample the wedge's loads over 150 steps.
+  describe('on several ranks (the same setup, 300 steps sampled from 150)', () => {
     let one: { sim: Simulation; result: LoopResult };
-    beforeAll(async () => { one = await simulate(gpu, wedge(600, 300), { timing: 'off' }); });
+    beforeAll(async () => { one = await simulate(gpu, wedge(300, 150), { timing: 'off' }); });
 
     it.each([2, 4])('gives bitwise the one-rank fields, statistics and surface sums on %i ranks', async (ranks) => {
-      const { assembler, sims } = await runInProcessRanks(gpu, wedge(600, 300), 'slab', ranks);
+      const { assembler, sims } = await runInProcessRanks(gpu, wedge(300, 150), 'slab', ranks);
+      console.log(`wedge on ${ranks} ranks: ${assembler.rankSteps.reduce((s, r) => s + r.sent, 0)} migrants sent`);
       expect(fieldsSha256(assembler.fields.fields())).toBe(fieldsSha256(one.result.fields));
       expect(assembler.stepStats.map((s) => [s.step, s.particlesAfter, s.collisions])).toEqual(one.result.stepStats.map((s) => [s.step, s.particlesAfter, s.collisions]));
       expect(surfaceTotals(sims)).toBe(surfaceTotals([one.sim]));
       // the wedge's loads were sampled: molecules hit its triangles (nIn, the first of SURFACE_Q sums per element)
       let hits = 0;
       for (let e = 0; e < one.sim.tables.bodies.nTris; e++) hits += one.result.surface.values[SURFACE_Q * e];
+      console.log(`wedge: ${hits} molecules hit the wedge in the sampled steps`);
       expect(hits).toBeGreaterThan(1000);
     });
   });
