@@ -4,12 +4,22 @@
 // every issue names a real path of the case and says what to do. Never another exception, never a crash.
 // Seeded: a failure prints the seed and path to replay; DSMC_FUZZ_SEED and DSMC_FUZZ_RUNS explore further.
 // The judge and the mutations live in case-judge.ts (hostile-case-fuzz and cli-fuzz use them too).
+// The two costly pure functions of the bodies' geometry answer a repeat of exactly the same arguments from memory
+// (geometry-memo.ts: most mutations of the big presets leave their mesh and grid as they were); every new mesh or
+// grid is still meshed by the product. The last test checks that the stand-ins give the product's own results.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import * as geometry from '../../src-main/common/geometry/index.js';
 import { applyOverrides } from '../../src-main/common/case-overrides.js';
-import { CaseError, parseCaseText } from '../../src-main/common/case-schema.js';
+import { CaseError, parseCase, parseCaseText } from '../../src-main/common/case-schema.js';
+import { bodyTriangles } from '../../src-main/solver/body-tables.js';
 import { turnEvery } from '../helpers/event-loop.js';
 import { FIX_WORDS, PRESETS, PRESET_TEXTS, judge, mutate, mutation, parsePath } from './case-judge.js';
+import { memoStats, memoizedGeometry } from './geometry-memo.js';
+
+vi.mock('../../src-main/common/geometry/index.js', async (importOriginal) =>
+  (await import('./geometry-memo.js')).memoizedGeometry(await importOriginal()));
+afterAll(() => { process.stdout.write(`case-fuzz geometry memo: ${JSON.stringify(memoStats)}\n`); });
 
 const SEED = Number(process.env.DSMC_FUZZ_SEED ?? 20261122);
 const RUNS = Number(process.env.DSMC_FUZZ_RUNS ?? 2500);
@@ -91,5 +101,33 @@ describe('fuzzing --set overrides', () => {
       }),
       { seed: SEED, numRuns: Math.ceil(RUNS / 2) },
     );
+  });
+});
+
+describe('the memoized geometry of this file', () => {
+  it('gives the product\'s own mesh issues and cell tables, for a first call and a repeat alike', async () => {
+    const original = await vi.importActual<typeof geometry>('../../src-main/common/geometry/index.js');
+    expect(geometry.buildCellTable).not.toBe(original.buildCellTable); // the mock is in place
+    const memo = memoizedGeometry(original);
+    const sphere = parseCase(PRESETS.find((p) => (p as { name: string }).name === 'sphere-free-molecular'));
+    const { tris } = bodyTriangles(sphere);
+    const grid = { cells: sphere.grid.cells, cellSize: sphere.grid.cellSize };
+    const want = original.buildCellTable(tris, grid);
+    for (let k = 0; k < 2; k++) {
+      expect(memo.buildCellTable(tris, grid)).toEqual(want);
+      expect(memo.meshIssues(tris)).toEqual(original.meshIssues(tris));
+    }
+    // another grid, another mesh, a damaged mesh: not the remembered answer
+    const finer = { cells: [13, 12, 12] as const, cellSize: sphere.grid.cellSize };
+    expect(memo.buildCellTable(tris, finer)).toEqual(original.buildCellTable(tris, finer));
+    const moved = tris.map((x, i) => (i % 3 === 0 ? x + 1e-3 * sphere.grid.cellSize[0] : x));
+    expect(memo.buildCellTable(moved, grid)).toEqual(original.buildCellTable(moved, grid));
+    const open = tris.slice(9);
+    expect(memo.meshIssues(open)).toEqual(original.meshIssues(open));
+    expect(memo.meshIssues(open).length).toBeGreaterThan(0);
+    // a table handed out is the caller's own: changing it does not change the next answer
+    const got = memo.buildCellTable(tris, grid);
+    got.volumeFraction.fill(7);
+    expect(memo.buildCellTable(tris, grid)).toEqual(want);
   });
 });

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { prelaunchCheck } from '../../src-main/cases/prelaunch.js';
+import { gasVolumeOf, prelaunchCheck } from '../../src-main/cases/prelaunch.js';
 import { CaseError, parseCase, type Case } from '../../src-main/common/case-schema.js';
 import { valueAt } from '../../src-main/common/case-errors.js';
 import { stepsPerSubmit } from '../../src-main/solver/submit-plan.js';
@@ -157,7 +157,12 @@ export function judge(input: unknown): 'accepted' | 'refused' {
   expect(nonFiniteTableValues(tables), 'accepted case gives non-finite f32 solver tables').toEqual([]);
   const capacity = initialCapacity(tables, stepsPerSubmit(c));
   expect(Number.isFinite(capacity) && capacity <= 2 ** 32).toBe(true);
-  const report = prelaunchCheck(c, { limits: { maxStorageBufferBindingSize: 2 ** 31 - 4, maxBufferSize: 2 ** 40 }, buffers: bufferPlan(tables, capacity) });
+  // as the product calls it (checkCase in run-case.ts): the bodies' warnings and gas volume from the tables just built
+  // (without them prelaunchCheck meshes and checks the bodies a second time, the same call buildTables just made)
+  const report = prelaunchCheck(c, {
+    limits: { maxStorageBufferBindingSize: 2 ** 31 - 4, maxBufferSize: 2 ** 40 }, buffers: bufferPlan(tables, capacity),
+    gasVolume: gasVolumeOf(c, tables.bodies.volumeFraction), bodyWarnings: tables.bodies.warnings,
+  });
   expect(Object.values(report.estimates).every((x) => !Number.isNaN(x))).toBe(true);
   return 'accepted';
 }

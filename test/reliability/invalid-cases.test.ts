@@ -1,12 +1,18 @@
 // "Bad input gets a clear error and changes nothing" (issue 7): every file of the invalid-case corpus
 // (test/fixtures/invalid-cases, manifest.json names the field each error must name and a piece of its fix)
-// through the library parser and through the real CLI (`dsmc run --data-dir --json` and `dsmc check`):
+// through the library parser and through the CLI (`dsmc run --data-dir --json` and `dsmc check`):
 // refused with a message naming the field and the fix, no stack trace, and no run recorded.
+// Every corpus file goes through the CLI's main() in this process (the function bin/dsmc.js calls, so the same
+// parsing, checks and messages) with stdout and stderr captured; a spread of files (the first and last of every
+// category) and every --set entry also go through the real `dsmc` process (compiled out/), whose exit code,
+// stdout and stderr must equal the in-process ones byte for byte. (All 208 as processes took most of the file's
+// 51 s in CI: about 0.2 to 0.5 s of Node start-up each on 2 cores, for checks done in milliseconds.)
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as dsmcMain } from '../../src-main/cli/main.js';
 import { CaseError, parseCase, parseCaseText } from '../../src-main/common/case-schema.js';
 import { loadCase } from '../../src-main/solver/run-case.js';
 import { RunStore } from '../../src-main/store/run-store.js';
@@ -21,8 +27,35 @@ const manifest = JSON.parse(readFileSync(join(DIR, 'manifest.json'), 'utf8')) as
 const text = (file: string) => readFileSync(join(DIR, file), 'utf8');
 /** Entries whose file is not JSON at all (NaN literals, comments, ...). */
 const isJson = (file: string) => { try { JSON.parse(text(file)); return true; } catch { return false; } };
+/** Corpus entries also run as real `dsmc` processes: the first and the last file of every category. */
+const SAMPLED = [...new Set(manifest.cases.flatMap((e, k) => {
+  const same = manifest.cases.map((x, i) => [x, i] as const).filter(([x]) => x.category === e.category).map(([, i]) => i);
+  return k === same[0] || k === same[same.length - 1] ? [k] : [];
+}))];
 /** Words that tell the user what to do; every issue message must contain one. */
 const FIX_WORDS = /expected|use |set |remove|lower|raise|write |close /;
+
+// Runs `dsmc args` through the CLI's main() in this process, one at a time, with stdout and stderr captured and
+// `env` set (DSMC_DEBUG unset) as dsmc() sets them for a child; signal is null (no process to be killed).
+async function dsmcInProcess(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const saved = { ...process.env };
+  const writes = { out: process.stdout.write, err: process.stderr.write };
+  let stdout = '';
+  let stderr = '';
+  delete process.env.DSMC_DEBUG;
+  Object.assign(process.env, env);
+  process.stdout.write = ((chunk: string | Uint8Array) => { stdout += String(chunk); return true; }) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => { stderr += String(chunk); return true; }) as typeof process.stderr.write;
+  try {
+    const code = await dsmcMain(args);
+    return { args, code, signal: null, stdout, stderr };
+  } finally {
+    process.stdout.write = writes.out;
+    process.stderr.write = writes.err;
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+  }
+}
 
 // Runs `parse` and returns the CaseError it must throw.
 function caseError(parse: () => unknown): CaseError {
@@ -78,6 +111,7 @@ describe('the dsmc CLI refuses every corpus file and records nothing', () => {
   let runs: CliResult[];
   let checks: CliResult[];
   let setRuns: CliResult[];
+  let sampledProcesses: CliResult[];
   const dataDir = (k: number) => join(root, `data-${k}`);
   const setDataDir = (k: number) => join(root, `set-data-${k}`);
 
@@ -87,15 +121,22 @@ describe('the dsmc CLI refuses every corpus file and records nothing', () => {
     // DSMC_DATA_DIR points at a folder that must stay absent: --data-dir must be the only place written
     const env = { DSMC_DATA_DIR: join(root, 'env-data-must-not-exist') };
     const cases = manifest.cases.map((e) => join(DIR, e.file));
+    const runArgs = (k: number) => ['run', cases[k], '--data-dir', dataDir(k), '--json', '--no-progress'];
+    const checkArgs = (k: number) => ['check', cases[k], '--json'];
+    runs = [];
+    checks = [];
+    for (let k = 0; k < cases.length; k++) {
+      runs.push(await dsmcInProcess(runArgs(k), env));
+      checks.push(await dsmcInProcess(checkArgs(k), env));
+    }
+    // the real processes: the sampled files (run and check) and every --set entry
     const jobs = [
-      ...cases.map((f, k) => ['run', f, '--data-dir', dataDir(k), '--json', '--no-progress']),
-      ...cases.map((f) => ['check', f, '--json']),
+      ...SAMPLED.flatMap((k) => [runArgs(k), checkArgs(k)]),
       ...manifest.overrides.map((e, k) => ['run', join(DIR, e.base), ...e.sets.flatMap((s) => ['--set', s]), '--data-dir', setDataDir(k), '--json', '--no-progress']),
     ];
     const all = await dsmcAll(jobs, env);
-    runs = all.slice(0, cases.length);
-    checks = all.slice(cases.length, 2 * cases.length);
-    setRuns = all.slice(2 * cases.length);
+    sampledProcesses = all.slice(0, 2 * SAMPLED.length);
+    setRuns = all.slice(2 * SAMPLED.length);
     expect(existsSync(env.DSMC_DATA_DIR)).toBe(false);
   });
   afterAll(() => { if (root) rmSync(root, { recursive: true, force: true }); });
@@ -122,6 +163,16 @@ describe('the dsmc CLI refuses every corpus file and records nothing', () => {
     expectRefused(checks[k], e, json);
     // nothing recorded: the data folder was not even created, or its database has no run rows
     expect(!existsSync(dataDir(k)) || runRows(dataDir(k)) === 0, `data folder ${dataDir(k)} has run rows`).toBe(true);
+  });
+
+  it.each(SAMPLED.map((k, n) => [manifest.cases[k].file, manifest.cases[k], k, n] as const))('%s as a real dsmc process: the same as in process', (_f, e, k, n) => {
+    const json = isJson(e.file);
+    const [run, check] = [sampledProcesses[2 * n], sampledProcesses[2 * n + 1]];
+    expectRefused(run, e, json);
+    expectRefused(check, e, json);
+    const same = (r: CliResult) => ({ code: r.code, stdout: r.stdout, stderr: r.stderr });
+    expect(same(run)).toEqual(same(runs[k]));
+    expect(same(check)).toEqual(same(checks[k]));
   });
 
   it.each(manifest.overrides.map((e, k) => [e.slug, e, k] as const))('--set %s', (_s, e, k) => {
