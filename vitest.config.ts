@@ -11,6 +11,7 @@
 // real Slurm cluster and the end-to-end browser tests; they run afterwards, one file at a time in one fork.
 import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/longest-first.js';
 
 /** Files that measure wall-clock time or start heavy system services: never beside another file. */
 const SERIAL = [
@@ -31,6 +32,8 @@ export default defineConfig({
     testTimeout: 900_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // without timings of its own (a fresh clone) vitest starts the files that took longest last time first
+    sequence: { sequencer: LongestFirstSequencer },
     maxWorkers: workers,
     minWorkers: 1,
     projects: [
