@@ -526,7 +526,7 @@ export class Simulation {
     const bytes = 4 * st.nLocal;
     return {
       // after every submit of a rebalancing run: through the reused staging buffers, not new ones each time
-      counts: new Uint32Array(await this.readback.read(st.lastCounts, bytes)),
+      counts: await this.cellCounts(),
       sigmaCrMax: new Float32Array(await this.readback.read(st.sigmaCrMax, bytes)),
       remainder: new Float32Array(await this.readback.read(st.remainder, bytes)),
     };

@@ -48,6 +48,22 @@ async function interruptAt(args: string[], atStep: number): Promise<{ code: numb
   return { code: await exited, stdout, stderr };
 }
 
+/**
+ * Ctrl-C during `dsmc resume RUN` once it passed step `atLeast`: the resume stops, says it kept the run, and the run
+ * is recorded cancelled again at some step >= atLeast with the sampling passes of steps 20 on; returns that record and step.
+ */
+async function interruptResumeKept(runId: number, atLeast: number): Promise<{ again: ReturnType<typeof recorded>; step: number }> {
+  const second = await interruptAt(['resume', String(runId), '--timing', 'off'], atLeast);
+  expect(second.code, second.stderr).toBe(130);
+  expect(second.stdout).toMatch(/resumed run \d+ from step \d+ to step \d+ \(stopped and kept\)/);
+  const again = recorded(DATA_DIR, runId);
+  expect(again.status).toBe('cancelled');
+  const step = Number(/^stopped by the user at step (\d+) of 200/.exec(again.reason ?? '')?.[1]);
+  expect(step).toBeGreaterThanOrEqual(atLeast);
+  expect(again.samples).toBe(step - 19);
+  return { again, step };
+}
+
 describe('Ctrl-C once keeps the run; resume continues it to the uninterrupted result', () => {
   it('stops and keeps twice, then resumes bitwise to the end', async () => {
     const reference = recorded(DATA_DIR, (jsonOf(await dsmc(DATA_DIR, ['run', ...BOX, '--json', '--timing', 'off']), 'reference run') as { runId: number }).runId);
@@ -66,14 +82,7 @@ describe('Ctrl-C once keeps the run; resume continues it to the uninterrupted re
     expect(kept.samples).toBe(step1 - 19);
     expect(first.stdout).toContain(`saved as run ${runId}`);
 
-    const second = await interruptAt(['resume', String(runId), '--timing', 'off'], step1 + 40);
-    expect(second.code, second.stderr).toBe(130);
-    expect(second.stdout).toMatch(/resumed run \d+ from step \d+ to step \d+ \(stopped and kept\)/);
-    const again = recorded(DATA_DIR, runId);
-    expect(again.status).toBe('cancelled');
-    const step2 = Number(/^stopped by the user at step (\d+) of 200/.exec(again.reason ?? '')?.[1]);
-    expect(step2).toBeGreaterThanOrEqual(step1 + 40);
-    expect(again.samples).toBe(step2 - 19);
+    const { again, step: step2 } = await interruptResumeKept(runId, step1 + 40);
     expect(again.steps.map((s) => s.step)).toEqual(Array.from({ length: step2 }, (_, i) => i + 1));
 
     const done = jsonOf(await dsmc(DATA_DIR, ['resume', String(runId), '--json', '--timing', 'off']), 'dsmc resume');
@@ -104,15 +113,8 @@ describe('Ctrl-C once keeps the run; resume continues it to the uninterrupted re
     expect(kept.steps).toEqual(reference.steps.slice(0, step));
 
     // a Ctrl-C during the two-rank resume keeps it again
-    const second = await interruptAt(['resume', String(runId), '--timing', 'off'], step + 40);
-    expect(second.code, second.stderr).toBe(130);
-    expect(second.stdout).toMatch(/resumed run \d+ from step \d+ to step \d+ \(stopped and kept\)/);
-    const again = recorded(DATA_DIR, runId);
-    expect(again.status).toBe('cancelled');
-    const step2 = Number(/^stopped by the user at step (\d+) of 200/.exec(again.reason ?? '')?.[1]);
-    expect(step2).toBeGreaterThanOrEqual(step + 40);
+    const { again, step: step2 } = await interruptResumeKept(runId, step + 40);
     expect(step2).toBeLessThan(200);
-    expect(again.samples).toBe(step2 - 19);
     expect(again.steps).toEqual(reference.steps.slice(0, step2));
 
     const done = jsonOf(await dsmc(DATA_DIR, ['resume', String(runId), '--json', '--timing', 'off']), 'dsmc resume');

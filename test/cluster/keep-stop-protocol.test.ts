@@ -8,18 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { keepDecision, StopAndKeep } from '../../src-main/cluster/orchestrator/stop-and-keep.js';
 import type { OrchestratorChannel } from '../../src-main/cluster/transport/orchestrator-channel.js';
 import { RankKeepStop } from '../../src-main/solver/rank-keep-stop.js';
-
-/** A small seeded generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { seededUniform } from '../seeded-random.js';
 
 /** Waits a random number (0..max) of event-loop turns. */
 async function turns(random: () => number, max: number): Promise<void> {
@@ -42,7 +31,7 @@ interface Outcome {
  * turns of the orchestrator; every message (peer, keep-request, keep-point, keep-at) arrives after up to `lag` turns.
  */
 async function simulate(seed: number, ranks: number, submits: number, stepsPerSubmit: number, stopAfter: number, lag: number): Promise<Outcome> {
-  const random = rng(seed);
+  const random = seededUniform(seed);
   // peer messages: arrived[step][from][to]
   const arrivals = new Map<string, () => void>();
   const arrived = new Map<string, Promise<void>>();
@@ -97,7 +86,6 @@ async function simulate(seed: number, ranks: number, submits: number, stepsPerSu
       await keep.end(k);
     }
   };
-  orchestrator.ranksConfigured();
   let begunAtRequest: number[] = [];
   const stopper = (async () => {
     await turns(() => 1, stopAfter);
@@ -124,7 +112,7 @@ describe('stop and keep: the ranks agree on the last submit', () => {
   it('under 400 random schedules of 2 to 4 ranks: no hang, every rank stops after the same submit, the largest keep-point', async () => {
     let midway = 0, differentPoints = 0, tooLate = 0;
     for (let seed = 1; seed <= 400; seed++) {
-      const random = rng(seed * 7919);
+      const random = seededUniform(seed * 7919);
       const ranks = 2 + Math.floor(random() * 3);
       const submits = 3 + Math.floor(random() * 6);
       const stepsPerSubmit = 1 + Math.floor(random() * 3);

@@ -329,7 +329,6 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     peerFolder = await peerFolderFor(o, ranks.map((r) => r.hostname));
     await channel.configureAll(payload as unknown, { peerFolder: peerFolder?.path });
     configured = true;
-    keep.ranksConfigured();
     await guarded(channel.collect('ready', ranks.map((r) => r.rank), 600_000), group.outcome);
     const done = await guarded(channel.collect('done', ranks.map((r) => r.rank)), group.outcome);
     // every `done` is in: the ranks may exit at once (without it they wait a moment for their last messages to leave)

@@ -12,8 +12,6 @@ export function keepDecision(points: readonly number[]): number {
 
 export class StopAndKeep {
   private requested = false;
-  private configured = false;
-  private started = false;
   private readonly points = new Map<number, number>();
   private allPoints: () => void = () => undefined;
   private readonly everyPoint = new Promise<void>((resolve) => { this.allPoints = resolve; });
@@ -34,27 +32,19 @@ export class StopAndKeep {
     return this.requested;
   }
 
-  /** The user's stop: starts the agreement now, or once the ranks are configured (they answer only from then on). */
+  /**
+   * The user's stop: starts the agreement (once; the caller asks only after every rank got `configure`, from when
+   * its keep handlers are installed; a stop before that cancels the run instead).
+   */
   request(): void {
+    if (this.requested) return;
     this.requested = true;
-    this.startIfReady();
-  }
-
-  /** Every rank got `configure` (its keep handlers are installed and it is connected). */
-  ranksConfigured(): void {
-    this.configured = true;
-    this.startIfReady();
+    this.agree().catch((e: unknown) => this.onFailure(e));
   }
 
   /** Stops listening (the run ended). */
   close(): void {
     this.unsubscribe();
-  }
-
-  private startIfReady(): void {
-    if (!this.requested || !this.configured || this.started) return;
-    this.started = true;
-    this.agree().catch((e: unknown) => this.onFailure(e));
   }
 
   /** keep-request to every rank, every keep-point back, keep-at with the decision to every rank. */
