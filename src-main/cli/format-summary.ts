@@ -43,7 +43,8 @@ const BALANCE_PART_NAMES: Record<string, string> = {
 function balanceLine(s: RunSummary): string {
   const b = s.balance!;
   const events = s.rebalances ?? [];
-  const done = b.rebalancePercent === null ? '' : `; ${events.length} re-split${events.length === 1 ? '' : 's'}` +
+  const by = b.rebalancePercent === null || !b.by ? '' : b.by === 'time' ? '; re-splits even out the ranks\' measured GPU time' : '; re-splits even out the ranks\' particle counts';
+  const done = b.rebalancePercent === null ? '' : `${by}; ${events.length} re-split${events.length === 1 ? '' : 's'}` +
     (events.length > 0 ? ` (after steps ${events.slice(0, 6).map((e) => `${e.step}: UN ${e.unBefore.toFixed(0)} -> ${(e.unAfter ?? NaN).toFixed(0)} %`).join(', ')}${events.length > 6 ? ', ...' : ''})` : '') +
     `, cell counts gathered ${b.checks} time${b.checks === 1 ? '' : 's'}, ${dur(b.rankSeconds)} of the loop (${(100 * b.rankSeconds / Math.max(1e-9, s.seconds)).toFixed(1)} %)` +
     (b.parts && b.rankSeconds > 0 ? ` [${Object.entries(BALANCE_PART_NAMES).filter(([k]) => (b.parts![k] ?? 0) > 0).map(([k, name]) => `${name} ${dur(b.parts![k])}`).join(', ')}]` : '');

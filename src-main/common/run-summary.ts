@@ -63,6 +63,8 @@ export interface RunSummary {
   ranks?: number;
   decomposition?: string;
   particlesPerRank?: number[];
+  /** Multi-rank runs: seconds each rank's GPU worked in the loop (its passes' times; absent when untimed). */
+  gpuSecondsPerRank?: number[];
   /** Load non-uniformity UN = (max - min) / mean * 100 % of the ranks' particles after the last step, and its mean over steps. */
   loadNonUniformity?: number;
   loadNonUniformityMean?: number;
@@ -77,9 +79,10 @@ export interface RunSummary {
   /**
    * parts: where a rank's balancing seconds went, the most over the ranks: waiting for the orchestrator's answer after
    * each submit, checks (cell state out, decision back), the sampling state moved, and the relayouts' setup, rounds
-   * (their exchanges among them) and final sort (absent in older summaries).
+   * (their exchanges among them) and final sort (absent in older summaries). by: what re-splits balance, the ranks'
+   * measured GPU time (GPUs) or their particle counts (software adapters; absent in older summaries).
    */
-  balance?: { reason: string; rebalancePercent: number | null; checks: number; fullChecks?: number; checkBlock?: number; orchestratorSeconds: number; rankSeconds: number; relayoutSeconds?: number; relayoutRounds?: number; parts?: Record<string, number> };
+  balance?: { reason: string; rebalancePercent: number | null; by?: 'particles' | 'time'; checks: number; fullChecks?: number; checkBlock?: number; orchestratorSeconds: number; rankSeconds: number; relayoutSeconds?: number; relayoutRounds?: number; parts?: Record<string, number> };
   /** A sample of the first species' velocities at the end, binned, for comparison with Maxwell-Boltzmann (one-rank runs). */
   velocityDistribution?: VelocityDistribution;
   /** The adapter (and pinned GPU) of every rank. */

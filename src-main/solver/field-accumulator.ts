@@ -12,7 +12,10 @@ import { SAMPLE_PARTS, emptySampleState, partPlanes, sampleLayout, type SampleSt
 import { copyOwnedCells, takeOwnedCells, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
 
-/** Counters of the sampling window (the same on every rank): passes, the open block's passes and submits, closed blocks. */
+/**
+ * Counters of the sampling window (the same on every rank): passes, the open block's passes and its sampled units
+ * (blockSubmits: units were submits once; submit-plan.ts countStep), closed blocks.
+ */
 export interface SampleCounters {
   samples: number;
   blockPasses: number;
@@ -23,19 +26,6 @@ export interface SampleCounters {
 /** Counters before the first sampling pass. */
 export function noSamples(): SampleCounters {
   return { samples: 0, blockPasses: 0, blockSubmits: 0, blocks: 0 };
-}
-
-/**
- * Counts a submit's sampling passes into the open batch-means block; true when the block closes at the end of this
- * submit (it is full, or `force` and it holds any). The rank and the orchestrator keep their counters by the same rule.
- */
-export function advanceCounters(k: SampleCounters, passes: number, perBlock: number, force: boolean): boolean {
-  if (passes > 0) {
-    k.samples += passes;
-    k.blockPasses += passes;
-    k.blockSubmits += 1;
-  }
-  return k.blockSubmits > 0 && (force || k.blockSubmits >= perBlock);
 }
 
 /** Counts the close of the open block (after advanceCounters said it closes). */

@@ -35,6 +35,8 @@ export interface BatchReport {
   particles: number;
   /** Seconds per phase so far in this loop (for live views; GPU timestamps or wall clock, empty with timing off). */
   phases: { phase: string; seconds: number }[];
+  /** Seconds the GPU worked in this submit (the recorded passes' times, no host phases; 0 with timing off). */
+  gpuSeconds: number;
 }
 
 /** Progress reported after every submit. */

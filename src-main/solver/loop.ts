@@ -10,7 +10,7 @@ import { PipelineCache } from './gpu/pipeline-cache.js';
 import { CELL_WORD, CTL, MIGRANT_CELL_WORD, STATS } from './gpu/struct-layouts.js';
 import type { VelocityDistribution } from '../common/velocity-distribution.js';
 import { firstSpeciesDistribution, readInternalEnergies, readParticleArrays, type InternalEnergies } from './particle-readers.js';
-import { FieldAccumulator, advanceCounters, closeCounters, fieldsOfGathered, momentUnscales, noSamples, type SampleCounters } from './field-accumulator.js';
+import { FieldAccumulator, closeCounters, fieldsOfGathered, momentUnscales, noSamples, type SampleCounters } from './field-accumulator.js';
 import { partPlanes, sampleLayout, type SampleState } from './sample-buffers.js';
 import { FIELD_NAMES, type Fields } from './fields.js';
 import { MigrationExchange, type ExchangeResult } from './migration-exchange.js';
@@ -40,7 +40,7 @@ import { RunCancelled, type LoopOptions, type LoopResult, type SimulationPlaceme
 import { SurfaceAccumulator } from './surface-accumulator.js';
 import { betweenSteps, stepExchange } from './exchange-sequence.js';
 import { RELAYOUT_ROUND_BYTES, relayoutPlan } from './relayout-rounds.js';
-import { PASSES_PER_STEP, blockSubmits, samplesAt, stepsPerSubmit } from './submit-plan.js';
+import { PASSES_PER_STEP, blockSubmits, blockUnitSteps, countStep, samplesAt, stepsPerSubmit, type BlockPlan } from './submit-plan.js';
 
 /** Why a run stops when a sampled sum would overflow. */
 const SAMPLE_OVERFLOW = 'a sampled moment sum of a cell overflowed its 64-bit fixed-point range (more than about 2^38 particle-passes per cell and ' +
@@ -74,6 +74,8 @@ export class Simulation {
   private readonly collide: CollidePhase;
   private readonly sample: SamplePhase;
   private readonly chunk: number;
+  /** Steps of a batch-means unit (submit-plan.ts: blocks are made of sampled units, closed where a unit ends). */
+  private readonly blockUnit: number;
   /** Sampled fields (one-rank runs; in a multi-rank run the orchestrator keeps them). */
   private readonly fieldsAcc: FieldAccumulator | null;
   /** Sampling passes and batch-means blocks so far (the sums themselves stay on the GPU). */
@@ -127,6 +129,7 @@ export class Simulation {
     const multi = subdomain.worldSize > 1;
     if (multi && !placement?.exchanger) throw new Error('internal: a rank of a multi-rank run needs an exchanger');
     this.chunk = stepsPerSubmit(kase);
+    this.blockUnit = blockUnitSteps(kase);
     this.haloThreads = placement?.haloThreads;
     this.earlyMoves = multi && placement?.earlyMove !== false;
     this.relayoutRoundBytes = placement?.relayoutRoundBytes ?? RELAYOUT_ROUND_BYTES;
@@ -374,12 +377,13 @@ export class Simulation {
   }
 
   /**
-   * Counts a submit's sampling passes into the open batch-means block and, when the block is full (or `force`
-   * and it holds any), records its close (sample_close) at the end of the submit being recorded.
+   * Counts step s into the sampling counters (countStep: its pass, the unit it ends) and, when the open batch-means
+   * block closes after it, records the close (sample_close) right after the step, inside the submit being recorded
+   * (a sampled run's submits are as long as an unsampled run's; its blocks close where their units end).
    */
-  private async countPasses(rec: PhaseRecorder, passes: number, perBlock: number, force: boolean): Promise<void> {
+  private async countStep(rec: PhaseRecorder, s: number, plan: BlockPlan, perBlock: number): Promise<void> {
     const k = this.counters;
-    if (!advanceCounters(k, passes, perBlock, force)) return;
+    if (!countStep(k, this.kase, plan, this.blockUnit, perBlock, s)) return;
     const t = this.tables;
     const unscale = momentUnscales(t);
     this.sample.prepareClose({
@@ -387,12 +391,27 @@ export class Simulation {
       massRef: t.species[0].mass, unscale: [unscale[1], unscale[4], unscale[10], 1 / t.simParams.sampleScaleE],
     });
     await rec.pass('sample-close', (p) => this.sample.encodeClose(p));
+    // the close's values went by queue.writeBuffer, which runs before the next command buffer submitted: hand this one
+    // over now, so that the next close's values cannot overtake it
+    rec.flush();
     closeCounters(k);
+  }
+
+  /**
+   * Steps of the next submit: the whole chunk, or one batch-means unit while the sampling kernels are on trial and the
+   * chunk would sample (a trial takes a unit's steps, so that the faster kernel still samples most of the run).
+   */
+  private submitSteps(): number {
+    if (!this.sampleChoice.measuring) return this.chunk;
+    for (let s = this.step + 1; s <= this.step + this.chunk; s++) {
+      if (samplesAt(this.kase, s)) return Math.min(this.blockUnit, this.chunk);
+    }
+    return this.chunk;
   }
 
   /** Reads this rank's sampling state (every cell's sums and batch means) from the GPU; stops on an overflow. */
   async readSampleState(): Promise<SampleState> {
-    const { state, overflow } = await this.state.sample.read({ blockEmpty: this.counters.blockSubmits === 0 });
+    const { state, overflow } = await this.state.sample.read({ blockEmpty: this.counters.blockPasses === 0 });
     if (overflow) throw new Error(SAMPLE_OVERFLOW);
     return state;
   }
@@ -732,21 +751,22 @@ export class Simulation {
     let moved = 0;
     const host = { encodeSeconds: 0, waitSeconds: 0, readbackSeconds: 0, foldSeconds: 0, submits: 0 };
     const last = this.step + steps;
+    let gpuBefore = gpuSecondsOf(rec);
     while (this.step < last) {
       if (options.signal?.aborted && options.keepOnStop) break; // stop and keep: what ran so far is the result
       if (options.signal?.aborted) throw new RunCancelled(`cancelled at step ${this.step}`);
-      const batch = Math.min(this.chunk, last - this.step);
+      const batch = Math.min(this.submitSteps(), last - this.step);
       if (!this.exchange) this.ensureCapacity(batch, rec);
       let passes = 0;
       this.submitKernel = this.sampleChoice.next();
       const tEncode = performance.now();
       for (let k = 1; k <= batch; k++) {
         if (await this.recordStep(rec, this.step + k, !!options.detail, k < batch)) passes += 1;
+        // a full batch-means block (or the plan's last open one) is closed on the GPU after its last step
+        if (this.tables.sampling) await this.countStep(rec, this.step + k, blockPlan, perBlock);
         // hand the GPU work early so that it runs while the rest of the batch is recorded
         if (k % FLUSH_EVERY === 0 && k < batch) rec.flush();
       }
-      // a full batch-means block (or the last submit's open one) is closed on the GPU at the end of this submit
-      await this.countPasses(rec, passes, perBlock, this.step + batch === last);
       const tSubmit = performance.now();
       const timesBefore = passes > 0 && this.sampleChoice.measuring ? copyTotals(rec.totals()) : null;
       await rec.submit();
@@ -760,10 +780,13 @@ export class Simulation {
       host.readbackSeconds += (performance.now() - tRead) / 1000;
       host.submits += 1;
       this.step += batch;
+      const gpuNow = gpuSecondsOf(rec);
       await options.onBatch?.({
         steps: got.steps, passes, particles: this.particles,
         phases: [...this.phaseTotals(rec)].map(([phase, t]) => ({ phase, seconds: t.totalSeconds })),
+        gpuSeconds: gpuNow - gpuBefore,
       });
+      gpuBefore = gpuNow;
       // a reduction over every particle: every submit for small runs, less often for big ones
       submits += 1;
       if (submits % this.totalsEvery() === 0 && this.step < last) {
@@ -809,4 +832,11 @@ export class Simulation {
       sampleKernel: this.sampleChoice.report(),
     };
   }
+}
+
+/** Seconds the GPU worked in every pass the recorder timed so far (no host phases). */
+function gpuSecondsOf(rec: PhaseRecorder): number {
+  let sum = 0;
+  for (const t of rec.totals().values()) sum += t.totalSeconds;
+  return sum;
 }

@@ -200,7 +200,7 @@ async function main(ch: RankChannel): Promise<boolean> {
       onBatch: async (b) => {
         if (ch.stopSignal.aborted) throw ch.stopSignal.reason;
         const k = keep.begin();
-        await ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, frameBytes: [] }, []);
+        await ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, gpuSeconds: b.gpuSeconds, frameBytes: [] }, []);
         await answerPlane();
         if (p.rebalancePercent !== null) {
           // inside the loop clock: the time balancing costs this rank (waiting for the decision, cell counts, relayout)

@@ -7,7 +7,6 @@ import { RunAssembler } from '../../src-main/cluster/orchestrator/run-assembler.
 import { Rebalancer, relayoutCost, type RebalanceDecision } from '../../src-main/cluster/orchestrator/rebalancer.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { Simulation } from '../../src-main/solver/loop.js';
-import { blockSubmits } from '../../src-main/solver/submit-plan.js';
 import type { Int3 } from '../../src-main/cluster/decomposition/types.js';
 import type { Exchanger } from '../../src-main/solver/migration-exchange.js';
 import { subdomainOf } from '../../src-main/solver/subdomain.js';
@@ -96,7 +95,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
   });
   const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth, capacity, segmentCapacity, haloThreads, relayoutRoundBytes, earlyMove }));
   for (const s of sims) await s.initialize();
-  const assembler = new RunAssembler(c, subs, blockSubmits(c, 0, c.run.steps));
+  const assembler = new RunAssembler(c, subs, { from: 0, steps: c.run.steps });
   const rebalancer = rebalancePercent === undefined ? null : new Rebalancer(d, rebalancePercent);
   // the decision after each submit, shared by the ranks (each waits for it before its next submit)
   const decisions = new Map<number, Promise<(RebalanceDecision & { sample: SampleState[] | null }) | null>>();

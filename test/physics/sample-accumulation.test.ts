@@ -197,6 +197,40 @@ describe('GPU accumulation of the sampled moments', () => {
     expect(Array.from(whole.n)).toEqual(ids.map((i) => result.fields.n[i]));
   }, 300_000);
 
+  it('batch-means blocks close inside long submits exactly as at the ends of short ones: fields and errors bitwise equal', async () => {
+    // a run's batch-means units (submit-plan.ts blockUnitSteps) do not depend on its submit size: sampled from step 1,
+    // 400 steps make units of 20 steps, 20 blocks; from step 141, units of 13 steps, two to a block, 11 blocks; from
+    // step 381, units of one step, a block each, 20 blocks (several closes between two of the loop's flushes). The
+    // reference submits hold one unit, so every block closes at a submit's end (as when units were submits); 50 and
+    // 100 steps per submit close them inside submits and split units across submits. The sampling pass in every run
+    // (the same bits as the walk, no trials).
+    const runOf = async (perSubmit: number, sampleStart: number) => {
+      const c = presetCase('collide-box', ['grid.cells=[6,6,6]', 'particles.perCell=30', 'run.steps=400', `sampling.start=${sampleStart}`, `run.stepsPerSubmit=${perSubmit}`]);
+      const { result } = await simulate(gpu, c, { timing: 'off' });
+      return result;
+    };
+    const previous = process.env.DSMC_SAMPLE_KERNEL;
+    process.env.DSMC_SAMPLE_KERNEL = 'pass';
+    try {
+      for (const { start, unit, blocks } of [{ start: 1, unit: 20, blocks: 20 }, { start: 141, unit: 13, blocks: 11 }, { start: 381, unit: 1, blocks: 20 }]) {
+        const reference = await runOf(unit, start);
+        expect(reference.fieldBlocks, `sampled from step ${start}`).toBe(blocks);
+        for (const perSubmit of [50, 100]) {
+          const result = await runOf(perSubmit, start);
+          expect(result.fieldBlocks, `${perSubmit} steps per submit`).toBe(reference.fieldBlocks);
+          expect(result.samples).toBe(reference.samples);
+          for (const name of FIELD_NAMES) {
+            expect(Array.from(result.fields[name]), `${name}, ${perSubmit} steps per submit, from step ${start}`).toEqual(Array.from(reference.fields[name]));
+            expect(Array.from(result.fieldErrors[name]), `error of ${name}, ${perSubmit} steps per submit, from step ${start}`).toEqual(Array.from(reference.fieldErrors[name]));
+          }
+        }
+      }
+    } finally {
+      if (previous === undefined) delete process.env.DSMC_SAMPLE_KERNEL;
+      else process.env.DSMC_SAMPLE_KERNEL = previous;
+    }
+  }, 300_000);
+
   it('the sampling pass, the collide kernel walking its cells and the measured choice between them give the same bits, for one gas, a mixture, vibrating and rotating molecules', async () => {
     const mixture = [
       'species=[{"name":"Ar","mass":6.63e-26,"dRef":4.11e-10,"omega":0.81,"tRef":273.15},{"name":"He","mass":6.65e-27,"dRef":2.33e-10,"omega":0.66,"tRef":273}]',

@@ -15,6 +15,7 @@ import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { Decomposition } from '../decomposition/types.js';
 import { Rebalancer, relayoutCost, type CellState, type RebalanceEvent, type RebalancePolicyState, type RebalanceProposal } from './rebalancer.js';
 import type { RunAssembler } from './run-assembler.js';
+import { balanceByOf, rankCostOf, type BalanceBy, type RankCost } from './rank-cost.js';
 
 /** Bytes of the whole grid's sampling state (every part's planes, 4 bytes a value). */
 function sampleStateBytes(t: SolverTables): number {
@@ -28,6 +29,8 @@ export class BalanceCoordinator {
   private readonly coarse = new Map<number, (Uint32Array | undefined)[]>();
   /** Cell states asked for after a submit (second round, with the split proposed), by submit index, as they arrive. */
   private readonly states = new Map<number, { proposal: RebalanceProposal; list: (CellState | undefined)[] }>();
+  /** The prices of a particle per rank a check after a submit goes by (null: counts), kept until its first round. */
+  private readonly pendingCost = new Map<number, RankCost | null>();
   /** Whether the run samples (its sampling state then follows the cells in a re-decomposition). */
   private readonly sampling: boolean;
   /** Seconds spent deciding and moving sampling state (the ranks' relayouts are timed by them). */
@@ -40,6 +43,8 @@ export class BalanceCoordinator {
   software = false;
   /** Bytes of migrant records per relayout round, from the ranks' smallest binding (set once they said hello). */
   roundBytes = RELAYOUT_ROUND_BYTES;
+  /** Whether re-splits weigh the cells by measured time or by counts alone (set once the ranks said hello: setAdapters). */
+  by: BalanceBy = 'particles';
 
   /**
    * tables: the case's solver tables (built once by the run); afterDecision(index): called once the decision after submit `index` is made (before the ranks hear it), with the
@@ -94,12 +99,37 @@ export class BalanceCoordinator {
     return this.rebalancer.policy;
   }
 
+  /** What the ranks' adapters are: software ones (a moved particle then costs about one particle-step, counts balance) or GPUs (time balances). */
+  setAdapters(software: boolean): void {
+    this.software = software;
+    this.by = balanceByOf(software);
+  }
+
+  /** The measured prices of a particle on each rank after the last merged submit when balancing by time (else null: counts). */
+  private rankCost(): RankCost | null {
+    return this.by === 'time' ? rankCostOf(this.assembler.lastSubmit.gpuSeconds, this.assembler.lastSubmit.particleSteps) : null;
+  }
+
+  /**
+   * The non-uniformity a check after the last merged submit goes by (of the ranks' GPU time when balancing by time, else
+   * of their particles), the ranks' loads in particles weighted by their prices, and those prices (null: counts).
+   */
+  private loadNow(): { step: number; percent: number; loads: number[]; cost: RankCost | null } {
+    const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
+    const cost = this.rankCost();
+    const counts = this.assembler.particlesPerRank;
+    if (!cost) return { step: un.step, percent: un.percent, loads: [...counts], cost };
+    return { step: un.step, percent: cost.un, loads: counts.map((n, r) => n * cost.factors[r]), cost };
+  }
+
   /** Called when submit `index` has been merged from every rank: go on at once, or ask for the cell states first. */
   merged(index: number): void {
-    const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
+    const un = this.loadNow();
+    this.pendingCost.set(index, un.cost);
     const ranks = this.rebalancer.decomposition.boxes.map((_, r) => r);
-    // no check where no split could pay for its moves over the steps left (decided from the ranks' counts alone)
-    if (!this.rebalancer.wants(un.percent) || !this.rebalancer.mayPay(un.step, this.assembler.particlesPerRank, this.costNow())) {
+    // no check where no split could pay for its moves over the steps left (decided from the ranks' loads alone)
+    if (!this.rebalancer.wants(un.percent) || !this.rebalancer.mayPay(un.step, un.loads, this.costNow())) {
+      this.pendingCost.delete(index);
       this.afterDecision(index);
       for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
       return;
@@ -115,7 +145,10 @@ export class BalanceCoordinator {
     const t0 = performance.now();
     this.coarse.delete(index);
     const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
-    const proposal = this.rebalancer.propose(un.step, un.percent, coarse, this.costNow());
+    const rankCost = this.pendingCost.get(index) ?? null;
+    this.pendingCost.delete(index);
+    const percent = rankCost ? rankCost.un : un.percent;
+    const proposal = this.rebalancer.propose(un.step, percent, coarse, this.costNow(), rankCost?.factors);
     this.seconds += (performance.now() - t0) / 1000;
     const ranks = coarse.map((_, r) => r);
     if (!proposal) {

@@ -4,7 +4,8 @@
 // per-rank series (particles, migrants sent and received, exchange time) and the load non-uniformity of every step.
 import type { Case } from '../../common/case-schema.js';
 import type { RankStepRecord } from '../../common/run-record.js';
-import { FieldAccumulator, advanceCounters, closeCounters } from '../../solver/field-accumulator.js';
+import { FieldAccumulator, closeCounters } from '../../solver/field-accumulator.js';
+import { blockSubmits, blockUnitSteps, countStep, samplesAt, type BlockPlan } from '../../solver/submit-plan.js';
 import type { BatchReport, StepStats } from '../../solver/loop-types.js';
 import type { SampleState } from '../../solver/sample-buffers.js';
 import type { Subdomain } from '../../solver/subdomain.js';
@@ -22,15 +23,27 @@ export class RunAssembler {
   readonly loadNonUniformity: { step: number; percent: number }[] = [];
   /** Live particles of each rank after the latest complete submit. */
   readonly particlesPerRank: number[];
+  /**
+   * The last merged submit's work of each rank: seconds its GPU worked (0 where it ran untimed) and particle-steps (its
+   * particles after each step, summed), from which the balancer prices a particle on each rank (balancing by time).
+   */
+  readonly lastSubmit: { gpuSeconds: number[]; particleSteps: number[] };
   /** Seconds spent placing the ranks' sampling states into global order. */
   foldSeconds = 0;
   /** Submits not yet in from every rank: the reports so far. */
   private readonly pending = new Map<number, (BatchReport | undefined)[]>();
 
-  /** endStep: the last step of the loop (its submit closes the open batch-means block). */
-  constructor(kase: Case, private subdomains: Subdomain[], private readonly perBlock: number, private readonly endStep = Infinity) {
+  /** Sampled units per batch-means block, and the steps of a unit (submit-plan.ts). */
+  private readonly perBlock: number;
+  private readonly unit: number;
+
+  /** plan: the loop the batch-means blocks are planned for (its last step closes the open block). */
+  constructor(private readonly kase: Case, private subdomains: Subdomain[], private readonly plan: BlockPlan) {
     this.fields = new FieldAccumulator(kase, buildTables(kase));
+    this.perBlock = blockSubmits(kase, plan.from, plan.steps);
+    this.unit = blockUnitSteps(kase);
     this.particlesPerRank = subdomains.map(() => 0);
+    this.lastSubmit = { gpuSeconds: subdomains.map(() => 0), particleSteps: subdomains.map(() => 0) };
   }
 
   /**
@@ -70,13 +83,22 @@ export class RunAssembler {
       this.loadNonUniformity.push({ step: s.step, percent: loadNonUniformity(perRank) });
       return out;
     });
-    reports.forEach((r, rank) => { this.particlesPerRank[rank] = r.particles; });
+    reports.forEach((r, rank) => {
+      this.particlesPerRank[rank] = r.particles;
+      this.lastSubmit.gpuSeconds[rank] = r.gpuSeconds;
+      this.lastSubmit.particleSteps[rank] = r.steps.reduce((sum, x) => sum + x.particlesAfter, 0);
+    });
     const passes = reports[0].passes;
     reports.forEach((r, rank) => {
       if (r.passes !== passes) throw new Error(`internal: rank ${rank} sampled ${r.passes} times in a submit where rank 0 sampled ${passes}`);
     });
-    const last = steps.length > 0 ? steps[steps.length - 1].step : 0;
-    if (advanceCounters(this.fields.counters, passes, this.perBlock, last >= this.endStep)) closeCounters(this.fields.counters);
+    // the blocks that closed inside this submit, by the ranks' rule
+    const k = this.fields.counters;
+    for (const s of steps) {
+      if (countStep(k, this.kase, this.plan, this.unit, this.perBlock, s.step)) closeCounters(k);
+    }
+    const planned = steps.filter((s) => samplesAt(this.kase, s.step)).length;
+    if (planned !== passes) throw new Error(`internal: the ranks sampled ${passes} times in a submit whose steps sample ${planned} times`);
     this.stepStats.push(...steps);
     return steps;
   }

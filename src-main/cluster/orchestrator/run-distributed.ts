@@ -3,6 +3,7 @@
 // submits into the run's step statistics and fields as they arrive, and builds the run's summary.
 // A crash or hang of any rank stops the others and rejects with RankFailedError; an abort cancels; a stop and keep
 // (stop-and-keep.ts) ends every rank after the same submit and returns the run so far as at a normal end.
+import { isHostPhase } from '../../common/reports/rank-time.js';
 import { SurfaceAccumulator } from '../../solver/surface-accumulator.js';
 import { surfaceSummary } from '../../solver/surface-summary.js';
 import type { SolverTables } from '../../solver/tables.js';
@@ -12,7 +13,6 @@ import { fileURLToPath } from 'node:url';
 import type { Case } from '../../common/case-schema.js';
 import type { RunSummary } from '../../common/run-summary.js';
 import { RunCancelled, type Progress, type SplitStats, type StepStats } from '../../solver/loop-types.js';
-import { blockSubmits } from '../../solver/submit-plan.js';
 import { summarize } from '../../solver/summary.js';
 import type { SampleCounters } from '../../solver/field-accumulator.js';
 import { sampleStateOfFrames } from '../../solver/sample-buffers.js';
@@ -230,7 +230,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   const channel = await OrchestratorChannel.open({ transport: o.transport });
   const warmup = o.resume ? 0 : o.warmupSteps ?? 0;
   const blockPlan = o.resume ? o.resume.loop.blockPlan : { from: warmup, steps: c.run.steps };
-  const assembler = new RunAssembler(c, subdomains, blockSubmits(c, blockPlan.from, blockPlan.steps), blockPlan.from + blockPlan.steps);
+  const assembler = new RunAssembler(c, subdomains, blockPlan);
   if (o.resume?.loop.fields) assembler.fields.counters = { ...o.resume.loop.fields };
   let keeper: CheckpointKeeper | null = null;
   // with balancing, a submit's checkpoint opens once the decision after it is made (the ranks write their files in
@@ -286,8 +286,8 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   const livePlanes = o.onFields && c.sampling.enabled ? new LivePlanes(c, tables, channel, o.ranks, () => assembler.fields.samples) : null;
   try {
     channel.on('batch', (m) => {
-      const { index, steps, passes, particles } = m.message;
-      const merged = assembler.add(m.rank, index, { steps, passes, particles, phases: [] });
+      const { index, steps, passes, particles, gpuSeconds } = m.message;
+      const merged = assembler.add(m.rank, index, { steps, passes, particles, phases: [], gpuSeconds: gpuSeconds ?? 0 });
       if (!merged) return;
       o.onSteps?.(merged);
       // the live view: a plane read from the ranks' GPUs (LiveFields paces the requests)
@@ -311,7 +311,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     o.onLaunched?.(ranks);
     // a relayout's cost in particle-steps depends on whether the ranks' adapters are GPUs or software (rebalancer.ts)
     if (balance) {
-      balance.software = [...hellos.values()].every((h) => h.adapter?.software === true);
+      balance.setAdapters([...hellos.values()].every((h) => h.adapter?.software === true));
       // fewer, larger relayout rounds where every rank's adapter binds more than WebGPU's default
       balance.roundBytes = relayoutRoundBytes(Math.min(...[...hellos.values()].map((h) => h.adapter?.maxBinding ?? 0)));
     }
@@ -346,7 +346,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     const run = finishRun(c, tables, o, assembler, balance?.decomposition ?? decomposition, ranks, dones, warmup, keep.wanted);
     if (balance) run.summary.rebalances = balance.events;
     run.summary.balance = {
-      reason: plan.reason, rebalancePercent: plan.rebalancePercent, checks: balance?.checks ?? 0,
+      reason: plan.reason, rebalancePercent: plan.rebalancePercent, ...(balance ? { by: balance.by } : {}), checks: balance?.checks ?? 0,
       ...(balance ? { fullChecks: balance.fullChecks, checkBlock: balance.block } : {}), orchestratorSeconds: balance?.seconds ?? 0,
       rankSeconds: Math.max(0, ...dones.map((x) => x.balanceSeconds ?? 0)),
       relayoutSeconds: Math.max(0, ...dones.map((x) => x.relayoutSeconds ?? 0)),
@@ -415,6 +415,8 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
   summary.ranks = ranks.length;
   summary.decomposition = d.method;
   summary.particlesPerRank = dones.map((x) => x.particles);
+  // each rank's GPU work in the loop (its passes' times, no host phases): where the time of an uneven run went
+  if (dones[0].timingSource === 'gpu-timestamps') summary.gpuSecondsPerRank = dones.map((x) => x.phases.filter((p) => !isHostPhase(p.name)).reduce((sum, p) => sum + p.totalSeconds, 0));
   summary.loadNonUniformity = un.length > 0 ? un[un.length - 1] : 0;
   summary.loadNonUniformityMean = un.length > 0 ? un.reduce((s, x) => s + x, 0) / un.length : 0;
   summary.rankAdapters = ranks.map((r) => ({ rank: r.rank, gpu: r.gpu, pinned: r.pinned, description: r.adapter.description }));

@@ -57,6 +57,8 @@ export const batchSchema = z.object({
   steps: z.array(stepStatsSchema),
   passes: count,
   particles: count,
+  /** Seconds this rank's GPU worked in this submit (its passes' times; absent with timing off): balancing by time. */
+  gpuSeconds: seconds.optional(),
   frameBytes: z.array(count),
 });
 
