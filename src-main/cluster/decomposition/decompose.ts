@@ -1,8 +1,10 @@
 // Method dispatch by table: build a decomposition by method name (the CLI's --decomposition), and
-// rebalance one with the same method using per-cell weights (particle counts).
+// rebalance one with the same method using per-cell weights (particle counts): from scratch (rebalance), or keeping
+// its structure and moving only its cuts (recut: slab axis, block factorisation, rcb bisection tree).
 import { blockDecomposition } from './block.js';
 import { DecompositionError } from './errors.js';
 import { rcbDecomposition } from './rcb.js';
+import { rcbTreeOf, recutRcbTree } from './rcb-tree.js';
 import { slabAxisOf, slabDecomposition } from './slab.js';
 import { METHODS, type Decomposition, type Grid, type Method, type Weights } from './types.js';
 
@@ -32,4 +34,27 @@ export function decompose(method: Method, grid: Grid, ranks: number, weights?: W
 /** Recomputes a decomposition with its own method (and slab axis), same grid and ranks, balanced by the weights. */
 export function rebalance(d: Decomposition, weights: Weights): Decomposition {
   return builderOf(d.method)(d.grid, d.boxes.length, weights, d);
+}
+
+/** Cuts grid over the ranks of d the way d is cut (its structure), by new weights. */
+type Recutter = (d: Decomposition, weights: Weights, grid: Grid) => Decomposition;
+
+/** One re-cut per method: slabs and blocks keep their axis and factorisation already when rebuilt, rcb keeps its tree. */
+const RECUTTERS: Record<Method, Recutter> = {
+  slab: (d, weights, grid) => slabDecomposition(grid, d.boxes.length, slabAxisOf(d), weights),
+  block: (d, weights, grid) => blockDecomposition(grid, d.boxes.length, weights),
+  rcb: (d, weights, grid) => {
+    const tree = rcbTreeOf(d);
+    return tree === undefined ? rcbDecomposition(grid, d.boxes.length, weights) : recutRcbTree(grid, d.boxes.length, tree, weights);
+  },
+};
+
+/**
+ * The decomposition d with its cuts moved to the weighted medians of the new weights, its structure kept (slab axis,
+ * block factorisation, rcb bisection tree: axes and rank splits), so that fewer cells change owner than with
+ * rebalance (rcb from scratch when d's boxes form no bisection tree); grid, when given, is another grid to cut the same way (a rebalance check's coarse grid).
+ */
+export function recut(d: Decomposition, weights: Weights, grid: Grid = d.grid): Decomposition {
+  builderOf(d.method);
+  return RECUTTERS[d.method](d, weights, grid);
 }

@@ -24,7 +24,7 @@ export function rcbDecomposition(grid: Grid, ranks: number, weights?: Weights): 
 }
 
 /** Assigns box to ranks [first, first + count), bisecting it recursively; needs boxCells(box) >= count. */
-function bisect(grid: Grid, weights: Weights | undefined, box: Box, first: number, count: number, out: Box[]): void {
+export function bisect(grid: Grid, weights: Weights | undefined, box: Box, first: number, count: number, out: Box[]): void {
   if (count === 1) {
     out[first] = box;
     return;
@@ -35,28 +35,36 @@ function bisect(grid: Grid, weights: Weights | undefined, box: Box, first: numbe
 }
 
 /** Rank counts for the low side, nearest to an even split first. */
-function lowRankOrder(count: number): number[] {
+export function lowRankOrder(count: number): number[] {
   const order: number[] = [];
   for (let k = 1; k < count; k++) order.push(k);
   return order.sort((a, b) => Math.abs(2 * a - count) - Math.abs(2 * b - count) || a - b);
 }
 
-/** The weighted-median cut of box along axis for count ranks, keeping >= one cell per rank on each side; null when impossible. */
-function splitAlong(grid: Grid, weights: Weights | undefined, box: Box, count: number, axis: Axis): (Split & { error: number }) | null {
-  const extent = boxExtent(box);
-  const length = extent[axis];
+/**
+ * The weighted-median cut of box along axis giving lowRanks of count ranks to the low side, keeping >= one cell per
+ * rank on each side (and its distance from the target, a share of the box's weight); null when impossible.
+ */
+export function cutFor(grid: Grid, weights: Weights | undefined, box: Box, count: number, axis: Axis, lowRanks: number): { cut: number; error: number } | null {
+  const length = boxExtent(box)[axis];
   if (length < 2) return null;
   const area = boxCells(box) / length;
+  const min = Math.ceil(lowRanks / area);
+  const max = length - Math.ceil((count - lowRanks) / area);
+  if (min > max) return null;
+  let prefix = prefixSums(planeProfile(grid, weights, box, axis));
+  // A box without weight splits by volume.
+  if (!(prefix[length] > 0)) prefix = prefixSums(planeProfile(grid, undefined, box, axis));
+  const target = (prefix[length] * lowRanks) / count;
+  const cut = nearestCut(prefix, target, min, max);
+  return { cut: box.lo[axis] + cut, error: Math.abs(prefix[cut] - target) / prefix[length] };
+}
+
+/** The weighted-median cut of box along axis for count ranks, the most even rank split that fits first; null when none fits. */
+function splitAlong(grid: Grid, weights: Weights | undefined, box: Box, count: number, axis: Axis): (Split & { error: number }) | null {
   for (const lowRanks of lowRankOrder(count)) {
-    const min = Math.ceil(lowRanks / area);
-    const max = length - Math.ceil((count - lowRanks) / area);
-    if (min > max) continue;
-    let prefix = prefixSums(planeProfile(grid, weights, box, axis));
-    // A box without weight splits by volume.
-    if (!(prefix[length] > 0)) prefix = prefixSums(planeProfile(grid, undefined, box, axis));
-    const target = (prefix[length] * lowRanks) / count;
-    const cut = nearestCut(prefix, target, min, max);
-    return { axis, cut: box.lo[axis] + cut, lowRanks, error: Math.abs(prefix[cut] - target) / prefix[length] };
+    const found = cutFor(grid, weights, box, count, axis, lowRanks);
+    if (found) return { axis, lowRanks, ...found };
   }
   return null;
 }

@@ -9,8 +9,12 @@
 // A check decides in two rounds: whether a split pays, from a split of the coarse grid (coarse-grid.ts: every rank's
 // counts summed over blocks of cells; propose()), and only then the split itself from every cell's state, as exact as
 // before (cuts between any cells), taken if it pays with its exact moves (commit()).
+// Each round weighs two splits: the one in force with its cuts moved to the new medians (recut: the same slab axis,
+// block factorisation or rcb bisection tree, so only particles near the cuts move) and the method's split from scratch
+// (rcb may then pick other axes and hand whole regions to other ranks); it takes the one that saves the most
+// particle-steps net of its moves (issue 24: on the hypersonic wedge no split from scratch ever paid).
 import { copyOwnedCells, subdomainOf, takeOwnedCells, type Subdomain } from '../../solver/subdomain.js';
-import { rebalance } from '../decomposition/decompose.js';
+import { rebalance, recut } from '../decomposition/decompose.js';
 import { loadNonUniformity, shouldRebalance } from '../decomposition/load.js';
 import { boxWeight, intersectBoxes } from '../decomposition/box.js';
 import { SummedWeights } from '../decomposition/summed-weights.js';
@@ -106,6 +110,45 @@ export function movedWeight(from: Decomposition, to: Decomposition, weights: Wei
   return moved;
 }
 
+/** A candidate split with the slowest rank's load it gives and the particles it moves. */
+interface Candidate {
+  split: Decomposition;
+  largest: number;
+  moved: number;
+}
+
+/**
+ * The candidate that pays and saves the most particle-steps over `left` steps net of its moves (gain x left - cost x
+ * moved); on equal savings (left infinite) the lighter slowest rank, then the fewer moved, then the earlier; null when none pays.
+ */
+function bestCandidate(candidates: readonly Candidate[], largestBefore: number, left: number, cost: RelayoutCost): Candidate | null {
+  let best: Candidate | null = null;
+  let bestSaving = -Infinity;
+  for (const c of candidates) {
+    const gain = largestBefore - c.largest;
+    if (!(gain > 0)) continue;
+    const price = cost.movedParticleSteps * (c.moved + cost.fixedParticles);
+    if (!(gain * left > price)) continue;
+    const saving = left === Infinity ? Infinity : gain * left - price;
+    const better = !best || saving > bestSaving
+      || (saving === bestSaving && (c.largest < best.largest || (c.largest === best.largest && c.moved < best.moved)));
+    if (better) {
+      best = c;
+      bestSaving = saving;
+    }
+  }
+  return best;
+}
+
+/** The splits that change the layout, each with its slowest rank's load and the particles it moves from `from` (same grid). */
+function weigh(splits: Decomposition[], from: Decomposition, summed: SummedWeights, changes: (split: Decomposition) => boolean): Candidate[] {
+  return splits.filter(changes).map((split) => ({
+    split,
+    largest: Math.max(...split.boxes.map((b) => boxWeight(from.grid, summed, b))),
+    moved: movedWeight(from, split, summed),
+  }));
+}
+
 export class Rebalancer {
   /** Steps after which the grid was re-decomposed, with UN (percent) before and after. */
   readonly events: RebalanceEvent[];
@@ -168,10 +211,11 @@ export class Rebalancer {
   }
 
   /**
-   * The first round of a check after `step` with non-uniformity `un`: the run's method splits the coarse grid weighted
-   * by every rank's block counts (coarse[r]: coarseCountsOf the rank's cells); a proposal when that split changes the
-   * layout and the particle-steps it saves over the steps left exceed what its moves cost (estimated from the blocks
-   * nearest the current boxes). Null keeps the split (and backs off) without gathering any cell's state.
+   * The first round of a check after `step` with non-uniformity `un`: the split in force re-cut and the run's method
+   * from scratch split the coarse grid weighted by every rank's block counts (coarse[r]: coarseCountsOf the rank's
+   * cells); a proposal when one of them changes the layout and the particle-steps it saves over the steps left exceed
+   * what its moves cost (estimated from the blocks nearest the current boxes). Null keeps the split (and backs off)
+   * without gathering any cell's state.
    */
   propose(step: number, un: number, coarse: readonly Uint32Array[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }): RebalanceProposal | null {
     if (!shouldRebalance(un, this.thresholdPercent)) return null;
@@ -187,22 +231,23 @@ export class Rebalancer {
     });
     const summed = new SummedWeights(cg.grid, blocks);
     const nearest: Decomposition = { ...this.current, grid: cg.grid, boxes: this.current.boxes.map((b) => nearestCoarseBox(b, cg)) };
-    const split = rebalance(nearest, summed);
-    if (JSON.stringify(split.boxes.map((b) => fineBoxOf(b, cg))) === JSON.stringify(this.current.boxes)) return this.keep();
-    const after = split.boxes.map((b) => boxWeight(cg.grid, summed, b));
-    const gain = Math.max(...before) - Math.max(...after);
-    return this.pays(step, gain, movedWeight(nearest, split, summed), cost) ? { step, un, cost } : this.keep();
+    const current = JSON.stringify(this.current.boxes);
+    // the split in force re-cut on the blocks (its structure read from its own boxes), and the split from scratch
+    const candidates = weigh([recut(this.current, summed, cg.grid), rebalance(nearest, summed)], nearest, summed,
+      (split) => JSON.stringify(split.boxes.map((b) => fineBoxOf(b, cg))) !== current);
+    return bestCandidate(candidates, Math.max(...before), this.left(step), cost) ? { step, un, cost } : this.keep();
   }
 
-  /** Whether a split whose slowest rank is `gain` particles lighter pays for moving `moved` over the steps left after `step`. */
-  private pays(step: number, gain: number, moved: number, cost: RelayoutCost): boolean {
-    return gain > 0 && gain * Math.max(0, this.lastStep - step) > cost.movedParticleSteps * (moved + cost.fixedParticles);
+  /** Steps left after `step` (what a new split can still save over). */
+  private left(step: number): number {
+    return Math.max(0, this.lastStep - step);
   }
 
   /**
-   * The second round, after a proposal: the run's method splits the grid weighted by every cell's count (states[r]: rank
-   * r's cells), and the split is taken if it changes the layout and pays with the exact particles it moves; each rank
-   * then gets the (sigma c_r)_max and remainders of its new cells.
+   * The second round, after a proposal: the split in force re-cut and the run's method from scratch split the grid
+   * weighted by every cell's count (states[r]: rank r's cells), and of those that change the layout and pay with the
+   * exact particles they move, the one that saves the most is taken (bestCandidate); each rank then gets the
+   * (sigma c_r)_max and remainders of its new cells.
    */
   commit(proposal: RebalanceProposal, states: CellState[]): RebalanceDecision | null {
     const { step, un, cost } = proposal;
@@ -214,12 +259,15 @@ export class Rebalancer {
     states.forEach((s, r) => copyOwnedCells(s.counts, subs[r], grid, weights));
     // box sums in O(1) from here on: the split, the loads before and after, the particles that move
     const summed = new SummedWeights(grid, weights);
-    const next = rebalance(this.current, summed);
     const before = this.current.boxes.map((b) => boxWeight(grid, summed, b));
+    const current = JSON.stringify(this.current.boxes);
+    // the split in force with its cuts moved, and the split from scratch: the one that saves the most, if any pays
+    const candidates = weigh([recut(this.current, summed), rebalance(this.current, summed)], this.current, summed,
+      (split) => JSON.stringify(split.boxes) !== current);
+    const best = bestCandidate(candidates, Math.max(...before), this.left(step), cost);
+    if (!best) return this.keep();
+    const { split: next, moved } = best;
     const after = next.boxes.map((b) => boxWeight(grid, summed, b));
-    const moved = movedWeight(this.current, next, summed);
-    if (JSON.stringify(next.boxes) === JSON.stringify(this.current.boxes)) return this.keep();
-    if (!this.pays(step, Math.max(...before) - Math.max(...after), moved, cost)) return this.keep();
     this.backoff = 1;
     let maxSend = 0;
     this.current.boxes.forEach((from, r) => next.boxes.forEach((to, d) => {
