@@ -5,7 +5,11 @@
 // A new layout is taken only when it pays: the particle-steps it saves over the steps left must exceed what
 // moving the particles (and, once sampling has begun, the sampling state) costs (RelayoutCost). Checks that find nothing worth doing back off
 // (1, 2, 4, ... submits), so a case whose imbalance cannot be cured is not asked for its cell counts every submit.
-// Every input is a count, so the same run decides the same way every time (and after a resume).
+// Balancing by time (rank-cost.ts; GPUs): the loads are the counts priced by each rank's measured GPU seconds per
+// particle-step (a cell's count times the price on the rank that holds it), UN is that of the ranks' GPU time, and a
+// split evens out the priced loads; moves are still counted in particles. By counts (software adapters, or
+// DSMC_BALANCE_BY=particles) every input is a count, so the same run decides the same way every time (and after a
+// resume); by time the decisions follow the measured times (the fields do not depend on the split either way).
 // A check decides in two rounds: whether a split pays, from a split of the coarse grid (coarse-grid.ts: every rank's
 // counts summed over blocks of cells; propose()), and only then the split itself from every cell's state, as exact as
 // before (cuts between any cells), taken if it pays with its exact moves (commit()).
@@ -18,6 +22,7 @@ import { rebalance, recut } from '../decomposition/decompose.js';
 import { loadNonUniformity, shouldRebalance } from '../decomposition/load.js';
 import { boxWeight, intersectBoxes } from '../decomposition/box.js';
 import { SummedWeights } from '../decomposition/summed-weights.js';
+import { owner } from '../decomposition/owner.js';
 import { coarseCountsOf, coarseGridOf, fineBoxOf, nearestCoarseBox, type CoarseGrid } from '../decomposition/coarse-grid.js';
 import type { Decomposition, Grid, Weights } from '../decomposition/types.js';
 
@@ -91,6 +96,8 @@ export interface RebalanceProposal {
   step: number;
   un: number;
   cost: RelayoutCost;
+  /** Balancing by time: each rank's price of a particle-step over the mean (rank-cost.ts); absent: by counts. */
+  factors?: number[];
 }
 
 /** A subdomain's cells of a global per-cell array, in its local order. */
@@ -140,13 +147,23 @@ function bestCandidate(candidates: readonly Candidate[], largestBefore: number, 
   return best;
 }
 
-/** The splits that change the layout, each with its slowest rank's load and the particles it moves from `from` (same grid). */
-function weigh(splits: Decomposition[], from: Decomposition, summed: SummedWeights, changes: (split: Decomposition) => boolean): Candidate[] {
+/**
+ * The splits that change the layout, each with its slowest rank's load (from `loads`: counts, or counts weighted by the
+ * ranks' measured prices) and the particles it moves from `from` (from `counts`; same grid).
+ */
+function weigh(splits: Decomposition[], from: Decomposition, loads: SummedWeights, counts: SummedWeights, changes: (split: Decomposition) => boolean): Candidate[] {
   return splits.filter(changes).map((split) => ({
     split,
-    largest: Math.max(...split.boxes.map((b) => boxWeight(from.grid, summed, b))),
-    moved: movedWeight(from, split, summed),
+    largest: Math.max(...split.boxes.map((b) => boxWeight(from.grid, loads, b))),
+    moved: movedWeight(from, split, counts),
   }));
+}
+
+/** Per-cell loads for balancing by time: each cell's count times the price of a particle on the rank that holds it now. */
+function pricedTable(grid: Grid, counts: ArrayLike<number>, owners: Int32Array, factors: readonly number[]): SummedWeights {
+  const loads = new Float64Array(counts.length);
+  for (let k = 0; k < counts.length; k++) if (counts[k] > 0) loads[k] = counts[k] * factors[owners[k]];
+  return new SummedWeights(grid, loads);
 }
 
 export class Rebalancer {
@@ -217,25 +234,31 @@ export class Rebalancer {
    * what its moves cost (estimated from the blocks nearest the current boxes). Null keeps the split (and backs off)
    * without gathering any cell's state.
    */
-  propose(step: number, un: number, coarse: readonly Uint32Array[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }): RebalanceProposal | null {
+  propose(step: number, un: number, coarse: readonly Uint32Array[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }, factors?: readonly number[]): RebalanceProposal | null {
     if (!shouldRebalance(un, this.thresholdPercent)) return null;
     const cg = this.coarse;
-    const blocks = new Uint32Array(cg.grid[0] * cg.grid[1] * cg.grid[2]);
-    const before = coarse.map((c) => {
+    const nBlocks = cg.grid[0] * cg.grid[1] * cg.grid[2];
+    const blocks = new Uint32Array(nBlocks);
+    // balancing by time: each block's count priced by the rank whose cells it sums (a block at a boundary sums two)
+    const priced = factors ? new Float64Array(nBlocks) : null;
+    const before = coarse.map((c, r) => {
       let total = 0;
       for (let k = 0; k < c.length; k++) {
         blocks[k] += c[k];
+        if (priced) priced[k] += c[k] * factors![r];
         total += c[k];
       }
-      return total;
+      return priced ? total * factors![r] : total;
     });
     const summed = new SummedWeights(cg.grid, blocks);
+    const loads = priced ? new SummedWeights(cg.grid, priced) : summed;
     const nearest: Decomposition = { ...this.current, grid: cg.grid, boxes: this.current.boxes.map((b) => nearestCoarseBox(b, cg)) };
     const current = JSON.stringify(this.current.boxes);
     // the split in force re-cut on the blocks (its structure read from its own boxes), and the split from scratch
-    const candidates = weigh([recut(this.current, summed, cg.grid), rebalance(nearest, summed)], nearest, summed,
+    const candidates = weigh([recut(this.current, loads, cg.grid), rebalance(nearest, loads)], nearest, loads, summed,
       (split) => JSON.stringify(split.boxes.map((b) => fineBoxOf(b, cg))) !== current);
-    return bestCandidate(candidates, Math.max(...before), this.left(step), cost) ? { step, un, cost } : this.keep();
+    if (!bestCandidate(candidates, Math.max(...before), this.left(step), cost)) return this.keep();
+    return factors ? { step, un, cost, factors: [...factors] } : { step, un, cost };
   }
 
   /** Steps left after `step` (what a new split can still save over). */
@@ -250,7 +273,7 @@ export class Rebalancer {
    * (sigma c_r)_max and remainders of its new cells.
    */
   commit(proposal: RebalanceProposal, states: CellState[]): RebalanceDecision | null {
-    const { step, un, cost } = proposal;
+    const { step, un, cost, factors } = proposal;
     const grid = this.current.grid;
     const nCells = grid[0] * grid[1] * grid[2];
     const subs = this.current.boxes.map((_, r) => subdomainOf(this.current, r));
@@ -259,15 +282,18 @@ export class Rebalancer {
     states.forEach((s, r) => copyOwnedCells(s.counts, subs[r], grid, weights));
     // box sums in O(1) from here on: the split, the loads before and after, the particles that move
     const summed = new SummedWeights(grid, weights);
-    const before = this.current.boxes.map((b) => boxWeight(grid, summed, b));
+    // balancing by time: the split evens out the counts priced by the rank that holds each cell now
+    const loads = factors ? pricedTable(grid, weights, owner(this.current), factors) : summed;
+    const before = this.current.boxes.map((b) => boxWeight(grid, loads, b));
     const current = JSON.stringify(this.current.boxes);
     // the split in force with its cuts moved, and the split from scratch: the one that saves the most, if any pays
-    const candidates = weigh([recut(this.current, summed), rebalance(this.current, summed)], this.current, summed,
+    const candidates = weigh([recut(this.current, loads), rebalance(this.current, loads)], this.current, loads, summed,
       (split) => JSON.stringify(split.boxes) !== current);
     const best = bestCandidate(candidates, Math.max(...before), this.left(step), cost);
     if (!best) return this.keep();
     const { split: next, moved } = best;
-    const after = next.boxes.map((b) => boxWeight(grid, summed, b));
+    const after = next.boxes.map((b) => boxWeight(grid, loads, b));
+    const particlesBefore = this.current.boxes.map((b) => boxWeight(grid, summed, b));
     this.backoff = 1;
     let maxSend = 0;
     this.current.boxes.forEach((from, r) => next.boxes.forEach((to, d) => {
@@ -290,7 +316,7 @@ export class Rebalancer {
       subdomains,
       sigmaCrMax: subdomains.map((s) => localCells(sigma, s, grid)),
       remainder: subdomains.map((s) => localCells(remainder, s, grid)),
-      largest: Math.max(...before),
+      largest: Math.max(...particlesBefore),
       moved,
       maxSend,
       unAfter,
@@ -298,9 +324,9 @@ export class Rebalancer {
   }
 
   /** Both rounds from every cell's state at once (in-process runs and tests): propose() on their blocks, then commit(). */
-  decide(step: number, un: number, states: CellState[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }): RebalanceDecision | null {
+  decide(step: number, un: number, states: CellState[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }, factors?: readonly number[]): RebalanceDecision | null {
     const coarse = states.map((s, r) => coarseCountsOf(s.counts, this.current.boxes[r], this.coarse));
-    const proposal = this.propose(step, un, coarse, cost);
+    const proposal = this.propose(step, un, coarse, cost, factors);
     return proposal && this.commit(proposal, states);
   }
 }
