@@ -19,6 +19,8 @@
 #   base      A/B against a base build unpacked as out-base/ (bin-base/dsmc.js runs it): the box on N and 2 ranks,
 #             each build twice, interleaved; then N ranks of each build with --detail, and one GPU with a rank's share
 #   wedge-base  the wedge's default on 1 rank, and on N ranks with the new and the base build
+#   wedge-time  the wedge on 1 and N ranks: default, --rebalance 20 and 10 by measured time, --rebalance 20 by counts
+#   sampled-base  the box sampled every step on 1 and N ranks, new build against the base build, and unsampled on N and 1
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
 # Usage: source .device-carry/setup.sh && bash bench/early-move-bench.sh N STEPS PART...
 set -uo pipefail
@@ -40,7 +42,9 @@ line() {
     console.log('$2', '| ranks', s.ranks ?? 1, '| particle-steps/s', s.particleStepsPerSecond.toExponential(3), '| loop s', s.seconds.toFixed(3),
       '| early', early || '-', '| fields', s.fieldsSha256.slice(0, 16), '| ms per step:', phases);
     const b = s.balance;
-    if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'checks', b.checks, 'full', b.fullChecks, 'block', b.checkBlock, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
+    if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'by', b.by ?? '-', 'checks', b.checks, 'full', b.fullChecks, 'block', b.checkBlock, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
+    if (s.rebalances && s.rebalances.length > 0) console.log('   re-splits', JSON.stringify(s.rebalances.map((e) => [e.step, Math.round(e.unBefore), Math.round(e.unAfter ?? -1), e.moved])));
+    if (s.particlesPerRank) console.log('   particles per rank', JSON.stringify(s.particlesPerRank), 'GPU s per rank', JSON.stringify((s.gpuSecondsPerRank ?? []).map((x) => +x.toFixed(3))), 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), 'submits', s.host.submits);
   " 2>&1 || tail -3 "${1%.json}.err"
 }
 # one run: tag, then the command (environment through `env` in front)
@@ -132,6 +136,30 @@ for part in "$@"; do
       run "wedge-$n-rcb-20" "${wedge[@]}" --ranks "$n" --rebalance 20
       run "wedge-$n-rcb-10" "${wedge[@]}" --ranks "$n" --rebalance 10
       run "wedge-$n-slab-10" "${wedge[@]}" --ranks "$n" --decomposition slab --rebalance 10
+      ;;
+    wedge-time)
+      # the wedge on 1 and N ranks: the default (rcb, first split kept), rebalanced at UN > 20 % and 10 % by measured
+      # GPU time (the default on GPUs) and at 20 % by particle counts; re-splits re-cut the split in force or start anew
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run wedge-1 "${wedge[@]}"
+      run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-rcb-20-time" "${wedge[@]}" --ranks "$n" --rebalance 20
+      run "wedge-$n-rcb-20-particles" env DSMC_BALANCE_BY=particles "${wedge[@]}" --ranks "$n" --rebalance 20
+      run "wedge-$n-rcb-10-time" "${wedge[@]}" --ranks "$n" --rebalance 10
+      ;;
+    sampled-base)
+      # the box sampled every step on 1 and N ranks, the new build (blocks close inside 100-step submits) against the
+      # base build (20-step submits), interleaved
+      [ -f bin-base/dsmc.js ] || { echo "sampled-base: no bin-base/dsmc.js (unpack the base build first)"; continue; }
+      basebox=(node bin-base/dsmc.js run scaling-box --set run.steps="$steps")
+      run box-1-sampled-new "${box[@]}" --set sampling.enabled=true --set sampling.start=0
+      run box-1-sampled-base "${basebox[@]}" --set sampling.enabled=true --set sampling.start=0
+      for k in 1 2; do
+        run "box-$n-sampled-new-$k" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+        run "box-$n-sampled-base-$k" "${basebox[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+      done
+      run "box-$n-new" "${box[@]}" --ranks "$n"
+      run box-1-new "${box[@]}"
       ;;
     base)
       [ -f bin-base/dsmc.js ] || { echo "base: no bin-base/dsmc.js (unpack the base build first)"; continue; }
