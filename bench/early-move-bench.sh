@@ -20,6 +20,7 @@
 #             each build twice, interleaved; then N ranks of each build with --detail, and one GPU with a rank's share
 #   wedge-base  the wedge's default on 1 rank, and on N ranks with the new and the base build
 #   wedge-time  the wedge on 1 and N ranks: default, --rebalance 20 and 10 by measured time, --rebalance 20 by counts
+#   wedge-counts  the wedge on N ranks rebalanced by counts at UN > 10 %
 #   sampled-base  the box sampled every step on 1 and N ranks, new build against the base build, and unsampled on N and 1
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
 # Usage: source .device-carry/setup.sh && bash bench/early-move-bench.sh N STEPS PART...
@@ -139,13 +140,17 @@ for part in "$@"; do
       ;;
     wedge-time)
       # the wedge on 1 and N ranks: the default (rcb, first split kept), rebalanced at UN > 20 % and 10 % by measured
-      # GPU time (the default on GPUs) and at 20 % by particle counts; re-splits re-cut the split in force or start anew
+      # GPU time and at 20 % by particle counts; re-splits re-cut the split in force or start anew
       wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
       run wedge-1 "${wedge[@]}"
       run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
-      run "wedge-$n-rcb-20-time" "${wedge[@]}" --ranks "$n" --rebalance 20
+      run "wedge-$n-rcb-20-time" env DSMC_BALANCE_BY=time "${wedge[@]}" --ranks "$n" --rebalance 20
       run "wedge-$n-rcb-20-particles" env DSMC_BALANCE_BY=particles "${wedge[@]}" --ranks "$n" --rebalance 20
-      run "wedge-$n-rcb-10-time" "${wedge[@]}" --ranks "$n" --rebalance 10
+      run "wedge-$n-rcb-10-time" env DSMC_BALANCE_BY=time "${wedge[@]}" --ranks "$n" --rebalance 10
+      ;;
+    wedge-counts)
+      # the wedge on N ranks rebalanced by particle counts at UN > 10 % (re-splits re-cut the split in force)
+      run "wedge-$n-rcb-10-particles" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --rebalance 10
       ;;
     sampled-base)
       # the box sampled every step on 1 and N ranks, the new build (blocks close inside 100-step submits) against the

@@ -38,11 +38,12 @@ describe('rank cost factors', () => {
 });
 
 describe('what a run balances by', () => {
-  it('balances measured time on GPUs and counts on software adapters, unless DSMC_BALANCE_BY says otherwise', () => {
-    expect(balanceByOf(false, undefined)).toBe('time');
+  it('balances counts unless DSMC_BALANCE_BY=time asks for measured time on GPUs', () => {
+    expect(balanceByOf(false, undefined)).toBe('particles');
     expect(balanceByOf(true, undefined)).toBe('particles');
     expect(balanceByOf(false, 'particles')).toBe('particles');
-    expect(balanceByOf(true, 'time')).toBe('time');
+    expect(balanceByOf(false, 'time')).toBe('time');
+    expect(balanceByOf(true, 'time')).toBe('particles');
     expect(balanceByOf(true, '')).toBe('particles');
     expect(() => balanceByOf(false, 'cells')).toThrow(/DSMC_BALANCE_BY is 'cells': use particles or time/);
   });

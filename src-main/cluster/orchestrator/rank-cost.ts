@@ -2,9 +2,9 @@
 // particle-steps it held give its price of a particle-step; relative to the run's mean price it becomes the factor its
 // cells' counts are weighted by when the grid is re-split, so that the new split evens out the ranks' GPU time rather
 // than their particle counts (a particle in a shock layer or beside a body costs more than one in the free stream:
-// more collisions, more surface hits, more cells crossed). Where the ranks ran untimed, or on software adapters (whose
-// wall-clock phase times are not the GPU's), the split stays by particle counts, which every rank and a resumed run
-// agree on exactly.
+// more collisions, more surface hits, more cells crossed). An option (DSMC_BALANCE_BY=time) for now: the default
+// balances particle counts (balanceByOf says why), as do runs untimed or on software adapters (whose wall-clock phase
+// times are not the GPU's); counts are what every rank and a resumed run agree on exactly.
 import { loadNonUniformity } from '../decomposition/load.js';
 
 /** How a run's re-splits weigh the cells: by particle counts, or by counts times each rank's measured price of a particle. */
@@ -31,9 +31,13 @@ export function rankCostOf(gpuSeconds: readonly number[], particleSteps: readonl
   return { factors: gpuSeconds.map((g, r) => g / particleSteps[r] / mean), un: loadNonUniformity(gpuSeconds) };
 }
 
-/** The run's choice: DSMC_BALANCE_BY (particles or time) when set, else time on GPUs and particles on software adapters. */
+/**
+ * The run's choice: particle counts, unless DSMC_BALANCE_BY=time asks for measured time on GPUs (software adapters
+ * always balance counts). Counts are the default: on the hypersonic wedge (2 x H100, docs/PERFORMANCE.md) pricing each
+ * rank's particles by its GPU seconds over-corrected (the inflow rank's injection is a cost per face, not per particle,
+ * so moving its particles away raised its price further), re-split four times and ran at 61 % of the unbalanced speed.
+ */
 export function balanceByOf(software: boolean, env: string | undefined = process.env.DSMC_BALANCE_BY): BalanceBy {
-  if (env === 'particles' || env === 'time') return env;
-  if (env !== undefined && env !== '') throw new Error(`DSMC_BALANCE_BY is '${env}': use particles or time (or leave it unset)`);
-  return software ? 'particles' : 'time';
+  if (env !== undefined && env !== '' && env !== 'particles' && env !== 'time') throw new Error(`DSMC_BALANCE_BY is '${env}': use particles or time (or leave it unset)`);
+  return env === 'time' && !software ? 'time' : 'particles';
 }

@@ -45,7 +45,10 @@ export class MigratePhase {
 
   /** Emits the injected particles of this step that belong to other ranks. */
   encodeCollectInjected(pass: GPUComputePassEncoder, set: 0 | 1): void {
-    this.dispatch(pass, this.collectInjected, this.groups[set].collectInjected, this.ctx.state.capacity);
+    // workgroups for the particles injected this step (after_inject_scan wrote them), not for the whole capacity
+    pass.setPipeline(this.collectInjected);
+    pass.setBindGroup(0, this.groups[set].collectInjected);
+    pass.dispatchWorkgroupsIndirect(this.ctx.state.injectDispatch, 0);
   }
 
   /** Emits every particle that belongs to another rank again (after the migrant buffer grew). */
