@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { fieldsSha256 } from '../../src-main/solver/fields.js';
 import { RunStore } from '../../src-main/store/run-store.js';
+import { processRuns } from '../helpers/process-alive.js';
 import { runNode } from '../helpers/run-process.js';
 
 export const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
@@ -57,16 +58,6 @@ export function recorded(dataDir: string, runId: number) {
 
 /** Sleeps. */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** True while a process exists. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Where a kill lands: the orchestrator (the dsmc process itself) or one rank process. */
 export type KillTarget = { kind: 'orchestrator' } | { kind: 'rank'; rank: number };
@@ -126,8 +117,9 @@ export async function runAndKill(dataDir: string, args: string[], atStep: number
     }
   }
   const end = await exited(child, 60_000);
-  // ranks outlive a killed orchestrator until their supervisor watch notices (250 ms)
-  for (let k = 0; k < 100 && rankPids.some(alive); k++) await sleep(50);
+  // ranks outlive a killed orchestrator until their supervisor watch notices (250 ms); an exited one init has not
+  // reaped yet (up to 2 s later) holds nothing and counts as gone
+  for (let k = 0; k < 100 && rankPids.some(processRuns); k++) await sleep(50);
   if (killedAtStep === null && end.code !== 0) throw new Error(`dsmc ${args.join(' ')} exited ${end.code} before the kill: ${stderr}`);
   return { runId, killedAtStep, exitCode: end.code, signal: end.signal, rankPids };
 }

@@ -152,7 +152,6 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
   return { assembler, sims, results, decomposition: rebalancer?.decomposition ?? d, events: rebalancer?.events ?? [] };
 }
 
-/** Every live particle of the given ranks as (cell word, vx, rotational, vibrational energy) bits, sorted: the same on any decomposition. */
 /** Every live particle of the ranks as text (cell word and the bits of position and velocity), sorted: equal for bitwise-equal runs. */
 export async function particleState(sims: Simulation[]): Promise<string[]> {
   const out: string[] = [];
@@ -164,6 +163,7 @@ export async function particleState(sims: Simulation[]): Promise<string[]> {
   return out.sort();
 }
 
+/** Every live particle of the given ranks as (cell word, vx, rotational, vibrational energy) bits, sorted: the same on any decomposition. */
 export async function internalState(sims: Simulation[]): Promise<string[]> {
   const out: string[] = [];
   for (const sim of sims) {

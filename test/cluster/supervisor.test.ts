@@ -3,12 +3,13 @@
 // the run with that rank's reason and last lines and stop the others; cancel stops all cleanly.
 // The ranks run fixtures/ring-rank.mjs on the compiled out/ (npm test builds it first; else npx tsc -p tsconfig.json).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RankFailedError } from '../../src-main/cluster/supervisor/errors.js';
+import { processRuns } from '../helpers/process-alive.js';
 import { configureRing, range, startRing, type Ring, type RingOptions } from './ring-harness.js';
 
 const STEPS = 5;
@@ -146,28 +147,12 @@ describe('supervision', () => {
     const orchestrator = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
     const [line] = await createInterface({ input: orchestrator.stdout })[Symbol.asyncIterator]().next().then((r) => [r.value as string]);
     const { pids, address } = JSON.parse(line) as { pids: number[]; address: string };
-    expect(pids.every(isAlive)).toBe(true);
+    expect(pids.every(processRuns)).toBe(true);
     orchestrator.kill('SIGKILL');
     const t0 = Date.now();
-    while (pids.some(isAlive) && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 50));
-    expect(pids.filter(isAlive)).toEqual([]);
+    while (pids.some(processRuns) && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 50));
+    expect(pids.filter(processRuns)).toEqual([]);
     expect(Date.now() - t0).toBeLessThan(2000);
     rmSync(dirname(address.slice('ipc://'.length)), { recursive: true, force: true }); // SIGKILL left its ipc folder
   });
 });
-
-/** True while a process with this pid runs (an exited one waiting for init to reap it, a zombie, does not count). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  if (!existsSync('/proc')) return true;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}

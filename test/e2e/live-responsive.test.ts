@@ -9,8 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunStore } from '../../src-main/store/run-store.js';
 import { ROOT, openBrowserSession, type BrowserSession } from './browser-session.js';
-import { dsmc } from './cli-runs.js';
 
 let session: BrowserSession;
 let page: Page;
@@ -29,6 +29,16 @@ async function roundTrips(p: Page, ms: number): Promise<number[]> {
     await new Promise((r) => setTimeout(r, 50));
   }
   return out;
+}
+
+/** Ids of the runs the data folder lists as running (read in this process: what `dsmc runs --status running` lists). */
+function runningIds(dataDir: string): number[] {
+  const store = RunStore.open({ dataDir });
+  try {
+    return store.listRuns({ status: 'running' }).map((r) => r.id);
+  } finally {
+    store.close();
+  }
 }
 
 /** The q-quantile of a list of numbers. */
@@ -101,8 +111,7 @@ describe('the live page of a run launched from the app', () => {
     const exited = new Promise((r) => cli.once('exit', r));
     try {
       // the app's run was run 1: the CLI's is run 2 of this fresh data folder, opened once it is recorded
-      const running = async () => JSON.parse(await dsmc(session.serve.dataDir, ['runs', '--status', 'running', '--json'])) as { id: number }[];
-      await expect.poll(async () => (await running()).map((r) => r.id), { timeout: 120_000, interval: 1000 }).toEqual([2]);
+      await expect.poll(() => runningIds(session.serve.dataDir), { timeout: 120_000, interval: 100 }).toEqual([2]);
       await page.goto(`${session.serve.url}#/runs/2/live`);
       await page.reload();
       await measureLivePage('run from the CLI (control)');

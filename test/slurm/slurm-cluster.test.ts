@@ -54,6 +54,14 @@ async function summaryOf(args: string[]): Promise<Record<string, unknown> & { st
   return { ...JSON.parse(lines[lines.length - 1]), stderr: r.stderr };
 }
 
+/** The one-rank run of CASE every Slurm run is compared with (run once, by the first test that needs it). */
+let oneRank: Promise<Record<string, unknown>> | null = null;
+/** The --json summary of CASE on one local rank. */
+function oneRankSummary(): Promise<Record<string, unknown>> {
+  oneRank ??= summaryOf([...CASE]);
+  return oneRank;
+}
+
 /** Reads the run database. */
 function withStore<T>(use: (s: RunStore) => T): T {
   const s = RunStore.open({ dataDir });
@@ -107,7 +115,7 @@ function queueEmpty(): boolean {
 
 describe.skipIf(SKIP !== null)('dsmc run --launcher slurm on simulated hosts', () => {
   it('2 hosts x 1 and 2 hosts x 2 ranks over tcp give the one-rank fields, bitwise; hosts and job recorded; the job followed', async () => {
-    const one = await summaryOf([...CASE]);
+    const one = await oneRankSummary();
     const two = await summaryOf([...CASE, '--launcher', 'slurm', '--profile', 'sim']);
     expect(two.ranks).toBe(2);
     expect(two.fieldsSha256).toBe(one.fieldsSha256);
@@ -162,7 +170,7 @@ describe.skipIf(SKIP !== null)('dsmc run --launcher slurm on simulated hosts', (
   });
 
   it('inside an allocation (salloc, SLURM_JOB_ID set) the ranks start as one srun step there, with the one-rank fields', async () => {
-    const one = await summaryOf([...CASE, '--no-save']);
+    const one = await oneRankSummary();
     const r = await runProcess('salloc', ['--nodes=2', `--partition=${cluster.partition}`, process.execPath, BIN, 'run', ...CASE, '--launcher', 'slurm', '--profile', 'sim',
       '--json', '--no-progress', '--data-dir', dataDir], { timeout: 120_000, env: cluster.env });
     expect(r.status, r.stderr).toBe(0);
