@@ -21,6 +21,7 @@
 #   wedge-base  the wedge's default on 1 rank, and on N ranks with the new and the base build
 #   wedge-time  the wedge on 1 and N ranks: default, --rebalance 20 and 10 by measured time, --rebalance 20 by counts
 #   wedge-counts  the wedge on N ranks rebalanced by counts at UN > 10 %
+#   wedge-model  the wedge on N ranks: default, and rebalanced by the measured cost model at 10 and 20 %
 #   sampled-base  the box sampled every step on 1 and N ranks, new build against the base build, and unsampled on N and 1
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
 # Usage: source .device-carry/setup.sh && bash bench/early-move-bench.sh N STEPS PART...
@@ -43,7 +44,7 @@ line() {
     console.log('$2', '| ranks', s.ranks ?? 1, '| particle-steps/s', s.particleStepsPerSecond.toExponential(3), '| loop s', s.seconds.toFixed(3),
       '| early', early || '-', '| fields', s.fieldsSha256.slice(0, 16), '| ms per step:', phases);
     const b = s.balance;
-    if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'by', b.by ?? '-', 'checks', b.checks, 'full', b.fullChecks, 'block', b.checkBlock, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
+    if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'by', b.by ?? '-', 'cell weight', b.cellWeight ?? '-', 'checks', b.checks, 'full', b.fullChecks, 'block', b.checkBlock, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
     if (s.rebalances && s.rebalances.length > 0) console.log('   re-splits', JSON.stringify(s.rebalances.map((e) => [e.step, Math.round(e.unBefore), Math.round(e.unAfter ?? -1), e.moved])));
     if (s.particlesPerRank) console.log('   particles per rank', JSON.stringify(s.particlesPerRank), 'GPU s per rank', JSON.stringify((s.gpuSecondsPerRank ?? []).map((x) => +x.toFixed(3))), 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), 'submits', s.host.submits);
   " 2>&1 || tail -3 "${1%.json}.err"
@@ -147,6 +148,13 @@ for part in "$@"; do
       run "wedge-$n-rcb-20-time" env DSMC_BALANCE_BY=time "${wedge[@]}" --ranks "$n" --rebalance 20
       run "wedge-$n-rcb-20-particles" env DSMC_BALANCE_BY=particles "${wedge[@]}" --ranks "$n" --rebalance 20
       run "wedge-$n-rcb-10-time" env DSMC_BALANCE_BY=time "${wedge[@]}" --ranks "$n" --rebalance 10
+      ;;
+    wedge-model)
+      # the wedge on N ranks: the default, and rebalanced by the measured cost model (DSMC_BALANCE_BY=time) at 10 and 20 %
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-rcb-10-model" env DSMC_BALANCE_BY=time "${wedge[@]}" --ranks "$n" --rebalance 10
+      run "wedge-$n-rcb-20-model" env DSMC_BALANCE_BY=time "${wedge[@]}" --ranks "$n" --rebalance 20
       ;;
     wedge-counts)
       # the wedge on N ranks rebalanced by particle counts at UN > 10 % (re-splits re-cut the split in force)

@@ -80,9 +80,10 @@ export interface RunSummary {
    * parts: where a rank's balancing seconds went, the most over the ranks: waiting for the orchestrator's answer after
    * each submit, checks (cell state out, decision back), the sampling state moved, and the relayouts' setup, rounds
    * (their exchanges among them) and final sort (absent in older summaries). by: what re-splits balance, the ranks'
-   * measured GPU time (GPUs) or their particle counts (software adapters; absent in older summaries).
+   * measured GPU time (DSMC_BALANCE_BY=time on GPUs; cellWeight: the particle-equivalents a cell weighed in the last
+   * fit) or their particle counts (absent in older summaries).
    */
-  balance?: { reason: string; rebalancePercent: number | null; by?: 'particles' | 'time'; checks: number; fullChecks?: number; checkBlock?: number; orchestratorSeconds: number; rankSeconds: number; relayoutSeconds?: number; relayoutRounds?: number; parts?: Record<string, number> };
+  balance?: { reason: string; rebalancePercent: number | null; by?: 'particles' | 'time'; cellWeight?: number; checks: number; fullChecks?: number; checkBlock?: number; orchestratorSeconds: number; rankSeconds: number; relayoutSeconds?: number; relayoutRounds?: number; parts?: Record<string, number> };
   /** A sample of the first species' velocities at the end, binned, for comparison with Maxwell-Boltzmann (one-rank runs). */
   velocityDistribution?: VelocityDistribution;
   /** The adapter (and pinned GPU) of every rank. */

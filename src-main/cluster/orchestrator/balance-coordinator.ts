@@ -13,6 +13,7 @@ import { RELAYOUT_ROUND_BYTES } from '../../solver/relayout-rounds.js';
 import { frameAs } from '../transport/message-codec.js';
 import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { Decomposition } from '../decomposition/types.js';
+import { boxCells } from '../decomposition/box.js';
 import { Rebalancer, relayoutCost, type CellState, type RebalanceEvent, type RebalancePolicyState, type RebalanceProposal } from './rebalancer.js';
 import type { RunAssembler } from './run-assembler.js';
 import { balanceByOf, rankCostOf, type BalanceBy, type RankCost } from './rank-cost.js';
@@ -45,6 +46,8 @@ export class BalanceCoordinator {
   roundBytes = RELAYOUT_ROUND_BYTES;
   /** Whether re-splits weigh the cells by measured time or by counts alone (set once the ranks said hello: setAdapters). */
   by: BalanceBy = 'particles';
+  /** Balancing by time: the particle-equivalents per cell the last fit gave (undefined: none made). */
+  cellWeight: number | undefined;
 
   /**
    * tables: the case's solver tables (built once by the run); afterDecision(index): called once the decision after submit `index` is made (before the ranks hear it), with the
@@ -105,21 +108,26 @@ export class BalanceCoordinator {
     this.by = balanceByOf(software);
   }
 
-  /** The measured prices of a particle on each rank after the last merged submit when balancing by time (else null: counts). */
+  /** The cost model after the last merged submit when balancing by time (else null: counts). */
   private rankCost(): RankCost | null {
-    return this.by === 'time' ? rankCostOf(this.assembler.lastSubmit.gpuSeconds, this.assembler.lastSubmit.particleSteps) : null;
+    if (this.by !== 'time') return null;
+    const last = this.assembler.lastSubmit;
+    const cellSteps = this.rebalancer.decomposition.boxes.map((b) => last.steps * boxCells(b));
+    return rankCostOf(last.gpuSeconds, last.particleSteps, cellSteps);
   }
 
   /**
    * The non-uniformity a check after the last merged submit goes by (of the ranks' GPU time when balancing by time, else
-   * of their particles), the ranks' loads in particles weighted by their prices, and those prices (null: counts).
+   * of their particles), the ranks' loads (particles, plus their cells' price when by time), and the cost model.
    */
   private loadNow(): { step: number; percent: number; loads: number[]; cost: RankCost | null } {
     const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
     const cost = this.rankCost();
+    if (cost) this.cellWeight = cost.cellWeight;
     const counts = this.assembler.particlesPerRank;
     if (!cost) return { step: un.step, percent: un.percent, loads: [...counts], cost };
-    return { step: un.step, percent: cost.un, loads: counts.map((n, r) => n * cost.factors[r]), cost };
+    const boxes = this.rebalancer.decomposition.boxes;
+    return { step: un.step, percent: cost.un, loads: counts.map((n, r) => n + cost.cellWeight * boxCells(boxes[r])), cost };
   }
 
   /** Called when submit `index` has been merged from every rank: go on at once, or ask for the cell states first. */
@@ -148,7 +156,7 @@ export class BalanceCoordinator {
     const rankCost = this.pendingCost.get(index) ?? null;
     this.pendingCost.delete(index);
     const percent = rankCost ? rankCost.un : un.percent;
-    const proposal = this.rebalancer.propose(un.step, percent, coarse, this.costNow(), rankCost?.factors);
+    const proposal = this.rebalancer.propose(un.step, percent, coarse, this.costNow(), rankCost?.cellWeight);
     this.seconds += (performance.now() - t0) / 1000;
     const ranks = coarse.map((_, r) => r);
     if (!proposal) {

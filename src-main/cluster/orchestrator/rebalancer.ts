@@ -5,11 +5,10 @@
 // A new layout is taken only when it pays: the particle-steps it saves over the steps left must exceed what
 // moving the particles (and, once sampling has begun, the sampling state) costs (RelayoutCost). Checks that find nothing worth doing back off
 // (1, 2, 4, ... submits), so a case whose imbalance cannot be cured is not asked for its cell counts every submit.
-// Balancing by time (rank-cost.ts; GPUs): the loads are the counts priced by each rank's measured GPU seconds per
-// particle-step (a cell's count times the price on the rank that holds it), UN is that of the ranks' GPU time, and a
-// split evens out the priced loads; moves are still counted in particles. By counts (software adapters, or
-// DSMC_BALANCE_BY=particles) every input is a count, so the same run decides the same way every time (and after a
-// resume); by time the decisions follow the measured times (the fields do not depend on the split either way).
+// Balancing by time (rank-cost.ts, DSMC_BALANCE_BY=time on GPUs): every cell weighs its count plus a measured price
+// per cell in particle-equivalents, UN is that of the ranks' GPU time, and a split evens out those loads; moves are
+// still counted in particles. By counts (the default) every input is a count, so the same run decides the same way every
+// time (and after a resume); by time the decisions follow the measured times (the fields do not depend on the split).
 // A check decides in two rounds: whether a split pays, from a split of the coarse grid (coarse-grid.ts: every rank's
 // counts summed over blocks of cells; propose()), and only then the split itself from every cell's state, as exact as
 // before (cuts between any cells), taken if it pays with its exact moves (commit()).
@@ -22,7 +21,6 @@ import { rebalance, recut } from '../decomposition/decompose.js';
 import { loadNonUniformity, shouldRebalance } from '../decomposition/load.js';
 import { boxWeight, intersectBoxes } from '../decomposition/box.js';
 import { SummedWeights } from '../decomposition/summed-weights.js';
-import { owner } from '../decomposition/owner.js';
 import { coarseCountsOf, coarseGridOf, fineBoxOf, nearestCoarseBox, type CoarseGrid } from '../decomposition/coarse-grid.js';
 import type { Decomposition, Grid, Weights } from '../decomposition/types.js';
 
@@ -96,8 +94,8 @@ export interface RebalanceProposal {
   step: number;
   un: number;
   cost: RelayoutCost;
-  /** Balancing by time: each rank's price of a particle-step over the mean (rank-cost.ts); absent: by counts. */
-  factors?: number[];
+  /** Balancing by time: particle-equivalents a cell weighs besides its count (rank-cost.ts); absent: by counts. */
+  cellWeight?: number;
 }
 
 /** A subdomain's cells of a global per-cell array, in its local order. */
@@ -159,11 +157,20 @@ function weigh(splits: Decomposition[], from: Decomposition, loads: SummedWeight
   }));
 }
 
-/** Per-cell loads for balancing by time: each cell's count times the price of a particle on the rank that holds it now. */
-function pricedTable(grid: Grid, counts: ArrayLike<number>, owners: Int32Array, factors: readonly number[]): SummedWeights {
+/** Per-cell loads for balancing by time: each cell's count plus `cellWeight` particle-equivalents (rank-cost.ts). */
+function costTable(grid: Grid, counts: ArrayLike<number>, cellWeight: number): SummedWeights {
   const loads = new Float64Array(counts.length);
-  for (let k = 0; k < counts.length; k++) if (counts[k] > 0) loads[k] = counts[k] * factors[owners[k]];
+  for (let k = 0; k < counts.length; k++) loads[k] = counts[k] + cellWeight;
   return new SummedWeights(grid, loads);
+}
+
+/** The fine cells of each block of a coarse grid (block^3, fewer in the last block along an axis). */
+function blockCells(cg: CoarseGrid): Float64Array {
+  const along = cg.grid.map((n, a) => Float64Array.from({ length: n }, (_, i) => Math.min(cg.block, cg.fine[a] - i * cg.block)));
+  const out = new Float64Array(cg.grid[0] * cg.grid[1] * cg.grid[2]);
+  let k = 0;
+  for (let z = 0; z < cg.grid[2]; z++) for (let y = 0; y < cg.grid[1]; y++) for (let x = 0; x < cg.grid[0]; x++) out[k++] = along[0][x] * along[1][y] * along[2][z];
+  return out;
 }
 
 export class Rebalancer {
@@ -234,31 +241,33 @@ export class Rebalancer {
    * what its moves cost (estimated from the blocks nearest the current boxes). Null keeps the split (and backs off)
    * without gathering any cell's state.
    */
-  propose(step: number, un: number, coarse: readonly Uint32Array[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }, factors?: readonly number[]): RebalanceProposal | null {
+  propose(step: number, un: number, coarse: readonly Uint32Array[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }, cellWeight?: number): RebalanceProposal | null {
     if (!shouldRebalance(un, this.thresholdPercent)) return null;
     const cg = this.coarse;
-    const nBlocks = cg.grid[0] * cg.grid[1] * cg.grid[2];
-    const blocks = new Uint32Array(nBlocks);
-    // balancing by time: each block's count priced by the rank whose cells it sums (a block at a boundary sums two)
-    const priced = factors ? new Float64Array(nBlocks) : null;
-    const before = coarse.map((c, r) => {
+    const blocks = new Uint32Array(cg.grid[0] * cg.grid[1] * cg.grid[2]);
+    const counts = coarse.map((c) => {
       let total = 0;
       for (let k = 0; k < c.length; k++) {
         blocks[k] += c[k];
-        if (priced) priced[k] += c[k] * factors![r];
         total += c[k];
       }
-      return priced ? total * factors![r] : total;
+      return total;
     });
     const summed = new SummedWeights(cg.grid, blocks);
-    const loads = priced ? new SummedWeights(cg.grid, priced) : summed;
+    // balancing by time: every block weighs its count plus its cells' price
+    let loads = summed;
+    if (cellWeight !== undefined) {
+      const cells = blockCells(cg);
+      loads = new SummedWeights(cg.grid, Float64Array.from(blocks, (n, k) => n + cellWeight * cells[k]));
+    }
     const nearest: Decomposition = { ...this.current, grid: cg.grid, boxes: this.current.boxes.map((b) => nearestCoarseBox(b, cg)) };
+    const before = cellWeight === undefined ? counts : nearest.boxes.map((b) => boxWeight(cg.grid, loads, b));
     const current = JSON.stringify(this.current.boxes);
     // the split in force re-cut on the blocks (its structure read from its own boxes), and the split from scratch
     const candidates = weigh([recut(this.current, loads, cg.grid), rebalance(nearest, loads)], nearest, loads, summed,
       (split) => JSON.stringify(split.boxes.map((b) => fineBoxOf(b, cg))) !== current);
     if (!bestCandidate(candidates, Math.max(...before), this.left(step), cost)) return this.keep();
-    return factors ? { step, un, cost, factors: [...factors] } : { step, un, cost };
+    return cellWeight === undefined ? { step, un, cost } : { step, un, cost, cellWeight };
   }
 
   /** Steps left after `step` (what a new split can still save over). */
@@ -273,7 +282,7 @@ export class Rebalancer {
    * (sigma c_r)_max and remainders of its new cells.
    */
   commit(proposal: RebalanceProposal, states: CellState[]): RebalanceDecision | null {
-    const { step, un, cost, factors } = proposal;
+    const { step, un, cost, cellWeight } = proposal;
     const grid = this.current.grid;
     const nCells = grid[0] * grid[1] * grid[2];
     const subs = this.current.boxes.map((_, r) => subdomainOf(this.current, r));
@@ -282,8 +291,8 @@ export class Rebalancer {
     states.forEach((s, r) => copyOwnedCells(s.counts, subs[r], grid, weights));
     // box sums in O(1) from here on: the split, the loads before and after, the particles that move
     const summed = new SummedWeights(grid, weights);
-    // balancing by time: the split evens out the counts priced by the rank that holds each cell now
-    const loads = factors ? pricedTable(grid, weights, owner(this.current), factors) : summed;
+    // balancing by time: the split evens out the counts plus every cell's price
+    const loads = cellWeight === undefined ? summed : costTable(grid, weights, cellWeight);
     const before = this.current.boxes.map((b) => boxWeight(grid, loads, b));
     const current = JSON.stringify(this.current.boxes);
     // the split in force with its cuts moved, and the split from scratch: the one that saves the most, if any pays
@@ -324,9 +333,9 @@ export class Rebalancer {
   }
 
   /** Both rounds from every cell's state at once (in-process runs and tests): propose() on their blocks, then commit(). */
-  decide(step: number, un: number, states: CellState[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }, factors?: readonly number[]): RebalanceDecision | null {
+  decide(step: number, un: number, states: CellState[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }, cellWeight?: number): RebalanceDecision | null {
     const coarse = states.map((s, r) => coarseCountsOf(s.counts, this.current.boxes[r], this.coarse));
-    const proposal = this.propose(step, un, coarse, cost, factors);
+    const proposal = this.propose(step, un, coarse, cost, cellWeight);
     return proposal && this.commit(proposal, states);
   }
 }

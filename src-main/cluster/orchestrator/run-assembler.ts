@@ -25,9 +25,9 @@ export class RunAssembler {
   readonly particlesPerRank: number[];
   /**
    * The last merged submit's work of each rank: seconds its GPU worked (0 where it ran untimed) and particle-steps (its
-   * particles after each step, summed), from which the balancer prices a particle on each rank (balancing by time).
+   * particles after each step, summed), and the submit's steps, from which the balancer fits its cost model (by time).
    */
-  readonly lastSubmit: { gpuSeconds: number[]; particleSteps: number[] };
+  readonly lastSubmit: { gpuSeconds: number[]; particleSteps: number[]; steps: number };
   /** Seconds spent placing the ranks' sampling states into global order. */
   foldSeconds = 0;
   /** Submits not yet in from every rank: the reports so far. */
@@ -43,7 +43,7 @@ export class RunAssembler {
     this.perBlock = blockSubmits(kase, plan.from, plan.steps);
     this.unit = blockUnitSteps(kase);
     this.particlesPerRank = subdomains.map(() => 0);
-    this.lastSubmit = { gpuSeconds: subdomains.map(() => 0), particleSteps: subdomains.map(() => 0) };
+    this.lastSubmit = { gpuSeconds: subdomains.map(() => 0), particleSteps: subdomains.map(() => 0), steps: 0 };
   }
 
   /**
@@ -88,6 +88,7 @@ export class RunAssembler {
       this.lastSubmit.gpuSeconds[rank] = r.gpuSeconds;
       this.lastSubmit.particleSteps[rank] = r.steps.reduce((sum, x) => sum + x.particlesAfter, 0);
     });
+    this.lastSubmit.steps = steps.length;
     const passes = reports[0].passes;
     reports.forEach((r, rank) => {
       if (r.passes !== passes) throw new Error(`internal: rank ${rank} sampled ${r.passes} times in a submit where rank 0 sampled ${passes}`);
