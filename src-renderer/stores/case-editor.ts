@@ -152,15 +152,22 @@ export const useCaseEditorStore = defineStore('caseEditor', () => {
     }
   }
 
-  /** Checks the case a moment after the last change (only the latest answer is kept). */
+  /**
+   * Checks the case a moment after the last change (only the latest answer is kept); the status says "checking" from
+   * the change on, so a result of the case before the change is never shown as the current one.
+   */
   function scheduleCheck(): void {
     if (timer) clearTimeout(timer);
+    checking.value = true;
     timer = setTimeout(() => void runCheck(), CHECK_DELAY_MS);
   }
 
   /** Checks the case now. */
   async function runCheck(): Promise<void> {
-    if (!caseJson.value) return;
+    if (!caseJson.value) {
+      checking.value = false;
+      return;
+    }
     const seq = ++checkSeq;
     checking.value = true;
     try {

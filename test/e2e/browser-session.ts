@@ -59,9 +59,7 @@ export async function openBrowserSession(): Promise<BrowserSession> {
         const t = document.querySelector(sel)?.textContent ?? '';
         return t !== '' && !t.includes('checking');
       };
-      await page.waitForFunction(settled, status);
-      // a check started by the last edit may still be on its way
-      await page.waitForTimeout(400);
+      // the status says "checking" from an edit on (the store's scheduleCheck), so the next result is the edit's
       await page.waitForFunction(settled, status);
       return (await page.locator(status).textContent()) ?? '';
     },
