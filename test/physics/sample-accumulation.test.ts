@@ -198,25 +198,25 @@ describe('GPU accumulation of the sampled moments', () => {
   }, 300_000);
 
   it('batch-means blocks close inside long submits exactly as at the ends of short ones: fields and errors bitwise equal', async () => {
-    // a run's batch-means units (submit-plan.ts blockUnitSteps) do not depend on its submit size: sampled from step 1,
-    // 400 steps make units of 20 steps, 20 blocks; from step 141, units of 13 steps, two to a block, 11 blocks; from
-    // step 381, units of one step, a block each, 20 blocks (several closes between two of the loop's flushes). The
-    // reference submits hold one unit, so every block closes at a submit's end (as when units were submits); 50 and
-    // 100 steps per submit close them inside submits and split units across submits. The sampling pass in every run
-    // (the same bits as the walk, no trials).
-    const runOf = async (perSubmit: number, sampleStart: number) => {
-      const c = presetCase('collide-box', ['grid.cells=[6,6,6]', 'particles.perCell=30', 'run.steps=400', `sampling.start=${sampleStart}`, `run.stepsPerSubmit=${perSubmit}`]);
+    // a run's batch-means units (submit-plan.ts blockUnitSteps) do not depend on its submit size: 400 steps sampled
+    // from step 1 make units of 20 steps, 20 blocks; 200 steps from step 71, units of 6 steps, two to a block, 12
+    // blocks; 100 steps from step 81, units of one step, a block each, 20 blocks (several closes between two of the
+    // loop's flushes). The reference submits hold one unit, so every block closes at a submit's end (as when units
+    // were submits); 50 and 100 steps per submit close them inside submits and split units across submits. The
+    // sampling pass in every run (the same bits as the walk, no trials).
+    const runOf = async (perSubmit: number, steps: number, sampleStart: number) => {
+      const c = presetCase('collide-box', ['grid.cells=[6,6,6]', 'particles.perCell=30', `run.steps=${steps}`, `sampling.start=${sampleStart}`, `run.stepsPerSubmit=${perSubmit}`]);
       const { result } = await simulate(gpu, c, { timing: 'off' });
       return result;
     };
     const previous = process.env.DSMC_SAMPLE_KERNEL;
     process.env.DSMC_SAMPLE_KERNEL = 'pass';
     try {
-      for (const { start, unit, blocks } of [{ start: 1, unit: 20, blocks: 20 }, { start: 141, unit: 13, blocks: 11 }, { start: 381, unit: 1, blocks: 20 }]) {
-        const reference = await runOf(unit, start);
+      for (const { steps, start, unit, blocks } of [{ steps: 400, start: 1, unit: 20, blocks: 20 }, { steps: 200, start: 71, unit: 6, blocks: 12 }, { steps: 100, start: 81, unit: 1, blocks: 20 }]) {
+        const reference = await runOf(unit, steps, start);
         expect(reference.fieldBlocks, `sampled from step ${start}`).toBe(blocks);
         for (const perSubmit of [50, 100]) {
-          const result = await runOf(perSubmit, start);
+          const result = await runOf(perSubmit, steps, start);
           expect(result.fieldBlocks, `${perSubmit} steps per submit`).toBe(reference.fieldBlocks);
           expect(result.samples).toBe(reference.samples);
           for (const name of FIELD_NAMES) {
