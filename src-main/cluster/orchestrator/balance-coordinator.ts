@@ -18,6 +18,14 @@ import { Rebalancer, relayoutCost, type CellState, type RebalanceEvent, type Reb
 import type { RunAssembler } from './run-assembler.js';
 import { balanceByOf, rankCostOf, type BalanceBy, type RankCost } from './rank-cost.js';
 
+/** What a check after a submit goes by: its step, the UN (of GPU time or particles), the ranks' loads, the cost model (null: counts). */
+interface LoadNow {
+  step: number;
+  percent: number;
+  loads: number[];
+  cost: RankCost | null;
+}
+
 /** Bytes of the whole grid's sampling state (every part's planes, 4 bytes a value). */
 function sampleStateBytes(t: SolverTables): number {
   const layout = sampleLayout(t);
@@ -26,12 +34,10 @@ function sampleStateBytes(t: SolverTables): number {
 
 export class BalanceCoordinator {
   private readonly rebalancer: Rebalancer;
-  /** Coarse counts asked for after a submit (first round), by submit index, as they arrive. */
-  private readonly coarse = new Map<number, (Uint32Array | undefined)[]>();
+  /** Coarse counts asked for after a submit (first round), by submit index, as they arrive, with the load the check goes by. */
+  private readonly coarse = new Map<number, { load: LoadNow; list: (Uint32Array | undefined)[] }>();
   /** Cell states asked for after a submit (second round, with the split proposed), by submit index, as they arrive. */
   private readonly states = new Map<number, { proposal: RebalanceProposal; list: (CellState | undefined)[] }>();
-  /** The prices of a particle per rank a check after a submit goes by (null: counts), kept until its first round. */
-  private readonly pendingCost = new Map<number, RankCost | null>();
   /** Whether the run samples (its sampling state then follows the cells in a re-decomposition). */
   private readonly sampling: boolean;
   /** Seconds spent deciding and moving sampling state (the ranks' relayouts are timed by them). */
@@ -65,8 +71,8 @@ export class BalanceCoordinator {
       const coarse = this.coarse.get(index);
       if (coarse) {
         if (m.frames.length !== 1) throw new Error(`rank ${m.rank} sent ${m.frames.length} frames of cell state after submit ${index}; its coarse counts were asked for`);
-        coarse[m.rank] = frameAs(m.frames[0], Uint32Array);
-        if (coarse.every((c) => c !== undefined)) void this.propose(index, coarse as Uint32Array[]);
+        coarse.list[m.rank] = frameAs(m.frames[0], Uint32Array);
+        if (coarse.list.every((c) => c !== undefined)) void this.propose(index, coarse.load, coarse.list as Uint32Array[]);
         return;
       }
       const full = this.states.get(index);
@@ -120,7 +126,7 @@ export class BalanceCoordinator {
    * The non-uniformity a check after the last merged submit goes by (of the ranks' GPU time when balancing by time, else
    * of their particles), the ranks' loads (particles, plus their cells' price when by time), and the cost model.
    */
-  private loadNow(): { step: number; percent: number; loads: number[]; cost: RankCost | null } {
+  private loadNow(): LoadNow {
     const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
     const cost = this.rankCost();
     if (cost) this.cellWeight = cost.cellWeight;
@@ -132,31 +138,25 @@ export class BalanceCoordinator {
 
   /** Called when submit `index` has been merged from every rank: go on at once, or ask for the cell states first. */
   merged(index: number): void {
-    const un = this.loadNow();
-    this.pendingCost.set(index, un.cost);
+    const load = this.loadNow();
     const ranks = this.rebalancer.decomposition.boxes.map((_, r) => r);
     // no check where no split could pay for its moves over the steps left (decided from the ranks' loads alone)
-    if (!this.rebalancer.wants(un.percent) || !this.rebalancer.mayPay(un.step, un.loads, this.costNow())) {
-      this.pendingCost.delete(index);
+    if (!this.rebalancer.wants(load.percent) || !this.rebalancer.mayPay(load.step, load.loads, this.costNow())) {
       this.afterDecision(index);
       for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
       return;
     }
     this.checks += 1;
-    this.coarse.set(index, new Array(ranks.length).fill(undefined));
+    this.coarse.set(index, { load, list: new Array(ranks.length).fill(undefined) });
     const block = this.rebalancer.coarse.block;
     for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, cellState: 'coarse', block, frameBytes: [] });
   }
 
   /** The first round of a check after submit `index`, with every rank's coarse counts: go on, or ask for every cell's state. */
-  private propose(index: number, coarse: Uint32Array[]): void {
+  private propose(index: number, load: LoadNow, coarse: Uint32Array[]): void {
     const t0 = performance.now();
     this.coarse.delete(index);
-    const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
-    const rankCost = this.pendingCost.get(index) ?? null;
-    this.pendingCost.delete(index);
-    const percent = rankCost ? rankCost.un : un.percent;
-    const proposal = this.rebalancer.propose(un.step, percent, coarse, this.costNow(), rankCost?.cellWeight);
+    const proposal = this.rebalancer.propose(load.step, load.percent, coarse, this.costNow(), load.cost?.cellWeight);
     this.seconds += (performance.now() - t0) / 1000;
     const ranks = coarse.map((_, r) => r);
     if (!proposal) {
