@@ -3,7 +3,7 @@
 // on blocks decides whether a split pays, then the split itself comes from every cell, the same as deciding on the
 // cells alone gives.
 import { describe, expect, it } from 'vitest';
-import { COARSE_CELLS, coarseCountsOf, coarseGridOf, coarseGridWithBlock, fineBoxOf } from '../../src-main/cluster/decomposition/coarse-grid.js';
+import { COARSE_CELLS, coarseBlockCells, coarseCountsOf, coarseGridOf, coarseGridWithBlock, fineBoxOf } from '../../src-main/cluster/decomposition/coarse-grid.js';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
 import { boxWeight, cellCoords } from '../../src-main/cluster/decomposition/box.js';
 import { Rebalancer, movedWeight, type CellState } from '../../src-main/cluster/orchestrator/rebalancer.js';
@@ -37,6 +37,17 @@ describe('the coarse grid of rebalance checks', () => {
     expect(400 * 200 * 10).toBeGreaterThan(COARSE_CELLS); // block 2 would not do
     expect(coarseGridOf([40, 40, 1], 400)).toEqual({ block: 2, grid: [20, 20, 1], fine: [40, 40, 1] });
     expect(coarseGridOf([41, 40, 1], 400)).toEqual({ block: 3, grid: [14, 14, 1], fine: [41, 40, 1] });
+  });
+
+  it('counts the fine cells of every block, the last blocks along an axis thinner', () => {
+    // 10 x 7 x 5 cells in blocks of 3: 4 x 3 x 2 blocks, the last ones 1, 1 and 2 cells thick
+    const cg = coarseGridWithBlock([10, 7, 5], 3);
+    const cells = coarseBlockCells(cg);
+    expect(cells.length).toBe(4 * 3 * 2);
+    expect(cells.reduce((a, b) => a + b, 0)).toBe(10 * 7 * 5);
+    expect(cells[0]).toBe(27);
+    expect(cells[3]).toBe(1 * 3 * 3);
+    expect(cells[4 * 3 * 2 - 1]).toBe(1 * 1 * 2);
   });
 
   it('sums every rank\'s cells into its blocks exactly, blocks cut by rank boxes included', () => {

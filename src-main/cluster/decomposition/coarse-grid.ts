@@ -62,3 +62,12 @@ export function nearestCoarseBox(box: Box, cg: CoarseGrid): Box {
   const round = (v: Int3) => v.map((c, a) => Math.min(Math.round(c / cg.block), cg.grid[a])) as Int3;
   return { lo: round(box.lo), hi: round(box.hi) };
 }
+
+/** The fine cells of each block of a coarse grid, in block id order (block^3, fewer in the last block along an axis). */
+export function coarseBlockCells(cg: CoarseGrid): Float64Array {
+  const along = cg.grid.map((n, a) => Float64Array.from({ length: n }, (_, i) => Math.min(cg.block, cg.fine[a] - i * cg.block)));
+  const out = new Float64Array(cg.grid[0] * cg.grid[1] * cg.grid[2]);
+  let k = 0;
+  for (let z = 0; z < cg.grid[2]; z++) for (let y = 0; y < cg.grid[1]; y++) for (let x = 0; x < cg.grid[0]; x++) out[k++] = along[0][x] * along[1][y] * along[2][z];
+  return out;
+}

@@ -21,7 +21,7 @@ import { rebalance, recut } from '../decomposition/decompose.js';
 import { loadNonUniformity, shouldRebalance } from '../decomposition/load.js';
 import { boxWeight, intersectBoxes } from '../decomposition/box.js';
 import { SummedWeights } from '../decomposition/summed-weights.js';
-import { coarseCountsOf, coarseGridOf, fineBoxOf, nearestCoarseBox, type CoarseGrid } from '../decomposition/coarse-grid.js';
+import { coarseBlockCells, coarseCountsOf, coarseGridOf, fineBoxOf, nearestCoarseBox, type CoarseGrid } from '../decomposition/coarse-grid.js';
 import type { Decomposition, Grid, Weights } from '../decomposition/types.js';
 
 /** One rank's per-cell state over its local cell range (Simulation.cellState). */
@@ -146,8 +146,8 @@ function bestCandidate(candidates: readonly Candidate[], largestBefore: number, 
 }
 
 /**
- * The splits that change the layout, each with its slowest rank's load (from `loads`: counts, or counts weighted by the
- * ranks' measured prices) and the particles it moves from `from` (from `counts`; same grid).
+ * The splits that change the layout, each with its slowest rank's load (from `loads`: counts, or counts plus a price
+ * per cell when balancing by time) and the particles it moves from `from` (from `counts`; same grid).
  */
 function weigh(splits: Decomposition[], from: Decomposition, loads: SummedWeights, counts: SummedWeights, changes: (split: Decomposition) => boolean): Candidate[] {
   return splits.filter(changes).map((split) => ({
@@ -162,15 +162,6 @@ function costTable(grid: Grid, counts: ArrayLike<number>, cellWeight: number): S
   const loads = new Float64Array(counts.length);
   for (let k = 0; k < counts.length; k++) loads[k] = counts[k] + cellWeight;
   return new SummedWeights(grid, loads);
-}
-
-/** The fine cells of each block of a coarse grid (block^3, fewer in the last block along an axis). */
-function blockCells(cg: CoarseGrid): Float64Array {
-  const along = cg.grid.map((n, a) => Float64Array.from({ length: n }, (_, i) => Math.min(cg.block, cg.fine[a] - i * cg.block)));
-  const out = new Float64Array(cg.grid[0] * cg.grid[1] * cg.grid[2]);
-  let k = 0;
-  for (let z = 0; z < cg.grid[2]; z++) for (let y = 0; y < cg.grid[1]; y++) for (let x = 0; x < cg.grid[0]; x++) out[k++] = along[0][x] * along[1][y] * along[2][z];
-  return out;
 }
 
 export class Rebalancer {
@@ -257,7 +248,7 @@ export class Rebalancer {
     // balancing by time: every block weighs its count plus its cells' price
     let loads = summed;
     if (cellWeight !== undefined) {
-      const cells = blockCells(cg);
+      const cells = coarseBlockCells(cg);
       loads = new SummedWeights(cg.grid, Float64Array.from(blocks, (n, k) => n + cellWeight * cells[k]));
     }
     const nearest: Decomposition = { ...this.current, grid: cg.grid, boxes: this.current.boxes.map((b) => nearestCoarseBox(b, cg)) };
