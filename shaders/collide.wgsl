@@ -15,7 +15,8 @@
 @group(0) @binding(7) var<storage, read_write> vx: array<f32>;
 @group(0) @binding(8) var<storage, read_write> vy: array<f32>;
 @group(0) @binding(9) var<storage, read_write> vz: array<f32>;
-@group(0) @binding(10) var<storage, read> cell: array<u32>;
+// cell words (read-write: a reaction changes species)
+@group(0) @binding(10) var<storage, read_write> cell: array<u32>;
 @group(0) @binding(11) var<storage, read> pairs: array<PairInfo>;
 // internal energy per particle, INTERNAL_WORDS words (rotational, vibrational; J; a stub unless HAS_ROTATION)
 @group(0) @binding(45) var<storage, read_write> eint: array<f32>;
@@ -157,6 +158,8 @@ fn collide_cell(c: u32, step: u32) -> vec2<u32> {
   let nCand = u32(floor(m));
   remainder[c] = m - f32(nCand);
   var accepted = 0u;
+  // particles this cell's dissociations made this step (their ranks in the cell follow its n particles)
+  var made = 0u;
   for (var k = 0u; k < nCand; k++) {
     let u = rand4(g, step, STREAM_COLLIDE, 2u * k, params);
     let a = min(u32(u.x * f32(n)), n - 1u);
@@ -172,6 +175,11 @@ fn collide_cell(c: u32, step: u32) -> vec2<u32> {
     if (sigmaCr > crMax) { crMax = sigmaCr; }
     if (u.z * crMax >= sigmaCr) { continue; }
     accepted = accepted + 1u;
+    if (REACTIONS) {
+      let reacted = try_reaction(i, j, cr, pair, g, step, k, n, s, made);
+      if (reacted == 2u) { made += 1u; }
+      if (reacted != 0u) { continue; }
+    }
     let w = rand4(g, step, STREAM_COLLIDE, 2u * k + 1u, params);
     let vcm = pair.massFraction1 * v1 + pair.massFraction2 * v2;
     var crNew = scatter_relative(cr, pair, w.xy);

@@ -15,6 +15,13 @@ override HAS_ROTATION: bool = false;
 // Words of internal energy per particle in the eint arrays: 1 (rotational energy, J) or, when a species vibrates, 2
 // (rotational, then vibrational energy, J: a whole number of k theta_v quanta).
 override INTERNAL_WORDS: u32 = 1u;
+// True when the case has gas-phase reactions (collide.wgsl: try_reaction; products.wgsl). A dissociation makes a
+// particle: collide writes it at the top of the sorted set's buffers (slot capacity - 1 - k for the k-th product of the
+// step), append_products moves it after the live particles, and until the next sort the step's products are the last
+// CTL_PRODUCTS live particles, each with its productInfo (parent, rank in its cell, last index of its cell) so that
+// the move keys its random stream and the sort orders it as if it had been made in its cell's order (the same on any
+// number of ranks).
+override REACTIONS: bool = false;
 
 // Words of one migrating particle: px, py, pz, vx, vy, vz, cell word, key (2), then (HAS_ROTATION) its
 // INTERNAL_WORDS words of internal energy: 9 + INTERNAL_WORDS with rotation, else 9 (state.ts migrantWords).
@@ -49,6 +56,7 @@ const STREAM_INJECT_PARTICLE: u32 = 5u;
 const STREAM_BODY: u32 = 6u;
 const STREAM_INTERNAL: u32 = 7u;
 const STREAM_VIBRATION: u32 = 8u;
+const STREAM_REACTION: u32 = 9u;
 
 // Control words (a u32 storage array shared by all phases).
 const CTL_STEP: u32 = 0u;          // step being computed (1-based)
@@ -64,7 +72,8 @@ const CTL_HALO_CELLS: u32 = 9u;    // multi-rank: cells in the halo list (set by
 const CTL_N_INTERIOR_BEFORE: u32 = 10u; // multi-rank: N_INTERIOR of the step before (where its buffer order switches from interior to halo cells)
 const CTL_RELAYOUT_FROM: u32 = 11u; // multi-rank, a relayout round: its particles are [FROM, TO) (set by the host)
 const CTL_RELAYOUT_TO: u32 = 12u;
-const CTL_WORDS: u32 = 13u;
+const CTL_PRODUCTS: u32 = 13u;     // reactions: products the last step appended, the last live particles until the next sort
+const CTL_WORDS: u32 = 14u;
 
 
 // Split steps of a multi-rank run (src-main/solver/halo-split.ts): the interior pass (SPLIT_PASS 1) sorts
@@ -93,6 +102,51 @@ const ST_INJECTED: u32 = 2u;
 const ST_N_AFTER: u32 = 3u;        // live particles after move, injection and sort
 const ST_COLLISIONS: u32 = 4u;
 const ST_CANDIDATES: u32 = 5u;
+const ST_REACTIONS: u32 = 6u;      // reactions (REACTIONS) this step
+const ST_PRODUCTS: u32 = 7u;       // particles the step's dissociations made
+
+// Reactions: words of the stats buffer after the step ring (statsRing * STATS_WORDS): the step's products so far, the
+// products that found no room (the host stops the run), then per reaction the step's count and the submit's count.
+const RX_MADE: u32 = 0u;
+const RX_OVERFLOW: u32 = 1u;
+const RX_STEP_TALLY: u32 = 2u;
+const RX_MAX_REACTIONS: u32 = 64u;
+const RX_RUN_TALLY: u32 = 66u;
+const RX_WORDS: u32 = 130u;
+
+// One gas-phase reaction (Bird's TCE; tables: src-main/solver/reaction-tables.ts): reactants r1 + r2; r1 becomes p1;
+// kind 0 (dissociation): a new particle of species p2 is made beside r1 and r2 is unchanged; kind 1 (exchange): r2
+// becomes p2. ea activation energy and er reaction energy (J); the probability of a collision with collision energy
+// E_c (J) is prefactor ((E_c - ea)/k)^powA (1 - ea/E_c)^powB, with E_c = E_trans + w1 E_rot(r1) + w2 E_rot(r2).
+struct Reaction {
+  r1: u32,
+  r2: u32,
+  p1: u32,
+  p2: u32,
+  kind: u32,
+  pad0: u32,
+  pad1: u32,
+  pad2: u32,
+  ea: f32,
+  er: f32,
+  prefactor: f32,
+  powA: f32,
+  powB: f32,
+  w1: f32,
+  w2: f32,
+  pad3: f32,
+}
+
+// First word of the reaction words in the stats buffer.
+fn reaction_words(p: SimParams) -> u32 {
+  return p.statsRing * STATS_WORDS;
+}
+
+// Half of the productInfo buffer that holds the products of `step` (the halves alternate, so that a redone step
+// still finds what the step before made).
+fn product_half(step: u32, entries: u32) -> u32 {
+  return (step & 1u) * (entries / 2u);
+}
 
 struct SimParams {
   nx: u32,

@@ -182,6 +182,26 @@ fn place(i: u32, g: u32, v: vec3<u32>, rank: u32) -> u32 {
   return owner_of(v);
 }
 
+// The step before's products (REACTIONS): per product (parent, rank in its cell, last index of its cell, 0).
+@group(0) @binding(60) var<storage, read> productInfo: array<vec4<u32>>;
+
+// The rank of product i (one of the last ctl[CTL_PRODUCTS] of the `end` live particles, made in `step`) in the cell it
+// was made in, or 0xffffffff when particle i is not one of them.
+fn product_rank(i: u32, end: u32, step: u32) -> u32 {
+  let first = end - min(ctl[CTL_PRODUCTS], end);
+  if (i < first || i >= end) { return 0xffffffffu; }
+  return productInfo[product_half(step, arrayLength(&productInfo)) + i - first].y;
+}
+
+// The rank of live particle i in its cell when it is a product of the step before (REACTIONS: the rank the collisions
+// gave it, the same on any number of ranks), else 0xffffffff. The early part of a move (MOVE_PART 1) takes only
+// particles the interior pass sorted, none of them a product. Reacting gases move with move_rotating (a reacting case
+// has a molecule): move_particles stays within 16 storage buffers without productInfo.
+fn moved_product_rank(i: u32) -> u32 {
+  if (!REACTIONS || MOVE_PART == 1u) { return 0xffffffffu; }
+  return product_rank(i, ctl[CTL_N_MOVED], move_step() - 1u);
+}
+
 // What moving one particle gives: the rank it migrates to (or NO_DEST), its internal energy afterwards, its cell
 // word after the move and its order key (old global cell, rank in that cell).
 struct Moved {
@@ -194,11 +214,14 @@ struct Moved {
 // Advances live particle i (rotational and vibrational energy e), applies boundaries, re-indexes and counts it. Its random stream is
 // keyed by (cell, rank in cell) at the start of the step: the same on any number of ranks. `cell` keeps its old
 // word on several ranks (set_moved_cell).
-fn move_one(i: u32, e: vec2<f32>) -> Moved {
+fn move_one(i: u32, e: vec2<f32>, productRank: u32) -> Moved {
   let w = cell[i];
   let g0 = cell_part(w);
   let sp = species_part(w);
-  let rid = vec2<u32>(g0, i - starts[local_of_cell(g0, params)]);
+  // its rank in its cell: its place after the cell's start, or (a product of the step before) productRank
+  var rank = productRank;
+  if (rank == 0xffffffffu) { rank = i - starts[local_of_cell(g0, params)]; }
+  let rid = vec2<u32>(g0, rank);
   let start = Flight(vec3<f32>(px[i], py[i], pz[i]), vec3<f32>(vx[i], vy[i], vz[i]), true, e);
   faceCopy = (i >> 5u) % FACE_COPIES;
   let f = fly(start, params.dt, sp, rid, move_step());
@@ -239,7 +262,7 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
     for (var first = range.x + flat_id(wg, nwg, 0u); first < range.y; first += stride) {
       let i = first + li;
       var m = Moved(NO_DEST, vec2<f32>(0.0), 0u, vec2<u32>(0u));
-      if (i < range.y) { m = move_one(i, vec2<f32>(0.0)); }
+      if (i < range.y) { m = move_one(i, vec2<f32>(0.0), 0xffffffffu); }
       _ = emit_migrants(i, m.dest, li, m.word, m.key);
     }
     return;
@@ -247,7 +270,7 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
   let range = move_range();
   let i = range.x + flat_id(wg, nwg, li);
   var m = Moved(NO_DEST, vec2<f32>(0.0), 0u, vec2<u32>(0u));
-  if (i < range.y) { m = move_one(i, vec2<f32>(0.0)); }
+  if (i < range.y) { m = move_one(i, vec2<f32>(0.0), 0xffffffffu); }
   if (MULTI_RANK) { _ = emit_migrants(i, m.dest, li, m.word, m.key); }
 }
 
@@ -264,11 +287,11 @@ fn move_rotating(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) 
   for (var i = range.x + flat_id(wg, nwg, li); i < range.y; i += stride) {
     let at = i * INTERNAL_WORDS;
     if (INTERNAL_WORDS > 1u) {
-      let e = move_one(i, vec2<f32>(eint[at], eint[at + 1u])).eint;
+      let e = move_one(i, vec2<f32>(eint[at], eint[at + 1u]), moved_product_rank(i)).eint;
       eint[at] = e.x;
       eint[at + 1u] = e.y;
     } else {
-      eint[at] = move_one(i, vec2<f32>(eint[at], 0.0)).eint.x;
+      eint[at] = move_one(i, vec2<f32>(eint[at], 0.0), moved_product_rank(i)).eint.x;
     }
     if (stride == 0xffffffffu) { break; }
   }
@@ -369,7 +392,10 @@ fn relayout(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: 
     w = cell[i];
     let g = cell_part(w);
     let v = coords_of_cell(g, params);
-    key = vec2<u32>(g, i - starts[old_local_of_coords(v)]);
+    var rank = 0xffffffffu;
+    if (REACTIONS) { rank = product_rank(i, ctl[CTL_N], ctl[CTL_STEP]); }
+    if (rank == 0xffffffffu) { rank = i - starts[old_local_of_coords(v)]; }
+    key = vec2<u32>(g, rank);
     keys[i] = key;
     moved[i] = w;
     dest = place(i, g, v, key.y);

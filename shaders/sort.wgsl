@@ -166,21 +166,27 @@ fn place_ranked(i: u32, c: u32) {
   let n = cellCounts[c];
   var r = 0u;
   if (!MULTI_RANK) {
+    if (REACTIONS && ctl[CTL_PRODUCTS] > 0u) {
+      place_with_products(i, s, n);
+      return;
+    }
     for (var k = 0u; k < n; k++) { r += select(0u, 1u, arrived[s + k] < i); }
     ranked[s + r] = i;
     return;
   }
-  // the moved particles on particle i's side of the split, [lo, lo + width): those go by index against it
+  // the moved particles on particle i's side of the split, [lo, lo + width): those go by index against it (the step
+  // before's products, the last CTL_PRODUCTS moved ones, are ordered by their keys: order_key)
   let moved = ctl[CTL_N_MOVED];
+  let regular = moved - min(ctl[CTL_PRODUCTS], moved);
   let split = ctl[CTL_N_INTERIOR_BEFORE];
   var lo = 0u;
   var width = 0u;
-  if (i < moved) {
+  if (i < regular) {
     if (i < split) {
-      width = min(split, moved);
+      width = min(split, regular);
     } else {
       lo = split;
-      width = moved - split;
+      width = regular - split;
     }
   }
   // most cells hold only particles that moved here from one side of the split, all ordered by index: count by
@@ -218,6 +224,32 @@ fn place_ranked(i: u32, c: u32) {
   }
   ranked[s + r] = i;
 }
+
+// One rank with the step before's products (REACTIONS): particle i's place in local cell c (first index s, n
+// particles). The buffer is in cell order up to the first product; a product goes after the particles of the cell it
+// was made in (productInfo .z: that cell's last index) and after the products made there before it (by index). Keys
+// (index, 0) and (that last index, 1 + its number among the products) order every particle so.
+fn place_with_products(i: u32, s: u32, n: u32) {
+  let end = ctl[CTL_N_MOVED];
+  let first = end - ctl[CTL_PRODUCTS];
+  let half = product_half(ctl[CTL_STEP] - 1u, arrayLength(&productInfo));
+  let mine = product_order_key(i, first, end, half);
+  var r = 0u;
+  for (var k = 0u; k < n; k++) {
+    let ko = product_order_key(arrived[s + k], first, end, half);
+    r += select(0u, 1u, ko.x < mine.x || (ko.x == mine.x && ko.y < mine.y));
+  }
+  ranked[s + r] = i;
+}
+
+// The one-rank order key of particle o (place_with_products).
+fn product_order_key(o: u32, first: u32, end: u32, half: u32) -> vec2<u32> {
+  if (o < first || o >= end) { return vec2<u32>(o, 0u); }
+  return vec2<u32>(productInfo[half + o - first].z, 1u + o - first);
+}
+
+// The step before's products (REACTIONS): per product (parent, rank in its cell, last index of its cell, 0).
+@group(0) @binding(60) var<storage, read> productInfo: array<vec4<u32>>;
 
 // The order key of particle o of the sorted set: a moved particle's (below `moved`) is its cell before the move and
 // its index (never decisive: a moved particle of the same old cell is on its side of the split, compared by index

@@ -79,4 +79,12 @@ fn restore_full(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
   stats[slot + ST_COLLISIONS] = 0u;
   stats[slot + ST_CANDIDATES] = 0u;
   ctl[CTL_N_INTERIOR] = 0u;
+  // the interior pass's reactions and products (REACTIONS) are dropped too: the redo makes them again
+  if (REACTIONS) {
+    stats[slot + ST_REACTIONS] = 0u;
+    let base = reaction_words(params);
+    stats[base + RX_MADE] = 0u;
+    stats[base + RX_OVERFLOW] = 0u;
+    for (var r = 0u; r < RX_MAX_REACTIONS; r++) { stats[base + RX_STEP_TALLY + r] = 0u; }
+  }
 }

@@ -4,6 +4,7 @@ import type { CaseIssue } from './case-errors.js';
 import { formatPath } from './case-errors.js';
 import { FACES, cellCount, domainVolume, referenceState, resolvedFnum } from './case-helpers.js';
 import type { Case } from './case-schema.js';
+import { caseReactions, tceTerms } from './reactions.js';
 
 /**
  * Bounds that keep every derived quantity finite in the solver's 32-bit floats and 32-bit counters,
@@ -33,6 +34,23 @@ export const LIMITS = {
 } as const;
 
 type Rule = (c: Case) => CaseIssue[];
+
+// The reactions' species, kinds and masses (reactions.ts), and TCE terms that exist: Gamma(z + b + 3/2) needs z + b + 3/2 > 0.
+function reactionIssues(c: Case): CaseIssue[] {
+  if (!c.reactions) return [];
+  const { reactions, issues } = caseReactions(c);
+  // a reacting gas moves with the internal-energy kernels (move.wgsl: move_rotating), which a molecule brings
+  if (!c.species.some((s) => s.rotationalDof > 0)) {
+    issues.push({ path: 'reactions', message: 'reactions need a molecular species (rotationalDof 2), such as N2 or O2: add one or remove "reactions"' });
+  }
+  for (const r of reactions) {
+    const t = tceTerms(r, c.species[r.reactants[0]], c.species[r.reactants[1]], c.reactions.collisionEnergy);
+    if (t.z + r.temperatureExponent + 1.5 <= 0) {
+      issues.push({ path: 'reactions', message: `reaction "${r.equation}" (${r.source}): the TCE model needs internalDof + temperatureExponent + 3/2 > 0, got ${t.z} + ${r.temperatureExponent} + 1.5; raise internalDof or check the exponent` });
+    }
+  }
+  return issues;
+}
 
 // Issues for names used twice in a list (`list` at path `key`, e.g. species): each repeat names the first user.
 function repeatedNames(list: { name: string }[], key: string, what: string): CaseIssue[] {
@@ -213,7 +231,7 @@ const RULES: Rule[] = [vibrationNeedsRotation, uniqueSpeciesNames, uniqueBodyNam
 
 // Runs all cross-field rules on a schema-valid case and returns their issues.
 export function caseRuleIssues(c: Case): CaseIssue[] {
-  const issues = RULES.flatMap((rule) => rule(c));
+  const issues = [...RULES.flatMap((rule) => rule(c)), ...reactionIssues(c)];
   // the particle count needs a resolvable fnum: only once the particle fields are consistent
   if (!issues.some((i) => i.path.startsWith('particles') || i.path.endsWith('fractions'))) {
     const count = particleCount(c);

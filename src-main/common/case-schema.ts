@@ -6,6 +6,8 @@ import { LIMITS, caseRuleIssues } from './case-rules.js';
 import { bodiesSchema } from './body-schema.js';
 import { MAX_DESCRIPTION_CHARS, NO_CONTROL_CHARS, checkValueNesting } from './case-limits.js';
 import { LIBRARY_NAMES, expandSpeciesLibrary } from './species-library.js';
+import { reactionsSchema } from './reaction-schema.js';
+import { REACTION_SET_NAMES } from './reaction-library.js';
 
 export { CaseError, parseCaseJson } from './case-errors.js';
 export { LIMITS } from './case-rules.js';
@@ -193,6 +195,7 @@ export const caseSchema = strict({
     ),
   }),
   bodies: bodiesSchema,
+  reactions: reactionsSchema(REACTION_SET_NAMES),
   sampling: strict({
     enabled: z.boolean({ error: 'expected true or false' }).default(true).describe('false turns sampling off (benchmarks)'),
     start: integer(0, LIMITS.steps).default(0).describe('first sampled step'),

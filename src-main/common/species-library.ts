@@ -8,6 +8,9 @@
 // gives for air (d 3.0e-10 m, omega 0.80, 273.15 K). Vibration: one harmonic mode with the characteristic temperature
 // of Bird's Table A2 (as SPARTA's data/all.species gives it) and Millikan-White relaxation. CO2 has four vibrational
 // modes (945 K twice, 1903 K, 3329 K); the solver carries one mode per species, so CO2 ships without vibration.
+// Masses of the air species add up (N = N2 / 2, O = O2 / 2, NO = N + O: Bird's N2 and O2, with O 26.56e-27 kg instead of
+// Table A1's 26.5e-27 and NO 49.81e-27 instead of 49.88e-27), so that reactions (reaction-library.ts) keep mass,
+// momentum and energy exactly.
 import type { CaseIssue } from './case-errors.js';
 
 /** One library entry: the fields of a case's species (without its name). */
@@ -38,9 +41,9 @@ function vibrationalMode(theta: number): LibrarySpecies['vibration'] {
 export const SPECIES_LIBRARY: Readonly<Record<string, LibrarySpecies>> = {
   N2: { mass: 46.5e-27, dRef: 4.17e-10, omega: 0.74, tRef: 273, alpha: 1, rotationalDof: 2, rotationalRelaxation: 5, vibration: vibrationalMode(3371), source: TABLE_A1_A2 },
   O2: { mass: 53.12e-27, dRef: 4.07e-10, omega: 0.77, tRef: 273, alpha: 1, rotationalDof: 2, rotationalRelaxation: 5, vibration: vibrationalMode(2256), source: TABLE_A1_A2 },
-  NO: { mass: 49.88e-27, dRef: 4.2e-10, omega: 0.79, tRef: 273, alpha: 1, rotationalDof: 2, rotationalRelaxation: 5, vibration: vibrationalMode(2719), source: TABLE_A1_A2 },
+  NO: { mass: 49.81e-27, dRef: 4.2e-10, omega: 0.79, tRef: 273, alpha: 1, rotationalDof: 2, rotationalRelaxation: 5, vibration: vibrationalMode(2719), source: TABLE_A1_A2 },
   N: { mass: 23.25e-27, dRef: 3.0e-10, omega: 0.8, tRef: 273.15, alpha: 1, rotationalDof: 0, rotationalRelaxation: 5, source: AIR_ATOMS },
-  O: { mass: 26.5e-27, dRef: 3.0e-10, omega: 0.8, tRef: 273.15, alpha: 1, rotationalDof: 0, rotationalRelaxation: 5, source: AIR_ATOMS },
+  O: { mass: 26.56e-27, dRef: 3.0e-10, omega: 0.8, tRef: 273.15, alpha: 1, rotationalDof: 0, rotationalRelaxation: 5, source: AIR_ATOMS },
   CO2: { mass: 73.1e-27, dRef: 5.62e-10, omega: 0.93, tRef: 273, alpha: 1, rotationalDof: 2, rotationalRelaxation: 5, source: TABLE_A1 },
   Ar: { mass: 66.3e-27, dRef: 4.17e-10, omega: 0.81, tRef: 273, alpha: 1, rotationalDof: 0, rotationalRelaxation: 5, source: TABLE_A1 },
   He: { mass: 6.65e-27, dRef: 2.33e-10, omega: 0.66, tRef: 273, alpha: 1, rotationalDof: 0, rotationalRelaxation: 5, source: TABLE_A1 },

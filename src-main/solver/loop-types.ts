@@ -20,6 +20,9 @@ export interface StepStats {
   particlesAfter: number;
   collisions: number;
   candidates: number;
+  /** Reacting runs: reactions this step, and the particles its dissociations made. */
+  reactions?: number;
+  products?: number;
   /** Multi-rank runs: particles this rank sent to and received from others, and the host time of the exchange. */
   sent?: number;
   received?: number;
@@ -142,6 +145,8 @@ export interface LoopResult {
   surface: SurfaceSums;
   /** Which kernel sampled (one rank; sample-kernel-choice.ts; absent in a multi-rank run, which uses the pass). */
   sampleKernel?: SampleKernelReport;
+  /** Reacting runs: how many times each reaction happened on this rank (the case's reaction order; counted, not made, when reactions.perform is false). */
+  reactionCounts?: number[];
 }
 
 /** Thrown when a run is cancelled through its AbortSignal. */

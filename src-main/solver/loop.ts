@@ -18,6 +18,8 @@ import { MigratePhase } from './phases/migrate.js';
 import { cellShare, isLocalDense, localCellOf, wholeGrid, type Subdomain } from './subdomain.js';
 import { particleTotals, type ParticleTotals } from './phases/conservation.js';
 import { CollidePhase } from './phases/collide.js';
+import { ProductsPhase } from './phases/products.js';
+import { ReactionLedger } from './reaction-ledger.js';
 import { encodeInit } from './phases/init.js';
 import { InjectPhase } from './phases/inject.js';
 import { MovePhase } from './phases/move.js';
@@ -72,6 +74,9 @@ export class Simulation {
   private readonly exchange?: MigrationExchange;
   private sort: SortPhase;
   private readonly collide: CollidePhase;
+  /** Reacting runs: the products phase (dissociations) and the account of reactions and products. */
+  private readonly products?: ProductsPhase;
+  readonly reactions?: ReactionLedger;
   private readonly sample: SamplePhase;
   private readonly chunk: number;
   /** Steps of a batch-means unit (submit-plan.ts: blocks are made of sampled units, closed where a unit ends). */
@@ -136,10 +141,11 @@ export class Simulation {
     const device = gpu.device;
     this.cache = new PipelineCache(device, {
       WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0, HAS_ROTATION: this.tables.hasRotation ? 1 : 0, INTERNAL_WORDS: this.tables.internalWords, MIGRANT_WORDS: this.tables.migrantWords,
+      REACTIONS: this.tables.reactions ? 1 : 0,
     });
     const share = cellShare(subdomain, this.tables.nCells);
-    this.state = new SimState(device, this.tables, placement?.capacity ?? initialCapacity(this.tables, this.chunk, share), this.chunk, subdomain);
-    const setting = sampleKernelSetting(this.tables.sampling, multi, gpu.adapter.software === true);
+    this.state = new SimState(device, this.tables, placement?.capacity ?? initialCapacity(this.tables, this.chunk, share), this.chunk, subdomain, kase);
+    const setting = sampleKernelSetting(this.tables.sampling, multi, gpu.adapter.software === true, this.tables.reactions !== null);
     this.sampleChoice = new SampleKernelChoice(setting);
     this.ctx = { device, cache: this.cache, state: this.state, sampleKernel: setting };
     this.readback = new Readback(device);
@@ -147,6 +153,10 @@ export class Simulation {
     if (InjectPhase.needed(this.ctx)) this.inject = new InjectPhase(this.ctx);
     this.sort = new SortPhase(this.ctx);
     this.collide = new CollidePhase(this.ctx);
+    if (this.tables.reactions) {
+      this.reactions = new ReactionLedger(this.tables.reactions);
+      if (this.tables.reactions.dissociates) this.products = new ProductsPhase(this.ctx);
+    }
     this.sample = new SamplePhase(this.ctx);
     if (multi) {
       if (placement?.segmentCapacity !== undefined) this.state.growMigrants(placement.segmentCapacity);
@@ -174,7 +184,7 @@ export class Simulation {
 
   /** (Re)creates every phase's bind groups. */
   private bindAll(): void {
-    for (const p of [this.move, this.inject, this.sort, this.collide, this.sample, this.migrate]) p?.bind();
+    for (const p of [this.move, this.inject, this.sort, this.collide, this.products, this.sample, this.migrate]) p?.bind();
   }
 
 
@@ -214,9 +224,9 @@ export class Simulation {
     this.bindAll();
   }
 
-  /** Particles the next `steps` could need at most (the count at the last read-back plus injection with a margin). */
+  /** Particles the next `steps` could need at most (the count at the last read-back plus injection and dissociation products with margins). */
   private particlesNeeded(steps: number): number {
-    return this.particles + injectionMargin(this.tables.injectionPerStep * steps);
+    return this.particles + injectionMargin(this.tables.injectionPerStep * steps) + steps * (this.reactions?.perStepRoom() ?? 0);
   }
 
   /** Whether the next `steps` could exceed the particle buffers. */
@@ -226,6 +236,12 @@ export class Simulation {
 
   /** Grows the particle buffers when the next `steps` could exceed them (never drops particles). */
   private ensureCapacity(steps: number, rec: PhaseRecorder): void {
+    const room = this.reactions?.perStepRoom() ?? 0;
+    // a step's products sit at the top of the buffers until appended: room for one step's twice over
+    if (room > this.state.productCap || (room > 0 && this.particles + 2 * room > this.state.capacity)) {
+      rec.flush();
+      if (this.state.ensureProducts(room)) this.bindAll();
+    }
     if (!this.needsGrowth(steps)) return;
     const need = this.particlesNeeded(steps);
     rec.flush(); // recorded passes use the old buffers: submit them before those are replaced
@@ -371,6 +387,8 @@ export class Simulation {
       await rec.pass(fused ? 'collide+sample' : 'collide', (p) => (fused ? this.collide.encodeSampled(p, st.current) : this.collide.encode(p, st.current)));
       if (fused) return true;
     }
+    // the particles the step's dissociations made join the live ones before the step samples
+    if (this.products) await rec.pass('products', (p) => this.products!.encode(p, st.current));
     if (!samplesAt(this.kase, s)) return false;
     await rec.pass('sample', (p) => this.sample.encode(p, st.current));
     return true;
@@ -463,11 +481,11 @@ export class Simulation {
   private async readBack(first: number, count: number, sampled: number): Promise<{ steps: StepStats[] }> {
     const device = this.gpu.device;
     const st = this.state;
-    const stats = new Uint32Array(await this.readback.read(st.stats, 4 * STATS.WORDS * st.statsRing));
+    const stats = new Uint32Array(await this.readback.read(st.stats, st.stats.size));
     const ctl = new Uint32Array(await this.readback.read(st.ctl, 4 * CTL.WORDS));
     if (ctl[CTL.OVERFLOW] > 0) {
       throw new Error(
-        `${ctl[CTL.OVERFLOW]} injected particles did not fit the particle buffers (capacity ${st.capacity}) in steps ` +
+        `${ctl[CTL.OVERFLOW]} injected particles or products of reactions did not fit the particle buffers (capacity ${st.capacity}) in steps ` +
         `${first}..${first + count - 1}; the run was stopped rather than lose them. Lower run.stepsPerSubmit so the ` +
         'capacity is checked more often, and please report this case.',
       );
@@ -492,8 +510,13 @@ export class Simulation {
         particlesAfter: stats[o + STATS.N_AFTER],
         collisions: stats[o + STATS.COLLISIONS],
         candidates: stats[o + STATS.CANDIDATES],
+        ...(this.reactions ? { reactions: stats[o + STATS.REACTIONS], products: stats[o + STATS.PRODUCTS] } : {}),
         ...(x ? { sent: x.sent, received: x.received, exchangeSeconds: x.seconds } : {}),
       });
+    }
+    if (this.reactions) {
+      this.reactions.absorb(stats, st.statsRing, out);
+      device.queue.writeBuffer(st.stats, this.reactions.tallyOffset(st.statsRing), new Uint32Array(this.tables.reactions!.reactions.length));
     }
     return { steps: out };
   }
@@ -634,6 +657,7 @@ export class Simulation {
     }
     else if (this.tables.sampling && s.history.sampling.samples > 0) throw new Error('checkpoint holds sampling passes but no sampling state (damaged checkpoint)');
     this.carried = structuredClone(s.history);
+    this.reactions?.restore(s.history.reactionCounts ?? []);
     this.surface.restore(s.surface);
   }
 
@@ -707,6 +731,8 @@ export class Simulation {
     device.queue.submit([enc.finish()]);
     st.current = set === 0 ? 1 : 0;
     st.settleLayout();
+    // the relayout's keys placed the last step's products in their cells: none is pending any more
+    ctl(CTL.PRODUCTS, 0);
     const words = new Uint32Array(await this.readback.read(st.ctl, 4 * CTL.WORDS));
     oldStarts.destroy();
     if (st.segCap > stepSegments) {
@@ -745,7 +771,7 @@ export class Simulation {
     const totalsOverTime: LoopResult['totalsOverTime'] = carried ? carried.totalsOverTime : [];
     const perBlock = blockSubmits(this.kase, blockPlan.from, blockPlan.steps);
     let submits = carried ? carried.submits : 0;
-    this.history = { sampling: { ...this.counters }, submits, startStep, start, totalsOverTime };
+    this.history = { sampling: { ...this.counters }, submits, startStep, start, totalsOverTime, ...this.reactionHistory() };
     await options.beforeClock?.();
     const t0 = performance.now();
     let moved = 0;
@@ -795,7 +821,7 @@ export class Simulation {
       for (const s of got.steps) moved += s.particlesBefore;
       stepStats.push(...got.steps);
       options.onSteps?.(got.steps);
-      this.history = { sampling: { ...this.counters }, submits, startStep, start, totalsOverTime };
+      this.history = { sampling: { ...this.counters }, submits, startStep, start, totalsOverTime, ...this.reactionHistory() };
       if (options.onCheckpoint && checkpointDue(this.kase, this.step - batch, this.step, last)) await options.onCheckpoint(this.step);
       const elapsed = (performance.now() - t0) / 1000;
       options.onProgress?.({ step: this.step, steps: last, particles: this.particles, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
@@ -830,7 +856,13 @@ export class Simulation {
       host,
       surface: this.surface.toSums(this.tables.bodies, this.kase.run.dt),
       sampleKernel: this.sampleChoice.report(),
+      ...(this.reactions ? { reactionCounts: [...this.reactions.counts] } : {}),
     };
+  }
+
+  /** The reaction counts a checkpoint's loop history keeps (reacting runs). */
+  private reactionHistory(): Pick<LoopHistory, 'reactionCounts'> {
+    return this.reactions ? { reactionCounts: [...this.reactions.counts] } : {};
   }
 }
 

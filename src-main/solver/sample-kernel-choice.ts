@@ -16,12 +16,13 @@ export type SampleKernelSetting = SampleKernelName | 'auto';
  * and on a CPU adapter (there the phases a test sees would depend on the machine's load); 'auto' on one rank of a GPU.
  * DSMC_SAMPLE_KERNEL=pass|walk|auto sets it on one rank (benchmarks and tests).
  */
-export function sampleKernelSetting(sampling: boolean, multiRank: boolean, softwareAdapter: boolean): SampleKernelSetting {
+export function sampleKernelSetting(sampling: boolean, multiRank: boolean, softwareAdapter: boolean, reactions = false): SampleKernelSetting {
   const v = process.env.DSMC_SAMPLE_KERNEL;
   if (v !== undefined && v !== '' && v !== 'walk' && v !== 'pass' && v !== 'auto') {
     throw new Error(`DSMC_SAMPLE_KERNEL=${v}: use pass (a sampling pass of its own), walk (sampling inside the collide kernel of a one-rank run) or auto (the faster of the two, measured), or unset it`);
   }
-  if (!sampling || multiRank) return 'pass';
+  // a reacting step appends its products after the collisions, which the walk inside the collide kernel would miss
+  if (!sampling || multiRank || reactions) return 'pass';
   if (v === 'pass' || v === 'walk' || v === 'auto') return v;
   return softwareAdapter ? 'pass' : 'auto';
 }

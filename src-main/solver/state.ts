@@ -2,7 +2,7 @@
 // from one into the other), per-cell arrays, the sampling state, control words and step statistics.
 import { INDIRECT, STORAGE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
 import {
-  CTL, FaceInfo, FaceSpecies, HALO_WORK, InitParams, PARTIAL_WORDS, PairInfo, STATS, SimParams, SpeciesInfo,
+  CTL, FaceInfo, FaceSpecies, HALO_WORK, InitParams, PARTIAL_WORDS, PairInfo, REACTION_WORDS, STATS, SimParams, SpeciesInfo,
   SurfaceModel, SurfaceSpecies, UNIFORM_TABLES,
 } from './gpu/struct-layouts.js';
 import { SURFACE_WORDS } from '../common/surface-layout.js';
@@ -11,6 +11,8 @@ import { speciesModes } from './internal-fields.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH, type ParticleSet } from './particle-attributes.js';
 import { packBoxes, subdomainParams, wholeGrid, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
+import { REACTION_TABLE_BYTES, packReactionTable } from './reaction-tables.js';
+import type { Case } from '../common/case-schema.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
 
 const UNIFORM = 0x40 | 0x08; // UNIFORM | COPY_DST
@@ -105,6 +107,10 @@ export class SimState {
   readonly surfSpecies: GPUBuffer;
   /** 64-bit fixed-point surface sums per element (SURFACE_WORDS words each), cleared after each read. */
   readonly surfSums: GPUBuffer;
+  /** Reactions (react.wgsl): the reaction table (uniform; zeros without reactions) and the products' entries (two halves of productCap). */
+  readonly reactionTable: GPUBuffer;
+  productInfo: GPUBuffer;
+  productCap: number;
   /** Gas volume fraction of every global cell (collide.wgsl; a stub of ones without bodies). */
   readonly volumeFraction: GPUBuffer;
   /**
@@ -178,7 +184,7 @@ export class SimState {
 
   /** subdomain: the rank's part of the grid (default: the whole grid, one rank). */
   constructor(private readonly device: GPUDevice, readonly tables: SolverTables, public capacity: number, readonly statsRing: number,
-    subdomain?: Subdomain) {
+    subdomain?: Subdomain, kase?: Case) {
     const t = tables;
     this.subdomain = subdomain ?? wholeGrid([t.simParams.nx, t.simParams.ny, t.simParams.nz]);
     this.nLocal = this.subdomain.nLocal;
@@ -187,7 +193,11 @@ export class SimState {
     this.params = makeBufferWith(device, 'params', SimParams.pack(this.paramValues()), UNIFORM);
     this.initParams = makeBufferWith(device, 'init-params', InitParams.pack(t.init), UNIFORM);
     this.ctl = makeBufferWith(device, 'control', this.initialControl(), STORAGE);
-    this.stats = makeBuffer(device, 'step-stats', 4 * STATS.WORDS * statsRing);
+    // the step ring, then (reactions) the products' and tallies' words (REACTION_WORDS)
+    this.stats = makeBuffer(device, 'step-stats', 4 * (STATS.WORDS * statsRing + (t.reactions ? REACTION_WORDS.WORDS : 0)));
+    this.reactionTable = makeBufferWith(device, 'reactions.table', t.reactions && kase ? packReactionTable(kase, t.reactions) : new ArrayBuffer(REACTION_TABLE_BYTES), UNIFORM);
+    this.productCap = t.reactions?.dissociates ? Math.max(4096, Math.ceil(t.reactions.productsPerStep * 4)) : 1;
+    this.productInfo = makeBuffer(device, 'reactions.products', 2 * 16 * this.productCap);
     this.pairs = makeBufferWith(device, 'pairs', PairInfo.packArray(t.pairs), STORAGE);
     this.speciesInfo = makeBufferWith(device, 'species', SpeciesInfo.packArray(t.species), STORAGE);
     this.faces = makeBufferWith(device, 'faces', FaceInfo.packArray(t.faces), UNIFORM);
@@ -360,6 +370,23 @@ export class SimState {
     this.segCap = segCap;
     this.migOutBySet = this.makeMigrantBuffers();
     this.device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
+  }
+
+  /**
+   * Makes room for `perStep` products of one step (two halves by step parity: the step before's products stay
+   * readable, so both halves are kept). True when reallocated (rebind).
+   */
+  ensureProducts(perStep: number): boolean {
+    if (perStep <= this.productCap) return false;
+    const cap = Math.ceil(1.5 * perStep);
+    const fresh = makeBuffer(this.device, 'reactions.products', 2 * 16 * cap);
+    const enc = this.device.createCommandEncoder({ label: 'grow-products' });
+    for (const half of [0, 1]) enc.copyBufferToBuffer(this.productInfo, half * 16 * this.productCap, fresh, half * 16 * cap, 16 * this.productCap);
+    this.device.queue.submit([enc.finish()]);
+    this.productInfo.destroy();
+    this.productInfo = fresh;
+    this.productCap = cap;
+    return true;
   }
 
   /** The adapter's largest storage-buffer binding, bytes. */

@@ -7,6 +7,7 @@ import { BOLTZMANN, maxwellianFlux, millikanWhite, mostProbableSpeed, pairModel,
 import { buildBodyTables, bodyParams, type BodyTables } from './body-tables.js';
 import { sampleEnergyScale, sampleScales } from './fixed-point.js';
 import { BOUNDARY_CODES, MIGRANT_WORDS } from './gpu/struct-layouts.js';
+import { buildReactionTables, type ReactionTables } from './reaction-tables.js';
 
 type Values = Record<string, number>;
 
@@ -38,6 +39,8 @@ export interface SolverTables {
   internalWords: 1 | 2;
   /** Words of one migrant record (MIGRANT_WORDS): 9, plus the internal energy words when a species rotates. */
   migrantWords: number;
+  /** Gas-phase reactions (REACTIONS), or null. */
+  reactions: ReactionTables | null;
 }
 
 /** Tangential axes of a face normal to axis a (the order inject.wgsl uses). */
@@ -190,6 +193,7 @@ export function buildTables(c: Case): SolverTables {
     hasRotation: c.species.some((s) => s.rotationalDof > 0),
     internalWords: internalWordsOf(c),
     migrantWords: migrantWordsOf(c),
+    reactions: buildReactionTables(c),
     referenceParticles: (nRef * domainVolume(c)) / fnum,
   };
 }

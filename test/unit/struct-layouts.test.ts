@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_LAYOUTS, BOUNDARY_CODES, CELL_WORD, CTL, HALO_WORK, MIGRANT_WORDS, PARTIAL_WORDS, SAMPLE_MOMENTS, STATS, SURFACE_MODEL_CODES,
+  ALL_LAYOUTS, BOUNDARY_CODES, CELL_WORD, CTL, HALO_WORK, MIGRANT_WORDS, PARTIAL_WORDS, REACTION_WORDS, SAMPLE_MOMENTS, STATS, SURFACE_MODEL_CODES,
   UNIFORM_TABLES,
 } from '../../src-main/solver/gpu/struct-layouts.js';
 import { FACE_COPIES, SURFACE_Q } from '../../src-main/common/surface-layout.js';
@@ -80,13 +80,19 @@ describe('shared constants', () => {
     expect({ ...constsWithPrefix('ST_'), WORDS: consts.get('STATS_WORDS') }).toEqual({ ...STATS });
   });
 
+  it('RX_* equal REACTION_WORDS (the step tallies and the submit tallies hold RX_MAX_REACTIONS each)', () => {
+    expect(constsWithPrefix('RX_')).toEqual({ ...REACTION_WORDS });
+    expect(REACTION_WORDS.RUN_TALLY).toBe(REACTION_WORDS.STEP_TALLY + REACTION_WORDS.MAX_REACTIONS);
+    expect(REACTION_WORDS.WORDS).toBe(REACTION_WORDS.RUN_TALLY + REACTION_WORDS.MAX_REACTIONS);
+  });
+
   it('HW_* equal HALO_WORK', () => {
     expect(constsWithPrefix('HW_')).toEqual({ ...HALO_WORK });
   });
 
   it('every u32 constant of common.wgsl is one of the groups above or shader-only', () => {
     // a new group (e.g. indirect-dispatch ARGS_* words) needs its TypeScript twin and a check here
-    const known = /^(MAX_SPECIES$|MAX_SURFACE_MODELS$|BC_|CTL_|HW_|ST_|STATS_WORDS$|STREAM_|INVALID_CELL$|CELL_BITS$|CELL_MASK$|MIGRANT_INTERNAL$|INJECTED_KEY$)/;
+    const known = /^(MAX_SPECIES$|MAX_SURFACE_MODELS$|BC_|CTL_|HW_|RX_|ST_|STATS_WORDS$|STREAM_|INVALID_CELL$|CELL_BITS$|CELL_MASK$|MIGRANT_INTERNAL$|INJECTED_KEY$)/;
     expect([...consts.keys()].filter((k) => !known.test(k))).toEqual([]);
   });
 

@@ -22,6 +22,8 @@ export interface LoopHistory {
   startStep: number;
   start: ParticleTotals;
   totalsOverTime: { step: number; totals: ParticleTotals }[];
+  /** Reacting runs: each reaction's count so far on this rank (absent otherwise). */
+  reactionCounts?: number[];
 }
 
 /** One rank's state at a submit boundary. */

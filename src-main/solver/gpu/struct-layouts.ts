@@ -106,18 +106,26 @@ export const FaceSpecies = new StructLayout('FaceSpecies', [
   ['vibKTheta', 'f32'], ['pad0', 'u32'], ['pad1', 'u32'], ['pad2', 'u32'],
 ] as const);
 
+/** One gas-phase reaction of the collide kernel's reaction table (collide.wgsl, tables: reaction-tables.ts). */
+export const Reaction = new StructLayout('Reaction', [
+  ['r1', 'u32'], ['r2', 'u32'], ['p1', 'u32'], ['p2', 'u32'],
+  ['kind', 'u32'], ['pad0', 'u32'], ['pad1', 'u32'], ['pad2', 'u32'],
+  ['ea', 'f32'], ['er', 'f32'], ['prefactor', 'f32'], ['powA', 'f32'],
+  ['powB', 'f32'], ['w1', 'f32'], ['w2', 'f32'], ['pad3', 'f32'],
+] as const);
+
 export const ScanParams = new StructLayout('ScanParams', [
   ['n', 'u32'], ['pad0', 'u32'], ['pad1', 'u32'], ['pad2', 'u32'],
 ] as const);
 
 /** Every shared layout, for the layout test. */
-export const ALL_LAYOUTS = [SimParams, PairInfo, InitParams, SpeciesInfo, FaceInfo, FaceSpecies, ScanParams, SurfaceModel, SurfaceSpecies, CloseParams];
+export const ALL_LAYOUTS = [SimParams, PairInfo, Reaction, InitParams, SpeciesInfo, FaceInfo, FaceSpecies, ScanParams, SurfaceModel, SurfaceSpecies, CloseParams];
 
 /** Boundary kind codes, as the BC_* constants of common.wgsl. */
 export const BOUNDARY_CODES = { periodic: 0, specular: 1, diffuse: 2, inflow: 3, outflow: 4 } as const;
 
 /** Control words and statistics ring layout, as the CTL_* and ST_* constants of common.wgsl. */
-export const CTL = { STEP: 0, N: 1, N_ALL: 2, OVERFLOW: 3, INJECTED: 4, STATS_SLOT: 5, ARRIVALS: 6, N_MOVED: 7, N_INTERIOR: 8, HALO_CELLS: 9, N_INTERIOR_BEFORE: 10, RELAYOUT_FROM: 11, RELAYOUT_TO: 12, WORDS: 13 } as const;
+export const CTL = { STEP: 0, N: 1, N_ALL: 2, OVERFLOW: 3, INJECTED: 4, STATS_SLOT: 5, ARRIVALS: 6, N_MOVED: 7, N_INTERIOR: 8, HALO_CELLS: 9, N_INTERIOR_BEFORE: 10, RELAYOUT_FROM: 11, RELAYOUT_TO: 12, PRODUCTS: 13, WORDS: 14 } as const;
 /** Words of the split steps' halo work buffer (HW_* in common.wgsl): the halo particles the interior pass listed. */
 export const HALO_WORK = { LISTED: 0, WORDS: 4 } as const;
 /** Words of one migrating particle without internal energy (MIGRANT_WORDS in common.wgsl): position, velocity, cell word, key (tables.ts migrantWordsOf adds the internal energy). */
@@ -126,7 +134,9 @@ export const MIGRANT_WORDS = 9;
 export const MIGRANT_CELL_WORD = 6;
 /** A particle's cell word: cell index in the low BITS bits, species above (CELL_* in common.wgsl). */
 export const CELL_WORD = { BITS: 27, MASK: 0x07ffffff } as const;
-export const STATS = { WORDS: 8, STEP: 0, N_BEFORE: 1, INJECTED: 2, N_AFTER: 3, COLLISIONS: 4, CANDIDATES: 5 } as const;
+export const STATS = { WORDS: 8, STEP: 0, N_BEFORE: 1, INJECTED: 2, N_AFTER: 3, COLLISIONS: 4, CANDIDATES: 5, REACTIONS: 6, PRODUCTS: 7 } as const;
+/** Reaction words of the stats buffer after its step ring (RX_* in common.wgsl). */
+export const REACTION_WORDS = { MADE: 0, OVERFLOW: 1, STEP_TALLY: 2, MAX_REACTIONS: 64, RUN_TALLY: 66, WORDS: 130 } as const;
 /** Velocity moments per species and cell in the sampling sums (MOMENTS in sample-sums.wgsl); a gas with internal modes adds its energies after them (sampleLayout). */
 export const SAMPLE_MOMENTS = 13;
 /** Words per workgroup in the reduction partials (reduce.wgsl). */

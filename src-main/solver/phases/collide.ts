@@ -18,12 +18,12 @@ export class CollidePhase implements Phase {
   private splitGroups: Record<SplitPass, GPUBindGroup[]> = { 1: [], 2: [] };
 
   constructor(private readonly ctx: PhaseContext) {
-    this.pipeline = ctx.cache.get({ file: 'collide.wgsl', entry: 'collide', modules: ['body.wgsl'] });
+    this.pipeline = ctx.cache.get({ file: 'collide.wgsl', entry: 'collide', modules: ['body.wgsl', 'react.wgsl'] });
     if (ctx.sampleKernel !== 'pass') {
-      this.sampledPipeline = ctx.cache.get({ file: 'collide-sampled.wgsl', entry: 'collide_sampled', modules: ['body.wgsl', 'collide.wgsl', 'sample-sums.wgsl'] });
+      this.sampledPipeline = ctx.cache.get({ file: 'collide-sampled.wgsl', entry: 'collide_sampled', modules: ['body.wgsl', 'react-none.wgsl', 'collide.wgsl', 'sample-sums.wgsl'] });
     }
     if (ctx.state.multiRank) {
-      const get = (which: SplitPass) => ctx.cache.get({ file: 'collide.wgsl', entry: 'collide_split', modules: ['body.wgsl'], constants: { SPLIT_PASS: which } });
+      const get = (which: SplitPass) => ctx.cache.get({ file: 'collide.wgsl', entry: 'collide_split', modules: ['body.wgsl', 'react.wgsl'], constants: { SPLIT_PASS: which } });
       this.splitPipelines = { 1: get(1), 2: get(2) };
     }
   }
@@ -33,13 +33,13 @@ export class CollidePhase implements Phase {
     const table = (k: number) => {
       const p = s.sets[k];
       // the counts of the set this one was sorted from
-      return { 0: s.params, 1: s.ctl, 2: s.stats, 3: s.countsOf(k === 0 ? 1 : 0), 4: s.starts, 5: s.sigmaCrMax, 6: s.remainder, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 11: s.pairs, 44: s.volumeFraction, 45: s.eint[k] };
+      return { 0: s.params, 1: s.ctl, 2: s.stats, 3: s.countsOf(k === 0 ? 1 : 0), 4: s.starts, 5: s.sigmaCrMax, 6: s.remainder, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 11: s.pairs, 44: s.volumeFraction, 45: s.eint[k], 60: s.productInfo, 61: s.reactionTable };
     };
     this.groups = s.sets.map((_, k) => bindBuffers(device, this.pipeline, `collide-${k}`, table(k)));
     if (this.sampledPipeline) {
       const b = s.sample;
       this.sampledGroups = s.sets.map((_, k) =>
-        bindBuffers(device, this.sampledPipeline!, `collide-sampled-${k}`, { ...table(k), 50: b.blockLo, 51: b.blockHi, 52: b.flags }));
+        bindBuffers(device, this.sampledPipeline!, `collide-sampled-${k}`, { ...withoutReactions(table(k)), 50: b.blockLo, 51: b.blockHi, 52: b.flags }));
     }
     if (!this.splitPipelines) return;
     for (const which of [1, 2] as const) {
@@ -71,4 +71,10 @@ export class CollidePhase implements Phase {
     pass.setBindGroup(0, this.splitGroups[which][set]);
     pass.dispatchWorkgroups(...dispatchDims(which === 1 ? nLocal : Math.max(1, haloCells), WORKGROUP_SIZE));
   }
+}
+
+/** A collide binding table without the reaction bindings (the sampling variant has none: react-none.wgsl). */
+function withoutReactions(table: Record<number, GPUBuffer>): Record<number, GPUBuffer> {
+  const { 60: _products, 61: _table, ...rest } = table;
+  return rest;
 }
