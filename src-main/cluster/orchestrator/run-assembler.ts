@@ -74,6 +74,8 @@ export class RunAssembler {
         out.particlesAfter += x.particlesAfter;
         out.collisions += x.collisions;
         out.candidates += x.candidates;
+        if (x.reactions !== undefined) out.reactions = (out.reactions ?? 0) + x.reactions;
+        if (x.products !== undefined) out.products = (out.products ?? 0) + x.products;
         out.sent! += x.sent ?? 0;
         out.received! += x.received ?? 0;
         out.exchangeSeconds = Math.max(out.exchangeSeconds!, x.exchangeSeconds ?? 0);
