@@ -142,10 +142,11 @@ fn reaction_words(p: SimParams) -> u32 {
   return p.statsRing * STATS_WORDS;
 }
 
-// Half of the productInfo buffer that holds the products of `step` (the halves alternate, so that a redone step
-// still finds what the step before made).
-fn product_half(step: u32, entries: u32) -> u32 {
-  return (step & 1u) * (entries / 2u);
+// The productInfo buffer holds three regions of entries / 3: the step's products as collide makes them (region 0,
+// slot k for the k-th), then the appended products of odd and even steps in their buffer order (products.wgsl), so
+// that a redone step still finds what the step before appended. First entry of the appended products of `step`:
+fn product_final(step: u32, entries: u32) -> u32 {
+  return (1u + (step & 1u)) * (entries / 3u);
 }
 
 struct SimParams {

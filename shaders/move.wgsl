@@ -190,7 +190,7 @@ fn place(i: u32, g: u32, v: vec3<u32>, rank: u32) -> u32 {
 fn product_rank(i: u32, end: u32, step: u32) -> u32 {
   let first = end - min(ctl[CTL_PRODUCTS], end);
   if (i < first || i >= end) { return 0xffffffffu; }
-  return productInfo[product_half(step, arrayLength(&productInfo)) + i - first].y;
+  return productInfo[product_final(step, arrayLength(&productInfo)) + i - first].y;
 }
 
 // The rank of live particle i in its cell when it is a product of the step before (REACTIONS: the rank the collisions

@@ -1,8 +1,11 @@
 // products.wgsl: after a step's collisions (REACTIONS), the particles its dissociations made join the live ones.
-// Collide wrote the k-th product at slot capacity - 1 - k of the sorted set (react.wgsl); append_products copies it to
-// slot N + k, with the position of its parent, and finish_products makes them live (N grows) and folds the step's
-// reaction counts into the submit's. Until the next sort the products are the last CTL_PRODUCTS live particles; their
-// order among each other does not matter (the move keys their random streams and the sort orders them by productInfo).
+// Collide wrote the k-th product (in the order the cells' threads happened to make them) at slot capacity - 1 - k of
+// the sorted set and its entry at productInfo[k] (react.wgsl). count_products counts them per cell, a prefix scan of
+// the counts gives each cell its first place among the step's products, and append_products copies each product to
+// slot N + that place + its number in its cell, with the position of its parent and its entry in the step's appended
+// region (common.wgsl: product_final): the buffer order of the products is the cells' order, whatever the threads'
+// timing, so that a run is reproducible bitwise (reductions over the particles included). finish_products makes them
+// live (N grows) and folds the step's reaction counts into the submit's.
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read_write> ctl: array<u32>;
@@ -15,7 +18,10 @@
 @group(0) @binding(9) var<storage, read_write> vz: array<f32>;
 @group(0) @binding(10) var<storage, read_write> cell: array<u32>;
 @group(0) @binding(45) var<storage, read_write> eint: array<f32>;
-@group(0) @binding(60) var<storage, read> productInfo: array<vec4<u32>>;
+@group(0) @binding(60) var<storage, read_write> productInfo: array<vec4<u32>>;
+// the step's products per local cell (zero between steps: append_products clears what it read), and their scan
+@group(0) @binding(62) var<storage, read_write> perCell: array<atomic<u32>>;
+@group(0) @binding(63) var<storage, read> firstOfCell: array<u32>;
 
 // Whether the step's products fit: none was refused in collide, and the copies' source slots lie above their targets.
 fn products_fit(n: u32, made: u32) -> bool {
@@ -23,22 +29,42 @@ fn products_fit(n: u32, made: u32) -> bool {
   return stats[base + RX_OVERFLOW] == 0u && n + 2u * made <= params.capacity;
 }
 
-// Copies product k (a grid-stride loop over the step's products) from its top slot to slot N + k.
+// Local cell of product k (its parent's cell in the sorted set).
+fn product_cell(k: u32) -> u32 {
+  return local_of_cell(cell_part(cell[productInfo[k].x]), params);
+}
+
+// Counts the step's products per local cell (a grid-stride loop over them).
+@compute @workgroup_size(WG_SIZE)
+fn count_products(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                  @builtin(local_invocation_index) li: u32) {
+  let made = stats[reaction_words(params) + RX_MADE];
+  let stride = nwg.x * nwg.y * WG_SIZE;
+  for (var k = flat_id(wg, nwg, li); k < made; k += stride) { atomicAdd(&perCell[product_cell(k)], 1u); }
+}
+
+// Copies product k from its top slot to its place after the N live particles (cells' order, then its number in its
+// cell), with its parent's position; its entry goes to the step's appended region at the same place.
 @compute @workgroup_size(WG_SIZE)
 fn append_products(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                    @builtin(local_invocation_index) li: u32) {
   let made = stats[reaction_words(params) + RX_MADE];
   let n = ctl[CTL_N];
-  if (!products_fit(n, made)) { return; }
-  let half = product_half(ctl[CTL_STEP], arrayLength(&productInfo));
+  let fit = products_fit(n, made);
+  let appended = product_final(ctl[CTL_STEP], arrayLength(&productInfo));
   let stride = nwg.x * nwg.y * WG_SIZE;
   for (var k = flat_id(wg, nwg, li); k < made; k += stride) {
+    let info = productInfo[k];
+    let c = product_cell(k);
+    // the next step counts from zero (several products of a cell store the same zero)
+    atomicStore(&perCell[c], 0u);
+    if (!fit) { continue; }
+    let place = firstOfCell[c] + info.w;
     let src = params.capacity - 1u - k;
-    let dst = n + k;
-    let parent = productInfo[half + k].x;
-    px[dst] = px[parent];
-    py[dst] = py[parent];
-    pz[dst] = pz[parent];
+    let dst = n + place;
+    px[dst] = px[info.x];
+    py[dst] = py[info.x];
+    pz[dst] = pz[info.x];
     vx[dst] = vx[src];
     vy[dst] = vy[src];
     vz[dst] = vz[src];
@@ -46,6 +72,7 @@ fn append_products(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
     if (HAS_ROTATION) {
       for (var x = 0u; x < INTERNAL_WORDS; x++) { eint[dst * INTERNAL_WORDS + x] = eint[src * INTERNAL_WORDS + x]; }
     }
+    productInfo[appended + place] = info;
   }
 }
 

@@ -22,8 +22,8 @@ struct ReactionTable {
 }
 
 @group(0) @binding(61) var<uniform> rxTable: ReactionTable;
-// per product of the step (two halves, by step parity: product_half): (parent, rank in its cell, last index of the
-// cell's particles in the sorted set, 0)
+// per product of the step, region 0 (common.wgsl: product_final): (parent, rank in its cell, last index of the cell's
+// particles in the sorted set, its number among the cell's products this step)
 @group(0) @binding(60) var<storage, read_write> productInfo: array<vec4<u32>>;
 
 // Word k of a uniform array of vec4<u32> read as u32 words.
@@ -200,9 +200,8 @@ fn try_reaction(i: u32, j: u32, cr: vec3<f32>, pair: PairInfo, g: u32, step: u32
   if (rx.kind == 0u) {
     // the new particle's slot at the top of the buffers: a step's products must fit above every live particle
     let kMade = atomicAdd(&stats[base + RX_MADE], 1u);
-    let half = arrayLength(&productInfo) / 2u;
     slotTop = params.capacity - 1u - kMade;
-    if (kMade >= half || slotTop < ctl[CTL_N_ALL]) {
+    if (kMade >= arrayLength(&productInfo) / 3u || slotTop < ctl[CTL_N_ALL]) {
       atomicAdd(&stats[base + RX_OVERFLOW], 1u);
       return 0u;
     }
@@ -227,7 +226,7 @@ fn try_reaction(i: u32, j: u32, cr: vec3<f32>, pair: PairInfo, g: u32, step: u32
     vx[slotTop] = vFragments.x; vy[slotTop] = vFragments.y; vz[slotTop] = vFragments.z;
     cell[slotTop] = cell_word(cell_part(cell[a]), rx.p2);
     set_internal(slotTop, shares[2].xy);
-    productInfo[product_half(step, arrayLength(&productInfo)) + product] = vec4<u32>(a, n + made, s + n - 1u, 0u);
+    productInfo[product] = vec4<u32>(a, n + made, s + n - 1u, made);
     return 2u;
   }
   // exchange: a becomes p1, b becomes p2; the products' relative speed from the translational energy left

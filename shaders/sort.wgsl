@@ -232,7 +232,7 @@ fn place_ranked(i: u32, c: u32) {
 fn place_with_products(i: u32, s: u32, n: u32) {
   let end = ctl[CTL_N_MOVED];
   let first = end - ctl[CTL_PRODUCTS];
-  let half = product_half(ctl[CTL_STEP] - 1u, arrayLength(&productInfo));
+  let half = product_final(ctl[CTL_STEP] - 1u, arrayLength(&productInfo));
   let mine = product_order_key(i, first, end, half);
   var r = 0u;
   for (var k = 0u; k < n; k++) {

@@ -75,7 +75,7 @@ export class Simulation {
   private sort: SortPhase;
   private readonly collide: CollidePhase;
   /** Reacting runs: the products phase (dissociations) and the account of reactions and products. */
-  private readonly products?: ProductsPhase;
+  private products?: ProductsPhase;
   readonly reactions?: ReactionLedger;
   private readonly sample: SamplePhase;
   private readonly chunk: number;
@@ -684,6 +684,11 @@ export class Simulation {
     if (sample) st.sample.write(sample);
     this.readback.release(); // staging buffers of the replaced per-cell arrays
     this.sort = new SortPhase(this.ctx);
+    if (this.products) {
+      // its per-cell counts follow the new cells
+      this.products.destroy();
+      this.products = new ProductsPhase(this.ctx);
+    }
     const plan = relayoutPlan(largest, sub.worldSize, this.tables.migrantWords, roundBytes, maxSend);
     const { perRound, rounds } = plan;
     const n = this.particles;

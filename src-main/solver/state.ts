@@ -107,7 +107,7 @@ export class SimState {
   readonly surfSpecies: GPUBuffer;
   /** 64-bit fixed-point surface sums per element (SURFACE_WORDS words each), cleared after each read. */
   readonly surfSums: GPUBuffer;
-  /** Reactions (react.wgsl): the reaction table (uniform; zeros without reactions) and the products' entries (two halves of productCap). */
+  /** Reactions (react.wgsl): the reaction table (uniform; zeros without reactions) and the products' entries (three regions of productCap: common.wgsl product_final). */
   readonly reactionTable: GPUBuffer;
   productInfo: GPUBuffer;
   productCap: number;
@@ -197,7 +197,7 @@ export class SimState {
     this.stats = makeBuffer(device, 'step-stats', 4 * (STATS.WORDS * statsRing + (t.reactions ? REACTION_WORDS.WORDS : 0)));
     this.reactionTable = makeBufferWith(device, 'reactions.table', t.reactions && kase ? packReactionTable(kase, t.reactions) : new ArrayBuffer(REACTION_TABLE_BYTES), UNIFORM);
     this.productCap = t.reactions?.dissociates ? Math.max(4096, Math.ceil(t.reactions.productsPerStep * 4)) : 1;
-    this.productInfo = makeBuffer(device, 'reactions.products', 2 * 16 * this.productCap);
+    this.productInfo = makeBuffer(device, 'reactions.products', 3 * 16 * this.productCap);
     this.pairs = makeBufferWith(device, 'pairs', PairInfo.packArray(t.pairs), STORAGE);
     this.speciesInfo = makeBufferWith(device, 'species', SpeciesInfo.packArray(t.species), STORAGE);
     this.faces = makeBufferWith(device, 'faces', FaceInfo.packArray(t.faces), UNIFORM);
@@ -373,15 +373,15 @@ export class SimState {
   }
 
   /**
-   * Makes room for `perStep` products of one step (two halves by step parity: the step before's products stay
-   * readable, so both halves are kept). True when reallocated (rebind).
+   * Makes room for `perStep` products of one step (three regions: the step's as made, and the appended ones of odd and
+   * even steps, which stay readable, so every region is kept). True when reallocated (rebind).
    */
   ensureProducts(perStep: number): boolean {
     if (perStep <= this.productCap) return false;
     const cap = Math.ceil(1.5 * perStep);
-    const fresh = makeBuffer(this.device, 'reactions.products', 2 * 16 * cap);
+    const fresh = makeBuffer(this.device, 'reactions.products', 3 * 16 * cap);
     const enc = this.device.createCommandEncoder({ label: 'grow-products' });
-    for (const half of [0, 1]) enc.copyBufferToBuffer(this.productInfo, half * 16 * this.productCap, fresh, half * 16 * cap, 16 * this.productCap);
+    for (const half of [0, 1, 2]) enc.copyBufferToBuffer(this.productInfo, half * 16 * this.productCap, fresh, half * 16 * cap, 16 * this.productCap);
     this.device.queue.submit([enc.finish()]);
     this.productInfo.destroy();
     this.productInfo = fresh;

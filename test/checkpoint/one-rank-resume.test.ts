@@ -34,7 +34,7 @@ function tempFolder(): string {
 
 /** The step statistics compared bitwise. */
 function stats(steps: StepStats[]) {
-  return steps.map((s) => [s.step, s.particlesBefore, s.injected, s.particlesAfter, s.collisions, s.candidates]);
+  return steps.map((s) => [s.step, s.particlesBefore, s.injected, s.particlesAfter, s.collisions, s.candidates, s.reactions, s.products]);
 }
 
 /** Everything a run's result is compared by. */
@@ -42,6 +42,7 @@ function outcome(r: CaseRun['result']) {
   return {
     sha: fieldsSha256(r.fields), errors: fieldsSha256(r.fieldErrors), blocks: r.fieldBlocks, samples: r.samples, totals: JSON.stringify(r.totalsOverTime), start: JSON.stringify(r.start),
     surface: Buffer.from(r.surface.values.buffer).toString('base64'), surfaceTime: r.surface.sampledTime,
+    reactions: JSON.stringify(r.reactionCounts ?? null),
   };
 }
 
@@ -61,6 +62,11 @@ const cases: [string, () => Case][] = [
   ['vibrating N2 relaxing in the collide box (Zvib 5, 3000 K, vibration started at 500 K)', () => presetCase('collide-box', [
     'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]', 'initial.temperature=3000',
     'initial.vibrationalTemperature=500', 'run.dt=4e-9', 'grid.cells=[12,10,8]', 'run.steps=40', 'run.stepsPerSubmit=4', 'sampling.start=5', 'run.checkpointEvery=10',
+  ])],
+  // dissociations make particles (appended after the collisions until the next sort) and exchanges change species: a
+  // checkpoint holds the particles in cell order, the step's products placed after their cells' particles
+  ['reacting air at 20,000 K (air5)', () => presetCase('reacting-air', [
+    'grid.cells=[12,10,8]', 'particles.perCell=12', 'run.steps=40', 'run.stepsPerSubmit=4', 'sampling.enabled=true', 'sampling.start=5', 'run.checkpointEvery=10',
   ])],
   ['channel with a diffuse block in the flow', () => presetCase('free-stream', [
     'grid.cells=[16,6,4]', 'run.steps=60', 'run.stepsPerSubmit=3', 'sampling.start=20', 'run.checkpointEvery=10',

@@ -1,39 +1,67 @@
 // Products phase (reactions that dissociate): after a step's collisions, the particles its dissociations made join
-// the live ones (products.wgsl: append_products copies them from the top of the sorted set to the end of the live
-// particles, finish_products makes them live and folds the step's reaction counts into the submit's).
+// the live ones in the cells' order (products.wgsl: count_products per cell, a prefix scan of the counts,
+// append_products copying each to its place after the live particles, finish_products making them live and folding
+// the step's reaction counts into the submit's).
 import { bindBuffers } from '../gpu/bind.js';
-import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
+import { WORKGROUP_SIZE, dispatchDims, makeBuffer } from '../gpu/buffers.js';
+import { PrefixScan } from '../gpu/prefix-scan.js';
 import type { Phase, PhaseContext } from './phase.js';
 
 export class ProductsPhase implements Phase {
   readonly name = 'products';
+  private readonly count: GPUComputePipeline;
   private readonly append: GPUComputePipeline;
   private readonly finish: GPUComputePipeline;
-  private groups: GPUBindGroup[] = [];
+  /** The step's products per local cell, and each cell's first place among them (the scan). */
+  private readonly perCell: GPUBuffer;
+  private readonly firstOfCell: GPUBuffer;
+  private readonly scan: PrefixScan;
+  private countGroups: GPUBindGroup[] = [];
+  private appendGroups: GPUBindGroup[] = [];
   private finishGroup: GPUBindGroup | null = null;
 
   constructor(private readonly ctx: PhaseContext) {
-    this.append = ctx.cache.get({ file: 'products.wgsl', entry: 'append_products' });
-    this.finish = ctx.cache.get({ file: 'products.wgsl', entry: 'finish_products' });
+    const { device, cache, state } = ctx;
+    this.count = cache.get({ file: 'products.wgsl', entry: 'count_products' });
+    this.append = cache.get({ file: 'products.wgsl', entry: 'append_products' });
+    this.finish = cache.get({ file: 'products.wgsl', entry: 'finish_products' });
+    this.perCell = makeBuffer(device, 'reactions.perCell', 4 * Math.max(4, state.nLocal));
+    this.firstOfCell = makeBuffer(device, 'reactions.firstOfCell', 4 * Math.max(4, state.nLocal));
+    this.scan = new PrefixScan(device, cache, 'reactions.scan', state.nLocal);
   }
 
   bind(): void {
     const { device, state: s } = this.ctx;
-    this.groups = s.sets.map((p, k) => bindBuffers(device, this.append, `products-append-${k}`, {
-      0: s.params, 1: s.ctl, 2: s.stats, 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 45: s.eint[k], 60: s.productInfo,
-    }));
+    this.scan.bind(this.perCell, this.firstOfCell);
+    const table = (k: number) => {
+      const p = s.sets[k];
+      return { 0: s.params, 1: s.ctl, 2: s.stats, 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 45: s.eint[k], 60: s.productInfo, 62: this.perCell, 63: this.firstOfCell };
+    };
+    this.countGroups = s.sets.map((p, k) => bindBuffers(device, this.count, `products-count-${k}`, { 0: s.params, 2: s.stats, 10: p.cell, 60: s.productInfo, 62: this.perCell }));
+    this.appendGroups = s.sets.map((_, k) => bindBuffers(device, this.append, `products-append-${k}`, table(k)));
     this.finishGroup = bindBuffers(device, this.finish, 'products-finish', { 0: s.params, 1: s.ctl, 2: s.stats });
   }
 
   /** Appends the step's products to set `set` (the sorted one) and makes them live. */
   encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
     const s = this.ctx.state;
+    // grid-stride loops cover any number; the product capacity bounds a step's products
+    const dims = dispatchDims(Math.min(s.productCap, 65536), WORKGROUP_SIZE);
+    pass.setPipeline(this.count);
+    pass.setBindGroup(0, this.countGroups[set]);
+    pass.dispatchWorkgroups(...dims);
+    this.scan.encode(pass);
     pass.setPipeline(this.append);
-    pass.setBindGroup(0, this.groups[set]);
-    // a grid-stride loop covers any number; the product capacity bounds a step's products
-    pass.dispatchWorkgroups(...dispatchDims(Math.min(s.productCap, 65536), WORKGROUP_SIZE));
+    pass.setBindGroup(0, this.appendGroups[set]);
+    pass.dispatchWorkgroups(...dims);
     pass.setPipeline(this.finish);
     pass.setBindGroup(0, this.finishGroup!);
     pass.dispatchWorkgroups(1);
+  }
+
+  /** Frees the phase's buffers (a relayout makes a new phase for the new cells). */
+  destroy(): void {
+    this.perCell.destroy();
+    this.firstOfCell.destroy();
   }
 }
