@@ -155,7 +155,7 @@ export class Simulation {
     this.collide = new CollidePhase(this.ctx);
     if (this.tables.reactions) {
       this.reactions = new ReactionLedger(this.tables.reactions);
-      if (this.tables.reactions.dissociates) this.products = new ProductsPhase(this.ctx);
+      this.products = new ProductsPhase(this.ctx);
     }
     this.sample = new SamplePhase(this.ctx);
     if (multi) {

@@ -1,4 +1,4 @@
-// Products phase (reactions that dissociate): after a step's collisions, the particles its dissociations made join
+// Products phase (reacting runs): after a step's collisions, the particles its dissociations made join
 // the live ones in the cells' order (products.wgsl: count_products per cell, a prefix scan of the counts,
 // append_products copying each to its place after the live particles, finish_products making them live and folding
 // the step's reaction counts into the submit's).
@@ -42,8 +42,17 @@ export class ProductsPhase implements Phase {
     this.finishGroup = bindBuffers(device, this.finish, 'products-finish', { 0: s.params, 1: s.ctl, 2: s.stats });
   }
 
-  /** Appends the step's products to set `set` (the sorted one) and makes them live. */
+  /** Appends the step's products to set `set` (the sorted one) and makes them live; counts the step's reactions. */
   encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
+    const s = this.ctx.state;
+    if (s.tables.reactions?.dissociates) this.encodeAppend(pass, set);
+    pass.setPipeline(this.finish);
+    pass.setBindGroup(0, this.finishGroup!);
+    pass.dispatchWorkgroups(1);
+  }
+
+  /** The step's products to their places after the live particles of set `set`. */
+  private encodeAppend(pass: GPUComputePassEncoder, set: 0 | 1): void {
     const s = this.ctx.state;
     // grid-stride loops cover any number; the product capacity bounds a step's products
     const dims = dispatchDims(Math.min(s.productCap, 65536), WORKGROUP_SIZE);
@@ -54,9 +63,6 @@ export class ProductsPhase implements Phase {
     pass.setPipeline(this.append);
     pass.setBindGroup(0, this.appendGroups[set]);
     pass.dispatchWorkgroups(...dims);
-    pass.setPipeline(this.finish);
-    pass.setBindGroup(0, this.finishGroup!);
-    pass.dispatchWorkgroups(1);
   }
 
   /** Frees the phase's buffers (a relayout makes a new phase for the new cells). */
