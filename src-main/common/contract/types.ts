@@ -71,7 +71,7 @@ export interface RunDetail {
   caseJson: unknown;
   profile: ProfileReport;
   hasFields: boolean;
-  /** The fields the run holds (FIELD_NAMES, plus Trot, Tvib and Tall for a gas with internal modes); absent: FIELD_NAMES. */
+  /** The fields the run holds (FIELD_NAMES, plus Trot, Tvib and Tall for a gas with internal modes, n_<species> and x_<species> for a mixture); absent: FIELD_NAMES. */
   fieldNames?: FieldName[];
   cells: [number, number, number];
   /** Step of the newest complete checkpoint of a failed or cancelled run (resumeRun continues from it); null otherwise. */
