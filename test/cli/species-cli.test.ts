@@ -76,6 +76,14 @@ describe('a two-species gas on the command line', () => {
     expect(c.moleFractions[0]).toBeCloseTo(c.overTime[0].speciesCounts[0] / a.particles, 12);
   });
 
+  it('dsmc show prints the composition line and lists the species fields', async () => {
+    const r = await dsmc(['show', String(a.runId)]);
+    expect(r.code, r.stderr).toBe(0);
+    const [xa, xh] = a.composition!.moleFractions.map((x) => x.toFixed(4));
+    expect(r.stdout).toContain(`composition: Ar ${xa}, He ${xh} (mole fractions, from the sampled fields)`);
+    expect(r.stdout).toMatch(/^fields: n, ux, .*particlesPerSample, n_Ar, n_He, x_Ar, x_He$/m);
+  });
+
   it('dsmc fields prints the species fields with their errors; an absent species is refused by name', async () => {
     const f = store.getFields(a.runId)!;
     const out = parseCsv((await dsmc(['fields', String(a.runId), '--line', 'x=1,y=2', '--fields', 'n,n_Ar,n_He,x_He'])).stdout);
