@@ -66,6 +66,14 @@ export function runFieldNames(internalModes: boolean, species: readonly string[]
   return [...(internalModes ? ALL_FIELD_NAMES : FIELD_NAMES), ...speciesFieldNames(species)];
 }
 
+/**
+ * The field names a run of a case samples (runFieldNames): its gas has internal modes where a species rotates, and
+ * per-species fields where it has two or more species. Works on a parsed case or its stored JSON.
+ */
+export function caseFieldNames(c: { species: readonly { name: string; rotationalDof?: number }[] }): readonly FieldName[] {
+  return runFieldNames(c.species.some((s) => (s.rotationalDof ?? 0) > 0), c.species.map((s) => s.name));
+}
+
 /** The error for a field a set lacks: an internal temperature of a gas without internal modes, or a species field of another gas. */
 export function missingFieldMessage(name: FieldName): string {
   if (isSpeciesFieldName(name)) {

@@ -1,6 +1,8 @@
 // Per-species field names (common/field-names.ts) and values (solver/species-fields.ts) without a GPU: names and
-// their order, labels and units, the map mask, n_<s> and x_<s> from hand-made counts, and the gas-volume scaling.
+// their order, labels and units, the map mask, the contract's field argument, n_<s> and x_<s> from hand-made counts,
+// and the gas-volume scaling.
 import { describe, expect, it } from 'vitest';
+import { ContractRequestError, validateRequest } from '../../src-main/common/contract/contract.js';
 import { isMasked, MIN_CELL_SAMPLES } from '../../src-main/common/field-mask.js';
 import { fieldInfo, fieldNamesOf, isFieldName, missingFieldMessage, runFieldNames, speciesFieldNames, FIELD_NAMES } from '../../src-main/common/field-names.js';
 import { emptyFields, scaleByGasVolume } from '../../src-main/solver/fields.js';
@@ -37,6 +39,15 @@ describe('per-species field names', () => {
     expect(isMasked('x_N2', 0.5, 1)).toBe(true);
     expect(isMasked('x_N2', 0.5, MIN_CELL_SAMPLES)).toBe(false);
     expect(isMasked('n_N2', -1, 100)).toBe(true);
+  });
+});
+
+describe('the contract takes species fields', () => {
+  it('a field slice of x_<s> passes; a name that is no field is refused naming the species fields', () => {
+    expect(validateRequest('getFieldSlice', { runId: 1, field: 'x_O2', axis: 'z' }).field).toBe('x_O2');
+    expect(validateRequest('setLiveView', { runId: 1, field: 'n_N2', axis: 'x' }).field).toBe('n_N2');
+    expect(() => validateRequest('getFieldSlice', { runId: 1, field: 'rho', axis: 'z' })).toThrow(ContractRequestError);
+    expect(() => validateRequest('getFieldSlice', { runId: 1, field: 'rho', axis: 'z' })).toThrow(/n_<species> or x_<species>/);
   });
 });
 

@@ -212,6 +212,8 @@ export interface LiveRunState {
   ranks: number;
   /** Per-rank particles, UN and traffic from the recorded rank steps (null on one rank). */
   balance: RankBalance | null;
+  /** The fields the run samples (its case's: caseFieldNames), which the live field map offers; absent: every run's. */
+  fieldNames?: FieldName[];
 }
 
 /** Live events of a run, pushed by the host while it goes. */
