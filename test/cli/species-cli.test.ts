@@ -1,6 +1,7 @@
 // A gas of two species (Ar + He) on the command line (issue 28): the --json summary's composition, `dsmc fields`
 // with per-species fields, `dsmc export vtk`, `dsmc report profile` (HTML: the composition section) and
-// `dsmc compare` (the species fields compared like the others), all against the stored fields. Uses the compiled
+// `dsmc compare` (the species fields compared like the others), all against the stored fields; on two rank processes
+// the same fields and composition as on one. Uses the compiled
 // out/ (npm test builds it first).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,10 +25,10 @@ async function dsmc(args: string[]) {
 }
 
 /** Runs the Ar + He box with a seed; its --json summary (with runId). */
-async function runMixture(seed: number): Promise<RunSummary & { runId: number }> {
+async function runMixture(seed: number, more: string[] = []): Promise<RunSummary & { runId: number }> {
   const sets = ['species=[{"use":"Ar"},{"use":"He"}]', 'initial.fractions={"Ar":0.75,"He":0.25}', 'grid.cells=[4,4,4]', 'particles.perCell=40',
     'run.steps=80', 'run.stepsPerSubmit=5', 'sampling.start=20', `run.seed=${seed}`];
-  const r = await dsmc(['run', 'collide-box', ...sets.flatMap((s) => ['--set', s]), '--json', '--no-progress']);
+  const r = await dsmc(['run', 'collide-box', ...sets.flatMap((s) => ['--set', s]), ...more, '--json', '--no-progress']);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
@@ -138,5 +139,15 @@ describe('a two-species gas on the command line', () => {
     for (const name of ['n_Ar', 'n_He', 'x_Ar', 'x_He'] as const) expect(fields[name]?.compared, name).toBe(64);
     const text = (await dsmc(['compare', String(a.runId), String(b.runId)])).stdout;
     expect(text).toMatch(/\n\s+x_He\s+\d/);
+  });
+
+  it('on two rank processes: the same fields (bitwise) and composition as on one', async () => {
+    const two = await runMixture(1, ['--ranks', '2']);
+    expect(two.ranks).toBe(2);
+    expect(two.fieldsSha256).toBe(a.fieldsSha256);
+    expect(two.composition!.moleFractions).toEqual(a.composition!.moleFractions);
+    expect(two.composition!.from).toBe('fields');
+    // the ranks' particles per species at the end add up to the one-rank run's
+    expect(two.composition!.overTime.at(-1)).toEqual(a.composition!.overTime.at(-1));
   });
 });
