@@ -5,7 +5,7 @@ import { profileCharts } from '../common/charts/profile-charts.js';
 import { formatGeneral, formatPercent, formatSci, formatSeconds } from '../common/reports/format-numbers.js';
 import type { ProfileReport } from '../common/reports/profile-model.js';
 import { BODY_QUANTITIES, bodyLabels, FACE_QUANTITIES, type LoadQuantity } from '../common/reports/surface-loads.js';
-import { compositionSection } from './composition-html.js';
+import { compositionSection } from './composition-report.js';
 import { escapeHtml } from './html-escape.js';
 import { fieldMapsSection, surfaceDistributionSection } from './profile-figures-html.js';
 import type { ReportFigures } from './report-figures.js';

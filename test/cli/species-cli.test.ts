@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Comparison } from '../../src-main/common/reports/compare-model.js';
 import type { RunSummary } from '../../src-main/common/run-summary.js';
 import { RunStore } from '../../src-main/store/run-store.js';
-import { htmlKeyedValues, parseVti } from '../reports/parse-helpers.js';
+import { csvSections, htmlKeyedValues, parseVti } from '../reports/parse-helpers.js';
 import { runNode } from '../helpers/run-process.js';
 
 const BIN = new URL('../../bin/dsmc.js', import.meta.url).pathname;
@@ -129,6 +129,21 @@ describe('a two-species gas on the command line', () => {
     expect(Number(keyed['composition.moleFractions.1'])).toBe(a.composition!.moleFractions[1]);
     expect(Number(keyed['composition.last.1'])).toBe(a.composition!.overTime.at(-1)!.speciesCounts[1]);
     expect(html).toContain('<figure id="chart-composition">');
+    // the field maps: the mole fractions of the mixture after the fixed fields
+    expect(html).toContain('<figure id="map-x_Ar" data-field="x_Ar">');
+    expect(html).toContain('<figure id="map-x_He" data-field="x_He">');
+  });
+
+  it('the CSV profile holds the composition and the particles per species over time', async () => {
+    const out = join(DIR, 'profile.csv');
+    const r = await dsmc(['report', 'profile', String(a.runId), '--format', 'csv', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const t = csvSections(readFileSync(out, 'utf8'));
+    const c = a.composition!;
+    expect(t.composition.header).toEqual(['species', 'mole_fraction', 'from']);
+    expect(t.composition.rows).toEqual(c.species.map((name, s) => [name, String(c.moleFractions[s]), 'fields']));
+    expect(t.composition_over_time.header).toEqual(['step', 'particles_Ar', 'particles_He']);
+    expect(t.composition_over_time.rows.map((row) => row.map(Number))).toEqual(c.overTime.map((e) => [e.step, ...e.speciesCounts]));
   });
 
   it('dsmc compare compares the species fields of two seeds like the others', async () => {
