@@ -1,7 +1,8 @@
 // End to end, issue 28, in a real browser against `dsmc serve`: a run of an Ar + He gas (made with the CLI) shows
 // its per-species fields in the run detail's field picker with their labels, draws the mole fraction of helium with
-// its unit, and shows the gas's composition (mean mole fractions, particles per species) as the summary holds it.
-// Screenshot: test-results/e2e/species-maps-1.png.
+// its unit, and shows the gas's composition (mean mole fractions, particles per species) as the summary holds it;
+// the compare view of two seeds offers the species fields and draws x_He's difference map.
+// Screenshots: test-results/e2e/species-maps-*.png.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowserSession, type BrowserSession } from './browser-session.js';
@@ -10,6 +11,7 @@ import { dsmc } from './cli-runs.js';
 let session: BrowserSession;
 let page: Page;
 let runId = 0;
+let second = 0;
 let summary: { composition: { moleFractions: number[]; overTime: { step: number; speciesCounts: number[] }[] } };
 const MAP = '.detail [data-test="heatmap"]';
 
@@ -19,10 +21,13 @@ describe('per-species fields and composition in the run detail, in a browser aga
     page = session.page;
     const sets = ['species=[{"use":"Ar"},{"use":"He"}]', 'initial.fractions={"Ar":0.75,"He":0.25}', 'grid.cells=[6,6,1]', 'particles.perCell=60',
       'run.steps=60', 'sampling.start=10'];
-    const out = await dsmc(session.serve.dataDir, ['run', 'collide-box', '--project', 'species', '--json', '--no-progress', ...sets.flatMap((s) => ['--set', s])]);
-    const last = JSON.parse(out.trim().split('\n').pop()!);
-    runId = last.runId;
-    summary = last;
+    const run = async (seed: number) => {
+      const out = await dsmc(session.serve.dataDir, ['run', 'collide-box', '--project', 'species', '--json', '--no-progress', ...[...sets, `run.seed=${seed}`].flatMap((s) => ['--set', s])]);
+      return JSON.parse(out.trim().split('\n').pop()!);
+    };
+    summary = await run(1);
+    runId = (summary as unknown as { runId: number }).runId;
+    second = (await run(2)).runId;
   }, 240_000);
 
   afterAll(async () => {
@@ -47,5 +52,19 @@ describe('per-species fields and composition in the run detail, in a browser aga
     expect(await row('Ar')).toEqual(['Ar', c.moleFractions[0].toFixed(5), String(c.overTime[0].speciesCounts[0]), String(end.speciesCounts[0])]);
     expect(await row('He')).toEqual(['He', c.moleFractions[1].toFixed(5), String(c.overTime[0].speciesCounts[1]), String(end.speciesCounts[1])]);
     expect(await page.locator('[data-test="composition"] svg').count()).toBe(1);
+  });
+
+  it('compares two seeds on a species field: the picker offers it, the difference map is drawn in z', async () => {
+    await page.goto(`${session.serve.url}#/compare`);
+    for (const id of [runId, second]) await page.check(`[data-test="pick-${id}"]`);
+    await page.click('[data-test="compare"]');
+    const sel = '.compare [data-test="heatmap"]';
+    await page.waitForSelector(`${sel} svg`);
+    const options = await page.locator('.compare [data-test="slice-field"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(options).toEqual(expect.arrayContaining(['n_Ar', 'n_He', 'x_Ar', 'x_He']));
+    await page.selectOption('.compare [data-test="slice-field"]', 'x_He');
+    await expect.poll(() => page.locator(sel).textContent()).toContain('mole fraction of He: difference / standard error');
+    await session.shot('species-maps-2-compare');
+    expect(session.pageErrors).toEqual([]);
   });
 });
