@@ -18,7 +18,8 @@
 // 2^38 particle-passes per cell and block, which sets a flag).
 //
 // sample_close: at the end of a batch-means block, per cell: adds the block's sums to the run's, computes
-// the block's fields (f32; formulas of fields.ts and, for Trot, Tvib and Tall, internal-fields.ts) and updates their running mean and M2 (Welford) for the
+// the block's fields (f32; formulas of fields.ts, for Trot, Tvib and Tall internal-fields.ts, for a mixture's n_<s> and
+// x_<s> species-fields.ts) and updates their running mean and M2 (Welford) for the
 // standard errors, and zeroes the block's sums. The per-volume fields are kept per sampled particle (n in
 // particles per cell, pressures and heat fluxes in units of the reference mass per cell) so that their
 // squares stay within f32: the host multiplies by fnum / cell volume (and the reference mass) when it reads them.
@@ -62,9 +63,15 @@ fn particle_species(i: u32) -> u32 {
   return species_part(cell4[i / 4u][i % 4u]);
 }
 
-// Fields of the batch means: FIELDS, and Trot, Tvib, Tall where the gas has internal modes (runFieldNames).
-fn field_count() -> u32 {
+// Fields of fixed name of the batch means: FIELDS, and Trot, Tvib, Tall where the gas has internal modes.
+fn fixed_field_count() -> u32 {
   return select(FIELDS, MAX_FIELDS, HAS_ROTATION);
+}
+
+// Fields of the batch means (runFieldNames): the fixed ones, then in a gas of two or more species n_<s> and x_<s> of
+// every species (speciesFieldCount).
+fn field_count() -> u32 {
+  return fixed_field_count() + select(0u, 2u * params.nSpecies, params.nSpecies > 1u);
 }
 
 // Adds particle i (velocity v, cell word w) to the partial sum a when it is one of the cell's [first, end) particles
@@ -264,7 +271,18 @@ fn sample_close(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
       f[15] = ti.z;
     }
   }
-  for (var k = 0u; k < field_count(); k++) { welford_add(k, c, f[k]); }
+  for (var k = 0u; k < fixed_field_count(); k++) { welford_add(k, c, f[k]); }
+  // a mixture's n_<s> (particles per cell and pass, as n) and x_<s> (0 in an empty cell): species-fields.ts
+  if (params.nSpecies > 1u) {
+    let first = fixed_field_count();
+    for (var s = 0u; s < params.nSpecies; s++) {
+      let n = block_moment(0u, s, c);
+      var x = 0.0;
+      if (count > 0.0) { x = n / count; }
+      welford_add(first + s, c, n * close.invPasses);
+      welford_add(first + params.nSpecies + s, c, x);
+    }
+  }
   // the block's sums into the run's (exact), then zeroed
   for (var p = 0u; p < sample_moments() * params.nSpecies; p++) {
     let w = p * params.nLocal + c;

@@ -1,7 +1,8 @@
 // The physical results in the terminal summary of `dsmc run` and `dsmc show`, as SPARTA users read them: per body
-// drag, lift, Cd, Cl and heat transfer, and the gas's mean density and temperatures with standard errors.
+// drag, lift, Cd, Cl and heat transfer, the gas's mean density and temperatures with standard errors, and a
+// mixture's mean mole fractions.
 import type { FieldSet } from '../common/run-record.js';
-import type { SurfaceSummary } from '../common/run-summary.js';
+import type { CompositionSummary, SurfaceSummary } from '../common/run-summary.js';
 import { gasMeans, type GasMeans, type MeanValue } from '../common/reports/gas-means.js';
 import { textTable } from '../reports/text-table.js';
 
@@ -36,4 +37,11 @@ export function gasLines(g: GasMeans | null | undefined): string[] {
     `gas (mean over the ${g.gasCells} cells holding gas; temperatures weighted by density; +- one standard error):`,
     `  n ${withError(g.n, 'm^-3')}; ${temps.join(', ')}`,
   ];
+}
+
+/** A mixture's mean mole fractions (none for one species or a summary without them). */
+export function compositionLines(c: CompositionSummary | undefined): string[] {
+  if (!c || c.species.length < 2) return [];
+  const from = c.from === 'fields' ? 'the sampled fields' : 'the particles at the end';
+  return [`composition: ${c.species.map((name, k) => `${name} ${c.moleFractions[k].toFixed(4)}`).join(', ')} (mole fractions, from ${from})`];
 }

@@ -1,7 +1,7 @@
 // Which cells of a field map have too few samples to show: a cell's temperature, pressure, velocity or heat flux
 // from a handful of particle samples is noise (and from one or two particles, rounding noise that can be negative),
 // so such cells are left blank on the maps. Number density and the particle count stay: zero is a true value there.
-import type { FieldName } from './field-names.js';
+import { isSpeciesFieldName, type FieldName } from './field-names.js';
 
 /**
  * Particle samples (simulated particles per sampling pass x passes) a cell needs for a shown value. Below 10, the
@@ -24,6 +24,8 @@ const NON_NEGATIVE: ReadonlySet<FieldName> = new Set<FieldName>(['n', 'T', 'pxx'
  * pass in the cell times the passes.
  */
 export function isMasked(field: FieldName, value: number, particleSamples: number): boolean {
-  if (NON_NEGATIVE.has(field) && value < 0) return true;
-  return !COUNT_FIELDS.has(field) && !(particleSamples >= MIN_CELL_SAMPLES);
+  // a species' number density is a count like n; its mole fraction, a ratio of counts, needs samples like T
+  const species = isSpeciesFieldName(field);
+  if ((NON_NEGATIVE.has(field) || species) && value < 0) return true;
+  return !(COUNT_FIELDS.has(field) || field.startsWith('n_')) && !(particleSamples >= MIN_CELL_SAMPLES);
 }

@@ -85,7 +85,7 @@ export interface FieldSet {
   samples: number;
   /** Batch-means blocks behind the standard errors (errors are NaN with fewer than 2). */
   blocks: number;
-  /** FIELD_NAMES, and Trot, Tvib and Tall where the gas has internal modes (errors: the same names). */
+  /** FIELD_NAMES, Trot, Tvib and Tall where the gas has internal modes, n_<species> and x_<species> in a mixture (errors: the same names). */
   values: Fields;
   errors: Fields;
 }

@@ -101,6 +101,21 @@ export interface RunSummary {
   resumed?: { fromStep: number; steps: number };
   /** Surface results over the sampled steps: loads per body and mean loads per domain face (absent in older runs). */
   surface?: SurfaceSummary;
+  /** The gas's composition: mean mole fractions and particles per species over time (absent in older runs). */
+  composition?: CompositionSummary;
+}
+
+/**
+ * The gas's composition (solver/composition-summary.ts). moleFractions: the box's mean mole fraction of each species,
+ * molecules of the species over all molecules, from the sampled fields over the sampling window (from: 'fields') or,
+ * without samples, from the particles at the end of the run (from: 'particles'). overTime: the simulated particles
+ * of each species at the run's first step and where the totals were taken (every few submits, and the last step).
+ */
+export interface CompositionSummary {
+  species: string[];
+  moleFractions: number[];
+  from: 'fields' | 'particles';
+  overTime: { step: number; speciesCounts: number[] }[];
 }
 
 /** Integrated loads on one body (surface-results.ts BodyForces) with its triangles, wetted area and references. */

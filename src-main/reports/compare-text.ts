@@ -1,7 +1,7 @@
 // The comparison of runs as a readable terminal report: case differences, throughput and phase times
 // side by side with ratios to the first run, field differences in standard errors, and per body the Cd, Cl,
 // drag, lift and heat transfer of each run with ratios (only when a run has bodies).
-import { ALL_FIELD_NAMES } from '../common/field-names.js';
+import { fieldNamesOf } from '../common/field-names.js';
 import { showValue } from '../common/reports/case-fields.js';
 import type { Comparison } from '../common/reports/compare-model.js';
 import { formatGeneral, formatRatio, formatSci, formatSeconds } from '../common/reports/format-numbers.js';
@@ -47,14 +47,15 @@ function fieldSection(c: Comparison): string {
       continue;
     }
     const rows = [['field', `|z|>${c.zLimit}`, 'max |z|', 'rms z', 'compared', 'skipped', '']];
-    for (const name of ALL_FIELD_NAMES) {
+    const compared = fieldNamesOf(fc.fields);
+    for (const name of compared) {
       const s = fc.fields[name];
       if (!s) continue;
       rows.push([name, s.fractionAbove === null ? 'n/a' : `${(100 * s.fractionAbove).toFixed(1)} %`,
         s.maxAbsZ === null ? 'n/a' : s.maxAbsZ.toFixed(2), s.rmsZ === null ? 'n/a' : s.rmsZ.toFixed(2),
         String(s.compared), String(s.skipped), s.differs ? 'DIFFERS' : '']);
     }
-    const differing = ALL_FIELD_NAMES.filter((n) => fc.fields[n]?.differs);
+    const differing = compared.filter((n) => fc.fields[n]?.differs);
     const verdict = differing.length === 0
       ? `no field differs beyond DSMC noise (more than ${100 * c.differsFraction} % of cells with |z| > ${c.zLimit})`
       : `differs beyond DSMC noise: ${differing.join(', ')}`;

@@ -1,6 +1,6 @@
 // `dsmc fields`: sampled values of a plane, a line or a point of a saved run, with their batch-means standard
 // errors, as CSV (one row per cell: indices, cell centre in metres, then each field and its error) or JSON.
-import { FIELD_INFO, fieldNamesOf, missingFieldMessage, type FieldName } from '../common/field-names.js';
+import { FIELD_INFO, fieldInfo, fieldNamesOf, isSpeciesFieldName, missingFieldMessage, type FieldName } from '../common/field-names.js';
 import { selectedCells, type FieldSelection } from '../common/reports/field-selection.js';
 import type { FieldSet } from '../common/run-record.js';
 import { csvRow } from './csv.js';
@@ -37,7 +37,7 @@ export function chosenFields(set: FieldSet, list: string | undefined): FieldName
   if (names.length === 0) throw new Error(`--fields: got "${list}", which names no field; e.g. --fields n,T (this run has ${have.join(', ')})`);
   for (const n of names) {
     if ((have as string[]).includes(n)) continue;
-    if (n in FIELD_INFO) throw new Error(`--fields: ${missingFieldMessage(n as FieldName)}`);
+    if (n in FIELD_INFO || isSpeciesFieldName(n)) throw new Error(`--fields: ${missingFieldMessage(n as FieldName)}`);
     throw new Error(`--fields: no field "${n}"; this run has ${have.join(', ')}`);
   }
   return names as FieldName[];
@@ -60,7 +60,7 @@ export function fieldTable(run: number, set: FieldSet, sel: FieldSelection, name
   });
   return {
     run, selection: sel.text, cells: set.cells, cellSize: set.cellSize, samples: set.samples, blocks: set.blocks,
-    fields: names.map((name) => ({ name, ...FIELD_INFO[name] })), rows,
+    fields: names.map((name) => ({ name, ...fieldInfo(name) })), rows,
   };
 }
 

@@ -4,6 +4,7 @@
 // (csv-tables.ts). Numbers are written in full precision; unknown values are empty cells; column names end in their unit.
 import type { ProfileReport } from '../common/reports/profile-model.js';
 import { BODY_QUANTITIES, FACE_QUANTITIES } from '../common/reports/surface-loads.js';
+import { compositionTables } from './composition-report.js';
 import { csvSections, csvZip, type CsvCellValue, type CsvTable } from './csv-tables.js';
 import { figureTables } from './figure-tables.js';
 import type { ReportFigures } from './report-figures.js';
@@ -72,6 +73,7 @@ export function profileTables(r: ProfileReport, figures: ReportFigures | null = 
     section('totals', ['step', 'particles', 'kinetic_energy_J', 'momentum_x', 'momentum_y', 'momentum_z'],
       r.totals.map((t) => [t.step, t.particles, t.kineticEnergy, ...t.momentum])),
     ...surfaceSections(r),
+    ...compositionTables(r.composition),
     ...(figures ? figureTables(figures) : []),
   ];
 }

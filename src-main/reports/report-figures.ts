@@ -5,7 +5,7 @@
 import { parseCase } from '../common/case-schema.js';
 import { blankBodyCells, planeCellSize, sliceBodyOutline } from '../common/charts/slice-bodies.js';
 import type { FieldSlice, SliceAxis, SurfaceView } from '../common/contract/types.js';
-import type { FieldName } from '../common/field-names.js';
+import { fieldNamesOf, type FieldName } from '../common/field-names.js';
 import { surfaceLoadsOf } from '../common/reports/surface-loads.js';
 import type { FieldSet, RunSurface } from '../common/run-record.js';
 import { freeStreamOf, surfaceResultsOf, surfaceSummaryOf } from '../common/surface/run-surface-results.js';
@@ -31,7 +31,7 @@ export interface ReportFigures {
   surfaceNote: string | null;
 }
 
-/** Fields a report maps, in this order, where the run has them. */
+/** Fields a report maps, in this order, where the run has them (a mixture's x_<species> follow). */
 export const REPORT_MAP_FIELDS: readonly FieldName[] = ['n', 'T', 'p', 'ux', 'uy', 'uz', 'Trot', 'Tvib', 'Tall'];
 
 const AXES: SliceAxis[] = ['x', 'y', 'z'];
@@ -44,11 +44,13 @@ export function reportPlane(fields: Pick<FieldSet, 'cells' | 'cellSize'>): Repor
   return { axis: AXES[a], index, position: (index + 0.5) * fields.cellSize[a] };
 }
 
-/** The mapped fields the run has; the velocity along the normal of a one-cell-thick plane (zero by construction) left out. */
+/** The mapped fields the run has, a mixture's mole fractions last; the velocity along the normal of a one-cell-thick plane (zero by construction) left out. */
 function mappedFields(fields: FieldSet, plane: ReportPlane): FieldName[] {
   const a = AXES.indexOf(plane.axis);
   const normalVelocity = (['ux', 'uy', 'uz'] as const)[a];
-  return REPORT_MAP_FIELDS.filter((f) => fields.values[f] !== undefined && !(f === normalVelocity && fields.cells[a] === 1));
+  const fixed = REPORT_MAP_FIELDS.filter((f) => fields.values[f] !== undefined && !(f === normalVelocity && fields.cells[a] === 1));
+  // a mixture's mole fractions after them (its species' number densities are n times those)
+  return [...fixed, ...fieldNamesOf(fields.values).filter((f) => f.startsWith('x_'))];
 }
 
 /** The slices of the report's plane, with the bodies' outline and the cells inside them blank when the run kept its surfaces. */

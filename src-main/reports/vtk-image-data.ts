@@ -4,8 +4,9 @@
 // Arrays are inline binary: base64 of a UInt64 byte count followed by the little-endian data, encoded as
 // one stream (VTK's uncompressed inline layout). With bodies in the flow, optional cell marks add
 // `cellKind` (0 gas, 1 cut by a body surface, 2 inside a body) and `volumeFraction` (gas fraction).
-import { FIELD_INFO, FIELD_NAMES, fieldNamesOf } from '../common/field-names.js';
+import { FIELD_NAMES, fieldInfo, fieldNamesOf } from '../common/field-names.js';
 import type { FieldSet } from '../common/run-record.js';
+import { escapeHtml } from './html-escape.js';
 
 /** Base64 of a UInt64 little-endian byte-count header followed by the bytes of `data`. */
 export function vtkBinaryBase64(data: Float64Array): string {
@@ -16,9 +17,9 @@ export function vtkBinaryBase64(data: Float64Array): string {
   return Buffer.from(bytes).toString('base64');
 }
 
-/** One <DataArray> element of Float64 values. */
+/** One <DataArray> element of Float64 values (the name escaped: a species field carries its species' name). */
 function dataArray(name: string, data: Float64Array, components = 1): string {
-  return `        <DataArray type="Float64" Name="${name}" NumberOfComponents="${components}" format="binary">\n` +
+  return `        <DataArray type="Float64" Name="${escapeHtml(name)}" NumberOfComponents="${components}" format="binary">\n` +
     `          ${vtkBinaryBase64(data)}\n        </DataArray>\n`;
 }
 
@@ -66,7 +67,8 @@ export function fieldsToVti(f: FieldSet, cellMarks?: CellMarks): string {
     arrays += dataArray('cellKind', Float64Array.from(cellMarks.kind));
     arrays += dataArray('volumeFraction', cellMarks.volumeFraction);
   }
-  const units = names.map((n) => `${n} [${FIELD_INFO[n].unit}]`).join(', ');
+  // inside an XML comment: no "--" may come from a species name
+  const units = names.map((n) => `${n} [${fieldInfo(n).unit}]`).join(', ').replaceAll('--', '- -');
   return '<?xml version="1.0"?>\n' +
     `<!-- DSMC sampled fields: ${units}; <field>_stderr = batch-means standard error; ${f.samples} samples in ${f.blocks} blocks -->\n` +
     '<VTKFile type="ImageData" version="1.0" byte_order="LittleEndian" header_type="UInt64">\n' +

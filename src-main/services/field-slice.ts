@@ -1,7 +1,7 @@
 // 2-D slices of a run's sampled fields for the heatmaps: one field on a plane normal to x, y or z, and the
 // difference of two runs on such a plane in units of their combined standard error.
 import type { FieldDifferenceSlice, FieldSlice, SliceAxis } from '../common/contract/types.js';
-import { FIELD_INFO, missingFieldMessage, type FieldName } from '../common/field-names.js';
+import { fieldInfo, missingFieldMessage, type FieldName } from '../common/field-names.js';
 import { isMasked, MIN_CELL_SAMPLES } from '../common/field-mask.js';
 import type { FieldSet } from '../common/run-record.js';
 
@@ -106,7 +106,7 @@ export function planeSlice(cells: [number, number, number], samples: number, fie
   const count = { n: 0 };
   const plane = mapPlane(cells, axis, at, masked(field, src, count), src.errorAt);
   const mask = src.samplesAt ? { maskedCells: count.n, minCellSamples: MIN_CELL_SAMPLES } : {};
-  return { field, label: FIELD_INFO[field].label, unit: FIELD_INFO[field].unit, axis, index: at, samples, ...plane, ...mask };
+  return { field, label: fieldInfo(field).label, unit: fieldInfo(field).unit, axis, index: at, samples, ...plane, ...mask };
 }
 
 /** z = (a - b) / sqrt(se_a^2 + se_b^2) of one field on a plane; null where the error is missing. */
@@ -127,7 +127,7 @@ export function differenceSlice(a: FieldSet, b: FieldSet, runs: [number, number]
     return se > 0 ? (va[c] - vb[c]) / se : NaN;
   });
   return {
-    field, label: `${FIELD_INFO[field].label}: difference / standard error`, unit: 'z', axis, index: at, samples: Math.min(a.samples, b.samples), runs, ...plane,
+    field, label: `${fieldInfo(field).label}: difference / standard error`, unit: 'z', axis, index: at, samples: Math.min(a.samples, b.samples), runs, ...plane,
     cellSize: [a.cellSize[PLANES[axis].u], a.cellSize[PLANES[axis].v]], maskedCells, minCellSamples: MIN_CELL_SAMPLES,
   };
 }

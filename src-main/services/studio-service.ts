@@ -2,7 +2,7 @@
 // report writers and the run launcher. Hosts (dsmc serve, Electron main) validate requests, then call this.
 import { resumableStep } from './resumable.js';
 import { CaseError, domainLengths, parseCase, type Case } from '../common/case-schema.js';
-import { fieldNamesOf, type FieldName } from '../common/field-names.js';
+import { caseFieldNames, fieldNamesOf, type FieldName } from '../common/field-names.js';
 import { blankBodyCells, planeCellSize, sliceBodyOutline } from '../common/charts/slice-bodies.js';
 import type { ContractResults, DsmcService, ValidRequest } from '../common/contract/contract.js';
 import type { CaseCheck, FieldSlice, LiveRunState, RunEvent, SurfaceView } from '../common/contract/types.js';
@@ -370,11 +370,12 @@ export class StudioService implements DsmcService {
   async getLiveRun(r: ValidRequest<'getLiveRun'>): Promise<LiveRunState> {
     const run = this.store.getRun(r.runId);
     const steps = this.store.getSteps(r.runId);
-    const total = Number((this.store.getCase(r.runId).json as { run: { steps: number } }).run.steps);
+    const caseJson = this.store.getCase(r.runId).json as { run: { steps: number }; species: { name: string; rotationalDof?: number }[] };
+    const total = Number(caseJson.run.steps);
     const progress = this.launcher.progressOf(r.runId) ?? progressFromRecords(run, steps, total);
     const phases = Object.entries(run.summary?.phases ?? {}).map(([phase, p]) => ({ phase, seconds: p.totalSeconds }));
     const balance = run.ranks > 1 ? rankBalance(this.store.getRankSteps(r.runId), run.ranks) : null;
-    return { progress, steps, phases, reason: run.reason, ranks: run.ranks, balance };
+    return { progress, steps, phases, reason: run.reason, ranks: run.ranks, balance, fieldNames: [...caseFieldNames(caseJson)] };
   }
 
   /** The comparison of runs with the first, plus their step curves. */

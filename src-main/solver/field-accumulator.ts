@@ -4,11 +4,12 @@
 // run fills it from its own state; a multi-rank run places every rank's state in global order, which gives
 // bitwise the same fields.
 import { cellVolume, type Case } from '../common/case-schema.js';
-import { runFieldNames } from '../common/field-names.js';
+import { isSpeciesFieldName, runFieldNames } from '../common/field-names.js';
 import { emptyFields, fillFields, scaleByGasVolume, type FieldName, type Fields } from './fields.js';
 import { SAMPLE_MOMENTS } from './gpu/struct-layouts.js';
 import { fillInternalFields, speciesModes } from './internal-fields.js';
 import { SAMPLE_PARTS, emptySampleState, partPlanes, sampleLayout, type SampleState } from './sample-buffers.js';
+import { addSpeciesFields, fillSpeciesFields } from './species-fields.js';
 import { copyOwnedCells, takeOwnedCells, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
 
@@ -37,15 +38,28 @@ export function closeCounters(k: SampleCounters): void {
 
 /**
  * SI value of one unit of each field as sample_close keeps its batch means: per-volume fields per sampled particle
- * and cell (n: fnum / cell volume; pressures and heat fluxes: also times the reference mass), the others in SI.
+ * and cell (n and n_<species>: fnum / cell volume; pressures and heat fluxes: also times the reference mass), the
+ * others (x_<species> too) in SI.
  */
 export function welfordUnits(kase: Case, t: SolverTables): Record<FieldName, number> {
   const perParticle = t.fnum / cellVolume(kase);
   const flux = perParticle * t.species[0].mass;
-  return {
+  const fixed: Record<string, number> = {
     n: perParticle, ux: 1, uy: 1, uz: 1, T: 1, pxx: flux, pyy: flux, pzz: flux, p: flux, qx: flux, qy: flux, qz: flux, particlesPerSample: 1,
     Trot: 1, Tvib: 1, Tall: 1,
   };
+  const species = Object.fromEntries(runFieldNames(false, speciesNames(kase)).filter(isSpeciesFieldName).map((f) => [f, f.startsWith('n_') ? perParticle : 1]));
+  return { ...fixed, ...species } as Record<FieldName, number>;
+}
+
+/** The names of the case's species, in order (the per-species fields of a mixture). */
+export function speciesNames(kase: Case): string[] {
+  return kase.species.map((s) => s.name);
+}
+
+/** Zeroed fields of a run over n cells: those of every run, the internal ones where the gas has internal modes, the species ones of a mixture. */
+function blankFields(kase: Case, t: SolverTables, n: number): Fields {
+  return addSpeciesFields(emptyFields(n, undefined, t.hasRotation), speciesNames(kase), n);
 }
 
 /** 2^-e per moment: turns moment m's fixed-point sums into SI sums (the count is an integer already; internal energies: sampleScaleE). */
@@ -61,9 +75,10 @@ export function momentUnscales(t: SolverTables): number[] {
  * temperatures where the gas has internal modes: the fields of the whole grid, of listed cells or of a gathered plane.
  */
 function fieldsOfSums(kase: Case, t: SolverTables, sums: Float64Array, samples: number, nCells: number): Fields {
-  const out = emptyFields(nCells, undefined, t.hasRotation);
+  const out = blankFields(kase, t, nCells);
   fillFields(out, sums, samples, t.species.map((x) => x.mass), nCells, t.fnum, cellVolume(kase));
   if (t.hasRotation) fillInternalFields(out, sums, speciesModes(t), nCells);
+  fillSpeciesFields(out, sums, samples, speciesNames(kase), nCells, t.fnum, cellVolume(kase));
   return out;
 }
 
@@ -136,7 +151,7 @@ export class FieldAccumulator {
   /** The run's fields so far. */
   fields(): Fields {
     const t = this.tables;
-    const out = t.sampling ? fieldsOfSums(this.kase, t, this.momentSums(null), this.samples, t.nCells) : emptyFields(t.nCells, undefined, t.hasRotation);
+    const out = t.sampling ? fieldsOfSums(this.kase, t, this.momentSums(null), this.samples, t.nCells) : blankFields(this.kase, t, t.nCells);
     return scaleByGasVolume(out, t.bodies.volumeFraction);
   }
 
@@ -144,7 +159,7 @@ export class FieldAccumulator {
   fieldsOfCells(cellIds: ArrayLike<number>): Fields {
     const t = this.tables;
     const n = cellIds.length;
-    const out = t.sampling ? fieldsOfSums(this.kase, t, this.momentSums(cellIds), this.samples, n) : emptyFields(n, undefined, t.hasRotation);
+    const out = t.sampling ? fieldsOfSums(this.kase, t, this.momentSums(cellIds), this.samples, n) : blankFields(this.kase, t, n);
     return scaleByGasVolume(out, t.bodies.volumeFraction, cellIds);
   }
 
@@ -152,10 +167,11 @@ export class FieldAccumulator {
   errors(): Fields {
     const t = this.tables;
     const N = t.nCells, k = this.blocks;
-    const out = emptyFields(N, undefined, t.hasRotation);
+    const out = blankFields(this.kase, t, N);
     const w = this.state.welford;
     const units = welfordUnits(this.kase, t);
-    const names = runFieldNames(t.hasRotation);
+    // the batch means' order on the GPU (sample_close): every run's fields, the internal ones, then the species' in species order
+    const names = runFieldNames(t.hasRotation, speciesNames(this.kase));
     names.forEach((name, f) => {
       const e = out[name]!, u = units[name];
       const m2 = (names.length + f) * N;

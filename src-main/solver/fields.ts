@@ -105,7 +105,7 @@ export function fillFields(out: Fields, sums: Float64Array, passes: number, mass
   }
 }
 
-/** SHA-256 (hex) of the fields' f64 bytes, field by field in FIELD_NAMES order then the internal ones it has, cells in order. */
+/** SHA-256 (hex) of the fields' f64 bytes, field by field in fieldNamesOf order (FIELD_NAMES, the internal ones, the species ones it has), cells in order. */
 export function fieldsSha256(f: Fields): string {
   const h = createHash('sha256');
   for (const k of fieldNamesOf(f)) {
@@ -115,7 +115,7 @@ export function fieldsSha256(f: Fields): string {
   return h.digest('hex');
 }
 
-/** Fields that scale with 1 / cell volume (densities of molecules, momentum flux and energy flux). */
+/** Fields that scale with 1 / cell volume (densities of molecules, momentum flux and energy flux; and every n_<species>). */
 const PER_VOLUME: readonly BaseFieldName[] = ['n', 'pxx', 'pyy', 'pzz', 'p', 'qx', 'qy', 'qz'];
 
 /**
@@ -126,10 +126,13 @@ const PER_VOLUME: readonly BaseFieldName[] = ['n', 'pxx', 'pyy', 'pzz', 'p', 'qx
 export function scaleByGasVolume(out: Fields, fraction: Float64Array | null, cellIds?: ArrayLike<number>): Fields {
   if (!fraction) return out;
   const n = cellIds ? cellIds.length : fraction.length;
+  // the species' number densities too (their mole fractions are ratios: unchanged)
+  const species = fieldNamesOf(out).filter((k) => k.startsWith('n_')).map((k) => out[k]!);
   for (let o = 0; o < n; o++) {
     const f = fraction[cellIds ? cellIds[o] : o];
     if (f === 1 || f === 0) continue;
     for (const k of PER_VOLUME) out[k][o] /= f;
+    for (const k of species) k[o] /= f;
   }
   return out;
 }

@@ -10,6 +10,7 @@ import type { LoopOptions, LoopResult } from './loop-types.js';
 import { stepsPerSubmit } from './submit-plan.js';
 import { bufferPlan, initialCapacity } from './state.js';
 import { summarize, type RunSummary } from './summary.js';
+import { compositionSummary } from './composition-summary.js';
 import { surfaceSummary } from './surface-summary.js';
 import { buildTables } from './tables.js';
 import { liveStatsHook, type LiveStatsOptions } from './live-stats.js';
@@ -112,6 +113,7 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
     // the molecules' velocities against Maxwell-Boltzmann (the first 2M particles in cell order on big runs)
     summary.velocityDistribution = (await sim.velocityDistribution()) ?? undefined;
     summary.surface = surfaceSummary(c, sim.tables, result.surface);
+    summary.composition = compositionSummary(c, result);
     return { summary, result, prelaunch };
   } finally {
     if (!options.gpu) gpu.device.destroy();

@@ -6,8 +6,9 @@
 // On the host a rank's state is a SampleState: the same five parts as typed arrays of planes of nLocal values
 // ([moment][species][cell] for the sums, [mean | M2][field][cell] for the batch means). Parts move between
 // ranks and into global order plane by plane. How many planes: the SampleLayout (a gas with internal modes adds
-// the internal-energy moments and the internal temperatures' batch means; a monatomic gas keeps the 13 and 13).
-import { runFieldNames } from '../common/field-names.js';
+// the internal-energy moments and the internal temperatures' batch means, a gas of S >= 2 species the 2 S batch means of
+// its species' number densities and mole fractions; a monatomic one-species gas keeps the 13 and 13).
+import { runFieldNames, speciesFieldCount } from '../common/field-names.js';
 import { makeBuffer, makeBufferWith } from './gpu/buffers.js';
 import { CloseParams, SAMPLE_MOMENTS, UNIFORM_TABLES } from './gpu/struct-layouts.js';
 
@@ -22,13 +23,14 @@ export interface SampleLayout {
 
 /**
  * The sampling layout of a case's tables: the 13 velocity moments, plus sum E_rot (moment 13) and, when a species
- * vibrates, sum E_vib (moment 14) where the gas has internal modes; the fields of the run (runFieldNames).
+ * vibrates, sum E_vib (moment 14) where the gas has internal modes; the fields of the run (runFieldNames: a mixture's
+ * n_<species> and x_<species> too).
  */
 export function sampleLayout(t: { species: readonly unknown[]; hasRotation: boolean; internalWords: number }): SampleLayout {
   return {
     species: t.species.length,
     moments: SAMPLE_MOMENTS + (t.hasRotation ? t.internalWords : 0),
-    fields: runFieldNames(t.hasRotation).length,
+    fields: runFieldNames(t.hasRotation).length + speciesFieldCount(t.species.length),
   };
 }
 
@@ -144,7 +146,13 @@ export class SampleBuffers {
     const buffers = this.parts();
     SAMPLE_PARTS.forEach((p, k) => {
       const a = state[p];
-      if (a.length !== partPlanes(p, this.layout) * this.nLocal) throw new Error(`internal: sampling state part ${p} holds ${a.length} values for ${this.nLocal} cells`);
+      if (a.length !== partPlanes(p, this.layout) * this.nLocal) {
+        // a checkpoint of a mixture written before its species fields had batch means holds fewer of them
+        if (p === 'welford' && a.length < partPlanes(p, this.layout) * this.nLocal) {
+          throw new Error('the checkpoint was written by an older version whose sampled fields (without per-species batch means) this one cannot continue; start the run again');
+        }
+        throw new Error(`internal: sampling state part ${p} holds ${a.length} values for ${this.nLocal} cells`);
+      }
       this.device.queue.writeBuffer(buffers[k], 0, a);
     });
   }

@@ -1,6 +1,6 @@
 // Checks what callers hand the run store (zod), so bad data is refused at the boundary with the field named.
 import { z } from 'zod';
-import { FIELD_NAMES, INTERNAL_FIELD_NAMES, fieldNamesOf } from '../common/field-names.js';
+import { ALL_FIELD_NAMES, FIELD_NAMES, INTERNAL_FIELD_NAMES, fieldNamesOf, isFieldName } from '../common/field-names.js';
 import { NO_CONTROL_CHARS } from '../common/case-limits.js';
 import type { FieldSet, PhaseRecord, RankStepRecord, RunStatus, RunSurface, StepRecord, StudyKind, TotalsRecord } from '../common/run-record.js';
 import { SURFACE_Q } from '../common/surface-layout.js';
@@ -76,7 +76,7 @@ const float64Array = z.instanceof(Float64Array, { message: 'expected a Float64Ar
 const fieldArrays = z.object({
   ...(Object.fromEntries(FIELD_NAMES.map((n) => [n, float64Array])) as Record<(typeof FIELD_NAMES)[number], typeof float64Array>),
   ...(Object.fromEntries(INTERNAL_FIELD_NAMES.map((n) => [n, float64Array.optional()])) as Record<(typeof INTERNAL_FIELD_NAMES)[number], z.ZodOptional<typeof float64Array>>),
-});
+}).catchall(float64Array); // n_<species> and x_<species> of a mixture (names checked below)
 const positiveInt = z.number().int().positive();
 const positive = z.number().positive();
 
@@ -90,6 +90,9 @@ export const fieldSetSchema = z.object({
 }).superRefine((f, ctx) => {
   const n = f.cells[0] * f.cells[1] * f.cells[2];
   for (const part of ['values', 'errors'] as const) {
+    for (const name of Object.keys(f[part]).filter((k) => !isFieldName(k))) {
+      ctx.addIssue({ code: 'custom', path: [part, name], message: 'is no field name: expected one of ' + ALL_FIELD_NAMES.join(', ') + ', n_<species> or x_<species>' });
+    }
     for (const name of fieldNamesOf(f[part])) {
       const a = f[part][name]!;
       if (a.length !== n) ctx.addIssue({ code: 'custom', path: [part, name], message: `has ${a.length} values; the grid has ${n} cells` });

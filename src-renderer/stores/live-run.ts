@@ -6,7 +6,8 @@ import type { FieldSlice, RunEvent, RunProgress, StepRecord } from '../../src-ma
 import type { RankBalance } from '../../src-main/common/reports/rank-balance.js';
 import { getApi, onRunEvent } from '../api/index.js';
 import { errorText } from './errors.js';
-import { defaultSlice, type SliceChoice } from './field-view.js';
+import type { FieldName } from '../../src-main/common/field-names.js';
+import { choiceWithin, defaultSlice, type SliceChoice } from './field-view.js';
 
 /** Poll interval while no events arrive (ms). */
 const POLL_MS = 2000;
@@ -26,6 +27,8 @@ export const useLiveRunStore = defineStore('liveRun', () => {
   /** The run's field slice: from live events when the solver posts them, else the final fields once it completes. */
   const slice = ref<FieldSlice | null>(null);
   const choice = ref<SliceChoice>(defaultSlice());
+  /** The fields the run samples (a mixture's per-species ones too), offered by the field map; undefined until known. */
+  const fieldNames = ref<FieldName[] | undefined>(undefined);
   const error = ref<string | null>(null);
   let unsubscribe: (() => void) | null = null;
   let poller: ReturnType<typeof setInterval> | null = null;
@@ -71,6 +74,8 @@ export const useLiveRunStore = defineStore('liveRun', () => {
       reason.value = s.reason;
       ranks.value = s.ranks;
       balance.value = s.balance;
+      fieldNames.value = s.fieldNames;
+      choice.value = choiceWithin(choice.value, s.fieldNames);
       error.value = null;
       // a completed run's final fields, or those a run stopped and kept sampled (a plain cancel keeps none: no slice)
       if ((s.progress.status === 'completed' || s.progress.status === 'cancelled') && (slice.value === null || finalPending)) { finalPending = false; await loadFinalSlice(); }
@@ -115,6 +120,7 @@ export const useLiveRunStore = defineStore('liveRun', () => {
     reason.value = null;
     slice.value = null;
     choice.value = defaultSlice();
+    fieldNames.value = undefined;
     finalPending = true;
     unsubscribe = onRunEvent(apply);
     // events carry progress and steps; a multi-rank run's balance (and a run without events) is polled
@@ -143,5 +149,5 @@ export const useLiveRunStore = defineStore('liveRun', () => {
     }
   }
 
-  return { runId, progress, steps, throughput, phases, reason, ranks, balance, cancelling, slice, choice, error, running, fraction, apply, refresh, watch, stop, cancel, choose };
+  return { runId, progress, steps, throughput, phases, reason, ranks, balance, cancelling, slice, choice, fieldNames, error, running, fraction, apply, refresh, watch, stop, cancel, choose };
 });

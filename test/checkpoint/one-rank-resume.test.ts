@@ -68,6 +68,12 @@ const cases: [string, () => Case][] = [
   ['reacting air at 20,000 K (air5)', () => presetCase('reacting-air', [
     'grid.cells=[12,10,8]', 'particles.perCell=12', 'run.steps=40', 'run.stepsPerSubmit=4', 'sampling.enabled=true', 'sampling.start=5', 'run.checkpointEvery=10',
   ])],
+  // a mixture: its per-species fields and their batch means (in the hashes) and particles per species (in the totals)
+  ['Ar + He in a walled inflow channel', () => presetCase('free-stream', [
+    'species=[{"use":"Ar"},{"use":"He"}]', 'grid.cells=[16,6,4]', 'run.steps=60', 'run.stepsPerSubmit=3', 'sampling.start=20', 'run.checkpointEvery=10',
+    'boundaries.xmin={"type":"inflow","numberDensity":1e20,"temperature":300,"velocity":[1060.4,0,0],"fractions":{"Ar":0.7,"He":0.3}}',
+    'boundaries.ymin={"type":"diffuse","temperature":500}', 'boundaries.ymax={"type":"diffuse","temperature":300,"velocity":[200,0,0]}',
+  ])],
   ['channel with a diffuse block in the flow', () => presetCase('free-stream', [
     'grid.cells=[16,6,4]', 'run.steps=60', 'run.stepsPerSubmit=3', 'sampling.start=20', 'run.checkpointEvery=10',
     'bodies=[{"name":"block","shape":{"type":"box","min":[0.02,0.006,0.004],"max":[0.03,0.017,0.012]},"surface":{"model":"diffuse","temperature":400}}]',
@@ -84,6 +90,11 @@ describe.each(cases)('%s', (_name, makeCase) => {
     const molecular = c.species.some((s) => s.rotationalDof > 0);
     expect(reference.result.fields.Tvib !== undefined && reference.result.fieldErrors.Tvib !== undefined).toBe(molecular);
     if (molecular) for (const name of ['Trot', 'Tvib', 'Tall'] as const) expect(Math.max(...reference.result.fields[name]!), name).toBeGreaterThan(0);
+    // a mixture samples its species' fields and counts its particles per species
+    if (c.species.length > 1) {
+      expect(Math.max(...reference.result.fieldErrors.x_He!.filter(Number.isFinite))).toBeGreaterThan(0);
+      expect(reference.result.totalsOverTime.at(-1)!.totals.speciesCounts![1]).toBeGreaterThan(0);
+    }
   });
 
   it('checkpoints change nothing, land on submit boundaries and only the newest two are kept', async () => {

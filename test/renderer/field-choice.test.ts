@@ -1,15 +1,18 @@
 // @vitest-environment happy-dom
 // Issue 27, item 3: the field picked on one run does not leak into the next. Run detail: Tvib picked on an N2 run,
 // then an argon run opens on a field it has (no error banner, a map); compare offers only the fields both runs hold
-// and falls back to one of them. The fake transport refuses a field a run lacks, as the service does.
+// and falls back to one of them. The fake transport refuses a field a run lacks, as the service does. A mixture's
+// per-species fields (issue 28): the live view offers the fields of the run's case, with their labels.
 import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FieldSlice, RunDetail } from '../../src-main/common/contract/types.js';
-import { ALL_FIELD_NAMES, FIELD_NAMES, type FieldName } from '../../src-main/common/field-names.js';
+import { ALL_FIELD_NAMES, FIELD_NAMES, caseFieldNames, type FieldName } from '../../src-main/common/field-names.js';
 import { buildComparison } from '../../src-main/common/reports/compare-model.js';
 import { useTransport } from '../../src-renderer/api/index.js';
+import { useLiveRunStore } from '../../src-renderer/stores/live-run.js';
 import { useRunDetailStore } from '../../src-renderer/stores/run-detail.js';
+import FieldSlicePanel from '../../src-renderer/components/FieldSlicePanel.vue';
 import CompareView from '../../src-renderer/views/CompareView.vue';
 import { sampleCase, samplePhases, sampleRun } from '../reports/fixtures.js';
 import { fakeTransport } from './fake-transport.js';
@@ -78,5 +81,27 @@ describe('the field choice between runs', () => {
     expect(offered).not.toContain('Tvib');
     expect(shared).toContain(useCompareStore().choice.field);
     expect(useCompareStore().differenceNote).toBeNull();
+  });
+
+  it("a live mixture run offers its case's fields, the per-species ones labelled, and keeps a choice among them", async () => {
+    const air = { species: [{ name: 'N2', rotationalDof: 2 }, { name: 'O2', rotationalDof: 2 }] };
+    const names = [...caseFieldNames(air)];
+    expect(names.slice(-4)).toEqual(['n_N2', 'n_O2', 'x_N2', 'x_O2']);
+    const progress = { runId: 7, status: 'running' as const, step: 10, steps: 100, particles: 10, elapsedSeconds: 1, particleStepsPerSecond: 1, etaSeconds: 9 };
+    const fake = fakeTransport({ getLiveRun: () => ({ progress, steps: [], phases: [], reason: null, ranks: 1, balance: null, fieldNames: names }), setLiveView: () => undefined });
+    useTransport(fake.transport);
+    const store = useLiveRunStore();
+    await store.watch(7);
+    expect(store.fieldNames).toEqual(names);
+    await store.choose({ field: 'x_O2' });
+    await store.refresh();
+    expect(store.choice.field).toBe('x_O2');
+    expect(store.error).toBeNull();
+    const w = mount(FieldSlicePanel, { props: { slice: null, choice: store.choice, fields: store.fieldNames } });
+    const options = w.find('[data-test="slice-field"]').findAll('option').map((o) => o.text());
+    expect(options).toContain('x_O2 (mole fraction of O2)');
+    expect(options).toContain('n_N2 (number density of N2)');
+    expect(options).toContain('Tvib (vibrational temperature)');
+    store.stop();
   });
 });

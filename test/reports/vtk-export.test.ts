@@ -48,6 +48,25 @@ describe('VTK ImageData export', () => {
     expect(xml).toContain('Tall [K]');
   });
 
+  it('writes the species fields of a mixture after the others, names escaped (a species name is free text)', () => {
+    const f = syntheticFields([2, 2, 1], 5);
+    const names = ['n_N2', 'n_a<b&"c', 'x_N2', 'x_a<b&"c'] as const;
+    names.forEach((name, k) => {
+      f.values[name] = Float64Array.from([1, 2, 3, 4].map((x) => x + k / 10));
+      f.errors[name] = Float64Array.from([0.1, 0.2, NaN, 0.4]);
+    });
+    const xml = fieldsToVti(f);
+    expect(xml).toContain('Name="n_a&lt;b&amp;&quot;c"');
+    const v = parseVti(xml);
+    const arrays = Object.keys(v.cellArrays);
+    expect(arrays.indexOf('n_N2')).toBeGreaterThan(arrays.indexOf('particlesPerSample'));
+    expect(arrays.indexOf('x_N2')).toBeGreaterThan(arrays.indexOf('n_N2'));
+    expect(v.cellArrays.x_N2.values).toEqual(f.values.x_N2);
+    expect(v.cellArrays.n_N2_stderr.values).toEqual(f.errors.n_N2);
+    expect(xml).toContain('n_N2 [m^-3]');
+    expect(xml).toContain('x_N2 [1]');
+  });
+
   it('encodes the byte count and data as one base64 stream', () => {
     const b = Buffer.from(vtkBinaryBase64(new Float64Array([1.5, -2])), 'base64');
     expect(b.readBigUInt64LE(0)).toBe(16n);

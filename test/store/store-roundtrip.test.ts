@@ -2,7 +2,8 @@
 // and inputs refused at the boundary with the field named.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { FIELD_NAMES, INTERNAL_FIELD_NAMES } from '../../src-main/common/field-names.js';
+import { FIELD_NAMES, INTERNAL_FIELD_NAMES, fieldNamesOf } from '../../src-main/common/field-names.js';
+import { fieldsSha256 } from '../../src-main/solver/fields.js';
 import { RunStore } from '../../src-main/store/run-store.js';
 import { caseJson, fields, phases, removeDir, runInput, steps, summary, tempDir, totals } from './store-fixtures.js';
 
@@ -81,6 +82,26 @@ describe('RunStore round trip', () => {
     const plain = store.createRun(runInput());
     store.completeRun(plain, { summary: summary(), phases: phases(), fields: fields([2, 2, 1]) });
     expect(Object.keys(store.getFields(plain)!.values).sort()).toEqual([...FIELD_NAMES].sort());
+  });
+
+  it('keeps the per-species fields of a mixture bit-exact with their hash, and refuses a name that is no field', () => {
+    const id = store.createRun(runInput());
+    const f = fields([2, 2, 1]);
+    // species order O2, N2: the database reads its rows by name, the hash's order is fieldNamesOf's either way
+    for (const name of ['n_O2', 'n_N2', 'x_O2', 'x_N2'] as const) {
+      f.values[name] = Float64Array.from([0.1, 0.2, 0.3, 0.4].map((x) => x + name.length + name.charCodeAt(2)));
+      f.errors[name] = Float64Array.from([1e-3, NaN, 3e-3, 4e-3]);
+    }
+    const bad = { ...f, values: { ...f.values, y_N2: new Float64Array(4) }, errors: { ...f.errors, y_N2: new Float64Array(4) } };
+    expect(() => store.completeRun(id, { summary: summary(), phases: phases(), fields: bad })).toThrow(/y_N2.*is no field name/);
+    store.completeRun(id, { summary: summary(), phases: phases(), fields: f });
+    const back = store.getFields(id)!;
+    expect(fieldNamesOf(back.values)).toEqual([...FIELD_NAMES, 'n_N2', 'n_O2', 'x_N2', 'x_O2']);
+    for (const name of ['n_O2', 'n_N2', 'x_O2', 'x_N2'] as const) {
+      expect(bytes(back.values[name]!).equals(bytes(f.values[name]!)), name).toBe(true);
+      expect(bytes(back.errors[name]!).equals(bytes(f.errors[name]!)), name).toBe(true);
+    }
+    expect(fieldsSha256(back.values)).toBe(fieldsSha256(f.values));
   });
 
   it('stores a run without fields, and refuses to complete or append to a finished run', () => {

@@ -12,8 +12,9 @@ import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Case } from '../../common/case-schema.js';
 import type { RunSummary } from '../../common/run-summary.js';
-import { RunCancelled, type Progress, type SplitStats, type StepStats } from '../../solver/loop-types.js';
+import { RunCancelled, type LoopResult, type Progress, type SplitStats, type StepStats } from '../../solver/loop-types.js';
 import { summarize } from '../../solver/summary.js';
+import { compositionSummary } from '../../solver/composition-summary.js';
 import type { SampleCounters } from '../../solver/field-accumulator.js';
 import { sampleStateOfFrames } from '../../solver/sample-buffers.js';
 import type { LiveFieldSource } from '../../solver/loop-types.js';
@@ -176,6 +177,8 @@ function addTotals(all: ParticleTotals[]): ParticleTotals {
     out.internalEnergy! += t.internalEnergy ?? 0;
     out.momentumMagnitudeSum += t.momentumMagnitudeSum;
     out.meanSpeed += t.meanSpeed * t.particles;
+    // particles per species (exact integers): the ranks' counts add up
+    if (t.speciesCounts) out.speciesCounts = t.speciesCounts.map((k, i) => k + (out.speciesCounts?.[i] ?? 0));
   }
   out.meanSpeed = out.particles > 0 ? out.meanSpeed / out.particles : 0;
   return out;
@@ -405,12 +408,14 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
   for (const x of dones) surface.merge({ totals: BigInt64Array.from(x.surface.totals, (v) => BigInt(v)), sampledSteps: x.surface.sampledSteps });
   surface.sampledSteps = dones[0].surface.sampledSteps;
   const surfaceSums = surface.toSums(tables.bodies, c.run.dt);
-  const summary = summarize(c.name, {
+  const result: LoopResult = {
     steps, seconds, stepStats: a.stepStats, phases: meanPhases(dones), timingSource: dones[0].timingSource,
     start, startStep: warmup, end, samples: a.fields.samples, fields: a.fields.fields(), fieldErrors: a.fields.errors(), fieldBlocks: a.fields.blocks,
     sampleState: null, sampleCounters: a.fields.counters, totalsOverTime: [{ step: steps < planned ? lastStep : warmup + c.run.steps, totals: end }], capacity: dones.reduce((s, x) => s + x.capacity, 0),
     tables, host, surface: surfaceSums,
-  }, { description: ranks[0].adapter.description, backend: ranks[0].adapter.backend, vendor: '', architecture: '' }, gpuBytes);
+  };
+  const summary = summarize(c.name, result, { description: ranks[0].adapter.description, backend: ranks[0].adapter.backend, vendor: '', architecture: '' }, gpuBytes);
+  summary.composition = compositionSummary(c, result);
   const un = a.loadNonUniformity.map((x) => x.percent);
   summary.ranks = ranks.length;
   summary.decomposition = d.method;

@@ -1,6 +1,7 @@
 // The charts of a profiling report, in the order the report shows them (HTML now, the renderer later).
 import type { EChartsOption } from 'echarts';
 import type { ProfileReport } from '../reports/profile-model.js';
+import { compositionChartOption } from './composition-chart.js';
 import { energyChartOption } from './energy-chart.js';
 import { phaseTimeChartOption } from './phase-time-chart.js';
 import { stepStatsChartOption } from './step-stats-chart.js';
@@ -13,7 +14,7 @@ export interface ReportChart {
   height: number;
 }
 
-/** Phase times, per-step particles and collisions, and energy (each only when it has data). */
+/** Phase times, per-step particles and collisions, energy, and a mixture's composition over time (each only when it has data). */
 export function profileCharts(report: ProfileReport): ReportChart[] {
   const charts: ReportChart[] = [];
   const t = report.phaseTable;
@@ -24,5 +25,7 @@ export function profileCharts(report: ProfileReport): ReportChart[] {
   }
   if (report.steps.length > 0) charts.push({ id: 'step-stats', option: stepStatsChartOption(report.steps), width: 720, height: 340 });
   if (report.totals.length > 0) charts.push({ id: 'energy', option: energyChartOption(report.totals), width: 720, height: 300 });
+  const c = report.composition;
+  if (c && c.species.length > 1 && c.overTime.length > 1) charts.push({ id: 'composition', option: compositionChartOption(c), width: 720, height: 300 });
   return charts;
 }

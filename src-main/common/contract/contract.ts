@@ -2,7 +2,7 @@
 // Every method takes one request object and returns a promise; CONTRACT_REQUESTS holds the zod schema of
 // each request, keyed by the interface's own method names, so the hosts need no separate list of channels.
 import { z } from 'zod';
-import { ALL_FIELD_NAMES } from '../field-names.js';
+import { ALL_FIELD_NAMES, isFieldName, type FieldName } from '../field-names.js';
 import type { ScalingReport } from '../reports/scaling-model.js';
 import type { ClusterProfileInfo,
   CaseCheck, ExportedFile, FieldDifferenceSlice, FieldSlice, GpuInfo, LaunchResult, LiveRunState, PresetInfo,
@@ -28,7 +28,9 @@ const runId = z.number({ error: 'runId: expected a run id (a positive integer)' 
 const projectName = z.string({ error: 'project name: expected text' }).trim()
   .min(1, 'project name must not be empty: type a name such as "nozzle-study"')
   .max(100, 'project name: at most 100 characters');
-const field = z.enum(ALL_FIELD_NAMES, { error: `field: expected one of ${ALL_FIELD_NAMES.join(', ')} (Trot, Tvib and Tall only for a gas with internal modes)` });
+const fieldError = `field: expected one of ${ALL_FIELD_NAMES.join(', ')} (Trot, Tvib and Tall only for a gas with internal modes), ` +
+  'or n_<species> or x_<species> (a gas of two or more species)';
+const field = z.custom<FieldName>((v) => typeof v === 'string' && isFieldName(v), { error: fieldError });
 const axis = z.enum(['x', 'y', 'z'], { error: 'axis: expected "x", "y" or "z"' });
 const sliceIndex = z.number().int().min(0).optional();
 const empty = z.object({}).optional();

@@ -71,7 +71,7 @@ export interface RunDetail {
   caseJson: unknown;
   profile: ProfileReport;
   hasFields: boolean;
-  /** The fields the run holds (FIELD_NAMES, plus Trot, Tvib and Tall for a gas with internal modes); absent: FIELD_NAMES. */
+  /** The fields the run holds (FIELD_NAMES, plus Trot, Tvib and Tall for a gas with internal modes, n_<species> and x_<species> for a mixture); absent: FIELD_NAMES. */
   fieldNames?: FieldName[];
   cells: [number, number, number];
   /** Step of the newest complete checkpoint of a failed or cancelled run (resumeRun continues from it); null otherwise. */
@@ -212,6 +212,8 @@ export interface LiveRunState {
   ranks: number;
   /** Per-rank particles, UN and traffic from the recorded rank steps (null on one rank). */
   balance: RankBalance | null;
+  /** The fields the run samples (its case's: caseFieldNames), which the live field map offers; absent: every run's. */
+  fieldNames?: FieldName[];
 }
 
 /** Live events of a run, pushed by the host while it goes. */

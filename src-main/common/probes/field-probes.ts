@@ -6,7 +6,7 @@
 import { CELL_CUT, CELL_INSIDE } from '../geometry/index.js';
 import { MIN_GAS_FRACTION } from '../charts/slice-bodies.js';
 import { isMasked } from '../field-mask.js';
-import { FIELD_INFO, fieldNamesOf, type FieldName } from '../field-names.js';
+import { fieldInfo, fieldNamesOf, type FieldName } from '../field-names.js';
 import type { FieldSet } from '../run-record.js';
 import { cellAt, cellsAlongLine, outsideBox, type Vec3 } from './line-cells.js';
 import type { LineProbe, PointProbe, ProbeField } from './probe-types.js';
@@ -34,7 +34,7 @@ function cellValue(f: FieldSet, field: FieldName, cell: number, body: boolean): 
 
 /** The fields of a set with label and unit, in field order. */
 function probeFields(f: FieldSet): ProbeField[] {
-  return fieldNamesOf(f.values).map((name) => ({ name, label: FIELD_INFO[name].label, unit: FIELD_INFO[name].unit }));
+  return fieldNamesOf(f.values).map((name) => ({ name, label: fieldInfo(name).label, unit: fieldInfo(name).unit }));
 }
 
 /** Every field of run `runId` along the segment from -> to (m): the value and error of each cell it crosses. */

@@ -1,7 +1,7 @@
 // Comparison of runs against the first: case differences, throughput and per-phase AVG x Call side by side
 // with ratios, per-cell field differences in units of their combined standard error, and per body (matched
 // by name) the Cd, Cl, drag, lift and heat transfer with ratios.
-import { ALL_FIELD_NAMES, type FieldName } from '../field-names.js';
+import { fieldNamesOf, type FieldName } from '../field-names.js';
 import type { CaseRecord, FieldSet, PhaseRecord, RunRecord } from '../run-record.js';
 import { caseDifferences, type CaseDifference } from './case-fields.js';
 import { fieldZStats, Z_LIMIT, DIFFERS_FRACTION, type FieldZStats } from './field-z.js';
@@ -72,8 +72,8 @@ function compareFields(first: FieldSet | null, other: FieldSet | null, index: nu
   if (!other) return skip('this run has no sampled fields');
   if (first.cells.join('x') !== other.cells.join('x')) return skip(`the grids differ (${first.cells.join('x')} and ${other.cells.join('x')} cells)`);
   const fields: Partial<Record<FieldName, FieldZStats>> = {};
-  // the internal temperatures only where both runs have them
-  for (const name of ALL_FIELD_NAMES) {
+  // the internal temperatures and the species fields only where both runs have them
+  for (const name of fieldNamesOf(first.values)) {
     const [va, ea, vb, eb] = [first.values[name], first.errors[name], other.values[name], other.errors[name]];
     if (!va || !ea || !vb || !eb) continue;
     fields[name] = fieldZStats(va, ea, vb, eb);

@@ -1,10 +1,11 @@
 // Totals over all live particles (momentum, kinetic and rotational energy, sum of m|v|, mean speed, count) for
 // the conservation checks and step statistics: per-workgroup f32 partials (reduce.wgsl), summed
-// on the host in f64.
+// on the host in f64; and the particles of each species (a mixture: species-count.ts, exact integers).
 import { bindBuffers } from '../gpu/bind.js';
 import { dispatchDims, type Readback } from '../gpu/buffers.js';
 import { PARTIAL_WORDS } from '../gpu/struct-layouts.js';
 import type { PhaseContext } from './phase.js';
+import { encodeSpeciesCount, readSpeciesCounts } from './species-count.js';
 
 /** Physical totals of the particle system (SI units; real molecules, i.e. times Fnum). */
 export interface ParticleTotals {
@@ -16,12 +17,15 @@ export interface ParticleTotals {
   /** Sum of m|v|: the scale momentum drift is measured against. */
   momentumMagnitudeSum: number;
   meanSpeed: number;
+  /** Simulated particles of each species, species order (a one-species gas: the particle count; absent in totals saved before it was kept). */
+  speciesCounts?: number[];
 }
 
 /** Reads the totals of the live particle set (n live particles, known to the caller) through the caller's staging buffers. */
 export async function particleTotals(ctx: PhaseContext, n: number, readback: Readback): Promise<ParticleTotals> {
   const { device, cache, state: s } = ctx;
-  if (n === 0) return { particles: 0, momentum: [0, 0, 0], kineticEnergy: 0, internalEnergy: 0, momentumMagnitudeSum: 0, meanSpeed: 0 };
+  const species = s.tables.species.length;
+  if (n === 0) return { particles: 0, momentum: [0, 0, 0], kineticEnergy: 0, internalEnergy: 0, momentumMagnitudeSum: 0, meanSpeed: 0, speciesCounts: new Array<number>(species).fill(0) };
   const pipeline = cache.get({ file: 'reduce.wgsl', entry: 'reduce_particles' });
   const p = s.live;
   const blocks = Math.ceil(n / 256);
@@ -33,6 +37,8 @@ export async function particleTotals(ctx: PhaseContext, n: number, readback: Rea
   }));
   pass.dispatchWorkgroups(...dispatchDims(n, 256));
   pass.end();
+  // a mixture's particles per species, in the same submit (one species: all of them, nothing to count)
+  const counts = species > 1 ? encodeSpeciesCount(ctx, enc, n) : null;
   device.queue.submit([enc.finish()]);
   const partials = new Float32Array(await readback.read(s.partials, 4 * PARTIAL_WORDS * blocks));
   const sum = new Float64Array(PARTIAL_WORDS);
@@ -46,5 +52,6 @@ export async function particleTotals(ctx: PhaseContext, n: number, readback: Rea
     internalEnergy: sum[7] * w,
     momentumMagnitudeSum: sum[4] * w,
     meanSpeed: sum[6] > 0 ? sum[5] / sum[6] : 0,
+    speciesCounts: counts ? await readSpeciesCounts(counts, species, readback) : [n],
   };
 }
