@@ -101,6 +101,8 @@ export interface RunSummary {
   resumed?: { fromStep: number; steps: number };
   /** Surface results over the sampled steps: loads per body and mean loads per domain face (absent in older runs). */
   surface?: SurfaceSummary;
+  /** Reacting runs: the reactions and their counts (solver/reaction-summary.ts). */
+  reactions?: ReactionsSummary;
   /** The gas's composition: mean mole fractions and particles per species over time (absent in older runs). */
   composition?: CompositionSummary;
 }
@@ -143,4 +145,13 @@ export interface SurfaceSummary {
   freeStream: { numberDensity: number; temperature: number; velocity: [number, number, number] } | null;
   bodies: BodySummary[];
   faces: FaceSurfaceSummary[];
+}
+
+/** A reacting run's reactions: each one's count of simulated events, and the energy the reactions took from the gas. */
+export interface ReactionsSummary {
+  /** False when the run counted the reactions without making them (reactions.perform false: heat-bath rates). */
+  performed: boolean;
+  reactions: { equation: string; kind: string; source: string; count: number }[];
+  /** Energy the reactions took from the gas, J (real molecules: counts x fnum x -reaction energy; 0 when only counted). */
+  chemicalEnergy: number;
 }

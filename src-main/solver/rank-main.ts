@@ -232,6 +232,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         balanceSeconds, relayoutSeconds: sim.relayoutSeconds, relayoutRounds: sim.relayoutRounds, balanceParts: { ...balanceParts, ...sim.relayoutParts },
         // exact integer surface sums (decimal strings: JSON has no 64-bit integers); the orchestrator adds them up
         surface: { totals: Array.from(sim.surface.totals, (x) => x.toString()), sampledSteps: sim.surface.sampledSteps },
+        ...(result.reactionCounts ? { reactionCounts: result.reactionCounts } : {}),
         sampleCounters: { ...result.sampleCounters },
         subdomain: { cellBase: sim.subdomain.cellBase, nLocal: sim.subdomain.nLocal },
       },

@@ -5,6 +5,7 @@ import { BOUNDARY_CODES, SURFACE_MODEL_CODES } from './gpu/struct-layouts.js';
 import type { LoopResult } from './loop-types.js';
 import type { ParticleTotals } from './phases/conservation.js';
 import type { PhaseSummary, RunSummary } from '../common/run-summary.js';
+import { reactionsSummary } from './reaction-summary.js';
 
 export type { PhaseSummary, RunSummary } from '../common/run-summary.js';
 
@@ -38,6 +39,9 @@ export function summarize(name: string, r: LoopResult, adapter: AdapterDescripti
   const momentumConserved = kinds.every((k) => k === BOUNDARY_CODES.periodic) && bodyKinds.length === 0;
   const energyConserved = kinds.every((k) => k === BOUNDARY_CODES.periodic || k === BOUNDARY_CODES.specular) &&
     bodyKinds.every((k) => k === SURFACE_MODEL_CODES.specular);
+  // the energy the reactions took from the gas counts towards its end (a closed box keeps the sum)
+  const reactions = reactionsSummary(r.tables.reactions, r.reactionCounts, r.tables.fnum);
+  const endEnergy = totalEnergy(r.end) + (reactions?.chemicalEnergy ?? 0);
   return {
     case: name,
     steps: r.steps,
@@ -58,8 +62,9 @@ export function summarize(name: string, r: LoopResult, adapter: AdapterDescripti
       momentumRelDrift: !momentumConserved ? null
         : r.start.momentumMagnitudeSum > 0 ? Math.hypot(dp[0], dp[1], dp[2]) / r.start.momentumMagnitudeSum : 0,
       energyRelDrift: !energyConserved ? null
-        : totalEnergy(r.start) > 0 ? Math.abs(totalEnergy(r.end) - totalEnergy(r.start)) / totalEnergy(r.start) : 0,
+        : totalEnergy(r.start) > 0 ? Math.abs(endEnergy - totalEnergy(r.start)) / totalEnergy(r.start) : 0,
     },
+    ...(reactions ? { reactions } : {}),
     samples: r.samples,
     ...(r.tables.sampling && r.sampleKernel ? { sampleKernel: r.sampleKernel } : {}),
     fieldsSha256: fieldsSha256(r.fields),

@@ -142,6 +142,8 @@ interface RankDone {
   balanceParts?: Record<string, number>;
   /** The rank's exact surface sums as decimal integers, and the sampled steps they cover. */
   surface: { totals: string[]; sampledSteps: number };
+  /** Reacting runs: how many times each reaction happened on the rank. */
+  reactionCounts?: number[];
 }
 
 /** The largest value of each part over the ranks (the slowest rank sets the pace). */
@@ -413,6 +415,7 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
     start, startStep: warmup, end, samples: a.fields.samples, fields: a.fields.fields(), fieldErrors: a.fields.errors(), fieldBlocks: a.fields.blocks,
     sampleState: null, sampleCounters: a.fields.counters, totalsOverTime: [{ step: steps < planned ? lastStep : warmup + c.run.steps, totals: end }], capacity: dones.reduce((s, x) => s + x.capacity, 0),
     tables, host, surface: surfaceSums,
+    ...(tables.reactions ? { reactionCounts: tables.reactions.reactions.map((_, k) => dones.reduce((s, x) => s + (x.reactionCounts?.[k] ?? 0), 0)) } : {}),
   };
   const summary = summarize(c.name, result, { description: ranks[0].adapter.description, backend: ranks[0].adapter.backend, vendor: '', architecture: '' }, gpuBytes);
   summary.composition = compositionSummary(c, result);

@@ -46,6 +46,7 @@ export const stepReportSchema = z.object({
 const stepStatsSchema = z.object({
   step: count, particlesBefore: count, injected: count, particlesAfter: count, collisions: count, candidates: count,
   sent: count.optional(), received: count.optional(), exchangeSeconds: seconds.optional(),
+  reactions: count.optional(), products: count.optional(),
 });
 
 /** rank -> orchestrator: one submit's step statistics (no frames: the sampled sums stay on the rank's GPU). */
