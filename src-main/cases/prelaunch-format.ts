@@ -40,6 +40,8 @@ export function formatPrelaunch(report: PrelaunchReport): string {
       `  rotation             ${r.species}: Zrot ${sci(r.zRot)}, relaxes in about ${sci(r.relaxationCollisions)} collisions (${sci(r.relaxationTime)} s)`),
     ...(e.vibration ?? []).map((v) =>
       `  vibration            ${v.species}: theta_v ${sci(v.theta)} K, Zvib ${sci(v.zVib)} at the reference temperature, ${sci(v.quantaAtReference)} quanta per molecule in equilibrium there, relaxes in about ${sci(v.relaxationTime)} s`),
+    ...(e.reactions ? [`  reactions            ${e.reactions.reactions}; hottest ${sci(e.reactions.hottest.temperature)} K (${e.reactions.hottest.source}): ` +
+      `dissociations make about ${sci(e.reactions.productsPerStep)} particles per step at first, at most ${sci(e.reactions.mostProducts)} in all (one per dissociable molecule)`] : []),
   ];
   for (const f of report.errors) lines.push(`ERROR [${f.code}] ${f.field}: ${f.message}`);
   for (const f of report.warnings) lines.push(`warning [${f.code}] ${f.field}: ${f.message}`);

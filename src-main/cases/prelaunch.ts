@@ -9,6 +9,7 @@ import { millikanWhite, millikanWhiteZ, mostProbableSpeed, pairModel, parkerZ } 
 import { bytesText, sci } from './prelaunch-format.js';
 import { bodyGeometryIssues } from '../solver/body-tables.js';
 
+import { reactionEstimates, reactionFindings, type ReactionEstimates } from './prelaunch-reactions.js';
 export { formatPrelaunch } from './prelaunch-format.js';
 
 /** One warning or error: a stable code, the case field (or buffer) to change, and the text with numbers. */
@@ -74,6 +75,8 @@ export interface PrelaunchEstimates {
    * 1/(exp(theta_v/T) - 1), and the relaxation time Zvib times the mean collision time. Empty without vibration.
    */
   vibration: { species: string; theta: number; zVib: number; quantaAtReference: number; relaxationTime: number }[];
+  /** Reacting cases: the particles the dissociations will make (prelaunch-reactions.ts); absent without reactions. */
+  reactions?: ReactionEstimates;
 }
 
 /** Result of prelaunchCheck: ok is false when any error refuses the launch. */
@@ -115,7 +118,8 @@ export function prelaunchCheck(c: Case, gpu: PrelaunchGpu): PrelaunchReport {
   const p = physicsOf(c);
   // bad geometry is refused as a case error when the tables are built (body-tables.ts); here only its warnings
   const bodyWarnings = gpu.bodyWarnings ?? (c.bodies.length > 0 ? bodyGeometryIssues(c).warnings : []);
-  const warnings = [...physicsFindings(c, p), ...bodyWarnings.map((i) => ({ code: 'body-thin', field: i.path, message: i.message }))];
+  const warnings = [...physicsFindings(c, p), ...bodyWarnings.map((i) => ({ code: 'body-thin', field: i.path, message: i.message })), ...reactionFindings(c)];
+  const reactions = reactionEstimates(c);
   const gasVolume = gpu.gasVolume ?? domainVolume(c);
   const errors = [...gasVolumeFindings(c, gasVolume), ...cellIndexFindings(c), ...bufferFindings(gpu)];
   const totalBufferBytes = gpu.buffers.reduce((s, b) => s + b.bytes, 0);
@@ -150,6 +154,7 @@ export function prelaunchCheck(c: Case, gpu: PrelaunchGpu): PrelaunchReport {
         const zVib = s.vibration.millikanWhite ? millikanWhiteZ(millikanWhite(theta, pairModel(s, s)), t) : s.vibration.relaxation;
         return [{ species: s.name, theta, zVib, quantaAtReference: 1 / Math.expm1(theta / t), relaxationTime: zVib * p.tau }];
       }),
+      ...(reactions ? { reactions } : {}),
     },
   };
 }

@@ -1,8 +1,8 @@
 // The physical results in the terminal summary of `dsmc run` and `dsmc show`, as SPARTA users read them: per body
 // drag, lift, Cd, Cl and heat transfer, the gas's mean density and temperatures with standard errors, and a
-// mixture's mean mole fractions.
+// mixture's mean mole fractions, a reacting run's reactions.
 import type { FieldSet } from '../common/run-record.js';
-import type { CompositionSummary, SurfaceSummary } from '../common/run-summary.js';
+import type { CompositionSummary, ReactionsSummary, SurfaceSummary } from '../common/run-summary.js';
 import { gasMeans, type GasMeans, type MeanValue } from '../common/reports/gas-means.js';
 import { textTable } from '../reports/text-table.js';
 
@@ -44,4 +44,16 @@ export function compositionLines(c: CompositionSummary | undefined): string[] {
   if (!c || c.species.length < 2) return [];
   const from = c.from === 'fields' ? 'the sampled fields' : 'the particles at the end';
   return [`composition: ${c.species.map((name, k) => `${name} ${c.moleFractions[k].toFixed(4)}`).join(', ')} (mole fractions, from ${from})`];
+}
+
+/** The summary lines of a reacting run: each reaction that happened with its count, and the chemical energy taken. */
+export function reactionLines(r: ReactionsSummary | undefined): string[] {
+  if (!r) return [];
+  const total = r.reactions.reduce((sum, x) => sum + x.count, 0);
+  const happened = r.reactions.filter((x) => x.count > 0).sort((a, b) => b.count - a.count);
+  const head = r.performed
+    ? `reactions: ${total} (simulated), chemical energy taken from the gas ${r.chemicalEnergy.toExponential(4)} J`
+    : `reactions counted, not made (reactions.perform false): ${total} (simulated)`;
+  return [head, ...happened.map((x) => `  ${x.equation.padEnd(28)} ${String(x.count).padStart(10)}  ${x.kind}`),
+    ...(happened.length < r.reactions.length ? [`  ${r.reactions.length - happened.length} more reaction${r.reactions.length - happened.length === 1 ? "" : "s"} did not happen`] : [])];
 }

@@ -1,7 +1,7 @@
 // Human-readable run summary for the terminal: totals and a phase table like SPARTA's loop-time breakdown.
 import type { FieldSet } from '../common/run-record.js';
 import type { RunSummary } from '../solver/summary.js';
-import { bodyLines, compositionLines, gasLines, gasMeansOf } from './format-results.js';
+import { bodyLines, compositionLines, gasLines, gasMeansOf, reactionLines } from './format-results.js';
 import { forTerminal } from './terminal-text.js';
 
 /** Pads a table: first column left-aligned, the others right-aligned; cells shown on one line, control characters escaped. */
@@ -73,6 +73,7 @@ export function formatSummary(s: RunSummary, fields?: Pick<FieldSet, 'values' | 
     `memory: ${s.bytesPerParticle.toFixed(1)} bytes of GPU buffers per particle (capacity ${s.capacity} particles)`,
     ...gasLines(gasMeansOf(fields)),
     ...compositionLines(s.composition),
+    ...reactionLines(s.reactions),
     ...bodyLines(s.surface),
     '',
     `phase timing (${s.timing}):`,

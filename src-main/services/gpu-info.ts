@@ -67,8 +67,13 @@ export function checkCaseWithLimits(caseJson: unknown, limits: AdapterFacts['lim
   }
   const report = prelaunchCheck(c, { limits, buffers: bufferPlan(tables, initialCapacity(tables, stepsPerSubmit(c))), gasVolume: gasVolumeOf(c, tables.bodies.volumeFraction), bodyWarnings: tables.bodies.warnings });
   // the contract's estimates are numbers by name: each rotating (vibrating) species' relaxation as named numbers
-  const { rotation, vibration, ...numbers } = report.estimates;
+  const { rotation, vibration, reactions, ...numbers } = report.estimates;
   const estimates: Record<string, number> = { ...numbers };
+  if (reactions) {
+    estimates.reactions = reactions.reactions;
+    estimates['reactionProductsPerStep'] = reactions.productsPerStep;
+    estimates['reactionProductsAtMost'] = reactions.mostProducts;
+  }
   for (const r of rotation) {
     estimates[`rotationalRelaxationCollisions ${r.species}`] = r.relaxationCollisions;
     estimates[`rotationalRelaxationTime ${r.species}`] = r.relaxationTime;
