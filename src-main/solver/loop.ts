@@ -226,7 +226,7 @@ export class Simulation {
 
   /** Particles the next `steps` could need at most (the count at the last read-back plus injection and dissociation products with margins). */
   private particlesNeeded(steps: number): number {
-    return this.particles + injectionMargin(this.tables.injectionPerStep * steps) + steps * (this.reactions?.perStepRoom() ?? 0);
+    return this.particles + injectionMargin(this.tables.injectionPerStep * steps) + (this.reactions?.room(steps) ?? 0);
   }
 
   /** Whether the next `steps` could exceed the particle buffers. */
@@ -236,7 +236,7 @@ export class Simulation {
 
   /** Grows the particle buffers when the next `steps` could exceed them (never drops particles). */
   private ensureCapacity(steps: number, rec: PhaseRecorder): void {
-    const room = this.reactions?.perStepRoom() ?? 0;
+    const room = this.reactions?.room(1) ?? 0;
     // a step's products sit at the top of the buffers until appended: room for one step's twice over
     if (room > this.state.productCap || (room > 0 && this.particles + 2 * room > this.state.capacity)) {
       rec.flush();
@@ -770,6 +770,8 @@ export class Simulation {
     this.hostPhases.clear();
     const carried = this.carried;
     this.carried = null;
+    // a loop's reaction counts start with it (a resumed loop goes on with the counts its checkpoint kept)
+    if (!carried) this.reactions?.restore([]);
     const start = carried ? carried.start : await this.totals();
     const startStep = carried ? carried.startStep : this.step;
     const stepStats: StepStats[] = [];

@@ -35,12 +35,13 @@ export class ReactionLedger {
   }
 
   /**
-   * Products to make room for in one step: twice the most one step made so far or the starting estimate, whichever is
-   * larger, plus 10 standard deviations and 1024 (a step's products are Poisson counts; a hot start makes the most).
+   * Products to make room for in `steps` steps: twice the most one step made so far or the starting estimate, whichever
+   * is larger, per step, plus 10 standard deviations and 1024 (a step's products are Poisson counts; a hot start makes
+   * the most).
    */
-  perStepRoom(): number {
+  room(steps: number): number {
     if (!this.tables.dissociates) return 0;
-    const m = Math.max(2 * this.measuredPerStep, this.estimatedPerStep);
+    const m = steps * Math.max(2 * this.measuredPerStep, this.estimatedPerStep);
     return Math.ceil(m + 10 * Math.sqrt(m) + 1024);
   }
 
