@@ -164,10 +164,15 @@ fn try_reaction(i: u32, j: u32, cr: vec3<f32>, pair: PairInfo, g: u32, step: u32
   let count = entry >> 16u;
   if (count == 0u) { return 0u; }
   let first = entry & 0xffffu;
-  let u = rx_rand(g, step, k, 0u);
   let et = 0.5 * pair.reducedMass * dot(cr, cr);
   let ei = internal_of(i);
   let ej = internal_of(j);
+  // most collisions are below every activation energy: no probability, and no random draw, for them
+  var total = 0.0;
+  for (var q = 0u; q < count; q++) { total += tce_probability(rx_word(first + q, 1u), si, et, ei.x, ej.x); }
+  if (total <= 0.0) { return 0u; }
+  let u = rx_rand(g, step, k, 0u);
+  if (u.x >= total) { return 0u; }
   var cumulative = 0.0;
   var chosen = 0xffffffffu;
   for (var q = 0u; q < count; q++) {
