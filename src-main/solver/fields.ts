@@ -136,3 +136,8 @@ export function scaleByGasVolume(out: Fields, fraction: Float64Array | null, cel
   }
   return out;
 }
+
+/** Empty fields (a rank of a multi-rank run keeps none). */
+export function noFields(): Fields {
+  return Object.fromEntries(FIELD_NAMES.map((k) => [k, new Float64Array(0)])) as Fields;
+}

@@ -7,12 +7,12 @@ import { Readback, WORKGROUP_SIZE } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
 import { TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
-import { CELL_WORD, CTL, MIGRANT_CELL_WORD, STATS } from './gpu/struct-layouts.js';
+import { CELL_WORD, CTL, MIGRANT_CELL_WORD } from './gpu/struct-layouts.js';
 import type { VelocityDistribution } from '../common/velocity-distribution.js';
 import { firstSpeciesDistribution, readInternalEnergies, readParticleArrays, type InternalEnergies } from './particle-readers.js';
 import { FieldAccumulator, closeCounters, fieldsOfGathered, momentUnscales, noSamples, type SampleCounters } from './field-accumulator.js';
 import { partPlanes, sampleLayout, type SampleState } from './sample-buffers.js';
-import { FIELD_NAMES, type Fields } from './fields.js';
+import { noFields, type Fields } from './fields.js';
 import { MigrationExchange, type ExchangeResult } from './migration-exchange.js';
 import { MigratePhase } from './phases/migrate.js';
 import { cellShare, isLocalDense, localCellOf, wholeGrid, type Subdomain } from './subdomain.js';
@@ -35,32 +35,18 @@ import { PARTICLE_ATTRIBUTES } from './particle-attributes.js';
 import { checkpointDue } from './checkpoint/checkpoint-schedule.js';
 import type { LoopHistory, RankSnapshot } from './checkpoint/checkpoint-state.js';
 import { cellOrderMap, inCellOrder, reordered, savedCellStarts } from './checkpoint/cell-order.js';
-import { SimState, initialCapacity } from './state.js';
+import { SimState, initialCapacity, injectionMargin } from './state.js';
 import { stepTimeline } from './step-timeline.js';
 import { buildTables, type SolverTables } from './tables.js';
 import { RunCancelled, type LoopOptions, type LoopResult, type SimulationPlacement, type SplitStats, type StepStats } from './loop-types.js';
 import { SurfaceAccumulator } from './surface-accumulator.js';
+import { SAMPLE_OVERFLOW, overflowMessage, stepStatsOf } from './step-stats.js';
 import { betweenSteps, stepExchange } from './exchange-sequence.js';
 import { RELAYOUT_ROUND_BYTES, relayoutPlan } from './relayout-rounds.js';
 import { PASSES_PER_STEP, blockSubmits, blockUnitSteps, countStep, samplesAt, stepsPerSubmit, type BlockPlan } from './submit-plan.js';
 
-/** Why a run stops when a sampled sum would overflow. */
-const SAMPLE_OVERFLOW = 'a sampled moment sum of a cell overflowed its 64-bit fixed-point range (more than about 2^38 particle-passes per cell and ' +
-  'batch-means block, or molecules far faster than the case\'s flow and temperatures suggest). Sample fewer steps (sampling.interval ' +
-  'larger, or a shorter run), or please report this case.';
-
 /** Steps recorded between two early submits inside a batch (overlaps recording with the GPU). */
 const FLUSH_EVERY = 8;
-
-/** Room for `injected` expected injected particles: 10 standard deviations and 64 more (Poisson counts). */
-function injectionMargin(injected: number): number {
-  return injected + 10 * Math.sqrt(injected) + 64;
-}
-
-/** Empty fields (a rank of a multi-rank run keeps none). */
-function noFields(): Fields {
-  return Object.fromEntries(FIELD_NAMES.map((k) => [k, new Float64Array(0)])) as Fields;
-}
 
 /** One simulation on one device: the whole grid, or one rank's subdomain of a multi-rank run. */
 export class Simulation {
@@ -186,7 +172,6 @@ export class Simulation {
   private bindAll(): void {
     for (const p of [this.move, this.inject, this.sort, this.collide, this.products, this.sample, this.migrate]) p?.bind();
   }
-
 
   /** Fills the box (step 0) and sorts it, so that the first step starts from cell-sorted particles. */
   async initialize(): Promise<void> {
@@ -483,13 +468,7 @@ export class Simulation {
     const st = this.state;
     const stats = new Uint32Array(await this.readback.read(st.stats, st.stats.size));
     const ctl = new Uint32Array(await this.readback.read(st.ctl, 4 * CTL.WORDS));
-    if (ctl[CTL.OVERFLOW] > 0) {
-      throw new Error(
-        `${ctl[CTL.OVERFLOW]} injected particles or products of reactions did not fit the particle buffers (capacity ${st.capacity}) in steps ` +
-        `${first}..${first + count - 1}; the run was stopped rather than lose them. Lower run.stepsPerSubmit so the ` +
-        'capacity is checked more often, and please report this case.',
-      );
-    }
+    if (ctl[CTL.OVERFLOW] > 0) throw new Error(overflowMessage(ctl[CTL.OVERFLOW], st.capacity, first, count));
     this.particles = ctl[CTL.N];
     if (sampled > 0) {
       this.surface.addRaw(new Uint32Array(await this.readback.read(st.surfSums, st.surfSums.size)), sampled);
@@ -497,30 +476,13 @@ export class Simulation {
       enc.clearBuffer(st.surfSums);
       device.queue.submit([enc.finish()]);
     }
-    const out: StepStats[] = [];
-    for (let s = first; s < first + count; s++) {
-      const o = (s % st.statsRing) * STATS.WORDS;
-      if (stats[o + STATS.STEP] !== s) throw new Error(`internal: step statistics slot holds step ${stats[o + STATS.STEP]}, expected ${s}`);
-      const x = this.exchanges.get(s);
-      this.exchanges.delete(s);
-      out.push({
-        step: s,
-        particlesBefore: stats[o + STATS.N_BEFORE],
-        injected: stats[o + STATS.INJECTED],
-        particlesAfter: stats[o + STATS.N_AFTER],
-        collisions: stats[o + STATS.COLLISIONS],
-        candidates: stats[o + STATS.CANDIDATES],
-        ...(this.reactions ? { reactions: stats[o + STATS.REACTIONS], products: stats[o + STATS.PRODUCTS] } : {}),
-        ...(x ? { sent: x.sent, received: x.received, exchangeSeconds: x.seconds } : {}),
-      });
-    }
+    const out = stepStatsOf(stats, st.statsRing, first, count, this.exchanges, !!this.reactions);
     if (this.reactions) {
       this.reactions.absorb(stats, st.statsRing, out);
       device.queue.writeBuffer(st.stats, this.reactions.tallyOffset(st.statsRing), new Uint32Array(this.tables.reactions!.reactions.length));
     }
     return { steps: out };
   }
-
 
   /** Submits between two particle-total reductions: about one per 4M particles, so they cost ~1 % of the loop. */
   private totalsEvery(): number {
@@ -778,7 +740,7 @@ export class Simulation {
     const totalsOverTime: LoopResult['totalsOverTime'] = carried ? carried.totalsOverTime : [];
     const perBlock = blockSubmits(this.kase, blockPlan.from, blockPlan.steps);
     let submits = carried ? carried.submits : 0;
-    this.history = { sampling: { ...this.counters }, submits, startStep, start, totalsOverTime, ...this.reactionHistory() };
+    this.history = { sampling: { ...this.counters }, submits, startStep, start, totalsOverTime, ...this.reactions?.history() };
     await options.beforeClock?.();
     const t0 = performance.now();
     let moved = 0;
@@ -828,7 +790,7 @@ export class Simulation {
       for (const s of got.steps) moved += s.particlesBefore;
       stepStats.push(...got.steps);
       options.onSteps?.(got.steps);
-      this.history = { sampling: { ...this.counters }, submits, startStep, start, totalsOverTime, ...this.reactionHistory() };
+      this.history = { sampling: { ...this.counters }, submits, startStep, start, totalsOverTime, ...this.reactions?.history() };
       if (options.onCheckpoint && checkpointDue(this.kase, this.step - batch, this.step, last)) await options.onCheckpoint(this.step);
       const elapsed = (performance.now() - t0) / 1000;
       options.onProgress?.({ step: this.step, steps: last, particles: this.particles, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
@@ -865,11 +827,6 @@ export class Simulation {
       sampleKernel: this.sampleChoice.report(),
       ...(this.reactions ? { reactionCounts: [...this.reactions.counts] } : {}),
     };
-  }
-
-  /** The reaction counts a checkpoint's loop history keeps (reacting runs). */
-  private reactionHistory(): Pick<LoopHistory, 'reactionCounts'> {
-    return this.reactions ? { reactionCounts: [...this.reactions.counts] } : {};
   }
 }
 

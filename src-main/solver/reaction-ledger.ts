@@ -17,6 +17,11 @@ export class ReactionLedger {
     this.estimatedPerStep = tables.productsPerStep;
   }
 
+  /** The counts a checkpoint's loop history keeps. */
+  history(): { reactionCounts: number[] } {
+    return { reactionCounts: [...this.counts] };
+  }
+
   /** Takes the counts a checkpoint kept (a resumed run continues them). */
   restore(counts: readonly number[]): void {
     for (let k = 0; k < this.counts.length; k++) this.counts[k] = counts[k] ?? 0;

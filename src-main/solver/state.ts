@@ -38,6 +38,11 @@ export function initialCapacity(t: SolverTables, stepsPerSubmit: number, share =
   return Math.ceil(base + inj + 10 * Math.sqrt(inj) + 1024);
 }
 
+/** Room for `injected` expected injected particles: 10 standard deviations and 64 more (Poisson counts). */
+export function injectionMargin(injected: number): number {
+  return injected + 10 * Math.sqrt(injected) + 64;
+}
+
 /** Migrant slots per destination rank to start with: ~2 % of the particles, at least 4096. */
 export function initialSegmentCapacity(capacity: number, worldSize: number): number {
   return worldSize > 1 ? Math.max(4096, Math.ceil(0.02 * capacity)) : 1;
