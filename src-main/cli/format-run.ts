@@ -4,7 +4,7 @@ import type { CaseRecord, FieldSet, PhaseRecord, RunRecord } from '../common/run
 import type { RunSummary } from '../common/run-summary.js';
 import type { GasMeans } from '../common/reports/gas-means.js';
 import { drift, dur, table } from './format-summary.js';
-import { bodyLines, compositionLines, gasLines } from './format-results.js';
+import { bodyLines, compositionLines, gasLines, reactionLines } from './format-results.js';
 import { localTime } from './format-runs.js';
 import { forTerminal } from './terminal-text.js';
 
@@ -67,7 +67,7 @@ export function formatRunDetails(d: RunDetails): string {
   if (r.reason) lines.push(`  reason: ${r.reason}`);
   lines.push(...caseLines(d.case));
   lines.push(`adapter: ${r.adapter.description} [${r.adapter.backend}]; ${r.ranks} rank(s) on ${r.gpus} GPU(s); dsmc ${r.productVersion}`);
-  if (r.summary) lines.push(...summaryLines(r.summary), ...gasLines(d.gas), ...compositionLines(r.summary.composition), ...bodyLines(r.summary.surface));
+  if (r.summary) lines.push(...summaryLines(r.summary), ...gasLines(d.gas), ...compositionLines(r.summary.composition), ...reactionLines(r.summary.reactions), ...bodyLines(r.summary.surface));
   else lines.push(`no summary (the run did not complete); steps recorded up to step ${d.steps.last}`);
   if (d.phases.length > 0) lines.push('', `phase timing (${r.summary?.timing ?? 'unknown source'}):`, phaseTable(d.phases, r.summary), '');
   lines.push(`step statistics: ${d.steps.recorded} steps (last ${d.steps.last}); particle totals at ${d.totalsRecorded} points`);

@@ -1,7 +1,7 @@
 // The profiling report's parts on a mixture's composition: the HTML section (per species its mean mole fraction,
 // from the sampled fields or the particles, and its particles at the first and last steps of the totals) and the CSV
-// tables (mean mole fractions; particles per species over time).
-import type { CompositionSummary } from '../common/run-summary.js';
+// tables (mean mole fractions; particles per species over time); and a reacting run's reactions (section and table).
+import type { CompositionSummary, ReactionsSummary } from '../common/run-summary.js';
 import type { CsvCellValue, CsvTable } from './csv-tables.js';
 import { escapeHtml } from './html-escape.js';
 
@@ -32,4 +32,22 @@ export function compositionTables(c: CompositionSummary | null): CsvTable[] {
     { name: 'composition', header: ['species', 'mole_fraction', 'from'], rows: c.species.map((name, s): CsvCellValue[] => [name, c.moleFractions[s], c.from]) },
     { name: 'composition_over_time', header: ['step', ...c.species.map((name) => `particles_${name}`)], rows: c.overTime.map((e): CsvCellValue[] => [e.step, ...e.speciesCounts]) },
   ];
+}
+
+/** The reactions section of a reacting run: each reaction's count and kind, and the chemical energy (empty without reactions). */
+export function reactionsSection(r: ReactionsSummary | null): string {
+  if (!r) return '';
+  const rows = r.reactions.map((x, k) => `<tr data-reaction="${escapeHtml(x.equation)}"><td>${escapeHtml(x.equation)}</td><td>${escapeHtml(x.kind)}</td>` +
+    num(x.count, String(x.count), `reactions.${k}.count`) + `<td>${escapeHtml(x.source)}</td></tr>`);
+  const note = r.performed
+    ? `Simulated reaction events over the run; the chemical energy they took from the gas: ${r.chemicalEnergy.toExponential(4)} J (counted in the energy balance).`
+    : 'Counted, not made (reactions.perform false): the gas kept its composition.';
+  return `<h2>Reactions</h2><p class="note">${escapeHtml(note)}</p>` +
+    `<table id="reactions"><tr><th>reaction</th><th>kind</th><th>count</th><th>from</th></tr>${rows.join('')}</table>`;
+}
+
+/** A reacting run's reactions as a CSV table (none without reactions). */
+export function reactionTables(r: ReactionsSummary | null): CsvTable[] {
+  if (!r) return [];
+  return [{ name: 'reactions', header: ['equation', 'kind', 'count', 'performed', 'source'], rows: r.reactions.map((x): CsvCellValue[] => [x.equation, x.kind, x.count, r.performed ? 1 : 0, x.source]) }];
 }

@@ -4,7 +4,7 @@
 // (csv-tables.ts). Numbers are written in full precision; unknown values are empty cells; column names end in their unit.
 import type { ProfileReport } from '../common/reports/profile-model.js';
 import { BODY_QUANTITIES, FACE_QUANTITIES } from '../common/reports/surface-loads.js';
-import { compositionTables } from './composition-report.js';
+import { compositionTables, reactionTables } from './composition-report.js';
 import { csvSections, csvZip, type CsvCellValue, type CsvTable } from './csv-tables.js';
 import { figureTables } from './figure-tables.js';
 import type { ReportFigures } from './report-figures.js';
@@ -74,6 +74,7 @@ export function profileTables(r: ProfileReport, figures: ReportFigures | null = 
       r.totals.map((t) => [t.step, t.particles, t.kineticEnergy, ...t.momentum])),
     ...surfaceSections(r),
     ...compositionTables(r.composition),
+    ...reactionTables(r.reactions),
     ...(figures ? figureTables(figures) : []),
   ];
 }

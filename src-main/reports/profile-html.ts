@@ -5,7 +5,7 @@ import { profileCharts } from '../common/charts/profile-charts.js';
 import { formatGeneral, formatPercent, formatSci, formatSeconds } from '../common/reports/format-numbers.js';
 import type { ProfileReport } from '../common/reports/profile-model.js';
 import { BODY_QUANTITIES, bodyLabels, FACE_QUANTITIES, type LoadQuantity } from '../common/reports/surface-loads.js';
-import { compositionSection } from './composition-report.js';
+import { compositionSection, reactionsSection } from './composition-report.js';
 import { escapeHtml } from './html-escape.js';
 import { fieldMapsSection, surfaceDistributionSection } from './profile-figures-html.js';
 import type { ReportFigures } from './report-figures.js';
@@ -209,7 +209,7 @@ export function profileHtml(r: ProfileReport, generatedAt = new Date().toISOStri
     `<title>${escapeHtml(title)}</title><style>${CSS}</style></head><body>` +
     `<h1>${escapeHtml(title)}</h1><p class="meta">project ${escapeHtml(r.run.project)} &middot; ${escapeHtml(r.run.status)} &middot; ` +
     `${escapeHtml(r.adapter.description)} &middot; generated ${escapeHtml(generatedAt)} by dsmc report profile</p>` +
-    throughputSection(r) + phaseSection(r) + chartsSection(r) + (figures ? fieldMapsSection(figures) : '') + conservationSection(r) + compositionSection(r.composition) +
+    throughputSection(r) + phaseSection(r) + chartsSection(r) + (figures ? fieldMapsSection(figures) : '') + conservationSection(r) + compositionSection(r.composition) + reactionsSection(r.reactions) +
     surfaceSection(r) + (figures ? surfaceDistributionSection(figures) : '') + hostSection(r) + runSection(r) + caseSection(r) +
     '</body></html>\n';
 }

@@ -2,7 +2,7 @@
 // table, throughput, time per particle, collision statistics, conservation and host timings, the surface
 // loads (bodies and walls, for runs that sampled them), and the per-step series. Every exporter (HTML, CSV, JSON, PDF) and later the renderer format this one model.
 import type { CaseRecord, PhaseRecord, RunRecord, StepRecord, TotalsRecord } from '../run-record.js';
-import type { CompositionSummary, TimingSource } from '../run-summary.js';
+import type { CompositionSummary, ReactionsSummary, TimingSource } from '../run-summary.js';
 import { caseKeyFields, type CaseField } from './case-fields.js';
 import { buildPhaseTable, type PhaseTable } from './phase-table.js';
 import { surfaceLoadsOf, type SurfaceLoads } from './surface-loads.js';
@@ -58,6 +58,8 @@ export interface ProfileReport {
   surface: SurfaceLoads | null;
   /** The gas's composition (mean mole fractions, particles per species over time); null for runs recorded before it. */
   composition: CompositionSummary | null;
+  /** A reacting run's reactions (counts, chemical energy); null without reactions. */
+  reactions: ReactionsSummary | null;
   steps: StepRecord[];
   totals: TotalsRecord[];
 }
@@ -145,6 +147,7 @@ export function buildProfileReport(input: ProfileInput): ProfileReport {
     sampling: s ? { samples: s.samples, fieldsSha256: s.fieldsSha256 } : null,
     surface: surfaceLoadsOf(s?.surface, caseRecord.json),
     composition: s?.composition ?? null,
+    reactions: s?.reactions ?? null,
     steps: input.steps,
     totals: input.totals,
   };
