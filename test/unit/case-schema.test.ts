@@ -31,10 +31,10 @@ function edited(edit: (c: any) => void): any {
 }
 
 describe('presets', () => {
-  it('finds the eleven presets', () => {
+  it('finds the twelve presets', () => {
     expect(presets().map(([f]) => f)).toEqual([
       'collide-box.json', 'couette.json', 'free-stream.json', 'hypersonic-wedge.json', 'lid-driven-cavity.json', 'mach-reflection.json',
-      'periodic-relaxation.json', 'scaling-box.json', 'sphere-free-molecular.json', 'supersonic-block.json', 'supersonic-cavity.json',
+      'periodic-relaxation.json', 'reacting-air.json', 'scaling-box.json', 'sphere-free-molecular.json', 'supersonic-block.json', 'supersonic-cavity.json',
     ]);
   });
 
