@@ -38,13 +38,19 @@ const arVss = { mass: 6.63e-26, dRef: 4.11e-10, omega: 0.81, tRef: 273.15, alpha
 /** Presets made for big GPUs (the multi-GPU scaling problem): checked with the solver's own buffers on an 80 GiB GPU. */
 const BIG_GPU_PRESETS = new Set(['scaling-box.json', 'hypersonic-wedge.json', 'supersonic-block.json', 'mach-reflection.json']);
 
+/**
+ * Warnings a preset shows by design: reacting-air starts at 20,000 K, where the TCE model cannot carry the air5 rates
+ * of some reactions at full rate (docs/CHEMISTRY.md), which the check says.
+ */
+const PRESET_WARNINGS: Record<string, string[]> = { 'reacting-air.json': ['reaction-rates-out-of-reach'] };
+
 describe('presets', () => {
-  it.each(presets().filter(([f]) => !BIG_GPU_PRESETS.has(f)))('%s passes with no errors and no warnings, on NVIDIA and lavapipe limits', (_f, json) => {
+  it.each(presets().filter(([f]) => !BIG_GPU_PRESETS.has(f)))('%s passes with no errors and no warnings but its own, on NVIDIA and lavapipe limits', (f, json) => {
     const c = parseCase(json);
     for (const limits of [NVIDIA, LAVAPIPE]) {
       const r = prelaunchCheck(c, gpuFor(c, limits, { deviceMemoryBytes: 2 ** 30 }));
       expect(r.errors).toEqual([]);
-      expect(r.warnings).toEqual([]);
+      expect(r.warnings.map((w) => w.code)).toEqual(PRESET_WARNINGS[f] ?? []);
       expect(r.ok).toBe(true);
     }
   });
