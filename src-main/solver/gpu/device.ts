@@ -60,13 +60,22 @@ function installGlobals(): void {
   if (!(globalThis as { GPUBufferUsage?: unknown }).GPUBufferUsage) Object.assign(globalThis, globals);
 }
 
+/**
+ * DSMC_SKIP_WORKGROUP_INIT=1 (a benchmark switch, issue 24): Dawn leaves workgroup memory uninitialized instead of
+ * zero-filling it before each dispatch (a store and a barrier per workgroup); every shader writes its workgroup
+ * variables before it reads them.
+ */
+function workgroupInitToggle(): string[] {
+  return process.env.DSMC_SKIP_WORKGROUP_INIT === '1' ? ['enable-dawn-features=disable_workgroup_init'] : [];
+}
+
 /** Requests the high-performance adapter and a device with its largest buffer and binding limits. */
 export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu> {
   installGlobals();
   paceGpuPolling();
   process.env.XDG_RUNTIME_DIR ??= '/tmp';
   const backend = nativeBackend();
-  const instance = create([`backend=${backend}`, 'disable-dawn-features=timestamp_quantization']);
+  const instance = create([`backend=${backend}`, 'disable-dawn-features=timestamp_quantization', ...workgroupInitToggle()]);
   const timeoutMs = options.timeoutMs ?? 30000;
   // Dawn's harmless notices about lavapipe's capped limits come while it lists the adapters (dawn-notices.ts)
   const adapter = await withDawnNoticesMuted(() => withTimeout(
