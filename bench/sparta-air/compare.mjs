@@ -1,0 +1,196 @@
+#!/usr/bin/env node
+// Side-by-side comparison of the adiabatic air box (issue 28): SPARTA runs against ours.
+// Plain Node, no dependencies.
+//
+// usage:
+//   node compare.mjs [--ref LABEL=a.csv,b.csv,...]... [--ours x.csv[,y.csv...]] [--times t1,t2,...]
+//                    [--csv out.csv] [--np-ours N] [--quantities x_O2,x_N,T,...]
+//   node compare.mjs a.csv b.csv ...            (all files one SPARTA group labelled "sparta")
+//
+// CSV columns (header names, any order, extra columns ignored):
+//   step,time,N_O2,N_N2,N_NO,N_O,N_N,T,Trot,Tvib
+// Each --ref group is one SPARTA variant run with different seeds; their spread is the noise.
+// --ours may list several files (seeds of our solver): their mean is compared and their own
+// spread enters the noise when there are at least two.
+//
+// Noise model (per time and quantity): sd_ref = sample standard deviation over the seeds of the
+// group (the seed-to-seed spread of ONE run). The difference ours - mean(ref) then has
+//   sigma = sqrt(sd_ref^2/n_ref + sd_ours^2/n_ours)
+// where, with one file of ours, sd_ours = sd_ref * sqrt(Np_ref/Np_ours) (noise of a run scales
+// with 1/sqrt(particles); Np = sum of the species counts, or --np-ours N if our counts are not
+// simulated particles). z = (ours - ref)/sigma; |z| up to about 3 is within noise
+// (several times and quantities are compared, so an occasional |z| near 3 is expected).
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const SPECIES = ['O2', 'N2', 'NO', 'O', 'N'];
+const ALL_Q = ['x_O2', 'x_N2', 'x_NO', 'x_O', 'x_N', 'T', 'Trot', 'Tvib'];
+const DEFAULT_TIMES = [0, 1e-8, 2e-8, 5e-8, 1e-7, 2e-7, 3e-7, 5e-7, 7e-7, 1e-6, 1.5e-6, 2e-6, 3e-6, 5e-6, 7e-6, 1e-5];
+
+function die(msg) { console.error(msg); process.exit(2); }
+
+function parseArgs(argv) {
+  const a = { refs: [], ours: [], times: null, csv: null, npOurs: null, quantities: ALL_Q };
+  const loose = [];
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const next = () => { if (i + 1 >= argv.length) die(`${k} needs a value`); return argv[++i]; };
+    if (k === '--ref') {
+      const v = next();
+      const eq = v.indexOf('=');
+      if (eq < 0) die('--ref LABEL=file1,file2,...');
+      a.refs.push({ label: v.slice(0, eq), files: v.slice(eq + 1).split(',').filter(Boolean) });
+    } else if (k === '--ours') a.ours.push(...next().split(',').filter(Boolean));
+    else if (k === '--times') a.times = next().split(',').map(Number);
+    else if (k === '--csv') a.csv = next();
+    else if (k === '--np-ours') a.npOurs = Number(next());
+    else if (k === '--quantities') a.quantities = next().split(',');
+    else if (k === '-h' || k === '--help') { console.log(readFileSync(new URL(import.meta.url)).toString().split('\n').slice(1, 25).join('\n')); process.exit(0); }
+    else if (k.startsWith('--')) die(`unknown option ${k}`);
+    else loose.push(k);
+  }
+  if (loose.length) a.refs.push({ label: 'sparta', files: loose });
+  if (!a.refs.length && !a.ours.length) die('nothing to compare: give --ref LABEL=files and/or --ours files');
+  return a;
+}
+
+function readCsv(file) {
+  const lines = readFileSync(file, 'utf8').split(/\r?\n/).filter((l) => l.trim() && !l.startsWith('#'));
+  const head = lines[0].split(',').map((s) => s.trim());
+  for (const c of ['time', ...SPECIES.map((s) => `N_${s}`), 'T', 'Trot', 'Tvib']) {
+    if (!head.includes(c)) die(`${file}: no column ${c}`);
+  }
+  const rows = lines.slice(1).map((l) => {
+    const v = l.split(',').map(Number);
+    const r = {};
+    head.forEach((h, i) => { r[h] = v[i]; });
+    const tot = SPECIES.reduce((s, sp) => s + r[`N_${sp}`], 0);
+    for (const sp of SPECIES) r[`x_${sp}`] = r[`N_${sp}`] / tot;
+    r.Np = tot;
+    return r;
+  }).sort((p, q) => p.time - q.time);
+  return { file, rows };
+}
+
+function interp(rows, t, q) {
+  if (t < rows[0].time - 1e-15 || t > rows[rows.length - 1].time * (1 + 1e-9) + 1e-15) return NaN;
+  let lo = 0, hi = rows.length - 1;
+  while (hi - lo > 1) { const m = (lo + hi) >> 1; if (rows[m].time <= t) lo = m; else hi = m; }
+  const a = rows[lo], b = rows[hi];
+  if (b.time === a.time) return a[q];
+  const w = Math.min(1, Math.max(0, (t - a.time) / (b.time - a.time)));
+  return a[q] + w * (b[q] - a[q]);
+}
+
+function stats(vals) {
+  const v = vals.filter(Number.isFinite);
+  const n = v.length;
+  if (!n) return { n: 0, mean: NaN, sd: NaN };
+  const mean = v.reduce((s, x) => s + x, 0) / n;
+  const sd = n > 1 ? Math.sqrt(v.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1)) : NaN;
+  return { n, mean, sd };
+}
+
+function groupAt(group, t, q) { return stats(group.runs.map((r) => interp(r.rows, t, q))); }
+
+function fmtQ(q, v) {
+  if (!Number.isFinite(v)) return '-';
+  if (q.startsWith('x_')) return v.toFixed(4);
+  return v.toFixed(0);
+}
+function fmtSd(q, v) {
+  if (!Number.isFinite(v)) return '';
+  if (q.startsWith('x_')) return v.toFixed(4);
+  return v.toFixed(0);
+}
+const pad = (s, n) => String(s).padStart(n);
+
+function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const groups = args.refs.map((g) => ({ label: g.label, runs: g.files.map(readCsv) }));
+  const ours = args.ours.length ? { label: 'ours', runs: args.ours.map(readCsv) } : null;
+  const all = [...groups, ...(ours ? [ours] : [])];
+  const tmax = Math.min(...all.flatMap((g) => g.runs.map((r) => r.rows[r.rows.length - 1].time)));
+  const tmin = Math.max(...all.flatMap((g) => g.runs.map((r) => r.rows[0].time)));
+  const times = (args.times || DEFAULT_TIMES).filter((t) => t >= tmin - 1e-15 && t <= tmax * (1 + 1e-9));
+  const Q = args.quantities;
+
+  console.log('Adiabatic air box from 20,000 K: mole fractions x and temperatures (K) against time');
+  for (const g of all) console.log(`  ${g.label}: ${g.runs.map((r) => r.file).join(', ')}`);
+  console.log('  rows: mean over the seeds of a group, "sd" = seed-to-seed standard deviation of one run');
+  if (ours) console.log('  z = (ours - group mean)/sigma, sigma = sqrt(sd^2/n_group + sd_ours^2/n_ours) (see the header of compare.mjs)');
+  else if (groups.length > 1) console.log(`  z = (${groups[1].label} - ${groups[0].label})/sqrt(sd1^2/n1 + sd2^2/n2)`);
+  console.log('');
+
+  const W = 9;
+  const header = pad('', 14) + Q.map((q) => pad(q, W)).join('');
+  const csvOut = [['time', 'source', ...Q].join(',')];
+  const worst = {}; // key label -> q -> {z, t}
+
+  const noteWorst = (label, q, z, t, d) => {
+    worst[label] ??= {};
+    if (!worst[label][q] || Math.abs(z) > Math.abs(worst[label][q].z)) worst[label][q] = { z, t, d };
+  };
+
+  for (const t of times) {
+    console.log(`t = ${t.toExponential(2)} s`);
+    console.log(header);
+    const gstats = groups.map((g) => Object.fromEntries(Q.map((q) => [q, groupAt(g, t, q)])));
+    const npAt = (g) => stats(g.runs.map((r) => interp(r.rows, t, 'Np'))).mean;
+    groups.forEach((g, i) => {
+      console.log(pad(g.label, 14) + Q.map((q) => pad(fmtQ(q, gstats[i][q].mean), W)).join(''));
+      if (g.runs.length > 1) console.log(pad('sd', 14) + Q.map((q) => pad(fmtSd(q, gstats[i][q].sd), W)).join(''));
+      csvOut.push([t, g.label, ...Q.map((q) => gstats[i][q].mean)].join(','));
+      if (g.runs.length > 1) csvOut.push([t, `${g.label}.sd`, ...Q.map((q) => gstats[i][q].sd)].join(','));
+    });
+    if (ours) {
+      const os = Object.fromEntries(Q.map((q) => [q, groupAt(ours, t, q)]));
+      console.log(pad('ours', 14) + Q.map((q) => pad(fmtQ(q, os[q].mean), W)).join(''));
+      if (ours.runs.length > 1) console.log(pad('sd', 14) + Q.map((q) => pad(fmtSd(q, os[q].sd), W)).join(''));
+      csvOut.push([t, 'ours', ...Q.map((q) => os[q].mean)].join(','));
+      const npOurs = args.npOurs ?? npAt(ours);
+      groups.forEach((g, i) => {
+        const zs = Q.map((q) => {
+          const r = gstats[i][q];
+          let sdO = os[q].sd, nO = os[q].n;
+          if (!(nO > 1)) { sdO = r.sd * Math.sqrt(npAt(g) / npOurs); nO = 1; }
+          const sig = Math.sqrt(r.sd ** 2 / r.n + sdO ** 2 / nO);
+          const d = os[q].mean - r.mean;
+          const z = sig > 0 ? d / sig : (Math.abs(d) < 1e-12 ? 0 : NaN);
+          if (Number.isFinite(z)) noteWorst(g.label, q, z, t, d);
+          return z;
+        });
+        console.log(pad(`z vs ${g.label}`, 14) + zs.map((z) => pad(Number.isFinite(z) ? z.toFixed(1) : '-', W)).join(''));
+        csvOut.push([t, `z_vs_${g.label}`, ...zs].join(','));
+      });
+    } else if (groups.length > 1) {
+      const [a, b] = gstats;
+      const zs = Q.map((q) => {
+        const sig = Math.sqrt(a[q].sd ** 2 / a[q].n + b[q].sd ** 2 / b[q].n);
+        const d = b[q].mean - a[q].mean;
+        const z = sig > 0 ? d / sig : (Math.abs(d) < 1e-12 ? 0 : NaN);
+        if (Number.isFinite(z)) noteWorst(`${groups[1].label}-vs-${groups[0].label}`, q, z, t, d);
+        return z;
+      });
+      console.log(pad('z', 14) + zs.map((z) => pad(Number.isFinite(z) ? z.toFixed(1) : '-', W)).join(''));
+    }
+    console.log('');
+  }
+
+  const keys = Object.keys(worst);
+  if (keys.length) {
+    console.log('Largest differences relative to the noise (over the times above):');
+    for (const k of keys) {
+      console.log(`  ${k}:`);
+      for (const q of Q) {
+        const w = worst[k][q];
+        if (!w) continue;
+        console.log(`    ${q.padEnd(5)} z = ${w.z.toFixed(1).padStart(6)} at t = ${w.t.toExponential(2)} s (difference ${q.startsWith('x_') ? w.d.toFixed(4) : w.d.toFixed(0) + ' K'})`);
+      }
+      const zmax = Math.max(...Q.map((q) => Math.abs(worst[k][q]?.z ?? 0)));
+      console.log(`    max |z| = ${zmax.toFixed(1)}  ${zmax <= 3 ? '(within noise)' : '(NOT within noise: |z| > 3)'}`);
+    }
+  }
+  if (args.csv) { writeFileSync(args.csv, csvOut.join('\n') + '\n'); console.log(`wrote ${args.csv}`); }
+}
+
+main();
