@@ -4,7 +4,7 @@
 //
 // usage:
 //   node compare.mjs [--ref LABEL=a.csv,b.csv,...]... [--ours x.csv[,y.csv...]] [--times t1,t2,...]
-//                    [--csv out.csv] [--np-ours N] [--quantities x_O2,x_N,T,...]
+//                    [--csv out.csv] [--np-ours N] [--quantities x_O2,x_N,T,...] [--pool]
 //   node compare.mjs a.csv b.csv ...            (all files one SPARTA group labelled "sparta")
 //
 // CSV columns (header names, any order, extra columns ignored):
@@ -18,8 +18,13 @@
 //   sigma = sqrt(sd_ref^2/n_ref + sd_ours^2/n_ours)
 // where, with one file of ours, sd_ours = sd_ref * sqrt(Np_ref/Np_ours) (noise of a run scales
 // with 1/sqrt(particles); Np = sum of the species counts, or --np-ours N if our counts are not
-// simulated particles). z = (ours - ref)/sigma; |z| up to about 3 is within noise
-// (several times and quantities are compared, so an occasional |z| near 3 is expected).
+// simulated particles). z = (ours - ref)/sigma.
+// sd from n seeds has only n-1 degrees of freedom, so z follows Student's t with n-1 dof (plus
+// those of ours), not a normal law: the summary prints the two-sided 99 % limit of t for that
+// dof. Many times and quantities are compared (and they are correlated), so one |z| near that
+// limit is not yet a failure; several, or a systematic sign over time, are.
+// --pool: use one noise estimate for all --ref groups (their variances averaged, dof summed);
+// fair when the groups are the same system with the same particle count (pe-yes / pe-no).
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const SPECIES = ['O2', 'N2', 'NO', 'O', 'N'];
@@ -29,7 +34,7 @@ const DEFAULT_TIMES = [0, 1e-8, 2e-8, 5e-8, 1e-7, 2e-7, 3e-7, 5e-7, 7e-7, 1e-6, 
 function die(msg) { console.error(msg); process.exit(2); }
 
 function parseArgs(argv) {
-  const a = { refs: [], ours: [], times: null, csv: null, npOurs: null, quantities: ALL_Q };
+  const a = { refs: [], ours: [], times: null, csv: null, npOurs: null, quantities: ALL_Q, pool: false };
   const loose = [];
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -44,6 +49,7 @@ function parseArgs(argv) {
     else if (k === '--csv') a.csv = next();
     else if (k === '--np-ours') a.npOurs = Number(next());
     else if (k === '--quantities') a.quantities = next().split(',');
+    else if (k === '--pool') a.pool = true;
     else if (k === '-h' || k === '--help') { console.log(readFileSync(new URL(import.meta.url)).toString().split('\n').slice(1, 25).join('\n')); process.exit(0); }
     else if (k.startsWith('--')) die(`unknown option ${k}`);
     else loose.push(k);
@@ -103,6 +109,16 @@ function fmtSd(q, v) {
   return v.toFixed(0);
 }
 const pad = (s, n) => String(s).padStart(n);
+// two-sided 99 % quantiles of Student's t
+const T99 = [NaN, 63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250, 3.169, 3.106, 3.055, 3.012, 2.977, 2.947,
+  2.921, 2.898, 2.878, 2.861, 2.845];
+const t99 = (dof) => (dof < 1 ? NaN : dof < T99.length ? T99[dof] : dof < 30 ? 2.75 : 2.576);
+// z of a difference; NaN without a noise estimate (a group needs at least two seeds)
+function zOf(d, sig) {
+  if (!Number.isFinite(sig) || !Number.isFinite(d)) return NaN;
+  if (sig > 0) return d / sig;
+  return Math.abs(d) < 1e-12 ? 0 : NaN;
+}
 
 function main() {
   const args = parseArgs(process.argv.slice(2));
@@ -126,15 +142,23 @@ function main() {
   const csvOut = [['time', 'source', ...Q].join(',')];
   const worst = {}; // key label -> q -> {z, t}
 
-  const noteWorst = (label, q, z, t, d) => {
+  const noteWorst = (label, q, z, t, d, dof) => {
     worst[label] ??= {};
-    if (!worst[label][q] || Math.abs(z) > Math.abs(worst[label][q].z)) worst[label][q] = { z, t, d };
+    if (!worst[label][q] || Math.abs(z) > Math.abs(worst[label][q].z)) worst[label][q] = { z, t, d, dof };
   };
 
   for (const t of times) {
     console.log(`t = ${t.toExponential(2)} s`);
     console.log(header);
     const gstats = groups.map((g) => Object.fromEntries(Q.map((q) => [q, groupAt(g, t, q)])));
+    if (args.pool && groups.length > 1) {
+      for (const q of Q) {
+        const ok = gstats.filter((s) => s[q].n > 1 && Number.isFinite(s[q].sd));
+        const dof = ok.reduce((a, s) => a + s[q].n - 1, 0);
+        const v = ok.reduce((a, s) => a + (s[q].n - 1) * s[q].sd ** 2, 0) / dof;
+        for (const s of gstats) { s[q].sdOwn = s[q].sd; s[q].sd = Math.sqrt(v); s[q].dof = dof; }
+      }
+    }
     const npAt = (g) => stats(g.runs.map((r) => interp(r.rows, t, 'Np'))).mean;
     groups.forEach((g, i) => {
       console.log(pad(g.label, 14) + Q.map((q) => pad(fmtQ(q, gstats[i][q].mean), W)).join(''));
@@ -155,8 +179,8 @@ function main() {
           if (!(nO > 1)) { sdO = r.sd * Math.sqrt(npAt(g) / npOurs); nO = 1; }
           const sig = Math.sqrt(r.sd ** 2 / r.n + sdO ** 2 / nO);
           const d = os[q].mean - r.mean;
-          const z = sig > 0 ? d / sig : (Math.abs(d) < 1e-12 ? 0 : NaN);
-          if (Number.isFinite(z)) noteWorst(g.label, q, z, t, d);
+          const z = zOf(d, sig);
+          if (Number.isFinite(z)) noteWorst(g.label, q, z, t, d, (r.dof ?? r.n - 1) + (os[q].n > 1 ? os[q].n - 1 : 0));
           return z;
         });
         console.log(pad(`z vs ${g.label}`, 14) + zs.map((z) => pad(Number.isFinite(z) ? z.toFixed(1) : '-', W)).join(''));
@@ -167,8 +191,8 @@ function main() {
       const zs = Q.map((q) => {
         const sig = Math.sqrt(a[q].sd ** 2 / a[q].n + b[q].sd ** 2 / b[q].n);
         const d = b[q].mean - a[q].mean;
-        const z = sig > 0 ? d / sig : (Math.abs(d) < 1e-12 ? 0 : NaN);
-        if (Number.isFinite(z)) noteWorst(`${groups[1].label}-vs-${groups[0].label}`, q, z, t, d);
+        const z = zOf(d, sig);
+        if (Number.isFinite(z)) noteWorst(`${groups[1].label}-vs-${groups[0].label}`, q, z, t, d, a[q].dof ?? (a[q].n + b[q].n - 2));
         return z;
       });
       console.log(pad('z', 14) + zs.map((z) => pad(Number.isFinite(z) ? z.toFixed(1) : '-', W)).join(''));
@@ -177,6 +201,9 @@ function main() {
   }
 
   const keys = Object.keys(worst);
+  if (!keys.length && (ours || groups.length > 1)) {
+    console.log('No noise estimate: give at least two seeds in a --ref group (and see --ours).');
+  }
   if (keys.length) {
     console.log('Largest differences relative to the noise (over the times above):');
     for (const k of keys) {
@@ -187,7 +214,10 @@ function main() {
         console.log(`    ${q.padEnd(5)} z = ${w.z.toFixed(1).padStart(6)} at t = ${w.t.toExponential(2)} s (difference ${q.startsWith('x_') ? w.d.toFixed(4) : w.d.toFixed(0) + ' K'})`);
       }
       const zmax = Math.max(...Q.map((q) => Math.abs(worst[k][q]?.z ?? 0)));
-      console.log(`    max |z| = ${zmax.toFixed(1)}  ${zmax <= 3 ? '(within noise)' : '(NOT within noise: |z| > 3)'}`);
+      const dof = Math.min(...Q.map((q) => worst[k][q]?.dof ?? Infinity));
+      const lim = t99(dof);
+      console.log(`    max |z| = ${zmax.toFixed(1)}; noise dof = ${dof}, two-sided 99 % limit of t = ${lim.toFixed(2)}: ` +
+        (zmax <= lim ? 'within noise' : 'NOT within noise at the 99 % level (see the z rows: one outlier or a trend?)'));
     }
   }
   if (args.csv) { writeFileSync(args.csv, csvOut.join('\n') + '\n'); console.log(`wrote ${args.csv}`); }
