@@ -4,7 +4,7 @@
 //
 // usage:
 //   node compare.mjs [--ref LABEL=a.csv,b.csv,...]... [--ours x.csv[,y.csv...]] [--times t1,t2,...]
-//                    [--csv out.csv] [--np-ours N] [--quantities x_O2,x_N,T,...] [--pool]
+//                    [--csv out.csv] [--np-ours N] [--quantities x_O2,x_N,T,...] [--pool] [--window W] [--no-floor]
 //   node compare.mjs a.csv b.csv ...            (all files one SPARTA group labelled "sparta")
 //
 // CSV columns (header names, any order, extra columns ignored):
@@ -23,6 +23,10 @@
 // those of ours), not a normal law: the summary prints the two-sided 99 % limit of t for that
 // dof. Many times and quantities are compared (and they are correlated), so one |z| near that
 // limit is not yet a failure; several, or a systematic sign over time, are.
+// --window W: the seed-to-seed variance at t is averaged over the output rows in [t/W, t*W]
+// (default 1.5; 1 = the single time only). The dof printed are those of one time (conservative).
+// --no-floor: do not raise sd to the particle-count floor (see floorSd below; with few seeds the
+// measured spread can by chance be far below it).
 // --pool: use one noise estimate for all --ref groups (their variances averaged, dof summed);
 // fair when the groups are the same system with the same particle count (pe-yes / pe-no).
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -50,6 +54,8 @@ function parseArgs(argv) {
     else if (k === '--np-ours') a.npOurs = Number(next());
     else if (k === '--quantities') a.quantities = next().split(',');
     else if (k === '--pool') a.pool = true;
+    else if (k === '--window') a.window = Number(next());
+    else if (k === '--no-floor') a.noFloor = true;
     else if (k === '-h' || k === '--help') { console.log(readFileSync(new URL(import.meta.url)).toString().split('\n').slice(1, 25).join('\n')); process.exit(0); }
     else if (k.startsWith('--')) die(`unknown option ${k}`);
     else loose.push(k);
@@ -96,7 +102,38 @@ function stats(vals) {
   return { n, mean, sd };
 }
 
-function groupAt(group, t, q) { return stats(group.runs.map((r) => interp(r.rows, t, q))); }
+// mean at t; sd = seed-to-seed spread, its variance averaged over the output times of the first
+// run that lie within [t/W, t*W] (W = --window, default 1.5): the spread of a few seeds at a single
+// time fluctuates a lot (seeds' curves cross), the true spread varies slowly with time.
+let WINDOW = 1.5;
+function groupAt(group, t, q) {
+  const at = stats(group.runs.map((r) => interp(r.rows, t, q)));
+  if (at.n < 2 || WINDOW <= 1 || t <= 0) return at;
+  const ts = group.runs[0].rows.map((r) => r.time).filter((x) => x >= t / WINDOW && x <= t * WINDOW);
+  if (!ts.includes(t)) ts.push(t);
+  const vars = ts.map((x) => stats(group.runs.map((r) => interp(r.rows, x, q))).sd ** 2).filter(Number.isFinite);
+  return { ...at, sd: Math.sqrt(vars.reduce((a, v) => a + v, 0) / vars.length) };
+}
+// lower bound of one run's noise from its particle count (used unless --no-floor): a mole
+// fraction at least binomial, sqrt(x(1-x)/Np); T at least T sqrt(2/(3 Np)) (mean of 3 Np squared
+// velocity components); Trot and Tvib at least T sqrt(1/Nmol) (2 dof per molecule, 1 for vib.)
+let FLOOR = true;
+function floorSd(group, t, q, mean) {
+  const np = stats(group.runs.map((r) => interp(r.rows, t, 'Np'))).mean;
+  const nmol = stats(group.runs.map((r) => interp(r.rows, t, 'N_O2') + interp(r.rows, t, 'N_N2') + interp(r.rows, t, 'N_NO'))).mean;
+  if (q.startsWith('x_')) return Math.sqrt(Math.max(mean * (1 - mean), 0) / np);
+  if (q === 'T') return mean * Math.sqrt(2 / (3 * np));
+  if (q === 'Trot' || q === 'Tvib') return nmol > 0 ? mean * Math.sqrt(1 / nmol) : 0;
+  return 0;
+}
+function groupNoise(group, t, q) {
+  const g = groupAt(group, t, q);
+  if (FLOOR && Number.isFinite(g.sd)) {
+    const f = floorSd(group, t, q, g.mean);
+    if (f > g.sd) return { ...g, sd: f, floored: true };
+  }
+  return g;
+}
 
 function fmtQ(q, v) {
   if (!Number.isFinite(v)) return '-';
@@ -122,6 +159,8 @@ function zOf(d, sig) {
 
 function main() {
   const args = parseArgs(process.argv.slice(2));
+  if (args.window !== undefined) WINDOW = args.window;
+  if (args.noFloor) FLOOR = false;
   const groups = args.refs.map((g) => ({ label: g.label, runs: g.files.map(readCsv) }));
   const ours = args.ours.length ? { label: 'ours', runs: args.ours.map(readCsv) } : null;
   const all = [...groups, ...(ours ? [ours] : [])];
@@ -150,7 +189,7 @@ function main() {
   for (const t of times) {
     console.log(`t = ${t.toExponential(2)} s`);
     console.log(header);
-    const gstats = groups.map((g) => Object.fromEntries(Q.map((q) => [q, groupAt(g, t, q)])));
+    const gstats = groups.map((g) => Object.fromEntries(Q.map((q) => [q, groupNoise(g, t, q)])));
     if (args.pool && groups.length > 1) {
       for (const q of Q) {
         const ok = gstats.filter((s) => s[q].n > 1 && Number.isFinite(s[q].sd));

@@ -51,7 +51,8 @@ function parseRatesLog(file) {
   const mean = (k) => rows.reduce((s, r) => s + r[k], 0) / rows.length;
   const N = { O2: rows[0]['c_cnt[1]'], N2: rows[0]['c_cnt[2]'], NO: rows[0]['c_cnt[3]'], O: rows[0]['c_cnt[4]'], N: rows[0]['c_cnt[5]'] };
   const tallies = {};
-  for (const m of text.matchAll(/^  reaction (.+): (\d+)\s*$/gm)) tallies[m[1].trim().replace(/\s+/g, ' ')] = Number(m[2]);
+  // counts of 1e6 and more are printed with %g (6 significant digits)
+  for (const m of text.matchAll(/^  reaction (.+): ([0-9.eE+]+)\s*$/gm)) tallies[m[1].trim().replace(/\s+/g, ' ')] = Number(m[2]);
   const tceFile = [join(dirname(file), tce), join(HERE, tce)].find(existsSync);
   if (!tceFile) throw new Error(`${file}: cannot find ${tce}`);
   return { file, tce, pe, Tnom, fnum, vol, dt, nsteps, loop, t: dt * nsteps, N, Tmean: mean('c_T'), Trot: mean('c_rtr'), Tvib: mean('c_rtvm'),
@@ -114,7 +115,7 @@ for (const T of temps) {
       if (split) {
         const rx = split.reactions.find((x) => x.name === name);
         const e = expected(split, rx).exp; const c = split.tallies[name];
-        row += ` ${c} | ${fmtE(e)} | ${(c / e).toFixed(3)} ± ${(Math.sqrt(Math.max(c, 1)) / e).toFixed(3)} |`;
+        row += ` ${c} | ${fmtE(e)} | ${(c / e).toFixed(3)} ± ${(Math.sqrt(Math.max(c, 1)) / e).toPrecision(2)} |`;
       } else row += ' - | - | - |';
       if (hasFull) {
         if (full && name in full.tallies) {
