@@ -29,7 +29,8 @@ mkdir -p "$BUILD"
 # Only src/ and lib/ are needed to build; (this mirror lacks a few large blobs
 # under data/ and doc/, so `git archive HEAD` of the whole tree fails).
 "${G[@]}" archive "$COMMIT" src lib | tar x -C "$BUILD"
-# data/air.* for reference only (our own species/vss/tce files are used)
+# data/air.* for reference only (our own species/vss/tce files are used); git may print
+# "error: invalid object ... data/apollo.stl" here (a blob missing from the mirror): harmless
 mkdir -p "$BUILD/data"
 for f in air.species air.vss air.tce; do
   "${G[@]}" show "$COMMIT:data/$f" > "$BUILD/data/$f"
