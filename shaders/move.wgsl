@@ -392,10 +392,13 @@ fn relayout(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: 
     w = cell[i];
     let g = cell_part(w);
     let v = coords_of_cell(g, params);
-    var rank = 0xffffffffu;
-    if (REACTIONS) { rank = product_rank(i, ctl[CTL_N], ctl[CTL_STEP]); }
-    if (rank == 0xffffffffu) { rank = i - starts[old_local_of_coords(v)]; }
-    key = vec2<u32>(g, rank);
+    // the last step's products (REACTIONS, the last CTL_PRODUCTS particles) carry their key already (products.wgsl)
+    let products = min(ctl[CTL_PRODUCTS], ctl[CTL_N]);
+    if (REACTIONS && i >= ctl[CTL_N] - products) {
+      key = keys[i];
+    } else {
+      key = vec2<u32>(g, i - starts[old_local_of_coords(v)]);
+    }
     keys[i] = key;
     moved[i] = w;
     dest = place(i, g, v, key.y);

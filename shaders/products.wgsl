@@ -22,6 +22,9 @@
 // the step's products per local cell (zero between steps: append_products clears what it read), and their scan
 @group(0) @binding(62) var<storage, read_write> perCell: array<atomic<u32>>;
 @group(0) @binding(63) var<storage, read> firstOfCell: array<u32>;
+// multi-rank: the in-cell order keys of the set's particles; a product's (its cell, its rank there) is what a relayout
+// orders it by (move.wgsl: relayout)
+@group(0) @binding(14) var<storage, read_write> keys: array<vec2<u32>>;
 
 // Whether the step's products fit: none was refused in collide, and the copies' source slots lie above their targets.
 fn products_fit(n: u32, made: u32) -> bool {
@@ -73,6 +76,7 @@ fn append_products(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
       for (var x = 0u; x < INTERNAL_WORDS; x++) { eint[dst * INTERNAL_WORDS + x] = eint[src * INTERNAL_WORDS + x]; }
     }
     productInfo[appended + place] = info;
+    if (MULTI_RANK) { keys[dst] = vec2<u32>(cell_part(cell[src]), info.y); }
   }
 }
 

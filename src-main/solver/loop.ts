@@ -9,7 +9,7 @@ import { TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type Ph
 import { PipelineCache } from './gpu/pipeline-cache.js';
 import { CELL_WORD, CTL, MIGRANT_CELL_WORD } from './gpu/struct-layouts.js';
 import type { VelocityDistribution } from '../common/velocity-distribution.js';
-import { firstSpeciesDistribution, readInternalEnergies, readParticleArrays, type InternalEnergies } from './particle-readers.js';
+import { countsWithProducts, firstSpeciesDistribution, readInternalEnergies, readParticleArrays, type InternalEnergies } from './particle-readers.js';
 import { FieldAccumulator, closeCounters, fieldsOfGathered, momentUnscales, noSamples, type SampleCounters } from './field-accumulator.js';
 import { partPlanes, sampleLayout, type SampleState } from './sample-buffers.js';
 import { noFields, type Fields } from './fields.js';
@@ -122,7 +122,8 @@ export class Simulation {
     this.chunk = stepsPerSubmit(kase);
     this.blockUnit = blockUnitSteps(kase);
     this.haloThreads = placement?.haloThreads;
-    this.earlyMoves = multi && placement?.earlyMove !== false;
+    // a dissociation's product takes its parent's position after the step's collisions, which an early move would change
+    this.earlyMoves = multi && placement?.earlyMove !== false && !this.tables.reactions?.dissociates;
     this.relayoutRoundBytes = placement?.relayoutRoundBytes ?? RELAYOUT_ROUND_BYTES;
     const device = gpu.device;
     this.cache = new PipelineCache(device, {
@@ -521,7 +522,8 @@ export class Simulation {
 
   /** This rank's particle counts per local cell (a rebalance check's first round). */
   async cellCounts(): Promise<Uint32Array<ArrayBuffer>> {
-    return new Uint32Array(await this.readback.read(this.state.lastCounts, 4 * this.state.nLocal));
+    const counts = new Uint32Array(await this.readback.read(this.state.lastCounts, 4 * this.state.nLocal));
+    return countsWithProducts(this.gpu.device, this.state, counts, this.particles, this.reactions?.pending ?? 0, (g) => localCellOf(this.subdomain, this.kase.grid.cells, g));
   }
 
   /** This rank's per-cell state for a rebalance: particle counts, (sigma c_r)_max and NTC remainders of its local cells. */
@@ -700,6 +702,7 @@ export class Simulation {
     st.settleLayout();
     // the relayout's keys placed the last step's products in their cells: none is pending any more
     ctl(CTL.PRODUCTS, 0);
+    if (this.reactions) this.reactions.pending = 0;
     const words = new Uint32Array(await this.readback.read(st.ctl, 4 * CTL.WORDS));
     oldStarts.destroy();
     if (st.segCap > stepSegments) {

@@ -42,3 +42,15 @@ export function firstSpeciesDistribution(kase: Case, tables: SolverTables, r: Re
   return velocityDistribution(kase.species[0].name, tables.species[0].mass,
     new Float32Array(r.vx), new Float32Array(r.vy), new Float32Array(r.vz), (i) => cell[i] >>> CELL_WORD.BITS === 0);
 }
+
+/**
+ * Per-cell particle counts of the last sort plus the particles the last step's dissociations appended after it (the
+ * last `products` of the n live ones, not yet in any cell's count): what a rebalance weighs and plans its rounds by.
+ */
+export async function countsWithProducts(device: GPUDevice, state: SimState, counts: Uint32Array<ArrayBuffer>, n: number, products: number,
+  localOf: (g: number) => number): Promise<Uint32Array<ArrayBuffer>> {
+  if (products <= 0) return counts;
+  const words = new Uint32Array(await readBuffer(device, state.live.cell, 4 * products, 4 * (n - products)));
+  for (const w of words) counts[localOf(w & CELL_WORD.MASK)] += 1;
+  return counts;
+}

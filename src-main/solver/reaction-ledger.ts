@@ -8,6 +8,8 @@ import type { StepStats } from './loop-types.js';
 export class ReactionLedger {
   /** Reactions of each kind so far (the case's reaction order). */
   readonly counts: number[];
+  /** Products of the last step read back: the last live particles, not yet in their cells' counts (until the next sort). */
+  pending = 0;
   /** The most products one step made so far (measured), and the Arrhenius estimate the run started with. */
   private measuredPerStep = 0;
   private readonly estimatedPerStep: number;
@@ -37,6 +39,7 @@ export class ReactionLedger {
     const at = STATS.WORDS * statsRing + REACTION_WORDS.RUN_TALLY;
     for (let k = 0; k < this.counts.length; k++) this.counts[k] += stats[at + k];
     for (const s of steps) this.measuredPerStep = Math.max(this.measuredPerStep, s.products ?? 0);
+    this.pending = steps.at(-1)?.products ?? this.pending;
   }
 
   /**

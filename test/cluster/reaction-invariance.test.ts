@@ -62,3 +62,37 @@ describe('reacting air on several ranks', () => {
     expect(assembler.rankSteps.reduce((s, r) => s + r.sent, 0)).toBeGreaterThan(0);
   });
 });
+
+/** Hot air flowing into an empty channel (inflow at xmin, outflow at xmax, specular walls): the gas fills the box
+ * from one side, so a split by cells is unbalanced and a rebalance moves cells, products among their particles. */
+function reactingInflow(): Case {
+  const wall = { type: 'specular' };
+  return parseCase({
+    name: 'reacting air inflow',
+    grid: { cells: [24, 6, 4], cellSize: [1e-5, 1e-5, 1e-5] },
+    species: [{ use: 'O2' }, { use: 'N2' }, { use: 'NO' }, { use: 'O' }, { use: 'N' }],
+    particles: { perCell: 12 },
+    initial: { kind: 'empty' },
+    boundaries: {
+      xmin: { type: 'inflow', numberDensity: 1e23, temperature: 20000, velocity: [3000, 0, 0], fractions: { N2: 0.79, O2: 0.21 } },
+      xmax: { type: 'outflow' }, ymin: wall, ymax: wall, zmin: wall, zmax: wall,
+    },
+    run: { steps: 80, dt: 1e-9, stepsPerSubmit: 10 },
+    reactions: { use: 'air5' },
+    sampling: { start: 40, interval: 1 },
+  });
+}
+
+describe('reacting air rebalanced on several ranks', () => {
+  it('rebalancing slabs of an inflow of hot air moves the products with the cells: bitwise the one-rank run', async () => {
+    const { sim, result } = await simulate(gpu, reactingInflow(), { timing: 'off' });
+    const particles = await particleState([sim]);
+    expect(result.stepStats.reduce((s, x) => s + (x.products ?? 0), 0)).toBeGreaterThan(50);
+    const { assembler, sims, results, events } = await runInProcessRanks(gpu, reactingInflow(), 'slab', 2, 5);
+    expect(events.length).toBeGreaterThan(0);
+    expect(invariantStats(assembler.stepStats)).toEqual(invariantStats(result.stepStats));
+    expect(results.map((r) => r.reactionCounts!).reduce((a, b) => a.map((x, k) => x + b[k]))).toEqual(result.reactionCounts);
+    expect(fieldsSha256(assembler.fields.fields())).toBe(fieldsSha256(result.fields));
+    expect(await particleState(sims)).toEqual(particles);
+  });
+});

@@ -89,7 +89,7 @@ export class MovePhase implements Phase {
     pass.setBindGroup(0, bindBuffers(device, pipeline, 'relayout', {
       0: s.params, 1: s.ctl, 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell,
       11: s.countsOf(set), 12: s.slotsFor(set), 13: oldStarts, 14: s.keysOf(set), 15: s.migOutOf(set), 16: s.migCountsOf(set), 17: s.boxes, 19: s.eint[set],
-      20: s.movedOf(set), 60: s.productInfo,
+      20: s.movedOf(set),
     }));
     pass.dispatchWorkgroups(...dispatchDims(Math.max(1, particles), WORKGROUP_SIZE));
   }

@@ -35,7 +35,7 @@ export class ProductsPhase implements Phase {
     this.scan.bind(this.perCell, this.firstOfCell);
     const table = (k: number) => {
       const p = s.sets[k];
-      return { 0: s.params, 1: s.ctl, 2: s.stats, 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 45: s.eint[k], 60: s.productInfo, 62: this.perCell, 63: this.firstOfCell };
+      return { 0: s.params, 1: s.ctl, 2: s.stats, 4: p.px, 5: p.py, 6: p.pz, 7: p.vx, 8: p.vy, 9: p.vz, 10: p.cell, 14: s.keysOf(k as 0 | 1), 45: s.eint[k], 60: s.productInfo, 62: this.perCell, 63: this.firstOfCell };
     };
     this.countGroups = s.sets.map((p, k) => bindBuffers(device, this.count, `products-count-${k}`, { 0: s.params, 2: s.stats, 10: p.cell, 60: s.productInfo, 62: this.perCell }));
     this.appendGroups = s.sets.map((_, k) => bindBuffers(device, this.append, `products-append-${k}`, table(k)));
