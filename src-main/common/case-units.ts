@@ -54,6 +54,11 @@ const FIELD_UNITS: Readonly<Record<string, string | null>> = {
   'bodies[].surface.accommodation': null,
   'bodies[].referenceArea': 'm²',
   'bodies[].momentCenter': 'm',
+  'reactions.list[].internalDof': 'dof',
+  'reactions.list[].activationEnergy': 'J',
+  'reactions.list[].prefactor': 'm³/s/K^b',
+  'reactions.list[].temperatureExponent': null,
+  'reactions.list[].reactionEnergy': 'J',
 };
 
 /** Units of a face's boundary fields (diffuse walls and inflow reservoirs). */
