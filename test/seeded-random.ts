@@ -1,19 +1,2 @@
 // Seeded random numbers for test inputs (mulberry32), shared by every test layer so failures reproduce.
-
-/** Uniform 32-bit words from a seed. */
-export function mulberry32Words(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
-
-/** Uniform numbers in [0, 1) from a seed. */
-export function seededUniform(seed: number): () => number {
-  const words = mulberry32Words(seed);
-  return () => words() / 4294967296;
-}
+export { mulberry32Words, seededUniform } from '../src-main/common/seeded-random.js';

@@ -6,20 +6,9 @@
 // Arrhenius rate. Used by the pre-launch check (which warns where a reaction's rate is out of the model's reach) and
 // the heat-bath tests (which check the GPU against these expectations and against Arrhenius where they agree).
 import { BOLTZMANN, pairModel } from './physics.js';
+import { seededUniform } from './seeded-random.js';
 import type { Case } from './case-schema.js';
 import { arrheniusRate, tceTerms, type ResolvedReaction } from './reactions.js';
-
-/** Uniform numbers in [0, 1) from a seed (mulberry32), so that the estimates are reproducible. */
-function uniformSource(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A standard normal draw (Box-Muller). */
 function normal(u: () => number): number {
@@ -75,7 +64,7 @@ export function tceEquilibriumRates(c: Case, reactions: ResolvedReaction[], t: n
     const sigmaCr = 2 * Math.sqrt(Math.PI) * p.dRef * p.dRef * Math.sqrt((2 * BOLTZMANN * p.tRef) / p.reducedMass) * Math.pow(t / p.tRef, 1 - p.omega);
     // like reactants: the collisions of n^2/2 pairs, against the convention k n^2
     const perPair = s1 === s2 ? 0.5 : 1;
-    const u = uniformSource(seed + 7919 * s1 + 104729 * s2);
+    const u = seededUniform(seed + 7919 * s1 + 104729 * s2);
     const sum = mine.map(() => 0);
     const sum2 = mine.map(() => 0);
     // defensive importance sampling: half the draws at kT, half at lambda kT (lambda: the smallest positive activation
