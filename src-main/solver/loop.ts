@@ -223,8 +223,8 @@ export class Simulation {
   /** Grows the particle buffers when the next `steps` could exceed them (never drops particles). */
   private ensureCapacity(steps: number, rec: PhaseRecorder): void {
     const room = this.reactions?.room(1) ?? 0;
-    // a step's products sit at the top of the buffers until appended: room for one step's twice over
-    if (room > this.state.productCap || (room > 0 && this.particles + 2 * room > this.state.capacity)) {
+    // the entries of one step's products (the particle buffers' room for them is in particlesNeeded)
+    if (room > this.state.productCap) {
       rec.flush();
       if (this.state.ensureProducts(room)) this.bindAll();
     }
