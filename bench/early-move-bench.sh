@@ -15,6 +15,7 @@
 #   wedge-coarse  the wedge on 1 and N ranks: the default (rcb, first split kept), rcb --rebalance 20 and 10, slab
 #             --rebalance 10 (rebalance checks on coarse blocks), and the balancing line of each
 #   sampled-ab  the box sampled every step on N ranks, base build against new, interleaved
+#   sampled   the box sampled every step on 1 and N ranks
 #   final     the box sampled every step on 1 and N ranks, 8 ranks sharing the N GPUs, the wedge with --rebalance 20
 #   base      A/B against a base build unpacked as out-base/ (bin-base/dsmc.js runs it): the box on N and 2 ranks,
 #             each build twice, interleaved; then N ranks of each build with --detail, and one GPU with a rank's share
@@ -195,6 +196,11 @@ for part in "$@"; do
       run wedge-1 node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000
       run "wedge-$n-new" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
       run "wedge-$n-base" node bin-base/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      ;;
+    sampled)
+      # the box sampled every step on 1 and N ranks (the acceptance's sampled row)
+      run box-1-sampled "${box[@]}" --set sampling.enabled=true --set sampling.start=0
+      run "box-$n-sampled" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
       ;;
     final)
       # the box sampled every step on 1 and N ranks, 8 ranks sharing the N GPUs, the wedge rebalanced at UN > 20 %

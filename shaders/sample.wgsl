@@ -82,12 +82,39 @@ fn add_if_in_cell(a: ptr<function, PassMoments>, i: u32, first: u32, end: u32, v
   moments_add(a, v);
 }
 
+// Split steps of a multi-rank run (loop.ts): sample_split samples the interior cells (SAMPLE_PART 1, in the interior
+// pass, before the next step's interior part moves early) or the halo list's cells (SAMPLE_PART 2, after the halo
+// pass); SAMPLE_SIGN -1 takes an interior pass's sums back exactly (a redone step: integer sums of the same rounded
+// values), 1 adds them.
+override SAMPLE_PART: u32 = 1u;
+override SAMPLE_SIGN: f32 = 1.0;
+// the control words (the halo list's length) and the halo (common.wgsl: haloBits, haloList) of sample_split
+@group(0) @binding(53) var<storage, read> sampleCtl: array<u32>;
+
 // One invocation per cell: this sampling pass's moments of the cell added to the open block's sums.
 @compute @workgroup_size(WG_SIZE)
 fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
           @builtin(local_invocation_index) li: u32) {
   let c = flat_id(wg, nwg, li);
   if (c >= params.nLocal) { return; }
+  sample_cell(c, 1.0);
+}
+
+// Split steps: one invocation per local cell, sampling the interior ones (SAMPLE_PART 1), or per entry of the halo
+// list (SAMPLE_PART 2); SAMPLE_SIGN -1 takes the sums back.
+@compute @workgroup_size(WG_SIZE)
+fn sample_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) li: u32) {
+  let k = flat_id(wg, nwg, li);
+  if (SAMPLE_PART == 1u) {
+    if (k < params.nLocal && !is_halo(k)) { sample_cell(k, SAMPLE_SIGN); }
+    return;
+  }
+  if (k < sampleCtl[CTL_HALO_CELLS]) { sample_cell(haloList[k], SAMPLE_SIGN); }
+}
+
+// Adds local cell c's moments (sign 1) or takes them back (sign -1) to or from the open block's sums.
+fn sample_cell(c: u32, sign: f32) {
   let n = cellCounts[c];
   if (n == 0u) { return; }
   let first = starts[c];
@@ -110,15 +137,20 @@ fn sample(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
       add_if_in_cell(&a, i + 2u, first, end, vec3<f32>(x.z, y.z, z.z), w.z, s, mixture);
       add_if_in_cell(&b, i + 3u, first, end, vec3<f32>(x.w, y.w, z.w), w.w, s, mixture);
     }
-    add_cell_moments(c, s, moments_total(a, b));
-    add_cell_internal4(c, s, first, end, mixture);
+    add_cell_moments(c, s, moments_signed(moments_total(a, b), sign));
+    add_cell_internal4(c, s, first, end, mixture, sign);
   }
+}
+
+// The moments times sign (1 or -1: exact, so the rounded sums taken back are those added).
+fn moments_signed(a: PassMoments, sign: f32) -> PassMoments {
+  return PassMoments(sign * a.cnt, sign * a.m1, sign * a.m2, sign * a.mx, sign * a.m3);
 }
 
 // add_cell_internal reading the internal energies four words at a time (4 / INTERNAL_WORDS particles per vec4), as the
 // pass reads the velocities: the particles of even and of odd index in two partial sums, in increasing order, then
 // added (the same bits as add_cell_internal, whose in-cell parity splits the particles alike).
-fn add_cell_internal4(c: u32, s: u32, first: u32, end: u32, mixture: bool) {
+fn add_cell_internal4(c: u32, s: u32, first: u32, end: u32, mixture: bool, sign: f32) {
   if (!HAS_ROTATION) { return; }
   let per = 4u / INTERNAL_WORDS;
   var even = vec2<f32>(0.0);
@@ -134,7 +166,7 @@ fn add_cell_internal4(c: u32, s: u32, first: u32, end: u32, mixture: bool) {
       if ((i & 1u) == 0u) { even = even + e; } else { odd = odd + e; }
     }
   }
-  add_internal_total(c, s, even + odd);
+  add_internal_total(c, s, sign * (even + odd));
 }
 
 // The value of the 64-bit sum (lo, hi) as f32.

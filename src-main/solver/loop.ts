@@ -3,7 +3,7 @@
 // and the host reads back only once per submit (step statistics, particle count, sampling sums). A
 // rank of a multi-rank run also stops once per step after the move to exchange migrating particles.
 import type { Case } from '../common/case-schema.js';
-import { Readback, WORKGROUP_SIZE } from './gpu/buffers.js';
+import { Readback, WORKGROUP_SIZE, makeBuffer } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
 import { TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
@@ -48,6 +48,16 @@ import { PASSES_PER_STEP, blockSubmits, blockUnitSteps, countStep, samplesAt, st
 /** Steps recorded between two early submits inside a batch (overlaps recording with the GPU). */
 const FLUSH_EVERY = 8;
 
+/** What a split pass records besides its sort and collide. */
+interface SplitPart {
+  /** The next step's interior part moves after the pass (interior pass only). */
+  early?: boolean;
+  /** The step samples: this pass's cells are sampled after their collisions. */
+  sample?: boolean;
+  /** The surface sums are kept before the early move (the next step samples its wall hits). */
+  keepSurface?: boolean;
+}
+
 /** One simulation on one device: the whole grid, or one rank's subdomain of a multi-rank run. */
 export class Simulation {
   readonly tables: SolverTables;
@@ -91,6 +101,11 @@ export class Simulation {
    */
   private readonly earlyMoves: boolean;
   private movedEarly = false;
+  /**
+   * The surface sums as they were before an early move of a sampled step (its wall hits are sampled as it moves): put
+   * back when this step is redone, which moves that step again whole (created at the first such move).
+   */
+  private surfaceBackup: GPUBuffer | null = null;
   /** Invocations of the next 'rest' move (a guess from this step's halo part; its loop covers any count). */
   private restThreads = 0;
   /** Steps whose interior part moved early so far (split statistics). */
@@ -238,8 +253,9 @@ export class Simulation {
    * Records one pass of a split step (multi-rank): sort and collide the interior cells (1, submitted at once) or
    * the halo cells (2; timed as the second part of the same sort and collide calls, or apart with detail).
    */
-  private async recordSplit(rec: PhaseRecorder, set: 0 | 1, which: SplitPass, detail: boolean, early = false): Promise<void> {
+  private async recordSplit(rec: PhaseRecorder, set: 0 | 1, which: SplitPass, detail: boolean, part: SplitPart = {}): Promise<void> {
     const sorted = set === 0 ? 1 : 0;
+    const { early = false, sample = false, keepSurface = false } = part;
     if (detail) {
       // detailed timing keeps the halo pass apart (stage.halo), to show what waits for the arrivals
       const suffix = which === 2 ? '.halo' : '';
@@ -250,9 +266,31 @@ export class Simulation {
       await rec.pass('sort', (p) => this.sort.encodeSplit(p, set, which), continues);
       await rec.pass('collide', (p) => this.collide.encodeSplit(p, sorted, which), continues);
     }
+    // a sampled step samples this pass's cells now: the interior ones before the next step's interior part moves
+    if (sample) {
+      await rec.pass(detail && which === 2 ? 'sample.halo' : 'sample', (p) => this.sample.encodeSplit(p, sorted, which === 1 ? 'interior' : 'halo'), which === 2 && !detail);
+    }
+    if (early && keepSurface) {
+      // the next step samples the wall hits of its move: keep the sums without them, for a redo of this step
+      const sums = this.state.surfSums;
+      this.surfaceBackup ??= makeBuffer(this.gpu.device, 'surface.backup', sums.size);
+      rec.encoder.copyBufferToBuffer(sums, 0, this.surfaceBackup, 0, sums.size);
+    }
     // the next step's interior part moves now (timed with this step's move), in the same submit
     if (early) await rec.pass(detail ? 'move.early' : 'move', (p) => this.move.encode(p, sorted, 'early'), !detail);
     if (which === 1) rec.flush();
+  }
+
+  /**
+   * Before a split step whose interior cells were sampled is redone whole: the interior pass once more from the
+   * untouched source set (the same particles as the first time; the early move changed that set's copy), and its
+   * sums taken back exactly, so that the redone step samples every cell once.
+   */
+  private async recordSampleTakeBack(rec: PhaseRecorder, set: 0 | 1, detail: boolean): Promise<void> {
+    const sorted = set === 0 ? 1 : 0;
+    await rec.pass(detail ? 'sort.redo' : 'sort', (p) => this.sort.encodeRestore(p), !detail);
+    await this.recordSplit(rec, set, 1, detail);
+    await rec.pass(detail ? 'sample.redo' : 'sample', (p) => this.sample.encodeSplit(p, sorted, 'undoInterior'), !detail);
   }
 
   /** Writes the halo of the current subdomain and depth (bits, list, count) and sizes the halo pass (split steps). */
@@ -324,13 +362,18 @@ export class Simulation {
       stepTimeline?.mark(2 * s, 'move-submit');
       stepTimeline?.markWhenDone(2 * s, 'move-done', this.gpu.device.queue);
       const h = this.halo!;
-      // the next step's interior part moves early when that step is in this submit and neither step samples (the
-      // sampling pass of this step needs its particles unmoved, and a sampled step's surface sums could not be undone)
-      const early = this.earlyMoves && nextInSubmit && !samplesAt(this.kase, s) && !samplesAt(this.kase, s + 1);
+      // a sampled step samples its interior cells in the interior pass and its halo cells after the halo pass (a
+      // step whose dissociations make products samples whole, after they joined)
+      const sampled = samplesAt(this.kase, s);
+      const splitSample = sampled && !this.products;
+      // the next step's interior part moves early when that step is in this submit (after this step's interior cells
+      // were sampled; the surface sums of a sampled next step are kept without its early hits, for a redo)
+      const early = this.earlyMoves && nextInSubmit && (!sampled || splitSample);
+      const keepSurface = early && samplesAt(this.kase, s + 1);
       // exchange sequence numbers: 2 s for the step's migrants, 2 s + 1 for a relayout after step s;
       // the interior cells are sorted and collided on the GPU meanwhile (and the next step's interior part moved)
       const x = await this.exchange.run(stepExchange(s), set, async () => {
-        await this.recordSplit(rec, set, 1, detail, early);
+        await this.recordSplit(rec, set, 1, detail, { early, sample: splitSample, keepSurface });
         stepTimeline?.mark(2 * s, 'interior-submit');
         stepTimeline?.markWhenDone(2 * s, 'interior-done', this.gpu.device.queue);
       }, { timelineKey: 2 * s, encoder: () => rec.encoder });
@@ -339,10 +382,14 @@ export class Simulation {
       this.exchanges.set(s, x);
       addTime(this.hostPhases, 'exchange', x.seconds);
       if (detail) for (const [part, sec] of Object.entries(x.parts)) addTime(this.hostPhases, `exchange.${part}`, sec);
-      await rec.pass('migrate', (p) => this.migrate!.encodeAppend(p, set, x.received));
       // a redo sorts the whole step again, which also undoes an early move of the next step's interior part (that
       // step then moves whole); regrown migrant buffers lost that part's migrants, so they need the redo too
-      if (outside > 0 || x.grew || (early && x.regrew)) {
+      const redo = outside > 0 || x.grew || (early && x.regrew);
+      // the interior cells' sums come back before the arrivals join the source set's counts
+      if (redo && splitSample) await this.recordSampleTakeBack(rec, set, detail);
+      if (redo && keepSurface) rec.encoder.copyBufferToBuffer(this.surfaceBackup!, 0, st.surfSums, 0, st.surfSums.size);
+      await rec.pass('migrate', (p) => this.migrate!.encodeAppend(p, set, x.received));
+      if (redo) {
         h.redos += 1;
         if (outside > 0) {
           // one layer deeper on every axis from the next step on
@@ -353,7 +400,7 @@ export class Simulation {
       } else {
         // the halo pass's per-particle dispatches, sized from the step before (plus the arrivals)
         this.sort.sizeHaloParticles(x.haloBefore + x.received, this.haloThreads);
-        await this.recordSplit(rec, set, 2, detail);
+        await this.recordSplit(rec, set, 2, detail, { sample: splitSample });
         this.movedEarly = early;
         if (early) this.earlyMoveCount += 1;
         // the rest of the next step's move takes this step's halo part (listed and arrived particles): a guess
@@ -361,6 +408,8 @@ export class Simulation {
       }
       stepTimeline?.mark(2 * s, 'halo-recorded');
       st.current = set === 0 ? 1 : 0;
+      // sampled in the two passes (a redone step samples below, whole)
+      if (splitSample && !redo) return true;
     } else {
       if (detail) {
         for (const stage of this.sort.stages) await rec.pass(`sort.${stage}`, (p) => this.sort.encode(p, set, stage));

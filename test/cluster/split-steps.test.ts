@@ -89,12 +89,15 @@ describe('split steps', () => {
     return sims.map((s) => s.splitStats()!);
   }
 
-  it('with the first guess: interior cells exist, no step is redone, bitwise one rank', async () => {
+  it('with the first guess: interior cells exist, no step is redone, sampled steps move early too, bitwise one rank', async () => {
     const split = await check();
     for (const s of split) {
       expect(s.haloCells).toBeGreaterThan(0);
       expect(s.haloCells).toBeLessThan(s.ownedCells);
       expect(s.redos).toBe(0);
+      // the box samples every step from step 5: those steps sample their interior cells in the interior pass and
+      // still move the next step's interior part early (before, only steps 1-3 could)
+      expect(s.earlyMoves).toBeGreaterThan(20);
     }
   });
 
@@ -105,6 +108,24 @@ describe('split steps', () => {
     for (const s of split) {
       expect(s.redos).toBeGreaterThan(0);
       expect(s.depth[2]).toBeGreaterThan(0);
+      // sampled steps moved early and were redone: their interior cells' sums were taken back (else fields differ)
+      expect(s.earlyMoves).toBeGreaterThan(0);
+    }
+  });
+
+  it('with no halo, sampled from the first step: sampled steps redone whole take their interior cells\' sums back, bitwise one rank', async () => {
+    // the first steps' arrivals land outside the halo while every step samples and moves the next one's interior early
+    const c = presetCase('collide-box', [
+      'grid.cells=[6,6,40]', 'run.steps=12', 'sampling.enabled=true', 'sampling.start=1', 'sampling.interval=1',
+      'boundaries.zmin={"type":"periodic"}', 'boundaries.zmax={"type":"periodic"}',
+    ]);
+    const { result } = await simulate(gpu, c, { timing: 'off' });
+    const { assembler, sims } = await runInProcessRanks(gpu, c, 'slab', 2, undefined, { haloDepth: [0, 0, 0] });
+    expect(invariantStats(assembler.stepStats)).toEqual(invariantStats(result.stepStats));
+    expect(fieldsSha256(assembler.fields.fields())).toBe(fieldsSha256(result.fields));
+    for (const s of sims.map((r) => r.splitStats()!)) {
+      expect(s.redos).toBeGreaterThan(0);
+      expect(s.earlyMoves).toBeGreaterThan(0);
     }
   });
 
@@ -115,12 +136,17 @@ describe('split steps', () => {
       'grid.cells=[6,6,40]', 'run.steps=30', 'run.stepsPerSubmit=30', 'initial.velocity=[0,0,600]',
       'sampling.enabled=true', 'sampling.start=5', 'sampling.interval=1',
     ]);
-    const { result } = await simulate(gpu, c, { timing: 'off' });
+    const { sim: one, result } = await simulate(gpu, c, { timing: 'off' });
     // about 7200 particles per rank at the start: buffers of 7300 leave room for the first steps only
     const { assembler, sims } = await runInProcessRanks(gpu, c, 'slab', 2, undefined, { capacity: 7300 });
     expect(invariantStats(assembler.stepStats)).toEqual(invariantStats(result.stepStats));
     expect(fieldsSha256(assembler.fields.fields())).toBe(fieldsSha256(result.fields));
     expect(sims[1].splitStats()!.redos).toBeGreaterThan(0);
+    expect(sims[1].splitStats()!.earlyMoves).toBeGreaterThan(0);
+    // the walls' sums (sampled as particles hit them, also in early moves that a redo undid) equal one rank's
+    const summed = one.surface.totals.map((_, k) => sims.reduce((a, r) => a + r.surface.totals[k], 0n));
+    expect(summed.some((v) => v !== 0n)).toBe(true);
+    expect([...summed]).toEqual([...one.surface.totals]);
   });
 
   it('with migrant segments far too small: they grow, every migrant is collected again, nothing is lost, bitwise one rank', async () => {

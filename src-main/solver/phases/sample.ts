@@ -18,12 +18,18 @@ export interface CloseValues {
   unscale: [number, number, number, number];
 }
 
+/** The parts of a split step's sampling (encodeSplit). */
+export type SplitSample = 'interior' | 'halo' | 'undoInterior';
+
 export class SamplePhase implements Phase {
   readonly name = 'sample';
   private readonly pipeline: GPUComputePipeline;
   private readonly closePipeline: GPUComputePipeline;
   private readonly gatherPipeline: GPUComputePipeline;
   private groups: GPUBindGroup[] = [];
+  /** Split steps (multi-rank): the interior cells' pass, the halo cells' pass, and the interior cells taken back (null on one rank). */
+  private readonly split: Record<SplitSample, GPUComputePipeline> | null = null;
+  private splitGroups: Record<SplitSample, GPUBindGroup[]> | null = null;
   private closeGroup: GPUBindGroup | null = null;
 
   constructor(private readonly ctx: PhaseContext) {
@@ -31,6 +37,10 @@ export class SamplePhase implements Phase {
     this.pipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample', modules });
     this.closePipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_close', modules });
     this.gatherPipeline = ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_gather', modules });
+    if (ctx.state.multiRank) {
+      const split = (part: 1 | 2, sign: 1 | -1) => ctx.cache.get({ file: 'sample.wgsl', entry: 'sample_split', modules, constants: { SAMPLE_PART: part, SAMPLE_SIGN: sign } });
+      this.split = { interior: split(1, 1), halo: split(2, 1), undoInterior: split(1, -1) };
+    }
   }
 
   bind(): void {
@@ -41,6 +51,14 @@ export class SamplePhase implements Phase {
         0: s.params, 1: s.countsOf(k === 0 ? 1 : 0), 2: s.starts, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 46: s.eint[k], 50: b.blockLo, 51: b.blockHi, 52: b.flags,
       }),
     );
+    if (this.split) {
+      const splitTable = (k: number) => ({
+        0: s.params, 1: s.countsOf(k === 0 ? 1 : 0), 2: s.starts, 3: s.sets[k].vx, 4: s.sets[k].vy, 5: s.sets[k].vz, 6: s.sets[k].cell, 46: s.eint[k],
+        50: b.blockLo, 51: b.blockHi, 52: b.flags, 30: s.haloList, 31: s.haloBits, 53: s.ctl,
+      });
+      const groups = (which: SplitSample) => s.sets.map((_, k) => bindBuffers(device, this.split![which], `sample-${which}-${k}`, splitTable(k)));
+      this.splitGroups = { interior: groups('interior'), halo: groups('halo'), undoInterior: groups('undoInterior') };
+    }
     this.closeGroup = bindBuffers(device, this.closePipeline, 'sample-close', {
       0: s.params, 50: b.blockLo, 51: b.blockHi, 52: b.flags, 10: b.runLo, 11: b.runHi, 12: b.welford, 13: b.closeParams, 16: b.closeMasses, 17: b.closeModes,
     });
@@ -51,6 +69,19 @@ export class SamplePhase implements Phase {
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, this.groups[set]);
     pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));
+  }
+
+  /**
+   * One part of a split step's sampling over the cells of particle set `set`: the interior cells (in the interior
+   * pass, before the next step's interior part moves early), the halo list's cells (after the halo pass), or the
+   * interior cells' sums taken back exactly (before a redone step samples every cell).
+   */
+  encodeSplit(pass: GPUComputePassEncoder, set: 0 | 1, which: SplitSample): void {
+    if (!this.split || !this.splitGroups) throw new Error('internal: split sampling passes exist only in a rank of a multi-rank run');
+    pass.setPipeline(this.split[which]);
+    pass.setBindGroup(0, this.splitGroups[which][set]);
+    const st = this.ctx.state;
+    pass.dispatchWorkgroups(...dispatchDims(which === 'halo' ? Math.max(1, st.haloCells) : st.nLocal, WORKGROUP_SIZE));
   }
 
   /** Writes the closing block's values; the queue applies them before the next submit (call before recording its passes). */
