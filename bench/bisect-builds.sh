@@ -6,7 +6,7 @@
 #   run N STEPS REV...  (device machine, after `source .device-carry/setup.sh`) unpacks the builds and runs the
 #                 hypersonic wedge at full size (STEPS steps, sampled from STEPS - 500) on N ranks with each build in
 #                 turn, then again in reverse order, printing one line per run (throughput, loop, "other" seconds,
-#                 exchange and GPU ms per step, fields)
+#                 exchange and GPU ms per step, fields); BISECT_SET adds --set options (a shrunk wedge for a CPU check)
 # Usage: bash bench/bisect-builds.sh pack 1901f17 491b194 HEAD
 #        source .device-carry/setup.sh && bash bench/bisect-builds.sh run 4 1500 1901f17 491b194 HEAD
 set -uo pipefail
@@ -35,7 +35,7 @@ case "$mode" in
       ln -sfn ../resources "out-$rev/resources"
       f="$out/$rev-$(date +%s).json"
       timeout 300 node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps="$steps" --set sampling.start=$((steps - 500)) \
-        --ranks "$n" --no-save --json --no-progress > "$f" 2> "${f%.json}.err"
+        ${BISECT_SET:-} --ranks "$n" --no-save --json --no-progress > "$f" 2> "${f%.json}.err"
       node -e "
         const s = JSON.parse(require('fs').readFileSync('$f', 'utf8').trim().split('\n').pop());
         const ms = (k) => s.phases[k] ? (1000 * s.phases[k].totalSeconds / s.steps).toFixed(3) : '-';
