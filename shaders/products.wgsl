@@ -6,6 +6,9 @@
 // region (common.wgsl: product_final): the buffer order of the products is the cells' order, whatever the threads'
 // timing, so that a run is reproducible bitwise (reductions over the particles included). finish_products makes them
 // live (N grows) and folds the step's reaction counts into the submit's.
+// stage_parents (a rank that moves the next step's interior part early, loop.ts): before that move, copies the parent's
+// position to each product made so far (its top slot) and marks its entry, so that append_products takes the position
+// the parent had at the collision, not the one the early move gave it.
 
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read_write> ctl: array<u32>;
@@ -25,6 +28,9 @@
 // multi-rank: the in-cell order keys of the set's particles; a product's (its cell, its rank there) is what a relayout
 // orders it by (move.wgsl: relayout)
 @group(0) @binding(14) var<storage, read_write> keys: array<vec2<u32>>;
+
+// Bit of a product entry's w (its number in its cell) set once its parent's position is in its top slot (stage_parents).
+const STAGED: u32 = 0x80000000u;
 
 // Whether the step's products fit: none was refused in collide, and the copies' source slots lie above their targets.
 fn products_fit(n: u32, made: u32) -> bool {
@@ -46,6 +52,24 @@ fn count_products(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
   for (var k = flat_id(wg, nwg, li); k < made; k += stride) { atomicAdd(&perCell[product_cell(k)], 1u); }
 }
 
+// Copies the parent's position to the top slot of every product made so far that has none yet, and marks it (a
+// grid-stride loop over them).
+@compute @workgroup_size(WG_SIZE)
+fn stage_parents(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                 @builtin(local_invocation_index) li: u32) {
+  let made = stats[reaction_words(params) + RX_MADE];
+  let stride = nwg.x * nwg.y * WG_SIZE;
+  for (var k = flat_id(wg, nwg, li); k < made; k += stride) {
+    let info = productInfo[k];
+    if ((info.w & STAGED) != 0u) { continue; }
+    let src = params.capacity - 1u - k;
+    px[src] = px[info.x];
+    py[src] = py[info.x];
+    pz[src] = pz[info.x];
+    productInfo[k].w = info.w | STAGED;
+  }
+}
+
 // Copies product k from its top slot to its place after the N live particles (cells' order, then its number in its
 // cell), with its parent's position; its entry goes to the step's appended region at the same place.
 @compute @workgroup_size(WG_SIZE)
@@ -57,7 +81,10 @@ fn append_products(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
   let appended = product_final(ctl[CTL_STEP], arrayLength(&productInfo));
   let stride = nwg.x * nwg.y * WG_SIZE;
   for (var k = flat_id(wg, nwg, li); k < made; k += stride) {
-    let info = productInfo[k];
+    var info = productInfo[k];
+    // the parent's position: staged in the top slot before an early move, else the parent's own
+    let parentAt = select(info.x, params.capacity - 1u - k, (info.w & STAGED) != 0u);
+    info.w = info.w & ~STAGED;
     let c = product_cell(k);
     // the next step counts from zero (several products of a cell store the same zero)
     atomicStore(&perCell[c], 0u);
@@ -65,9 +92,9 @@ fn append_products(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
     let place = firstOfCell[c] + info.w;
     let src = params.capacity - 1u - k;
     let dst = n + place;
-    px[dst] = px[info.x];
-    py[dst] = py[info.x];
-    pz[dst] = pz[info.x];
+    px[dst] = px[parentAt];
+    py[dst] = py[parentAt];
+    pz[dst] = pz[parentAt];
     vx[dst] = vx[src];
     vy[dst] = vy[src];
     vz[dst] = vz[src];

@@ -137,8 +137,8 @@ export class Simulation {
     this.chunk = stepsPerSubmit(kase);
     this.blockUnit = blockUnitSteps(kase);
     this.haloThreads = placement?.haloThreads;
-    // a dissociation's product takes its parent's position after the step's collisions, which an early move would change
-    this.earlyMoves = multi && placement?.earlyMove !== false && !this.tables.reactions?.dissociates;
+    // (a dissociation's product takes the position its parent had at the collision: stage_parents keeps it before an early move)
+    this.earlyMoves = multi && placement?.earlyMove !== false;
     this.relayoutRoundBytes = placement?.relayoutRoundBytes ?? RELAYOUT_ROUND_BYTES;
     const device = gpu.device;
     this.cache = new PipelineCache(device, {
@@ -167,7 +167,8 @@ export class Simulation {
         (capacity, nAll) => this.growTo(capacity, nAll, nAll), () => this.bindAll(),
         // split steps: arrivals outside the halo, against the halo of the moment
         (records) => arrivalsOutsideHalo(records, this.halo!.bits, this.halo!.cells, this.tables.migrantWords, MIGRANT_CELL_WORD, CELL_WORD.MASK),
-        injectionMargin(this.tables.injectionPerStep));
+        // the next step's injection, and the products of this step and the next (ReactionLedger.room)
+        () => injectionMargin(this.tables.injectionPerStep) + (this.reactions?.room(2) ?? 0));
     }
     this.bindAll();
     if (multi) {
@@ -276,7 +277,9 @@ export class Simulation {
       this.surfaceBackup ??= makeBuffer(this.gpu.device, 'surface.backup', sums.size);
       rec.encoder.copyBufferToBuffer(sums, 0, this.surfaceBackup, 0, sums.size);
     }
-    // the next step's interior part moves now (timed with this step's move), in the same submit
+    // the products made so far keep their parents' positions, then the next step's interior part moves now (timed with
+    // this step's move), in the same submit
+    if (early && this.products) await rec.pass('products', (p) => this.products!.encodeStage(p, sorted));
     if (early) await rec.pass(detail ? 'move.early' : 'move', (p) => this.move.encode(p, sorted, 'early'), !detail);
     if (which === 1) rec.flush();
   }
@@ -335,6 +338,8 @@ export class Simulation {
    */
   private async recordStep(rec: PhaseRecorder, s: number, detail: boolean, nextInSubmit: boolean): Promise<boolean> {
     const st = this.state;
+    // whether the interior pass recorded the products' staging (the products phase's first part)
+    let stagedProducts = false;
     if (this.halo?.stale) {
       rec.flush(); // the passes recorded so far use the old halo
       this.writeHalo();
@@ -370,6 +375,7 @@ export class Simulation {
       // were sampled; the surface sums of a sampled next step are kept without its early hits, for a redo)
       const early = this.earlyMoves && nextInSubmit && (!sampled || splitSample);
       const keepSurface = early && samplesAt(this.kase, s + 1);
+      stagedProducts = early && !!this.products;
       // exchange sequence numbers: 2 s for the step's migrants, 2 s + 1 for a relayout after step s;
       // the interior cells are sorted and collided on the GPU meanwhile (and the next step's interior part moved)
       const x = await this.exchange.run(stepExchange(s), set, async () => {
@@ -422,8 +428,9 @@ export class Simulation {
       await rec.pass(fused ? 'collide+sample' : 'collide', (p) => (fused ? this.collide.encodeSampled(p, st.current) : this.collide.encode(p, st.current)));
       if (fused) return true;
     }
-    // the particles the step's dissociations made join the live ones before the step samples
-    if (this.products) await rec.pass('products', (p) => this.products!.encode(p, st.current));
+    // the particles the step's dissociations made join the live ones before the step samples (the same call as the
+    // staging of their parents' positions before an early move)
+    if (this.products) await rec.pass('products', (p) => this.products!.encode(p, st.current), stagedProducts);
     if (!samplesAt(this.kase, s)) return false;
     await rec.pass('sample', (p) => this.sample.encode(p, st.current));
     return true;

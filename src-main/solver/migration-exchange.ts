@@ -132,11 +132,12 @@ export class MigrationExchange {
     /** Checks one peer's arrived records (run as they arrive where the exchanger can); run() reports the sum. */
     private readonly countArrivals?: (records: Uint8Array) => number,
     /**
-     * Slots to keep free after the arrivals: the next step's injection with its margin. The host checks the capacity
-     * against the count it read after the last submit, but arrivals change a rank's count from step to step within a
-     * submit; without this room a rank that gained particles could not take the next step's injected ones.
+     * Slots to keep free after the arrivals: the next step's injection with its margin, and this step's and the next
+     * one's dissociation products. The host checks the capacity against the count it read after the last submit, but
+     * arrivals change a rank's count from step to step within a submit; without this room a rank that gained particles
+     * could not take the next step's injected ones or its products.
      */
-    private readonly headroom = 0,
+    private readonly headroom: () => number = () => 0,
   ) {
     if (countArrivals) exchanger.inspectArrivals?.(countArrivals);
     this.status = new Staging(gpu.device, 'migrate-status');
@@ -349,8 +350,9 @@ export class MigrationExchange {
     const count = this.countArrivals;
     const checked = this.exchanger.inspected?.(step);
     const flagged = !count ? 0 : checked ?? incoming.reduce((sum, a) => sum + count(a), 0);
-    const grew = nAll + received + this.headroom > this.state.capacity;
-    if (grew) this.growParticles(Math.ceil(1.25 * (nAll + received + this.headroom)) + 1024, nAll);
+    const room = this.headroom();
+    const grew = nAll + received + room > this.state.capacity;
+    if (grew) this.growParticles(Math.ceil(1.25 * (nAll + received + room)) + 1024, nAll);
     if (this.state.ensureArrivals(received)) this.rebind();
     // the arrival count (word 0) and the records (from byte ARRIVALS_AT) in one staging buffer, copied behind the overlapped work
     const recordBytes = received * 4 * this.state.tables.migrantWords;
