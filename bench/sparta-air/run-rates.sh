@@ -7,23 +7,12 @@
 # usage: bench/sparta-air/run-rates.sh [OUT_DIR]   (default docs/results/2026-11-26-sparta-air)
 # env: SPARTA_EXE, PAR (parallel runs, default 2), EXTRA (extra spa_serial arguments)
 set -euo pipefail
-HERE="$(cd "$(dirname "$0")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
-OUT="$(mkdir -p "${1:-$ROOT/docs/results/2026-11-26-sparta-air}" && cd "${1:-$ROOT/docs/results/2026-11-26-sparta-air}" && pwd)"
-EXE="${SPARTA_EXE:-$("$HERE/build-sparta.sh" | tail -1)}"
-PAR="${PAR:-2}"
-EXTRA="${EXTRA:-}"
-WORK="$(mktemp -d)"
-cp "$HERE"/air.species "$HERE"/air.vss "$HERE"/air.tce "$HERE"/air-rates-A.tce "$HERE"/air-rates-B.tce "$HERE"/in.air-rates "$WORK/"
+source "$(dirname "$0")/run-setup.sh" "${1:-}" air.species air.vss air.tce air-rates-A.tce air-rates-B.tce in.air-rates
 one() { # T pe set(A|B|full)
-  local tce="air-rates-$3.tce" tag="rates.T$1.pe-$2.$3" tm more=""
+  local tce="air-rates-$3.tce" tag="rates.T$1.pe-$2.$3" more=""
   # the full-file runs only show the overcount: a quarter of the steps
   [[ "$3" == full ]] && tce=air.tce && more="-var nsteps 5000"
-
-  local TIMEFORMAT='%R %U'
-  tm=$( { time ( cd "$WORK" && "$EXE" -in in.air-rates -var T "$1" -var pe "$2" -var tce "$tce" $more $EXTRA -log "log.$tag" -screen none ) ; } 2>&1 )
-  cp "$WORK/log.$tag" "$OUT/log.$tag"
-  echo "$tag wall_s user_s: $tm" | tee -a "$OUT/walltimes-rates.txt"
+  timed_run "$tag" walltimes-rates.txt -in in.air-rates -var T "$1" -var pe "$2" -var tce "$tce" $more
 }
 : > "$OUT/walltimes-rates.txt"
 jobs_=()

@@ -6,22 +6,12 @@
 # env: SPARTA_EXE (default: built/located by build-sparta.sh), SEEDS, PAR (parallel runs, default 2),
 #      EXTRA (extra spa_serial arguments, e.g. "-var nsteps 2000")
 set -euo pipefail
-HERE="$(cd "$(dirname "$0")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
-OUT="$(mkdir -p "${1:-$ROOT/docs/results/2026-11-26-sparta-air}" && cd "${1:-$ROOT/docs/results/2026-11-26-sparta-air}" && pwd)"
-EXE="${SPARTA_EXE:-$("$HERE/build-sparta.sh" | tail -1)}"
+source "$(dirname "$0")/run-setup.sh" "${1:-}" air.species air.vss air.tce in.air-relax
 SEEDS="${SEEDS:-12345 23456 34567 45678 56789}"
-PAR="${PAR:-2}"
-EXTRA="${EXTRA:-}"
-WORK="$(mktemp -d)"
-cp "$HERE"/air.species "$HERE"/air.vss "$HERE"/air.tce "$HERE"/in.air-relax "$WORK/"
 one() { # pe seed
-  local tag="relax.pe-$1.s$2" tm
-  local TIMEFORMAT='%R %U'
-  tm=$( { time ( cd "$WORK" && "$EXE" -in in.air-relax -var pe "$1" -var seed "$2" $EXTRA -log "log.$tag" -screen none ) ; } 2>&1 )
-  cp "$WORK/log.$tag" "$OUT/log.$tag"
+  local tag="relax.pe-$1.s$2"
+  timed_run "$tag" walltimes-relax.txt -in in.air-relax -var pe "$1" -var seed "$2"
   node "$HERE/parse-log.mjs" "$OUT/log.$tag" > "$OUT/$tag.csv"
-  echo "$tag wall_s user_s: $tm" | tee -a "$OUT/walltimes-relax.txt"
 }
 n=0
 for pe in yes no; do
