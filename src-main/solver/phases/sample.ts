@@ -46,16 +46,14 @@ export class SamplePhase implements Phase {
   bind(): void {
     const { device, state: s } = this.ctx;
     const b = s.sample;
-    this.groups = s.sets.map((p, k) =>
-      bindBuffers(device, this.pipeline, `sample-${k}`, {
-        0: s.params, 1: s.countsOf(k === 0 ? 1 : 0), 2: s.starts, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 46: s.eint[k], 50: b.blockLo, 51: b.blockHi, 52: b.flags,
-      }),
-    );
+    // set k's particles, sorted with the counts of the move of the other set
+    const table = (k: number) => {
+      const p = s.sets[k];
+      return { 0: s.params, 1: s.countsOf(k === 0 ? 1 : 0), 2: s.starts, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 46: s.eint[k], 50: b.blockLo, 51: b.blockHi, 52: b.flags };
+    };
+    this.groups = s.sets.map((_, k) => bindBuffers(device, this.pipeline, `sample-${k}`, table(k)));
     if (this.split) {
-      const splitTable = (k: number) => ({
-        0: s.params, 1: s.countsOf(k === 0 ? 1 : 0), 2: s.starts, 3: s.sets[k].vx, 4: s.sets[k].vy, 5: s.sets[k].vz, 6: s.sets[k].cell, 46: s.eint[k],
-        50: b.blockLo, 51: b.blockHi, 52: b.flags, 30: s.haloList, 31: s.haloBits, 53: s.ctl,
-      });
+      const splitTable = (k: number) => ({ ...table(k), 30: s.haloList, 31: s.haloBits, 53: s.ctl });
       const groups = (which: SplitSample) => s.sets.map((_, k) => bindBuffers(device, this.split![which], `sample-${which}-${k}`, splitTable(k)));
       this.splitGroups = { interior: groups('interior'), halo: groups('halo'), undoInterior: groups('undoInterior') };
     }
