@@ -6,7 +6,8 @@
 #   run N STEPS REV...  (device machine, after `source .device-carry/setup.sh`) unpacks the builds and runs the
 #                 hypersonic wedge at full size (STEPS steps, sampled from STEPS - 500) on N ranks with each build in
 #                 turn, then again in reverse order, printing one line per run (throughput, loop, "other" seconds,
-#                 exchange and GPU ms per step, fields); BISECT_SET adds --set options (a shrunk wedge for a CPU check)
+#                 exchange and GPU ms per step, fields); BISECT_SET adds --set options (a shrunk wedge for a CPU check),
+#                 BISECT_ONEWAY=1 runs the list once in the order given, BISECT_TIMEOUT limits each run (seconds, 300)
 # Usage: bash bench/bisect-builds.sh pack 1901f17 491b194 HEAD
 #        source .device-carry/setup.sh && bash bench/bisect-builds.sh run 4 1500 1901f17 491b194 HEAD
 set -uo pipefail
@@ -28,19 +29,19 @@ case "$mode" in
     n=${1:-4}; steps=${2:-1500}; shift 2
     tar xJf .device-carry/builds.tar.xz
     out=${OUT:-bench-out}; mkdir -p "$out"
-    order=("$@"); for ((k = $# - 1; k >= 0; k--)); do order+=("${order[$k]}"); done
+    order=("$@"); [ -n "${BISECT_ONEWAY:-}" ] || for ((k = $# - 1; k >= 0; k--)); do order+=("${order[$k]}"); done
     for rev in "${order[@]}"; do
       mkdir -p "bin-$rev"
       sed "s#\.\./out/src-main#../out-$rev/src-main#" bin/dsmc.js > "bin-$rev/dsmc.js"
       ln -sfn ../resources "out-$rev/resources"
-      f="$out/$rev-$(date +%s).json"
-      timeout 300 node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps="$steps" --set sampling.start=$((steps - 500)) \
+      f="$out/$rev-$(date +%s).json"; t0=$SECONDS
+      timeout ${BISECT_TIMEOUT:-300} node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps="$steps" --set sampling.start=$((steps - 500)) \
         ${BISECT_SET:-} --ranks "$n" --no-save --json --no-progress > "$f" 2> "${f%.json}.err"
       node -e "
         const s = JSON.parse(require('fs').readFileSync('$f', 'utf8').trim().split('\n').pop());
         const ms = (k) => s.phases[k] ? (1000 * s.phases[k].totalSeconds / s.steps).toFixed(3) : '-';
         console.log('$rev', s.particleStepsPerSecond.toExponential(3), 'loop', s.seconds.toFixed(2), 'other', (s.otherSeconds ?? 0).toFixed(2),
-          'exchange', ms('exchange'), 'move', ms('move'), 'sort', ms('sort'), 'collide', ms('collide'), 'fields', s.fieldsSha256.slice(0, 16));
+          'wall', $((SECONDS - t0)), 'exchange', ms('exchange'), 'move', ms('move'), 'sort', ms('sort'), 'collide', ms('collide'), 'fields', s.fieldsSha256.slice(0, 16));
       " 2>/dev/null || { echo "$rev failed"; tail -3 "${f%.json}.err"; }
     done
     ;;

@@ -13,8 +13,6 @@
 @group(0) @binding(6) var<storage, read_write> cellCounters: array<atomic<u32>>;
 // and the migrants per destination rank (multi-rank runs)
 @group(0) @binding(7) var<storage, read_write> migCounts: array<atomic<u32>>;
-// after_inject_scan: the workgroups of the collect of injected migrants (an indirect dispatch's arguments)
-@group(0) @binding(8) var<storage, read_write> injectDispatch: array<u32>;
 
 // Clears the per-cell counters and the migrants per destination of the set about to move (every invocation one).
 fn clear_counter(c: u32) {
@@ -74,12 +72,6 @@ fn after_inject_scan() {
   ctl[CTL_N_ALL] = n + fit;
   ctl[CTL_INJECTED] = fit;
   stats[ctl[CTL_STATS_SLOT] + ST_INJECTED] = fit;
-  // the collect of injected migrants (several ranks) covers the injected particles only: its workgroups, in two
-  // dimensions beyond 65535 (as buffers.ts dispatchDims)
-  let groups = (fit + WG_SIZE - 1u) / WG_SIZE;
-  injectDispatch[0] = min(groups, 65535u);
-  injectDispatch[1] = select(1u, (groups + 65534u) / 65535u, groups > 65535u);
-  injectDispatch[2] = 1u;
 }
 
 // After append_arrivals: the arrived particles join the N_ALL particles the sort takes.

@@ -325,11 +325,22 @@ fn collect_below(i: u32, end: u32, li: u32) {
   emit_with_internal(i, dest, li, w, key);
 }
 
-// After injection: emits this step's injected particles that landed in another rank's cells.
+// This step's injected particles (N_ALL - N), read once per workgroup so that its grid-stride loop stays uniform.
+var<workgroup> wgInjected: u32;
+
+// After injection: emits this step's injected particles that landed in another rank's cells. The host sizes the
+// dispatch by its bound on a step's injection (an indirect dispatch costs a validation pass on Dawn, which held
+// 4-rank steps by milliseconds); a grid-stride loop, uniform in each workgroup, covers any count.
 @compute @workgroup_size(WG_SIZE)
 fn collect_injected(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) li: u32) {
-  collect_below(ctl[CTL_N] + flat_id(wg, nwg, li), ctl[CTL_N_ALL], li);
+  if (li == 0u) { wgInjected = ctl[CTL_N_ALL] - ctl[CTL_N]; }
+  let injected = workgroupUniformLoad(&wgInjected);
+  let first = ctl[CTL_N];
+  let stride = nwg.x * nwg.y * WG_SIZE;
+  for (var base = flat_id(wg, nwg, 0u); base < injected; base += stride) {
+    collect_below(first + base + li, first + injected, li);
+  }
 }
 
 // After a migrant segment overflowed (the host grew the buffer and cleared the counts): emits every

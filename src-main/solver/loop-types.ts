@@ -92,6 +92,8 @@ export interface SimulationPlacement {
   segmentCapacity?: number;
   /** Invocations of the halo pass's per-particle dispatches instead of the guess from the step before (tests of its loops). */
   haloThreads?: number;
+  /** Invocations of the collect of injected migrants instead of the bound on a step's injection (tests of its loop). */
+  injectThreads?: number;
   /**
    * Whether the next step's interior particles move while this step's migrants are exchanged (default true; false
    * moves every step whole after its halo pass, as before: for measuring what the overlap gains).

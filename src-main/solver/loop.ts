@@ -112,6 +112,8 @@ export class Simulation {
   private earlyMoveCount = 0;
   /** Fixed size of the halo pass's per-particle dispatches (tests), else sized per step. */
   private readonly haloThreads?: number;
+  /** Invocations of the collect of injected migrants: the bound on a step's injection (or the placement's, in tests). */
+  private readonly injectThreads: number;
   /** Bytes of migrant records one relayout round may emit (RELAYOUT_ROUND_BYTES unless a test sets it). */
   private readonly relayoutRoundBytes: number;
   /** Relayout rounds and seconds so far (rebalances), and where the seconds went (setup, rounds, the final sort). */
@@ -137,6 +139,7 @@ export class Simulation {
     this.chunk = stepsPerSubmit(kase);
     this.blockUnit = blockUnitSteps(kase);
     this.haloThreads = placement?.haloThreads;
+    this.injectThreads = placement?.injectThreads ?? injectionMargin(this.tables.injectionPerStep);
     // (a dissociation's product takes the position its parent had at the collision: stage_parents keeps it before an early move)
     this.earlyMoves = multi && placement?.earlyMove !== false;
     this.relayoutRoundBytes = placement?.relayoutRoundBytes ?? RELAYOUT_ROUND_BYTES;
@@ -356,7 +359,7 @@ export class Simulation {
     if (this.inject) {
       await rec.pass('inject', (p) => {
         this.inject!.encode(p, set);
-        this.migrate?.encodeCollectInjected(p, set);
+        this.migrate?.encodeCollectInjected(p, set, this.injectThreads);
       });
     }
     if (this.exchange) {

@@ -1,6 +1,6 @@
 // All GPU buffers of one simulation: parameters and tables, two particle sets (the sort gathers
 // from one into the other), per-cell arrays, the sampling state, control words and step statistics.
-import { INDIRECT, STORAGE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
+import { STORAGE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
 import {
   CTL, FaceInfo, FaceSpecies, HALO_WORK, InitParams, PARTIAL_WORDS, PairInfo, REACTION_WORDS, STATS, SimParams, SpeciesInfo,
   SurfaceModel, SurfaceSpecies, UNIFORM_TABLES,
@@ -131,11 +131,6 @@ export class SimState {
   readonly sample: SampleBuffers;
   readonly injCounts: GPUBuffer;
   readonly injStarts: GPUBuffer;
-  /**
-   * Workgroups of the dispatch that collects this step's injected migrants ([x, y, 1], written by after_inject_scan):
-   * as many as the particles injected, not the buffers' capacity.
-   */
-  readonly injectDispatch: GPUBuffer;
   readonly boxes: GPUBuffer;
   /** Migrants per destination rank of each set's move (entry worldSize: misrouted arrivals; multi-rank; stubs otherwise). */
   private migCountsBySet: [GPUBuffer, GPUBuffer];
@@ -222,7 +217,6 @@ export class SimState {
     this.sample = new SampleBuffers(device, sampleLayout(t), t.sampling, nLocal, t.species.map((x) => x.mass / t.species[0].mass), speciesModes(t));
     this.injCounts = makeBuffer(device, 'inject.counts', 4 * t.nFaceCells);
     this.injStarts = makeBuffer(device, 'inject.starts', 4 * t.nFaceCells);
-    this.injectDispatch = makeBuffer(device, 'inject.dispatch', 12, STORAGE | INDIRECT);
     this.sets = [makeParticleSet(device, 'A', capacity), makeParticleSet(device, 'B', capacity)];
     this.eint = [this.makeEint('A', capacity), this.makeEint('B', capacity)];
     this.partials = makeBuffer(device, 'reduce.partials', 4 * PARTIAL_WORDS * Math.ceil(capacity / 256));

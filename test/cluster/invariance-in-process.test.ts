@@ -95,3 +95,20 @@ describe.each([
     expect(sent).toBeGreaterThan(0);
   });
 });
+
+// the collect of injected migrants runs a grid-stride loop over a host-sized grid: one workgroup here, so a step's
+// several hundred injected particles take it several rounds (a dense inflow, split across its face by the blocks)
+describe('dense inflow collected by one workgroup', () => {
+  const dense = (): Case => presetCase('free-stream', [
+    'grid.cells=[8,8,4]', 'run.steps=40', 'particles.perCell=200', 'sampling.start=20', 'sampling.interval=1',
+    'boundaries.xmin={"type":"inflow","numberDensity":1e20,"temperature":300,"velocity":[1060.4,300,0]}',
+  ]);
+
+  it('block over 4 ranks gives bitwise the one-rank fields and step statistics', async () => {
+    const { result } = await simulate(gpu, dense(), { timing: 'off' });
+    expect(Math.min(...result.stepStats.map((s) => s.injected))).toBeGreaterThan(2 * 256);
+    const { assembler } = await runInProcessRanks(gpu, dense(), 'block', 4, undefined, { injectThreads: 1 });
+    expect(invariantStats(assembler.stepStats)).toEqual(invariantStats(result.stepStats));
+    expect(fieldsSha256(assembler.fields.fields())).toBe(fieldsSha256(result.fields));
+  });
+});

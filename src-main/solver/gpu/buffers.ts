@@ -2,8 +2,6 @@
 
 /** Usage flags of a storage buffer that may also be copied from and to. */
 export const STORAGE = 0x80 | 0x04 | 0x08; // STORAGE | COPY_SRC | COPY_DST
-/** GPUBufferUsage.INDIRECT: the arguments of an indirect dispatch. */
-export const INDIRECT = 0x100;
 
 /** Creates a labelled buffer of at least 4 bytes, rounded up to a multiple of 4. */
 export function makeBuffer(device: GPUDevice, label: string, bytes: number, usage: number = STORAGE): GPUBuffer {

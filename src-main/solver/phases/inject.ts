@@ -31,7 +31,7 @@ export class InjectPhase implements Phase {
     const { device, state: s } = this.ctx;
     this.countGroup = bindBuffers(device, this.count, 'inject-count', { 0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies, 4: s.injCounts });
     this.scan.bind(s.injCounts, s.injStarts);
-    this.afterGroup = bindBuffers(device, this.after, 'after-inject', { 0: s.params, 1: s.ctl, 2: s.stats, 4: s.injCounts, 5: s.injStarts, 8: s.injectDispatch });
+    this.afterGroup = bindBuffers(device, this.after, 'after-inject', { 0: s.params, 1: s.ctl, 2: s.stats, 4: s.injCounts, 5: s.injStarts });
     this.writeGroups = s.sets.map((p, k) =>
       bindBuffers(device, this.write, `inject-write-${k}`, {
         0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies, 5: s.injStarts,

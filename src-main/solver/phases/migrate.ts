@@ -43,12 +43,12 @@ export class MigratePhase {
     this.afterGroup = bindBuffers(device, this.after, 'after-arrivals', { 1: s.ctl });
   }
 
-  /** Emits the injected particles of this step that belong to other ranks. */
-  encodeCollectInjected(pass: GPUComputePassEncoder, set: 0 | 1): void {
-    // workgroups for the particles injected this step (after_inject_scan wrote them), not for the whole capacity
-    pass.setPipeline(this.collectInjected);
-    pass.setBindGroup(0, this.groups[set].collectInjected);
-    pass.dispatchWorkgroupsIndirect(this.ctx.state.injectDispatch, 0);
+  /**
+   * Emits the injected particles of this step that belong to other ranks: threads for `injectedBound` particles (the
+   * host's bound on a step's injection), not the buffers' capacity; the kernel's grid-stride loop takes any more.
+   */
+  encodeCollectInjected(pass: GPUComputePassEncoder, set: 0 | 1, injectedBound: number): void {
+    this.dispatch(pass, this.collectInjected, this.groups[set].collectInjected, Math.max(1, injectedBound));
   }
 
   /** Emits every particle that belongs to another rank again (after the migrant buffer grew). */
