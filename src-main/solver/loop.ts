@@ -703,7 +703,11 @@ export class Simulation {
     const device = this.gpu.device;
     const st = this.state;
     if (this.tables.sampling && !sample && this.counters.samples > 0) throw new Error('internal: a rebalance of a run that has sampled needs the sampling state of the new cells');
+    // the relayout's events go with the exchanges between steps in the timeline (DSMC_TIMELINE_DIR)
+    const mark = (name: string) => stepTimeline?.mark(2 * this.step + 1, name);
+    mark('relayout-start');
     const oldStarts = st.resubdomain(sub, sigmaCrMax, remainder);
+    mark('relayout-resubdomain');
     if (sample) st.sample.write(sample);
     this.readback.release(); // staging buffers of the replaced per-cell arrays
     this.sort = new SortPhase(this.ctx);
@@ -722,6 +726,7 @@ export class Simulation {
     if (st.segCap < roundSegments) st.growMigrants(roundSegments);
     this.bindAll();
     this.writeHalo();
+    mark('relayout-setup');
     const tSetup = performance.now();
     this.relayoutParts.setupSeconds += (tSetup - t0) / 1000;
     const ctl = (word: number, value: number) => device.queue.writeBuffer(st.ctl, 4 * word, new Uint32Array([value]));
@@ -741,6 +746,7 @@ export class Simulation {
       this.move.encodeRelayout(pass, set, oldStarts, Math.max(1, Math.min(perRound, n - r * perRound)));
       pass.end();
       device.queue.submit([enc.finish()]);
+      stepTimeline?.markWhenDone(2 * this.step + 1, 'relayout-emit-done', device.queue);
       // exchange 0 between steps is the ranks' meeting before the clock (rank-main), the rounds follow
       const x = await this.exchange.run(betweenSteps(this.step, 1 + r), set, undefined, { regrow: false, timelineKey: 2 * this.step + 1 });
       this.relayoutParts.exchangeSeconds += x.seconds;
@@ -751,6 +757,7 @@ export class Simulation {
       device.queue.submit([append.finish()]);
     }
     const tSort = performance.now();
+    mark('relayout-rounds');
     this.relayoutParts.roundSeconds += (tSort - tSetup) / 1000;
     const enc = device.createCommandEncoder({ label: 'relayout-sort' });
     const pass = enc.beginComputePass({ label: 'relayout-sort' });
@@ -773,6 +780,7 @@ export class Simulation {
     this.relayoutRounds += rounds;
     this.relayoutSeconds += (performance.now() - t0) / 1000;
     this.relayoutParts.sortSeconds += (performance.now() - tSort) / 1000;
+    mark('relayout-end');
   }
 
   /** Phase totals of the recorder plus the host-side ones (multi-rank exchange). */

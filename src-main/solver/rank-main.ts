@@ -121,13 +121,19 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
   const t1 = performance.now();
   balanceParts.waitSeconds += (t1 - t0) / 1000;
   if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
+  // the check's events go with the exchanges between steps in the timeline (DSMC_TIMELINE_DIR)
+  const mark = (name: string) => stepTimeline?.mark(2 * sim.stepsDone + 1, name);
   while (go.message.cellState) {
     // the orchestrator considers a rebalance: this rank's counts per block of the coarse grid, then (for a split that
     // pays) its per-cell counts and collision state; then its answer
     const t2 = performance.now();
+    mark(`check-${go.message.cellState}-start`);
     const frames = await cellStateFrames(sim, go.message.cellState, go.message.block);
+    mark(`check-${go.message.cellState}-read`);
     await ch.send({ type: 'cell-state', index: k, frameBytes: frames.map((f) => f.byteLength) }, frames);
+    mark(`check-${go.message.cellState}-sent`);
     go = await ch.receive('go', 600_000);
+    mark(`check-${go.message.cellState ?? 'decided'}-answer`);
     balanceParts.checkSeconds += (performance.now() - t2) / 1000;
     if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
   }
