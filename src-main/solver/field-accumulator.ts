@@ -89,13 +89,29 @@ function sum64(lo: number, hi: number, lo2: number, hi2: number): number {
   return ((hi + hi2 + carry) | 0) * 4294967296 + (l - carry * 4294967296);
 }
 
+/** Some of the grid's cells: `globalIds[k]` is the grid cell that the accumulator's cell k is (a rank's cells in its local order). */
+export interface AccumulatorCells {
+  globalIds: Uint32Array;
+}
+
 export class FieldAccumulator {
-  /** The sampling state of every cell in global order. */
+  /** The sampling state of every cell it holds: the whole grid in global order, or `cells` in their order. */
   state: SampleState;
   counters: SampleCounters = noSamples();
+  /** Cells it holds (the planes' length). */
+  private readonly nCells: number;
+  /** Fields and errors placed whole from the ranks' own (usePlaced): fields() and errors() give them. */
+  private placed: { fields: Fields; errors: Fields } | null = null;
 
-  constructor(private readonly kase: Case, private readonly tables: SolverTables) {
-    this.state = emptySampleState(sampleLayout(tables), tables.sampling ? tables.nCells : 0);
+  /** cells: some of the grid's cells (a rank's), else every cell in global order. */
+  constructor(private readonly kase: Case, private readonly tables: SolverTables, private readonly cells: AccumulatorCells | null = null) {
+    this.nCells = cells ? cells.globalIds.length : tables.nCells;
+    this.state = emptySampleState(sampleLayout(tables), tables.sampling ? this.nCells : 0);
+  }
+
+  /** From now on fields() and errors() give these (every cell's, placed from the ranks' fields: rank-fields.ts). */
+  usePlaced(fields: Fields, errors: Fields): void {
+    this.placed = { fields, errors };
   }
 
   /** Sampling passes so far. */
@@ -112,6 +128,7 @@ export class FieldAccumulator {
   place(local: SampleState, sub: Subdomain): void {
     const t = this.tables;
     if (!t.sampling) return;
+    if (this.cells) throw new Error('internal: a subdomain\'s state is placed into the whole grid\'s accumulator, not into one of some cells');
     if (sub.worldSize === 1) {
       this.state = local; // one rank holds the whole grid in global order: no copy
       return;
@@ -129,7 +146,7 @@ export class FieldAccumulator {
   /** The SI moment sums (run plus open block) of the given cells (default all), [moment][species][k] over cells.length entries. */
   momentSums(cells: ArrayLike<number> | null = null): Float64Array {
     const t = this.tables;
-    const S = t.species.length, N = t.nCells, M = sampleLayout(t).moments;
+    const S = t.species.length, N = this.nCells, M = sampleLayout(t).moments;
     const n = cells ? cells.length : N;
     const out = new Float64Array(M * S * n);
     const unscale = momentUnscales(t);
@@ -150,13 +167,15 @@ export class FieldAccumulator {
 
   /** The run's fields so far. */
   fields(): Fields {
+    if (this.placed) return this.placed.fields;
     const t = this.tables;
-    const out = t.sampling ? fieldsOfSums(this.kase, t, this.momentSums(null), this.samples, t.nCells) : blankFields(this.kase, t, t.nCells);
-    return scaleByGasVolume(out, t.bodies.volumeFraction);
+    const out = t.sampling ? fieldsOfSums(this.kase, t, this.momentSums(null), this.samples, this.nCells) : blankFields(this.kase, t, this.nCells);
+    return scaleByGasVolume(out, t.bodies.volumeFraction, this.cells?.globalIds);
   }
 
   /** The run's fields so far in the given cells only (out[k] is cell cellIds[k]). */
   fieldsOfCells(cellIds: ArrayLike<number>): Fields {
+    if (this.cells) throw new Error('internal: fieldsOfCells takes global cell ids, and this accumulator holds some cells only');
     const t = this.tables;
     const n = cellIds.length;
     const out = t.sampling ? fieldsOfSums(this.kase, t, this.momentSums(cellIds), this.samples, n) : blankFields(this.kase, t, n);
@@ -165,8 +184,9 @@ export class FieldAccumulator {
 
   /** Standard errors per cell by batch means: sqrt(M2 / (k - 1) / k) of the block values (NaN with fewer than 2 blocks). */
   errors(): Fields {
+    if (this.placed) return this.placed.errors;
     const t = this.tables;
-    const N = t.nCells, k = this.blocks;
+    const N = this.nCells, k = this.blocks;
     const out = blankFields(this.kase, t, N);
     const w = this.state.welford;
     const units = welfordUnits(this.kase, t);
@@ -177,7 +197,7 @@ export class FieldAccumulator {
       const m2 = (names.length + f) * N;
       for (let c = 0; c < N; c++) e[c] = k >= 2 && t.sampling ? u * Math.sqrt(Math.max(0, w[m2 + c]) / (k - 1) / k) : NaN;
     });
-    return scaleByGasVolume(out, t.bodies.volumeFraction);
+    return scaleByGasVolume(out, t.bodies.volumeFraction, this.cells?.globalIds);
   }
 }
 

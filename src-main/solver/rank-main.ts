@@ -11,6 +11,7 @@ import { openGpu, type Gpu } from './gpu/device.js';
 import { addTime, type PhaseTotals } from './gpu/phase-timer.js';
 import { migrantWordsOf } from './tables.js';
 import { SAMPLE_PARTS, sampleStateOfFrames, type SampleState } from './sample-buffers.js';
+import { rankFields } from './rank-fields.js';
 import { Simulation } from './loop.js';
 import { RunCancelled } from './loop-types.js';
 import type { Exchanger } from './migration-exchange.js';
@@ -222,8 +223,12 @@ async function main(ch: RankChannel): Promise<boolean> {
     if (exchangeTrace) process.stdout.write(`${traceLine(ch.rank, exchangeTrace)}\n`);
     stepTimeline?.write(ch.rank);
     const gpuBytes = bufferPlan(sim.tables, sim.state.capacity, subdomain.nLocal, subdomain.worldSize).reduce((s, x) => s + x.bytes, 0);
-    // the sampled fields leave the GPU once, at the end: this rank's exact sums and batch means
-    const sampleFrames = result.sampleState ? SAMPLE_PARTS.map((p) => result.sampleState![p]) : [];
+    // the sampled fields leave the GPU once, at the end; this rank turns its cells' sums and batch means into fields and
+    // standard errors (the ranks at once) and sends those
+    const tFields = performance.now();
+    const fields = result.sampleState ? rankFields(sim.kase, sim.tables, sim.subdomain, result.sampleState, result.sampleCounters) : null;
+    const fieldsSeconds = (performance.now() - tFields) / 1000;
+    const sampleFrames = fields ? fields.planes : [];
     await ch.send({
       type: 'done',
       summary: {
@@ -240,6 +245,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         surface: { totals: Array.from(sim.surface.totals, (x) => x.toString()), sampledSteps: sim.surface.sampledSteps },
         ...(result.reactionCounts ? { reactionCounts: result.reactionCounts } : {}),
         sampleCounters: { ...result.sampleCounters },
+        ...(fields ? { fieldNames: fields.names, fieldsSeconds } : {}),
         subdomain: { cellBase: sim.subdomain.cellBase, nLocal: sim.subdomain.nLocal },
       },
       frameBytes: sampleFrames.map((f) => f.byteLength),

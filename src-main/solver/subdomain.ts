@@ -99,6 +99,15 @@ export function takeOwnedCells(global: TypedNumbers, sub: Subdomain, grid: Int3,
   forEachRow(sub, grid, (g, l, n) => into.set(global.subarray(g, g + n), l));
 }
 
+/** Global ids of a subdomain's cells in its local order (local cell l is global cell ids[l]). */
+export function ownedCellIds(sub: Subdomain, grid: Int3): Uint32Array {
+  const ids = new Uint32Array(sub.nLocal);
+  forEachRow(sub, grid, (g, l, n) => {
+    for (let k = 0; k < n; k++) ids[l + k] = g + k;
+  });
+  return ids;
+}
+
 /** The numeric typed arrays copyOwnedCells moves between. */
 type TypedNumbers = Float32Array | Float64Array | Uint32Array | Int32Array;
 

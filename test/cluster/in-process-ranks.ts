@@ -11,6 +11,7 @@ import type { Int3 } from '../../src-main/cluster/decomposition/types.js';
 import type { Exchanger } from '../../src-main/solver/migration-exchange.js';
 import { subdomainOf } from '../../src-main/solver/subdomain.js';
 import { redistributeSampleState } from '../../src-main/solver/field-accumulator.js';
+import { rankFields } from '../../src-main/solver/rank-fields.js';
 import type { SampleState } from '../../src-main/solver/sample-buffers.js';
 import { buildTables } from '../../src-main/solver/tables.js';
 
@@ -149,7 +150,8 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
       },
     });
   }));
-  assembler.finish(results.map((x) => x.sampleState));
+  // each rank's fields from its state, placed in global order (as rank-main and run-distributed do)
+  assembler.finish(results.map((x, r) => x.sampleState ? rankFields(c, sims[r].tables, sims[r].subdomain, x.sampleState, x.sampleCounters) : null));
   assembler.fields.counters = { ...results[0].sampleCounters };
   return { assembler, sims, results, decomposition: rebalancer?.decomposition ?? d, events: rebalancer?.events ?? [] };
 }

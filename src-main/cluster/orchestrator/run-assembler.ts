@@ -1,13 +1,13 @@
 // Assembles a multi-rank run from its ranks' submits: sums each step's statistics over the ranks, counts the
-// sampling passes and batch-means blocks by the ranks' rule, places every rank's sampling state (read from its
-// GPU once, at the end) into global cell order (so the fields are bitwise those of one rank), and keeps the
+// sampling passes and batch-means blocks by the ranks' rule, places every rank's fields (computed by each rank from its
+// sampling state, read from its GPU once, at the end) into global cell order (bitwise those of one rank), and keeps the
 // per-rank series (particles, migrants sent and received, exchange time) and the load non-uniformity of every step.
 import type { Case } from '../../common/case-schema.js';
 import type { RankStepRecord } from '../../common/run-record.js';
 import { FieldAccumulator, closeCounters } from '../../solver/field-accumulator.js';
 import { blockSubmits, blockUnitSteps, countStep, samplesAt, type BlockPlan } from '../../solver/submit-plan.js';
 import type { BatchReport, StepStats } from '../../solver/loop-types.js';
-import type { SampleState } from '../../solver/sample-buffers.js';
+import { placeRankFields, type PlacedPart } from '../../solver/rank-fields.js';
 import type { Subdomain } from '../../solver/subdomain.js';
 import { buildTables } from '../../solver/tables.js';
 import { loadNonUniformity } from '../decomposition/load.js';
@@ -28,7 +28,7 @@ export class RunAssembler {
    * particles after each step, summed), and the submit's steps, from which the balancer fits its cost model (by time).
    */
   readonly lastSubmit: { gpuSeconds: number[]; particleSteps: number[]; steps: number };
-  /** Seconds spent placing the ranks' sampling states into global order. */
+  /** Seconds spent placing the ranks' fields and standard errors into global order. */
   foldSeconds = 0;
   /** Submits not yet in from every rank: the reports so far. */
   private readonly pending = new Map<number, (BatchReport | undefined)[]>();
@@ -111,11 +111,19 @@ export class RunAssembler {
     this.subdomains = subdomains;
   }
 
-  /** Places every rank's final sampling state (its local cells of the subdomain in force) into global order; call once after the last submit. */
-  finish(states: (SampleState | null)[]): void {
+  /**
+   * Places every rank's final fields and standard errors (rank-fields.ts: its cells of the subdomain in force, computed
+   * on the rank) into global order; call once after the last submit. Null for every rank: nothing was sampled.
+   */
+  finish(parts: (Pick<PlacedPart, 'names' | 'planes'> | null)[]): void {
     if (this.pending.size > 0) throw new Error(`internal: submits ${[...this.pending.keys()].join(', ')} did not arrive from every rank`);
+    if (parts.every((p) => p === null)) return;
     const t = performance.now();
-    states.forEach((s, rank) => { if (s) this.fields.place(s, this.subdomains[rank]); });
+    const placed = placeRankFields(this.kase.grid.cells, this.kase.grid.cells.reduce((a, b) => a * b, 1), parts.map((p, rank) => {
+      if (!p) throw new Error(`internal: rank ${rank} sent no fields where the others did`);
+      return { sub: this.subdomains[rank], ...p };
+    }));
+    this.fields.usePlaced(placed.fields, placed.errors);
     this.foldSeconds += (performance.now() - t) / 1000;
   }
 

@@ -16,7 +16,7 @@ import { RunCancelled, type LoopResult, type Progress, type SplitStats, type Ste
 import { summarize } from '../../solver/summary.js';
 import { compositionSummary } from '../../solver/composition-summary.js';
 import type { SampleCounters } from '../../solver/field-accumulator.js';
-import { sampleStateOfFrames } from '../../solver/sample-buffers.js';
+import { frameAs } from '../transport/message-codec.js';
 import type { LiveFieldSource } from '../../solver/loop-types.js';
 import type { PhaseTotals } from '../../solver/gpu/phase-timer.js';
 import type { ParticleTotals } from '../../solver/phases/conservation.js';
@@ -126,6 +126,9 @@ interface RankDone {
   phases: ({ name: string } & PhaseTotals)[];
   /** The rank's sampling counters (passes, blocks) at the end. */
   sampleCounters?: SampleCounters;
+  /** The names of the fields whose planes (then their errors') the rank sent with `done`, and the seconds it took to compute them. */
+  fieldNames?: string[];
+  fieldsSeconds?: number;
   start: ParticleTotals;
   end: ParticleTotals;
   capacity: number;
@@ -342,9 +345,9 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     if (outcome.status === 'cancelled') throw new RunCancelled(outcome.reason);
     if (outcome.status === 'failed') throw new Error(outcome.failure.message);
     const dones = ranks.map((r) => done.get(r.rank)!.message.summary as unknown as RankDone);
-    assembler.finish(ranks.map((r) => {
+    assembler.finish(ranks.map((r, k) => {
       const m = done.get(r.rank)!;
-      return m.frames.length > 0 ? sampleStateOfFrames(m.frames) : null;
+      return m.frames.length > 0 ? { names: dones[k].fieldNames ?? [], planes: m.frames.map((f) => frameAs(f, Float64Array)) } : null;
     }));
     // the ranks' counters include their warm-up's passes; they agree with each other by construction
     if (dones[0].sampleCounters) assembler.fields.counters = { ...dones[0].sampleCounters };
@@ -400,8 +403,8 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
     encodeSeconds: Math.max(...dones.map((x) => x.host.encodeSeconds)),
     waitSeconds: Math.max(...dones.map((x) => x.host.waitSeconds)),
     readbackSeconds: Math.max(...dones.map((x) => x.host.readbackSeconds)),
-    // the orchestrator places the ranks' sampling states (sent once, at the end)
-    foldSeconds: a.foldSeconds,
+    // the ranks' fields (each computes its cells' at once, sent once, at the end) and the orchestrator placing them
+    foldSeconds: Math.max(0, ...dones.map((x) => x.fieldsSeconds ?? 0)) + a.foldSeconds,
     submits: dones[0].host.submits,
   };
   const gpuBytes = dones.reduce((s, x) => s + x.gpuBytes, 0);

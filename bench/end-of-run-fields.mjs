@@ -1,0 +1,43 @@
+// The end of a sampled multi-rank run at the hypersonic wedge's full size (4 rcb ranks, 6.4M cells), on the CPU from
+// the compiled out/ (npx tsc -p tsconfig.json first): the old way (the orchestrator places the ranks' raw sampling
+// states and evaluates every cell) against the new (each rank evaluates its cells, rank-fields.ts, the orchestrator
+// places the planes), with the bytes each sends and whether the fields agree bitwise. States are seeded random sums.
+// Usage: node bench/end-of-run-fields.mjs
+import { readFileSync } from 'node:fs';
+import { loadCase } from '../out/src-main/solver/run-case.js';
+import { buildTables } from '../out/src-main/solver/tables.js';
+import { FieldAccumulator } from '../out/src-main/solver/field-accumulator.js';
+import { emptySampleState, sampleLayout, SAMPLE_PARTS } from '../out/src-main/solver/sample-buffers.js';
+import { rankFields, placeRankFields } from '../out/src-main/solver/rank-fields.js';
+import { fieldsSha256 } from '../out/src-main/solver/fields.js';
+import { decompose } from '../out/src-main/cluster/decomposition/index.js';
+import { subdomainOf } from '../out/src-main/solver/subdomain.js';
+const kase = loadCase(JSON.parse(readFileSync(new URL('../resources/cases/hypersonic-wedge.json', import.meta.url), 'utf8')), ['run.steps=1500', 'sampling.start=1000']);
+const tables = buildTables(kase);
+const d = decompose('rcb', kase.grid.cells, 4);
+const subs = d.boxes.map((_, r) => subdomainOf(d, r));
+let seed = 1; const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296);
+const states = subs.map((s) => { const st = emptySampleState(sampleLayout(tables), s.nLocal); for (const k of SAMPLE_PARTS) { const a = st[k]; for (let i = 0; i < a.length; i++) a[i] = k === 'welford' ? rnd() : Math.floor(rnd() * 1e6); } return st; });
+const counters = { samples: 500, blockPasses: 0, blockSubmits: 0, blocks: 20 };
+const mb = (planes) => (planes.reduce((s, p) => s + p.byteLength, 0) / 1e6).toFixed(0);
+/** The orchestrator folding every rank's raw state and evaluating every cell: milliseconds and the fields' hashes. */
+function oldWay() {
+  const t = performance.now();
+  const acc = new FieldAccumulator(kase, tables);
+  acc.counters = { ...counters };
+  states.forEach((s, r) => acc.place(s, subs[r]));
+  const f = acc.fields(), e = acc.errors();
+  return { ms: performance.now() - t, hash: [fieldsSha256(f), fieldsSha256(e)] };
+}
+for (let rep = 0; rep < 2; rep++) {
+  // the old way first (only its hashes kept, so its arrays are garbage when the new way runs, as in a run: one or the other)
+  const { ms: old, hash: oldHash } = oldWay();
+  const perRank = [];
+  const parts = states.map((s, r) => { const t0 = performance.now(); const rf = rankFields(kase, tables, subs[r], s, counters); perRank.push(performance.now() - t0); return { sub: subs[r], ...rf }; });
+  const t = performance.now();
+  const placed = placeRankFields(kase.grid.cells, tables.nCells, parts);
+  const place = performance.now() - t;
+  const same = fieldsSha256(placed.fields) === oldHash[0] && fieldsSha256(placed.errors) === oldHash[1];
+  console.log(`old (orchestrator: place raw states, fields, errors) ${old.toFixed(0)} ms, raw state sent ${mb(states.flatMap((s) => SAMPLE_PARTS.map((k) => s[k])))} MB;`,
+    `new: ranks ${perRank.map((x) => x.toFixed(0)).join('/')} ms (at once: max ${Math.max(...perRank).toFixed(0)}), orchestrator places ${place.toFixed(0)} ms, planes sent ${mb(parts.flatMap((p) => p.planes))} MB; bitwise equal: ${same}`);
+}

@@ -1,0 +1,60 @@
+// The end of a sampled multi-rank run: each rank turns its own cells' sampling state into fields and standard errors
+// (in its process, while the others do theirs) and sends those planes; the orchestrator places them in global cell
+// order. Every field of a cell is a function of that cell's sums, batch means and gas volume alone, so the placed
+// fields are bitwise those of one rank. Before, each rank sent its raw state (every moment's 64-bit run and block sums
+// and the batch means: 312 bytes a cell for one species) and the orchestrator folded and evaluated the whole grid
+// alone (issue 24: "no multi-second gather or fold at the end of a run").
+import type { Case } from '../common/case-schema.js';
+import { FieldAccumulator, type SampleCounters } from './field-accumulator.js';
+import { fieldNamesOf, type FieldName, type Fields } from './fields.js';
+import type { SampleState } from './sample-buffers.js';
+import { copyOwnedCells, ownedCellIds, type Subdomain } from './subdomain.js';
+import type { SolverTables } from './tables.js';
+
+/** A rank's fields and standard errors over its cells (its local order): names, then the field planes followed by the error planes. */
+export interface RankFields {
+  names: FieldName[];
+  planes: Float64Array[];
+}
+
+/** The fields and standard errors of a rank's cells from its sampling state and the run's counters. */
+export function rankFields(kase: Case, t: SolverTables, sub: Subdomain, state: SampleState, counters: SampleCounters): RankFields {
+  const acc = new FieldAccumulator(kase, t, { globalIds: ownedCellIds(sub, kase.grid.cells) });
+  acc.state = state;
+  acc.counters = { ...counters };
+  const fields = acc.fields();
+  const errors = acc.errors();
+  const names = fieldNamesOf(fields);
+  return { names, planes: [...names.map((k) => fields[k]!), ...names.map((k) => errors[k]!)] };
+}
+
+/** One rank's part of the placement: its subdomain and what rankFields gave it (the planes as they arrived). */
+export interface PlacedPart {
+  sub: Subdomain;
+  names: readonly string[];
+  planes: readonly Float64Array[];
+}
+
+/** Every rank's field and error planes placed in global cell order (each rank's cells taken from its own planes). */
+export function placeRankFields(grid: [number, number, number], nCells: number, parts: readonly PlacedPart[]): { fields: Fields; errors: Fields } {
+  const names = parts[0]?.names ?? [];
+  const fields: Record<string, Float64Array> = {};
+  const errors: Record<string, Float64Array> = {};
+  for (const name of names) {
+    fields[name] = new Float64Array(nCells);
+    errors[name] = new Float64Array(nCells);
+  }
+  parts.forEach((p, r) => {
+    if (p.names.join(',') !== names.join(',')) throw new Error(`internal: rank ${r} sent the fields ${p.names.join(', ')} where rank 0 sent ${names.join(', ')}`);
+    if (p.planes.length !== 2 * names.length) throw new Error(`internal: rank ${r} sent ${p.planes.length} field planes for ${names.length} fields (and their errors)`);
+    const n = p.sub.nLocal;
+    p.planes.forEach((plane, k) => {
+      if (plane.length !== n) throw new Error(`internal: rank ${r} sent a field plane of ${plane.length} cells for its ${n}`);
+    });
+    names.forEach((name, k) => {
+      copyOwnedCells(p.planes[k], p.sub, grid, fields[name]);
+      copyOwnedCells(p.planes[names.length + k], p.sub, grid, errors[name]);
+    });
+  });
+  return { fields: fields as Fields, errors: errors as Fields };
+}
