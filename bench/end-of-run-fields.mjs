@@ -35,7 +35,7 @@ for (let rep = 0; rep < 2; rep++) {
   const perRank = [];
   const parts = states.map((s, r) => { const t0 = performance.now(); const rf = rankFields(kase, tables, subs[r], s, counters); perRank.push(performance.now() - t0); return { sub: subs[r], ...rf }; });
   const t = performance.now();
-  const placed = placeRankFields(kase.grid.cells, tables.nCells, parts);
+  const placed = placeRankFields(kase.grid.cells, parts);
   const place = performance.now() - t;
   const same = fieldsSha256(placed.fields) === oldHash[0] && fieldsSha256(placed.errors) === oldHash[1];
   console.log(`old (orchestrator: place raw states, fields, errors) ${old.toFixed(0)} ms, raw state sent ${mb(states.flatMap((s) => SAMPLE_PARTS.map((k) => s[k])))} MB;`,

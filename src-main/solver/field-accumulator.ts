@@ -176,6 +176,7 @@ export class FieldAccumulator {
   /** The run's fields so far in the given cells only (out[k] is cell cellIds[k]). */
   fieldsOfCells(cellIds: ArrayLike<number>): Fields {
     if (this.cells) throw new Error('internal: fieldsOfCells takes global cell ids, and this accumulator holds some cells only');
+    if (this.placed) throw new Error('internal: fieldsOfCells reads the sums, and this accumulator holds fields placed from the ranks');
     const t = this.tables;
     const n = cellIds.length;
     const out = t.sampling ? fieldsOfSums(this.kase, t, this.momentSums(cellIds), this.samples, n) : blankFields(this.kase, t, n);

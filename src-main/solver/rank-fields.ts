@@ -6,15 +6,16 @@
 // alone (issue 24: "no multi-second gather or fold at the end of a run").
 import type { Case } from '../common/case-schema.js';
 import { FieldAccumulator, type SampleCounters } from './field-accumulator.js';
-import { fieldNamesOf, type FieldName, type Fields } from './fields.js';
+import type { Int3 } from '../cluster/decomposition/types.js';
+import { fieldNamesOf, type Fields } from './fields.js';
 import type { SampleState } from './sample-buffers.js';
 import { copyOwnedCells, ownedCellIds, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
 
 /** A rank's fields and standard errors over its cells (its local order): names, then the field planes followed by the error planes. */
 export interface RankFields {
-  names: FieldName[];
-  planes: Float64Array[];
+  names: readonly string[];
+  planes: readonly Float64Array[];
 }
 
 /** The fields and standard errors of a rank's cells from its sampling state and the run's counters. */
@@ -29,14 +30,13 @@ export function rankFields(kase: Case, t: SolverTables, sub: Subdomain, state: S
 }
 
 /** One rank's part of the placement: its subdomain and what rankFields gave it (the planes as they arrived). */
-export interface PlacedPart {
+export interface PlacedPart extends RankFields {
   sub: Subdomain;
-  names: readonly string[];
-  planes: readonly Float64Array[];
 }
 
 /** Every rank's field and error planes placed in global cell order (each rank's cells taken from its own planes). */
-export function placeRankFields(grid: [number, number, number], nCells: number, parts: readonly PlacedPart[]): { fields: Fields; errors: Fields } {
+export function placeRankFields(grid: Int3, parts: readonly PlacedPart[]): { fields: Fields; errors: Fields } {
+  const nCells = grid[0] * grid[1] * grid[2];
   const names = parts[0]?.names ?? [];
   const fields: Record<string, Float64Array> = {};
   const errors: Record<string, Float64Array> = {};

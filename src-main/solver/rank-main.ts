@@ -245,7 +245,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         surface: { totals: Array.from(sim.surface.totals, (x) => x.toString()), sampledSteps: sim.surface.sampledSteps },
         ...(result.reactionCounts ? { reactionCounts: result.reactionCounts } : {}),
         sampleCounters: { ...result.sampleCounters },
-        ...(fields ? { fieldNames: fields.names, fieldsSeconds } : {}),
+        ...(fields ? { fieldNames: [...fields.names], fieldsSeconds } : {}),
         subdomain: { cellBase: sim.subdomain.cellBase, nLocal: sim.subdomain.nLocal },
       },
       frameBytes: sampleFrames.map((f) => f.byteLength),

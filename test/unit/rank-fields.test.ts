@@ -43,7 +43,7 @@ describe('rank fields placed in global order', () => {
     states.forEach((s, r) => global.place(s, subs[r]));
     const parts = states.map((s, r) => ({ sub: subs[r], ...rankFields(kase, t, subs[r], s, counters) }));
     expect(parts[0].names).toContain('n_He');
-    const placed = placeRankFields(kase.grid.cells, t.nCells, parts);
+    const placed = placeRankFields(kase.grid.cells, parts);
     expect(fieldsSha256(placed.fields)).toBe(fieldsSha256(global.fields()));
     expect(fieldsSha256(placed.errors)).toBe(fieldsSha256(global.errors()));
   });
@@ -51,6 +51,6 @@ describe('rank fields placed in global order', () => {
   it('refuses a rank whose fields differ from rank 0\'s', () => {
     const parts = states.map((s, r) => ({ sub: subs[r], ...rankFields(kase, t, subs[r], s, counters) }));
     parts[2] = { ...parts[2], names: parts[2].names.slice(1) };
-    expect(() => placeRankFields(kase.grid.cells, t.nCells, parts)).toThrow(/rank 2 sent the fields/);
+    expect(() => placeRankFields(kase.grid.cells, parts)).toThrow(/rank 2 sent the fields/);
   });
 });

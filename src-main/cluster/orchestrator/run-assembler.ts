@@ -7,7 +7,7 @@ import type { RankStepRecord } from '../../common/run-record.js';
 import { FieldAccumulator, closeCounters } from '../../solver/field-accumulator.js';
 import { blockSubmits, blockUnitSteps, countStep, samplesAt, type BlockPlan } from '../../solver/submit-plan.js';
 import type { BatchReport, StepStats } from '../../solver/loop-types.js';
-import { placeRankFields, type PlacedPart } from '../../solver/rank-fields.js';
+import { placeRankFields, type RankFields } from '../../solver/rank-fields.js';
 import type { Subdomain } from '../../solver/subdomain.js';
 import { buildTables } from '../../solver/tables.js';
 import { loadNonUniformity } from '../decomposition/load.js';
@@ -115,11 +115,11 @@ export class RunAssembler {
    * Places every rank's final fields and standard errors (rank-fields.ts: its cells of the subdomain in force, computed
    * on the rank) into global order; call once after the last submit. Null for every rank: nothing was sampled.
    */
-  finish(parts: (Pick<PlacedPart, 'names' | 'planes'> | null)[]): void {
+  finish(parts: (RankFields | null)[]): void {
     if (this.pending.size > 0) throw new Error(`internal: submits ${[...this.pending.keys()].join(', ')} did not arrive from every rank`);
     if (parts.every((p) => p === null)) return;
     const t = performance.now();
-    const placed = placeRankFields(this.kase.grid.cells, this.kase.grid.cells.reduce((a, b) => a * b, 1), parts.map((p, rank) => {
+    const placed = placeRankFields(this.kase.grid.cells, parts.map((p, rank) => {
       if (!p) throw new Error(`internal: rank ${rank} sent no fields where the others did`);
       return { sub: this.subdomains[rank], ...p };
     }));
