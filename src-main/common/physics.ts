@@ -105,6 +105,18 @@ export function maxwellianFlux(numberDensity: number, temperature: number, mass:
   return ((numberDensity * cmp) / (2 * Math.sqrt(Math.PI))) * (Math.exp(-s * s) + Math.sqrt(Math.PI) * s * (2 - erfc(s)));
 }
 
+/**
+ * Molecules of a drifting Maxwellian, per m^2 per s, that cross a plane along its unit normal faster than `speed`,
+ * each weighted by how much faster: n * integral over v > speed of (v - speed) f(v) dv
+ * = n c_mp [exp(-t^2) / (2 sqrt(pi)) - t erfc(t) / 2], t = (speed - u . normal)/c_mp. Times an area A and dt: the
+ * molecules that cross A within dt and go on more than speed * dt past it. At speed 0 this is maxwellianFlux.
+ */
+export function maxwellianReach(numberDensity: number, temperature: number, mass: number, normalVelocity: number, speed: number): number {
+  const cmp = mostProbableSpeed(temperature, mass);
+  const t = (speed - normalVelocity) / cmp;
+  return Math.max(0, numberDensity * cmp * (Math.exp(-t * t) / (2 * Math.sqrt(Math.PI)) - (t * erfc(t)) / 2));
+}
+
 /** Parker's rotational collision number at temperature t: Z_inf / (1 + pi^(3/2)/2 sqrt(T* / t) + (pi + pi^2/4) T* / t). */
 export function parkerZ(zInf: number, tStar: number, t: number): number {
   const r = tStar / t;

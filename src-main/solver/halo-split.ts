@@ -1,29 +1,77 @@
 // The halo of a split step (multi-rank): the cells of a rank's box that particles arriving from other
 // ranks can reach in one step, i.e. the cells within `depth` layers of a face the rank shares with
-// another rank. The interior pass sorts and collides every other cell while the host exchanges
-// migrants (common.wgsl: SPLIT_PASS). The depth is a guess, not a promise: an arrival beyond it makes
+// another rank (a first guess from the case's gas: arrivalsBeyond). The interior pass sorts and collides
+// every other cell while the host exchanges migrants (common.wgsl: SPLIT_PASS). The depth is a guess, not a promise: an arrival beyond it makes
 // the halo pass redo the whole step (split.wgsl), so results never depend on it, and the loop deepens
-// the halo after such a redo.
-import { mostProbableSpeed } from '../common/physics.js';
-import { FACES } from '../common/case-helpers.js';
+// the halo when a second such redo follows within DEEPEN_WINDOW steps.
+import { maxwellianReach } from '../common/physics.js';
+import { FACES, resolvedFnum } from '../common/case-helpers.js';
 import type { Case } from '../common/case-schema.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
 import type { Subdomain } from './subdomain.js';
 import { hottest } from './tables.js';
 
-/** Standard deviations of the thermal speed the first guess allows for (the fallback covers the rest). */
-const THERMAL_SIGMAS = 6;
+/**
+ * Steps redone per step that the first guess of the depth may expect: a redo costs about one step, and the loop
+ * deepens the halo once two come within DEEPEN_WINDOW steps, so a rare one costs less than a deeper halo every step.
+ */
+export const REDOS_PER_STEP = 0.01;
 
-/** First guess of the halo depth in cells per axis: the fastest flow plus 6 most probable thermal speeds of the hottest, lightest gas, for one dt. */
-export function initialHaloDepth(c: Case): Int3 {
-  const lightest = Math.min(...c.species.map((s) => s.mass));
-  let flow = Math.hypot(...c.initial.velocity);
+/** Steps within which a second arrival beyond the halo makes the loop deepen it (one alone is a tail event: redone, kept). */
+export const DEEPEN_WINDOW = 50;
+
+/** Gas compressed by shocks or cooled at walls is denser than any the case sets: the guess allows for ten times. */
+const DENSITY_MARGIN = 10;
+
+/**
+ * The densest gas, the fastest flow along each axis and the hottest temperature the case sets (initial fill, inflows,
+ * diffuse walls). Gas heated by shocks beyond these is not foreseen: a guess too shallow costs a redone step or two
+ * before the loop deepens the halo, one too deep costs a larger halo pass every step.
+ */
+function extremeGas(c: Case): { density: number; flow: Int3; temperature: number } {
+  const flow: Int3 = [0, 0, 0];
+  let density = 0;
+  const moving = (u: readonly number[]) => u.forEach((v, a) => { flow[a] = Math.max(flow[a], Math.abs(v)); });
+  if (c.initial.kind !== 'empty') {
+    density = c.initial.numberDensity;
+    moving(c.initial.velocity);
+  }
   for (const f of FACES) {
     const b = c.boundaries[f];
-    if (b.type === 'diffuse' || b.type === 'inflow') flow = Math.max(flow, Math.hypot(...b.velocity));
+    if (b.type === 'inflow') density = Math.max(density, b.numberDensity);
+    if (b.type === 'inflow' || b.type === 'diffuse') moving(b.velocity);
   }
-  const speed = flow + THERMAL_SIGMAS * mostProbableSpeed(hottest(c), lightest);
-  return c.grid.cellSize.map((d) => Math.floor((speed * c.run.dt) / d) + 1) as Int3;
+  return { density, flow, temperature: hottest(c) };
+}
+
+/**
+ * Expected arrivals per step that land `depth` layers or more past a face along axis `a`, over `planes` cuts of the
+ * grid's whole cross-section, both ways: the Maxwellian molecules that cross within one dt faster than depth cells
+ * per dt (maxwellianReach), of the densest gas (ten times) at the hottest temperature with the fastest flow, and of
+ * the lightest species.
+ */
+export function arrivalsBeyond(c: Case, a: number, depth: number, planes: number): number {
+  const { density, flow, temperature } = extremeGas(c);
+  if (density === 0) return 0;
+  const lightest = Math.min(...c.species.map((s) => s.mass));
+  const [t1, t2] = [(a + 1) % 3, (a + 2) % 3];
+  const area = c.grid.cells[t1] * c.grid.cellSize[t1] * c.grid.cells[t2] * c.grid.cellSize[t2];
+  const speed = (depth * c.grid.cellSize[a]) / c.run.dt;
+  const n = DENSITY_MARGIN * density;
+  const both = maxwellianReach(n, temperature, lightest, flow[a], speed) + maxwellianReach(n, temperature, lightest, -flow[a], speed);
+  return (planes * both * area * c.run.dt) / resolvedFnum(c);
+}
+
+/**
+ * First guess of the halo depth in cells per axis: the fewest layers past which fewer than REDOS_PER_STEP arrivals a
+ * step are expected over the cuts of `worldSize` ranks (at least one layer; at most the grid).
+ */
+export function initialHaloDepth(c: Case, worldSize = 2): Int3 {
+  return [0, 1, 2].map((a) => {
+    let depth = 1;
+    while (depth < c.grid.cells[a] && arrivalsBeyond(c, a, depth, worldSize) >= REDOS_PER_STEP) depth += 1;
+    return depth;
+  }) as Int3;
 }
 
 /** Whether each axis wraps around (periodic on both faces). */

@@ -27,7 +27,8 @@ import type { PhaseContext } from './phases/phase.js';
 import { SamplePhase } from './phases/sample.js';
 import { SampleKernelChoice, copyTotals, sampleKernelSetting, type SampleKernelName } from './sample-kernel-choice.js';
 import { SortPhase, type SplitPass } from './phases/sort.js';
-import { arrivalsOutsideHalo, haloBits, haloList, initialHaloDepth, periodicAxes, type LocalCells } from './halo-split.js';
+import { expectedMigrants } from './migrant-estimate.js';
+import { DEEPEN_WINDOW, arrivalsOutsideHalo, haloBits, haloList, initialHaloDepth, periodicAxes, type LocalCells } from './halo-split.js';
 import { boxCells } from '../cluster/decomposition/box.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
 import type { ParticleAttribute } from './particle-attributes.js';
@@ -93,7 +94,11 @@ export class Simulation {
    * Split steps (multi-rank): halo depth in cells per axis, steps redone whole so far, periodic axes, whether the
    * halo must be rewritten before the next step, and its bits (for checking arrivals; the cell count is state.haloCells).
    */
-  private readonly halo: { depth: Int3; redos: number; periodic: boolean[]; stale: boolean; bits: Uint32Array<ArrayBuffer>; cells: LocalCells } | null = null;
+  private readonly halo: {
+    depth: Int3; redos: number; periodic: boolean[]; stale: boolean; bits: Uint32Array<ArrayBuffer>; cells: LocalCells;
+    /** The last step with an arrival beyond the halo (a second within DEEPEN_WINDOW steps deepens it). */
+    lastOutside: number | null;
+  } | null = null;
   /**
    * Whether a rank moves the next step's interior part while the host exchanges this step's migrants (move.ts
    * MovePart; on unless placement.earlyMove is false), and whether the live set's interior part has moved so (for
@@ -172,10 +177,19 @@ export class Simulation {
         (records) => arrivalsOutsideHalo(records, this.halo!.bits, this.halo!.cells, this.tables.migrantWords, MIGRANT_CELL_WORD, CELL_WORD.MASK),
         // the next step's injection, and the products of this step and the next (ReactionLedger.room)
         () => injectionMargin(this.tables.injectionPerStep) + (this.reactions?.room(2) ?? 0));
+      // the exchange's buffers sized for the expected migrants now, not in the first steps (bound below in bindAll)
+      const expected = expectedMigrants(kase, subdomain, this.tables.fnum);
+      const largest = Math.ceil(1.25 * Math.max(...expected));
+      const fits = Math.floor(Number(gpu.limits.maxStorageBufferBindingSize) / (4 * this.tables.migrantWords * subdomain.worldSize));
+      if (placement?.segmentCapacity === undefined && largest > this.state.segCap) this.state.growMigrants(Math.min(largest, fits));
+      this.state.ensureArrivals(this.exchange.reserve(expected));
     }
     this.bindAll();
     if (multi) {
-      this.halo = { depth: placement?.haloDepth ?? initialHaloDepth(kase), redos: 0, periodic: periodicAxes(kase), stale: false, bits: new Uint32Array(0), cells: { dense: true, base: 0, localOf: () => -1 } };
+      this.halo = {
+        depth: placement?.haloDepth ?? initialHaloDepth(kase, subdomain.worldSize), redos: 0, lastOutside: null, periodic: periodicAxes(kase), stale: false,
+        bits: new Uint32Array(0), cells: { dense: true, base: 0, localOf: () => -1 },
+      };
       this.writeHalo();
     }
     this.fieldsAcc = multi ? null : new FieldAccumulator(kase, this.tables);
@@ -401,9 +415,12 @@ export class Simulation {
       if (redo) {
         h.redos += 1;
         if (outside > 0) {
-          // one layer deeper on every axis from the next step on
-          h.depth = h.depth.map((d) => d + 1) as Int3;
-          h.stale = true;
+          // a second arrival beyond the halo soon after the last: one layer deeper on every axis from the next step on
+          if (h.lastOutside !== null && s - h.lastOutside <= DEEPEN_WINDOW) {
+            h.depth = h.depth.map((d) => d + 1) as Int3;
+            h.stale = true;
+          }
+          h.lastOutside = s;
         }
         await this.recordRedo(rec, set, detail);
       } else {
@@ -542,6 +559,14 @@ export class Simulation {
       device.queue.writeBuffer(st.stats, this.reactions.tallyOffset(st.statsRing), new Uint32Array(this.tables.reactions!.reactions.length));
     }
     return { steps: out };
+  }
+
+  /** Reads what readBack() reads once before the clock starts, so that its staging buffers exist before the first submit ends. */
+  private async prepareReadBack(): Promise<void> {
+    const st = this.state;
+    await this.readback.read(st.stats, st.stats.size);
+    await this.readback.read(st.ctl, 4 * CTL.WORDS);
+    if (this.tables.sampling) await this.readback.read(st.surfSums, st.surfSums.size);
   }
 
   /** Submits between two particle-total reductions: about one per 4M particles, so they cost ~1 % of the loop. */
@@ -811,6 +836,7 @@ export class Simulation {
     const perBlock = blockSubmits(this.kase, blockPlan.from, blockPlan.steps);
     let submits = carried ? carried.submits : 0;
     this.history = { sampling: { ...this.counters }, submits, startStep, start, totalsOverTime, ...this.reactions?.history() };
+    await this.prepareReadBack();
     await options.beforeClock?.();
     const t0 = performance.now();
     let moved = 0;

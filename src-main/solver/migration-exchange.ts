@@ -148,6 +148,31 @@ export class MigrationExchange {
   }
 
   /**
+   * Sizes the exchange for about `perPeer[d]` migrants a step to each rank d before the first step (an estimate,
+   * migrant-estimate.ts): the first status read copies that many, and the staging buffers of the status read, of a
+   * second read and of the arrivals' upload are made now, not in the first steps, where each new host-visible buffer
+   * holds up every rank. Returns the arrivals a step is sized for (the caller sizes the GPU's arrival buffer).
+   */
+  reserve(perPeer: readonly number[]): number {
+    const { rank, worldSize: W } = this.state.subdomain;
+    const recordBytes = 4 * this.state.tables.migrantWords;
+    let total = 0;
+    for (let d = 0; d < W; d++) {
+      if (d === rank) continue;
+      // the estimate is a mean: 25 % and 4 sigma over it, as the status read's margin once counts come in
+      const n = Math.ceil(1.25 * perPeer[d] + 4 * Math.sqrt(perPeer[d])) + 256;
+      this.expected[d] = n;
+      this.lastCounts[d] = Math.round(perPeer[d]);
+      total += Math.min(n, this.state.segCap);
+    }
+    this.status.get(4 * (CTL.WORDS + W + 1) + total * recordBytes);
+    this.segments.get(total * recordBytes);
+    // arrivals: about as many as leave (the same faces, the same gas)
+    this.uploads.reserve(ARRIVALS_AT + total * recordBytes);
+    return total;
+  }
+
+  /**
    * Records the copy of the control words, migrants per destination (plus misrouted arrivals) and the first
    * `expected[d]` records of each destination's segment into one staging buffer.
    */

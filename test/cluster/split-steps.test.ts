@@ -7,7 +7,7 @@ import type { Case } from '../../src-main/common/case-schema.js';
 import type { Int3 } from '../../src-main/cluster/decomposition/types.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { fieldsSha256 } from '../../src-main/solver/fields.js';
-import { arrivalsOutsideHalo, haloBits, haloCellCount, haloList, initialHaloDepth } from '../../src-main/solver/halo-split.js';
+import { REDOS_PER_STEP, arrivalsBeyond, arrivalsOutsideHalo, haloBits, haloCellCount, haloList, initialHaloDepth } from '../../src-main/solver/halo-split.js';
 import { subdomainOf } from '../../src-main/solver/subdomain.js';
 import { mostProbableSpeed } from '../../src-main/common/physics.js';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
@@ -65,12 +65,27 @@ describe('halo bits', () => {
     expect(arrivalsOutsideHalo(new Uint8Array(words.buffer), bits, { dense: true, base: 103, localOf: () => -1 }, 3, 1, 0x07ffffff)).toBe(2);
   });
 
-  it('first guess: the layers a particle at 6 most probable speeds reaches in one step (2 for collide-box physics)', () => {
+  it('first guess: the fewest layers past which under REDOS_PER_STEP arrivals a step are expected (1 for collide-box physics)', () => {
     const c = longBox();
-    const reach = (6 * mostProbableSpeed(c.initial.temperature, c.species[0].mass) * c.run.dt) / c.grid.cellSize[2];
-    expect(reach).toBeGreaterThan(1);
-    expect(reach).toBeLessThan(2);
-    expect(initialHaloDepth(c)).toEqual([2, 2, 2]);
+    // argon at 273 K crosses a quarter of a cell a step at the most probable speed: arrivals beyond one layer are a
+    // tail of exp(-(dx / (c_mp dt))^2) ~ 1e-8 of the crossings
+    const cmpPerStep = (mostProbableSpeed(c.initial.temperature, c.species[0].mass) * c.run.dt) / c.grid.cellSize[2];
+    expect(cmpPerStep).toBeGreaterThan(0.2);
+    expect(cmpPerStep).toBeLessThan(0.3);
+    expect(initialHaloDepth(c, 2)).toEqual([1, 1, 1]);
+    expect(arrivalsBeyond(c, 2, 1, 2)).toBeLessThan(REDOS_PER_STEP);
+    expect(arrivalsBeyond(c, 2, 0, 2)).toBeGreaterThan(1); // every crossing lands past depth 0
+    // 25 times hotter: c_mp 5 times larger, more than a cell a step: deeper
+    const hot = presetCase('collide-box', ['grid.cells=[6,6,40]', 'initial.temperature=6828']);
+    const depth = initialHaloDepth(hot, 2);
+    expect(depth[2]).toBeGreaterThanOrEqual(3);
+    expect(arrivalsBeyond(hot, 2, depth[2], 2)).toBeLessThan(REDOS_PER_STEP);
+    expect(arrivalsBeyond(hot, 2, depth[2] - 1, 2)).toBeGreaterThanOrEqual(REDOS_PER_STEP);
+    // a flow of 3 cells a step along z: 3 layers more along z, none along x
+    const flowing = presetCase('collide-box', ['grid.cells=[6,6,40]', `initial.velocity=[0,0,${(3 * c.grid.cellSize[2]) / c.run.dt}]`]);
+    const [dx, , dz] = initialHaloDepth(flowing, 2);
+    expect(dx).toBe(1);
+    expect(dz).toBe(4);
   });
 });
 

@@ -26,6 +26,18 @@ export class UploadRing {
     this.slots = Array.from({ length: count }, () => ({ buffer: null, mapped: Promise.resolve(false) }));
   }
 
+  /** Creates every staging buffer of the ring for uploads of up to `bytes` (before a run, instead of in its first steps). */
+  reserve(bytes: number): void {
+    const size = Math.max(16, Math.ceil(bytes / 16) * 16);
+    for (const slot of this.slots) {
+      if (slot.buffer && slot.buffer.size >= size) continue;
+      if (slot.buffer && this.unsubmitted.includes(slot.buffer)) continue; // its copy is not submitted yet: grown on its turn
+      slot.buffer?.destroy();
+      slot.buffer = this.device.createBuffer({ label: this.label, size, usage: MAP_WRITE_COPY_SRC, mappedAtCreation: true });
+      slot.mapped = Promise.resolve(true);
+    }
+  }
+
   /**
    * Uploads `bytes` bytes: `fill` writes them into the mapped staging range, `copy` records the copies out of the
    * staging buffer (source offsets into what `fill` wrote), and they are submitted at once, behind the work already
