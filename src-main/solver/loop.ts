@@ -543,12 +543,14 @@ export class Simulation {
   private async readBack(first: number, count: number, sampled: number): Promise<{ steps: StepStats[] }> {
     const device = this.gpu.device;
     const st = this.state;
-    const stats = new Uint32Array(await this.readback.read(st.stats, st.stats.size));
-    const ctl = new Uint32Array(await this.readback.read(st.ctl, 4 * CTL.WORDS));
+    // one copy and one map for the step ring, the control words and (a sampled submit) the surface sums
+    const [statsBytes, ctlBytes, surfBytes] = await this.readback.readAll(this.readBackSources(sampled > 0));
+    const stats = new Uint32Array(statsBytes);
+    const ctl = new Uint32Array(ctlBytes);
     if (ctl[CTL.OVERFLOW] > 0) throw new Error(overflowMessage(ctl[CTL.OVERFLOW], st.capacity, first, count));
     this.particles = ctl[CTL.N];
     if (sampled > 0) {
-      this.surface.addRaw(new Uint32Array(await this.readback.read(st.surfSums, st.surfSums.size)), sampled);
+      this.surface.addRaw(new Uint32Array(surfBytes), sampled);
       const enc = device.createCommandEncoder({ label: 'clear-surface-sums' });
       enc.clearBuffer(st.surfSums);
       device.queue.submit([enc.finish()]);
@@ -561,12 +563,17 @@ export class Simulation {
     return { steps: out };
   }
 
-  /** Reads what readBack() reads once before the clock starts, so that its staging buffers exist before the first submit ends. */
-  private async prepareReadBack(): Promise<void> {
+  /** What readBack() reads after a submit: the step ring, the control words, and the surface sums when it sampled. */
+  private readBackSources(sampled: boolean): { src: GPUBuffer; bytes: number }[] {
     const st = this.state;
-    await this.readback.read(st.stats, st.stats.size);
-    await this.readback.read(st.ctl, 4 * CTL.WORDS);
-    if (this.tables.sampling) await this.readback.read(st.surfSums, st.surfSums.size);
+    const sources = [{ src: st.stats, bytes: st.stats.size }, { src: st.ctl, bytes: 4 * CTL.WORDS }];
+    if (sampled) sources.push({ src: st.surfSums, bytes: st.surfSums.size });
+    return sources;
+  }
+
+  /** Reads what readBack() reads once before the clock starts, so that its staging buffer exists before the first submit ends. */
+  private async prepareReadBack(): Promise<void> {
+    await this.readback.readAll(this.readBackSources(this.tables.sampling));
   }
 
   /** Submits between two particle-total reductions: about one per 4M particles, so they cost ~1 % of the loop. */
@@ -861,11 +868,15 @@ export class Simulation {
       const tSubmit = performance.now();
       const timesBefore = passes > 0 && this.sampleChoice.measuring ? copyTotals(rec.totals()) : null;
       await rec.submit();
+      // the batch's end in the timeline (between its last step and the next: key 2 s + 1)
+      const boundary = 2 * (this.step + batch) + 1;
+      stepTimeline?.mark(boundary, 'batch-gpu-done');
       this.exchange?.submitted();
       throwIfGpuError(this.gpu);
       if (timesBefore) this.sampleChoice.record(this.submitKernel, timesBefore, rec.totals());
       const tRead = performance.now();
       const got = await this.readBack(this.step + 1, batch, passes);
+      stepTimeline?.mark(boundary, 'batch-read');
       host.encodeSeconds += (tSubmit - tEncode) / 1000;
       host.waitSeconds += (tRead - tSubmit) / 1000;
       host.readbackSeconds += (performance.now() - tRead) / 1000;
@@ -877,6 +888,7 @@ export class Simulation {
         phases: [...this.phaseTotals(rec)].map(([phase, t]) => ({ phase, seconds: t.totalSeconds })),
         gpuSeconds: gpuNow - gpuBefore,
       });
+      stepTimeline?.mark(boundary, 'batch-reported');
       gpuBefore = gpuNow;
       // a reduction over every particle: every submit for small runs, less often for big ones
       submits += 1;

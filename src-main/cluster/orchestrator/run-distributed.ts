@@ -45,11 +45,12 @@ import type { ResumePoint } from '../../solver/checkpoint/checkpoint-load.js';
 
 /** The compiled rank entry (out/src-main/solver/rank-main.js next to this file's out/ twin). */
 /**
- * Node flags of every rank process. A young generation of 64 MB semispaces instead of 16: a rank's host makes some
- * garbage every step, and each scavenge (2-3 ms on a GPU machine) holds up every rank, which wait for its migrants;
- * measured on 4 x H100, scavenges came every ~90 steps on each rank, so some 60 ms of a 400-step 4-rank run.
+ * Node flags of every rank process: young-generation semispaces of 64 MB from the start (V8 starts them at 1 MB and
+ * grows them only as objects survive). A rank's host makes some garbage every step, and each scavenge (2-3 ms on a GPU
+ * machine) holds up every rank, which wait for its migrants: on 4 x H100, scavenges came every ~90 steps on each rank,
+ * some 60 ms of a 400-step 4-rank run.
  */
-const RANK_NODE_FLAGS = ['--max-semi-space-size=64'];
+const RANK_NODE_FLAGS = ['--min-semi-space-size=64', '--max-semi-space-size=64'];
 
 export const RANK_SCRIPT = fileURLToPath(new URL('../../solver/rank-main.js', import.meta.url));
 

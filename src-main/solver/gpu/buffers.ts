@@ -38,6 +38,8 @@ export async function readBuffer(device: GPUDevice, src: GPUBuffer, bytes: numbe
  */
 export class Readback {
   private readonly staging = new Map<GPUBuffer, GPUBuffer>();
+  /** The staging buffer of readAll. */
+  private combined: GPUBuffer | null = null;
 
   constructor(private readonly device: GPUDevice) {}
 
@@ -56,6 +58,39 @@ export class Readback {
       new Uint8Array(into.buffer, into.byteOffset, bytes).set(new Uint8Array(range, 0, bytes));
       return into;
     });
+  }
+
+  /**
+   * Copies bytes [0, bytes) of each source into one staging buffer and maps it once (the read-back after every submit:
+   * one round trip to the GPU instead of one per source); returns a host copy per source, in order.
+   */
+  async readAll(sources: readonly { src: GPUBuffer; bytes: number }[]): Promise<ArrayBuffer[]> {
+    const sizes = sources.map((x) => Math.max(4, Math.ceil(x.bytes / 4) * 4));
+    const total = sizes.reduce((a, b) => a + b, 0);
+    if (!this.combined || this.combined.size < total) {
+      this.combined?.destroy();
+      this.combined = this.device.createBuffer({ label: 'readback:combined', size: total, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
+    }
+    const staging = this.combined;
+    const enc = this.device.createCommandEncoder({ label: 'readback:combined' });
+    let at = 0;
+    sources.forEach((x, k) => {
+      enc.copyBufferToBuffer(x.src, 0, staging, at, sizes[k]);
+      at += sizes[k];
+    });
+    this.device.queue.submit([enc.finish()]);
+    await staging.mapAsync(0x0001, 0, total);
+    try {
+      const range = staging.getMappedRange(0, total);
+      let from = 0;
+      return sources.map((x, k) => {
+        const out = range.slice(from, from + x.bytes);
+        from += sizes[k];
+        return out;
+      });
+    } finally {
+      staging.unmap();
+    }
   }
 
   /** Copies src to its staging buffer, maps it and hands the mapped range to `use` (unmapped afterwards). */
@@ -82,6 +117,8 @@ export class Readback {
   release(): void {
     for (const b of this.staging.values()) b.destroy();
     this.staging.clear();
+    this.combined?.destroy();
+    this.combined = null;
   }
 }
 
