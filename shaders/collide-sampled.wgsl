@@ -1,4 +1,4 @@
-// collide-sampled.wgsl: a collide kernel that also samples (one rank; DSMC_SAMPLE_KERNEL=walk, a benchmark variant):
+// collide-sampled.wgsl: a collide kernel that also samples (chosen by measured time, sample-kernel-choice.ts):
 // each invocation collides its cell (collide.wgsl) and then walks the cell's post-collision particles in device
 // memory, adding their moments to the open block's sums (sample-sums.wgsl) in the order of the sampling pass
 // (sample.wgsl), so the sums are the same bits. On an H100 it saved the pass's re-read where the collisions had just
@@ -31,12 +31,18 @@ fn particle_species(i: u32) -> u32 {
 }
 
 // One invocation per cell: the cell's collisions, then its sampling pass (velocity moments, then internal energies).
+// A rank's interior pass runs it bound to that pass's masked counts (split.wgsl:mask_counts: 0 for a halo cell, which
+// is then neither collided nor sampled here; the halo pass does both once the arrivals are in).
 @compute @workgroup_size(WG_SIZE)
 fn collide_sampled(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                    @builtin(local_invocation_index) li: u32) {
   let c = flat_id(wg, nwg, li);
   collide_cells(c, li, c < params.nLocal);
-  if (c >= params.nLocal) { return; }
+  if (c < params.nLocal) { walk_cell(c); }
+}
+
+// Adds cell c's post-collision particles to the open block's sums (the moments of sample.wgsl:sample_cell).
+fn walk_cell(c: u32) {
   let n = cellCounts[c];
   let mixture = params.nSpecies > 1u;
   for (var s = 0u; s < params.nSpecies; s++) {

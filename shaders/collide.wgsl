@@ -213,7 +213,7 @@ fn collide_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) 
     collide_cells(k, li, k < params.nLocal && !is_halo(k));
   } else {
     let inList = k < ctl[CTL_HALO_CELLS];
-    collide_cells(select(0u, haloList[min(k, arrayLength(&haloList) - 1u)], inList), li, inList);
+    collide_cells(select(0u, halo_cell(k, params.nLocal), inList), li, inList);
   }
 }
 

@@ -78,19 +78,29 @@ const CTL_WORDS: u32 = 14u;
 
 // Split steps of a multi-rank run (src-main/solver/halo-split.ts): the interior pass (SPLIT_PASS 1) sorts
 // and collides the cells that no arriving particle can reach while the host exchanges migrants; the halo
-// pass (SPLIT_PASS 2) then does the halo cells (haloBits: one bit per local cell; haloList: their local
-// ids, CTL_HALO_CELLS of them). When an arrival lands outside the halo, the host redoes the whole step
+// pass (SPLIT_PASS 2) then does the halo cells (`halo`: one bit per local cell in halo_bit_words(nLocal) words,
+// then the halo cells' local ids, CTL_HALO_CELLS of them; one binding for both, so that a kernel binding the
+// halo and the sampling sums stays within 16 storage buffers). When an arrival lands outside the halo, the host redoes the whole step
 // instead (split.wgsl: restore_full, then the plain sort and collide), so results never depend on the guess.
 override SPLIT_PASS: u32 = 0u;
 // Words of the halo work buffer (HALO_WORK in struct-layouts.ts): halo particles the interior pass listed.
 const HW_LISTED: u32 = 0u;
 const HW_WORDS: u32 = 4u;
-@group(0) @binding(31) var<storage, read> haloBits: array<u32>;
-@group(0) @binding(30) var<storage, read> haloList: array<u32>;
+@group(0) @binding(31) var<storage, read> halo: array<u32>;
 
 // True when local cell c is in the halo (arrivals may land there).
 fn is_halo(c: u32) -> bool {
-  return (haloBits[c >> 5u] & (1u << (c & 31u))) != 0u;
+  return (halo[c >> 5u] & (1u << (c & 31u))) != 0u;
+}
+
+// Words of the halo's bits for nLocal local cells (HALO_BIT_WORDS in struct-layouts.ts: at least 4).
+fn halo_bit_words(nLocal: u32) -> u32 {
+  return max(4u, (nLocal + 31u) / 32u);
+}
+
+// The k-th halo cell's local id (k < CTL_HALO_CELLS; a larger k reads the last local cell's entry, within the buffer).
+fn halo_cell(k: u32, nLocal: u32) -> u32 {
+  return halo[halo_bit_words(nLocal) + min(k, nLocal - 1u)];
 }
 
 

@@ -88,7 +88,7 @@ fn add_if_in_cell(a: ptr<function, PassMoments>, i: u32, first: u32, end: u32, v
 // values), 1 adds them.
 override SAMPLE_PART: u32 = 1u;
 override SAMPLE_SIGN: f32 = 1.0;
-// the control words (the halo list's length) and the halo (common.wgsl: haloBits, haloList) of sample_split
+// the control words (the halo list's length) and the halo (common.wgsl: halo) of sample_split
 @group(0) @binding(53) var<storage, read> sampleCtl: array<u32>;
 
 // One invocation per cell: this sampling pass's moments of the cell added to the open block's sums.
@@ -110,7 +110,7 @@ fn sample_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
     if (k < params.nLocal && !is_halo(k)) { sample_cell(k, SAMPLE_SIGN); }
     return;
   }
-  if (k < sampleCtl[CTL_HALO_CELLS]) { sample_cell(haloList[k], SAMPLE_SIGN); }
+  if (k < sampleCtl[CTL_HALO_CELLS]) { sample_cell(halo_cell(k, params.nLocal), SAMPLE_SIGN); }
 }
 
 // Adds local cell c's moments (sign 1) or takes them back (sign -1) to or from the open block's sums.

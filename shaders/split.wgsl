@@ -44,7 +44,7 @@ fn interior_total() {
 fn gather_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) li: u32) {
   let k = flat_id(wg, nwg, li);
-  if (k < ctl[CTL_HALO_CELLS]) { masked[k] = counts[haloList[k]]; }
+  if (k < ctl[CTL_HALO_CELLS]) { masked[k] = counts[halo_cell(k, params.nLocal)]; }
 }
 
 // After the halo scan (into `scanned`): the halo cells' starts follow the interior particles; invocation 0
@@ -55,7 +55,7 @@ fn finish_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
   let k = flat_id(wg, nwg, li);
   let h = ctl[CTL_HALO_CELLS];
   let base = ctl[CTL_N_INTERIOR];
-  if (k < h) { starts[haloList[k]] = base + scanned[k]; }
+  if (k < h) { starts[halo_cell(k, params.nLocal)] = base + scanned[k]; }
   if (k != 0u) { return; }
   var n = base;
   if (h > 0u) { n = n + scanned[h - 1u] + masked[h - 1u]; }

@@ -74,6 +74,16 @@ export function initialHaloDepth(c: Case, worldSize = 2): Int3 {
   }) as Int3;
 }
 
+/** Words of the halo's bits for nLocal local cells (halo_bit_words in common.wgsl: at least 4). */
+export function haloBitWords(nLocal: number): number {
+  return Math.max(4, Math.ceil(nLocal / 32));
+}
+
+/** Bytes of the halo buffer of nLocal local cells: the bits, then room for every local cell's id. */
+export function haloBufferBytes(nLocal: number): number {
+  return 4 * (haloBitWords(nLocal) + Math.max(1, nLocal));
+}
+
 /** Whether each axis wraps around (periodic on both faces). */
 export function periodicAxes(c: Case): [boolean, boolean, boolean] {
   return [0, 1, 2].map((a) => c.boundaries[FACES[2 * a]].type === 'periodic') as [boolean, boolean, boolean];
@@ -86,7 +96,7 @@ export function periodicAxes(c: Case): [boolean, boolean, boolean] {
  */
 export function haloBits(grid: Int3, periodic: readonly boolean[], sub: Subdomain, depth: Int3): Uint32Array<ArrayBuffer> {
   const { lo, hi } = sub.box;
-  const bits = new Uint32Array(Math.max(4, Math.ceil(sub.nLocal / 32)));
+  const bits = new Uint32Array(haloBitWords(sub.nLocal));
   const spans = (a: number) => lo[a] === 0 && hi[a] === grid[a];
   const openLo = [0, 1, 2].map((a) => lo[a] > 0 || (periodic[a] && !spans(a)));
   const openHi = [0, 1, 2].map((a) => hi[a] < grid[a] || (periodic[a] && !spans(a)));

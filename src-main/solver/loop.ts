@@ -28,7 +28,7 @@ import { SamplePhase } from './phases/sample.js';
 import { SampleKernelChoice, copyTotals, sampleKernelSetting, type SampleKernelName } from './sample-kernel-choice.js';
 import { SortPhase, type SplitPass } from './phases/sort.js';
 import { expectedMigrants } from './migrant-estimate.js';
-import { DEEPEN_WINDOW, arrivalsOutsideHalo, haloBits, haloList, initialHaloDepth, periodicAxes, type LocalCells } from './halo-split.js';
+import { DEEPEN_WINDOW, arrivalsOutsideHalo, haloBitWords, haloBits, haloList, initialHaloDepth, periodicAxes, type LocalCells } from './halo-split.js';
 import { boxCells } from '../cluster/decomposition/box.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
 import type { ParticleAttribute } from './particle-attributes.js';
@@ -155,7 +155,7 @@ export class Simulation {
     });
     const share = cellShare(subdomain, this.tables.nCells);
     this.state = new SimState(device, this.tables, placement?.capacity ?? initialCapacity(this.tables, this.chunk, share), this.chunk, subdomain, kase);
-    const setting = sampleKernelSetting(this.tables.sampling, multi, gpu.adapter.software === true, this.tables.reactions !== null);
+    const setting = sampleKernelSetting(this.tables.sampling, gpu.adapter.software === true, this.tables.reactions !== null);
     this.sampleChoice = new SampleKernelChoice(setting);
     this.ctx = { device, cache: this.cache, state: this.state, sampleKernel: setting };
     this.readback = new Readback(device);
@@ -274,18 +274,24 @@ export class Simulation {
   private async recordSplit(rec: PhaseRecorder, set: 0 | 1, which: SplitPass, detail: boolean, part: SplitPart = {}): Promise<void> {
     const sorted = set === 0 ? 1 : 0;
     const { early = false, sample = false, keepSurface = false } = part;
+    // a sampled step samples this pass's cells now (the interior ones before the next step's interior part moves): the
+    // interior ones inside the collide kernel (the walk, timed as collide+sample) or in a pass of their own, the halo
+    // ones in a pass (the halo pass of a walk's step is timed as collide+sample too, so that the kernel choice compares
+    // like with like)
+    const walk = sample && this.submitKernel === 'walk';
+    const collideName = walk ? 'collide+sample' : 'collide';
+    const collide = (p: GPUComputePassEncoder) => (walk && which === 1 ? this.collide.encodeInteriorSampled(p, sorted) : this.collide.encodeSplit(p, sorted, which));
     if (detail) {
       // detailed timing keeps the halo pass apart (stage.halo), to show what waits for the arrivals
       const suffix = which === 2 ? '.halo' : '';
       for (const stage of this.sort.stages) await rec.pass(`sort.${stage}${suffix}`, (p) => this.sort.encodeSplit(p, set, which, stage));
-      await rec.pass(`collide${suffix}`, (p) => this.collide.encodeSplit(p, sorted, which));
+      await rec.pass(`${collideName}${suffix}`, collide);
     } else {
       const continues = which === 2;
       await rec.pass('sort', (p) => this.sort.encodeSplit(p, set, which), continues);
-      await rec.pass('collide', (p) => this.collide.encodeSplit(p, sorted, which), continues);
+      await rec.pass(collideName, collide, continues);
     }
-    // a sampled step samples this pass's cells now: the interior ones before the next step's interior part moves
-    if (sample) {
+    if (sample && (!walk || which === 2)) {
       await rec.pass(detail && which === 2 ? 'sample.halo' : 'sample', (p) => this.sample.encodeSplit(p, sorted, which === 1 ? 'interior' : 'halo'), which === 2 && !detail);
     }
     if (early && keepSurface) {
@@ -322,8 +328,8 @@ export class Simulation {
     h.cells = { dense: isLocalDense(sub, this.kase.grid.cells), base: sub.cellBase, localOf: (g) => localCellOf(sub, this.kase.grid.cells, g) };
     const list = haloList(h.bits);
     this.state.haloCells = list.length;
-    queue.writeBuffer(this.state.haloBits, 0, h.bits);
-    if (list.length > 0) queue.writeBuffer(this.state.haloList, 0, list);
+    queue.writeBuffer(this.state.halo, 0, h.bits);
+    if (list.length > 0) queue.writeBuffer(this.state.halo, 4 * haloBitWords(sub.nLocal), list);
     queue.writeBuffer(this.state.ctl, 4 * CTL.HALO_CELLS, new Uint32Array([list.length]));
     this.sort.sizeHaloPass();
     h.stale = false;

@@ -1,5 +1,5 @@
-// Which kernel samples a one-rank run on a GPU: the sampling pass (sample.wgsl) or the collide kernel walking each
-// cell after its collisions (collide-sampled.wgsl). Both give the same bits (a gas with internal modes too: both add the
+// Which kernel samples a run (each rank of a multi-rank run alike) on a GPU: the sampling pass (sample.wgsl) or the
+// collide kernel walking each cell after its collisions (collide-sampled.wgsl). Both give the same bits (a gas with internal modes too: both add the
 // internal energies with one function, sample-sums.wgsl add_cell_internal); which is faster depends on the case: the
 // walk costs less where the collisions have just read most particles (the scaling box on an H100: 0.87 ms against
 // the pass's 1.01 ms), more where few collide (the 102M cavity: 1.07 ms against 0.80 ms). So the first sampled
@@ -12,17 +12,17 @@ export type SampleKernelName = SampleKernelReport['kernel'];
 export type SampleKernelSetting = SampleKernelName | 'auto';
 
 /**
- * The sampling kernel setting of a run: the pass in a rank of a multi-rank run (a split step collides in two passes)
- * and on a CPU adapter (there the phases a test sees would depend on the machine's load); 'auto' on one rank of a GPU.
- * DSMC_SAMPLE_KERNEL=pass|walk|auto sets it on one rank (benchmarks and tests).
+ * The sampling kernel setting of a run (of each rank of a multi-rank run, whose split steps sample in both passes): the
+ * pass on a CPU adapter (there the phases a test sees would depend on the machine's load) and for reactions; 'auto' on
+ * a GPU. DSMC_SAMPLE_KERNEL=pass|walk|auto sets it (benchmarks and tests).
  */
-export function sampleKernelSetting(sampling: boolean, multiRank: boolean, softwareAdapter: boolean, reactions = false): SampleKernelSetting {
+export function sampleKernelSetting(sampling: boolean, softwareAdapter: boolean, reactions = false): SampleKernelSetting {
   const v = process.env.DSMC_SAMPLE_KERNEL;
   if (v !== undefined && v !== '' && v !== 'walk' && v !== 'pass' && v !== 'auto') {
     throw new Error(`DSMC_SAMPLE_KERNEL=${v}: use pass (a sampling pass of its own), walk (sampling inside the collide kernel of a one-rank run) or auto (the faster of the two, measured), or unset it`);
   }
   // a reacting step appends its products after the collisions, which the walk inside the collide kernel would miss
-  if (!sampling || multiRank || reactions) return 'pass';
+  if (!sampling || reactions) return 'pass';
   if (v === 'pass' || v === 'walk' || v === 'auto') return v;
   return softwareAdapter ? 'pass' : 'auto';
 }
@@ -46,7 +46,8 @@ export class SampleKernelChoice {
   private chosen: SampleKernelName | null;
   private tried = 0;
   private readonly pass = { sample: { seconds: 0, calls: 0 }, collide: { seconds: 0, calls: 0 } };
-  private readonly walk = { fused: { seconds: 0, calls: 0 } };
+  /** The walk's submits: the fused kernel, and sampling passes it still needs (a rank's halo cells). */
+  private readonly walk = { fused: { seconds: 0, calls: 0 }, sample: { seconds: 0, calls: 0 } };
 
   private readonly fixed: SampleKernelName | null;
 
@@ -79,6 +80,7 @@ export class SampleKernelChoice {
       add(this.pass.collide, span('collide'));
     } else {
       add(this.walk.fused, span('collide+sample'));
+      add(this.walk.sample, span('sample'));
     }
     this.tried += 1;
     if (this.tried >= 2 * TRIALS_EACH) this.chosen = this.decide();
@@ -91,12 +93,16 @@ export class SampleKernelChoice {
     return c.walkExtraSeconds < c.passSeconds ? 'walk' : 'pass';
   }
 
-  /** Mean cost per sampled step of each kernel, where measured. */
+  /**
+   * Mean cost per sampled step of each kernel, where measured: the pass's time, and what the walk adds to the collide
+   * kernel plus the sampling passes it still runs (on a rank: its halo cells' pass).
+   */
   private costs(): { passSeconds?: number; walkExtraSeconds?: number } {
     const { sample, collide } = this.pass;
-    const { fused } = this.walk;
+    const { fused, sample: walkSample } = this.walk;
     if (sample.calls === 0 || collide.calls === 0 || fused.calls === 0) return {};
-    return { passSeconds: sample.seconds / sample.calls, walkExtraSeconds: fused.seconds / fused.calls - collide.seconds / collide.calls };
+    const extra = fused.seconds / fused.calls - collide.seconds / collide.calls + walkSample.seconds / fused.calls;
+    return { passSeconds: sample.seconds / sample.calls, walkExtraSeconds: extra };
   }
 
   /** The choice so far, for the run's summary. */

@@ -14,6 +14,7 @@ import type { SolverTables } from './tables.js';
 import { REACTION_TABLE_BYTES, packReactionTable } from './reaction-tables.js';
 import type { Case } from '../common/case-schema.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
+import { haloBufferBytes } from './halo-split.js';
 
 const UNIFORM = 0x40 | 0x08; // UNIFORM | COPY_DST
 
@@ -73,8 +74,8 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
       plan.push({ label: `cell.counts.${set}`, bytes: 4 * nLocal });
     }
     plan.push({ label: 'split.haloParticles', bytes: 4 * capacity }, { label: 'split.haloWork', bytes: 4 * HALO_WORK.WORDS });
-    for (const a of ['split.masked', 'split.scanned', 'split.savedSigmaCrMax', 'split.savedRemainder', 'split.haloList']) plan.push({ label: a, bytes: 4 * nLocal });
-    plan.push({ label: 'split.haloBits', bytes: 4 * Math.max(4, Math.ceil(nLocal / 32)) });
+    for (const a of ['split.masked', 'split.scanned', 'split.savedSigmaCrMax', 'split.savedRemainder']) plan.push({ label: a, bytes: 4 * nLocal });
+    plan.push({ label: 'split.halo', bytes: haloBufferBytes(nLocal) });
     for (const set of ['A', 'B']) plan.push({ label: `migrate.out.${set}`, bytes: 4 * t.migrantWords * worldSize * initialSegmentCapacity(capacity, worldSize) });
     plan.push({ label: 'migrate.arrivals', bytes: 4 * t.migrantWords * initialSegmentCapacity(capacity, worldSize) });
   }
@@ -160,16 +161,18 @@ export class SimState {
   /** Particles arrived from other ranks, before append_arrivals (multi-rank; grown as needed). */
   arrivals: GPUBuffer;
   segCap: number;
-  /** Split steps (multi-rank; stubs otherwise): one bit per local cell in the halo, and the halo cells' local ids, written by the loop (halo-split.ts). */
-  haloBits!: GPUBuffer;
-  haloList!: GPUBuffer;
+  /**
+   * Split steps (multi-rank; a stub otherwise): one bit per local cell in the halo (haloBitWords words), then the halo
+   * cells' local ids, written by the loop (halo-split.ts).
+   */
+  halo!: GPUBuffer;
   /**
    * Split steps: the particles of halo cells the interior pass met (their indices; the halo pass scatters those and the
    * arrivals instead of scanning every particle), and the words of HALO_WORK (the list length).
    */
   haloParticles: GPUBuffer;
   readonly haloWork: GPUBuffer;
-  /** Entries of haloList in use (the halo pass's per-cell dispatches). */
+  /** Halo cells listed in `halo` (the halo pass's per-cell dispatches). */
   haloCells = 0;
   /** Split steps: this pass's cell counts, the halo scan, and the per-cell collision state saved before the interior pass. */
   split!: { masked: GPUBuffer; scanned: GPUBuffer; savedSigmaCrMax: GPUBuffer; savedRemainder: GPUBuffer };
@@ -302,8 +305,7 @@ export class SimState {
   private makeSplitBuffers(): void {
     const device = this.device;
     const bytes = this.multiRank ? 4 * this.nLocal : 16;
-    this.haloBits = makeBuffer(device, 'split.haloBits', this.multiRank ? 4 * Math.max(4, Math.ceil(this.nLocal / 32)) : 16);
-    this.haloList = makeBuffer(device, 'split.haloList', this.multiRank ? 4 * Math.max(4, this.nLocal) : 16);
+    this.halo = makeBuffer(device, 'split.halo', this.multiRank ? haloBufferBytes(this.nLocal) : 16);
     this.split = {
       masked: makeBuffer(device, 'split.masked', bytes),
       scanned: makeBuffer(device, 'split.scanned', bytes),
@@ -341,7 +343,7 @@ export class SimState {
     const device = this.device;
     const old = this.subdomain;
     const oldStarts = this.starts;
-    for (const b of [this.sigmaCrMax, this.remainder, this.haloBits, this.haloList, ...Object.values(this.split)]) b.destroy();
+    for (const b of [this.sigmaCrMax, this.remainder, this.halo, ...Object.values(this.split)]) b.destroy();
     this.destroyPair(this.countsBySet);
     this.subdomain = sub;
     this.nLocal = sub.nLocal;

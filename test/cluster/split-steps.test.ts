@@ -271,3 +271,42 @@ describe('early moves (the next step\'s interior part moved while this step\'s m
     expect(sims[1].splitStats()!.redos).toBeGreaterThan(0);
   });
 });
+
+describe('sampling inside the split collide (the walk, DSMC_SAMPLE_KERNEL=walk) on ranks', () => {
+  /** Runs `c` on one rank with the sampling pass and on `ranks` ranks with the walk; both fields and stats must agree. */
+  async function walkAgainstPass(c: Case, method: 'slab' | 'rcb', ranks: number, options: { haloDepth?: Int3 } = {}) {
+    const saved = process.env.DSMC_SAMPLE_KERNEL;
+    try {
+      process.env.DSMC_SAMPLE_KERNEL = 'pass';
+      const { result } = await simulate(gpu, c, { timing: 'off' });
+      process.env.DSMC_SAMPLE_KERNEL = 'walk';
+      const { assembler, sims, results } = await runInProcessRanks(gpu, c, method, ranks, undefined, options);
+      expect(results.every((r) => r.sampleKernel.kernel === 'walk')).toBe(true);
+      expect(result.sampleKernel.kernel).toBe('pass');
+      expect(invariantStats(assembler.stepStats)).toEqual(invariantStats(result.stepStats));
+      expect(fieldsSha256(assembler.fields.fields())).toBe(fieldsSha256(result.fields));
+      expect(result.samples).toBeGreaterThan(10);
+      return sims.map((s) => s.splitStats()!);
+    } finally {
+      if (saved === undefined) delete process.env.DSMC_SAMPLE_KERNEL;
+      else process.env.DSMC_SAMPLE_KERNEL = saved;
+    }
+  }
+
+  it.each([['slab', 2], ['rcb', 4]] as const)('%s over %i ranks: bitwise one rank sampled by the pass, steps moved early', async (method, ranks) => {
+    for (const s of await walkAgainstPass(longBox(), method, ranks)) expect(s.earlyMoves).toBeGreaterThan(10);
+  });
+
+  it('with no halo: redone sampled steps take the walk\'s interior sums back exactly, bitwise one rank', async () => {
+    const split = await walkAgainstPass(longBox(), 'slab', 2, { haloDepth: [0, 0, 0] });
+    for (const s of split) expect(s.redos).toBeGreaterThan(0);
+  });
+
+  it('vibrating N2: the internal energies sampled by the walk, bitwise one rank', async () => {
+    const c = presetCase('collide-box', [
+      'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]', 'initial.vibrationalTemperature=3000',
+      'grid.cells=[6,6,40]', 'run.steps=30', 'sampling.enabled=true', 'sampling.start=5', 'sampling.interval=1', 'initial.velocity=[0,0,600]',
+    ]);
+    await walkAgainstPass(c, 'slab', 2);
+  });
+});

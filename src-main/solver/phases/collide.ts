@@ -1,7 +1,7 @@
 // Collision phase: Bird's NTC scheme per cell on the cell-sorted particles (collide.wgsl). A rank of
-// a multi-rank run collides in two passes per step (interior cells, then halo cells; sort.ts). On a sampled step of
-// a one-rank run the same kernel can also sample each cell after its collisions (collide-sampled.wgsl), when that
-// is the faster (sample-kernel-choice.ts).
+// a multi-rank run collides in two passes per step (interior cells, then halo cells; sort.ts). On a sampled step
+// the same kernel can also sample each cell after its collisions (collide-sampled.wgsl; on ranks in the interior pass),
+// when that is the faster (sample-kernel-choice.ts).
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import type { Phase, PhaseContext } from './phase.js';
@@ -16,6 +16,8 @@ export class CollidePhase implements Phase {
   private groups: GPUBindGroup[] = [];
   private sampledGroups: GPUBindGroup[] = [];
   private splitGroups: Record<SplitPass, GPUBindGroup[]> = { 1: [], 2: [] };
+  /** A rank's interior pass with the sampled kernel: bound to the pass's masked counts (0 for halo cells). */
+  private interiorSampledGroups: GPUBindGroup[] = [];
 
   constructor(private readonly ctx: PhaseContext) {
     this.pipeline = ctx.cache.get({ file: 'collide.wgsl', entry: 'collide', modules: ['body.wgsl', 'react.wgsl'] });
@@ -37,14 +39,19 @@ export class CollidePhase implements Phase {
     };
     this.groups = s.sets.map((_, k) => bindBuffers(device, this.pipeline, `collide-${k}`, table(k)));
     if (this.sampledPipeline) {
+      // the walk's table: no reactions (react-none.wgsl), the open block's sums
       const b = s.sample;
-      this.sampledGroups = s.sets.map((_, k) =>
-        bindBuffers(device, this.sampledPipeline!, `collide-sampled-${k}`, { ...withoutReactions(table(k)), 50: b.blockLo, 51: b.blockHi, 52: b.flags }));
+      const sampledTable = (k: number) => ({ ...withoutReactions(table(k)), 50: b.blockLo, 51: b.blockHi, 52: b.flags });
+      this.sampledGroups = s.sets.map((_, k) => bindBuffers(device, this.sampledPipeline!, `collide-sampled-${k}`, sampledTable(k)));
+      if (s.multiRank) {
+        this.interiorSampledGroups = s.sets.map((_, k) =>
+          bindBuffers(device, this.sampledPipeline!, `collide-interior-sampled-${k}`, { ...sampledTable(k), 3: s.split.masked }));
+      }
     }
     if (!this.splitPipelines) return;
     for (const which of [1, 2] as const) {
       this.splitGroups[which] = s.sets.map((_, k) =>
-        bindBuffers(device, this.splitPipelines![which], `collide-split-${which}-${k}`, { ...table(k), 30: s.haloList, 31: s.haloBits }));
+        bindBuffers(device, this.splitPipelines![which], `collide-split-${which}-${k}`, { ...table(k), 31: s.halo }));
     }
   }
 
@@ -70,6 +77,19 @@ export class CollidePhase implements Phase {
     pass.setPipeline(this.splitPipelines[which]);
     pass.setBindGroup(0, this.splitGroups[which][set]);
     pass.dispatchWorkgroups(...dispatchDims(which === 1 ? nLocal : Math.max(1, haloCells), WORKGROUP_SIZE));
+  }
+
+  /**
+   * A rank's interior pass, collided and sampled cell by cell (collide_sampled on the pass's masked counts, so the
+   * halo cells are left for the halo pass), in place of encodeSplit(set, 1) and the interior cells' sampling pass.
+   */
+  encodeInteriorSampled(pass: GPUComputePassEncoder, set: 0 | 1): void {
+    if (!this.sampledPipeline || this.interiorSampledGroups.length === 0) {
+      throw new Error('internal: the sampled interior pass exists only on ranks of a sampled run, unless the sampling pass is fixed');
+    }
+    pass.setPipeline(this.sampledPipeline);
+    pass.setBindGroup(0, this.interiorSampledGroups[set]);
+    pass.dispatchWorkgroups(...dispatchDims(this.ctx.state.nLocal, WORKGROUP_SIZE));
   }
 }
 

@@ -53,7 +53,7 @@ export class SamplePhase implements Phase {
     };
     this.groups = s.sets.map((_, k) => bindBuffers(device, this.pipeline, `sample-${k}`, table(k)));
     if (this.split) {
-      const splitTable = (k: number) => ({ ...table(k), 30: s.haloList, 31: s.haloBits, 53: s.ctl });
+      const splitTable = (k: number) => ({ ...table(k), 31: s.halo, 53: s.ctl });
       const groups = (which: SplitSample) => s.sets.map((_, k) => bindBuffers(device, this.split![which], `sample-${which}-${k}`, splitTable(k)));
       this.splitGroups = { interior: groups('interior'), halo: groups('halo'), undoInterior: groups('undoInterior') };
     }

@@ -124,18 +124,18 @@ export class SortPhase implements Phase {
       p.scan.bind(sp.masked, which === 1 ? s.starts : sp.scanned);
       // the interior pass also saves the per-cell collision state; the halo pass reads the halo list
       const mask = (counts: GPUBuffer, k: number) => bindBuffers(device, p.mask, `split-mask-${which}-${k}`, which === 1
-        ? { 0: s.params, 2: counts, 3: sp.masked, 31: s.haloBits, 7: s.sigmaCrMax, 8: s.remainder, 9: sp.savedSigmaCrMax, 10: sp.savedRemainder }
-        : { 1: s.ctl, 2: counts, 3: sp.masked, 30: s.haloList });
+        ? { 0: s.params, 2: counts, 3: sp.masked, 31: s.halo, 7: s.sigmaCrMax, 8: s.remainder, 9: sp.savedSigmaCrMax, 10: sp.savedRemainder }
+        : { 0: s.params, 1: s.ctl, 2: counts, 3: sp.masked, 31: s.halo });
       p.groups.total = bindBuffers(device, p.total, `split-total-${which}`, which === 1
         ? { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts, 11: s.haloWork }
-        : { 1: s.ctl, 3: sp.masked, 4: s.starts, 5: s.stats, 6: sp.scanned, 30: s.haloList });
+        : { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts, 5: s.stats, 6: sp.scanned, 31: s.halo });
       p.groups.perSet = sets.map((b, k) => ({
         mask: mask(s.countsOf(k as 0 | 1), k),
         // the split scatters leave the live count to finish_halo: no counts or statistics bindings
         scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, {
-          ...withoutKeys(b.scatter, [3, 7]), 31: s.haloBits, 32: s.haloParticles, 33: s.haloWork,
+          ...withoutKeys(b.scatter, [3, 7]), 31: s.halo, 32: s.haloParticles, 33: s.haloWork,
         }),
-        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 31: s.haloBits, 32: s.haloParticles, 33: s.haloWork }),
+        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 31: s.halo, 32: s.haloParticles, 33: s.haloWork }),
         permute: bindBuffers(device, p.permute, `split-permute-${which}-${k}`, b.permute),
         rotation: p.permuteRotation ? bindBuffers(device, p.permuteRotation, `split-permute-rotation-${which}-${k}`, b.rotation) : null,
       }));
