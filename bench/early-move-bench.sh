@@ -24,6 +24,8 @@
 #   wedge-counts  the wedge on N ranks rebalanced by counts at UN > 10 %
 #   wedge-model  the wedge on N ranks: default, and rebalanced by the measured cost model at 10 and 20 %
 #   sampled-base  the box sampled every step on 1 and N ranks, new build against the base build, and unsampled on N and 1
+#   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
+#             the wedge's default on N ranks
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
 # Usage: source .device-carry/setup.sh && bash bench/early-move-bench.sh N STEPS PART...
 set -uo pipefail
@@ -226,6 +228,24 @@ for part in "$@"; do
       run "box-$n-base-2" "${basebox[@]}" --ranks "$n"
       run "box-$n-new-2" "${box[@]}" --ranks "$n"
       run "box-$n-base-detail" "${basebox[@]}" --ranks "$n" --detail
+      run "wedge-$n-base" node bin-base/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      ;;
+    session-ab)
+      # this session's changes against a base build (bin-base/dsmc.js), interleaved on one machine: the box on N ranks
+      # three times each, sampled every step twice each, on 2 ranks twice each, and the wedge's default on N ranks
+      [ -f bin-base/dsmc.js ] || { echo "session-ab: no bin-base/dsmc.js (unpack the base build first)"; continue; }
+      basebox=(node bin-base/dsmc.js run scaling-box --set run.steps="$steps")
+      for k in 1 2 3; do
+        run "box-$n-new-$k" "${box[@]}" --ranks "$n"
+        run "box-$n-base-$k" "${basebox[@]}" --ranks "$n"
+      done
+      for k in 1 2; do
+        run "box-$n-sampled-new-$k" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+        run "box-$n-sampled-base-$k" "${basebox[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+        run "box-2-new-$k" "${box[@]}" --ranks 2
+        run "box-2-base-$k" "${basebox[@]}" --ranks 2
+      done
+      run "wedge-$n-new" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
       run "wedge-$n-base" node bin-base/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
       ;;
     *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, wedge-final, eight)"; exit 2 ;;
