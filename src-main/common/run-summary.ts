@@ -53,6 +53,8 @@ export interface RunSummary {
   samples: number;
   /** Which kernel sampled a one-rank run and why (absent before it was reported, and in multi-rank runs). */
   sampleKernel?: SampleKernelReport;
+  /** Sampled multi-rank runs: which kernel sampled each rank and why (each rank measures its own). */
+  sampleKernels?: ({ rank: number } & SampleKernelReport)[];
   fieldsSha256: string;
   /** Particles the buffers hold before they grow. */
   capacity: number;

@@ -244,6 +244,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         // exact integer surface sums (decimal strings: JSON has no 64-bit integers); the orchestrator adds them up
         surface: { totals: Array.from(sim.surface.totals, (x) => x.toString()), sampledSteps: sim.surface.sampledSteps },
         ...(result.reactionCounts ? { reactionCounts: result.reactionCounts } : {}),
+        ...(result.sampleKernel ? { sampleKernel: definedMembers(result.sampleKernel) } : {}),
         sampleCounters: { ...result.sampleCounters },
         ...(fields ? { fieldNames: [...fields.names], fieldsSeconds } : {}),
         subdomain: { cellBase: sim.subdomain.cellBase, nLocal: sim.subdomain.nLocal },
@@ -291,4 +292,9 @@ try {
   // the orchestrator acknowledges the report once the run is marked failed with it; without that, the exit waits a moment
   const acknowledged = await channel.receive('error-ack', ERROR_ACK_TIMEOUT_MS).then(() => true, () => false);
   await closeAndExit(channel, 1, acknowledged);
+}
+
+/** An object's members that are not undefined (a message's JSON has no undefined). */
+function definedMembers(o: object): Record<string, string | number | boolean> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Record<string, string | number | boolean>;
 }

@@ -64,6 +64,9 @@ describe.each([
     expect(many.fieldsSha256).toBe(one.fieldsSha256);
     // the host time of folding the sampled fields: the solver's in a one-rank run, the orchestrator's here
     for (const s of [one, many]) expect((s.host as { foldSeconds: number }).foldSeconds).toBeGreaterThan(0);
+    // which kernel sampled each rank (the pass on a CPU adapter, as on one rank)
+    expect(many.sampleKernels).toEqual(Array.from({ length: ranks }, (_, rank) => ({ rank, kernel: 'pass', how: 'fixed' })));
+    expect(one.sampleKernel).toEqual({ kernel: 'pass', how: 'fixed' });
     const phases = Object.keys(many.phases as object);
     expect(phases).toContain('exchange');
     expect(recordedSteps(many.runId as number)).toEqual(recordedSteps(one.runId as number));

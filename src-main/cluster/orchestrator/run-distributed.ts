@@ -11,7 +11,7 @@ import type { SurfaceSums } from '../../common/surface-layout.js';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Case } from '../../common/case-schema.js';
-import type { RunSummary } from '../../common/run-summary.js';
+import type { RunSummary, SampleKernelReport } from '../../common/run-summary.js';
 import { RunCancelled, type LoopResult, type Progress, type SplitStats, type StepStats } from '../../solver/loop-types.js';
 import { summarize } from '../../solver/summary.js';
 import { compositionSummary } from '../../solver/composition-summary.js';
@@ -155,6 +155,8 @@ interface RankDone {
   surface: { totals: string[]; sampledSteps: number };
   /** Reacting runs: how many times each reaction happened on the rank. */
   reactionCounts?: number[];
+  /** Sampled runs: which kernel sampled the rank and why (absent from older ranks). */
+  sampleKernel?: SampleKernelReport;
 }
 
 /** The largest value of each part over the ranks (the slowest rank sets the pace). */
@@ -440,6 +442,8 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
   summary.loadNonUniformityMean = un.length > 0 ? un.reduce((s, x) => s + x, 0) / un.length : 0;
   summary.rankAdapters = ranks.map((r) => ({ rank: r.rank, gpu: r.gpu, pinned: r.pinned, description: r.adapter.description }));
   summary.splitSteps = dones.flatMap((x, rank) => (x.split ? [{ rank, ...x.split }] : []));
+  // each rank chooses its sampling kernel by its own measured times (the same bits either way)
+  if (tables.sampling) summary.sampleKernels = dones.flatMap((x, rank) => (x.sampleKernel ? [{ rank, ...x.sampleKernel }] : []));
   summary.surface = surfaceSummary(c, tables, surfaceSums);
   return { summary, assembler: a, decomposition: d, ranks, rankPhases: dones.map((x, rank) => ({ rank, phases: x.phases })), rankSteps: a.rankSteps, tables, surface: surfaceSums,
     stoppedAtStep: steps < planned ? lastStep : null };
