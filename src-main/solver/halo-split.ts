@@ -1,9 +1,9 @@
 // The halo of a split step (multi-rank): the cells of a rank's box that particles arriving from other
 // ranks can reach in one step, i.e. the cells within `depth` layers of a face the rank shares with
 // another rank (a first guess from the case's gas: arrivalsBeyond). The interior pass sorts and collides
-// every other cell while the host exchanges migrants (common.wgsl: SPLIT_PASS). The depth is a guess, not a promise: an arrival beyond it makes
-// the halo pass redo the whole step (split.wgsl), so results never depend on it, and the loop deepens
-// the halo when a second such redo follows within DEEPEN_WINDOW steps.
+// every other cell while the host exchanges migrants (common.wgsl: SPLIT_PASS). The depth is a guess, not a
+// promise: an arrival beyond it makes the halo pass redo the whole step (split.wgsl), so results never depend
+// on it, and the loop deepens the halo when a second such redo follows within DEEPEN_WINDOW steps.
 import { maxwellianReach } from '../common/physics.js';
 import { FACES, resolvedFnum } from '../common/case-helpers.js';
 import type { Case } from '../common/case-schema.js';

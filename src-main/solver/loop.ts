@@ -178,11 +178,7 @@ export class Simulation {
         // the next step's injection, and the products of this step and the next (ReactionLedger.room)
         () => injectionMargin(this.tables.injectionPerStep) + (this.reactions?.room(2) ?? 0));
       // the exchange's buffers sized for the expected migrants now, not in the first steps (bound below in bindAll)
-      const expected = expectedMigrants(kase, subdomain, this.tables.fnum);
-      const largest = Math.ceil(1.25 * Math.max(...expected));
-      const fits = Math.floor(Number(gpu.limits.maxStorageBufferBindingSize) / (4 * this.tables.migrantWords * subdomain.worldSize));
-      if (placement?.segmentCapacity === undefined && largest > this.state.segCap) this.state.growMigrants(Math.min(largest, fits));
-      this.state.ensureArrivals(this.exchange.reserve(expected));
+      this.exchange.reserve(expectedMigrants(kase, subdomain, this.tables.fnum), placement?.segmentCapacity === undefined);
     }
     this.bindAll();
     if (multi) {

@@ -89,6 +89,11 @@ interface PreparedStatus {
   segCap: number;
 }
 
+/** Records a status read copies for a destination expecting about `count` migrants that may grow by `growth`: 4 sigma of the count's noise and 256 more. */
+function statusReadCount(count: number, growth: number): number {
+  return Math.ceil(count + growth + 4 * Math.sqrt(count)) + 256;
+}
+
 /** A MAP_READ staging buffer that grows as needed. */
 class Staging {
   private buffer: GPUBuffer | null = null;
@@ -151,25 +156,33 @@ export class MigrationExchange {
    * Sizes the exchange for about `perPeer[d]` migrants a step to each rank d before the first step (an estimate,
    * migrant-estimate.ts): the first status read copies that many, and the staging buffers of the status read, of a
    * second read and of the arrivals' upload are made now, not in the first steps, where each new host-visible buffer
-   * holds up every rank. Returns the arrivals a step is sized for (the caller sizes the GPU's arrival buffer).
+   * holds up every rank; the migrant segments (unless `growSegments` is false: a test's fixed size) and the GPU's
+   * arrival buffer grow to it. The caller binds the phases afterwards.
    */
-  reserve(perPeer: readonly number[]): number {
+  reserve(perPeer: readonly number[], growSegments = true): void {
     const { rank, worldSize: W } = this.state.subdomain;
     const recordBytes = 4 * this.state.tables.migrantWords;
+    // the estimate is a mean: 25 % over it (and the status read's noise margin)
+    const expected = perPeer.map((n, d) => (d === rank ? 0 : statusReadCount(n, 0.25 * n)));
+    const largest = Math.max(...expected);
+    if (growSegments && largest > this.state.segCap) this.state.growMigrants(Math.min(largest, this.segmentsThatFit()));
     let total = 0;
     for (let d = 0; d < W; d++) {
       if (d === rank) continue;
-      // the estimate is a mean: 25 % and 4 sigma over it, as the status read's margin once counts come in
-      const n = Math.ceil(1.25 * perPeer[d] + 4 * Math.sqrt(perPeer[d])) + 256;
-      this.expected[d] = n;
+      this.expected[d] = expected[d];
       this.lastCounts[d] = Math.round(perPeer[d]);
-      total += Math.min(n, this.state.segCap);
+      total += Math.min(expected[d], this.state.segCap);
     }
     this.status.get(4 * (CTL.WORDS + W + 1) + total * recordBytes);
     this.segments.get(total * recordBytes);
     // arrivals: about as many as leave (the same faces, the same gas)
     this.uploads.reserve(ARRIVALS_AT + total * recordBytes);
-    return total;
+    this.state.ensureArrivals(total);
+  }
+
+  /** Migrant slots per destination that fit the adapter's binding size (every destination's segment lies in one binding). */
+  private segmentsThatFit(): number {
+    return Math.floor(Number(this.gpu.limits.maxStorageBufferBindingSize) / (4 * this.state.tables.migrantWords * this.state.subdomain.worldSize));
   }
 
   /**
@@ -278,7 +291,7 @@ export class MigrationExchange {
     const { device } = this.gpu;
     // every destination's segment lies in one binding: grow with headroom, but never past the adapter's binding size
     const { worldSize } = this.state.subdomain;
-    const fits = Math.floor(Number(this.gpu.limits.maxStorageBufferBindingSize) / (4 * this.state.tables.migrantWords * worldSize));
+    const fits = this.segmentsThatFit();
     if (largest > fits) {
       throw new Error(`rank ${this.state.subdomain.rank}: ${largest} particles left for one rank in one step, more than the migrant buffer's binding holds ` +
         `(${fits} per destination on ${worldSize} ranks): use a smaller run.dt (fewer cells crossed per step) or fewer ranks`);
@@ -357,8 +370,7 @@ export class MigrationExchange {
     // the last step's growth where the flow is still developing, and 4 sigma of the count's noise; a step over it reads
     // the rest in a second round trip
     for (let d = 0; d < worldSize; d++) {
-      const growth = Math.max(0.05 * counts[d], 2 * (counts[d] - this.lastCounts[d]));
-      this.expected[d] = Math.ceil(counts[d] + growth + 4 * Math.sqrt(counts[d])) + 256;
+      this.expected[d] = statusReadCount(counts[d], Math.max(0.05 * counts[d], 2 * (counts[d] - this.lastCounts[d])));
       this.lastCounts[d] = counts[d];
     }
     let sent = 0;
