@@ -91,6 +91,11 @@ fn local_cell(i: u32) -> u32 {
 
 // Split steps: the particles of halo cells the interior pass met (indices), and their count (common.wgsl: HW_LISTED).
 @group(0) @binding(32) var<storage, read_write> haloParticles: array<u32>;
+// Split steps, interior pass: per local cell, nonzero when one of its particles is not a moved particle of the interior
+// side of the step before (split.wgsl:mask_counts clears it, scatter_interior sets it, rank_split reads it): the
+// particles of an unmarked cell are all ordered by index, as on one rank.
+@group(0) @binding(37) var<storage, read_write> mixedRW: array<atomic<u32>>;
+@group(0) @binding(37) var<storage, read> mixed: array<u32>;
 @group(0) @binding(33) var<storage, read_write> haloWork: array<atomic<u32>>;
 var<workgroup> wgListed: atomic<u32>;
 var<workgroup> wgListBase: u32;
@@ -104,6 +109,9 @@ fn scatter_interior(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
   if (li == 0u) { atomicStore(&wgListed, 0u); }
   workgroupBarrier();
   let i = flat_id(wg, nwg, li);
+  // the moved particles of the interior side of the step before: [0, interiorSide) (place_ranked's lo and width)
+  let moved = ctlRW[CTL_N_MOVED];
+  let interiorSide = min(ctlRW[CTL_N_INTERIOR_BEFORE], moved - min(ctlRW[CTL_PRODUCTS], moved));
   var listed = false;
   var at = 0u;
   if (i < ctlRW[CTL_N_ALL]) {
@@ -114,6 +122,8 @@ fn scatter_interior(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
         at = atomicAdd(&wgListed, 1u);
       } else {
         order[starts[c] + slot[i]] = i;
+        // few particles are not: those that crossed from the halo side, injected ones, the step before's products
+        if (i >= interiorSide) { atomicStore(&mixedRW[c], 1u); }
       }
     }
   }
@@ -189,9 +199,17 @@ fn place_ranked(i: u32, c: u32) {
       width = regular - split;
     }
   }
-  // most cells hold only particles that moved here from one side of the split, all ordered by index: count by
-  // index and check that on the way, without branches (the halo pass, whose cells mostly hold arrivals, skips it)
-  if (SPLIT_PASS != 2u) {
+  // the interior pass knows the cells that hold only moved particles of the interior side (scatter_interior marked
+  // the others): those are all ordered by index
+  if (SPLIT_PASS == 1u && mixed[c] == 0u) {
+    for (var k = 0u; k < n; k++) { r += select(0u, 1u, arrived[s + k] < i); }
+    ranked[s + r] = i;
+    return;
+  }
+  // a whole sort (the first step, a redone one): most cells hold only particles that moved here from one side of the
+  // split, all ordered by index: count by index and check that on the way, without branches (the halo pass, whose
+  // cells mostly hold arrivals, and the interior pass's marked cells skip it)
+  if (SPLIT_PASS == 0u) {
     var pure = true;
     for (var k = 0u; k < n; k++) {
       let o = arrived[s + k];

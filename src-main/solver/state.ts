@@ -74,7 +74,7 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
       plan.push({ label: `cell.counts.${set}`, bytes: 4 * nLocal });
     }
     plan.push({ label: 'split.haloParticles', bytes: 4 * capacity }, { label: 'split.haloWork', bytes: 4 * HALO_WORK.WORDS });
-    for (const a of ['split.masked', 'split.scanned', 'split.savedSigmaCrMax', 'split.savedRemainder']) plan.push({ label: a, bytes: 4 * nLocal });
+    for (const a of ['split.masked', 'split.scanned', 'split.savedSigmaCrMax', 'split.savedRemainder', 'split.mixed']) plan.push({ label: a, bytes: 4 * nLocal });
     plan.push({ label: 'split.halo', bytes: haloBufferBytes(nLocal) });
     for (const set of ['A', 'B']) plan.push({ label: `migrate.out.${set}`, bytes: 4 * t.migrantWords * worldSize * initialSegmentCapacity(capacity, worldSize) });
     plan.push({ label: 'migrate.arrivals', bytes: 4 * t.migrantWords * initialSegmentCapacity(capacity, worldSize) });
@@ -175,7 +175,7 @@ export class SimState {
   /** Halo cells listed in `halo` (the halo pass's per-cell dispatches). */
   haloCells = 0;
   /** Split steps: this pass's cell counts, the halo scan, and the per-cell collision state saved before the interior pass. */
-  split!: { masked: GPUBuffer; scanned: GPUBuffer; savedSigmaCrMax: GPUBuffer; savedRemainder: GPUBuffer };
+  split!: { masked: GPUBuffer; scanned: GPUBuffer; savedSigmaCrMax: GPUBuffer; savedRemainder: GPUBuffer; mixed: GPUBuffer };
   /** Which particle set holds the live particles between steps. */
   current: 0 | 1 = 0;
   nLocal: number;
@@ -311,6 +311,7 @@ export class SimState {
       scanned: makeBuffer(device, 'split.scanned', bytes),
       savedSigmaCrMax: makeBuffer(device, 'split.savedSigmaCrMax', bytes),
       savedRemainder: makeBuffer(device, 'split.savedRemainder', bytes),
+      mixed: makeBuffer(device, 'split.mixed', bytes),
     };
   }
 

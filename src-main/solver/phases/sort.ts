@@ -105,7 +105,7 @@ export class SortPhase implements Phase {
         scatter: { 0: s.params, 1: s.ctl, 2: cells, 3: counts, 4: s.slotsFor(k as 0 | 1), 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats },
         order: {
           0: s.params, 1: s.ctl, 2: cells, 3: counts, 5: s.starts, 22: s.keysOf(k as 0 | 1), 23: to[SORT_SCRATCH.ranked], 24: to[SORT_SCRATCH.order],
-          25: from.cell, 60: s.productInfo,
+          25: from.cell, 60: s.productInfo, 37: s.split.mixed,
         },
         permute,
         rotation: { 1: s.ctl, 34: s.eint[k], 35: s.eint[1 - k], 36: to[SORT_SCRATCH.ranked] },
@@ -124,7 +124,7 @@ export class SortPhase implements Phase {
       p.scan.bind(sp.masked, which === 1 ? s.starts : sp.scanned);
       // the interior pass also saves the per-cell collision state; the halo pass reads the halo list
       const mask = (counts: GPUBuffer, k: number) => bindBuffers(device, p.mask, `split-mask-${which}-${k}`, which === 1
-        ? { 0: s.params, 2: counts, 3: sp.masked, 31: s.halo, 7: s.sigmaCrMax, 8: s.remainder, 9: sp.savedSigmaCrMax, 10: sp.savedRemainder }
+        ? { 0: s.params, 2: counts, 3: sp.masked, 31: s.halo, 7: s.sigmaCrMax, 8: s.remainder, 9: sp.savedSigmaCrMax, 10: sp.savedRemainder, 12: sp.mixed }
         : { 0: s.params, 1: s.ctl, 2: counts, 3: sp.masked, 31: s.halo });
       p.groups.total = bindBuffers(device, p.total, `split-total-${which}`, which === 1
         ? { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts, 11: s.haloWork }
@@ -133,7 +133,7 @@ export class SortPhase implements Phase {
         mask: mask(s.countsOf(k as 0 | 1), k),
         // the split scatters leave the live count to finish_halo: no counts or statistics bindings
         scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, {
-          ...withoutKeys(b.scatter, [3, 7]), 31: s.halo, 32: s.haloParticles, 33: s.haloWork,
+          ...withoutKeys(b.scatter, [3, 7]), 31: s.halo, 32: s.haloParticles, 33: s.haloWork, ...(which === 1 ? { 37: sp.mixed } : {}) as Record<number, GPUBuffer>,
         }),
         order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 31: s.halo, 32: s.haloParticles, 33: s.haloWork }),
         permute: bindBuffers(device, p.permute, `split-permute-${which}-${k}`, b.permute),
