@@ -8,6 +8,7 @@
 #   studies   `dsmc study strong` and `dsmc study weak` (31.5M particles per GPU) on 1, 2 and N GPUs, and their reports
 #   timeline  the N-rank box with DSMC_TIMELINE_DIR and bench/timeline-report.mjs
 #   wedge     the hypersonic wedge at full size (1500 steps, sampled from 1000) on 1 and N ranks
+#   wedge-detail  the wedge on 1 and N ranks with --detail, each rank's phases
 #   wedge-balance  the wedge on 1 and N ranks: slab (the default), rcb, rcb --rebalance 20, slab --rebalance 10, block --rebalance 5
 #   wedge-final  the wedge on 1 and N ranks with the default decomposition, slab --rebalance 10 (not with WEDGE_SHORT=1),
 #             and --rebalance 20, and each run's end-of-run fold
@@ -49,6 +50,7 @@ line() {
     const b = s.balance;
     if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'by', b.by ?? '-', 'cell weight', b.cellWeight ?? '-', 'checks', b.checks, 'full', b.fullChecks, 'block', b.checkBlock, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
     if (s.rebalances && s.rebalances.length > 0) console.log('   re-splits', JSON.stringify(s.rebalances.map((e) => [e.step, Math.round(e.unBefore), Math.round(e.unAfter ?? -1), e.moved])));
+    if ('$2'.includes('detail')) for (const [r, ph] of (s.phaseSecondsPerRank ?? []).entries()) console.log('   rank', r, 'ms per step:', Object.entries(ph).map(([k, v]) => k + ' ' + (1000 * v / s.steps).toFixed(3)).join(', '));
     if (s.particlesPerRank) console.log('   particles per rank', JSON.stringify(s.particlesPerRank), 'GPU s per rank', JSON.stringify((s.gpuSecondsPerRank ?? []).map((x) => +x.toFixed(3))), 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), 'submits', s.host.submits);
   " 2>&1 || tail -3 "${1%.json}.err"
 }
@@ -106,6 +108,12 @@ for part in "$@"; do
       wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
       run wedge-1 "${wedge[@]}"
       run "wedge-$n" "${wedge[@]}" --ranks "$n"
+      ;;
+    wedge-detail)
+      # where the wedge's GPU time goes on 1 and N ranks (--detail: sort stages and halo passes apart), per rank
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run wedge-1-detail "${wedge[@]}" --detail
+      run "wedge-$n-detail" "${wedge[@]}" --ranks "$n" --detail
       ;;
     wedge-balance)
       # every decomposition and a rebalance threshold: no failure, the balancing's share of the loop in the summary

@@ -67,6 +67,8 @@ export interface RunSummary {
   particlesPerRank?: number[];
   /** Multi-rank runs: seconds each rank's GPU worked in the loop (its passes' times; absent when untimed). */
   gpuSecondsPerRank?: number[];
+  /** Multi-rank runs: each rank's seconds per phase in the loop (GPU passes and host phases; absent in older summaries). */
+  phaseSecondsPerRank?: Record<string, number>[];
   /** Load non-uniformity UN = (max - min) / mean * 100 % of the ranks' particles after the last step, and its mean over steps. */
   loadNonUniformity?: number;
   loadNonUniformityMean?: number;

@@ -438,6 +438,7 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
   summary.particlesPerRank = dones.map((x) => x.particles);
   // each rank's GPU work in the loop (its passes' times, no host phases): where the time of an uneven run went
   if (dones[0].timingSource === 'gpu-timestamps') summary.gpuSecondsPerRank = dones.map((x) => x.phases.filter((p) => !isHostPhase(p.name)).reduce((sum, p) => sum + p.totalSeconds, 0));
+  summary.phaseSecondsPerRank = dones.map((x) => Object.fromEntries(x.phases.map((p) => [p.name, p.totalSeconds])));
   summary.loadNonUniformity = un.length > 0 ? un[un.length - 1] : 0;
   summary.loadNonUniformityMean = un.length > 0 ? un.reduce((s, x) => s + x, 0) / un.length : 0;
   summary.rankAdapters = ranks.map((r) => ({ rank: r.rank, gpu: r.gpu, pinned: r.pinned, description: r.adapter.description }));

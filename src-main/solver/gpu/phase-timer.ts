@@ -60,26 +60,45 @@ class OpenCalls {
   }
 }
 
-/** GPU-timestamp recorder: one begin/end timestamp pair per pass, resolved after each submit. */
+/** Timestamps one query set holds (WebGPU's limit). */
+const QUERIES_PER_SET = 4096;
+
+/**
+ * GPU-timestamp recorder: one begin/end timestamp pair per pass, resolved after each submit. A submit that records more
+ * passes than it was made for (a multi-rank `--detail` step has more than the loop's estimate) adds query sets.
+ */
 export class TimestampRecorder implements PhaseRecorder {
   readonly source = 'gpu-timestamps' as const;
-  private readonly querySet: GPUQuerySet;
-  private readonly resolveBuf: GPUBuffer;
-  private readonly readBuf: GPUBuffer;
+  private readonly querySets: GPUQuerySet[] = [];
+  private resolveBuf!: GPUBuffer;
+  private readBuf!: GPUBuffer;
   private readonly names: string[] = [];
   private readonly continued: boolean[] = [];
   private readonly map = new Map<string, PhaseTotals>();
   private readonly calls = new OpenCalls();
   private enc: GPUCommandEncoder;
 
-  /** maxPasses: the most passes recorded between two submits. */
-  constructor(private readonly device: GPUDevice, readonly maxPasses: number) {
-    const count = 2 * maxPasses;
-    if (count > 4096) throw new Error(`TimestampRecorder: ${maxPasses} passes per submit exceed the 2048 a query set holds`);
-    this.querySet = device.createQuerySet({ label: 'phase-timestamps', type: 'timestamp', count });
-    this.resolveBuf = device.createBuffer({ label: 'phase-timestamps-resolve', size: 8 * count, usage: 0x0200 | 0x0004 }); // QUERY_RESOLVE | COPY_SRC
-    this.readBuf = device.createBuffer({ label: 'phase-timestamps-read', size: 8 * count, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
+  /** passes: the passes a submit is expected to record (more make it grow). */
+  constructor(private readonly device: GPUDevice, passes: number) {
+    this.grow(Math.max(1, passes));
     this.enc = device.createCommandEncoder({ label: 'steps' });
+  }
+
+  /** Passes the query sets hold now. */
+  get maxPasses(): number {
+    return (this.querySets.length * QUERIES_PER_SET) / 2;
+  }
+
+  /** Adds query sets until `passes` fit, and resolve and read buffers for all of them. */
+  private grow(passes: number): void {
+    while (this.maxPasses < passes) {
+      this.querySets.push(this.device.createQuerySet({ label: `phase-timestamps-${this.querySets.length}`, type: 'timestamp', count: QUERIES_PER_SET }));
+    }
+    this.resolveBuf?.destroy();
+    this.readBuf?.destroy();
+    const bytes = 8 * QUERIES_PER_SET * this.querySets.length;
+    this.resolveBuf = this.device.createBuffer({ label: 'phase-timestamps-resolve', size: bytes, usage: 0x0200 | 0x0004 }); // QUERY_RESOLVE | COPY_SRC
+    this.readBuf = this.device.createBuffer({ label: 'phase-timestamps-read', size: bytes, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
   }
 
   get encoder(): GPUCommandEncoder {
@@ -88,12 +107,13 @@ export class TimestampRecorder implements PhaseRecorder {
 
   pass(name: string, fn: (pass: GPUComputePassEncoder) => void, continues = false): void {
     const k = this.names.length;
-    if (k >= this.maxPasses) throw new Error(`TimestampRecorder: more than ${this.maxPasses} passes before submit()`);
+    if (k >= this.maxPasses) this.grow(2 * this.maxPasses);
     this.names.push(name);
     this.continued.push(continues);
+    const at = (2 * k) % QUERIES_PER_SET;
     const pass = this.enc.beginComputePass({
       label: name,
-      timestampWrites: { querySet: this.querySet, beginningOfPassWriteIndex: 2 * k, endOfPassWriteIndex: 2 * k + 1 },
+      timestampWrites: { querySet: this.querySets[Math.floor((2 * k) / QUERIES_PER_SET)], beginningOfPassWriteIndex: at, endOfPassWriteIndex: at + 1 },
     });
     fn(pass);
     pass.end();
@@ -107,7 +127,11 @@ export class TimestampRecorder implements PhaseRecorder {
   async submit(): Promise<void> {
     const n = this.names.length;
     if (n > 0) {
-      this.enc.resolveQuerySet(this.querySet, 0, 2 * n, this.resolveBuf, 0);
+      // each set's timestamps at 8 * QUERIES_PER_SET bytes apart (a multiple of the 256-byte resolve alignment)
+      for (let set = 0; set * QUERIES_PER_SET < 2 * n; set++) {
+        const count = Math.min(QUERIES_PER_SET, 2 * n - set * QUERIES_PER_SET);
+        this.enc.resolveQuerySet(this.querySets[set], 0, count, this.resolveBuf, 8 * QUERIES_PER_SET * set);
+      }
       this.enc.copyBufferToBuffer(this.resolveBuf, 0, this.readBuf, 0, 16 * n);
     }
     this.device.queue.submit([this.enc.finish()]);
