@@ -85,8 +85,6 @@ const CTL_WORDS: u32 = 14u;
 override SPLIT_PASS: u32 = 0u;
 // Words of the halo work buffer (HALO_WORK in struct-layouts.ts): halo particles the interior pass listed.
 const HW_LISTED: u32 = 0u;
-// particles of interior cells the interior pass's order stage left to rank_mixed (sort.wgsl)
-const HW_DEFERRED: u32 = 1u;
 const HW_WORDS: u32 = 4u;
 @group(0) @binding(31) var<storage, read> halo: array<u32>;
 

@@ -93,7 +93,7 @@ fn local_cell(i: u32) -> u32 {
 @group(0) @binding(32) var<storage, read_write> haloParticles: array<u32>;
 // Split steps, interior pass: per local cell, nonzero when one of its particles is not a moved particle of the interior
 // side of the step before (split.wgsl:mask_counts clears it, scatter_interior sets it, rank_split reads it): the
-// particles of an unmarked cell are all ordered by index, as on one rank; those of a marked cell go to rank_mixed.
+// particles of an unmarked cell are all ordered by index, as on one rank.
 @group(0) @binding(37) var<storage, read_write> mixedRW: array<atomic<u32>>;
 @group(0) @binding(37) var<storage, read> mixed: array<u32>;
 @group(0) @binding(33) var<storage, read_write> haloWork: array<atomic<u32>>;
@@ -180,7 +180,8 @@ fn place_ranked(i: u32, c: u32) {
       place_with_products(i, s, n);
       return;
     }
-    place_by_index(i, s, n);
+    for (var k = 0u; k < n; k++) { r += select(0u, 1u, arrived[s + k] < i); }
+    ranked[s + r] = i;
     return;
   }
   // the moved particles on particle i's side of the split, [lo, lo + width): those go by index against it (the step
@@ -198,9 +199,16 @@ fn place_ranked(i: u32, c: u32) {
       width = regular - split;
     }
   }
+  // the interior pass knows the cells that hold only moved particles of the interior side (scatter_interior marked
+  // the others): those are all ordered by index
+  if (SPLIT_PASS == 1u && mixed[c] == 0u) {
+    for (var k = 0u; k < n; k++) { r += select(0u, 1u, arrived[s + k] < i); }
+    ranked[s + r] = i;
+    return;
+  }
   // a whole sort (the first step, a redone one): most cells hold only particles that moved here from one side of the
   // split, all ordered by index: count by index and check that on the way, without branches (the halo pass, whose
-  // cells mostly hold arrivals, and the interior pass's marked cells, rank_mixed, skip it)
+  // cells mostly hold arrivals, and the interior pass's marked cells skip it)
   if (SPLIT_PASS == 0u) {
     var pure = true;
     for (var k = 0u; k < n; k++) {
@@ -232,13 +240,6 @@ fn place_ranked(i: u32, c: u32) {
     }
     r += select(0u, 1u, earlier);
   }
-  ranked[s + r] = i;
-}
-
-// Particle i's place in the cell of n particles from index s when all of them go by index (the one-rank order).
-fn place_by_index(i: u32, s: u32, n: u32) {
-  var r = 0u;
-  for (var k = 0u; k < n; k++) { r += select(0u, 1u, arrived[s + k] < i); }
   ranked[s + r] = i;
 }
 
@@ -286,46 +287,16 @@ fn rank_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
   if (c != INVALID_CELL) { place_ranked(i, c); }
 }
 
-var<workgroup> wgDeferred: atomic<u32>;
-var<workgroup> wgDeferBase: u32;
-
-// Where the k-th deferred particle of the interior pass is listed: from the top of haloParticles down (the listed halo
-// particles fill it from the bottom; the two lists hold different particles, fewer than the buffer's slots together).
-fn deferred_slot(k: u32) -> u32 {
-  return arrayLength(&haloParticles) - 1u - k;
-}
-
-// Split steps: the interior pass ranks the particles of interior cells (one invocation per particle): those of unmarked
-// cells by index, as on one rank, while the few of marked cells are listed for rank_mixed (a kernel of their own, so
-// that this one is as light as the one-rank order); the halo pass ranks those of halo cells: the listed particles and
-// the arrivals (the same grid-stride loop as scatter_halo).
+// Split steps: the interior pass ranks the particles of interior cells (one invocation per particle), the halo
+// pass those of halo cells: the listed particles and the arrivals (the same grid-stride loop as scatter_halo).
 @compute @workgroup_size(WG_SIZE)
 fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) li: u32) {
   if (SPLIT_PASS == 1u) {
-    if (li == 0u) { atomicStore(&wgDeferred, 0u); }
-    workgroupBarrier();
     let i = flat_id(wg, nwg, li);
-    var deferred = false;
-    var at = 0u;
-    if (i < ctl[CTL_N_ALL]) {
-      let c = local_cell(i);
-      if (c != INVALID_CELL && !is_halo(c)) {
-        if (mixed[c] == 0u) {
-          place_by_index(i, starts[c], cellCounts[c]);
-        } else {
-          deferred = true;
-          at = atomicAdd(&wgDeferred, 1u);
-        }
-      }
-    }
-    workgroupBarrier();
-    if (li == 0u) {
-      let n = atomicLoad(&wgDeferred);
-      if (n > 0u) { wgDeferBase = atomicAdd(&haloWork[HW_DEFERRED], n); }
-    }
-    workgroupBarrier();
-    if (deferred) { haloParticles[deferred_slot(wgDeferBase + at)] = i; }
+    if (i >= ctl[CTL_N_ALL]) { return; }
+    let c = local_cell(i);
+    if (c != INVALID_CELL && !is_halo(c)) { place_ranked(i, c); }
     return;
   }
   let listed = atomicLoad(&haloWork[HW_LISTED]);
@@ -336,19 +307,6 @@ fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
     let i = halo_item(k, listed, firstArrival);
     let c = local_cell(i);
     if (c != INVALID_CELL && is_halo(c)) { place_ranked(i, c); }
-  }
-}
-
-// Split steps, interior pass: ranks the particles rank_split deferred (marked cells: some of their particles go by
-// their keys), with a grid-stride loop over any count.
-@compute @workgroup_size(WG_SIZE)
-fn rank_mixed(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-              @builtin(local_invocation_index) li: u32) {
-  let count = atomicLoad(&haloWork[HW_DEFERRED]);
-  let stride = nwg.x * nwg.y * WG_SIZE;
-  for (var k = flat_id(wg, nwg, li); k < count; k += stride) {
-    let i = haloParticles[deferred_slot(k)];
-    place_ranked(i, local_cell(i));
   }
 }
 

@@ -34,13 +34,12 @@ fn mask_counts(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
 }
 
 // After the interior scan (into starts): the number of interior particles; the interior scatter's list of halo
-// particles and the order stage's list of deferred particles start empty.
+// particles starts empty.
 @compute @workgroup_size(1)
 fn interior_total() {
   let last = params.nLocal - 1u;
   ctl[CTL_N_INTERIOR] = starts[last] + masked[last];
   haloWork[HW_LISTED] = 0u;
-  haloWork[HW_DEFERRED] = 0u;
 }
 
 // Halo pass, per entry of the halo list: that cell's count, for the scan of the halo cells.

@@ -127,7 +127,7 @@ export const BOUNDARY_CODES = { periodic: 0, specular: 1, diffuse: 2, inflow: 3,
 /** Control words and statistics ring layout, as the CTL_* and ST_* constants of common.wgsl. */
 export const CTL = { STEP: 0, N: 1, N_ALL: 2, OVERFLOW: 3, INJECTED: 4, STATS_SLOT: 5, ARRIVALS: 6, N_MOVED: 7, N_INTERIOR: 8, HALO_CELLS: 9, N_INTERIOR_BEFORE: 10, RELAYOUT_FROM: 11, RELAYOUT_TO: 12, PRODUCTS: 13, WORDS: 14 } as const;
 /** Words of the split steps' halo work buffer (HW_* in common.wgsl): the halo particles the interior pass listed. */
-export const HALO_WORK = { LISTED: 0, DEFERRED: 1, WORDS: 4 } as const;
+export const HALO_WORK = { LISTED: 0, WORDS: 4 } as const;
 /** Words of one migrating particle without internal energy (MIGRANT_WORDS in common.wgsl): position, velocity, cell word, key (tables.ts migrantWordsOf adds the internal energy). */
 export const MIGRANT_WORDS = 9;
 /** Index of the cell word in a migrant record. */

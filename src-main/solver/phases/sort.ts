@@ -11,9 +11,6 @@ import { PrefixScan } from '../gpu/prefix-scan.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH } from '../particle-attributes.js';
 import type { Phase, PhaseContext } from './phase.js';
 
-/** Invocations of the interior pass's rank_mixed dispatch (a grid-stride loop covers any count of deferred particles). */
-const MIXED_ORDER_THREADS = 65536;
-
 /** Which pass of a split step: the interior cells (1) or the halo cells, or all when redoing (2). */
 export type SplitPass = 1 | 2;
 
@@ -23,8 +20,6 @@ interface SplitPipelines {
   mask: GPUComputePipeline;
   scatter: GPUComputePipeline;
   order: GPUComputePipeline;
-  /** rank_mixed: the particles of marked interior cells the interior order deferred (pass 1 only). */
-  mixedOrder: GPUComputePipeline | null;
   permute: GPUComputePipeline;
   /** The gather of the internal energy words of this pass's slots (a rotating species; null otherwise). */
   permuteRotation: GPUComputePipeline | null;
@@ -32,7 +27,7 @@ interface SplitPipelines {
   total: GPUComputePipeline;
   /** Over the local cells (pass 1) or the halo list (pass 2, rebuilt when the halo changes). */
   scan: PrefixScan;
-  groups: { total: GPUBindGroup; perSet: { mask: GPUBindGroup; scatter: GPUBindGroup; order: GPUBindGroup; mixedOrder: GPUBindGroup | null; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] };
+  groups: { total: GPUBindGroup; perSet: { mask: GPUBindGroup; scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] };
 }
 
 export class SortPhase implements Phase {
@@ -88,7 +83,6 @@ export class SortPhase implements Phase {
       mask: get('split.wgsl', which === 1 ? 'mask_counts' : 'gather_halo'),
       scatter: get('sort.wgsl', which === 1 ? 'scatter_interior' : 'scatter_halo'),
       order: get('sort.wgsl', 'rank_split'),
-      mixedOrder: which === 1 ? get('sort.wgsl', 'rank_mixed') : null,
       permute: get('sort.wgsl', 'permute_split'),
       permuteRotation: this.ctx.state.tables.hasRotation ? get('sort.wgsl', 'permute_rotation_split') : null,
       total: get('split.wgsl', which === 1 ? 'interior_total' : 'finish_halo'),
@@ -111,7 +105,7 @@ export class SortPhase implements Phase {
         scatter: { 0: s.params, 1: s.ctl, 2: cells, 3: counts, 4: s.slotsFor(k as 0 | 1), 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats },
         order: {
           0: s.params, 1: s.ctl, 2: cells, 3: counts, 5: s.starts, 22: s.keysOf(k as 0 | 1), 23: to[SORT_SCRATCH.ranked], 24: to[SORT_SCRATCH.order],
-          25: from.cell, 60: s.productInfo,
+          25: from.cell, 60: s.productInfo, 37: s.split.mixed,
         },
         permute,
         rotation: { 1: s.ctl, 34: s.eint[k], 35: s.eint[1 - k], 36: to[SORT_SCRATCH.ranked] },
@@ -141,8 +135,7 @@ export class SortPhase implements Phase {
         scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, {
           ...withoutKeys(b.scatter, [3, 7]), 31: s.halo, 32: s.haloParticles, 33: s.haloWork, ...(which === 1 ? { 37: sp.mixed } : {}) as Record<number, GPUBuffer>,
         }),
-        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 31: s.halo, 32: s.haloParticles, 33: s.haloWork, 37: sp.mixed }),
-        mixedOrder: p.mixedOrder ? bindBuffers(device, p.mixedOrder, `split-order-mixed-${k}`, { ...b.order, 32: s.haloParticles, 33: s.haloWork }) : null,
+        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 31: s.halo, 32: s.haloParticles, 33: s.haloWork }),
         permute: bindBuffers(device, p.permute, `split-permute-${which}-${k}`, b.permute),
         rotation: p.permuteRotation ? bindBuffers(device, p.permuteRotation, `split-permute-rotation-${which}-${k}`, b.rotation) : null,
       }));
@@ -196,11 +189,7 @@ export class SortPhase implements Phase {
     // the halo pass's per-particle stages (listed particles and arrivals, then the halo slots) loop over any count
     const particles = which === 1 ? s.capacity : this.haloThreads;
     run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, particles));
-    run('order', () => {
-      this.dispatch(pass, p.order, g.order, particles);
-      // the interior pass's deferred particles (marked cells: few, a grid-stride loop over their count)
-      if (p.mixedOrder) this.dispatch(pass, p.mixedOrder, g.mixedOrder!, Math.min(particles, MIXED_ORDER_THREADS));
-    });
+    run('order', () => this.dispatch(pass, p.order, g.order, particles));
     run('permute', () => {
       // the internal energy first: permute_split overwrites the ranked order it reads
       if (p.permuteRotation) this.dispatch(pass, p.permuteRotation, g.rotation!, particles);
