@@ -1,6 +1,6 @@
 // inject.wgsl: free-stream inflow. Every step each inflow face cell injects, per species, a
 // Poisson-distributed number of particles with mean = Maxwellian flux * area * dt / Fnum. Counts are
-// drawn twice from the same counter-based stream (count pass, then write pass) so that the write
+// drawn twice from the same counter-based stream (count pass, then again per particle in the write pass) so that the write
 // positions come from a prefix scan and the result does not depend on thread timing.
 // Injected particles start on the face and fly a random fraction of dt into the box (advance.wgsl).
 // A face cell injects on the rank that owns the cell behind it; its particles' random streams are
@@ -128,17 +128,49 @@ fn inject_count(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
   injCounts[fc] = total;
 }
 
-// Write pass: creates this face cell's particles at N + its scanned offset and counts them in their
-// cells (as move.wgsl does; those landing in another rank's cells keep their cell word uncounted).
+// Write pass, one invocation per injected particle (a grid-stride loop over this step's count; the host sizes the
+// dispatch from the expected count, so that a face cell's particles are not one thread's serial work): the t-th
+// particle's face cell, its ordinal there, and the particle at N + t, exactly as the face cell would write it.
 @compute @workgroup_size(WG_SIZE)
 fn inject_write(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) li: u32) {
-  let fc = flat_id(wg, nwg, li);
-  if (fc >= params.nFaceCells) { return; }
-  let f = face_of(fc);
-  if (!injects_here(f, fc)) { return; }
-  let info = faces[f];
+  let injected = ctl[CTL_INJECTED];
+  let n = ctl[CTL_N];
   let step = ctl[CTL_STEP];
+  let stride = nwg.x * nwg.y * WG_SIZE;
+  for (var t = flat_id(wg, nwg, li); t < injected; t += stride) {
+    let fc = face_cell_of(t);
+    write_injected(fc, t - injStarts[fc], n + t, step);
+  }
+}
+
+// The face cell holding the t-th particle injected this step (t below the total): the first whose scanned end
+// (start + count) passes t.
+fn face_cell_of(t: u32) -> u32 {
+  var lo = 0u;
+  var hi = params.nFaceCells - 1u;
+  while (lo < hi) {
+    let mid = (lo + hi) / 2u;
+    if (injStarts[mid] + injCounts[mid] > t) { hi = mid; } else { lo = mid + 1u; }
+  }
+  return lo;
+}
+
+// Writes particle `ord` of face cell fc (its species from the count pass's draws made again) at slot `at` and counts
+// it in its cell (as move.wgsl does; one landing in another rank's cells keeps its cell word uncounted).
+fn write_injected(fc: u32, ord: u32, at: u32, step: u32) {
+  let f = face_of(fc);
+  // the species whose run of the face cell's ordinals holds ord
+  var s = 0u;
+  var first = 0u;
+  loop {
+    let k = poisson(faceSpecies[f * params.nSpecies + s].injectMean, fc, s, step);
+    if (ord < first + k || s + 1u >= params.nSpecies) { break; }
+    first = first + k;
+    s = s + 1u;
+  }
+  let fs = faceSpecies[f * params.nSpecies + s];
+  let info = faces[f];
   let a = f / 2u;
   let atMax = (f & 1u) == 1u;
   let inward = select(1.0, -1.0, atMax);
@@ -152,55 +184,42 @@ fn inject_write(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
   let i1 = local % dims[t1];
   let i2 = local / dims[t1];
   let stream = vec3<f32>(info.velX, info.velY, info.velZ);
-  let nAll = ctl[CTL_N_ALL];
-  var at = ctl[CTL_N] + injStarts[fc];
-  var ord = 0u;
-  for (var s = 0u; s < params.nSpecies; s++) {
-    let fs = faceSpecies[f * params.nSpecies + s];
-    let k = poisson(fs.injectMean, fc, s, step);
-    for (var j = 0u; j < k; j++) {
-      if (at < nAll) {
-        let base = ord * PER_PARTICLE;
-        let rid = vec2<u32>(INJECTED_KEY | fc, ord);
-        let u = rand4(fc, step, STREAM_INJECT_PARTICLE, base, params);
-        let g = gauss2(u.zw);
-        var pos = vec3<f32>(0.0);
-        pos[a] = select(0.0, len[a], atMax);
-        pos[t1] = (f32(i1) + u.x) * d[t1];
-        pos[t2] = (f32(i2) + u.y) * d[t2];
-        var vel = stream;
-        vel[t1] = stream[t1] + fs.thermalSpeed * g.x;
-        vel[t2] = stream[t2] + fs.thermalSpeed * g.y;
-        vel[a] = inward * flux_normal(fs.speedRatio, fc, base, step) * fs.thermalSpeed * sqrt(2.0);
-        let u2 = rand4(fc, step, STREAM_INJECT_PARTICLE, base + LAST, params);
-        faceCopy = (fc >> 5u) % FACE_COPIES;
-        // a rotating species brings the reservoir's rotational energy: E = -k T ln R (two degrees of freedom), and a
-        // vibrating one a Boltzmann level at the reservoir's temperature
-        var e0 = vec2<f32>(0.0);
-        if (HAS_ROTATION && fs.rotKT > 0.0) { e0 = vec2<f32>(-fs.rotKT * log(u2.y), equilibrium_vibration(fs.vibKTheta, fs.rotKT, u2.z)); }
-        let fl = fly(Flight(pos, vel, true, e0), u2.x * params.dt, s, rid, step);
-        if (HAS_ROTATION) {
-          eint[at * INTERNAL_WORDS] = fl.eint.x;
-          if (INTERNAL_WORDS > 1u) { eint[at * INTERNAL_WORDS + 1u] = fl.eint.y; }
-        }
-        px[at] = fl.pos.x;
-        py[at] = fl.pos.y;
-        pz[at] = fl.pos.z;
-        vx[at] = fl.vel.x;
-        vy[at] = fl.vel.y;
-        vz[at] = fl.vel.z;
-        if (MULTI_RANK) { keys[at] = rid; }
-        if (fl.alive) {
-          let v = cell_coords(fl.pos, params);
-          let c = cell_id(v, params);
-          cell[at] = cell_word(c, s);
-          if (owns_coords(v, params)) { slot[at] = atomicAdd(&counts[local_of_coords(v, params)], 1u); }
-        } else {
-          cell[at] = INVALID_CELL;
-        }
-      }
-      at = at + 1u;
-      ord = ord + 1u;
-    }
+  let base = ord * PER_PARTICLE;
+  let rid = vec2<u32>(INJECTED_KEY | fc, ord);
+  let u = rand4(fc, step, STREAM_INJECT_PARTICLE, base, params);
+  let g = gauss2(u.zw);
+  var pos = vec3<f32>(0.0);
+  pos[a] = select(0.0, len[a], atMax);
+  pos[t1] = (f32(i1) + u.x) * d[t1];
+  pos[t2] = (f32(i2) + u.y) * d[t2];
+  var vel = stream;
+  vel[t1] = stream[t1] + fs.thermalSpeed * g.x;
+  vel[t2] = stream[t2] + fs.thermalSpeed * g.y;
+  vel[a] = inward * flux_normal(fs.speedRatio, fc, base, step) * fs.thermalSpeed * sqrt(2.0);
+  let u2 = rand4(fc, step, STREAM_INJECT_PARTICLE, base + LAST, params);
+  faceCopy = (fc >> 5u) % FACE_COPIES;
+  // a rotating species brings the reservoir's rotational energy: E = -k T ln R (two degrees of freedom), and a
+  // vibrating one a Boltzmann level at the reservoir's temperature
+  var e0 = vec2<f32>(0.0);
+  if (HAS_ROTATION && fs.rotKT > 0.0) { e0 = vec2<f32>(-fs.rotKT * log(u2.y), equilibrium_vibration(fs.vibKTheta, fs.rotKT, u2.z)); }
+  let fl = fly(Flight(pos, vel, true, e0), u2.x * params.dt, s, rid, step);
+  if (HAS_ROTATION) {
+    eint[at * INTERNAL_WORDS] = fl.eint.x;
+    if (INTERNAL_WORDS > 1u) { eint[at * INTERNAL_WORDS + 1u] = fl.eint.y; }
+  }
+  px[at] = fl.pos.x;
+  py[at] = fl.pos.y;
+  pz[at] = fl.pos.z;
+  vx[at] = fl.vel.x;
+  vy[at] = fl.vel.y;
+  vz[at] = fl.vel.z;
+  if (MULTI_RANK) { keys[at] = rid; }
+  if (fl.alive) {
+    let v = cell_coords(fl.pos, params);
+    let c = cell_id(v, params);
+    cell[at] = cell_word(c, s);
+    if (owns_coords(v, params)) { slot[at] = atomicAdd(&counts[local_of_coords(v, params)], 1u); }
+  } else {
+    cell[at] = INVALID_CELL;
   }
 }

@@ -1,5 +1,6 @@
 // Inflow phase: Poisson-distributed injection of free-stream molecules on every inflow face
-// (inject.wgsl), placed after the live particles at offsets from a prefix scan of the counts.
+// (inject.wgsl), placed after the live particles at offsets from a prefix scan of the counts; the write pass runs one
+// invocation per injected particle.
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import { PrefixScan } from '../gpu/prefix-scan.js';
@@ -15,7 +16,11 @@ export class InjectPhase implements Phase {
   private afterGroup!: GPUBindGroup;
   private writeGroups: GPUBindGroup[] = [];
 
+  /** Invocations of the write pass: a quarter more than the particles expected a step (a grid-stride loop takes any more). */
+  private readonly writeThreads: number;
+
   constructor(private readonly ctx: PhaseContext) {
+    this.writeThreads = Math.ceil(1.25 * ctx.state.tables.injectionPerStep) + 4 * WORKGROUP_SIZE;
     this.count = ctx.cache.get({ file: 'inject.wgsl', entry: 'inject_count', modules: ['body.wgsl', 'advance.wgsl'] });
     this.write = ctx.cache.get({ file: 'inject.wgsl', entry: 'inject_write', modules: ['body.wgsl', 'advance.wgsl'] });
     this.after = ctx.cache.get({ file: 'control.wgsl', entry: 'after_inject_scan' });
@@ -34,7 +39,7 @@ export class InjectPhase implements Phase {
     this.afterGroup = bindBuffers(device, this.after, 'after-inject', { 0: s.params, 1: s.ctl, 2: s.stats, 4: s.injCounts, 5: s.injStarts });
     this.writeGroups = s.sets.map((p, k) =>
       bindBuffers(device, this.write, `inject-write-${k}`, {
-        0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies, 5: s.injStarts,
+        0: s.params, 1: s.ctl, 2: s.faces, 3: s.faceSpecies, 4: s.injCounts, 5: s.injStarts,
         6: p.px, 7: p.py, 8: p.pz, 9: p.vx, 10: p.vy, 11: p.vz, 12: s.cellsAfterMove(k as 0 | 1), 13: s.countsOf(k as 0 | 1), 14: s.slotsFor(k as 0 | 1), 15: s.keysOf(k as 0 | 1), 16: s.eint[k],
         40: s.bodyData, 41: s.surfSums, 42: s.surfModels, 43: s.surfSpecies,
       }),
@@ -52,6 +57,6 @@ export class InjectPhase implements Phase {
     pass.dispatchWorkgroups(1);
     pass.setPipeline(this.write);
     pass.setBindGroup(0, this.writeGroups[set]);
-    pass.dispatchWorkgroups(...groups);
+    pass.dispatchWorkgroups(...dispatchDims(this.writeThreads, WORKGROUP_SIZE));
   }
 }
