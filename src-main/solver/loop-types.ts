@@ -92,7 +92,7 @@ export interface SimulationPlacement {
   segmentCapacity?: number;
   /** Invocations of the halo pass's per-particle dispatches instead of the guess from the step before (tests of its loops). */
   haloThreads?: number;
-  /** Invocations of the collect of injected migrants instead of the bound on a step's injection (tests of its loop). */
+  /** Invocations of the injection's write and of the collect of injected migrants instead of the bound on a step's injection (tests of their loops). */
   injectThreads?: number;
   /**
    * Whether the next step's interior particles move while this step's migrants are exchanged (default true; false

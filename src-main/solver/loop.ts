@@ -117,7 +117,7 @@ export class Simulation {
   private earlyMoveCount = 0;
   /** Fixed size of the halo pass's per-particle dispatches (tests), else sized per step. */
   private readonly haloThreads?: number;
-  /** Invocations of the collect of injected migrants: the bound on a step's injection (or the placement's, in tests). */
+  /** Invocations of the injection's write and of the collect of injected migrants: the bound on a step's injection (or the placement's, in tests). */
   private readonly injectThreads: number;
   /** Bytes of migrant records one relayout round may emit (RELAYOUT_ROUND_BYTES unless a test sets it). */
   private readonly relayoutRoundBytes: number;
@@ -160,7 +160,7 @@ export class Simulation {
     this.ctx = { device, cache: this.cache, state: this.state, sampleKernel: setting };
     this.readback = new Readback(device);
     this.move = new MovePhase(this.ctx);
-    if (InjectPhase.needed(this.ctx)) this.inject = new InjectPhase(this.ctx);
+    if (InjectPhase.needed(this.ctx)) this.inject = new InjectPhase(this.ctx, this.injectThreads);
     this.sort = new SortPhase(this.ctx);
     this.collide = new CollidePhase(this.ctx);
     if (this.tables.reactions) {

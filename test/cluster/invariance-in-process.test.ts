@@ -96,9 +96,10 @@ describe.each([
   });
 });
 
-// the collect of injected migrants runs a grid-stride loop over a host-sized grid: one workgroup here, so a step's
-// several hundred injected particles take it several rounds (a dense inflow, split across its face by the blocks)
-describe('dense inflow collected by one workgroup', () => {
+// the injection's write and the collect of injected migrants run grid-stride loops over a host-sized grid: one
+// workgroup here, so a step's several hundred injected particles take them several rounds (a dense inflow, split
+// across its face by the blocks)
+describe('dense inflow written and collected by one workgroup', () => {
   const dense = (): Case => presetCase('free-stream', [
     'grid.cells=[8,8,4]', 'run.steps=40', 'particles.perCell=200', 'sampling.start=20', 'sampling.interval=1',
     'boundaries.xmin={"type":"inflow","numberDensity":1e20,"temperature":300,"velocity":[1060.4,300,0]}',

@@ -16,11 +16,8 @@ export class InjectPhase implements Phase {
   private afterGroup!: GPUBindGroup;
   private writeGroups: GPUBindGroup[] = [];
 
-  /** Invocations of the write pass: a quarter more than the particles expected a step (a grid-stride loop takes any more). */
-  private readonly writeThreads: number;
-
-  constructor(private readonly ctx: PhaseContext) {
-    this.writeThreads = Math.ceil(1.25 * ctx.state.tables.injectionPerStep) + 4 * WORKGROUP_SIZE;
+  /** writeThreads: invocations of the write pass (a bound on a step's injection; a grid-stride loop takes any more). */
+  constructor(private readonly ctx: PhaseContext, private readonly writeThreads: number) {
     this.count = ctx.cache.get({ file: 'inject.wgsl', entry: 'inject_count', modules: ['body.wgsl', 'advance.wgsl'] });
     this.write = ctx.cache.get({ file: 'inject.wgsl', entry: 'inject_write', modules: ['body.wgsl', 'advance.wgsl'] });
     this.after = ctx.cache.get({ file: 'control.wgsl', entry: 'after_inject_scan' });
@@ -46,6 +43,7 @@ export class InjectPhase implements Phase {
     );
   }
 
+  /** Records the injection into set `set`. */
   encode(pass: GPUComputePassEncoder, set: 0 | 1): void {
     const groups = dispatchDims(this.ctx.state.tables.nFaceCells, WORKGROUP_SIZE);
     pass.setPipeline(this.count);
@@ -57,6 +55,6 @@ export class InjectPhase implements Phase {
     pass.dispatchWorkgroups(1);
     pass.setPipeline(this.write);
     pass.setBindGroup(0, this.writeGroups[set]);
-    pass.dispatchWorkgroups(...dispatchDims(this.writeThreads, WORKGROUP_SIZE));
+    pass.dispatchWorkgroups(...dispatchDims(Math.ceil(this.writeThreads), WORKGROUP_SIZE));
   }
 }
