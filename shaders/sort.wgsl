@@ -174,6 +174,9 @@ fn scatter_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
 fn place_ranked(i: u32, c: u32) {
   let s = starts[c];
   let n = cellCounts[c];
+  // the interior pass binds the masked counts: 0 for a halo cell (the halo pass ranks its particles), never for the
+  // interior cell a particle is in (one dependent load less than a halo bit's)
+  if (SPLIT_PASS == 1u && n == 0u) { return; }
   var r = 0u;
   if (!MULTI_RANK) {
     if (REACTIONS && ctl[CTL_PRODUCTS] > 0u) {
@@ -296,7 +299,7 @@ fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
     let i = flat_id(wg, nwg, li);
     if (i >= ctl[CTL_N_ALL]) { return; }
     let c = local_cell(i);
-    if (c != INVALID_CELL && !is_halo(c)) { place_ranked(i, c); }
+    if (c != INVALID_CELL) { place_ranked(i, c); }
     return;
   }
   let listed = atomicLoad(&haloWork[HW_LISTED]);

@@ -135,7 +135,8 @@ export class SortPhase implements Phase {
         scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, {
           ...withoutKeys(b.scatter, [3, 7]), 31: s.halo, 32: s.haloParticles, 33: s.haloWork, ...(which === 1 ? { 37: sp.mixed } : {}) as Record<number, GPUBuffer>,
         }),
-        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, 31: s.halo, 32: s.haloParticles, 33: s.haloWork }),
+        // the interior pass's order reads the masked counts (0 for halo cells: those particles wait for the halo pass)
+        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, ...(which === 1 ? { 3: sp.masked } : {}), 31: s.halo, 32: s.haloParticles, 33: s.haloWork }),
         permute: bindBuffers(device, p.permute, `split-permute-${which}-${k}`, b.permute),
         rotation: p.permuteRotation ? bindBuffers(device, p.permuteRotation, `split-permute-rotation-${which}-${k}`, b.rotation) : null,
       }));
