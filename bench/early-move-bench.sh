@@ -9,6 +9,7 @@
 #   timeline  the N-rank box with DSMC_TIMELINE_DIR and bench/timeline-report.mjs
 #   wedge     the hypersonic wedge at full size (1500 steps, sampled from 1000) on 1 and N ranks
 #   wedge-detail  the wedge on 1 and N ranks with --detail, each rank's phases
+#   wedge-timeline  the wedge on N ranks with DSMC_TIMELINE_DIR and bench/timeline-report.mjs
 #   wedge-balance  the wedge on 1 and N ranks: slab (the default), rcb, rcb --rebalance 20, slab --rebalance 10, block --rebalance 5
 #   wedge-final  the wedge on 1 and N ranks with the default decomposition, slab --rebalance 10 (not with WEDGE_SHORT=1),
 #             and --rebalance 20, and each run's end-of-run fold
@@ -114,6 +115,12 @@ for part in "$@"; do
       wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
       run wedge-1-detail "${wedge[@]}" --detail
       run "wedge-$n-detail" "${wedge[@]}" --ranks "$n" --detail
+      ;;
+    wedge-timeline)
+      # the wedge's default on N ranks with DSMC_TIMELINE_DIR: where the most loaded rank's GPU waits
+      rm -rf "$out/wtimeline"; mkdir -p "$out/wtimeline"
+      run "wedge-$n-timeline" env DSMC_TIMELINE_DIR="$out/wtimeline" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      node bench/timeline-report.mjs "$out/wtimeline" > "$out/runs/wedge-timeline-report.txt" 2>&1; head -60 "$out/runs/wedge-timeline-report.txt"
       ;;
     wedge-balance)
       # every decomposition and a rebalance threshold: no failure, the balancing's share of the loop in the summary

@@ -81,6 +81,11 @@ for (let r = 0; r < R; r++) {
     const k = gcs.filter((g) => g.kind === kind);
     if (k.length > 0) console.log(`    ${name}: ${k.length}, ${k.reduce((s, g) => s + g.ms, 0).toFixed(1)} ms, longest ${Math.max(...k.map((g) => g.ms)).toFixed(1)} ms`);
   }
+  // host work that may hold up a step (buffers grown, pipelines compiled), with the step it fell in
+  const stepAt = (t) => { let at = steps[0]; for (const st of steps) { if (ranks[r].get(st)['move-submit'] <= t) at = st; else break; } return at / 2; };
+  const work = (extras[r].hostWork ?? []).filter((w) => w.start >= first && w.start <= end);
+  console.log(`  ${'host work in the loop (grown buffers, compiled pipelines)'.padEnd(56)} ${work.length}, ${work.reduce((s, w) => s + w.ms, 0).toFixed(1)} ms in all`);
+  for (const w of [...work].sort((a, b) => b.ms - a.ms).slice(0, 8)) console.log(`    step ${stepAt(w.start)}: ${w.name} ${w.ms.toFixed(1)} ms`);
   // the slowest steps (warm-up, submit boundaries and stalls show here) and what the rest take without them
   const periods = steps.map((st) => [st / 2, ms(ranks[r].get(st + 2)['move-submit'] - ranks[r].get(st)['move-submit'])]).sort((a, b) => b[1] - a[1]);
   const total = periods.reduce((sum, [, t]) => sum + t, 0);

@@ -15,6 +15,7 @@ import { REACTION_TABLE_BYTES, packReactionTable } from './reaction-tables.js';
 import type { Case } from '../common/case-schema.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
 import { haloBufferBytes } from './halo-split.js';
+import { stepTimeline } from './step-timeline.js';
 
 const UNIFORM = 0x40 | 0x08; // UNIFORM | COPY_DST
 
@@ -368,10 +369,12 @@ export class SimState {
 
   /** Resizes both sets' migrant buffers to `segCap` slots per destination, larger or smaller (their contents are collected again afterwards, or no longer needed). */
   growMigrants(segCap: number): void {
+    const t0 = performance.now();
     this.destroyPair(this.migOutBySet);
     this.segCap = segCap;
     this.migOutBySet = this.makeMigrantBuffers();
     this.device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
+    stepTimeline?.hostEvent(`migrant segments ${segCap}`, t0);
   }
 
   /**
@@ -400,9 +403,11 @@ export class SimState {
   ensureArrivals(count: number): boolean {
     const bytes = 4 * this.tables.migrantWords * count;
     if (bytes <= this.arrivals.size) return false;
+    const t0 = performance.now();
     this.arrivals.destroy();
     // headroom for the next steps, within the adapter's binding size (a relayout round's arrivals are bounded below it)
     this.arrivals = makeBuffer(this.device, 'migrate.arrivals', Math.max(bytes, Math.min(Math.ceil(1.5 * bytes), this.maxBinding)));
+    stepTimeline?.hostEvent(`arrivals ${count}`, t0);
     return true;
   }
 
@@ -432,6 +437,7 @@ export class SimState {
    * `scratchCount`); the other set's are not kept. Callers must rebuild their bind groups afterwards.
    */
   grow(newCapacity: number, liveCount: number, scratchCount = 0): void {
+    const t0 = performance.now();
     const device = this.device;
     const fresh = makeParticleSet(device, this.current === 0 ? 'A' : 'B', newCapacity);
     const other = makeParticleSet(device, this.current === 0 ? 'B' : 'A', newCapacity);
@@ -471,5 +477,6 @@ export class SimState {
     this.partials = makeBuffer(device, 'reduce.partials', 4 * PARTIAL_WORDS * Math.ceil(newCapacity / 256));
     this.capacity = newCapacity;
     device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
+    stepTimeline?.hostEvent(`particles ${newCapacity}`, t0);
   }
 }

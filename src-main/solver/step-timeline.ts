@@ -18,6 +18,8 @@ export class StepTimeline {
   private readonly steps = new Map<number, StepEvents>();
   /** Garbage collections: start (µs, same clock as the steps), duration (ms), kind (V8's flags). */
   private readonly gcs: { start: number; ms: number; kind: number }[] = [];
+  /** Host work that may hold up a step (buffers grown, pipelines compiled): start (µs, the steps' clock), duration (ms), what. */
+  private readonly hostWork: { start: number; ms: number; name: string }[] = [];
   /** performance.now() (ms) to the monotonic clock (µs). */
   private readonly offset = nowMicros() - performance.now() * 1000;
   private readonly loopDelay: IntervalHistogram;
@@ -42,6 +44,11 @@ export class StepTimeline {
     this.eventsOf(step)[name] = value;
   }
 
+  /** Records host work `name` that began at performance.now() = startMs and ends now. */
+  hostEvent(name: string, startMs: number): void {
+    this.hostWork.push({ start: this.offset + startMs * 1000, ms: performance.now() - startMs, name });
+  }
+
   /** The events of step `step` (made on first use). */
   private eventsOf(step: number): StepEvents {
     let events = this.steps.get(step);
@@ -58,6 +65,7 @@ export class StepTimeline {
   clear(): void {
     this.steps.clear();
     this.gcs.length = 0;
+    this.hostWork.length = 0;
     this.loopDelay.reset();
   }
 
@@ -67,7 +75,7 @@ export class StepTimeline {
     const file = join(this.dir, `rank-${rank}.jsonl`);
     const lines = [...this.steps].sort((a, b) => a[0] - b[0]).map(([step, ev]) => JSON.stringify({ step, ...ev }));
     const d = this.loopDelay;
-    lines.push(JSON.stringify({ gc: this.gcs, loopDelayMs: { p50: d.percentile(50) / 1e6, p99: d.percentile(99) / 1e6, max: d.max / 1e6 } }));
+    lines.push(JSON.stringify({ gc: this.gcs, hostWork: this.hostWork, loopDelayMs: { p50: d.percentile(50) / 1e6, p99: d.percentile(99) / 1e6, max: d.max / 1e6 } }));
     writeFileSync(`${file}.tmp`, `${lines.join('\n')}\n`);
     renameSync(`${file}.tmp`, file);
     return file;

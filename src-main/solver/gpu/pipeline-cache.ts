@@ -1,6 +1,7 @@
 // Compute pipelines created once per device and reused, keyed by shader, modules, entry point and
 // override constants (never created inside the step loop).
 import { shaderSource } from './shader-source.js';
+import { stepTimeline } from '../step-timeline.js';
 
 /** What identifies one compute pipeline. */
 export interface PipelineKey {
@@ -23,12 +24,14 @@ export class PipelineCache {
     const id = JSON.stringify([key.file, key.modules ?? [], key.entry, constants]);
     let pipeline = this.pipelines.get(id);
     if (!pipeline) {
+      const t0 = performance.now();
       pipeline = this.device.createComputePipeline({
         label: `${key.file}:${key.entry}`,
         layout: 'auto',
         compute: { module: this.module(key.file, key.modules ?? []), entryPoint: key.entry, constants },
       });
       this.pipelines.set(id, pipeline);
+      stepTimeline?.hostEvent(`pipeline ${key.file}:${key.entry}`, t0);
     }
     return pipeline;
   }

@@ -7,6 +7,8 @@
 // turn it is writable at once: the host no longer waits for a map on the critical path of a step. A pending
 // map keeps the binding's event poll going, which poll-pacing.ts keeps cheap.
 
+import { stepTimeline } from '../step-timeline.js';
+
 const MAP_WRITE_COPY_SRC = 0x0002 | 0x0004;
 const MAP_MODE_WRITE = 0x0002;
 
@@ -58,7 +60,9 @@ export class UploadRing {
     if (!slot.buffer || slot.buffer.size < size) {
       slot.buffer?.destroy();
       // headroom: the arrivals vary from step to step
+      const t0 = performance.now();
       slot.buffer = this.device.createBuffer({ label: this.label, size: Math.ceil((size * 1.25) / 16) * 16, usage: MAP_WRITE_COPY_SRC, mappedAtCreation: true });
+      stepTimeline?.hostEvent(`${this.label} staging ${slot.buffer.size}`, t0);
       mapped = true;
     }
     const buffer = slot.buffer;
