@@ -10,6 +10,7 @@
 #   wedge     the hypersonic wedge at full size (1500 steps, sampled from 1000) on 1 and N ranks
 #   wedge-detail  the wedge on 1 and N ranks with --detail, each rank's phases
 #   wedge-timeline  the wedge on N ranks with DSMC_TIMELINE_DIR and bench/timeline-report.mjs
+#   wedge-rebalance-timeline  the wedge on N ranks, rcb --rebalance 20, with the timeline: checks and relayouts
 #   wedge-balance  the wedge on 1 and N ranks: slab (the default), rcb, rcb --rebalance 20, slab --rebalance 10, block --rebalance 5
 #   wedge-final  the wedge on 1 and N ranks with the default decomposition, slab --rebalance 10 (not with WEDGE_SHORT=1),
 #             and --rebalance 20, and each run's end-of-run fold
@@ -120,7 +121,13 @@ for part in "$@"; do
       # the wedge's default on N ranks with DSMC_TIMELINE_DIR: where the most loaded rank's GPU waits
       rm -rf "$out/wtimeline"; mkdir -p "$out/wtimeline"
       run "wedge-$n-timeline" env DSMC_TIMELINE_DIR="$out/wtimeline" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
-      node bench/timeline-report.mjs "$out/wtimeline" > "$out/runs/wedge-timeline-report.txt" 2>&1; head -60 "$out/runs/wedge-timeline-report.txt"
+      node bench/timeline-report.mjs "$out/wtimeline" > "$out/runs/wedge-timeline-report.txt" 2>&1; grep -E "^rank|step period|host work|^    step|slowest|garbage|event-loop" "$out/runs/wedge-timeline-report.txt"
+      ;;
+    wedge-rebalance-timeline)
+      # the wedge on N ranks, rcb --rebalance 20, with DSMC_TIMELINE_DIR: where a check's and a relayout's time goes
+      rm -rf "$out/rtimeline"; mkdir -p "$out/rtimeline"
+      run "wedge-$n-rcb-20-timeline" env DSMC_TIMELINE_DIR="$out/rtimeline" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --decomposition rcb --rebalance 20
+      node bench/timeline-report.mjs "$out/rtimeline" > "$out/runs/wedge-rebalance-timeline-report.txt" 2>&1; grep -A12 "between steps" "$out/runs/wedge-rebalance-timeline-report.txt" | head -40
       ;;
     wedge-balance)
       # every decomposition and a rebalance threshold: no failure, the balancing's share of the loop in the summary

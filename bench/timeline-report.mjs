@@ -122,3 +122,14 @@ const submitSkew = steps.map((s) => {
   return ms(Math.max(...t) - Math.min(...t));
 });
 console.log(`spread of the move submits (last - first): ${describe(submitSkew)}`);
+// between steps (odd keys): rebalance checks and relayouts, each event's time after the first of that key (ms)
+for (let r = 0; r < R; r++) {
+  const between = [...ranks[r].entries()].filter(([k, e]) => k % 2 === 1 && Object.keys(e).some((n) => n.startsWith('check-') || n.startsWith('relayout-')));
+  if (between.length === 0) continue;
+  console.log(`\nrank ${r} between steps (checks, relayouts; ms after the first event)`);
+  for (const [k, e] of between) {
+    const ev = Object.entries(e).filter(([n]) => n !== 'step' && typeof e[n] === 'number' && (n.startsWith('check-') || n.startsWith('relayout-'))).sort((a, b) => a[1] - b[1]);
+    const t0 = ev[0][1];
+    console.log(`  after step ${(k - 1) / 2}: ${ev.map(([n, t]) => `${n} ${ms(t - t0).toFixed(1)}`).join(', ')}`);
+  }
+}
