@@ -8,6 +8,7 @@
 #   studies   `dsmc study strong` and `dsmc study weak` (31.5M particles per GPU) on 1, 2 and N GPUs, and their reports
 #   timeline  the N-rank box with DSMC_TIMELINE_DIR and bench/timeline-report.mjs
 #   wedge     the hypersonic wedge at full size (1500 steps, sampled from 1000) on 1 and N ranks
+#   capacity  idle particle slots (DSMC_CAPACITY_FACTOR 1 and 1.5) on one GPU, and the wedge on N ranks at 1 and 1.4
 #   wedge-detail  the wedge on 1 and N ranks with --detail, each rank's phases
 #   wedge-timeline  the wedge on N ranks with DSMC_TIMELINE_DIR and bench/timeline-report.mjs
 #   wedge-rebalance-timeline  the wedge on N ranks, rcb --rebalance 20, with the timeline: checks and relayouts
@@ -47,13 +48,13 @@ line() {
     const early = (s.splitSteps ?? []).map((x) => x.earlyMoves).join('/');
     const ph = s.phases ?? {};
     const phases = Object.entries(ph).map(([k, p]) => k + ' ' + (1000 * p.totalSeconds / s.steps).toFixed(3)).join(', ');
-    console.log('$2', '| ranks', s.ranks ?? 1, '| particle-steps/s', s.particleStepsPerSecond.toExponential(3), '| loop s', s.seconds.toFixed(3),
+    console.log('$2', '| capacity', s.capacity, '| ranks', s.ranks ?? 1, '| particle-steps/s', s.particleStepsPerSecond.toExponential(3), '| loop s', s.seconds.toFixed(3),
       '| early', early || '-', '| fields', s.fieldsSha256.slice(0, 16), '| ms per step:', phases);
     const b = s.balance;
     if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'by', b.by ?? '-', 'cell weight', b.cellWeight ?? '-', 'checks', b.checks, 'full', b.fullChecks, 'block', b.checkBlock, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
     if (s.rebalances && s.rebalances.length > 0) console.log('   re-splits', JSON.stringify(s.rebalances.map((e) => [e.step, Math.round(e.unBefore), Math.round(e.unAfter ?? -1), e.moved])));
     if ('$2'.includes('detail')) for (const [r, ph] of (s.phaseSecondsPerRank ?? []).entries()) console.log('   rank', r, 'ms per step:', Object.entries(ph).map(([k, v]) => k + ' ' + (1000 * v / s.steps).toFixed(3)).join(', '));
-    if (s.particlesPerRank) console.log('   particles per rank', JSON.stringify(s.particlesPerRank), 'GPU s per rank', JSON.stringify((s.gpuSecondsPerRank ?? []).map((x) => +x.toFixed(3))), 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), 'submits', s.host.submits);
+    if (s.particlesPerRank) console.log('   particles per rank', JSON.stringify(s.particlesPerRank), 'GPU s per rank', JSON.stringify((s.gpuSecondsPerRank ?? []).map((x) => +x.toFixed(3))), 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), 'submits', s.host.submits, 'capacity', s.capacity, 'redos', (s.splitSteps ?? []).map((x) => x.redos).join('/'));
   " 2>&1 || tail -3 "${1%.json}.err"
 }
 # one run: tag, then the command (environment through `env` in front)
@@ -110,6 +111,17 @@ for part in "$@"; do
       wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
       run wedge-1 "${wedge[@]}"
       run "wedge-$n" "${wedge[@]}" --ranks "$n"
+      ;;
+    capacity)
+      # what idle particle slots cost (passes dispatched over the capacity: DSMC_CAPACITY_FACTOR) on one GPU, and
+      # whether room from the start spares the 4-rank wedge its buffer growths in the loop
+      run box-1-cap1 "${box[@]}"
+      run box-1-cap1.5 env DSMC_CAPACITY_FACTOR=1.5 "${box[@]}"
+      run box-1-cap1-detail "${box[@]}" --detail
+      run box-1-cap1.5-detail env DSMC_CAPACITY_FACTOR=1.5 "${box[@]}" --detail
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run "wedge-$n-cap1" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-cap1.4" env DSMC_CAPACITY_FACTOR=1.4 "${wedge[@]}" --ranks "$n"
       ;;
     wedge-detail)
       # where the wedge's GPU time goes on 1 and N ranks (--detail: sort stages and halo passes apart), per rank

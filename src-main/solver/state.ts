@@ -40,6 +40,18 @@ export function initialCapacity(t: SolverTables, stepsPerSubmit: number, share =
   return Math.ceil(base + inj + 10 * Math.sqrt(inj) + 1024);
 }
 
+/**
+ * DSMC_CAPACITY_FACTOR=F (a benchmark switch, issue 24): particle buffers start F times the planned capacity (F >= 1),
+ * for measuring what idle slots cost the passes dispatched over the capacity and what room spares a growing rank.
+ */
+export function capacityFactorFromEnvironment(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.DSMC_CAPACITY_FACTOR;
+  if (raw === undefined || raw === '') return 1;
+  const f = Number(raw);
+  if (!(f >= 1 && f <= 16)) throw new Error(`DSMC_CAPACITY_FACTOR is ${JSON.stringify(raw)}: give a number from 1 to 16 (the particle buffers start that many times the planned capacity), or leave it unset`);
+  return f;
+}
+
 /** Room for `injected` expected injected particles: 10 standard deviations and 64 more (Poisson counts). */
 export function injectionMargin(injected: number): number {
   return injected + 10 * Math.sqrt(injected) + 64;
