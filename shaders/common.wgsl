@@ -93,7 +93,7 @@ fn is_halo(c: u32) -> bool {
   return (halo[c >> 5u] & (1u << (c & 31u))) != 0u;
 }
 
-// Words of the halo's bits for nLocal local cells (HALO_BIT_WORDS in struct-layouts.ts: at least 4).
+// Words of the halo's bits for nLocal local cells (haloBitWords in src-main/solver/halo-split.ts: at least 4).
 fn halo_bit_words(nLocal: u32) -> u32 {
   return max(4u, (nLocal + 31u) / 32u);
 }

@@ -183,8 +183,7 @@ fn place_ranked(i: u32, c: u32) {
       place_with_products(i, s, n);
       return;
     }
-    for (var k = 0u; k < n; k++) { r += select(0u, 1u, arrived[s + k] < i); }
-    ranked[s + r] = i;
+    place_by_index(i, s, n);
     return;
   }
   // the moved particles on particle i's side of the split, [lo, lo + width): those go by index against it (the step
@@ -205,8 +204,7 @@ fn place_ranked(i: u32, c: u32) {
   // the interior pass knows the cells that hold only moved particles of the interior side (scatter_interior marked
   // the others): those are all ordered by index
   if (SPLIT_PASS == 1u && mixed[c] == 0u) {
-    for (var k = 0u; k < n; k++) { r += select(0u, 1u, arrived[s + k] < i); }
-    ranked[s + r] = i;
+    place_by_index(i, s, n);
     return;
   }
   // a whole sort (the first step, a redone one): most cells hold only particles that moved here from one side of the
@@ -243,6 +241,13 @@ fn place_ranked(i: u32, c: u32) {
     }
     r += select(0u, 1u, earlier);
   }
+  ranked[s + r] = i;
+}
+
+// Particle i's place in the cell of n particles from index s when all of them go by index (the one-rank order).
+fn place_by_index(i: u32, s: u32, n: u32) {
+  var r = 0u;
+  for (var k = 0u; k < n; k++) { r += select(0u, 1u, arrived[s + k] < i); }
   ranked[s + r] = i;
 }
 
