@@ -26,16 +26,28 @@ export interface BufferRequirement {
 }
 
 /**
+ * Room a rank of an open flow (inflow faces) starts with beyond its share, as a factor: where the flow develops,
+ * particles gather in some ranks' cells (a shock layer ahead of a body, a compressed corner) and leave others (a wake),
+ * away from the split by gas volume. Measured on the hypersonic wedge at full size on 4 H100s (docs/PERFORMANCE.md,
+ * ninth session, call 5): its ranks ended with up to 25 % more particles than a quarter of all, and two of them, starting
+ * without room, grew their buffers in the loop (each some 80 ms of host work and a redone step that every rank waited for); 1.4 times the
+ * share spared both (+3.9 %). A rank that gathers more still grows.
+ */
+export const RANK_GATHER_ROOM = 1.4;
+
+/**
  * Particle capacity to start with. A closed box keeps its initial count exactly; with inflow the
  * count heads for the reference fill (plus 10 % and a batch of injection with margin); the loop
- * grows the buffers between submits if the flow packs in more.
+ * grows the buffers between submits if the flow packs in more. A rank of several holds its share (by cells) of
+ * that, with room for particles gathering in its cells where the flow is open (RANK_GATHER_ROOM).
  */
 export function initialCapacity(t: SolverTables, stepsPerSubmit: number, share = 1): number {
   // a rank of a multi-rank run holds about its share of the cells' particles, plus 6 sigma and 3 % for the
   // particles that arrive in a step before those that leave are dropped by the sort
   const spread = (n: number) => share * n + (share < 1 ? 0.03 * share * n + 6 * Math.sqrt(share * n) + 4096 : 0);
   if (t.nFaceCells === 0) return Math.ceil(spread(t.initialParticles) + 1024);
-  const base = Math.max(spread(t.initialParticles), 1.1 * spread(t.referenceParticles));
+  const gather = share < 1 ? RANK_GATHER_ROOM : 1;
+  const base = gather * Math.max(spread(t.initialParticles), 1.1 * spread(t.referenceParticles));
   const inj = t.injectionPerStep * stepsPerSubmit;
   return Math.ceil(base + inj + 10 * Math.sqrt(inj) + 1024);
 }
