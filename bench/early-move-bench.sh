@@ -28,6 +28,8 @@
 #   wedge-counts  the wedge on N ranks rebalanced by counts at UN > 10 %
 #   wedge-model  the wedge on N ranks: default, and rebalanced by the measured cost model at 10 and 20 %
 #   sampled-base  the box sampled every step on 1 and N ranks, new build against the base build, and unsampled on N and 1
+#   live      new against base, interleaved: the box on 1 rank (capacity factor 1 and 1.5), on N and 2 ranks; the wedge's
+#             default on 1 and N ranks (passes dispatched for the live bound, ranks of open flows with room)
 #   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
 #             the wedge's default on N ranks
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
@@ -281,6 +283,29 @@ for part in "$@"; do
       done
       run "wedge-$n-new" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
       run "wedge-$n-base" node bin-base/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      ;;
+    live)
+      # passes over the live particles dispatched for the live bound, not the capacity (tenth session), with ranks of
+      # open flows starting with room (RANK_GATHER_ROOM), against a base build (bin-base/dsmc.js), interleaved: the box
+      # on 1 rank (and with 1.5 times the capacity: idle slots should cost nothing now), on N and 2 ranks; the wedge's
+      # default on 1 and N ranks, with --detail on N ranks
+      [ -f bin-base/dsmc.js ] || { echo "live: no bin-base/dsmc.js (unpack the base build first)"; continue; }
+      basebox=(node bin-base/dsmc.js run scaling-box --set run.steps="$steps")
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      basewedge=(node bin-base/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run box-1-new "${box[@]}"
+      run box-1-base "${basebox[@]}"
+      run box-1-new-cap1.5 env DSMC_CAPACITY_FACTOR=1.5 "${box[@]}"
+      for k in 1 2; do
+        run "box-$n-new-$k" "${box[@]}" --ranks "$n"
+        run "box-$n-base-$k" "${basebox[@]}" --ranks "$n"
+      done
+      run box-2-new "${box[@]}" --ranks 2
+      run box-2-base "${basebox[@]}" --ranks 2
+      run wedge-1-new "${wedge[@]}"
+      run wedge-1-base "${basewedge[@]}"
+      run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-base" "${basewedge[@]}" --ranks "$n"
       ;;
     *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, wedge-final, eight)"; exit 2 ;;
   esac

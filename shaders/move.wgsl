@@ -249,29 +249,22 @@ fn move_one(i: u32, e: vec2<f32>, productRank: u32) -> Moved {
 // The move range as every invocation of the workgroup sees it (uniform: loop bounds around emit_migrants' barriers).
 var<workgroup> wgRange: vec2<u32>;
 
-// One invocation per live particle: move_one, then (multi-rank) the workgroup's migrants go to their segments.
-// The rest of a step whose interior part moved early (MOVE_PART 2, about the halo cells' particles) is dispatched
-// for about as many as the step before had, with a grid-stride loop for any more.
+// One invocation per live particle: move_one, then (multi-rank) the workgroup's migrants go to their segments. The
+// host dispatches for its bound on the live count (SimState.liveBound; the rest part for about as many as the step
+// before's halo cells had), not the buffers' capacity, so that idle slots cost nothing; a grid-stride loop, uniform in
+// each workgroup (emit_migrants has barriers), takes any more.
 @compute @workgroup_size(WG_SIZE)
 fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) li: u32) {
-  if (MOVE_PART == 2u) {
-    if (li == 0u) { wgRange = move_range(); }
-    let range = workgroupUniformLoad(&wgRange);
-    let stride = nwg.x * nwg.y * WG_SIZE;
-    for (var first = range.x + flat_id(wg, nwg, 0u); first < range.y; first += stride) {
-      let i = first + li;
-      var m = Moved(NO_DEST, vec2<f32>(0.0), 0u, vec2<u32>(0u));
-      if (i < range.y) { m = move_one(i, vec2<f32>(0.0), 0xffffffffu); }
-      _ = emit_migrants(i, m.dest, li, m.word, m.key);
-    }
-    return;
+  if (li == 0u) { wgRange = move_range(); }
+  let range = workgroupUniformLoad(&wgRange);
+  let stride = nwg.x * nwg.y * WG_SIZE;
+  for (var first = range.x + flat_id(wg, nwg, 0u); first < range.y; first += stride) {
+    let i = first + li;
+    var m = Moved(NO_DEST, vec2<f32>(0.0), 0u, vec2<u32>(0u));
+    if (i < range.y) { m = move_one(i, vec2<f32>(0.0), 0xffffffffu); }
+    if (MULTI_RANK) { _ = emit_migrants(i, m.dest, li, m.word, m.key); }
   }
-  let range = move_range();
-  let i = range.x + flat_id(wg, nwg, li);
-  var m = Moved(NO_DEST, vec2<f32>(0.0), 0u, vec2<u32>(0u));
-  if (i < range.y) { m = move_one(i, vec2<f32>(0.0), 0xffffffffu); }
-  if (MULTI_RANK) { _ = emit_migrants(i, m.dest, li, m.word, m.key); }
 }
 
 // A rotating species: move_one carrying each particle's internal energy (diffuse walls renew it). An entry of its
@@ -282,8 +275,8 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
 fn move_rotating(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) li: u32) {
   let range = move_range();
-  // the rest part loops over any count (see move_particles); the others take one particle per invocation
-  let stride = select(0xffffffffu, nwg.x * nwg.y * WG_SIZE, MOVE_PART == 2u);
+  // dispatched for the host's bound on the live count: the loop takes any more (see move_particles)
+  let stride = nwg.x * nwg.y * WG_SIZE;
   for (var i = range.x + flat_id(wg, nwg, li); i < range.y; i += stride) {
     let at = i * INTERNAL_WORDS;
     if (INTERNAL_WORDS > 1u) {
@@ -293,7 +286,6 @@ fn move_rotating(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) 
     } else {
       eint[at] = move_one(i, vec2<f32>(eint[at], 0.0), moved_product_rank(i)).eint.x;
     }
-    if (stride == 0xffffffffu) { break; }
   }
 }
 
@@ -343,12 +335,21 @@ fn collect_injected(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
   }
 }
 
+// The particles before N_ALL, read once per workgroup so that collect_all's grid-stride loop stays uniform.
+var<workgroup> wgAll: u32;
+
 // After a migrant segment overflowed (the host grew the buffer and cleared the counts): emits every
 // particle that is not this rank's again. Also after move_rotating on several ranks: emits the moved migrants.
+// Dispatched for the host's bound on the live count; the loop (uniform in each workgroup) takes any more.
 @compute @workgroup_size(WG_SIZE)
 fn collect_all(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) li: u32) {
-  collect_below(flat_id(wg, nwg, li), ctl[CTL_N_ALL], li);
+  if (li == 0u) { wgAll = ctl[CTL_N_ALL]; }
+  let end = workgroupUniformLoad(&wgAll);
+  let stride = nwg.x * nwg.y * WG_SIZE;
+  for (var base = flat_id(wg, nwg, 0u); base < end; base += stride) {
+    collect_below(base + li, end, li);
+  }
 }
 
 // Appends the particles that arrived from other ranks after the N_ALL particles here and counts them

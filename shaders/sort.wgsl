@@ -60,16 +60,19 @@
 @compute @workgroup_size(WG_SIZE)
 fn scatter(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) li: u32) {
-  let i = flat_id(wg, nwg, li);
-  if (i == 0u) {
+  let first = flat_id(wg, nwg, li);
+  if (first == 0u) {
     let last = params.nLocal - 1u;
     let n = starts[last] + cellCounts[last];
     ctlRW[CTL_N] = n;
     stats[ctlRW[CTL_STATS_SLOT] + ST_N_AFTER] = n;
   }
-  if (i >= ctlRW[CTL_N_ALL]) { return; }
-  let c = local_cell(i);
-  if (c != INVALID_CELL) { order[starts[c] + slot[i]] = i; }
+  // dispatched for the host's bound on the live count (SimState.liveBound): the loop takes any more
+  let end = ctlRW[CTL_N_ALL];
+  for (var i = first; i < end; i += nwg.x * nwg.y * WG_SIZE) {
+    let c = local_cell(i);
+    if (c != INVALID_CELL) { order[starts[c] + slot[i]] = i; }
+  }
 }
 
 // Local cell of particle i, or INVALID_CELL when it left the box or is a migrant (other ranks' cells
@@ -99,6 +102,8 @@ fn local_cell(i: u32) -> u32 {
 @group(0) @binding(33) var<storage, read_write> haloWork: array<atomic<u32>>;
 var<workgroup> wgListed: atomic<u32>;
 var<workgroup> wgListBase: u32;
+// scatter_interior's particles (N_ALL), read once per workgroup so that its loop stays uniform
+var<workgroup> wgParticles: u32;
 
 // Split steps, interior pass: scatters the particles of interior cells and lists those of halo cells for the halo
 // pass (one atomic per workgroup on the list length; the halo pass sorts each cell by `before`, so list order does
@@ -106,15 +111,24 @@ var<workgroup> wgListBase: u32;
 @compute @workgroup_size(WG_SIZE)
 fn scatter_interior(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) li: u32) {
-  if (li == 0u) { atomicStore(&wgListed, 0u); }
-  workgroupBarrier();
-  let i = flat_id(wg, nwg, li);
   // the moved particles of the interior side of the step before: [0, interiorSide) (place_ranked's lo and width)
   let moved = ctlRW[CTL_N_MOVED];
   let interiorSide = min(ctlRW[CTL_N_INTERIOR_BEFORE], moved - min(ctlRW[CTL_PRODUCTS], moved));
+  if (li == 0u) { wgParticles = ctlRW[CTL_N_ALL]; }
+  let end = workgroupUniformLoad(&wgParticles);
+  // dispatched for the host's bound on the live count (SimState.liveBound): a loop, uniform in each workgroup, takes any more
+  for (var first = flat_id(wg, nwg, 0u); first < end; first += nwg.x * nwg.y * WG_SIZE) {
+    scatter_interior_one(first + li, end, interiorSide, li);
+  }
+}
+
+// scatter_interior for particle i (below `end`, or an idle invocation): every invocation of the workgroup takes part.
+fn scatter_interior_one(i: u32, end: u32, interiorSide: u32, li: u32) {
+  if (li == 0u) { atomicStore(&wgListed, 0u); }
+  workgroupBarrier();
   var listed = false;
   var at = 0u;
-  if (i < ctlRW[CTL_N_ALL]) {
+  if (i < end) {
     let c = local_cell(i);
     if (c != INVALID_CELL) {
       if (is_halo(c)) {
@@ -289,10 +303,12 @@ fn order_key(o: u32, moved: u32) -> vec2<u32> {
 @compute @workgroup_size(WG_SIZE)
 fn rank_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) li: u32) {
-  let i = flat_id(wg, nwg, li);
-  if (i >= ctl[CTL_N_ALL]) { return; }
-  let c = local_cell(i);
-  if (c != INVALID_CELL) { place_ranked(i, c); }
+  // dispatched for the host's bound on the live count (SimState.liveBound): the loop takes any more
+  let end = ctl[CTL_N_ALL];
+  for (var i = flat_id(wg, nwg, li); i < end; i += nwg.x * nwg.y * WG_SIZE) {
+    let c = local_cell(i);
+    if (c != INVALID_CELL) { place_ranked(i, c); }
+  }
 }
 
 // Split steps: the interior pass ranks the particles of interior cells (one invocation per particle), the halo
@@ -301,10 +317,12 @@ fn rank_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
 fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) li: u32) {
   if (SPLIT_PASS == 1u) {
-    let i = flat_id(wg, nwg, li);
-    if (i >= ctl[CTL_N_ALL]) { return; }
-    let c = local_cell(i);
-    if (c != INVALID_CELL) { place_ranked(i, c); }
+    // dispatched for the host's bound on the live count: the loop takes any more
+    let end = ctl[CTL_N_ALL];
+    for (var i = flat_id(wg, nwg, li); i < end; i += nwg.x * nwg.y * WG_SIZE) {
+      let c = local_cell(i);
+      if (c != INVALID_CELL) { place_ranked(i, c); }
+    }
     return;
   }
   let listed = atomicLoad(&haloWork[HW_LISTED]);
@@ -322,16 +340,17 @@ fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
 @compute @workgroup_size(WG_SIZE)
 fn permute(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) li: u32) {
-  let k = flat_id(wg, nwg, li);
-  if (k < ctl[CTL_N]) { permute_one(k); }
+  // dispatched for the host's bound on the live count (SimState.liveBound): the loop takes any more
+  let end = ctl[CTL_N];
+  for (var k = flat_id(wg, nwg, li); k < end; k += nwg.x * nwg.y * WG_SIZE) { permute_one(k); }
 }
 
 // Gathers the internal energy words into sorted order (before permute overwrites the ranked order in dst4).
 @compute @workgroup_size(WG_SIZE)
 fn permute_rotation(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) li: u32) {
-  let k = flat_id(wg, nwg, li);
-  if (k < ctl[CTL_N]) { permute_internal(k); }
+  let end = ctl[CTL_N];
+  for (var k = flat_id(wg, nwg, li); k < end; k += nwg.x * nwg.y * WG_SIZE) { permute_internal(k); }
 }
 
 // dst[k] = src[ranked[k]] for the internal energy words of slot k.
@@ -348,8 +367,8 @@ fn permute_rotation_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_wor
   for (var k = r.x; k < r.y; k += r.z) { permute_internal(k); }
 }
 
-// This invocation's slots of a split pass as (first, end, stride): the interior pass [0, N_INTERIOR), dispatched over
-// the capacity (one slot each), the halo pass [N_INTERIOR, N) with a grid-stride loop.
+// This invocation's slots of a split pass as (first, end, stride) of a grid-stride loop: the interior pass [0,
+// N_INTERIOR) (dispatched for the host's bound on the live count), the halo pass [N_INTERIOR, N).
 fn split_slots(wg: vec3<u32>, nwg: vec3<u32>, li: u32) -> vec3<u32> {
   let interior = ctl[CTL_N_INTERIOR];
   let stride = nwg.x * nwg.y * WG_SIZE;
@@ -357,8 +376,8 @@ fn split_slots(wg: vec3<u32>, nwg: vec3<u32>, li: u32) -> vec3<u32> {
   return vec3<u32>(interior + flat_id(wg, nwg, li), ctl[CTL_N], stride);
 }
 
-// Split steps: the interior pass gathers slots [0, N_INTERIOR) (dispatched over the capacity), the halo pass
-// [N_INTERIOR, N) (dispatched for about as many as the step before had, with a grid-stride loop for the rest).
+// Split steps: the interior pass gathers slots [0, N_INTERIOR) (dispatched for the host's bound on the live count), the
+// halo pass [N_INTERIOR, N) (dispatched for about as many as the step before had); a grid-stride loop takes any more.
 @compute @workgroup_size(WG_SIZE)
 fn permute_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) li: u32) {

@@ -94,6 +94,8 @@ export interface SimulationPlacement {
   haloThreads?: number;
   /** Invocations of the injection's write and of the collect of injected migrants instead of the bound on a step's injection (tests of their loops). */
   injectThreads?: number;
+  /** Invocations of every pass over the live particles (move, sort, collect) instead of the live bound (tests of their loops). */
+  particleThreads?: number;
   /**
    * Whether the next step's interior particles move while this step's migrants are exchanged (default true; false
    * moves every step whole after its halo pass, as before: for measuring what the overlap gains).

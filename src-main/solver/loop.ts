@@ -113,6 +113,8 @@ export class Simulation {
   private surfaceBackup: GPUBuffer | null = null;
   /** Invocations of the next 'rest' move (a guess from this step's halo part; its loop covers any count). */
   private restThreads = 0;
+  /** A rank of several: the host's bound on its particles before the next step's move (the last read-back, then each exchange's count with its arrivals). */
+  private liveBefore = 0;
   /** Steps whose interior part moved early so far (split statistics). */
   private earlyMoveCount = 0;
   /** Fixed size of the halo pass's per-particle dispatches (tests), else sized per step. */
@@ -155,6 +157,7 @@ export class Simulation {
     });
     const share = cellShare(subdomain, this.tables.nCells);
     this.state = new SimState(device, this.tables, placement?.capacity ?? Math.ceil(capacityFactorFromEnvironment() * initialCapacity(this.tables, this.chunk, share)), this.chunk, subdomain, kase);
+    this.state.fixedParticleThreads = placement?.particleThreads;
     const setting = sampleKernelSetting(this.tables.sampling, gpu.adapter.software === true, this.tables.reactions !== null);
     this.sampleChoice = new SampleKernelChoice(setting);
     this.ctx = { device, cache: this.cache, state: this.state, sampleKernel: setting };
@@ -367,6 +370,9 @@ export class Simulation {
       // the capacity is checked against the count read back after the last submit: only its first step can grow
       if (this.movedEarly && this.needsGrowth(1)) throw new Error(`internal: rank ${this.subdomain.rank} would grow its particle buffers with step ${s} half moved`);
       this.ensureCapacity(1, rec);
+      // the per-particle passes of this step (and the next step's early part): the particles after the last exchange,
+      // this step's injection and the products of this step and the one before
+      st.liveBound = this.liveBefore + injectionMargin(this.tables.injectionPerStep) + (this.reactions?.room(2) ?? 0);
     }
     const set = st.current;
     const part = this.movedEarly ? 'rest' : 'all';
@@ -404,6 +410,9 @@ export class Simulation {
       }, { timelineKey: 2 * s, encoder: () => rec.encoder });
       // arrivals outside the halo (counted as each peer's records arrived)
       const outside = x.flagged;
+      // after the arrivals join: the bound of a redo's whole sort and of the next step's particles
+      this.liveBefore = x.nAll + x.received;
+      st.liveBound = Math.max(st.liveBound, this.liveBefore);
       this.exchanges.set(s, x);
       addTime(this.hostPhases, 'exchange', x.seconds);
       if (detail) for (const [part, sec] of Object.entries(x.parts)) addTime(this.hostPhases, `exchange.${part}`, sec);
@@ -741,6 +750,8 @@ export class Simulation {
     const mark = (name: string) => stepTimeline?.mark(2 * this.step + 1, name);
     mark('relayout-start');
     const oldStarts = st.resubdomain(sub, sigmaCrMax, remainder);
+    // the sort after the rounds takes the arrivals: dispatched over the capacity
+    st.liveBound = Infinity;
     mark('relayout-resubdomain');
     if (sample) st.sample.write(sample);
     this.readback.release(); // staging buffers of the replaced per-cell arrays
@@ -856,7 +867,13 @@ export class Simulation {
       if (options.signal?.aborted && options.keepOnStop) break; // stop and keep: what ran so far is the result
       if (options.signal?.aborted) throw new RunCancelled(`cancelled at step ${this.step}`);
       const batch = Math.min(this.submitSteps(), last - this.step);
-      if (!this.exchange) this.ensureCapacity(batch, rec);
+      if (!this.exchange) {
+        this.ensureCapacity(batch, rec);
+        // one rank: the per-particle passes of the batch are dispatched for the most particles it can reach
+        this.state.liveBound = this.particlesNeeded(batch);
+      } else {
+        this.liveBefore = this.particles;
+      }
       let passes = 0;
       this.submitKernel = this.sampleChoice.next();
       const tEncode = performance.now();

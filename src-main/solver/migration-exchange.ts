@@ -38,6 +38,8 @@ export interface ExchangeResult {
   regrew: boolean;
   /** The sum of the arrival check (the constructor's `countArrivals`) over this exchange's arrivals (0 without one). */
   flagged: number;
+  /** Particles before the arrivals (the status read's N_ALL: the moved, injected and emitted ones). */
+  nAll: number;
   /** Particles the step before sorted in its halo pass (live count minus its interior particles; all after a whole sort). */
   haloBefore: number;
   /** Host seconds from the migrant counts being known to the arrivals being uploaded (transport and waiting for peers). */
@@ -409,6 +411,6 @@ export class MigrationExchange {
     }, encoder?.());
     const t3 = performance.now();
     stepTimeline?.mark(mark, 'uploaded');
-    return { sent, received, grew, flagged, haloBefore: ctl[CTL.N] - ctl[CTL.N_INTERIOR], seconds: (t3 - t0) / 1000, parts: { status: (t0 - tStatus) / 1000, read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
+    return { sent, received, grew, flagged, nAll, haloBefore: ctl[CTL.N] - ctl[CTL.N_INTERIOR], seconds: (t3 - t0) / 1000, parts: { status: (t0 - tStatus) / 1000, read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
   }
 }

@@ -1,6 +1,6 @@
 // All GPU buffers of one simulation: parameters and tables, two particle sets (the sort gathers
 // from one into the other), per-cell arrays, the sampling state, control words and step statistics.
-import { STORAGE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
+import { STORAGE, WORKGROUP_SIZE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
 import {
   CTL, FaceInfo, FaceSpecies, HALO_WORK, InitParams, PARTIAL_WORDS, PairInfo, REACTION_WORDS, STATS, SimParams, SpeciesInfo,
   SurfaceModel, SurfaceSpecies, UNIFORM_TABLES,
@@ -203,12 +203,26 @@ export class SimState {
   split!: { masked: GPUBuffer; scanned: GPUBuffer; savedSigmaCrMax: GPUBuffer; savedRemainder: GPUBuffer; mixed: GPUBuffer };
   /** Which particle set holds the live particles between steps. */
   current: 0 | 1 = 0;
+  /**
+   * The host's bound on the particles a per-particle pass of the steps being recorded can meet (the loop sets it:
+   * particlesNeeded on one rank, the step before's count with its arrivals and one step's injection on several). Those
+   * passes are dispatched for it rather than the capacity, so that idle slots cost nothing (issue 24: 2.5 us a
+   * million slots a pass on an H100), and loop over any more: a low bound costs time, never particles.
+   */
+  liveBound = Infinity;
+  /** Tests: invocations of every per-particle pass, whatever the bound (one workgroup exercises the kernels' loops). */
+  fixedParticleThreads: number | undefined;
   nLocal: number;
   readonly multiRank: boolean;
 
   subdomain: Subdomain;
   /** The subdomain before a rebalance, while its relayout runs (params' old box); undefined otherwise. */
   private oldSubdomain: Subdomain | undefined;
+
+  /** Invocations of a pass over the live particles: the live bound within the capacity (at least one workgroup). */
+  particleThreads(): number {
+    return this.fixedParticleThreads ?? Math.max(WORKGROUP_SIZE, Math.min(this.capacity, Math.ceil(this.liveBound)));
+  }
 
   /** subdomain: the rank's part of the grid (default: the whole grid, one rank). */
   constructor(private readonly device: GPUDevice, readonly tables: SolverTables, public capacity: number, readonly statsRing: number,

@@ -55,6 +55,8 @@ export interface RankOptions {
   haloThreads?: number;
   /** Invocations of the collect of injected migrants (few: its grid-stride loop takes several rounds). */
   injectThreads?: number;
+  /** Invocations of every pass over the live particles (few: their loops take several rounds). */
+  particleThreads?: number;
   checkOnArrival?: boolean;
   /** Bytes of migrant records per relayout round (small: a relayout in many rounds). */
   relayoutRoundBytes?: number;
@@ -66,7 +68,7 @@ export interface RankOptions {
 
 /** Runs `c` on `ranks` in-process ranks (rebalancing when UN exceeds `rebalancePercent`); returns the assembled run and the ranks' simulations. */
 export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks: number, rebalancePercent?: number, options: RankOptions = {}) {
-  const { haloDepth, capacity, segmentCapacity, haloThreads, injectThreads, checkOnArrival = true, observeExchange, relayoutRoundBytes, earlyMove } = options;
+  const { haloDepth, capacity, segmentCapacity, haloThreads, injectThreads, particleThreads, checkOnArrival = true, observeExchange, relayoutRoundBytes, earlyMove } = options;
   const d = decompose(method, c.grid.cells, ranks);
   const subs = d.boxes.map((_, r) => subdomainOf(d, r));
   const mail = new Mailbox();
@@ -96,7 +98,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
       },
     } : {}),
   });
-  const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth, capacity, segmentCapacity, haloThreads, injectThreads, relayoutRoundBytes, earlyMove }));
+  const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth, capacity, segmentCapacity, haloThreads, injectThreads, particleThreads, relayoutRoundBytes, earlyMove }));
   for (const s of sims) await s.initialize();
   const assembler = new RunAssembler(c, subs, { from: 0, steps: c.run.steps });
   const rebalancer = rebalancePercent === undefined ? null : new Rebalancer(d, rebalancePercent);

@@ -224,6 +224,20 @@ describe('early moves (the next step\'s interior part moved while this step\'s m
     for (const s of await check('slab', 2, { haloThreads: 64 })) expect(s.earlyMoves).toBe(28);
   });
 
+  it('with every pass over the live particles dispatched for one workgroup (move, early part, sort, halo pass): their loops cover every particle, bitwise one rank', async () => {
+    for (const [method, ranks] of [['slab', 2], ['rcb', 4]] as const) {
+      for (const s of await check(method, ranks, { particleThreads: 64, haloThreads: 64 })) expect(s.earlyMoves).toBe(28);
+    }
+  });
+
+  it('dispatches the passes over the live particles for a bound that holds every particle and leaves the idle slots out', async () => {
+    const { sims } = await runInProcessRanks(gpu, unsampled(), 'slab', 2, undefined, { capacity: 20_000 });
+    for (const sim of sims) {
+      expect(sim.state.liveBound).toBeGreaterThanOrEqual(sim.liveParticles);
+      expect(sim.state.particleThreads()).toBeLessThan(0.6 * sim.state.capacity);
+    }
+  });
+
   it('off: bitwise the same, no step moved early', async () => {
     for (const s of await check('slab', 2, { earlyMove: false })) expect(s.earlyMoves).toBe(0);
   });
@@ -261,7 +275,8 @@ describe('early moves (the next step\'s interior part moved while this step\'s m
       'initial.velocity=[0,0,600]', 'boundaries.zmin={"type":"specular"}', 'boundaries.zmax={"type":"specular"}',
     ]);
     const { sim, result } = await simulate(gpu, c, { timing: 'off' });
-    const { assembler, sims } = await runInProcessRanks(gpu, c, 'slab', 2, undefined, { capacity: 7300, segmentCapacity: 8 });
+    // every pass over the live particles dispatched for one workgroup: move_rotating's and collect_all's loops
+    const { assembler, sims } = await runInProcessRanks(gpu, c, 'slab', 2, undefined, { capacity: 7300, segmentCapacity: 8, particleThreads: 64 });
     expect(invariantStats(assembler.stepStats)).toEqual(invariantStats(result.stepStats));
     expect(await particleState(sims)).toEqual(await particleState([sim]));
     const internal = await internalState([sim]);

@@ -51,9 +51,9 @@ export class MigratePhase {
     this.dispatch(pass, this.collectInjected, this.groups[set].collectInjected, Math.max(1, injectedBound));
   }
 
-  /** Emits every particle that belongs to another rank again (after the migrant buffer grew). */
+  /** Emits every particle that belongs to another rank again (after the migrant buffer grew): for the live bound, its loop takes any more. */
   encodeCollectAll(pass: GPUComputePassEncoder, set: 0 | 1): void {
-    this.dispatch(pass, this.collectAll, this.groups[set].collectAll, this.ctx.state.capacity);
+    this.dispatch(pass, this.collectAll, this.groups[set].collectAll, this.ctx.state.particleThreads());
   }
 
   /** Appends `count` arrived particles (already written to the arrivals buffer and CTL_ARRIVALS). */

@@ -120,12 +120,13 @@ export class MovePhase implements Phase {
     if (!v) throw new Error(`internal: a move in parts ('${part}') exists only in a rank of a multi-rank run`);
     pass.setPipeline(v.pipeline);
     pass.setBindGroup(0, v.groups[set]);
-    pass.dispatchWorkgroups(...dispatchDims(part === 'rest' ? Math.max(WORKGROUP_SIZE, Math.min(s.capacity, restThreads)) : s.capacity, WORKGROUP_SIZE));
+    // the whole step or the interior part: for the live bound (the kernel's loop takes any more)
+    pass.dispatchWorkgroups(...dispatchDims(part === 'rest' ? Math.max(WORKGROUP_SIZE, Math.min(s.capacity, restThreads)) : s.particleThreads(), WORKGROUP_SIZE));
     // the migrants of a rotating species are emitted once the whole step has moved
     if (this.collect && part !== 'early') {
       pass.setPipeline(this.collect);
       pass.setBindGroup(0, this.collectGroups[set]);
-      pass.dispatchWorkgroups(...dispatchDims(s.capacity, WORKGROUP_SIZE));
+      pass.dispatchWorkgroups(...dispatchDims(s.particleThreads(), WORKGROUP_SIZE));
     }
   }
 }

@@ -161,12 +161,12 @@ export class SortPhase implements Phase {
     const g = this.groups[set];
     const run = (name: string, fn: () => void) => { if (stage === undefined || stage === name) fn(); };
     run('scan', () => this.scans[set].encode(pass));
-    run('scatter', () => this.dispatch(pass, this.scatter, g.scatter, s.capacity));
-    run('order', () => this.dispatch(pass, this.rankParticles, g.order, s.capacity));
+    run('scatter', () => this.dispatch(pass, this.scatter, g.scatter, s.particleThreads()));
+    run('order', () => this.dispatch(pass, this.rankParticles, g.order, s.particleThreads()));
     run('permute', () => {
       // the rotational energy first: permute overwrites the ranked order it reads
-      if (this.permuteRotation) this.dispatch(pass, this.permuteRotation, g.rotation!, s.capacity);
-      this.dispatch(pass, this.permute, g.permute, s.capacity);
+      if (this.permuteRotation) this.dispatch(pass, this.permuteRotation, g.rotation!, s.particleThreads());
+      this.dispatch(pass, this.permute, g.permute, s.particleThreads());
     });
   }
 
@@ -187,8 +187,9 @@ export class SortPhase implements Phase {
       p.scan.encode(pass);
       this.dispatch(pass, p.total, p.groups.total, which === 1 ? 1 : cells, which === 1 ? 1 : WORKGROUP_SIZE);
     });
-    // the halo pass's per-particle stages (listed particles and arrivals, then the halo slots) loop over any count
-    const particles = which === 1 ? s.capacity : this.haloThreads;
+    // per-particle stages for the live bound (interior pass) or about the halo's particles (listed particles and
+    // arrivals, then the halo slots); their loops take any more
+    const particles = which === 1 ? s.particleThreads() : this.haloThreads;
     run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, particles));
     run('order', () => this.dispatch(pass, p.order, g.order, particles));
     run('permute', () => {
