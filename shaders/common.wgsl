@@ -422,6 +422,13 @@ fn flat_id(wg: vec3<u32>, nwg: vec3<u32>, local: u32) -> u32 {
   return (wg.y * nwg.x + wg.x) * WG_SIZE + local;
 }
 
+// The invocations of a dispatch: the stride of a grid-stride loop. Kernels dispatched for the host's bound on the live
+// particles take their first item straight and loop over the rest only when the bound was low (no loop variables live
+// across the usual one item: the loop form cost the rank's sort 2 % on an H100).
+fn grid_stride(nwg: vec3<u32>) -> u32 {
+  return nwg.x * nwg.y * WG_SIZE;
+}
+
 // The integer s (any sign, |s| < 2^63) as the (low, high) words of a two's-complement 64-bit integer.
 fn fixed_split(s: f32) -> vec2<u32> {
   if (abs(s) < 2147483648.0) {

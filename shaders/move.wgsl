@@ -258,13 +258,16 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
                   @builtin(local_invocation_index) li: u32) {
   if (li == 0u) { wgRange = move_range(); }
   let range = workgroupUniformLoad(&wgRange);
-  let stride = nwg.x * nwg.y * WG_SIZE;
-  for (var first = range.x + flat_id(wg, nwg, 0u); first < range.y; first += stride) {
-    let i = first + li;
-    var m = Moved(NO_DEST, vec2<f32>(0.0), 0u, vec2<u32>(0u));
-    if (i < range.y) { m = move_one(i, vec2<f32>(0.0), 0xffffffffu); }
-    if (MULTI_RANK) { _ = emit_migrants(i, m.dest, li, m.word, m.key); }
-  }
+  let first = range.x + flat_id(wg, nwg, 0u);
+  move_particle(first + li, range.y, li);
+  for (var more = first + grid_stride(nwg); more < range.y; more += grid_stride(nwg)) { move_particle(more + li, range.y, li); }
+}
+
+// move_particles for particle i (below `end`, or an idle invocation): every invocation of the workgroup takes part.
+fn move_particle(i: u32, end: u32, li: u32) {
+  var m = Moved(NO_DEST, vec2<f32>(0.0), 0u, vec2<u32>(0u));
+  if (i < end) { m = move_one(i, vec2<f32>(0.0), 0xffffffffu); }
+  if (MULTI_RANK) { _ = emit_migrants(i, m.dest, li, m.word, m.key); }
 }
 
 // A rotating species: move_one carrying each particle's internal energy (diffuse walls renew it). An entry of its

@@ -60,19 +60,22 @@
 @compute @workgroup_size(WG_SIZE)
 fn scatter(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) li: u32) {
-  let first = flat_id(wg, nwg, li);
-  if (first == 0u) {
+  let i = flat_id(wg, nwg, li);
+  if (i == 0u) {
     let last = params.nLocal - 1u;
     let n = starts[last] + cellCounts[last];
     ctlRW[CTL_N] = n;
     stats[ctlRW[CTL_STATS_SLOT] + ST_N_AFTER] = n;
   }
-  // dispatched for the host's bound on the live count (SimState.liveBound): the loop takes any more
-  let end = ctlRW[CTL_N_ALL];
-  for (var i = first; i < end; i += nwg.x * nwg.y * WG_SIZE) {
-    let c = local_cell(i);
-    if (c != INVALID_CELL) { order[starts[c] + slot[i]] = i; }
-  }
+  // dispatched for the host's bound on the live count (SimState.liveBound): any more in the loop (grid_stride)
+  if (i < ctlRW[CTL_N_ALL]) { scatter_one(i); }
+  for (var j = i + grid_stride(nwg); j < ctlRW[CTL_N_ALL]; j += grid_stride(nwg)) { scatter_one(j); }
+}
+
+// Writes particle i's index to its slot in its cell's list (particles that left or migrated have none).
+fn scatter_one(i: u32) {
+  let c = local_cell(i);
+  if (c != INVALID_CELL) { order[starts[c] + slot[i]] = i; }
 }
 
 // Local cell of particle i, or INVALID_CELL when it left the box or is a migrant (other ranks' cells
@@ -116,10 +119,10 @@ fn scatter_interior(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
   let interiorSide = min(ctlRW[CTL_N_INTERIOR_BEFORE], moved - min(ctlRW[CTL_PRODUCTS], moved));
   if (li == 0u) { wgParticles = ctlRW[CTL_N_ALL]; }
   let end = workgroupUniformLoad(&wgParticles);
-  // dispatched for the host's bound on the live count (SimState.liveBound): a loop, uniform in each workgroup, takes any more
-  for (var first = flat_id(wg, nwg, 0u); first < end; first += nwg.x * nwg.y * WG_SIZE) {
-    scatter_interior_one(first + li, end, interiorSide, li);
-  }
+  // dispatched for the host's bound on the live count (SimState.liveBound): any more in a loop uniform in each workgroup
+  let first = flat_id(wg, nwg, 0u);
+  scatter_interior_one(first + li, end, interiorSide, li);
+  for (var more = first + grid_stride(nwg); more < end; more += grid_stride(nwg)) { scatter_interior_one(more + li, end, interiorSide, li); }
 }
 
 // scatter_interior for particle i (below `end`, or an idle invocation): every invocation of the workgroup takes part.
@@ -303,12 +306,16 @@ fn order_key(o: u32, moved: u32) -> vec2<u32> {
 @compute @workgroup_size(WG_SIZE)
 fn rank_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) li: u32) {
-  // dispatched for the host's bound on the live count (SimState.liveBound): the loop takes any more
-  let end = ctl[CTL_N_ALL];
-  for (var i = flat_id(wg, nwg, li); i < end; i += nwg.x * nwg.y * WG_SIZE) {
-    let c = local_cell(i);
-    if (c != INVALID_CELL) { place_ranked(i, c); }
-  }
+  // dispatched for the host's bound on the live count (SimState.liveBound): any more in the loop
+  let i = flat_id(wg, nwg, li);
+  if (i < ctl[CTL_N_ALL]) { rank_one(i); }
+  for (var j = i + grid_stride(nwg); j < ctl[CTL_N_ALL]; j += grid_stride(nwg)) { rank_one(j); }
+}
+
+// Particle i's sorted place in its cell, if it has one here (not left, not a migrant).
+fn rank_one(i: u32) {
+  let c = local_cell(i);
+  if (c != INVALID_CELL) { place_ranked(i, c); }
 }
 
 // Split steps: the interior pass ranks the particles of interior cells (one invocation per particle), the halo
@@ -317,12 +324,10 @@ fn rank_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
 fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) li: u32) {
   if (SPLIT_PASS == 1u) {
-    // dispatched for the host's bound on the live count: the loop takes any more
-    let end = ctl[CTL_N_ALL];
-    for (var i = flat_id(wg, nwg, li); i < end; i += nwg.x * nwg.y * WG_SIZE) {
-      let c = local_cell(i);
-      if (c != INVALID_CELL) { place_ranked(i, c); }
-    }
+    // dispatched for the host's bound on the live count: any more in the loop
+    let i = flat_id(wg, nwg, li);
+    if (i < ctl[CTL_N_ALL]) { rank_one(i); }
+    for (var j = i + grid_stride(nwg); j < ctl[CTL_N_ALL]; j += grid_stride(nwg)) { rank_one(j); }
     return;
   }
   let listed = atomicLoad(&haloWork[HW_LISTED]);
@@ -340,17 +345,19 @@ fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
 @compute @workgroup_size(WG_SIZE)
 fn permute(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) li: u32) {
-  // dispatched for the host's bound on the live count (SimState.liveBound): the loop takes any more
-  let end = ctl[CTL_N];
-  for (var k = flat_id(wg, nwg, li); k < end; k += nwg.x * nwg.y * WG_SIZE) { permute_one(k); }
+  // dispatched for the host's bound on the live count (SimState.liveBound): any more in the loop
+  let k = flat_id(wg, nwg, li);
+  if (k < ctl[CTL_N]) { permute_one(k); }
+  for (var j = k + grid_stride(nwg); j < ctl[CTL_N]; j += grid_stride(nwg)) { permute_one(j); }
 }
 
 // Gathers the internal energy words into sorted order (before permute overwrites the ranked order in dst4).
 @compute @workgroup_size(WG_SIZE)
 fn permute_rotation(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) li: u32) {
-  let end = ctl[CTL_N];
-  for (var k = flat_id(wg, nwg, li); k < end; k += nwg.x * nwg.y * WG_SIZE) { permute_internal(k); }
+  let k = flat_id(wg, nwg, li);
+  if (k < ctl[CTL_N]) { permute_internal(k); }
+  for (var j = k + grid_stride(nwg); j < ctl[CTL_N]; j += grid_stride(nwg)) { permute_internal(j); }
 }
 
 // dst[k] = src[ranked[k]] for the internal energy words of slot k.
