@@ -28,6 +28,8 @@
 #   wedge-counts  the wedge on N ranks rebalanced by counts at UN > 10 %
 #   wedge-model  the wedge on N ranks: default, and rebalanced by the measured cost model at 10 and 20 %
 #   sampled-base  the box sampled every step on 1 and N ranks, new build against the base build, and unsampled on N and 1
+#   builds    BUILDS="REV ..." (packed with bench/bisect-builds.sh pack) interleaved: the box on 1, N (twice) and 2 ranks,
+#             and on N ranks with --detail
 #   live      new against base, interleaved: the box on 1 rank (capacity factor 1 and 1.5), on N and 2 ranks; the wedge's
 #             default on 1 and N ranks (passes dispatched for the live bound, ranks of open flows with room)
 #   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
@@ -283,6 +285,18 @@ for part in "$@"; do
       done
       run "wedge-$n-new" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
       run "wedge-$n-base" node bin-base/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      ;;
+    builds)
+      # builds side by side (BUILDS="REV ...", packed with bench/bisect-builds.sh pack), interleaved: the box on 1 rank,
+      # on N ranks twice, on 2 ranks, and on N ranks with --detail (all but the first build)
+      tar xJf .device-carry/builds.tar.xz
+      for rev in $BUILDS; do
+        mkdir -p "bin-$rev"; sed "s#\.\./out/src-main#../out-$rev/src-main#" bin/dsmc.js > "bin-$rev/dsmc.js"; ln -sfn ../resources "out-$rev/resources"
+      done
+      for rev in $BUILDS; do run "box-1-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps"; done
+      for k in 1 2; do for rev in $BUILDS; do run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"; done; done
+      for rev in $BUILDS; do run "box-2-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks 2; done
+      for rev in ${BUILDS#* }; do run "box-$n-$rev-detail" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n" --detail; done
       ;;
     live)
       # passes over the live particles dispatched for the live bound, not the capacity (tenth session), with ranks of
