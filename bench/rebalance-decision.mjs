@@ -2,8 +2,12 @@
 // CPU from the compiled out/ (npx tsc -p tsconfig.json first): the coarse round (propose) and the full round (commit)
 // with every rank's cell state, timed in parts. Counts are synthetic: the free stream's 18 a cell, a dense layer
 // along an oblique line (a shock's worth of compression), 30 downstream of x = 500 and none in a triangle (the body), so
-// that a split pays.
-// Usage: node bench/rebalance-decision.mjs [repeats]
+// that a split pays. Then a fingerprint of the decisions of every method (slab, block, rcb), 3, 4 and 6 ranks, by counts
+// and by time (cellWeight), GPU and software relayout costs, and on a small grid deep along z (splits that cut z-planes):
+// the boxes, moved, maxSend, largest, unAfter and a checksum of every rank's sigmaCrMax and remainder, so that a change
+// to the code can be checked to decide bitwise the same (compare the fingerprint line before and after).
+// Usage: node bench/rebalance-decision.mjs [repeats] [--detail]   (--detail prints every decision's line, not only the hash)
+import { createHash } from 'node:crypto';
 import { decompose } from '../out/src-main/cluster/decomposition/index.js';
 import { Rebalancer, relayoutCost } from '../out/src-main/cluster/orchestrator/rebalancer.js';
 import { coarseCountsOf } from '../out/src-main/cluster/decomposition/coarse-grid.js';
@@ -11,19 +15,31 @@ import { subdomainOf, takeOwnedCells } from '../out/src-main/solver/subdomain.js
 const grid = [800, 400, 20];
 const [nx, ny, nz] = grid;
 const repeats = Number(process.argv[2] ?? 3);
+const detail = process.argv.includes('--detail');
 const counts = new Uint32Array(nx * ny * nz);
+// per-cell collision state that differs from cell to cell (so a cell that lands in the wrong place shows in the checksum)
+const sigmaGlobal = new Float32Array(nx * ny * nz);
+const remainderGlobal = new Float32Array(nx * ny * nz);
 for (let z = 0; z < nz; z++) for (let y = 0; y < ny; y++) for (let x = 0; x < nx; x++) {
   const inBody = x > 120 && y < (x - 120) * 0.577 && x < 600;
   const shock = Math.abs(y - (x - 120) * 0.93) < 30 && x > 120;
-  counts[(z * ny + y) * nx + x] = inBody ? 0 : shock ? 90 : x > 500 ? 30 : 18;
+  const g = (z * ny + y) * nx + x;
+  counts[g] = inBody ? 0 : shock ? 90 : x > 500 ? 30 : 18;
+  sigmaGlobal[g] = 1e-16 * (1 + (g % 977) / 977);
+  remainderGlobal[g] = (g % 1009) / 1009;
 }
+
+/** Every rank's cell state of a decomposition of grid g, cut from the global arrays (the counts given, the collision state the wedge's). */
+function statesOf(d, g, cellCounts) {
+  return d.boxes.map((_, r) => {
+    const s = subdomainOf(d, r);
+    const take = (global, out) => (takeOwnedCells(global, s, g, out), out);
+    return { counts: take(cellCounts, new Uint32Array(s.nLocal)), sigmaCrMax: take(sigmaGlobal, new Float32Array(s.nLocal)), remainder: take(remainderGlobal, new Float32Array(s.nLocal)) };
+  });
+}
+
 const current = decompose('rcb', grid, 4);
-const subs = current.boxes.map((_, r) => subdomainOf(current, r));
-const states = subs.map((s) => {
-  const c = new Uint32Array(s.nLocal);
-  takeOwnedCells(counts, s, grid, c);
-  return { counts: c, sigmaCrMax: new Float32Array(s.nLocal).fill(1e-16), remainder: new Float32Array(s.nLocal).fill(0.5) };
-});
+const states = statesOf(current, grid, counts);
 for (let rep = 0; rep < repeats; rep++) {
   const reb = new Rebalancer(current, 20, [], 1500);
   const t0 = performance.now();
@@ -33,5 +49,54 @@ for (let rep = 0; rep < repeats; rep++) {
   const t2 = performance.now();
   const decision = proposal && reb.commit(proposal, states);
   const t3 = performance.now();
-  console.log(`rep ${rep}: coarse counts (4 ranks' share, done on the ranks) ${(t1 - t0).toFixed(1)} ms, propose ${(t2 - t1).toFixed(1)} ms, commit ${(t3 - t2).toFixed(1)} ms; ${decision ? `moved ${decision.moved}, UN after ${decision.unAfter.toFixed(2)} %` : 'kept'}`);
+  // the same check balancing by time (every cell's count plus a price per cell)
+  const byTime = new Rebalancer(current, 20, [], 1500);
+  const timed = byTime.propose(300, 40, coarse, relayoutCost(false), 7.3);
+  const t4 = performance.now();
+  const timedDecision = timed && byTime.commit(timed, states);
+  const t5 = performance.now();
+  console.log(`rep ${rep}: coarse counts (4 ranks' share, done on the ranks) ${(t1 - t0).toFixed(1)} ms, propose ${(t2 - t1).toFixed(1)} ms, commit ${(t3 - t2).toFixed(1)} ms; ${decision ? `moved ${decision.moved}, UN after ${decision.unAfter.toFixed(2)} %` : 'kept'}; by time: commit ${(t5 - t4).toFixed(1)} ms${timedDecision ? '' : ' (kept)'}`);
 }
+
+/** A hex digest of a typed array's bytes. */
+function digest(a) {
+  return createHash('sha256').update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)).digest('hex').slice(0, 16);
+}
+
+/** One line that fixes a decision (or a kept split) bitwise. */
+function fingerprint(method, ranks, cellWeight, software, coarse, decision) {
+  const head = `${method} ${ranks} ranks, ${cellWeight === undefined ? 'by counts' : `by time (cellWeight ${cellWeight})`}, ${software ? 'software' : 'gpu'} cost: coarse ${coarse.map(digest).join(',')}`;
+  if (!decision) return `${head}; kept`;
+  const { decomposition, largest, moved, maxSend, unAfter } = decision;
+  return `${head}; boxes ${JSON.stringify(decomposition.boxes)} subs ${JSON.stringify(decision.subdomains.map((s) => [s.cellBase, s.nLocal]))} largest ${largest} moved ${moved} maxSend ${maxSend} unAfter ${unAfter}`
+    + ` sigma ${decision.sigmaCrMax.map(digest).join(',')} remainder ${decision.remainder.map(digest).join(',')}`;
+}
+
+const lines = [];
+for (const method of ['slab', 'block', 'rcb']) for (const ranks of [3, 4, 6]) for (const cellWeight of [undefined, 7.3]) for (const software of [false, true]) {
+  const d = decompose(method, grid, ranks);
+  const st = statesOf(d, grid, counts);
+  const reb = new Rebalancer(d, 20, [], 1500);
+  const coarse = st.map((s, r) => coarseCountsOf(s.counts, d.boxes[r], reb.coarse));
+  const proposal = reb.propose(300, 40, coarse, relayoutCost(software), cellWeight);
+  const decision = proposal && reb.commit(proposal, st);
+  lines.push(fingerprint(method, ranks, cellWeight, software, coarse, decision));
+  if (detail) console.log(lines.at(-1));
+}
+// a grid deep along z (splits that cut z-planes), its counts piled up towards one corner
+const deep = [40, 36, 70];
+const deepCounts = Uint32Array.from({ length: deep[0] * deep[1] * deep[2] }, (_, g) => {
+  const x = g % deep[0], y = Math.floor(g / deep[0]) % deep[1], z = Math.floor(g / (deep[0] * deep[1]));
+  return 5 + ((x * y * z) >> 6) + ((x + 3 * y + 7 * z) % 4);
+});
+for (const method of ['slab', 'block', 'rcb']) for (const ranks of [3, 5, 8]) for (const cellWeight of [undefined, 0.7]) {
+  const d = decompose(method, deep, ranks);
+  const st = statesOf(d, deep, deepCounts);
+  const reb = new Rebalancer(d, 5, [], 100000);
+  const coarse = st.map((s, r) => coarseCountsOf(s.counts, d.boxes[r], reb.coarse));
+  const proposal = reb.propose(300, 40, coarse, relayoutCost(true), cellWeight);
+  const decision = proposal && reb.commit(proposal, st);
+  lines.push(fingerprint(`${method} (grid ${deep.join(' x ')})`, ranks, cellWeight, true, coarse, decision));
+  if (detail) console.log(lines.at(-1));
+}
+console.log(`decisions: ${lines.filter((l) => !l.endsWith('kept')).length} of ${lines.length} taken; fingerprint ${createHash('sha256').update(lines.join('\n')).digest('hex')}`);

@@ -33,22 +33,58 @@ export function coarseGridOf(fine: Grid, maxCells = COARSE_CELLS): CoarseGrid {
 
 /**
  * A rank's per-block counts over the whole coarse grid, from its counts per local cell (x fastest within its box, as
- * Simulation.cellCounts gives them); blocks outside its box hold 0.
+ * Simulation.cellCounts gives them); blocks outside its box hold 0. Block row by block row: the box's fine rows in it
+ * summed per x, then those sums per block column (whole numbers: the same as adding the cells one by one, modulo 2^32).
  */
 export function coarseCountsOf(local: ArrayLike<number>, box: Box, cg: CoarseGrid): Uint32Array {
   const out = new Uint32Array(cg.grid[0] * cg.grid[1] * cg.grid[2]);
   const { lo, hi } = box;
   const b = cg.block;
-  // the block column of each x of the box, once (not a division per cell)
-  const column = Int32Array.from({ length: Math.max(0, hi[0] - lo[0]) }, (_, k) => Math.floor((lo[0] + k) / b));
-  let l = 0;
-  for (let z = lo[2]; z < hi[2]; z++) {
-    for (let y = lo[1]; y < hi[1]; y++) {
-      const row = cellId(cg.grid, 0, Math.floor(y / b), Math.floor(z / b));
-      for (let k = 0; k < column.length; k++) out[row + column[k]] += local[l++];
+  const bx = hi[0] - lo[0];
+  const by = hi[1] - lo[1];
+  if (bx <= 0 || by <= 0) return out;
+  // where the runs of an x-row that fall in one block column end (box-relative), and the first such column
+  const ends = blockRunEnds(lo[0], hi[0], b);
+  const first = Math.floor(lo[0] / b);
+  const columns = new Float64Array(bx);
+  for (let zc = Math.floor(lo[2] / b); zc * b < hi[2]; zc++) {
+    for (let yc = Math.floor(lo[1] / b); yc * b < hi[1]; yc++) {
+      const y0 = Math.max(lo[1], yc * b);
+      const y1 = Math.min(hi[1], (yc + 1) * b);
+      columns.fill(0);
+      // the block row's fine rows of each z-plane follow each other in local order
+      for (let z = Math.max(lo[2], zc * b); z < Math.min(hi[2], (zc + 1) * b); z++) addRows(columns, local, bx * ((y0 - lo[1]) + by * (z - lo[2])), y1 - y0);
+      addRuns(out, cellId(cg.grid, first, yc, zc), columns, ends);
     }
   }
   return out;
+}
+
+/** Where the runs of x in [lo, hi) that share a block column of `block` cells end, relative to lo (the last is hi - lo). */
+function blockRunEnds(lo: number, hi: number, block: number): Int32Array {
+  const ends: number[] = [];
+  for (let x = lo; x < hi; x = (Math.floor(x / block) + 1) * block) ends.push(Math.min(hi, (Math.floor(x / block) + 1) * block) - lo);
+  return Int32Array.from(ends);
+}
+
+/** Adds `rows` consecutive rows of local counts from index `start` (each columns.length long) to columns, up to three at a time. */
+function addRows(columns: Float64Array, local: ArrayLike<number>, start: number, rows: number): void {
+  const n = columns.length;
+  for (let l = start, left = rows; left > 0; l += n * Math.min(3, left), left -= 3) {
+    if (left >= 3) for (let k = 0; k < n; k++) columns[k] += local[l + k] + local[l + n + k] + local[l + 2 * n + k];
+    else if (left === 2) for (let k = 0; k < n; k++) columns[k] += local[l + k] + local[l + n + k];
+    else for (let k = 0; k < n; k++) columns[k] += local[l + k];
+  }
+}
+
+/** Adds the column sums run by run (runs ending at `ends`) to consecutive blocks of out from `at` (wrapping as uint32 adds do). */
+function addRuns(out: Uint32Array, at: number, columns: Float64Array, ends: Int32Array): void {
+  let k = 0;
+  for (let c = 0; c < ends.length; c++) {
+    let sum = 0;
+    for (; k < ends[c]; k++) sum += columns[k];
+    out[at + c] += sum;
+  }
 }
 
 /** The fine cells of a box of blocks (the last block along an axis clipped to the grid). */

@@ -16,13 +16,13 @@
 // block factorisation or rcb bisection tree, so only particles near the cuts move) and the method's split from scratch
 // (rcb may then pick other axes and hand whole regions to other ranks); it takes the one that saves the most
 // particle-steps net of its moves (issue 24: on the hypersonic wedge no split from scratch ever paid).
-import { copyOwnedCells, subdomainOf, takeOwnedCells, type Subdomain } from '../../solver/subdomain.js';
+import { subdomainOf, type Subdomain } from '../../solver/subdomain.js';
 import { rebalance, recut } from '../decomposition/decompose.js';
 import { loadNonUniformity, shouldRebalance } from '../decomposition/load.js';
 import { boxWeight, intersectBoxes } from '../decomposition/box.js';
 import { SummedWeights } from '../decomposition/summed-weights.js';
 import { coarseBlockCells, coarseCountsOf, coarseGridOf, fineBoxOf, nearestCoarseBox, type CoarseGrid } from '../decomposition/coarse-grid.js';
-import type { Decomposition, Grid, Weights } from '../decomposition/types.js';
+import type { Box, Decomposition, Weights } from '../decomposition/types.js';
 
 /** One rank's per-cell state over its local cell range (Simulation.cellState). */
 export interface CellState {
@@ -98,11 +98,42 @@ export interface RebalanceProposal {
   cellWeight?: number;
 }
 
-/** A subdomain's cells of a global per-cell array, in its local order. */
-function localCells(global: Float32Array, sub: Subdomain, grid: Grid): Float32Array {
-  const out = new Float32Array(sub.nLocal);
-  takeOwnedCells(global, sub, grid, out);
-  return out;
+/** Index of cell (x, y, z) in an array over a box's cells (local order: x fastest within the box). */
+function localIndex(box: Box, x: number, y: number, z: number): number {
+  return (x - box.lo[0]) + (box.hi[0] - box.lo[0]) * ((y - box.lo[1]) + (box.hi[1] - box.lo[1]) * (z - box.lo[2]));
+}
+
+/**
+ * Copies the cells of `part` (inside both boxes) from arrays over box `from` into arrays over box `to` (src[a] to
+ * dst[a]: the same per-cell state), all in local order: one copy per x-row, or per z-plane of `part` where its rows run
+ * on in both arrays (it spans both boxes along x).
+ */
+function copyPart(src: readonly Float32Array[], from: Box, dst: readonly Float32Array[], to: Box, part: Box): void {
+  const n = part.hi[0] - part.lo[0];
+  const rowsRunOn = n === from.hi[0] - from.lo[0] && n === to.hi[0] - to.lo[0];
+  const [y0, y1] = rowsRunOn ? [part.lo[1], part.lo[1] + 1] : [part.lo[1], part.hi[1]];
+  const length = rowsRunOn ? n * (part.hi[1] - part.lo[1]) : n;
+  for (let z = part.lo[2]; z < part.hi[2]; z++) {
+    for (let y = y0; y < y1; y++) {
+      const i = localIndex(from, part.lo[0], y, z);
+      const j = localIndex(to, part.lo[0], y, z);
+      for (let a = 0; a < src.length; a++) dst[a].set(src[a].subarray(i, i + length), j);
+    }
+  }
+}
+
+/**
+ * The collision state (sigma c_r)_max and remainders over the new subdomains, from the same over the old ones (states[r]
+ * over from[r]): every new cell copied from its old owner where the boxes overlap, with no array over the whole grid.
+ */
+function moveCellState(from: readonly Subdomain[], states: readonly CellState[], to: readonly Subdomain[]): { sigmaCrMax: Float32Array[]; remainder: Float32Array[] } {
+  const sigmaCrMax = to.map((s) => new Float32Array(s.nLocal));
+  const remainder = to.map((s) => new Float32Array(s.nLocal));
+  to.forEach((s, d) => from.forEach((f, r) => {
+    const part = intersectBoxes(f.box, s.box);
+    if (part) copyPart([states[r].sigmaCrMax, states[r].remainder], f.box, [sigmaCrMax[d], remainder[d]], s.box, part);
+  }));
+  return { sigmaCrMax, remainder };
 }
 
 /** Particles (weights) whose cells change owner between two decompositions of the same grid (box intersections, no per-cell work). */
@@ -155,13 +186,6 @@ function weigh(splits: Decomposition[], from: Decomposition, loads: SummedWeight
     largest: Math.max(...split.boxes.map((b) => boxWeight(from.grid, loads, b))),
     moved: movedWeight(from, split, counts),
   }));
-}
-
-/** Per-cell loads for balancing by time: each cell's count plus `cellWeight` particle-equivalents (rank-cost.ts). */
-function costTable(grid: Grid, counts: ArrayLike<number>, cellWeight: number): SummedWeights {
-  const loads = new Float64Array(counts.length);
-  for (let k = 0; k < counts.length; k++) loads[k] = counts[k] + cellWeight;
-  return new SummedWeights(grid, loads);
 }
 
 export class Rebalancer {
@@ -275,15 +299,13 @@ export class Rebalancer {
   commit(proposal: RebalanceProposal, states: CellState[]): RebalanceDecision | null {
     const { step, un, cost, cellWeight } = proposal;
     const grid = this.current.grid;
-    const nCells = grid[0] * grid[1] * grid[2];
     const subs = this.current.boxes.map((_, r) => subdomainOf(this.current, r));
-    // the counts as they came (a row copy, no conversion per cell); the table sums them in float64
-    const weights = new Uint32Array(nCells);
-    states.forEach((s, r) => copyOwnedCells(s.counts, subs[r], grid, weights));
-    // box sums in O(1) from here on: the split, the loads before and after, the particles that move
-    const summed = new SummedWeights(grid, weights);
+    // box sums in O(1) from here on: the split, the loads before and after, the particles that move (summed from the
+    // ranks' own counts, with no array over the whole grid)
+    const counts = { boxes: this.current.boxes, weights: states.map((s) => s.counts) };
+    const summed = new SummedWeights(grid, counts);
     // balancing by time: the split evens out the counts plus every cell's price
-    const loads = cellWeight === undefined ? summed : costTable(grid, weights, cellWeight);
+    const loads = cellWeight === undefined ? summed : new SummedWeights(grid, { ...counts, perCell: cellWeight });
     const before = this.current.boxes.map((b) => boxWeight(grid, loads, b));
     const current = JSON.stringify(this.current.boxes);
     // the split in force with its cuts moved, and the split from scratch: the one that saves the most, if any pays
@@ -302,20 +324,13 @@ export class Rebalancer {
     }));
     this.current = next;
     const unAfter = loadNonUniformity(after);
-    // the collision state of the cells follows them (gathered only for a split that is taken)
-    const sigma = new Float32Array(nCells);
-    const remainder = new Float32Array(nCells);
-    states.forEach((s, r) => {
-      copyOwnedCells(s.sigmaCrMax, subs[r], grid, sigma);
-      copyOwnedCells(s.remainder, subs[r], grid, remainder);
-    });
     this.events.push({ step, unBefore: un, unAfter, moved });
     const subdomains = next.boxes.map((_, r) => subdomainOf(next, r));
     return {
       decomposition: next,
       subdomains,
-      sigmaCrMax: subdomains.map((s) => localCells(sigma, s, grid)),
-      remainder: subdomains.map((s) => localCells(remainder, s, grid)),
+      // the collision state of the cells follows them, old rank to new (gathered only for a split that is taken)
+      ...moveCellState(subs, states, subdomains),
       largest: Math.max(...particlesBefore),
       moved,
       maxSend,
