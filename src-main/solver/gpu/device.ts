@@ -24,6 +24,8 @@ export interface Gpu {
   instance: GPU;
   /** Validation or out-of-memory errors the device reported so far (checked after each submit). */
   errors: string[];
+  /** Whether the device has WGSL subgroup operations (the migrants' stream compaction then needs no workgroup barriers). */
+  subgroups: boolean;
 }
 
 /** Throws when the device has reported an error since it was opened (a bug, or out of memory). */
@@ -69,8 +71,19 @@ function workgroupInitToggle(): string[] {
   return process.env.DSMC_SKIP_WORKGROUP_INIT === '1' ? ['enable-dawn-features=disable_workgroup_init'] : [];
 }
 
-/** Requests the high-performance adapter and a device with its largest buffer and binding limits. */
-export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu> {
+/**
+ * Whether to use the adapter's subgroup operations: DSMC_SUBGROUPS=0 (a benchmark switch, issue 24) keeps the
+ * workgroup-barrier version of the migrants' stream compaction where subgroups exist; `wanted` false does too (tests).
+ */
+function useSubgroups(adapter: GPUAdapter, wanted = true): boolean {
+  return wanted && process.env.DSMC_SUBGROUPS !== '0' && adapter.features.has('subgroups');
+}
+
+/**
+ * Requests the high-performance adapter and a device with its largest buffer and binding limits (and subgroup
+ * operations where the adapter has them, unless `subgroups` is false).
+ */
+export async function openGpu(options: { timeoutMs?: number; subgroups?: boolean } = {}): Promise<Gpu> {
   installGlobals();
   paceGpuPolling();
   process.env.XDG_RUNTIME_DIR ??= '/tmp';
@@ -86,6 +99,7 @@ export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu
   if (!adapter) throw new NoAdapterError(`No WebGPU adapter found. ${INSTALL_HINT}`);
   const info = adapter.info;
   const hasTimestamps = adapter.features.has('timestamp-query');
+  const subgroups = useSubgroups(adapter, options.subgroups);
   const wanted = [
     'maxStorageBufferBindingSize', 'maxBufferSize', 'maxStorageBuffersPerShaderStage',
     'maxComputeWorkgroupStorageSize', 'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX',
@@ -95,7 +109,7 @@ export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu
   const device = await withTimeout(
     adapter.requestDevice({
       label: 'dsmc-solver',
-      requiredFeatures: hasTimestamps ? ['timestamp-query'] : [],
+      requiredFeatures: [...(hasTimestamps ? ['timestamp-query' as const] : []), ...(subgroups ? ['subgroups' as const] : [])],
       requiredLimits,
     }),
     timeoutMs,
@@ -115,6 +129,7 @@ export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu
     errors,
     limits: device.limits,
     hasTimestamps,
+    subgroups,
     adapter: {
       description,
       backend,

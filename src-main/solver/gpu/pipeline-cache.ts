@@ -1,6 +1,6 @@
 // Compute pipelines created once per device and reused, keyed by shader, modules, entry point and
 // override constants (never created inside the step loop).
-import { shaderSource } from './shader-source.js';
+import { shaderSource, type ShaderOptions } from './shader-source.js';
 import { stepTimeline } from '../step-timeline.js';
 
 /** What identifies one compute pipeline. */
@@ -16,7 +16,8 @@ export class PipelineCache {
   private readonly modules = new Map<string, GPUShaderModule>();
   private readonly pipelines = new Map<string, GPUComputePipeline>();
 
-  constructor(private readonly device: GPUDevice, private readonly defaults: Record<string, number> = {}) {}
+  /** defaults: override constants of every pipeline; options: what the device lets the shaders use (subgroups). */
+  constructor(private readonly device: GPUDevice, private readonly defaults: Record<string, number> = {}, private readonly options: ShaderOptions = {}) {}
 
   /** The pipeline for key, compiled on first use. */
   get(key: PipelineKey): GPUComputePipeline {
@@ -46,7 +47,7 @@ export class PipelineCache {
     const id = [...modules, file].join('+');
     let m = this.modules.get(id);
     if (!m) {
-      m = this.device.createShaderModule({ label: id, code: shaderSource(file, modules) });
+      m = this.device.createShaderModule({ label: id, code: shaderSource(file, modules, this.options) });
       this.modules.set(id, m);
     }
     return m;
