@@ -28,9 +28,6 @@
 #   wedge-counts  the wedge on N ranks rebalanced by counts at UN > 10 %
 #   wedge-model  the wedge on N ranks: default, and rebalanced by the measured cost model at 10 and 20 %
 #   sampled-base  the box sampled every step on 1 and N ranks, new build against the base build, and unsampled on N and 1
-#   subgroups the migrants' compaction with subgroup operations against DSMC_SUBGROUPS=0, interleaved: box on N and 2
-#             ranks, the wedge's default on N ranks
-#   wedge-1   the wedge's default on one GPU;  wedge-rcb-20  on N ranks, rcb --rebalance 20 (a re-split's cost)
 #   builds    BUILDS="REV ..." (packed with bench/bisect-builds.sh pack) interleaved: the box on 1, N (twice) and 2 ranks,
 #             and on N ranks with --detail
 #   live      new against base, interleaved: the box on 1 rank (capacity factor 1 and 1.5), on N and 2 ranks; the wedge's
@@ -300,26 +297,6 @@ for part in "$@"; do
       for k in 1 2; do for rev in $BUILDS; do run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"; done; done
       for rev in $BUILDS; do run "box-2-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks 2; done
       for rev in ${BUILDS#* }; do run "box-$n-$rev-detail" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n" --detail; done
-      ;;
-    subgroups)
-      # the migrants' stream compaction with subgroup operations (the default where the device has them) against the
-      # workgroup-barrier form (DSMC_SUBGROUPS=0, the same build), interleaved: the box on N (twice each) and 2 ranks,
-      # the wedge's default on N ranks
-      for k in 1 2; do
-        run "box-$n-subgroups-$k" "${box[@]}" --ranks "$n"
-        run "box-$n-barriers-$k" env DSMC_SUBGROUPS=0 "${box[@]}" --ranks "$n"
-      done
-      run box-2-subgroups "${box[@]}" --ranks 2
-      run box-2-barriers env DSMC_SUBGROUPS=0 "${box[@]}" --ranks 2
-      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
-      run "wedge-$n-subgroups" "${wedge[@]}" --ranks "$n"
-      run "wedge-$n-barriers" env DSMC_SUBGROUPS=0 "${wedge[@]}" --ranks "$n"
-      ;;
-    wedge-1)
-      run wedge-1 node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000
-      ;;
-    wedge-rcb-20)
-      run "wedge-$n-rcb-20" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --decomposition rcb --rebalance 20
       ;;
     live)
       # passes over the live particles dispatched for the live bound, not the capacity (tenth session), with ranks of

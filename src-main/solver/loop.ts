@@ -154,7 +154,7 @@ export class Simulation {
     this.cache = new PipelineCache(device, {
       WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0, HAS_ROTATION: this.tables.hasRotation ? 1 : 0, INTERNAL_WORDS: this.tables.internalWords, MIGRANT_WORDS: this.tables.migrantWords,
       REACTIONS: this.tables.reactions ? 1 : 0,
-    }, { subgroups: gpu.subgroups });
+    });
     const share = cellShare(subdomain, this.tables.nCells);
     this.state = new SimState(device, this.tables, placement?.capacity ?? Math.ceil(capacityFactorFromEnvironment() * initialCapacity(this.tables, this.chunk, share)), this.chunk, subdomain, kase);
     this.state.fixedParticleThreads = placement?.particleThreads;

@@ -24,8 +24,6 @@ export interface Gpu {
   instance: GPU;
   /** Validation or out-of-memory errors the device reported so far (checked after each submit). */
   errors: string[];
-  /** Whether the device has WGSL subgroup operations (the migrants' stream compaction then needs no workgroup barriers). */
-  subgroups: boolean;
 }
 
 /** Throws when the device has reported an error since it was opened (a bug, or out of memory). */
@@ -71,19 +69,8 @@ function workgroupInitToggle(): string[] {
   return process.env.DSMC_SKIP_WORKGROUP_INIT === '1' ? ['enable-dawn-features=disable_workgroup_init'] : [];
 }
 
-/**
- * Whether to use the adapter's subgroup operations: DSMC_SUBGROUPS=0 (a benchmark switch, issue 24) keeps the
- * workgroup-barrier version of the migrants' stream compaction where subgroups exist; `wanted` false does too (tests).
- */
-function useSubgroups(adapter: GPUAdapter, wanted = true): boolean {
-  return wanted && process.env.DSMC_SUBGROUPS !== '0' && adapter.features.has('subgroups');
-}
-
-/**
- * Requests the high-performance adapter and a device with its largest buffer and binding limits (and subgroup
- * operations where the adapter has them, unless `subgroups` is false).
- */
-export async function openGpu(options: { timeoutMs?: number; subgroups?: boolean } = {}): Promise<Gpu> {
+/** Requests the high-performance adapter and a device with its largest buffer and binding limits. */
+export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu> {
   installGlobals();
   paceGpuPolling();
   process.env.XDG_RUNTIME_DIR ??= '/tmp';
@@ -99,7 +86,6 @@ export async function openGpu(options: { timeoutMs?: number; subgroups?: boolean
   if (!adapter) throw new NoAdapterError(`No WebGPU adapter found. ${INSTALL_HINT}`);
   const info = adapter.info;
   const hasTimestamps = adapter.features.has('timestamp-query');
-  const subgroups = useSubgroups(adapter, options.subgroups);
   const wanted = [
     'maxStorageBufferBindingSize', 'maxBufferSize', 'maxStorageBuffersPerShaderStage',
     'maxComputeWorkgroupStorageSize', 'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX',
@@ -109,7 +95,7 @@ export async function openGpu(options: { timeoutMs?: number; subgroups?: boolean
   const device = await withTimeout(
     adapter.requestDevice({
       label: 'dsmc-solver',
-      requiredFeatures: [...(hasTimestamps ? ['timestamp-query' as const] : []), ...(subgroups ? ['subgroups' as const] : [])],
+      requiredFeatures: hasTimestamps ? ['timestamp-query'] : [],
       requiredLimits,
     }),
     timeoutMs,
@@ -129,7 +115,6 @@ export async function openGpu(options: { timeoutMs?: number; subgroups?: boolean
     errors,
     limits: device.limits,
     hasTimestamps,
-    subgroups,
     adapter: {
       description,
       backend,

@@ -1,6 +1,6 @@
 // Compute pipelines created once per device and reused, keyed by shader, modules, entry point and
 // override constants (never created inside the step loop).
-import { shaderSource, type ShaderOptions } from './shader-source.js';
+import { shaderSource } from './shader-source.js';
 import { stepTimeline } from '../step-timeline.js';
 
 /** What identifies one compute pipeline. */
@@ -16,8 +16,7 @@ export class PipelineCache {
   private readonly modules = new Map<string, GPUShaderModule>();
   private readonly pipelines = new Map<string, GPUComputePipeline>();
 
-  /** defaults: override constants of every pipeline; options: what the device lets the shaders use (subgroups). */
-  constructor(private readonly device: GPUDevice, private readonly defaults: Record<string, number> = {}, private readonly options: ShaderOptions = {}) {}
+  constructor(private readonly device: GPUDevice, private readonly defaults: Record<string, number> = {}) {}
 
   /** The pipeline for key, compiled on first use. */
   get(key: PipelineKey): GPUComputePipeline {
@@ -47,7 +46,7 @@ export class PipelineCache {
     const id = [...modules, file].join('+');
     let m = this.modules.get(id);
     if (!m) {
-      m = this.device.createShaderModule({ label: id, code: shaderSource(file, modules, this.options) });
+      m = this.device.createShaderModule({ label: id, code: shaderSource(file, modules) });
       this.modules.set(id, m);
     }
     return m;

@@ -28,25 +28,7 @@ export function readShaderFile(name: string): string {
   return text;
 }
 
-/**
- * The module name that stands for the migrants' stream compaction (emit_migrants): emit-subgroup.wgsl on a device with
- * subgroup operations, emit-workgroup.wgsl (workgroup barriers) otherwise.
- */
-export const EMIT_MODULE = 'emit.wgsl';
-
-/** What a device lets the shaders use. */
-export interface ShaderOptions {
-  subgroups?: boolean;
-}
-
-/**
- * Full source of a phase shader: common.wgsl, then each shared module, then the file itself (EMIT_MODULE resolved for
- * the device; a source with subgroup operations starts with their enable directive).
- */
-export function shaderSource(file: string, modules: readonly string[] = [], options: ShaderOptions = {}): string {
-  const emit = options.subgroups ? 'emit-subgroup.wgsl' : 'emit-workgroup.wgsl';
-  const files = ['common.wgsl', ...modules.map((m) => (m === EMIT_MODULE ? emit : m)), file];
-  const body = files.map((f) => `// ---- ${f}\n${readShaderFile(f)}`).join('\n');
-  // subgroup operations inside emit_migrants' loop, whose exit the subgroup takes together (subgroupMin)
-  return files.includes('emit-subgroup.wgsl') ? `enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n${body}` : body;
+/** Full source of a phase shader: common.wgsl, then each shared module, then the file itself. */
+export function shaderSource(file: string, modules: readonly string[] = []): string {
+  return ['common.wgsl', ...modules, file].map((f) => `// ---- ${f}\n${readShaderFile(f)}`).join('\n');
 }

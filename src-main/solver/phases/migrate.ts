@@ -4,7 +4,6 @@
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import type { PhaseContext } from './phase.js';
-import { EMIT_MODULE } from '../gpu/shader-source.js';
 
 export class MigratePhase {
   private readonly collectInjected: GPUComputePipeline;
@@ -15,7 +14,7 @@ export class MigratePhase {
   private afterGroup!: GPUBindGroup;
 
   constructor(private readonly ctx: PhaseContext) {
-    const get = (entry: string) => ctx.cache.get({ file: 'move.wgsl', entry, modules: ['body.wgsl', 'advance.wgsl', EMIT_MODULE] });
+    const get = (entry: string) => ctx.cache.get({ file: 'move.wgsl', entry, modules: ['body.wgsl', 'advance.wgsl'] });
     this.collectInjected = get('collect_injected');
     this.collectAll = get('collect_all');
     this.append = get('append_arrivals');

@@ -6,7 +6,6 @@
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import type { Phase, PhaseContext } from './phase.js';
-import { EMIT_MODULE } from '../gpu/shader-source.js';
 
 /** Which particles a move dispatch takes (move.wgsl MOVE_PART): all, the next step's interior part, or the rest. */
 export type MovePart = 'all' | 'early' | 'rest';
@@ -42,7 +41,7 @@ export class MovePhase implements Phase {
     // already binds 16 storage buffers)
     this.rotating = ctx.state.tables.hasRotation;
     const entry = this.rotating ? 'move_rotating' : 'move_particles';
-    const modules = ['body.wgsl', 'advance.wgsl', EMIT_MODULE];
+    const modules = ['body.wgsl', 'advance.wgsl'];
     const parts: MovePart[] = ctx.state.multiRank ? ['all', 'early', 'rest'] : ['all'];
     for (const part of parts) {
       const constants = part === 'all' ? undefined : { MOVE_PART: PART_CONSTANT[part] };
@@ -84,7 +83,7 @@ export class MovePhase implements Phase {
   /** Records the relayout after a rebalance (move.wgsl:relayout) with the previous layout's starts. */
   encodeRelayout(pass: GPUComputePassEncoder, set: 0 | 1, oldStarts: GPUBuffer, particles: number): void {
     const { device, cache, state: s } = this.ctx;
-    const pipeline = cache.get({ file: 'move.wgsl', entry: 'relayout', modules: ['body.wgsl', 'advance.wgsl', EMIT_MODULE] });
+    const pipeline = cache.get({ file: 'move.wgsl', entry: 'relayout', modules: ['body.wgsl', 'advance.wgsl'] });
     const p = s.sets[set];
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, bindBuffers(device, pipeline, 'relayout', {
