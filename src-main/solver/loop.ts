@@ -36,7 +36,7 @@ import { PARTICLE_ATTRIBUTES } from './particle-attributes.js';
 import { checkpointDue } from './checkpoint/checkpoint-schedule.js';
 import type { LoopHistory, RankSnapshot } from './checkpoint/checkpoint-state.js';
 import { cellOrderMap, inCellOrder, reordered, savedCellStarts } from './checkpoint/cell-order.js';
-import { SimState, capacityFactorFromEnvironment, initialCapacity, injectionMargin } from './state.js';
+import { SimState, capacityFactorFromEnvironment, injectionMargin, rankCapacity } from './state.js';
 import { stepTimeline } from './step-timeline.js';
 import { buildTables, type SolverTables } from './tables.js';
 import { RunCancelled, type LoopOptions, type LoopResult, type SimulationPlacement, type SplitStats, type StepStats } from './loop-types.js';
@@ -156,7 +156,9 @@ export class Simulation {
       REACTIONS: this.tables.reactions ? 1 : 0,
     });
     const share = cellShare(subdomain, this.tables.nCells);
-    this.state = new SimState(device, this.tables, placement?.capacity ?? Math.ceil(capacityFactorFromEnvironment() * initialCapacity(this.tables, this.chunk, share)), this.chunk, subdomain, kase);
+    const limits = { maxBinding: Number(gpu.limits.maxStorageBufferBindingSize), maxBuffer: Number(gpu.limits.maxBufferSize) };
+    const planned = rankCapacity(this.tables, this.chunk, share, subdomain.nLocal, subdomain.worldSize, limits);
+    this.state = new SimState(device, this.tables, placement?.capacity ?? Math.ceil(capacityFactorFromEnvironment() * planned), this.chunk, subdomain, kase);
     this.state.fixedParticleThreads = placement?.particleThreads;
     const setting = sampleKernelSetting(this.tables.sampling, gpu.adapter.software === true, this.tables.reactions !== null);
     this.sampleChoice = new SampleKernelChoice(setting);

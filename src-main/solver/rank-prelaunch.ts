@@ -11,7 +11,8 @@ import { buildTables } from './tables.js';
 /** Throws an error naming the rank and every limit its buffers break (the errors of prelaunchCheck); returns when they fit. */
 export function checkRankBuffers(c: Case, gpu: Gpu, sub: Subdomain): void {
   const tables = buildTables(c);
-  const capacity = initialCapacity(tables, stepsPerSubmit(c), cellShare(sub, tables.nCells));
+  // the share without the room for gathering particles (a rank whose room does not fit starts without it)
+  const capacity = initialCapacity(tables, stepsPerSubmit(c), cellShare(sub, tables.nCells), false);
   const report = prelaunchCheck(c, {
     limits: { maxStorageBufferBindingSize: Number(gpu.limits.maxStorageBufferBindingSize), maxBufferSize: Number(gpu.limits.maxBufferSize) },
     buffers: bufferPlan(tables, capacity, sub.nLocal, sub.worldSize),

@@ -41,15 +41,25 @@ export const RANK_GATHER_ROOM = 1.4;
  * grows the buffers between submits if the flow packs in more. A rank of several holds its share (by cells) of
  * that, with room for particles gathering in its cells where the flow is open (RANK_GATHER_ROOM).
  */
-export function initialCapacity(t: SolverTables, stepsPerSubmit: number, share = 1): number {
+export function initialCapacity(t: SolverTables, stepsPerSubmit: number, share = 1, gatherRoom = true): number {
   // a rank of a multi-rank run holds about its share of the cells' particles, plus 6 sigma and 3 % for the
   // particles that arrive in a step before those that leave are dropped by the sort
   const spread = (n: number) => share * n + (share < 1 ? 0.03 * share * n + 6 * Math.sqrt(share * n) + 4096 : 0);
   if (t.nFaceCells === 0) return Math.ceil(spread(t.initialParticles) + 1024);
-  const gather = share < 1 ? RANK_GATHER_ROOM : 1;
+  const gather = share < 1 && gatherRoom ? RANK_GATHER_ROOM : 1;
   const base = gather * Math.max(spread(t.initialParticles), 1.1 * spread(t.referenceParticles));
   const inj = t.injectionPerStep * stepsPerSubmit;
   return Math.ceil(base + inj + 10 * Math.sqrt(inj) + 1024);
+}
+
+/**
+ * A rank's first capacity: with room for gathering particles (initialCapacity) where every buffer it plans then fits the
+ * adapter's largest buffer and binding, else without (the room is a convenience; a rank whose share fits runs).
+ */
+export function rankCapacity(t: SolverTables, stepsPerSubmit: number, share: number, nLocal: number, worldSize: number, limits: { maxBinding: number; maxBuffer: number }): number {
+  const roomy = initialCapacity(t, stepsPerSubmit, share);
+  const largest = Math.min(limits.maxBinding, limits.maxBuffer);
+  return bufferPlan(t, roomy, nLocal, worldSize).every((b) => b.bytes <= largest) ? roomy : initialCapacity(t, stepsPerSubmit, share, false);
 }
 
 /**

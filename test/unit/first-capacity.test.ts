@@ -2,7 +2,7 @@
 // step's arrivals, and, where the flow is open (inflow faces), room for particles gathering in its cells
 // (RANK_GATHER_ROOM) so that a developing flow does not make it grow its buffers in the loop.
 import { describe, expect, it } from 'vitest';
-import { RANK_GATHER_ROOM, initialCapacity } from '../../src-main/solver/state.js';
+import { RANK_GATHER_ROOM, bufferPlan, initialCapacity, rankCapacity } from '../../src-main/solver/state.js';
 import { buildTables } from '../../src-main/solver/tables.js';
 import { presetCase } from '../physics/harness.js';
 
@@ -28,5 +28,21 @@ describe('a rank\'s first particle capacity', () => {
     const rank = initialCapacity(t, 1, share);
     expect(rank).toBeGreaterThanOrEqual(n);
     expect(rank).toBeLessThanOrEqual(Math.ceil(1.03 * n + 6 * Math.sqrt(n) + 4096 + 1024));
+  });
+
+  it('keeps the room only where every buffer it plans fits the adapter\'s largest binding, else starts without it', () => {
+    // many particles a cell: the particle buffers are the largest
+    const t = buildTables(presetCase('free-stream', ['particles.perCell=2000']));
+    const [share, nLocal, ranks] = [0.25, Math.ceil(t.nCells / 4), 4];
+    const roomy = initialCapacity(t, 1, share);
+    const bare = initialCapacity(t, 1, share, false);
+    expect(roomy).toBeGreaterThan(bare);
+    const huge = { maxBinding: 2 ** 31, maxBuffer: 2 ** 40 };
+    expect(rankCapacity(t, 1, share, nLocal, ranks, huge)).toBe(roomy);
+    // a binding that holds the bare plan's largest buffer but not the roomy one's
+    const largest = (capacity: number) => Math.max(...bufferPlan(t, capacity, nLocal, ranks).map((b) => b.bytes));
+    const tight = { maxBinding: largest(bare), maxBuffer: 2 ** 40 };
+    expect(largest(roomy)).toBeGreaterThan(tight.maxBinding);
+    expect(rankCapacity(t, 1, share, nLocal, ranks, tight)).toBe(bare);
   });
 });
