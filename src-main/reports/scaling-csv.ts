@@ -69,6 +69,7 @@ function fitRows(r: ScalingReport): Cell[][] {
     ['comm_term', f.commTerm], ['comm_fitted', f.commFitted], ['rms_residual_seconds', f.rmsResidualSeconds],
     ['relative_rms_residual', f.relativeRmsResidual], ['amdahl_limit', f.amdahlLimit], ['prediction_gpus', f.prediction.gpus],
     ['prediction_seconds', f.prediction.seconds], ['prediction_speedup', f.prediction.speedup], ['prediction_efficiency', f.prediction.efficiency],
+    ...f.predictions.slice(1).flatMap((p): Cell[][] => [[`prediction_${p.gpus}_seconds`, p.seconds], [`prediction_${p.gpus}_speedup`, p.speedup], [`prediction_${p.gpus}_efficiency`, p.efficiency]]),
     ['note', r.fitNote]];
 }
 

@@ -89,6 +89,12 @@ function fitSection(r: ScalingReport): string {
     [`prediction on ${f.prediction.gpus} GPUs: time`, num(f.prediction.seconds, formatSeconds(f.prediction.seconds), 'fit.prediction.seconds')],
     ['prediction: speedup', num(f.prediction.speedup, plain(f.prediction.speedup), 'fit.prediction.speedup')],
     ['prediction: efficiency', num(f.prediction.efficiency, formatPercent(100 * f.prediction.efficiency), 'fit.prediction.efficiency')],
+    // the further predictions (four times the largest measured count): the model, not a measurement
+    ...f.predictions.slice(1).flatMap((p): [string, string][] => [
+      [`prediction on ${p.gpus} GPUs: time`, num(p.seconds, formatSeconds(p.seconds), `fit.predictions.${p.gpus}.seconds`)],
+      [`prediction on ${p.gpus} GPUs: speedup`, num(p.speedup, plain(p.speedup), `fit.predictions.${p.gpus}.speedup`)],
+      [`prediction on ${p.gpus} GPUs: efficiency`, num(p.efficiency, formatPercent(100 * p.efficiency), `fit.predictions.${p.gpus}.efficiency`)],
+    ]),
   ];
   const pts = f.points.map((p) => `<tr data-fit-gpus="${p.gpus}">${num(p.gpus, String(p.gpus), `fit.points.${p.gpus}.gpus`)}` +
     num(p.measuredSeconds, formatSeconds(p.measuredSeconds), `fit.points.${p.gpus}.measuredSeconds`) +

@@ -53,6 +53,9 @@ describe('the scaling fit\'s coefficient s', () => {
     const { w, fit } = await mountStudy('weak', [1, 2.2, 6.5]);
     expect(fit.serialFraction).toBeGreaterThan(1);
     const text = w.find('[data-test="scaling-fit"]').text();
+    // both predictions, stated as the model's (a 4-GPU study: 8 and 16 GPUs)
+    expect(text).toMatch(/predicted on \d+ GPUs: speedup [\d.]+, efficiency [\d.]+ %; +predicted on \d+ GPUs/);
+    expect(text).toContain('(the model, not measured)');
     expect(text).toContain('time added per extra GPU');
     expect(text).not.toContain('serial fraction');
     expect(text).not.toMatch(/s = [\d.]+ %/);

@@ -188,6 +188,9 @@ describe('HTML scaling report', () => {
     expect(keyed(v, 'fit.t1Seconds')).toBeCloseTo(8, 9);
     expect(keyed(v, 'fit.prediction.seconds')).toBeCloseTo(T(8), 9);
     expect(keyed(v, 'fit.prediction.speedup')).toBeCloseTo(8 / T(8), 9);
+    // and at four times the largest count, stated as a prediction
+    expect(keyed(v, 'fit.predictions.16.seconds')).toBeCloseTo(T(16), 9);
+    expect(keyed(v, 'fit.predictions.16.speedup')).toBeCloseTo(8 / T(16), 9);
     // exchange on 4 ranks: 0.2, 0.4, 0.6, 0.8 s -> mean 0.5, max 0.8, AVG x Call 0.05
     expect(keyed(v, 'phases.exchange.4.avgSeconds')).toBeCloseTo(0.5, 12);
     expect(keyed(v, 'phases.exchange.4.maxSeconds')).toBeCloseTo(0.8, 12);
@@ -287,6 +290,7 @@ describe('CSV scaling report', () => {
     const fit = Object.fromEntries(s.fit.rows.map(([k, v]) => [k, v]));
     expect(Number(fit.serial_fraction)).toBe(report.fit!.serialFraction);
     expect(Number(fit.prediction_gpus)).toBe(8);
+    expect(Number(fit.prediction_16_seconds)).toBe(report.fit!.predictions[1].seconds);
     expect(s.fit_points.rows.length).toBe(3);
     expect(s.notes.rows.map((r) => r[0])).toEqual(['skipped']);
   });

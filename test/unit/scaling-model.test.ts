@@ -90,6 +90,12 @@ describe('scaling model fit', () => {
     expect(Math.abs(fit.prediction.seconds - t16)).toBeLessThan(1e-9);
     expect(Math.abs(fit.prediction.speedup - 12.5 / t16)).toBeLessThan(1e-9);
     expect(Math.abs(fit.prediction.efficiency - 12.5 / t16 / 16)).toBeLessThan(1e-9);
+    // and at four times the largest count (32 GPUs): 12.5 (0.03 + 0.97 / 32) + 0.07 * 5
+    const t32 = 12.5 * (0.03 + 0.97 / 32) + 0.35;
+    expect(fit.predictions.map((p) => p.gpus)).toEqual([16, 32]);
+    expect(fit.predictions[0]).toEqual(fit.prediction);
+    expect(Math.abs(fit.predictions[1].seconds - t32)).toBeLessThan(1e-9);
+    expect(Math.abs(fit.predictions[1].efficiency - 12.5 / t32 / 32)).toBeLessThan(1e-9);
     expect(fit.amdahlLimit).toBeCloseTo(1 / 0.03, 6);
   });
 

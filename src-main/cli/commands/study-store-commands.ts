@@ -64,8 +64,8 @@ export function formatStudy(study: StudyRecord, report: ScalingReport): string {
   const f = report.fit;
   if (f) {
     lines.push(`model: ${f.formula}: T1 = ${f.t1Seconds.toFixed(3)} s, s = ${f.serialFraction.toExponential(3)}, c = ${f.commSeconds.toExponential(3)} s, ` +
-      `RMS residual ${(100 * f.relativeRmsResidual).toFixed(2)} %; on ${f.prediction.gpus} GPUs: ${f.prediction.seconds.toFixed(3)} s, ` +
-      `speedup ${f.prediction.speedup.toFixed(2)}, efficiency ${(100 * f.prediction.efficiency).toFixed(1)} %`);
+      `RMS residual ${(100 * f.relativeRmsResidual).toFixed(2)} %; predicted (not measured) ` +
+      f.predictions.map((p) => `on ${p.gpus} GPUs: ${p.seconds.toFixed(3)} s, speedup ${p.speedup.toFixed(2)}, efficiency ${(100 * p.efficiency).toFixed(1)} %`).join('; '));
   }
   if (report.fitNote) lines.push(report.fitNote);
   for (const w of report.warnings) lines.push(`warning: ${w}`);

@@ -36,7 +36,17 @@ export interface ScalingFit {
   /** Strong: the largest speedup any GPU count can give, 1/s (null when s = 0). */
   amdahlLimit: number | null;
   /** The model at twice the largest measured GPU count; speedup and efficiency against the model at the baseline. */
-  prediction: { gpus: number; seconds: number; speedup: number; efficiency: number };
+  prediction: ScalingPrediction;
+  /** The model at twice and four times the largest measured GPU count (8 and 16 after a 4-GPU study): predictions, not measurements. */
+  predictions: ScalingPrediction[];
+}
+
+/** What the model predicts on a GPU count that was not measured. */
+export interface ScalingPrediction {
+  gpus: number;
+  seconds: number;
+  speedup: number;
+  efficiency: number;
 }
 
 /** The basis functions of the model at n GPUs (the coefficients multiply them). */
@@ -81,8 +91,11 @@ export function fitScalingModel(kind: StudyKind, points: FitPoint[]): ScalingFit
   const rms = Math.sqrt(residualSquares(a, x.slice(0, a[0].length), b) / pts.length);
   const meanT = b.reduce((s, v) => s + v, 0) / b.length;
   const n0 = pts[0].gpus;
-  const nPred = 2 * pts[pts.length - 1].gpus;
-  const tPred = modelSeconds(shape, nPred);
+  const largest = pts[pts.length - 1].gpus;
+  const predictions = [2 * largest, 4 * largest].map((gpus) => {
+    const seconds = modelSeconds(shape, gpus);
+    return { gpus, seconds, ...speedupAndEfficiency(kind, n0, modelSeconds(shape, n0), gpus, seconds) };
+  });
   return {
     ...shape,
     formula: kind === 'strong' ? 'T(n) = T1 * (s + (1 - s) / n) + c * log2(n)' : 'T(n) = T1 * (1 + s * (n - 1)) + c * log2(n)',
@@ -92,6 +105,7 @@ export function fitScalingModel(kind: StudyKind, points: FitPoint[]): ScalingFit
     relativeRmsResidual: meanT > 0 ? rms / meanT : 0,
     points: fitted,
     amdahlLimit: kind === 'strong' && serialFraction > 0 ? 1 / serialFraction : null,
-    prediction: { gpus: nPred, seconds: tPred, ...speedupAndEfficiency(kind, n0, modelSeconds(shape, n0), nPred, tPred) },
+    prediction: predictions[0],
+    predictions,
   };
 }
