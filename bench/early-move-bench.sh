@@ -28,6 +28,8 @@
 #   wedge-counts  the wedge on N ranks rebalanced by counts at UN > 10 %
 #   wedge-model  the wedge on N ranks: default, and rebalanced by the measured cost model at 10 and 20 %
 #   sampled-base  the box sampled every step on 1 and N ranks, new build against the base build, and unsampled on N and 1
+#   clocks    nvidia-smi's SM clocks, power and throttle reasons during the box on 1 GPU, 1 GPU with a rank's share and N
+#             ranks (bench/clock-report.mjs: per run and GPU, the mean SM clock and power while it ran)
 #   wedge-1   the wedge's default on one GPU;  wedge-rcb-20  on N ranks, rcb --rebalance 20 (a re-split's cost)
 #   builds    BUILDS="REV ..." (packed with bench/bisect-builds.sh pack) interleaved: the box on 1, N (twice) and 2 ranks,
 #             and on N ranks with --detail
@@ -298,6 +300,23 @@ for part in "$@"; do
       for k in 1 2; do for rev in $BUILDS; do run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"; done; done
       for rev in $BUILDS; do run "box-2-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks 2; done
       for rev in ${BUILDS#* }; do run "box-$n-$rev-detail" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n" --detail; done
+      ;;
+    clocks)
+      # the GPUs' SM clocks, power and throttle reasons every 100 ms (nvidia-smi) while the box runs on one GPU, one GPU
+      # with a rank's share, and N ranks (--detail): does a rank's GPU run slower when all N work?
+      nvidia-smi --query-gpu=timestamp,index,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active --format=csv,noheader -lms 100 > "$out/runs/smi.csv" 2>&1 &
+      smi=$!
+      for tag in box-1 share-1-detail "box-$n-detail" share-1-detail-2; do
+        echo "$tag start $(date +%H:%M:%S.%N)" >> "$out/runs/marks.txt"
+        case "$tag" in
+          box-1) run "$tag" "${box[@]}" ;;
+          share-1-detail*) run "$tag" "${share[@]}" --detail ;;
+          *) run "$tag" "${box[@]}" --ranks "$n" --detail ;;
+        esac
+        echo "$tag end $(date +%H:%M:%S.%N)" >> "$out/runs/marks.txt"
+      done
+      kill $smi
+      node bench/clock-report.mjs "$out/runs/smi.csv" "$out/runs/marks.txt"
       ;;
     wedge-1)
       run wedge-1 node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000
