@@ -33,6 +33,7 @@
 #   wedge-1   the wedge's default on one GPU;  wedge-rcb-20  on N ranks, rcb --rebalance 20 (a re-split's cost)
 #   builds    BUILDS="REV ..." (packed with bench/bisect-builds.sh pack) interleaved: the box on 1, N (twice) and 2 ranks,
 #             and on N ranks with --detail
+#   builds-detail  BUILDS="REV ..." interleaved: the box on N ranks with --detail, twice each
 #   live      new against base, interleaved: the box on 1 rank (capacity factor 1 and 1.5), on N and 2 ranks; the wedge's
 #             default on 1 and N ranks (passes dispatched for the live bound, ranks of open flows with room)
 #   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
@@ -323,6 +324,15 @@ for part in "$@"; do
       ;;
     wedge-rcb-20)
       run "wedge-$n-rcb-20" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --decomposition rcb --rebalance 20
+      ;;
+    builds-detail)
+      # builds side by side (BUILDS="REV ...", packed with bench/bisect-builds.sh pack): the box on N ranks with --detail,
+      # twice each, interleaved (where a rank's stages go with each build)
+      tar xJf .device-carry/builds.tar.xz
+      for rev in $BUILDS; do
+        mkdir -p "bin-$rev"; sed "s#\.\./out/src-main#../out-$rev/src-main#" bin/dsmc.js > "bin-$rev/dsmc.js"; ln -sfn ../resources "out-$rev/resources"
+      done
+      for k in 1 2; do for rev in $BUILDS; do run "box-$n-$rev-detail-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n" --detail; done; done
       ;;
     live)
       # passes over the live particles dispatched for the live bound, not the capacity (tenth session), with ranks of
