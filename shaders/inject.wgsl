@@ -137,7 +137,7 @@ fn inject_write(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
   let injected = ctl[CTL_INJECTED];
   let n = ctl[CTL_N];
   let step = ctl[CTL_STEP];
-  let stride = nwg.x * nwg.y * WG_SIZE;
+  let stride = grid_stride(nwg);
   for (var t = flat_id(wg, nwg, li); t < injected; t += stride) {
     let fc = face_cell_of(t);
     write_injected(fc, t - injStarts[fc], n + t, step);

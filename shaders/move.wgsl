@@ -279,7 +279,7 @@ fn move_rotating(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) 
                  @builtin(local_invocation_index) li: u32) {
   let range = move_range();
   // dispatched for the host's bound on the live count: the loop takes any more (see move_particles)
-  let stride = nwg.x * nwg.y * WG_SIZE;
+  let stride = grid_stride(nwg);
   for (var i = range.x + flat_id(wg, nwg, li); i < range.y; i += stride) {
     let at = i * INTERNAL_WORDS;
     if (INTERNAL_WORDS > 1u) {
@@ -332,7 +332,7 @@ fn collect_injected(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
   if (li == 0u) { wgInjected = ctl[CTL_N_ALL] - ctl[CTL_N]; }
   let injected = workgroupUniformLoad(&wgInjected);
   let first = ctl[CTL_N];
-  let stride = nwg.x * nwg.y * WG_SIZE;
+  let stride = grid_stride(nwg);
   for (var base = flat_id(wg, nwg, 0u); base < injected; base += stride) {
     collect_below(first + base + li, first + injected, li);
   }
@@ -349,7 +349,7 @@ fn collect_all(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
                @builtin(local_invocation_index) li: u32) {
   if (li == 0u) { wgAll = ctl[CTL_N_ALL]; }
   let end = workgroupUniformLoad(&wgAll);
-  let stride = nwg.x * nwg.y * WG_SIZE;
+  let stride = grid_stride(nwg);
   for (var base = flat_id(wg, nwg, 0u); base < end; base += stride) {
     collect_below(base + li, end, li);
   }

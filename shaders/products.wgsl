@@ -48,7 +48,7 @@ fn product_cell(k: u32) -> u32 {
 fn count_products(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) li: u32) {
   let made = stats[reaction_words(params) + RX_MADE];
-  let stride = nwg.x * nwg.y * WG_SIZE;
+  let stride = grid_stride(nwg);
   for (var k = flat_id(wg, nwg, li); k < made; k += stride) { atomicAdd(&perCell[product_cell(k)], 1u); }
 }
 
@@ -58,7 +58,7 @@ fn count_products(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
 fn stage_parents(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) li: u32) {
   let made = stats[reaction_words(params) + RX_MADE];
-  let stride = nwg.x * nwg.y * WG_SIZE;
+  let stride = grid_stride(nwg);
   for (var k = flat_id(wg, nwg, li); k < made; k += stride) {
     let info = productInfo[k];
     if ((info.w & STAGED) != 0u) { continue; }
@@ -79,7 +79,7 @@ fn append_products(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups
   let n = ctl[CTL_N];
   let fit = products_fit(n, made);
   let appended = product_final(ctl[CTL_STEP], arrayLength(&productInfo));
-  let stride = nwg.x * nwg.y * WG_SIZE;
+  let stride = grid_stride(nwg);
   for (var k = flat_id(wg, nwg, li); k < made; k += stride) {
     var info = productInfo[k];
     // the parent's position: staged in the top slot before an early move, else the parent's own

@@ -169,7 +169,7 @@ fn scatter_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
   let listed = atomicLoad(&haloWork[HW_LISTED]);
   let arrivedCount = ctlRW[CTL_ARRIVALS];
   let firstArrival = ctlRW[CTL_N_ALL] - arrivedCount;
-  let stride = nwg.x * nwg.y * WG_SIZE;
+  let stride = grid_stride(nwg);
   for (var k = flat_id(wg, nwg, li); k < listed + arrivedCount; k += stride) {
     let i = halo_item(k, listed, firstArrival);
     let c = local_cell(i);
@@ -333,7 +333,7 @@ fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
   let listed = atomicLoad(&haloWork[HW_LISTED]);
   let arrivedCount = ctl[CTL_ARRIVALS];
   let firstArrival = ctl[CTL_N_ALL] - arrivedCount;
-  let stride = nwg.x * nwg.y * WG_SIZE;
+  let stride = grid_stride(nwg);
   for (var k = flat_id(wg, nwg, li); k < listed + arrivedCount; k += stride) {
     let i = halo_item(k, listed, firstArrival);
     let c = local_cell(i);
@@ -378,7 +378,7 @@ fn permute_rotation_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_wor
 // N_INTERIOR) (dispatched for the host's bound on the live count), the halo pass [N_INTERIOR, N).
 fn split_slots(wg: vec3<u32>, nwg: vec3<u32>, li: u32) -> vec3<u32> {
   let interior = ctl[CTL_N_INTERIOR];
-  let stride = nwg.x * nwg.y * WG_SIZE;
+  let stride = grid_stride(nwg);
   if (SPLIT_PASS == 1u) { return vec3<u32>(flat_id(wg, nwg, li), interior, stride); }
   return vec3<u32>(interior + flat_id(wg, nwg, li), ctl[CTL_N], stride);
 }
