@@ -67,14 +67,10 @@ function blockRunEnds(lo: number, hi: number, block: number): Int32Array {
   return Int32Array.from(ends);
 }
 
-/** Adds `rows` consecutive rows of local counts from index `start` (each columns.length long) to columns, up to three at a time. */
+/** Adds `rows` consecutive rows of local counts from index `start` (each columns.length long) to columns. */
 function addRows(columns: Float64Array, local: ArrayLike<number>, start: number, rows: number): void {
   const n = columns.length;
-  for (let l = start, left = rows; left > 0; l += n * Math.min(3, left), left -= 3) {
-    if (left >= 3) for (let k = 0; k < n; k++) columns[k] += local[l + k] + local[l + n + k] + local[l + 2 * n + k];
-    else if (left === 2) for (let k = 0; k < n; k++) columns[k] += local[l + k] + local[l + n + k];
-    else for (let k = 0; k < n; k++) columns[k] += local[l + k];
-  }
+  for (let r = 0, l = start; r < rows; r++, l += n) for (let k = 0; k < n; k++) columns[k] += local[l + k];
 }
 
 /** Adds the column sums run by run (runs ending at `ends`) to consecutive blocks of out from `at` (wrapping as uint32 adds do). */

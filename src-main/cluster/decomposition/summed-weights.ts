@@ -145,21 +145,14 @@ function topOfWeights(grid: Grid, pieces: BoxedWeights): Float64Array {
   return planes.slice(0, XY);
 }
 
-/**
- * Adds a box's counts (local order) to the columns of the top plane, column (x, y) at top[x + 1 + X (y + 1)]: four
- * z-planes at a time (one pass over the plane's columns per four), then the planes left one at a time.
- */
+/** Adds a box's counts (local order) to the columns of the top plane, column (x, y) at top[x + 1 + X (y + 1)], plane by plane. */
 function addColumns(top: Float64Array, X: number, counts: Uint32Array, lo: readonly number[], hi: readonly number[]): void {
   const bx = hi[0] - lo[0];
-  const P = bx * (hi[1] - lo[1]);
-  for (let z = lo[2]; z < hi[2];) {
-    const four = z + 4 <= hi[2];
-    for (let y = lo[1], l = P * (z - lo[2]); y < hi[1]; y++, l += bx) {
+  for (let z = lo[2], l = 0; z < hi[2]; z++) {
+    for (let y = lo[1]; y < hi[1]; y++, l += bx) {
       const at = X * (y + 1) + 1 + lo[0];
-      if (four) for (let k = 0; k < bx; k++) top[at + k] += counts[l + k] + counts[l + P + k] + counts[l + 2 * P + k] + counts[l + 3 * P + k];
-      else for (let k = 0; k < bx; k++) top[at + k] += counts[l + k];
+      for (let k = 0; k < bx; k++) top[at + k] += counts[l + k];
     }
-    z += four ? 4 : 1;
   }
 }
 
