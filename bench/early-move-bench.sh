@@ -71,6 +71,22 @@ run() {
   timeout 240 "$@" --no-save --json --no-progress > "$out/runs/$tag.json" 2> "$out/runs/$tag.err"
   line "$out/runs/$tag.json" "$tag"
 }
+# the builds packed with bench/bisect-builds.sh pack, each REV of $BUILDS unpacked as out-REV/ and run as bin-REV/dsmc.js
+unpack_builds() {
+  tar xJf .device-carry/builds.tar.xz
+  for rev in $BUILDS; do
+    mkdir -p "bin-$rev"; sed "s#\.\./out/src-main#../out-$rev/src-main#" bin/dsmc.js > "bin-$rev/dsmc.js"; ln -sfn ../resources "out-$rev/resources"
+  done
+}
+# the box on N ranks (twice) and on 2 ranks, the new build ("${box[@]}") and the base ("${basebox[@]}") interleaved
+box_ab() {
+  for k in 1 2; do
+    run "box-$n-new-$k" "${box[@]}" --ranks "$n"
+    run "box-$n-base-$k" "${basebox[@]}" --ranks "$n"
+  done
+  run box-2-new "${box[@]}" --ranks 2
+  run box-2-base "${basebox[@]}" --ranks 2
+}
 box=(node bin/dsmc.js run scaling-box --set run.steps="$steps")
 share=(node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "grid.cells=[192,128,$((256 / n))]")
 for part in "$@"; do
@@ -223,12 +239,7 @@ for part in "$@"; do
       [ -f bin-base/dsmc.js ] || { echo "base: no bin-base/dsmc.js (unpack the base build first)"; continue; }
       basebox=(node bin-base/dsmc.js run scaling-box --set run.steps="$steps")
       run box-1 "${box[@]}"
-      for k in 1 2; do
-        run "box-$n-new-$k" "${box[@]}" --ranks "$n"
-        run "box-$n-base-$k" "${basebox[@]}" --ranks "$n"
-      done
-      run box-2-new "${box[@]}" --ranks 2
-      run box-2-base "${basebox[@]}" --ranks 2
+      box_ab
       # where the rank's own work goes: N ranks with --detail against one GPU with a rank's share
       run "box-$n-new-detail" "${box[@]}" --ranks "$n" --detail
       run "box-$n-base-detail" "${basebox[@]}" --ranks "$n" --detail
@@ -293,10 +304,7 @@ for part in "$@"; do
     builds)
       # builds side by side (BUILDS="REV ...", packed with bench/bisect-builds.sh pack), interleaved: the box on 1 rank,
       # on N ranks twice, on 2 ranks, and on N ranks with --detail (all but the first build)
-      tar xJf .device-carry/builds.tar.xz
-      for rev in $BUILDS; do
-        mkdir -p "bin-$rev"; sed "s#\.\./out/src-main#../out-$rev/src-main#" bin/dsmc.js > "bin-$rev/dsmc.js"; ln -sfn ../resources "out-$rev/resources"
-      done
+      unpack_builds
       for rev in $BUILDS; do run "box-1-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps"; done
       for k in 1 2; do for rev in $BUILDS; do run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"; done; done
       for rev in $BUILDS; do run "box-2-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks 2; done
@@ -328,10 +336,7 @@ for part in "$@"; do
     builds-detail)
       # builds side by side (BUILDS="REV ...", packed with bench/bisect-builds.sh pack): the box on N ranks with --detail,
       # twice each, interleaved (where a rank's stages go with each build)
-      tar xJf .device-carry/builds.tar.xz
-      for rev in $BUILDS; do
-        mkdir -p "bin-$rev"; sed "s#\.\./out/src-main#../out-$rev/src-main#" bin/dsmc.js > "bin-$rev/dsmc.js"; ln -sfn ../resources "out-$rev/resources"
-      done
+      unpack_builds
       for k in 1 2; do for rev in $BUILDS; do run "box-$n-$rev-detail-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n" --detail; done; done
       ;;
     live)
@@ -346,12 +351,7 @@ for part in "$@"; do
       run box-1-new "${box[@]}"
       run box-1-base "${basebox[@]}"
       run box-1-new-cap1.5 env DSMC_CAPACITY_FACTOR=1.5 "${box[@]}"
-      for k in 1 2; do
-        run "box-$n-new-$k" "${box[@]}" --ranks "$n"
-        run "box-$n-base-$k" "${basebox[@]}" --ranks "$n"
-      done
-      run box-2-new "${box[@]}" --ranks 2
-      run box-2-base "${basebox[@]}" --ranks 2
+      box_ab
       run wedge-1-new "${wedge[@]}"
       run wedge-1-base "${basewedge[@]}"
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"

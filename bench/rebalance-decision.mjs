@@ -73,15 +73,19 @@ function fingerprint(method, ranks, cellWeight, software, coarse, decision) {
 }
 
 const lines = [];
-for (const method of ['slab', 'block', 'rcb']) for (const ranks of [3, 4, 6]) for (const cellWeight of [undefined, 7.3]) for (const software of [false, true]) {
-  const d = decompose(method, grid, ranks);
-  const st = statesOf(d, grid, counts);
-  const reb = new Rebalancer(d, 20, [], 1500);
+/** Both rounds of a check on `g` with `cells` counts split by `method` over `ranks`, fingerprinted (and printed with --detail). */
+function check(label, g, cells, method, ranks, cellWeight, software, threshold, lastStep) {
+  const d = decompose(method, g, ranks);
+  const st = statesOf(d, g, cells);
+  const reb = new Rebalancer(d, threshold, [], lastStep);
   const coarse = st.map((s, r) => coarseCountsOf(s.counts, d.boxes[r], reb.coarse));
   const proposal = reb.propose(300, 40, coarse, relayoutCost(software), cellWeight);
   const decision = proposal && reb.commit(proposal, st);
-  lines.push(fingerprint(method, ranks, cellWeight, software, coarse, decision));
+  lines.push(fingerprint(label, ranks, cellWeight, software, coarse, decision));
   if (detail) console.log(lines.at(-1));
+}
+for (const method of ['slab', 'block', 'rcb']) for (const ranks of [3, 4, 6]) for (const cellWeight of [undefined, 7.3]) for (const software of [false, true]) {
+  check(method, grid, counts, method, ranks, cellWeight, software, 20, 1500);
 }
 // a grid deep along z (splits that cut z-planes), its counts piled up towards one corner
 const deep = [40, 36, 70];
@@ -90,13 +94,6 @@ const deepCounts = Uint32Array.from({ length: deep[0] * deep[1] * deep[2] }, (_,
   return 5 + ((x * y * z) >> 6) + ((x + 3 * y + 7 * z) % 4);
 });
 for (const method of ['slab', 'block', 'rcb']) for (const ranks of [3, 5, 8]) for (const cellWeight of [undefined, 0.7]) {
-  const d = decompose(method, deep, ranks);
-  const st = statesOf(d, deep, deepCounts);
-  const reb = new Rebalancer(d, 5, [], 100000);
-  const coarse = st.map((s, r) => coarseCountsOf(s.counts, d.boxes[r], reb.coarse));
-  const proposal = reb.propose(300, 40, coarse, relayoutCost(true), cellWeight);
-  const decision = proposal && reb.commit(proposal, st);
-  lines.push(fingerprint(`${method} (grid ${deep.join(' x ')})`, ranks, cellWeight, true, coarse, decision));
-  if (detail) console.log(lines.at(-1));
+  check(`${method} (grid ${deep.join(' x ')})`, deep, deepCounts, method, ranks, cellWeight, true, 5, 100000);
 }
 console.log(`decisions: ${lines.filter((l) => !l.endsWith('kept')).length} of ${lines.length} taken; fingerprint ${createHash('sha256').update(lines.join('\n')).digest('hex')}`);
