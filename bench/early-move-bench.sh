@@ -36,6 +36,8 @@
 #   builds-detail  BUILDS="REV ..." interleaved: the box on N ranks with --detail, twice each
 #   live      new against base, interleaved: the box on 1 rank (capacity factor 1 and 1.5), on N and 2 ranks; the wedge's
 #             default on 1 and N ranks (passes dispatched for the live bound, ranks of open flows with room)
+#   dispatch  bench/dispatch-cost.mjs on GPU 0: a dispatch's cost beyond its work, one pass and a pass each
+#   concurrent  one GPU with a rank's share (--detail) alone, then N of them at once, one per GPU
 #   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
 #             the wedge's default on N ranks
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
@@ -356,6 +358,24 @@ for part in "$@"; do
       run wedge-1-base "${basewedge[@]}"
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-base" "${basewedge[@]}" --ranks "$n"
+      ;;
+    dispatch)
+      # what one dispatch costs beyond its work on GPU 0 (bench/dispatch-cost.mjs)
+      node bench/dispatch-cost.mjs 200 2>&1 | tee "$out/runs/dispatch-cost.txt"
+      ;;
+    concurrent)
+      # one GPU with a rank's share (--detail) alone, then N such runs at once, one per GPU (pinned by PCI address):
+      # do the kernels of one GPU slow down when all N work, with no exchange between them?
+      run share-1-alone "${share[@]}" --detail
+      k=0
+      for bus in $(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader | head -n "$n"); do
+        pci=$(echo "$bus" | sed 's/^0000//' | tr ':.' '__' | tr 'A-F' 'a-f')
+        DRI_PRIME="pci-$pci" MESA_VK_DEVICE_SELECT_FORCE_DEFAULT_DEVICE=1 timeout 240 "${share[@]}" --detail --no-save --json --no-progress > "$out/runs/share-1-together-$k.json" 2> "$out/runs/share-1-together-$k.err" &
+        k=$((k + 1))
+      done
+      wait
+      for j in $(seq 0 $((k - 1))); do line "$out/runs/share-1-together-$j.json" "share-1-together-$j"; done
+      run "box-$n-detail" "${box[@]}" --ranks "$n" --detail
       ;;
     *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, wedge-final, eight)"; exit 2 ;;
   esac

@@ -132,13 +132,18 @@ fn scatter_interior_one(i: u32, end: u32, interiorSide: u32, li: u32) {
   var listed = false;
   var at = 0u;
   if (i < end) {
+    // the slot, the cell's start and its halo bit are read before any branch, at once (the bounds checks of WGSL
+    // keep the loads of a particle that left within the buffers): the chain of dependent loads is one rank's
+    let arrival = slot[i];
     let c = local_cell(i);
+    let start = starts[c];
+    let halo = is_halo(c);
     if (c != INVALID_CELL) {
-      if (is_halo(c)) {
+      if (halo) {
         listed = true;
         at = atomicAdd(&wgListed, 1u);
       } else {
-        order[starts[c] + slot[i]] = i;
+        order[start + arrival] = i;
         // few particles are not: those that crossed from the halo side, injected ones, the step before's products
         if (i >= interiorSide) { atomicStore(&mixedRW[c], 1u); }
       }
@@ -191,9 +196,18 @@ fn scatter_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
 fn place_ranked(i: u32, c: u32) {
   let s = starts[c];
   let n = cellCounts[c];
-  // the interior pass binds the masked counts: 0 for a halo cell (the halo pass ranks its particles), never for the
-  // interior cell a particle is in (one dependent load less than a halo bit's)
-  if (SPLIT_PASS == 1u && n == 0u) { return; }
+  if (SPLIT_PASS == 1u) {
+    // the interior pass: the cell's mark is read with its start and count, before any branch (a load behind a branch
+    // waits for the one before: a chain one load longer than one rank's). It binds the masked counts: 0 for a halo
+    // cell (the halo pass ranks its particles), never for the interior cell a particle is in. A cell that holds only
+    // moved particles of the interior side of the step before (scatter_interior marked the others) is ordered by index
+    let unmixed = mixed[c] == 0u;
+    if (n == 0u) { return; }
+    if (unmixed) {
+      place_by_index(i, s, n);
+      return;
+    }
+  }
   var r = 0u;
   if (!MULTI_RANK) {
     if (REACTIONS && ctl[CTL_PRODUCTS] > 0u) {
@@ -217,12 +231,6 @@ fn place_ranked(i: u32, c: u32) {
       lo = split;
       width = regular - split;
     }
-  }
-  // the interior pass knows the cells that hold only moved particles of the interior side (scatter_interior marked
-  // the others): those are all ordered by index
-  if (SPLIT_PASS == 1u && mixed[c] == 0u) {
-    place_by_index(i, s, n);
-    return;
   }
   // a whole sort (the first step, a redone one): most cells hold only particles that moved here from one side of the
   // split, all ordered by index: count by index and check that on the way, without branches (the halo pass, whose
