@@ -95,7 +95,8 @@ fn local_cell(i: u32) -> u32 {
   return local_of_coords(v, params);
 }
 
-// Split steps: the particles of halo cells the interior pass met (indices), and their count (common.wgsl: HW_LISTED).
+// Split steps: the particles of halo cells the interior pass met below the interior side (indices, in no particular
+// order), and their count (common.wgsl: HW_LISTED).
 @group(0) @binding(32) var<storage, read_write> haloParticles: array<u32>;
 // Split steps, interior pass: per local cell, nonzero when one of its particles is not a moved particle of the interior
 // side of the step before (split.wgsl:mask_counts clears it, scatter_interior sets it, rank_split reads it): the
@@ -103,80 +104,67 @@ fn local_cell(i: u32) -> u32 {
 @group(0) @binding(37) var<storage, read_write> mixedRW: array<atomic<u32>>;
 @group(0) @binding(37) var<storage, read> mixed: array<u32>;
 @group(0) @binding(33) var<storage, read_write> haloWork: array<atomic<u32>>;
-var<workgroup> wgListed: atomic<u32>;
-var<workgroup> wgListBase: u32;
-// scatter_interior's particles (N_ALL), read once per workgroup so that its loop stays uniform
-var<workgroup> wgParticles: u32;
 
-// Split steps, interior pass: scatters the particles of interior cells and lists those of halo cells for the halo
-// pass (one atomic per workgroup on the list length; the halo pass sorts each cell by `before`, so list order does
-// not matter). The halo pass's scan glue (split.wgsl:finish_halo) sets the live count instead of invocation 0 here.
+// The end of the interior side of the step before: particles below it are moved particles the interior pass of the
+// step before sorted (place_ranked's lo and width), from the control words N_MOVED, N_INTERIOR_BEFORE and PRODUCTS.
+fn interior_side(moved: u32, interiorBefore: u32, products: u32) -> u32 {
+  return min(interiorBefore, moved - min(products, moved));
+}
+
+// Split steps, interior pass: scatters the particles of interior cells. The particles of halo cells wait for the halo
+// pass, which takes every particle from the interior side's end on (the halo side of the step before, its products,
+// the injected particles and the arrivals: mostly halo cells' particles) and those listed here: the few below it that
+// moved into a halo cell (one atomic each on the list's length, no workgroup barriers). The halo pass's scan glue
+// (split.wgsl:finish_halo) sets the live count instead of invocation 0 here.
 @compute @workgroup_size(WG_SIZE)
 fn scatter_interior(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) li: u32) {
-  // the moved particles of the interior side of the step before: [0, interiorSide) (place_ranked's lo and width)
-  let moved = ctlRW[CTL_N_MOVED];
-  let interiorSide = min(ctlRW[CTL_N_INTERIOR_BEFORE], moved - min(ctlRW[CTL_PRODUCTS], moved));
-  if (li == 0u) { wgParticles = ctlRW[CTL_N_ALL]; }
-  let end = workgroupUniformLoad(&wgParticles);
-  // dispatched for the host's bound on the live count (SimState.liveBound): any more in a loop uniform in each workgroup
-  let first = flat_id(wg, nwg, 0u);
-  scatter_interior_one(first + li, end, interiorSide, li);
-  for (var more = first + grid_stride(nwg); more < end; more += grid_stride(nwg)) { scatter_interior_one(more + li, end, interiorSide, li); }
+  let side = interior_side(ctlRW[CTL_N_MOVED], ctlRW[CTL_N_INTERIOR_BEFORE], ctlRW[CTL_PRODUCTS]);
+  let end = ctlRW[CTL_N_ALL];
+  // dispatched for the host's bound on the live count (SimState.liveBound): any more in the loop
+  let i = flat_id(wg, nwg, li);
+  if (i < end) { scatter_interior_one(i, side); }
+  for (var j = i + grid_stride(nwg); j < end; j += grid_stride(nwg)) { scatter_interior_one(j, side); }
 }
 
-// scatter_interior for particle i (below `end`, or an idle invocation): every invocation of the workgroup takes part.
-fn scatter_interior_one(i: u32, end: u32, interiorSide: u32, li: u32) {
-  if (li == 0u) { atomicStore(&wgListed, 0u); }
-  workgroupBarrier();
-  var listed = false;
-  var at = 0u;
-  if (i < end) {
-    // the slot, the cell's start and its halo bit are read before any branch, at once (the bounds checks of WGSL
-    // keep the loads of a particle that left within the buffers): the chain of dependent loads is one rank's
-    let arrival = slot[i];
-    let c = local_cell(i);
-    let start = starts[c];
-    let halo = is_halo(c);
-    if (c != INVALID_CELL) {
-      if (halo) {
-        listed = true;
-        at = atomicAdd(&wgListed, 1u);
-      } else {
-        order[start + arrival] = i;
-        // few particles are not: those that crossed from the halo side, injected ones, the step before's products
-        if (i >= interiorSide) { atomicStore(&mixedRW[c], 1u); }
-      }
-    }
+// scatter_interior for live particle i.
+fn scatter_interior_one(i: u32, side: u32) {
+  // the slot, the cell's start and its halo bit are read before any branch, at once (the bounds checks of WGSL keep
+  // the loads of a particle that left within the buffers): the chain of dependent loads is one rank's
+  let arrival = slot[i];
+  let c = local_cell(i);
+  let start = starts[c];
+  let halo = is_halo(c);
+  if (c == INVALID_CELL) { return; }
+  if (halo) {
+    if (i < side) { haloParticles[atomicAdd(&haloWork[HW_LISTED], 1u)] = i; }
+    return;
   }
-  workgroupBarrier();
-  if (li == 0u) {
-    let n = atomicLoad(&wgListed);
-    if (n > 0u) { wgListBase = atomicAdd(&haloWork[HW_LISTED], n); }
-  }
-  workgroupBarrier();
-  if (listed) { haloParticles[wgListBase + at] = i; }
+  order[start + arrival] = i;
+  // few particles are not: those that crossed from the halo side, injected ones, the step before's products
+  if (i >= side) { atomicStore(&mixedRW[c], 1u); }
 }
 
-// The halo pass's k-th particle: the k-th one the interior pass listed, then the arrivals (appended from firstArrival).
-fn halo_item(k: u32, listed: u32, firstArrival: u32) -> u32 {
+// The halo pass's k-th particle: the k-th one the interior pass listed, then those from the interior side's end on
+// (arrivals included: append_arrivals put them in the last CTL_ARRIVALS slots below CTL_N_ALL).
+fn halo_item(k: u32, listed: u32, side: u32) -> u32 {
   if (k < listed) { return haloParticles[k]; }
-  return firstArrival + (k - listed);
+  return side + (k - listed);
 }
 
-// Split steps, halo pass: scatters the listed particles (HW_LISTED of them) and the arrivals (which
-// append_arrivals put in the last CTL_ARRIVALS slots below CTL_N_ALL) that are in halo cells. The host sizes the
-// dispatch from the step before (an indirect dispatch costs more on Dawn); a grid-stride loop covers any count. An
-// arrival outside the halo makes the host redo the step whole, so it is skipped here.
+// Split steps, halo pass: scatters the particles in halo cells among the listed ones (HW_LISTED of them) and those
+// from the interior side's end on (halo_item; the arrivals are the last CTL_ARRIVALS below CTL_N_ALL). The host sizes
+// the dispatch from the step before (an indirect dispatch costs more on Dawn); a grid-stride loop covers any count.
+// An arrival outside the halo makes the host redo the step whole, so it is skipped here.
 @compute @workgroup_size(WG_SIZE)
 fn scatter_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) li: u32) {
   let listed = atomicLoad(&haloWork[HW_LISTED]);
-  let arrivedCount = ctlRW[CTL_ARRIVALS];
-  let firstArrival = ctlRW[CTL_N_ALL] - arrivedCount;
+  let side = interior_side(ctlRW[CTL_N_MOVED], ctlRW[CTL_N_INTERIOR_BEFORE], ctlRW[CTL_PRODUCTS]);
+  let items = listed + ctlRW[CTL_N_ALL] - min(side, ctlRW[CTL_N_ALL]);
   let stride = grid_stride(nwg);
-  for (var k = flat_id(wg, nwg, li); k < listed + arrivedCount; k += stride) {
-    let i = halo_item(k, listed, firstArrival);
+  for (var k = flat_id(wg, nwg, li); k < items; k += stride) {
+    let i = halo_item(k, listed, side);
     let c = local_cell(i);
     if (c != INVALID_CELL && is_halo(c)) { order[starts[c] + slot[i]] = i; }
   }
@@ -327,7 +315,7 @@ fn rank_one(i: u32) {
 }
 
 // Split steps: the interior pass ranks the particles of interior cells (one invocation per particle), the halo
-// pass those of halo cells: the listed particles and the arrivals (the same grid-stride loop as scatter_halo).
+// pass those of halo cells among its items (halo_item: the same grid-stride loop as scatter_halo).
 @compute @workgroup_size(WG_SIZE)
 fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) li: u32) {
@@ -339,11 +327,11 @@ fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
     return;
   }
   let listed = atomicLoad(&haloWork[HW_LISTED]);
-  let arrivedCount = ctl[CTL_ARRIVALS];
-  let firstArrival = ctl[CTL_N_ALL] - arrivedCount;
+  let side = interior_side(ctl[CTL_N_MOVED], ctl[CTL_N_INTERIOR_BEFORE], ctl[CTL_PRODUCTS]);
+  let items = listed + ctl[CTL_N_ALL] - min(side, ctl[CTL_N_ALL]);
   let stride = grid_stride(nwg);
-  for (var k = flat_id(wg, nwg, li); k < listed + arrivedCount; k += stride) {
-    let i = halo_item(k, listed, firstArrival);
+  for (var k = flat_id(wg, nwg, li); k < items; k += stride) {
+    let i = halo_item(k, listed, side);
     let c = local_cell(i);
     if (c != INVALID_CELL && is_halo(c)) { place_ranked(i, c); }
   }
