@@ -15,9 +15,6 @@
 // moved-cell array (move.wgsl), while the set's cell array (`cellBefore`) still holds the words before the move, which
 // place_ranked orders moved particles by; permute gathers `cell` into the other set's cell array.
 
-// DIAGNOSTIC (DSMC_DIAG_PLAIN_ORDER=1): the interior pass orders every cell by index (wrong in-cell order of mixed cells)
-override PLAIN_INTERIOR_ORDER: bool = false;
-
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read> ctl: array<u32>;
 @group(0) @binding(2) var<storage, read> cell: array<u32>;
@@ -194,7 +191,7 @@ fn place_ranked(i: u32, c: u32) {
     // moved particles of the interior side of the step before (scatter_interior marked the others) is ordered by index
     let unmixed = mixed[c] == 0u;
     if (n == 0u) { return; }
-    if (unmixed || PLAIN_INTERIOR_ORDER) {
+    if (unmixed) {
       place_by_index(i, s, n);
       return;
     }

@@ -82,7 +82,7 @@ export class SortPhase implements Phase {
     return {
       mask: get('split.wgsl', which === 1 ? 'mask_counts' : 'gather_halo'),
       scatter: get('sort.wgsl', which === 1 ? 'scatter_interior' : 'scatter_halo'),
-      order: which === 1 && process.env.DSMC_DIAG_PLAIN_ORDER === '1' ? this.ctx.cache.get({ file: 'sort.wgsl', entry: 'rank_split', constants: { ...constants, PLAIN_INTERIOR_ORDER: 1 } }) : get('sort.wgsl', 'rank_split'),
+      order: get('sort.wgsl', 'rank_split'),
       permute: get('sort.wgsl', 'permute_split'),
       permuteRotation: this.ctx.state.tables.hasRotation ? get('sort.wgsl', 'permute_rotation_split') : null,
       total: get('split.wgsl', which === 1 ? 'interior_total' : 'finish_halo'),
