@@ -38,6 +38,8 @@
 #             default on 1 and N ranks (passes dispatched for the live bound, ranks of open flows with room)
 #   dispatch  bench/dispatch-cost.mjs on GPU 0: a dispatch's cost beyond its work, one pass and a pass each
 #   concurrent  one GPU with a rank's share (--detail) alone, then N of them at once, one per GPU
+#   diag      BUILDS="BASE NEW DIAG": the box on N ranks (--detail) with each, the diagnostic one with DSMC_DIAG_PLAIN_ORDER=1;
+#             one GPU with a rank's share; the wedge's default on N ranks, base and new
 #   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
 #             the wedge's default on N ranks
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
@@ -376,6 +378,21 @@ for part in "$@"; do
       wait
       for j in $(seq 0 $((k - 1))); do line "$out/runs/share-1-together-$j.json" "share-1-together-$j"; done
       run "box-$n-detail" "${box[@]}" --ranks "$n" --detail
+      ;;
+    diag)
+      # BUILDS="BASE NEW DIAG" interleaved, the box on N ranks with --detail twice each: the base, the new build, and the
+      # diagnostic build with DSMC_DIAG_PLAIN_ORDER=1 (every interior cell ordered by index: what the mixed cells' key
+      # path costs the interior order); then one GPU with a rank's share, and the wedge's default on N ranks, base and new
+      unpack_builds
+      set -- $BUILDS
+      for k in 1 2; do
+        run "box-$n-$1-detail-$k" node "bin-$1/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n" --detail
+        run "box-$n-$2-detail-$k" node "bin-$2/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n" --detail
+        run "box-$n-$3-plain-order-$k" env DSMC_DIAG_PLAIN_ORDER=1 node "bin-$3/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n" --detail
+      done
+      run share-1-detail "${share[@]}" --detail
+      run "wedge-$n-$1" node "bin-$1/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      run "wedge-$n-$2" node "bin-$2/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
       ;;
     *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, wedge-final, eight)"; exit 2 ;;
   esac
