@@ -98,9 +98,11 @@ fn local_cell(i: u32) -> u32 {
 // Split steps: the particles of halo cells the interior pass met below the interior side (indices, in no particular
 // order), and their count (common.wgsl: HW_LISTED).
 @group(0) @binding(32) var<storage, read_write> haloParticles: array<u32>;
-// Split steps, interior pass: per local cell, nonzero when one of its particles is not a moved particle of the interior
-// side of the step before (split.wgsl:mask_counts clears it, scatter_interior sets it, rank_split reads it): the
-// particles of an unmarked cell are all ordered by index, as on one rank.
+// Split steps, interior pass: per local cell (three planes of nLocal words: split.wgsl:mask_counts clears them,
+// scatter_interior fills them, rank_split reads them), of its particles from the interior side's end on (crossed from
+// the halo side, injected, the step before's products): the lowest and the highest old cell of their order keys, and
+// how many. The particles of a cell with none are all ordered by index, as on one rank; so is a moved particle of
+// the interior side whose old cell lies below (or above: after all of them) every such key's.
 @group(0) @binding(37) var<storage, read_write> mixedRW: array<atomic<u32>>;
 @group(0) @binding(37) var<storage, read> mixed: array<u32>;
 @group(0) @binding(33) var<storage, read_write> haloWork: array<atomic<u32>>;
@@ -142,7 +144,12 @@ fn scatter_interior_one(i: u32, side: u32) {
   }
   order[start + arrival] = i;
   // few particles are not: those that crossed from the halo side, injected ones, the step before's products
-  if (i >= side) { atomicStore(&mixedRW[c], 1u); }
+  if (i >= side) {
+    let old = order_key(i, ctlRW[CTL_N_MOVED]).x;
+    atomicMin(&mixedRW[c], old);
+    atomicMax(&mixedRW[params.nLocal + c], old);
+    atomicAdd(&mixedRW[2u * params.nLocal + c], 1u);
+  }
 }
 
 // The halo pass's k-th particle: the k-th one the interior pass listed, then those from the interior side's end on
@@ -185,15 +192,29 @@ fn place_ranked(i: u32, c: u32) {
   let s = starts[c];
   let n = cellCounts[c];
   if (SPLIT_PASS == 1u) {
-    // the interior pass: the cell's mark is read with its start and count, before any branch (a load behind a branch
-    // waits for the one before: a chain one load longer than one rank's). It binds the masked counts: 0 for a halo
-    // cell (the halo pass ranks its particles), never for the interior cell a particle is in. A cell that holds only
-    // moved particles of the interior side of the step before (scatter_interior marked the others) is ordered by index
-    let unmixed = mixed[c] == 0u;
+    // the interior pass: the cell's count of particles from the interior side's end on (`crossed`: scatter_interior)
+    // is read with its start and count, before any branch (a load behind a branch waits for the one before: a chain
+    // one load longer than one rank's). It binds the masked counts: 0 for a halo cell (the halo pass ranks its
+    // particles), never for the interior cell a particle is in. A cell with no crossed particle is ordered by index
+    let crossed = mixed[2u * params.nLocal + c];
     if (n == 0u) { return; }
-    if (unmixed) {
+    if (crossed == 0u) {
       place_by_index(i, s, n);
       return;
+    }
+    // a moved particle of the interior side goes by index among the cell's particles (crossed ones have higher
+    // indices), plus all crossed ones when its old cell lies above every one of their keys' old cells, none when below
+    // (two particles of one old cell, a product and its neighbour, take the keys below)
+    if (i < interior_side(ctl[CTL_N_MOVED], ctl[CTL_N_INTERIOR_BEFORE], ctl[CTL_PRODUCTS])) {
+      let old = cell_part(cellBefore[i]);
+      if (old < mixed[c]) {
+        place_by_index(i, s, n);
+        return;
+      }
+      if (old > mixed[params.nLocal + c]) {
+        place_by_index_after(i, s, n, crossed);
+        return;
+      }
     }
   }
   var r = 0u;
@@ -259,7 +280,13 @@ fn place_ranked(i: u32, c: u32) {
 
 // Particle i's place in the cell of n particles from index s when all of them go by index (the one-rank order).
 fn place_by_index(i: u32, s: u32, n: u32) {
-  var r = 0u;
+  place_by_index_after(i, s, n, 0u);
+}
+
+// Particle i's place in the cell of n particles from index s: after `before` particles of higher index (the crossed
+// ones of a split step's interior pass whose keys all go first) and every particle of lower index.
+fn place_by_index_after(i: u32, s: u32, n: u32, before: u32) {
+  var r = before;
   for (var k = 0u; k < n; k++) { r += select(0u, 1u, arrived[s + k] < i); }
   ranked[s + r] = i;
 }

@@ -17,11 +17,13 @@
 @group(0) @binding(9) var<storage, read_write> savedSigmaCrMax: array<f32>;
 @group(0) @binding(10) var<storage, read_write> savedRemainder: array<f32>;
 @group(0) @binding(11) var<storage, read_write> haloWork: array<u32>;
-// per local cell: marked by the interior scatter when the cell holds a particle not ordered by index (sort.wgsl: mixed)
+// per local cell, three planes: the lowest and highest old cell of the keys of its particles from the interior side's
+// end on, and how many (sort.wgsl: mixed; filled by the interior scatter)
 @group(0) @binding(12) var<storage, read_write> mixed: array<u32>;
 
 // Interior pass, per local cell: its count, or 0 for a halo cell; also saves the cell's collision state,
-// which restore_full puts back if the step has to be redone, and clears its mark for the interior scatter.
+// which restore_full puts back if the step has to be redone, and clears its crossed particles' keys for the interior
+// scatter.
 @compute @workgroup_size(WG_SIZE)
 fn mask_counts(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) li: u32) {
@@ -30,7 +32,9 @@ fn mask_counts(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
   masked[c] = select(counts[c], 0u, is_halo(c));
   savedSigmaCrMax[c] = sigmaCrMax[c];
   savedRemainder[c] = remainder[c];
-  mixed[c] = 0u;
+  mixed[c] = 0xffffffffu;
+  mixed[params.nLocal + c] = 0u;
+  mixed[2u * params.nLocal + c] = 0u;
 }
 
 // After the interior scan (into starts): the number of interior particles; the interior scatter's list of halo

@@ -20,6 +20,9 @@ import { stepTimeline } from './step-timeline.js';
 const UNIFORM = 0x40 | 0x08; // UNIFORM | COPY_DST
 
 /** One buffer the solver will allocate, for the pre-launch memory check. */
+
+/** Planes of nLocal words in split.mixed: the lowest and highest old cell of a cell's crossed particles' keys, and their count. */
+const MIXED_PLANES = 3;
 export interface BufferRequirement {
   label: string;
   bytes: number;
@@ -109,7 +112,8 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
       plan.push({ label: `cell.counts.${set}`, bytes: 4 * nLocal });
     }
     plan.push({ label: 'split.haloParticles', bytes: 4 * capacity }, { label: 'split.haloWork', bytes: 4 * HALO_WORK.WORDS });
-    for (const a of ['split.masked', 'split.scanned', 'split.savedSigmaCrMax', 'split.savedRemainder', 'split.mixed']) plan.push({ label: a, bytes: 4 * nLocal });
+    for (const a of ['split.masked', 'split.scanned', 'split.savedSigmaCrMax', 'split.savedRemainder']) plan.push({ label: a, bytes: 4 * nLocal });
+    plan.push({ label: 'split.mixed', bytes: 4 * MIXED_PLANES * nLocal });
     plan.push({ label: 'split.halo', bytes: haloBufferBytes(nLocal) });
     for (const set of ['A', 'B']) plan.push({ label: `migrate.out.${set}`, bytes: 4 * t.migrantWords * worldSize * initialSegmentCapacity(capacity, worldSize) });
     plan.push({ label: 'migrate.arrivals', bytes: 4 * t.migrantWords * initialSegmentCapacity(capacity, worldSize) });
@@ -360,7 +364,8 @@ export class SimState {
       scanned: makeBuffer(device, 'split.scanned', bytes),
       savedSigmaCrMax: makeBuffer(device, 'split.savedSigmaCrMax', bytes),
       savedRemainder: makeBuffer(device, 'split.savedRemainder', bytes),
-      mixed: makeBuffer(device, 'split.mixed', bytes),
+      // per local cell: the lowest and highest old cell of its crossed particles' keys, and their count (sort.wgsl)
+      mixed: makeBuffer(device, 'split.mixed', MIXED_PLANES * bytes),
     };
   }
 

@@ -133,7 +133,9 @@ export class SortPhase implements Phase {
         mask: mask(s.countsOf(k as 0 | 1), k),
         // the split scatters leave the live count to finish_halo: no counts or statistics bindings
         scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, {
-          ...withoutKeys(b.scatter, [3, 7]), 31: s.halo, 32: s.haloParticles, 33: s.haloWork, ...(which === 1 ? { 37: sp.mixed } : {}) as Record<number, GPUBuffer>,
+          ...withoutKeys(b.scatter, [3, 7]), 31: s.halo, 32: s.haloParticles, 33: s.haloWork,
+          // the interior pass keeps the keys of each cell's crossed particles
+          ...(which === 1 ? { 37: sp.mixed, 22: b.order[22], 25: b.order[25] } : {}) as Record<number, GPUBuffer>,
         }),
         // the interior pass's order reads the masked counts (0 for halo cells: those particles wait for the halo pass)
         order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, ...(which === 1 ? { 3: sp.masked } : {}), 31: s.halo, 32: s.haloParticles, 33: s.haloWork }),
