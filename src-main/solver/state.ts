@@ -19,10 +19,10 @@ import { stepTimeline } from './step-timeline.js';
 
 const UNIFORM = 0x40 | 0x08; // UNIFORM | COPY_DST
 
-/** One buffer the solver will allocate, for the pre-launch memory check. */
-
 /** Planes of nLocal words in split.mixed: the lowest and highest old cell of a cell's crossed particles' keys, and their count. */
 const MIXED_PLANES = 3;
+
+/** One buffer the solver will allocate, for the pre-launch memory check. */
 export interface BufferRequirement {
   label: string;
   bytes: number;
