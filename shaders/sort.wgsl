@@ -205,7 +205,8 @@ fn place_ranked(i: u32, c: u32) {
     // a moved particle of the interior side goes by index among the cell's particles (crossed ones have higher
     // indices), plus all crossed ones when its old cell lies above every one of their keys' old cells, none when below
     // (two particles of one old cell, a product and its neighbour, take the keys below)
-    if (i < interior_side(ctl[CTL_N_MOVED], ctl[CTL_N_INTERIOR_BEFORE], ctl[CTL_PRODUCTS])) {
+    let side = interior_side(ctl[CTL_N_MOVED], ctl[CTL_N_INTERIOR_BEFORE], ctl[CTL_PRODUCTS]);
+    if (i < side) {
       let old = cell_part(cellBefore[i]);
       if (old < mixed[c]) {
         place_by_index(i, s, n);
@@ -215,6 +216,8 @@ fn place_ranked(i: u32, c: u32) {
         place_by_index_after(i, s, n, crossed);
         return;
       }
+    } else if (place_crossed(i, s, n, side)) {
+      return;
     }
   }
   var r = 0u;
@@ -270,12 +273,50 @@ fn place_ranked(i: u32, c: u32) {
         mine = order_key(i, moved);
         haveMine = true;
       }
-      let ko = order_key(o, moved);
-      earlier = ko.x < mine.x || (ko.x == mine.x && (ko.y < mine.y || (ko.y == mine.y && o < i)));
+      earlier = key_before(order_key(o, moved), o, mine, i);
     }
     r += select(0u, 1u, earlier);
   }
   ranked[s + r] = i;
+}
+
+// Split steps, interior pass: the place of crossed particle i (from the interior side's end on) in its cell of n
+// particles from index s. The cell's moved particles of the interior side lie in old-cell order by index, so the old
+// cells of the lowest and highest of their indices bound all of theirs: when i's key's old cell lies below (above)
+// both, i goes before (after) all of them, and only the cell's other crossed particles are compared by key (a few).
+// False, placing nothing, when it lies between (the caller compares every key).
+fn place_crossed(i: u32, s: u32, n: u32, side: u32) -> bool {
+  let moved = ctl[CTL_N_MOVED];
+  let mine = order_key(i, moved);
+  var lowest = 0xffffffffu;
+  var highest = 0u;
+  var inside = 0u;
+  var r = 0u;
+  for (var k = 0u; k < n; k++) {
+    let o = arrived[s + k];
+    if (o < side) {
+      lowest = min(lowest, o);
+      highest = max(highest, o);
+      inside += 1u;
+    } else {
+      r += select(0u, 1u, key_before(order_key(o, moved), o, mine, i));
+    }
+  }
+  if (inside > 0u) {
+    if (mine.x > cell_part(cellBefore[highest])) {
+      r += inside;
+    } else if (mine.x >= cell_part(cellBefore[lowest])) {
+      return false;
+    }
+  }
+  ranked[s + r] = i;
+  return true;
+}
+
+// Whether particle o with order key ko goes before particle i with key mine (keys are unique; equal ones, never
+// made, would go by index).
+fn key_before(ko: vec2<u32>, o: u32, mine: vec2<u32>, i: u32) -> bool {
+  return ko.x < mine.x || (ko.x == mine.x && (ko.y < mine.y || (ko.y == mine.y && o < i)));
 }
 
 // Particle i's place in the cell of n particles from index s when all of them go by index (the one-rank order).
