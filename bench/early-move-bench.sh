@@ -38,7 +38,8 @@
 #             default on 1 and N ranks (passes dispatched for the live bound, ranks of open flows with room)
 #   dispatch  bench/dispatch-cost.mjs on GPU 0: a dispatch's cost beyond its work, one pass and a pass each
 #   concurrent  one GPU with a rank's share (--detail) alone, then N of them at once, one per GPU
-#   diag      BUILDS="BASE NEW DIAG": the box on N ranks (--detail) with each, the diagnostic one with DSMC_DIAG_PLAIN_ORDER=1;
+#   diag      BUILDS="BASE NEW DIAG": the box on N ranks (--detail) with each, the diagnostic one (5c7cac2, which has the
+#             knob) with DSMC_DIAG_PLAIN_ORDER=1;
 #             one GPU with a rank's share; the wedge's default on N ranks, base and new
 #   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
 #             the wedge's default on N ranks
