@@ -116,8 +116,10 @@ fn interior_side(moved: u32, interiorBefore: u32, products: u32) -> u32 {
 // Split steps, interior pass: scatters the particles of interior cells. The particles of halo cells wait for the halo
 // pass, which takes every particle from the interior side's end on (the halo side of the step before, its products,
 // the injected particles and the arrivals: mostly halo cells' particles) and those listed here: the few below it that
-// moved into a halo cell (one atomic each on the list's length, no workgroup barriers). The halo pass's scan glue
-// (split.wgsl:finish_halo) sets the live count instead of invocation 0 here.
+// moved into a halo cell (one atomic each on the list's length, no workgroup barriers). After a step with no interior
+// part (the first, a redone one, a relayout) the side is empty and the halo pass takes every particle, as the host's
+// sizing from that step's halo count (N - N_INTERIOR) expects. The halo pass's scan glue (split.wgsl:finish_halo) sets
+// the live count instead of invocation 0 here.
 @compute @workgroup_size(WG_SIZE)
 fn scatter_interior(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) li: u32) {

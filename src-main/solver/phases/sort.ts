@@ -135,7 +135,7 @@ export class SortPhase implements Phase {
         scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, {
           ...withoutKeys(b.scatter, [3, 7]), 31: s.halo, 32: s.haloParticles, 33: s.haloWork,
           // the interior pass keeps the keys of each cell's crossed particles
-          ...(which === 1 ? { 37: sp.mixed, 22: b.order[22], 25: b.order[25] } : {}) as Record<number, GPUBuffer>,
+          ...(which === 1 ? { 37: sp.mixed, 22: s.keysOf(k as 0 | 1), 25: s.sets[k].cell } : {}) as Record<number, GPUBuffer>,
         }),
         // the interior pass's order reads the masked counts (0 for halo cells: those particles wait for the halo pass)
         order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, ...(which === 1 ? { 3: sp.masked } : {}), 31: s.halo, 32: s.haloParticles, 33: s.haloWork }),
