@@ -1,14 +1,16 @@
 // The end of a sampled multi-rank run at the hypersonic wedge's full size (4 rcb ranks, 6.4M cells), on the CPU from
 // the compiled out/ (npx tsc -p tsconfig.json first): the old way (the orchestrator places the ranks' raw sampling
 // states and evaluates every cell) against the new (each rank evaluates its cells, rank-fields.ts, the orchestrator
-// places the planes), with the bytes each sends and whether the fields agree bitwise. States are seeded random sums.
-// Usage: node bench/end-of-run-fields.mjs
+// places the planes), with the bytes each sends and whether the fields agree bitwise; then each rank's read-back copy
+// and evaluation, and the placing, into fresh memory against memory prefaulted while the GPU works (prefault.ts, the
+// arenas of rank-fields.ts). States are seeded random sums.
+// Usage: node bench/end-of-run-fields.mjs [--no-old]
 import { readFileSync } from 'node:fs';
 import { loadCase } from '../out/src-main/solver/run-case.js';
 import { buildTables } from '../out/src-main/solver/tables.js';
 import { FieldAccumulator } from '../out/src-main/solver/field-accumulator.js';
 import { emptySampleState, sampleLayout, SAMPLE_PARTS } from '../out/src-main/solver/sample-buffers.js';
-import { rankFields, placeRankFields } from '../out/src-main/solver/rank-fields.js';
+import { rankFields, placeRankFields, endOfRunArena, endOfRunState, placedFieldsArena } from '../out/src-main/solver/rank-fields.js';
 import { fieldsSha256 } from '../out/src-main/solver/fields.js';
 import { decompose } from '../out/src-main/cluster/decomposition/index.js';
 import { subdomainOf } from '../out/src-main/solver/subdomain.js';
@@ -29,7 +31,7 @@ function oldWay() {
   const f = acc.fields(), e = acc.errors();
   return { ms: performance.now() - t, hash: [fieldsSha256(f), fieldsSha256(e)] };
 }
-for (let rep = 0; rep < 2; rep++) {
+for (let rep = 0; rep < 2 && !process.argv.includes('--no-old'); rep++) {
   // the old way first (only its hashes kept, so its arrays are garbage when the new way runs, as in a run: one or the other)
   const { ms: old, hash: oldHash } = oldWay();
   const perRank = [];
@@ -40,4 +42,28 @@ for (let rep = 0; rep < 2; rep++) {
   const same = fieldsSha256(placed.fields) === oldHash[0] && fieldsSha256(placed.errors) === oldHash[1];
   console.log(`old (orchestrator: place raw states, fields, errors) ${old.toFixed(0)} ms, raw state sent ${mb(states.flatMap((s) => SAMPLE_PARTS.map((k) => s[k])))} MB;`,
     `new: ranks ${perRank.map((x) => x.toFixed(0)).join('/')} ms (at once: max ${Math.max(...perRank).toFixed(0)}), orchestrator places ${place.toFixed(0)} ms, planes sent ${mb(parts.flatMap((p) => p.planes))} MB; bitwise equal: ${same}`);
+}
+
+// fresh memory against prefaulted arenas: a rank's copy of its read-back state and its evaluation, the orchestrator's placing
+for (let rep = 0; rep < 3; rep++) {
+  for (const prefaulted of [false, true]) {
+    const arenas = prefaulted ? subs.map((s) => endOfRunArena(kase, tables, s.nLocal)) : null;
+    const placedArena = prefaulted ? placedFieldsArena(kase, tables) : null;
+    if (arenas) await Promise.all([...arenas.map((a) => a.touched), placedArena.touched]);
+    const copyMs = [], evalMs = [];
+    const parts = states.map((s, r) => {
+      let t0 = performance.now();
+      const into = arenas ? endOfRunState(arenas[r], tables, subs[r].nLocal) : Object.fromEntries(SAMPLE_PARTS.map((k) => [k, new s[k].constructor(s[k].length)]));
+      for (const k of SAMPLE_PARTS) into[k].set(s[k]);
+      copyMs.push(performance.now() - t0);
+      t0 = performance.now();
+      const rf = rankFields(kase, tables, subs[r], into, counters, arenas?.[r].f64());
+      evalMs.push(performance.now() - t0);
+      return { sub: subs[r], ...rf };
+    });
+    const t = performance.now();
+    const placed = placeRankFields(kase.grid.cells, parts, placedArena?.f64());
+    const place = performance.now() - t;
+    console.log(`${prefaulted ? 'prefaulted' : 'fresh     '}: ranks copy the read-back ${copyMs.map((x) => x.toFixed(0)).join('/')} ms, evaluate ${evalMs.map((x) => x.toFixed(0)).join('/')} ms; orchestrator places ${place.toFixed(0)} ms; fields ${fieldsSha256(placed.fields).slice(0, 16)} errors ${fieldsSha256(placed.errors).slice(0, 16)}`);
+  }
 }

@@ -69,7 +69,7 @@ export function formatSummary(s: RunSummary, fields?: Pick<FieldSet, 'values' | 
       `momentum drift ${drift(s.conservation.momentumRelDrift)}, energy drift ${drift(s.conservation.energyRelDrift)}`,
     `sampling: ${s.samples} passes; fields sha256 ${s.fieldsSha256.slice(0, 16)}...`,
     `host: ${s.host.submits} submits; encoding ${dur(s.host.encodeSeconds)}, waiting for the GPU ${dur(s.host.waitSeconds)}, read-back ${dur(s.host.readbackSeconds)}` +
-      (s.host.foldSeconds ? `, folding the sampled fields ${dur(s.host.foldSeconds)}` : ''),
+      (s.host.foldSeconds ? `, the sampled fields after the loop (read back, evaluated, placed) ${dur(s.host.foldSeconds)}` : ''),
     `memory: ${s.bytesPerParticle.toFixed(1)} bytes of GPU buffers per particle (capacity ${s.capacity} particles)`,
     ...gasLines(gasMeansOf(fields)),
     ...compositionLines(s.composition),

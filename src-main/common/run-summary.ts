@@ -46,7 +46,11 @@ export interface RunSummary {
   phases: Record<string, PhaseSummary>;
   otherSeconds: number;
   /** Host side of the loop (encoding, waiting for the GPU, read-back) and the number of submits. */
-  /** foldSeconds: folding the sampled fields on the host (absent in runs recorded before it was measured). */
+  /**
+   * foldSeconds: the end of a sampled run, from the loop's end to the fields and standard errors in global order (read
+   * back, evaluated; on several ranks also sent and placed); absent in runs recorded before it was measured, and before
+   * the twelfth session it counted less (one rank: the read-back only; several: the evaluation and the placing).
+   */
   host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; foldSeconds?: number; submits: number };
   /** Drifts are null where the boundaries exchange momentum (any wall or open face) or energy (diffuse, inflow, outflow). */
   conservation: { particlesStart: number; particlesEnd: number; momentumRelDrift: number | null; energyRelDrift: number | null };

@@ -174,7 +174,7 @@ function hostSection(r: ProfileReport): string {
     rows.push(['encoding', num(r.host.encodeSeconds, formatSeconds(r.host.encodeSeconds), 'host.encodeSeconds')]);
     rows.push(['waiting for the GPU', num(r.host.waitSeconds, formatSeconds(r.host.waitSeconds), 'host.waitSeconds')]);
     rows.push(['read-back', num(r.host.readbackSeconds, formatSeconds(r.host.readbackSeconds), 'host.readbackSeconds')]);
-    if (r.host.foldSeconds !== undefined) rows.push(['folding the sampled fields', num(r.host.foldSeconds, formatSeconds(r.host.foldSeconds), 'host.foldSeconds')]);
+    if (r.host.foldSeconds !== undefined) rows.push(['sampled fields after the loop (read back, evaluated, placed)', num(r.host.foldSeconds, formatSeconds(r.host.foldSeconds), 'host.foldSeconds')]);
   }
   if (r.memory) {
     rows.push(['particle capacity', num(r.memory.capacity, String(r.memory.capacity), 'capacity')]);

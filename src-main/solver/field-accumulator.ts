@@ -57,9 +57,12 @@ export function speciesNames(kase: Case): string[] {
   return kase.species.map((s) => s.name);
 }
 
+/** A zeroed f64 array of n values (fresh, or from a prefaulted arena: prefault.ts). */
+export type AllocF64 = (n: number) => Float64Array;
+
 /** Zeroed fields of a run over n cells: those of every run, the internal ones where the gas has internal modes, the species ones of a mixture. */
-function blankFields(kase: Case, t: SolverTables, n: number): Fields {
-  return addSpeciesFields(emptyFields(n, undefined, t.hasRotation), speciesNames(kase), n);
+export function blankFields(kase: Case, t: SolverTables, n: number, alloc?: AllocF64): Fields {
+  return addSpeciesFields(emptyFields(n, alloc, t.hasRotation), speciesNames(kase), n, alloc);
 }
 
 /** 2^-e per moment: turns moment m's fixed-point sums into SI sums (the count is an integer already; internal energies: sampleScaleE). */
@@ -74,8 +77,8 @@ export function momentUnscales(t: SolverTables): number[] {
  * Fields from SI moment sums ([moment][species][cell] over nCells cells) over `samples` passes, with the internal
  * temperatures where the gas has internal modes: the fields of the whole grid, of listed cells or of a gathered plane.
  */
-function fieldsOfSums(kase: Case, t: SolverTables, sums: Float64Array, samples: number, nCells: number): Fields {
-  const out = blankFields(kase, t, nCells);
+function fieldsOfSums(kase: Case, t: SolverTables, sums: Float64Array, samples: number, nCells: number, alloc?: AllocF64): Fields {
+  const out = blankFields(kase, t, nCells, alloc);
   fillFields(out, sums, samples, t.species.map((x) => x.mass), nCells, t.fnum, cellVolume(kase));
   if (t.hasRotation) fillInternalFields(out, sums, speciesModes(t), nCells);
   fillSpeciesFields(out, sums, samples, speciesNames(kase), nCells, t.fnum, cellVolume(kase));
@@ -103,8 +106,11 @@ export class FieldAccumulator {
   /** Fields and errors placed whole from the ranks' own (usePlaced): fields() and errors() give them. */
   private placed: { fields: Fields; errors: Fields } | null = null;
 
-  /** cells: some of the grid's cells (a rank's), else every cell in global order. */
-  constructor(private readonly kase: Case, private readonly tables: SolverTables, private readonly cells: AccumulatorCells | null = null) {
+  /**
+   * cells: some of the grid's cells (a rank's), else every cell in global order; alloc: where fields(), errors() and
+   * their scratch sums take their arrays (the end of a run: a prefaulted arena), fresh ones by default.
+   */
+  constructor(private readonly kase: Case, private readonly tables: SolverTables, private readonly cells: AccumulatorCells | null = null, private readonly alloc?: AllocF64) {
     this.nCells = cells ? cells.globalIds.length : tables.nCells;
     this.state = emptySampleState(sampleLayout(tables), tables.sampling ? this.nCells : 0);
   }
@@ -144,11 +150,11 @@ export class FieldAccumulator {
   }
 
   /** The SI moment sums (run plus open block) of the given cells (default all), [moment][species][k] over cells.length entries. */
-  momentSums(cells: ArrayLike<number> | null = null): Float64Array {
+  momentSums(cells: ArrayLike<number> | null = null, alloc: AllocF64 = (m) => new Float64Array(m)): Float64Array {
     const t = this.tables;
     const S = t.species.length, N = this.nCells, M = sampleLayout(t).moments;
     const n = cells ? cells.length : N;
-    const out = new Float64Array(M * S * n);
+    const out = alloc(M * S * n);
     const unscale = momentUnscales(t);
     const { runLo, runHi, blockLo, blockHi } = this.state;
     const runHiS = new Int32Array(runHi.buffer, runHi.byteOffset, runHi.length);
@@ -169,7 +175,7 @@ export class FieldAccumulator {
   fields(): Fields {
     if (this.placed) return this.placed.fields;
     const t = this.tables;
-    const out = t.sampling ? fieldsOfSums(this.kase, t, this.momentSums(null), this.samples, this.nCells) : blankFields(this.kase, t, this.nCells);
+    const out = t.sampling ? fieldsOfSums(this.kase, t, this.momentSums(null, this.alloc), this.samples, this.nCells, this.alloc) : blankFields(this.kase, t, this.nCells, this.alloc);
     return scaleByGasVolume(out, t.bodies.volumeFraction, this.cells?.globalIds);
   }
 
@@ -188,7 +194,7 @@ export class FieldAccumulator {
     if (this.placed) return this.placed.errors;
     const t = this.tables;
     const N = this.nCells, k = this.blocks;
-    const out = blankFields(this.kase, t, N);
+    const out = blankFields(this.kase, t, N, this.alloc);
     const w = this.state.welford;
     const units = welfordUnits(this.kase, t);
     // the batch means' order on the GPU (sample_close): every run's fields, the internal ones, then the species' in species order

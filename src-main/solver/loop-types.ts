@@ -78,6 +78,11 @@ export interface LoopOptions {
    * that one rank's later start is not timed as the others' wait in their first step.
    */
   beforeClock?: () => Promise<void>;
+  /**
+   * Where the sampling state read back after the loop goes (host arrays of this rank's cells, prefaulted while the GPU
+   * ran: prefault.ts), instead of fresh arrays; awaited first.
+   */
+  sampleInto?: () => Promise<SampleState>;
 }
 
 /** Where a Simulation runs: a subdomain of a multi-rank run, with the exchanger that moves its migrants. */
@@ -143,7 +148,7 @@ export interface LoopResult {
   capacity: number;
   tables: SolverTables;
   /** Host side of the loop: recording commands, waiting for the GPU, reading results back. */
-  /** Host time per loop: recording, waiting for the GPU, read-backs, folding the sampled fields (one rank), submits. */
+  /** Host time per loop: recording, waiting for the GPU, read-backs, the sampled fields after the loop (one rank: read back and evaluated), submits. */
   host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; foldSeconds: number; submits: number };
   /** This rank's surface sums over the sampled steps of the run (bodies' triangles, then the six domain faces). */
   surface: SurfaceSums;

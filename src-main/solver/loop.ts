@@ -44,6 +44,8 @@ import { SurfaceAccumulator } from './surface-accumulator.js';
 import { SAMPLE_OVERFLOW, overflowMessage, stepStatsOf } from './step-stats.js';
 import { betweenSteps, stepExchange } from './exchange-sequence.js';
 import { RELAYOUT_ROUND_BYTES, relayoutPlan } from './relayout-rounds.js';
+import type { PrefaultedArena } from './prefault.js';
+import { endOfRunArena, endOfRunState } from './rank-fields.js';
 import { PASSES_PER_STEP, blockSubmits, blockUnitSteps, countStep, samplesAt, stepsPerSubmit, type BlockPlan } from './submit-plan.js';
 
 /** Steps recorded between two early submits inside a batch (overlaps recording with the GPU). */
@@ -80,6 +82,12 @@ export class Simulation {
   private readonly blockUnit: number;
   /** Sampled fields (one-rank runs; in a multi-rank run the orchestrator keeps them). */
   private readonly fieldsAcc: FieldAccumulator | null;
+  /**
+   * One rank, sampled: the end of a run's arena (prefault.ts), touched from the first run() on, and the state arrays
+   * the read-backs after each run() fill (the accumulator keeps the latest); the fields and errors take theirs from it.
+   */
+  private endArena: PrefaultedArena | null = null;
+  private endState: SampleState | null = null;
   /** Sampling passes and batch-means blocks so far (the sums themselves stay on the GPU). */
   private counters: SampleCounters = noSamples();
   /** Staging buffers reused by the read-back after every submit. */
@@ -193,7 +201,7 @@ export class Simulation {
       };
       this.writeHalo();
     }
-    this.fieldsAcc = multi ? null : new FieldAccumulator(kase, this.tables);
+    this.fieldsAcc = multi ? null : new FieldAccumulator(kase, this.tables, null, (n) => this.endArena?.take(Float64Array, n) ?? new Float64Array(n));
     this.surface = new SurfaceAccumulator(this.tables.bodies.elements);
     this.particles = multi ? 0 : this.tables.initialParticles;
   }
@@ -503,8 +511,16 @@ export class Simulation {
   }
 
   /** Reads this rank's sampling state (every cell's sums and batch means) from the GPU; stops on an overflow. */
-  async readSampleState(): Promise<SampleState> {
-    const { state, overflow } = await this.state.sample.read({ blockEmpty: this.counters.blockPasses === 0 });
+  /** One rank, sampled: the prefaulted arrays the read-back after a loop fills (undefined: fresh ones). */
+  private async endOfRunState(): Promise<SampleState | undefined> {
+    if (!this.endArena) return undefined;
+    await this.endArena.touched;
+    this.endState ??= endOfRunState(this.endArena, this.tables, this.subdomain.nLocal);
+    return this.endState;
+  }
+
+  async readSampleState(into?: SampleState): Promise<SampleState> {
+    const { state, overflow } = await this.state.sample.read({ blockEmpty: this.counters.blockPasses === 0, into });
     if (overflow) throw new Error(SAMPLE_OVERFLOW);
     return state;
   }
@@ -843,6 +859,7 @@ export class Simulation {
    */
   async run(options: LoopOptions = {}, steps = this.kase.run.steps, blockPlan = { from: this.step, steps }): Promise<LoopResult> {
     const device = this.gpu.device;
+    if (this.fieldsAcc && this.tables.sampling) this.endArena ??= endOfRunArena(this.kase, this.tables, this.subdomain.nLocal);
     const rec: PhaseRecorder = options.timing === 'off' ? new UntimedRecorder(device)
       : this.gpu.hasTimestamps && options.timing !== 'wall' ? new TimestampRecorder(device, this.chunk * PASSES_PER_STEP)
         : new WallClockRecorder(device);
@@ -928,23 +945,26 @@ export class Simulation {
     steps -= last - this.step; // fewer when stopped and kept (keepOnStop)
     // the sampled fields come back once, after the clock stops: every cell's exact sums and batch means
     const tRead = performance.now();
-    const sampleState = this.tables.sampling && steps > 0 ? await this.readSampleState() : null;
+    const sampleState = this.tables.sampling && steps > 0 ? await this.readSampleState(options.sampleInto ? await options.sampleInto() : await this.endOfRunState()) : null;
     if (sampleState && this.fieldsAcc) {
       this.fieldsAcc.place(sampleState, this.subdomain);
       this.fieldsAcc.counters = { ...this.counters };
     }
+    // one rank evaluates every cell here (a rank of several: rank-main, once its loop ended)
+    const acc = this.fieldsAcc;
+    const fields = acc ? acc.fields() : noFields();
+    const fieldErrors = acc ? acc.errors() : noFields();
     host.foldSeconds += (performance.now() - tRead) / 1000;
     // the final totals (conservation) are taken after the clock stops, as the first were before it started
     const end = steps > 0 ? await this.totals() : start;
     if (steps > 0) totalsOverTime.push({ step: this.step, totals: end });
-    const acc = this.fieldsAcc;
     return {
       steps, seconds, stepStats, start, startStep, end,
       phases: this.phaseTotals(rec),
       timingSource: rec.source,
       samples: this.counters.samples,
-      fields: acc ? acc.fields() : noFields(),
-      fieldErrors: acc ? acc.errors() : noFields(),
+      fields,
+      fieldErrors,
       fieldBlocks: this.counters.blocks,
       sampleState: acc ? null : sampleState,
       sampleCounters: { ...this.counters },

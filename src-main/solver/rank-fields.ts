@@ -5,10 +5,11 @@
 // and the batch means: 312 bytes a cell for one species) and the orchestrator folded and evaluated the whole grid
 // alone (issue 24: "no multi-second gather or fold at the end of a run").
 import type { Case } from '../common/case-schema.js';
-import { FieldAccumulator, type SampleCounters } from './field-accumulator.js';
+import { FieldAccumulator, blankFields, type AllocF64, type SampleCounters } from './field-accumulator.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
 import { fieldNamesOf, type Fields } from './fields.js';
-import type { SampleState } from './sample-buffers.js';
+import { PrefaultedArena } from './prefault.js';
+import { SAMPLE_PARTS, partPlanes, sampleLayout, type SampleState } from './sample-buffers.js';
 import { copyOwnedCells, ownedCellIds, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
 
@@ -18,9 +19,12 @@ export interface RankFields {
   planes: readonly Float64Array[];
 }
 
-/** The fields and standard errors of a rank's cells from its sampling state and the run's counters. */
-export function rankFields(kase: Case, t: SolverTables, sub: Subdomain, state: SampleState, counters: SampleCounters): RankFields {
-  const acc = new FieldAccumulator(kase, t, { globalIds: ownedCellIds(sub, kase.grid.cells) });
+/**
+ * The fields and standard errors of a rank's cells from its sampling state and the run's counters; alloc: where the
+ * planes and the moment sums go (the rank's end-of-run arena), fresh arrays by default.
+ */
+export function rankFields(kase: Case, t: SolverTables, sub: Subdomain, state: SampleState, counters: SampleCounters, alloc?: AllocF64): RankFields {
+  const acc = new FieldAccumulator(kase, t, { globalIds: ownedCellIds(sub, kase.grid.cells) }, alloc);
   acc.state = state;
   acc.counters = { ...counters };
   const fields = acc.fields();
@@ -29,20 +33,48 @@ export function rankFields(kase: Case, t: SolverTables, sub: Subdomain, state: S
   return { names, planes: [...names.map((k) => fields[k]!), ...names.map((k) => errors[k]!)] };
 }
 
+/** Fields (and as many error planes) a run of this case evaluates per cell. */
+function fieldCount(kase: Case, t: SolverTables): number {
+  return fieldNamesOf(blankFields(kase, t, 0)).length;
+}
+
+/**
+ * The arena of a rank's end of run over n cells, prefaulted while its GPU works: the sampling state read back, the
+ * moment sums, the fields and their errors (rankFields, with the state from endOfRunState).
+ */
+export function endOfRunArena(kase: Case, t: SolverTables, n: number): PrefaultedArena {
+  const layout = sampleLayout(t);
+  const stateBytes = 4 * n * SAMPLE_PARTS.reduce((sum, p) => sum + partPlanes(p, layout), 0);
+  const sumsBytes = 8 * n * layout.moments * layout.species;
+  return new PrefaultedArena(stateBytes + sumsBytes + 2 * 8 * n * fieldCount(kase, t));
+}
+
+/** Sampling-state arrays of n cells from an arena (the end-of-run read-back's destination: LoopOptions.sampleInto). */
+export function endOfRunState(arena: PrefaultedArena, t: SolverTables, n: number): SampleState {
+  const layout = sampleLayout(t);
+  const u = (p: (typeof SAMPLE_PARTS)[number]) => arena.take(Uint32Array, partPlanes(p, layout) * n) as Uint32Array<ArrayBuffer>;
+  return { runLo: u('runLo'), runHi: u('runHi'), blockLo: u('blockLo'), blockHi: u('blockHi'), welford: arena.take(Float32Array, partPlanes('welford', layout) * n) as Float32Array<ArrayBuffer> };
+}
+
+/** The arena of the orchestrator's placed planes (every field and its error over the whole grid), prefaulted during the run. */
+export function placedFieldsArena(kase: Case, t: SolverTables): PrefaultedArena {
+  return new PrefaultedArena(2 * 8 * t.nCells * fieldCount(kase, t));
+}
+
 /** One rank's part of the placement: its subdomain and what rankFields gave it (the planes as they arrived). */
 export interface PlacedPart extends RankFields {
   sub: Subdomain;
 }
 
-/** Every rank's field and error planes placed in global cell order (each rank's cells taken from its own planes). */
-export function placeRankFields(grid: Int3, parts: readonly PlacedPart[]): { fields: Fields; errors: Fields } {
+/** Every rank's field and error planes placed in global cell order (each rank's cells taken from its own planes) into planes from alloc (fresh by default). */
+export function placeRankFields(grid: Int3, parts: readonly PlacedPart[], alloc: AllocF64 = (n) => new Float64Array(n)): { fields: Fields; errors: Fields } {
   const nCells = grid[0] * grid[1] * grid[2];
   const names = parts[0]?.names ?? [];
   const fields: Record<string, Float64Array> = {};
   const errors: Record<string, Float64Array> = {};
   for (const name of names) {
-    fields[name] = new Float64Array(nCells);
-    errors[name] = new Float64Array(nCells);
+    fields[name] = alloc(nCells);
+    errors[name] = alloc(nCells);
   }
   parts.forEach((p, r) => {
     if (p.names.join(',') !== names.join(',')) throw new Error(`internal: rank ${r} sent the fields ${p.names.join(', ')} where rank 0 sent ${names.join(', ')}`);

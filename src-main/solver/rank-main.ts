@@ -11,7 +11,7 @@ import { openGpu, type Gpu } from './gpu/device.js';
 import { addTime, type PhaseTotals } from './gpu/phase-timer.js';
 import { migrantWordsOf } from './tables.js';
 import { SAMPLE_PARTS, sampleStateOfFrames, type SampleState } from './sample-buffers.js';
-import { rankFields } from './rank-fields.js';
+import { endOfRunArena, endOfRunState, rankFields } from './rank-fields.js';
 import { Simulation } from './loop.js';
 import { RunCancelled } from './loop-types.js';
 import type { Exchanger } from './migration-exchange.js';
@@ -196,7 +196,10 @@ async function main(ch: RankChannel): Promise<boolean> {
       const words = await sim.gatherOwned(req.cells);
       await ch.send({ type: 'plane-sums', id: req.id, samples: sim.samples, frameBytes: [words.byteLength] }, [words]);
     };
+    // the end of a sampled run reads the state back and evaluates the fields into memory prefaulted while the GPU works
+    const arena = sim.tables.sampling ? endOfRunArena(sim.kase, sim.tables, subdomain.nLocal) : null;
     const result = await sim.run({
+      sampleInto: arena ? async () => { await arena.touched; return endOfRunState(arena, sim.tables, sim.subdomain.nLocal); } : undefined,
       // the orchestrator's stop (a cancel) fails this rank's waits with StopRequestedError; a stop and keep ends the
       // loop after the agreed submit (keep.signal) and keeps what it ran
       timing: p.timing, detail: p.detail, signal: keep.signal, keepOnStop: true,
@@ -226,7 +229,7 @@ async function main(ch: RankChannel): Promise<boolean> {
     // the sampled fields leave the GPU once, at the end; this rank turns its cells' sums and batch means into fields and
     // standard errors (the ranks at once) and sends those
     const tFields = performance.now();
-    const fields = result.sampleState ? rankFields(sim.kase, sim.tables, sim.subdomain, result.sampleState, result.sampleCounters) : null;
+    const fields = result.sampleState ? rankFields(sim.kase, sim.tables, sim.subdomain, result.sampleState, result.sampleCounters, arena?.f64()) : null;
     const fieldsSeconds = (performance.now() - tFields) / 1000;
     const sampleFrames = fields ? fields.planes : [];
     await ch.send({

@@ -107,7 +107,7 @@ export class SampleBuffers {
    * (and the overflow flag) to staging buffers, the maps resolve together, and each part is copied out of its mapped
    * range once, straight into the array the state keeps (a gigabyte for a big body case: no zeroed copy besides).
    */
-  async read(options: { blockEmpty?: boolean } = {}): Promise<{ state: SampleState; overflow: boolean }> {
+  async read(options: { blockEmpty?: boolean; into?: SampleState } = {}): Promise<{ state: SampleState; overflow: boolean }> {
     const n = this.enabled ? this.nLocal : 0;
     const buffers = this.parts();
     // blockEmpty: the open block was just closed (its sums are zero): its two parts need no read
@@ -126,12 +126,22 @@ export class SampleBuffers {
     this.device.queue.submit([enc.finish()]);
     const all = [...parts.filter((b): b is GPUBuffer => b !== null), flag];
     await Promise.all(all.map((b) => b.mapAsync(0x0001)));
-    // a part that was not read is zeros of its length
+    // a part that was not read is zeros of its length; `into` (arrays of this state's sizes) takes the copies
+    const into = options.into && SAMPLE_PARTS.every((p) => options.into![p].length === partPlanes(p, this.layout) * n) ? options.into : null;
     const words = (k: number): ArrayBuffer => parts[k]?.getMappedRange().slice(0) ?? new ArrayBuffer(4 * partPlanes(SAMPLE_PARTS[k], this.layout) * n);
-    const state: SampleState = {
-      runLo: new Uint32Array(words(0)), runHi: new Uint32Array(words(1)), blockLo: new Uint32Array(words(2)), blockHi: new Uint32Array(words(3)),
-      welford: new Float32Array(words(4)),
+    const copied = (k: number) => {
+      const a = into![SAMPLE_PARTS[k]];
+      const range = parts[k]?.getMappedRange();
+      if (range) new Uint32Array(a.buffer, a.byteOffset, a.length).set(new Uint32Array(range));
+      else a.fill(0);
+      return a;
     };
+    const state: SampleState = into
+      ? { runLo: copied(0) as Uint32Array<ArrayBuffer>, runHi: copied(1) as Uint32Array<ArrayBuffer>, blockLo: copied(2) as Uint32Array<ArrayBuffer>, blockHi: copied(3) as Uint32Array<ArrayBuffer>, welford: copied(4) as Float32Array<ArrayBuffer> }
+      : {
+        runLo: new Uint32Array(words(0)), runHi: new Uint32Array(words(1)), blockLo: new Uint32Array(words(2)), blockHi: new Uint32Array(words(3)),
+        welford: new Float32Array(words(4)),
+      };
     const overflow = new Uint32Array(flag.getMappedRange())[0] !== 0;
     for (const b of all) {
       b.unmap();

@@ -62,7 +62,7 @@ describe.each([
     expect(typeof many.loadNonUniformity).toBe('number');
     expect(many.samples).toBe(one.samples);
     expect(many.fieldsSha256).toBe(one.fieldsSha256);
-    // the host time of folding the sampled fields: the solver's in a one-rank run, the orchestrator's here
+    // the sampled fields after the loop (read back, evaluated; here also sent and placed), timed on either path
     for (const s of [one, many]) expect((s.host as { foldSeconds: number }).foldSeconds).toBeGreaterThan(0);
     // which kernel sampled each rank (the pass on a CPU adapter, as on one rank)
     expect(many.sampleKernels).toEqual(Array.from({ length: ranks }, (_, rank) => ({ rank, kernel: 'pass', how: 'fixed' })));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Case } from '../../src-main/common/case-schema.js';
 import { cellVolume } from '../../src-main/common/case-schema.js';
 import { FieldAccumulator, momentUnscales, welfordUnits } from '../../src-main/solver/field-accumulator.js';
-import { FIELD_NAMES, emptyFields, fillFields } from '../../src-main/solver/fields.js';
+import { FIELD_NAMES, emptyFields, fieldsSha256, fillFields } from '../../src-main/solver/fields.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { SAMPLE_MOMENTS } from '../../src-main/solver/gpu/struct-layouts.js';
 import { Simulation } from '../../src-main/solver/loop.js';
@@ -195,6 +195,29 @@ describe('GPU accumulation of the sampled moments', () => {
     const whole = acc.fieldsOfCells(ids);
     for (const name of FIELD_NAMES) expect(Array.from(live[name]), name).toEqual(Array.from(whole[name]));
     expect(Array.from(whole.n)).toEqual(ids.map((i) => result.fields.n[i]));
+  }, 300_000);
+
+  it('the end of a run reads its sampling state into prefaulted shared memory and evaluates the fields there: bitwise those of fresh arrays', async () => {
+    const c = presetCase('collide-box', ['grid.cells=[6,5,4]', 'particles.perCell=30', 'run.steps=40', 'sampling.start=1', 'run.stepsPerSubmit=10']);
+    const { sim, result } = await simulate(gpu, c, { timing: 'off' });
+    // the one-rank loop read into its arena: the accumulator's state lies in shared memory
+    const acc = sim.fieldAccumulator as FieldAccumulator;
+    expect(acc.state.runLo.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(result.fields.T.buffer).toBeInstanceOf(SharedArrayBuffer);
+    // a fresh read and a fresh evaluation give the same bits
+    const fresh = new FieldAccumulator(c, sim.tables);
+    fresh.state = await sim.readSampleState();
+    fresh.counters = { ...result.sampleCounters };
+    expect(fresh.state.runLo.buffer).not.toBeInstanceOf(SharedArrayBuffer);
+    expect(fieldsSha256(fresh.fields())).toBe(fieldsSha256(result.fields));
+    expect(fieldsSha256(fresh.errors())).toBe(fieldsSha256(result.fieldErrors));
+    // a read into given arrays of the wrong size falls back to fresh ones
+    const wrong = emptySampleState(sampleLayout(sim.tables), 3);
+    expect((await sim.readSampleState(wrong)).runLo).not.toBe(wrong.runLo);
+    const right = emptySampleState(sampleLayout(sim.tables), sim.tables.nCells);
+    const into = await sim.readSampleState(right);
+    expect(into.runLo).toBe(right.runLo);
+    expect(Array.from(into.welford)).toEqual(Array.from(fresh.state.welford));
   }, 300_000);
 
   it('batch-means blocks close inside long submits exactly as at the ends of short ones: fields and errors bitwise equal', async () => {

@@ -7,7 +7,8 @@ import type { RankStepRecord } from '../../common/run-record.js';
 import { FieldAccumulator, closeCounters } from '../../solver/field-accumulator.js';
 import { blockSubmits, blockUnitSteps, countStep, samplesAt, type BlockPlan } from '../../solver/submit-plan.js';
 import type { BatchReport, StepStats } from '../../solver/loop-types.js';
-import { placeRankFields, type RankFields } from '../../solver/rank-fields.js';
+import type { PrefaultedArena } from '../../solver/prefault.js';
+import { placeRankFields, placedFieldsArena, type RankFields } from '../../solver/rank-fields.js';
 import type { Subdomain } from '../../solver/subdomain.js';
 import { buildTables } from '../../solver/tables.js';
 import { loadNonUniformity } from '../decomposition/load.js';
@@ -28,8 +29,15 @@ export class RunAssembler {
    * particles after each step, summed), and the submit's steps, from which the balancer fits its cost model (by time).
    */
   readonly lastSubmit: { gpuSeconds: number[]; particleSteps: number[]; steps: number };
-  /** Seconds spent placing the ranks' fields and standard errors into global order. */
+  /**
+   * Seconds from the last submit merged (the ranks' loops ended) to the fields and standard errors in global order: the
+   * ranks reading their sampling state back and evaluating their cells, sending the planes, and the placing.
+   */
   foldSeconds = 0;
+  /** When the latest submit was merged from every rank (performance.now()). */
+  private lastMergedAt: number | null = null;
+  /** Where the placed planes go (sampled runs): prefaulted while the ranks run. */
+  private readonly placedArena: PrefaultedArena | null;
   /** Submits not yet in from every rank: the reports so far. */
   private readonly pending = new Map<number, (BatchReport | undefined)[]>();
 
@@ -39,7 +47,9 @@ export class RunAssembler {
 
   /** plan: the loop the batch-means blocks are planned for (its last step closes the open block). */
   constructor(private readonly kase: Case, private subdomains: Subdomain[], private readonly plan: BlockPlan) {
-    this.fields = new FieldAccumulator(kase, buildTables(kase));
+    const tables = buildTables(kase);
+    this.fields = new FieldAccumulator(kase, tables);
+    this.placedArena = tables.sampling ? placedFieldsArena(kase, tables) : null;
     this.perBlock = blockSubmits(kase, plan.from, plan.steps);
     this.unit = blockUnitSteps(kase);
     this.particlesPerRank = subdomains.map(() => 0);
@@ -58,6 +68,7 @@ export class RunAssembler {
     slot[rank] = report;
     if (slot.some((r) => r === undefined)) return null;
     this.pending.delete(index);
+    this.lastMergedAt = performance.now();
     return this.merge(slot as BatchReport[]);
   }
 
@@ -115,14 +126,15 @@ export class RunAssembler {
    * Places every rank's final fields and standard errors (rank-fields.ts: its cells of the subdomain in force, computed
    * on the rank) into global order; call once after the last submit. Null for every rank: nothing was sampled.
    */
-  finish(parts: (RankFields | null)[]): void {
+  async finish(parts: (RankFields | null)[]): Promise<void> {
     if (this.pending.size > 0) throw new Error(`internal: submits ${[...this.pending.keys()].join(', ')} did not arrive from every rank`);
     if (parts.every((p) => p === null)) return;
-    const t = performance.now();
+    const t = this.lastMergedAt ?? performance.now();
+    await this.placedArena?.touched;
     const placed = placeRankFields(this.kase.grid.cells, parts.map((p, rank) => {
       if (!p) throw new Error(`internal: rank ${rank} sent no fields where the others did`);
       return { sub: this.subdomains[rank], ...p };
-    }));
+    }), this.placedArena?.f64());
     this.fields.usePlaced(placed.fields, placed.errors);
     this.foldSeconds += (performance.now() - t) / 1000;
   }

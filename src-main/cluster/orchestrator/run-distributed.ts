@@ -355,7 +355,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     if (outcome.status === 'cancelled') throw new RunCancelled(outcome.reason);
     if (outcome.status === 'failed') throw new Error(outcome.failure.message);
     const dones = ranks.map((r) => done.get(r.rank)!.message.summary as unknown as RankDone);
-    assembler.finish(ranks.map((r, k) => {
+    await assembler.finish(ranks.map((r, k) => {
       const m = done.get(r.rank)!;
       return m.frames.length > 0 ? { names: dones[k].fieldNames ?? [], planes: m.frames.map((f) => frameAs(f, Float64Array)) } : null;
     }));
@@ -413,8 +413,9 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
     encodeSeconds: Math.max(...dones.map((x) => x.host.encodeSeconds)),
     waitSeconds: Math.max(...dones.map((x) => x.host.waitSeconds)),
     readbackSeconds: Math.max(...dones.map((x) => x.host.readbackSeconds)),
-    // the ranks' fields (each computes its cells' at once, sent once, at the end) and the orchestrator placing them
-    foldSeconds: Math.max(0, ...dones.map((x) => x.fieldsSeconds ?? 0)) + a.foldSeconds,
+    // from the loops' end to the fields in global order: the ranks reading back and evaluating their cells (at once),
+    // sending the planes, the orchestrator placing them
+    foldSeconds: a.foldSeconds,
     submits: dones[0].host.submits,
   };
   const gpuBytes = dones.reduce((s, x) => s + x.gpuBytes, 0);
