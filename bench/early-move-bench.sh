@@ -41,6 +41,8 @@
 #   diag      BUILDS="BASE NEW DIAG": the box on N ranks (--detail) with each, the diagnostic one (5c7cac2, which has the
 #             knob) with DSMC_DIAG_PLAIN_ORDER=1;
 #             one GPU with a rank's share; the wedge's default on N ranks, base and new
+#   wedge-ab  BUILDS="BASE": the wedge's default and the box sampled every step on N ranks, this build then the base
+#   end-of-run  the end of a sampled run on the CPU (bench/end-of-run-fields.mjs): fresh memory against prefaulted arenas
 #   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
 #             the wedge's default on N ranks
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
@@ -62,7 +64,7 @@ line() {
     const ph = s.phases ?? {};
     const phases = Object.entries(ph).map(([k, p]) => k + ' ' + (1000 * p.totalSeconds / s.steps).toFixed(3)).join(', ');
     console.log('$2', '| capacity', s.capacity, '| ranks', s.ranks ?? 1, '| particle-steps/s', s.particleStepsPerSecond.toExponential(3), '| loop s', s.seconds.toFixed(3),
-      '| early', early || '-', '| fields', s.fieldsSha256.slice(0, 16), '| ms per step:', phases);
+      '| early', early || '-', '| fields', s.fieldsSha256.slice(0, 16), '| end of run s', (s.host?.foldSeconds ?? 0).toFixed(3), '| wall s', '${3:-?}', '| ms per step:', phases);
     const b = s.balance;
     if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'by', b.by ?? '-', 'cell weight', b.cellWeight ?? '-', 'checks', b.checks, 'full', b.fullChecks, 'block', b.checkBlock, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
     if (s.rebalances && s.rebalances.length > 0) console.log('   re-splits', JSON.stringify(s.rebalances.map((e) => [e.step, Math.round(e.unBefore), Math.round(e.unAfter ?? -1), e.moved])));
@@ -73,8 +75,9 @@ line() {
 # one run: tag, then the command (environment through `env` in front)
 run() {
   local tag=$1; shift
+  local t0; t0=$(date +%s.%N)
   timeout 240 "$@" --no-save --json --no-progress > "$out/runs/$tag.json" 2> "$out/runs/$tag.err"
-  line "$out/runs/$tag.json" "$tag"
+  line "$out/runs/$tag.json" "$tag" "$(awk -v a="$(date +%s.%N)" -v b="$t0" "BEGIN{printf \"%.1f\", a - b}")"
 }
 # the builds packed with bench/bisect-builds.sh pack, each REV of $BUILDS unpacked as out-REV/ and run as bin-REV/dsmc.js
 unpack_builds() {
@@ -256,6 +259,19 @@ for part in "$@"; do
       run wedge-1 node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000
       run "wedge-$n-new" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
       run "wedge-$n-base" node bin-base/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      ;;
+    wedge-ab)
+      # this build against BUILDS (packed with bench/bisect-builds.sh pack): the wedge's default on N ranks and the box
+      # sampled every step on N ranks, each new then base (the end of run and the loop)
+      unpack_builds
+      run "wedge-$n-new" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      for rev in $BUILDS; do run "wedge-$n-$rev" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"; done
+      run "box-$n-sampled-new" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+      for rev in $BUILDS; do run "box-$n-sampled-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"; done
+      ;;
+    end-of-run)
+      # the end of a sampled run on this host's CPU: fresh memory against prefaulted arenas (bench/end-of-run-fields.mjs)
+      node bench/end-of-run-fields.mjs --no-old 2>&1 | tee "$out/runs/end-of-run.txt"
       ;;
     sampled)
       # the box sampled every step on 1 and N ranks (the acceptance's sampled row)

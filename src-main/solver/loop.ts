@@ -612,7 +612,7 @@ export class Simulation {
 
   /** Totals of the live particles now. */
   totals(): Promise<ParticleTotals> {
-    return particleTotals(this.ctx, this.particles, this.readback);
+    return particleTotals(this.ctx, this.particles);
   }
 
   /** Copies the live particles' arrays to the host (tests, exports); u32 arrays come back as bits to reinterpret. */
@@ -874,6 +874,8 @@ export class Simulation {
     const totalsOverTime: LoopResult['totalsOverTime'] = carried ? carried.totalsOverTime : [];
     const perBlock = blockSubmits(this.kase, blockPlan.from, blockPlan.steps);
     let submits = carried ? carried.submits : 0;
+    // the periodic totals in flight: the reduction is queued at a submit's end and read while the next submit runs
+    let totalsPending: Promise<void> = Promise.resolve();
     this.history = { sampling: { ...this.counters }, submits, startStep, start, totalsOverTime, ...this.reactions?.history() };
     await this.prepareReadBack();
     await options.beforeClock?.();
@@ -931,16 +933,28 @@ export class Simulation {
       // a reduction over every particle: every submit for small runs, less often for big ones
       submits += 1;
       if (submits % this.totalsEvery() === 0 && this.step < last) {
-        totalsOverTime.push({ step: this.step, totals: await this.totals() });
+        // queued now (the particles as this submit left them), read back while the GPU runs the next submit: no wait
+        // here (it took 5-35 ms of every rank's time at its submit's end, the others waiting for its migrants); the
+        // one before is read by now (a submit ago), and its staging buffer free again
+        await totalsPending;
+        const entry = { step: this.step, totals: start };
+        totalsOverTime.push(entry);
+        const reading = this.totals();
+        totalsPending = reading.then((t) => { entry.totals = t; });
+        totalsPending.catch(() => undefined); // handled where it is awaited (a failed read fails the run there)
       }
       for (const s of got.steps) moved += s.particlesBefore;
       stepStats.push(...got.steps);
       options.onSteps?.(got.steps);
       this.history = { sampling: { ...this.counters }, submits, startStep, start, totalsOverTime, ...this.reactions?.history() };
-      if (options.onCheckpoint && checkpointDue(this.kase, this.step - batch, this.step, last)) await options.onCheckpoint(this.step);
+      if (options.onCheckpoint && checkpointDue(this.kase, this.step - batch, this.step, last)) {
+        await totalsPending;
+        await options.onCheckpoint(this.step);
+      }
       const elapsed = (performance.now() - t0) / 1000;
       options.onProgress?.({ step: this.step, steps: last, particles: this.particles, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
     }
+    await totalsPending;
     const seconds = (performance.now() - t0) / 1000;
     steps -= last - this.step; // fewer when stopped and kept (keepOnStop)
     // the sampled fields come back once, after the clock stops: every cell's exact sums and batch means

@@ -10,7 +10,7 @@ import type { Int3 } from '../cluster/decomposition/types.js';
 import { fieldNamesOf, type Fields } from './fields.js';
 import { PrefaultedArena } from './prefault.js';
 import { SAMPLE_PARTS, partPlanes, sampleLayout, type SampleState } from './sample-buffers.js';
-import { copyOwnedCells, ownedCellIds, type Subdomain } from './subdomain.js';
+import { copyOwnedCells, isLocalDense, ownedCellIds, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
 
 /** A rank's fields and standard errors over its cells (its local order): names, then the field planes followed by the error planes. */
@@ -61,12 +61,23 @@ export function placedFieldsArena(kase: Case, t: SolverTables): PrefaultedArena 
   return new PrefaultedArena(2 * 8 * t.nCells * fieldCount(kase, t));
 }
 
-/** One rank's part of the placement: its subdomain and what rankFields gave it (the planes as they arrived). */
-export interface PlacedPart extends RankFields {
+/**
+ * One rank's part of the placement: its subdomain and what rankFields gave it, the planes as they arrived in frames, or
+ * `readPlanes` where they wait in a file (the same host: field-planes-file.ts), which hands plane k to where into(k)
+ * says and calls placed(k, plane) after each.
+ */
+export interface PlacedPart {
   sub: Subdomain;
+  names: readonly string[];
+  planes?: readonly Float64Array[];
+  readPlanes?: (into: (k: number) => Float64Array, placed: (k: number, plane: Float64Array) => void) => void;
 }
 
-/** Every rank's field and error planes placed in global cell order (each rank's cells taken from its own planes) into planes from alloc (fresh by default). */
+/**
+ * Every rank's field and error planes placed in global cell order (each rank's cells taken from its own planes) into
+ * planes from alloc (fresh by default); a part read from a file goes straight to its place where its cells are one run
+ * of global ids (a box spanning x and y), through one scratch plane otherwise.
+ */
 export function placeRankFields(grid: Int3, parts: readonly PlacedPart[], alloc: AllocF64 = (n) => new Float64Array(n)): { fields: Fields; errors: Fields } {
   const nCells = grid[0] * grid[1] * grid[2];
   const names = parts[0]?.names ?? [];
@@ -76,17 +87,26 @@ export function placeRankFields(grid: Int3, parts: readonly PlacedPart[], alloc:
     fields[name] = alloc(nCells);
     errors[name] = alloc(nCells);
   }
+  // plane k of a rank: the fields' planes, then their errors'
+  const target = (k: number) => (k < names.length ? fields[names[k]] : errors[names[k - names.length]]);
+  let scratch: Float64Array | null = null;
   parts.forEach((p, r) => {
     if (p.names.join(',') !== names.join(',')) throw new Error(`internal: rank ${r} sent the fields ${p.names.join(', ')} where rank 0 sent ${names.join(', ')}`);
-    if (p.planes.length !== 2 * names.length) throw new Error(`internal: rank ${r} sent ${p.planes.length} field planes for ${names.length} fields (and their errors)`);
     const n = p.sub.nLocal;
-    p.planes.forEach((plane, k) => {
+    if (p.readPlanes) {
+      const dense = isLocalDense(p.sub, grid);
+      p.readPlanes(
+        (k) => (dense ? target(k).subarray(p.sub.cellBase, p.sub.cellBase + n) : (scratch = scratch?.length === n ? scratch : new Float64Array(n))),
+        (k, plane) => { if (!dense) copyOwnedCells(plane, p.sub, grid, target(k)); },
+      );
+      return;
+    }
+    const planes = p.planes ?? [];
+    if (planes.length !== 2 * names.length) throw new Error(`internal: rank ${r} sent ${planes.length} field planes for ${names.length} fields (and their errors)`);
+    planes.forEach((plane) => {
       if (plane.length !== n) throw new Error(`internal: rank ${r} sent a field plane of ${plane.length} cells for its ${n}`);
     });
-    names.forEach((name, k) => {
-      copyOwnedCells(p.planes[k], p.sub, grid, fields[name]);
-      copyOwnedCells(p.planes[names.length + k], p.sub, grid, errors[name]);
-    });
+    planes.forEach((plane, k) => copyOwnedCells(plane, p.sub, grid, target(k)));
   });
   return { fields: fields as Fields, errors: errors as Fields };
 }

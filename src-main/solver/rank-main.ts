@@ -6,6 +6,7 @@
 import { RankChannel } from '../cluster/transport/rank-channel.js';
 import { frameAs } from '../cluster/transport/message-codec.js';
 import { StopRequestedError } from '../cluster/transport/errors.js';
+import { writeFieldPlanes } from '../cluster/transport/field-planes-file.js';
 import { exitWhenSupervisorGone } from '../cluster/supervisor/supervisor-watch.js';
 import { openGpu, type Gpu } from './gpu/device.js';
 import { addTime, type PhaseTotals } from './gpu/phase-timer.js';
@@ -231,7 +232,9 @@ async function main(ch: RankChannel): Promise<boolean> {
     const tFields = performance.now();
     const fields = result.sampleState ? rankFields(sim.kase, sim.tables, sim.subdomain, result.sampleState, result.sampleCounters, arena?.f64()) : null;
     const fieldsSeconds = (performance.now() - tFields) / 1000;
-    const sampleFrames = fields ? fields.planes : [];
+    // on the orchestrator's host the planes go through a file of the peer folder (read straight into place), else frames
+    const planesFile = fields && ch.peerFolder ? writeFieldPlanes(ch.peerFolder, ch.rank, fields.planes) : null;
+    const sampleFrames = fields && !planesFile ? fields.planes : [];
     await ch.send({
       type: 'done',
       summary: {
@@ -250,6 +253,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         ...(result.sampleKernel ? { sampleKernel: definedMembers(result.sampleKernel) } : {}),
         sampleCounters: { ...result.sampleCounters },
         ...(fields ? { fieldNames: [...fields.names], fieldsSeconds } : {}),
+        ...(planesFile ? { fieldsFile: { ...planesFile } } : {}),
         subdomain: { cellBase: sim.subdomain.cellBase, nLocal: sim.subdomain.nLocal },
       },
       frameBytes: sampleFrames.map((f) => f.byteLength),

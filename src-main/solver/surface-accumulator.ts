@@ -6,13 +6,29 @@ import type { BodyTables } from './body-tables.js';
 
 /** Exact integer surface sums of one rank (or of all ranks, once merged). */
 export class SurfaceAccumulator {
-  /** Per element SURFACE_Q fixed-point integers. */
-  readonly totals: BigInt64Array;
   /** Sampled steps the sums cover. */
   sampledSteps = 0;
+  /** Per element SURFACE_Q fixed-point integers, up to the last fold. */
+  private readonly exact: BigInt64Array;
+  /**
+   * The read-backs since the last fold, per value: their high words (signed) and low words (unsigned) summed as doubles,
+   * exact while below 2^53, i.e. for 2^20 read-backs (folded before); BigInt arithmetic per value and read-back cost a
+   * sampled submit's end 5 ms on the wedge's ranks, every rank waiting.
+   */
+  private readonly pendingHi: Float64Array;
+  private readonly pendingLo: Float64Array;
+  private pendingReads = 0;
 
   constructor(readonly elements: number) {
-    this.totals = new BigInt64Array(elements * SURFACE_Q);
+    this.exact = new BigInt64Array(elements * SURFACE_Q);
+    this.pendingHi = new Float64Array(elements * SURFACE_Q);
+    this.pendingLo = new Float64Array(elements * SURFACE_Q);
+  }
+
+  /** Per element SURFACE_Q fixed-point integers (the read-backs so far folded in). */
+  get totals(): BigInt64Array {
+    this.fold();
+    return this.exact;
   }
 
   /**
@@ -20,7 +36,7 @@ export class SurfaceAccumulator {
    * each domain face, which are added into their face) covering `steps` sampled steps.
    */
   addRaw(words: Uint32Array, steps: number): void {
-    const t = this.totals;
+    const hiSums = this.pendingHi, loSums = this.pendingLo;
     const nTris = this.elements - DOMAIN_FACE_ELEMENTS;
     const values = words.length / 2;
     if (values !== (nTris + DOMAIN_FACE_ELEMENTS * FACE_COPIES) * SURFACE_Q) {
@@ -32,9 +48,26 @@ export class SurfaceAccumulator {
       if (lo === 0 && hi === 0) continue;
       const e = Math.floor(v / SURFACE_Q);
       const target = e < nTris ? e : nTris + Math.floor((e - nTris) / FACE_COPIES);
-      t[target * SURFACE_Q + (v % SURFACE_Q)] += (BigInt(hi | 0) << 32n) + BigInt(lo);
+      const i = target * SURFACE_Q + (v % SURFACE_Q);
+      hiSums[i] += hi | 0;
+      loSums[i] += lo;
     }
     this.sampledSteps += steps;
+    this.pendingReads += 1;
+    if (this.pendingReads >= 1 << 20) this.fold();
+  }
+
+  /** Adds the pending sums into the exact totals (modulo 2^64, as every addition into them: the order does not matter). */
+  private fold(): void {
+    if (this.pendingReads === 0) return;
+    const hiSums = this.pendingHi, loSums = this.pendingLo, t = this.exact;
+    for (let i = 0; i < t.length; i++) {
+      if (hiSums[i] === 0 && loSums[i] === 0) continue;
+      t[i] += (BigInt(hiSums[i]) << 32n) + BigInt(loSums[i]);
+    }
+    hiSums.fill(0);
+    loSums.fill(0);
+    this.pendingReads = 0;
   }
 
   /** Adds another accumulator's totals (another rank's). */
@@ -47,6 +80,9 @@ export class SurfaceAccumulator {
 
   /** Continues from a checkpoint's sums (none: from zero, as a checkpoint written before surfaces were kept). */
   restore(saved: { totals: BigInt64Array; sampledSteps: number } | undefined): void {
+    this.pendingHi.fill(0);
+    this.pendingLo.fill(0);
+    this.pendingReads = 0;
     this.totals.fill(0n);
     this.sampledSteps = 0;
     if (!saved) return;

@@ -28,6 +28,25 @@ describe('periodic box conservation', () => {
     expect(s.conservation.energyRelDrift).toBeLessThan(1e-5);
   });
 
+  it('totals taken while more steps are queued are those of the moment they were asked for (the loop reads its periodic totals during the next submit)', async () => {
+    // an empty box filling from an inflow face: the count, momentum and energy change every step
+    const c = presetCase('free-stream', ['run.steps=6', 'run.stepsPerSubmit=3']);
+    const { sim } = await simulate(gpu, c);
+    const now = await sim.totals();
+    expect(now.particles).toBeGreaterThan(0);
+    // asked for, then 6 more steps queued (and run) before it is read
+    const early = sim.totals();
+    const later = await sim.run({ timing: 'off' }, 6);
+    const taken = await early;
+    expect(taken).toEqual(now);
+    expect(later.end.particles).toBeGreaterThan(taken.particles);
+    // the run's own totals over time: one per submit on a run this small, each that of its step (a fresh run of as
+    // many steps gives the same at the same steps)
+    expect(later.totalsOverTime.map((t) => t.step)).toEqual([9, 12]);
+    const again = await simulate(gpu, presetCase('free-stream', ['run.steps=9', 'run.stepsPerSubmit=3']));
+    expect(again.result.end).toEqual(later.totalsOverTime[0].totals);
+  }, 120_000);
+
   it('conserves momentum and energy in a two-species mixture (unequal masses, VSS with VHS)', async () => {
     const species = [
       { name: 'Ar', mass: 6.63e-26, dRef: 4.11e-10, omega: 0.81, tRef: 273.15, alpha: 1.4 },

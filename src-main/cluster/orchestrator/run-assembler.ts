@@ -8,7 +8,7 @@ import { FieldAccumulator, closeCounters } from '../../solver/field-accumulator.
 import { blockSubmits, blockUnitSteps, countStep, samplesAt, type BlockPlan } from '../../solver/submit-plan.js';
 import type { BatchReport, StepStats } from '../../solver/loop-types.js';
 import type { PrefaultedArena } from '../../solver/prefault.js';
-import { placeRankFields, placedFieldsArena, type RankFields } from '../../solver/rank-fields.js';
+import { placeRankFields, placedFieldsArena, type PlacedPart } from '../../solver/rank-fields.js';
 import type { Subdomain } from '../../solver/subdomain.js';
 import { buildTables } from '../../solver/tables.js';
 import { loadNonUniformity } from '../decomposition/load.js';
@@ -126,7 +126,7 @@ export class RunAssembler {
    * Places every rank's final fields and standard errors (rank-fields.ts: its cells of the subdomain in force, computed
    * on the rank) into global order; call once after the last submit. Null for every rank: nothing was sampled.
    */
-  async finish(parts: (RankFields | null)[]): Promise<void> {
+  async finish(parts: (Omit<PlacedPart, 'sub'> | null)[]): Promise<void> {
     if (this.pending.size > 0) throw new Error(`internal: submits ${[...this.pending.keys()].join(', ')} did not arrive from every rank`);
     if (parts.every((p) => p === null)) return;
     const t = this.lastMergedAt ?? performance.now();

@@ -3,6 +3,7 @@
 // submits into the run's step statistics and fields as they arrive, and builds the run's summary.
 // A crash or hang of any rank stops the others and rejects with RankFailedError; an abort cancels; a stop and keep
 // (stop-and-keep.ts) ends every rank after the same submit and returns the run so far as at a normal end.
+import { join } from 'node:path';
 import { isHostPhase } from '../../common/reports/rank-time.js';
 import { SurfaceAccumulator } from '../../solver/surface-accumulator.js';
 import { surfaceSummary } from '../../solver/surface-summary.js';
@@ -17,6 +18,7 @@ import { summarize } from '../../solver/summary.js';
 import { compositionSummary } from '../../solver/composition-summary.js';
 import type { SampleCounters } from '../../solver/field-accumulator.js';
 import { frameAs } from '../transport/message-codec.js';
+import { readFieldPlanes, type FieldPlanesFile } from '../transport/field-planes-file.js';
 import type { LiveFieldSource } from '../../solver/loop-types.js';
 import type { PhaseTotals } from '../../solver/gpu/phase-timer.js';
 import type { ParticleTotals } from '../../solver/phases/conservation.js';
@@ -137,6 +139,8 @@ interface RankDone {
   /** The names of the fields whose planes (then their errors') the rank sent with `done`, and the seconds it took to compute them. */
   fieldNames?: string[];
   fieldsSeconds?: number;
+  /** Where the rank wrote those planes instead of sending them (the run's peer folder: field-planes-file.ts). */
+  fieldsFile?: FieldPlanesFile;
   start: ParticleTotals;
   end: ParticleTotals;
   capacity: number;
@@ -357,7 +361,13 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     const dones = ranks.map((r) => done.get(r.rank)!.message.summary as unknown as RankDone);
     await assembler.finish(ranks.map((r, k) => {
       const m = done.get(r.rank)!;
-      return m.frames.length > 0 ? { names: dones[k].fieldNames ?? [], planes: m.frames.map((f) => frameAs(f, Float64Array)) } : null;
+      const names = dones[k].fieldNames ?? [];
+      const file = dones[k].fieldsFile;
+      if (file) {
+        const f = checkedPlanesFile(file, r.rank, names.length, peerFolder?.path ?? null);
+        return { names, readPlanes: (into, placed) => readFieldPlanes(f, into, placed) };
+      }
+      return m.frames.length > 0 ? { names, planes: m.frames.map((x) => frameAs(x, Float64Array)) } : null;
     }));
     // the ranks' counters include their warm-up's passes; they agree with each other by construction
     if (dones[0].sampleCounters) assembler.fields.counters = { ...dones[0].sampleCounters };
@@ -388,6 +398,17 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     await channel.close();
     await peerFolder?.close(); // the ranks have ended here (or were cancelled): their migrant files go too
   }
+}
+
+/**
+ * A rank's planes file as its `done` names it, checked: the file it was told to write (its own name in this run's peer
+ * folder: the orchestrator reads and removes it, so no other path is taken) holding two planes per field.
+ */
+function checkedPlanesFile(file: FieldPlanesFile, rank: number, fields: number, folder: string | null): FieldPlanesFile {
+  const expected = folder === null ? null : join(folder, `fields-${rank}.f64`);
+  if (file.path !== expected) throw new Error(`rank ${rank} wrote its field planes to ${file.path}; expected ${expected ?? 'frames (this run has no peer folder)'}`);
+  if (!Array.isArray(file.bytes) || file.bytes.length !== 2 * fields) throw new Error(`rank ${rank} wrote ${file.bytes?.length} field planes for ${fields} fields (and their errors)`);
+  return file;
 }
 
 /**

@@ -98,6 +98,11 @@ export class PeerLinks {
     }
   }
 
+  /** The run's peer folder (every rank on the orchestrator's host), null when payloads go through zeromq. */
+  get folderPath(): string | null {
+    return this.folder;
+  }
+
   /** Sends payloads to peers through files in `folder` (every rank on this host; see peer-files.ts) from now on. */
   useFolder(folder: string): void {
     if (this.folder !== null) {

@@ -83,6 +83,11 @@ export class RankChannel {
     return RankChannel.connect(readRankEnvironment(env));
   }
 
+  /** The run's peer folder on this host (configure named it), null when the ranks exchange through zeromq. */
+  get peerFolder(): string | null {
+    return this.peers.folderPath;
+  }
+
   /** Where peers reach this rank (handed to the orchestrator in hello). */
   get peerAddress(): string {
     return this.peers.address;

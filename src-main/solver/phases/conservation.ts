@@ -2,10 +2,10 @@
 // the conservation checks and step statistics: per-workgroup f32 partials (reduce.wgsl), summed
 // on the host in f64; and the particles of each species (a mixture: species-count.ts, exact integers).
 import { bindBuffers } from '../gpu/bind.js';
-import { dispatchDims, type Readback } from '../gpu/buffers.js';
+import { dispatchDims } from '../gpu/buffers.js';
 import { PARTIAL_WORDS } from '../gpu/struct-layouts.js';
 import type { PhaseContext } from './phase.js';
-import { encodeSpeciesCount, readSpeciesCounts } from './species-count.js';
+import { SPECIES_COUNT_BYTES, encodeSpeciesCount } from './species-count.js';
 
 /** Physical totals of the particle system (SI units; real molecules, i.e. times Fnum). */
 export interface ParticleTotals {
@@ -21,8 +21,14 @@ export interface ParticleTotals {
   speciesCounts?: number[];
 }
 
-/** Reads the totals of the live particle set (n live particles, known to the caller) through the caller's staging buffers. */
-export async function particleTotals(ctx: PhaseContext, n: number, readback: Readback): Promise<ParticleTotals> {
+/**
+ * Reads the totals of the live particle set (n live particles, known to the caller). Everything is queued before the
+ * first await (the reduction, the species count and their copies into staging buffers of this call's own), so the
+ * totals are those of the particles as the queue holds them now even when the caller queues more work before it
+ * awaits the result (the loop reads its periodic totals while the next submit runs); buffer growth or a read-back
+ * release meanwhile cannot touch these staging buffers.
+ */
+export async function particleTotals(ctx: PhaseContext, n: number): Promise<ParticleTotals> {
   const { device, cache, state: s } = ctx;
   const species = s.tables.species.length;
   if (n === 0) return { particles: 0, momentum: [0, 0, 0], kineticEnergy: 0, internalEnergy: 0, momentumMagnitudeSum: 0, meanSpeed: 0, speciesCounts: new Array<number>(species).fill(0) };
@@ -39,8 +45,10 @@ export async function particleTotals(ctx: PhaseContext, n: number, readback: Rea
   pass.end();
   // a mixture's particles per species, in the same submit (one species: all of them, nothing to count)
   const counts = species > 1 ? encodeSpeciesCount(ctx, enc, n) : null;
+  const partialsRead = stagedCopy(device, enc, s.partials, 4 * PARTIAL_WORDS * blocks);
+  const countsRead = counts ? stagedCopy(device, enc, counts, SPECIES_COUNT_BYTES) : null;
   device.queue.submit([enc.finish()]);
-  const partials = new Float32Array(await readback.read(s.partials, 4 * PARTIAL_WORDS * blocks));
+  const partials = new Float32Array(await partialsRead());
   const sum = new Float64Array(PARTIAL_WORDS);
   for (let b = 0; b < blocks; b++) for (let k = 0; k < PARTIAL_WORDS; k++) sum[k] += partials[b * PARTIAL_WORDS + k];
   const m0 = s.tables.species[0].mass;
@@ -52,6 +60,24 @@ export async function particleTotals(ctx: PhaseContext, n: number, readback: Rea
     internalEnergy: sum[7] * w,
     momentumMagnitudeSum: sum[4] * w,
     meanSpeed: sum[6] > 0 ? sum[5] / sum[6] : 0,
-    speciesCounts: counts ? await readSpeciesCounts(counts, species, readback) : [n],
+    speciesCounts: countsRead ? Array.from(new Uint32Array(await countsRead()).subarray(0, species)) : [n],
+  };
+}
+
+/**
+ * Encodes a copy of bytes [0, bytes) of src into a new staging buffer; the returned function maps it (once the queue
+ * got there), copies it to the host and destroys it.
+ */
+function stagedCopy(device: GPUDevice, enc: GPUCommandEncoder, src: GPUBuffer, bytes: number): () => Promise<ArrayBuffer> {
+  const size = Math.max(4, Math.ceil(bytes / 4) * 4);
+  const staging = device.createBuffer({ label: `totals:${src.label}`, size, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
+  enc.copyBufferToBuffer(src, 0, staging, 0, size);
+  return async () => {
+    try {
+      await staging.mapAsync(0x0001, 0, size);
+      return staging.getMappedRange(0, size).slice(0, bytes);
+    } finally {
+      staging.destroy();
+    }
   };
 }

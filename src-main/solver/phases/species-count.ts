@@ -1,11 +1,12 @@
 // The live particles of each species of a gas of two or more species (species-count.wgsl): exact integer counts for
 // the totals over time (composition against time). One small counts buffer per simulation state, made on first use.
 import { bindBuffers } from '../gpu/bind.js';
-import { dispatchDims, type Readback } from '../gpu/buffers.js';
+import { dispatchDims } from '../gpu/buffers.js';
 import { UNIFORM_TABLES } from '../gpu/struct-layouts.js';
 import type { PhaseContext } from './phase.js';
 
-const BYTES = 4 * UNIFORM_TABLES.MAX_SPECIES;
+/** Bytes of the counts buffer (one u32 per species the tables can hold). */
+export const SPECIES_COUNT_BYTES = 4 * UNIFORM_TABLES.MAX_SPECIES;
 /** The counts buffer of each simulation state (freed with it). */
 const countsOf = new WeakMap<object, GPUBuffer>();
 
@@ -13,7 +14,7 @@ const countsOf = new WeakMap<object, GPUBuffer>();
 function countsBuffer(ctx: PhaseContext): GPUBuffer {
   let b = countsOf.get(ctx.state);
   if (!b) {
-    b = ctx.device.createBuffer({ label: 'speciesCounts', size: BYTES, usage: 0x0080 | 0x0004 | 0x0008 }); // STORAGE | COPY_SRC | COPY_DST
+    b = ctx.device.createBuffer({ label: 'speciesCounts', size: SPECIES_COUNT_BYTES, usage: 0x0080 | 0x0004 | 0x0008 }); // STORAGE | COPY_SRC | COPY_DST
     countsOf.set(ctx.state, b);
   }
   return b;
@@ -30,9 +31,4 @@ export function encodeSpeciesCount(ctx: PhaseContext, enc: GPUCommandEncoder, n:
   pass.dispatchWorkgroups(...dispatchDims(n, 256));
   pass.end();
   return counts;
-}
-
-/** The counts of the first `species` species, once the queue reaches the encoded count. */
-export async function readSpeciesCounts(counts: GPUBuffer, species: number, readback: Readback): Promise<number[]> {
-  return Array.from(new Uint32Array(await readback.read(counts, BYTES)).subarray(0, species));
 }
