@@ -42,6 +42,7 @@
 #             knob) with DSMC_DIAG_PLAIN_ORDER=1;
 #             one GPU with a rank's share; the wedge's default on N ranks, base and new
 #   wedge-ab  BUILDS="BASE": the wedge's default and the box sampled every step on N ranks, this build then the base
+#   prefault-ab  the box sampled every step on N ranks, end-of-run memory prefaulted or not (DSMC_PREFAULT=0), twice
 #   end-of-run  the end of a sampled run on the CPU (bench/end-of-run-fields.mjs): fresh memory against prefaulted arenas
 #   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
 #             the wedge's default on N ranks
@@ -268,6 +269,14 @@ for part in "$@"; do
       for rev in $BUILDS; do run "wedge-$n-$rev" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"; done
       run "box-$n-sampled-new" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
       for rev in $BUILDS; do run "box-$n-sampled-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"; done
+      ;;
+    prefault-ab)
+      # the box sampled every step on N ranks with the end of run's memory prefaulted during the set-up (the default)
+      # and without (DSMC_PREFAULT=0), interleaved twice: the loop and the end of run
+      for k in 1 2; do
+        run "box-$n-sampled-prefault-$k" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+        run "box-$n-sampled-fresh-$k" env DSMC_PREFAULT=0 "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+      done
       ;;
     end-of-run)
       # the end of a sampled run on this host's CPU: fresh memory against prefaulted arenas (bench/end-of-run-fields.mjs)

@@ -83,7 +83,7 @@ export class Simulation {
   /** Sampled fields (one-rank runs; in a multi-rank run the orchestrator keeps them). */
   private readonly fieldsAcc: FieldAccumulator | null;
   /**
-   * One rank, sampled: the end of a run's arena (prefault.ts), touched from the first run() on, and the state arrays
+   * One rank, sampled: the end of a run's arena (prefault.ts), touched from the set-up on, and the state arrays
    * the read-backs after each run() fill (the accumulator keeps the latest); the fields and errors take theirs from it.
    */
   private endArena: PrefaultedArena | null = null;
@@ -202,6 +202,8 @@ export class Simulation {
       this.writeHalo();
     }
     this.fieldsAcc = multi ? null : new FieldAccumulator(kase, this.tables, null, (n) => this.endArena?.take(Float64Array, n) ?? new Float64Array(n));
+    // one rank, sampled: the end of run's memory, its pages touched while the rest is set up (run() waits for them)
+    if (this.fieldsAcc && this.tables.sampling) this.endArena = endOfRunArena(kase, this.tables, this.subdomain.nLocal);
     this.surface = new SurfaceAccumulator(this.tables.bodies.elements);
     this.particles = multi ? 0 : this.tables.initialParticles;
   }
@@ -514,7 +516,6 @@ export class Simulation {
   /** One rank, sampled: the prefaulted arrays the read-back after a loop fills (undefined: fresh ones). */
   private async endOfRunState(): Promise<SampleState | undefined> {
     if (!this.endArena) return undefined;
-    await this.endArena.touched;
     this.endState ??= endOfRunState(this.endArena, this.tables, this.subdomain.nLocal);
     return this.endState;
   }
@@ -859,7 +860,6 @@ export class Simulation {
    */
   async run(options: LoopOptions = {}, steps = this.kase.run.steps, blockPlan = { from: this.step, steps }): Promise<LoopResult> {
     const device = this.gpu.device;
-    if (this.fieldsAcc && this.tables.sampling) this.endArena ??= endOfRunArena(this.kase, this.tables, this.subdomain.nLocal);
     const rec: PhaseRecorder = options.timing === 'off' ? new UntimedRecorder(device)
       : this.gpu.hasTimestamps && options.timing !== 'wall' ? new TimestampRecorder(device, this.chunk * PASSES_PER_STEP)
         : new WallClockRecorder(device);
@@ -878,6 +878,8 @@ export class Simulation {
     let totalsPending: Promise<void> = Promise.resolve();
     this.history = { sampling: { ...this.counters }, submits, startStep, start, totalsOverTime, ...this.reactions?.history() };
     await this.prepareReadBack();
+    // the end of run's pages are touched before the clock starts: touching them while the GPU runs slows the loop
+    await this.endArena?.touched;
     await options.beforeClock?.();
     const t0 = performance.now();
     let moved = 0;

@@ -1,10 +1,12 @@
 // Memory that the end of a sampled run fills (the sampling state read back from the GPU, the fields and their errors,
-// the orchestrator's planes in global order) is taken from an arena allocated when the run starts, whose pages a
-// worker thread touches while the GPU works: at the end, filling it costs a copy instead of a page fault every 4 KiB.
-// (1.3 GB of fresh f64 planes took 1.3-2.9 s to fill on a 2-core machine against 0.2 s pre-touched: docs/PERFORMANCE.md,
-// twelfth session.) The worker adds 0 atomically to one word a page, so it never changes what the caller wrote; an
-// arena whose worker cannot start still works, its pages fault when first written. The arena never runs out: past its
-// end, take() gives fresh arrays.
+// the orchestrator's planes in global order) is taken from an arena allocated when the run is set up, whose pages a
+// worker thread touches while the rest is set up: at the end, filling it costs a copy instead of a page fault every
+// 4 KiB (1.3 GB of fresh f64 planes took 1.3-2.9 s to fill on a 2-core machine against 0.2 s pre-touched). The loop
+// waits for `touched` before its clock starts: touching pages while the GPUs ran slowed the 4-rank box's exchange by a
+// quarter (docs/PERFORMANCE.md, twelfth session). The worker adds 0 atomically to one word a page, so it never changes
+// what the caller wrote; an arena whose worker cannot start still works, its pages fault when first written. The arena
+// never runs out: past its end, take() gives fresh arrays. DSMC_PREFAULT=0 turns arenas off (fresh arrays, as before).
+
 import { Worker } from 'node:worker_threads';
 
 /** Bytes between the words the worker touches (the smallest page size of the platforms the app runs on). */
@@ -18,6 +20,14 @@ for (let i = 0; i < words.length; i += ${PAGE_BYTES / 4}) Atomics.add(words, i, 
 parentPort.postMessage('touched');
 `;
 
+/** False when DSMC_PREFAULT is 0 (benchmarks: the end of a run into fresh memory, as before arenas). */
+export function prefaultEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.DSMC_PREFAULT;
+  if (v === undefined || v === '' || v === '1') return true;
+  if (v === '0') return false;
+  throw new Error(`DSMC_PREFAULT is ${JSON.stringify(v)}: give 1 (the end of a sampled run fills memory prefaulted during the set-up, the default) or 0 (fresh memory), or leave it unset`);
+}
+
 /** Typed arrays an arena hands out. */
 type ArenaArray = Float64Array | Float32Array | Uint32Array;
 type ArenaCtor<T extends ArenaArray> = { new (buffer: SharedArrayBuffer, byteOffset: number, length: number): T; new (length: number): T; BYTES_PER_ELEMENT: number };
@@ -28,9 +38,9 @@ export class PrefaultedArena {
   /** Resolves once every page was touched (or the worker could not run: the pages then fault when used). */
   readonly touched: Promise<void>;
 
-  /** An arena of `bytes` (rounded up to 8) whose pages a worker thread starts touching at once. */
+  /** An arena of `bytes` (rounded up to 8) whose pages a worker thread starts touching at once (none with DSMC_PREFAULT=0). */
   constructor(bytes: number) {
-    this.buffer = new SharedArrayBuffer(Math.max(8, Math.ceil(bytes / 8) * 8));
+    this.buffer = new SharedArrayBuffer(prefaultEnabled() ? Math.max(8, Math.ceil(bytes / 8) * 8) : 8);
     this.touched = new Promise<void>((resolve) => {
       let worker: Worker;
       try {

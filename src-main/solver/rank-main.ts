@@ -172,6 +172,8 @@ async function main(ch: RankChannel): Promise<boolean> {
     const subdomain = subdomainOf(p.decomposition, ch.rank);
     checkRankBuffers(p.case, gpu, subdomain);
     const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs, migrantWordsOf(p.case)), earlyMove: earlyMoveFromEnvironment() });
+    // the end of a sampled run reads the state back and evaluates the fields into memory prefaulted during the set-up
+    const arena = sim.tables.sampling ? endOfRunArena(sim.kase, sim.tables, subdomain.nLocal) : null;
     if (p.resume) {
       // the orchestrator verified the checkpoint's manifest and hashes; the decoder checks this file's structure
       const file = join(p.resume.dir, rankFile(ch.rank));
@@ -197,10 +199,10 @@ async function main(ch: RankChannel): Promise<boolean> {
       const words = await sim.gatherOwned(req.cells);
       await ch.send({ type: 'plane-sums', id: req.id, samples: sim.samples, frameBytes: [words.byteLength] }, [words]);
     };
-    // the end of a sampled run reads the state back and evaluates the fields into memory prefaulted while the GPU works
-    const arena = sim.tables.sampling ? endOfRunArena(sim.kase, sim.tables, subdomain.nLocal) : null;
+    // its pages touched before the clock starts (touching them while the GPUs run slows the exchange)
+    await arena?.touched;
     const result = await sim.run({
-      sampleInto: arena ? async () => { await arena.touched; return endOfRunState(arena, sim.tables, sim.subdomain.nLocal); } : undefined,
+      sampleInto: arena ? async () => endOfRunState(arena, sim.tables, sim.subdomain.nLocal) : undefined,
       // the orchestrator's stop (a cancel) fails this rank's waits with StopRequestedError; a stop and keep ends the
       // loop after the agreed submit (keep.signal) and keeps what it ran
       timing: p.timing, detail: p.detail, signal: keep.signal, keepOnStop: true,
