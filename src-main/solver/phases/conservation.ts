@@ -23,7 +23,7 @@ export interface ParticleTotals {
 
 /**
  * Reads the totals of the live particle set (n live particles, known to the caller). Everything is queued before the
- * first await (the reduction, the species count and their copies into staging buffers of this call's own), so the
+ * first await (the reduction, the species count and their copies into staging buffers this call takes from its pool), so the
  * totals are those of the particles as the queue holds them now even when the caller queues more work before it
  * awaits the result (the loop reads its periodic totals while the next submit runs); buffer growth or a read-back
  * release meanwhile cannot touch these staging buffers.
@@ -45,8 +45,8 @@ export async function particleTotals(ctx: PhaseContext, n: number): Promise<Part
   pass.end();
   // a mixture's particles per species, in the same submit (one species: all of them, nothing to count)
   const counts = species > 1 ? encodeSpeciesCount(ctx, enc, n) : null;
-  const partialsRead = stagedCopy(device, enc, s.partials, 4 * PARTIAL_WORDS * blocks);
-  const countsRead = counts ? stagedCopy(device, enc, counts, SPECIES_COUNT_BYTES) : null;
+  const partialsRead = stagedCopy(device, s, enc, s.partials, 4 * PARTIAL_WORDS * blocks);
+  const countsRead = counts ? stagedCopy(device, s, enc, counts, SPECIES_COUNT_BYTES) : null;
   device.queue.submit([enc.finish()]);
   const partials = new Float32Array(await partialsRead());
   const sum = new Float64Array(PARTIAL_WORDS);
@@ -65,19 +65,36 @@ export async function particleTotals(ctx: PhaseContext, n: number): Promise<Part
 }
 
 /**
- * Encodes a copy of bytes [0, bytes) of src into a new staging buffer; the returned function maps it (once the queue
- * got there), copies it to the host and destroys it.
+ * Staging buffers of the totals' read-backs, per simulation state: a read takes one that is free and big enough (else
+ * makes one) and gives it back once read, so the loop's periodic totals reuse one buffer (a new host-visible buffer per
+ * read is an allocation in the driver each time), while reads that overlap get buffers of their own.
  */
-function stagedCopy(device: GPUDevice, enc: GPUCommandEncoder, src: GPUBuffer, bytes: number): () => Promise<ArrayBuffer> {
+const freeStaging = new WeakMap<object, GPUBuffer[]>();
+
+/**
+ * Encodes a copy of bytes [0, bytes) of src into a staging buffer of the state's pool; the returned function maps it
+ * (once the queue got there), copies it to the host and gives it back.
+ */
+function stagedCopy(device: GPUDevice, owner: object, enc: GPUCommandEncoder, src: GPUBuffer, bytes: number): () => Promise<ArrayBuffer> {
   const size = Math.max(4, Math.ceil(bytes / 4) * 4);
-  const staging = device.createBuffer({ label: `totals:${src.label}`, size, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
+  let pool = freeStaging.get(owner);
+  if (!pool) freeStaging.set(owner, (pool = []));
+  const at = pool.findIndex((b) => b.size >= size);
+  const staging = at >= 0 ? pool.splice(at, 1)[0] : device.createBuffer({ label: `totals:${src.label}`, size, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
   enc.copyBufferToBuffer(src, 0, staging, 0, size);
   return async () => {
+    let mapped = false;
     try {
       await staging.mapAsync(0x0001, 0, size);
+      mapped = true;
       return staging.getMappedRange(0, size).slice(0, bytes);
     } finally {
-      staging.destroy();
+      if (mapped) {
+        staging.unmap();
+        pool.push(staging);
+      } else {
+        staging.destroy();
+      }
     }
   };
 }
