@@ -88,6 +88,8 @@ export class Simulation {
    */
   private endArena: PrefaultedArena | null = null;
   private endState: SampleState | null = null;
+  /** The host copy of the surface sums that each sampled submit's read-back fills (kept: readBackSources). */
+  private surfaceWords: Uint8Array<ArrayBuffer> | null = null;
   /** Sampling passes and batch-means blocks so far (the sums themselves stay on the GPU). */
   private counters: SampleCounters = noSamples();
   /** Staging buffers reused by the read-back after every submit. */
@@ -594,10 +596,14 @@ export class Simulation {
   }
 
   /** What readBack() reads after a submit: the step ring, the control words, and the surface sums when it sampled. */
-  private readBackSources(sampled: boolean): { src: GPUBuffer; bytes: number }[] {
+  private readBackSources(sampled: boolean): { src: GPUBuffer; bytes: number; into?: Uint8Array<ArrayBuffer> }[] {
     const st = this.state;
-    const sources = [{ src: st.stats, bytes: st.stats.size }, { src: st.ctl, bytes: 4 * CTL.WORDS }];
-    if (sampled) sources.push({ src: st.surfSums, bytes: st.surfSums.size });
+    const sources: { src: GPUBuffer; bytes: number; into?: Uint8Array<ArrayBuffer> }[] = [{ src: st.stats, bytes: st.stats.size }, { src: st.ctl, bytes: 4 * CTL.WORDS }];
+    if (sampled) {
+      // into a host array kept from read to read (a body case's sums are megabytes)
+      if (this.surfaceWords?.byteLength !== st.surfSums.size) this.surfaceWords = new Uint8Array(st.surfSums.size);
+      sources.push({ src: st.surfSums, bytes: st.surfSums.size, into: this.surfaceWords });
+    }
     return sources;
   }
 

@@ -62,9 +62,11 @@ export class Readback {
 
   /**
    * Copies bytes [0, bytes) of each source into one staging buffer and maps it once (the read-back after every submit:
-   * one round trip to the GPU instead of one per source); returns a host copy per source, in order.
+   * one round trip to the GPU instead of one per source); returns a host copy per source, in order: a new one, or
+   * the source's `into` (bytes long) filled, which the caller keeps from read to read (megabytes of surface sums a
+   * sampled submit on a body case: new arrays of that size every submit made the ranks' major garbage collections).
    */
-  async readAll(sources: readonly { src: GPUBuffer; bytes: number }[]): Promise<ArrayBuffer[]> {
+  async readAll(sources: readonly { src: GPUBuffer; bytes: number; into?: Uint8Array<ArrayBuffer> }[]): Promise<ArrayBuffer[]> {
     const sizes = sources.map((x) => Math.max(4, Math.ceil(x.bytes / 4) * 4));
     const total = sizes.reduce((a, b) => a + b, 0);
     if (!this.combined || this.combined.size < total) {
@@ -84,7 +86,13 @@ export class Readback {
       const range = staging.getMappedRange(0, total);
       let from = 0;
       return sources.map((x, k) => {
-        const out = range.slice(from, from + x.bytes);
+        let out: ArrayBuffer;
+        if (x.into && x.into.byteOffset === 0 && x.into.byteLength === x.bytes && x.into.buffer.byteLength === x.bytes) {
+          x.into.set(new Uint8Array(range, from, x.bytes));
+          out = x.into.buffer;
+        } else {
+          out = range.slice(from, from + x.bytes);
+        }
         from += sizes[k];
         return out;
       });

@@ -45,12 +45,15 @@ export async function particleTotals(ctx: PhaseContext, n: number): Promise<Part
   pass.end();
   // a mixture's particles per species, in the same submit (one species: all of them, nothing to count)
   const counts = species > 1 ? encodeSpeciesCount(ctx, enc, n) : null;
-  const partialsRead = stagedCopy(device, s, enc, s.partials, 4 * PARTIAL_WORDS * blocks);
-  const countsRead = counts ? stagedCopy(device, s, enc, counts, SPECIES_COUNT_BYTES) : null;
-  device.queue.submit([enc.finish()]);
-  const partials = new Float32Array(await partialsRead());
+  // the partials are summed in the mapped range (no host copy: megabytes a read on big runs)
   const sum = new Float64Array(PARTIAL_WORDS);
-  for (let b = 0; b < blocks; b++) for (let k = 0; k < PARTIAL_WORDS; k++) sum[k] += partials[b * PARTIAL_WORDS + k];
+  const partialsRead = stagedCopy(device, s, enc, s.partials, 4 * PARTIAL_WORDS * blocks, (range) => {
+    const partials = new Float32Array(range, 0, PARTIAL_WORDS * blocks);
+    for (let b = 0; b < blocks; b++) for (let k = 0; k < PARTIAL_WORDS; k++) sum[k] += partials[b * PARTIAL_WORDS + k];
+  });
+  const countsRead = counts ? stagedCopy(device, s, enc, counts, SPECIES_COUNT_BYTES, (range) => Array.from(new Uint32Array(range, 0, species))) : null;
+  device.queue.submit([enc.finish()]);
+  await partialsRead();
   const m0 = s.tables.species[0].mass;
   const w = s.tables.fnum * m0;
   return {
@@ -60,7 +63,7 @@ export async function particleTotals(ctx: PhaseContext, n: number): Promise<Part
     internalEnergy: sum[7] * w,
     momentumMagnitudeSum: sum[4] * w,
     meanSpeed: sum[6] > 0 ? sum[5] / sum[6] : 0,
-    speciesCounts: countsRead ? Array.from(new Uint32Array(await countsRead()).subarray(0, species)) : [n],
+    speciesCounts: countsRead ? await countsRead() : [n],
   };
 }
 
@@ -73,9 +76,9 @@ const freeStaging = new WeakMap<object, GPUBuffer[]>();
 
 /**
  * Encodes a copy of bytes [0, bytes) of src into a staging buffer of the state's pool; the returned function maps it
- * (once the queue got there), copies it to the host and gives it back.
+ * (once the queue got there), hands the mapped range to `use` and gives the buffer back.
  */
-function stagedCopy(device: GPUDevice, owner: object, enc: GPUCommandEncoder, src: GPUBuffer, bytes: number): () => Promise<ArrayBuffer> {
+function stagedCopy<T>(device: GPUDevice, owner: object, enc: GPUCommandEncoder, src: GPUBuffer, bytes: number, use: (range: ArrayBuffer) => T): () => Promise<T> {
   const size = Math.max(4, Math.ceil(bytes / 4) * 4);
   let pool = freeStaging.get(owner);
   if (!pool) freeStaging.set(owner, (pool = []));
@@ -87,7 +90,7 @@ function stagedCopy(device: GPUDevice, owner: object, enc: GPUCommandEncoder, sr
     try {
       await staging.mapAsync(0x0001, 0, size);
       mapped = true;
-      return staging.getMappedRange(0, size).slice(0, bytes);
+      return use(staging.getMappedRange(0, size));
     } finally {
       if (mapped) {
         staging.unmap();
