@@ -514,7 +514,6 @@ export class Simulation {
     return this.chunk;
   }
 
-  /** Reads this rank's sampling state (every cell's sums and batch means) from the GPU; stops on an overflow. */
   /** One rank, sampled: the prefaulted arrays the read-back after a loop fills (undefined: fresh ones). */
   private async endOfRunState(): Promise<SampleState | undefined> {
     if (!this.endArena) return undefined;
@@ -522,6 +521,10 @@ export class Simulation {
     return this.endState;
   }
 
+  /**
+   * Reads this rank's sampling state (every cell's sums and batch means) from the GPU, into `into` when its arrays
+   * have this state's sizes (else fresh ones); stops on an overflow.
+   */
   async readSampleState(into?: SampleState): Promise<SampleState> {
     const { state, overflow } = await this.state.sample.read({ blockEmpty: this.counters.blockPasses === 0, into });
     if (overflow) throw new Error(SAMPLE_OVERFLOW);
