@@ -72,10 +72,12 @@ export class SurfaceAccumulator {
 
   /** Adds another accumulator's totals (another rank's). */
   merge(other: { totals: BigInt64Array; sampledSteps: number }): void {
-    if (other.totals.length !== this.totals.length) {
-      throw new Error(`internal: surface sums of ${other.totals.length / SURFACE_Q} elements cannot merge into ${this.elements}`);
+    // each side's pending read-backs folded once, not at every element
+    const mine = this.totals, theirs = other.totals;
+    if (theirs.length !== mine.length) {
+      throw new Error(`internal: surface sums of ${theirs.length / SURFACE_Q} elements cannot merge into ${this.elements}`);
     }
-    for (let i = 0; i < this.totals.length; i++) this.totals[i] += other.totals[i];
+    for (let i = 0; i < mine.length; i++) mine[i] += theirs[i];
   }
 
   /** Continues from a checkpoint's sums (none: from zero, as a checkpoint written before surfaces were kept). */

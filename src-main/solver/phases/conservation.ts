@@ -83,6 +83,10 @@ function stagedCopy<T>(device: GPUDevice, owner: object, enc: GPUCommandEncoder,
   let pool = freeStaging.get(owner);
   if (!pool) freeStaging.set(owner, (pool = []));
   const at = pool.findIndex((b) => b.size >= size);
+  if (at < 0) {
+    // the reads outgrew every free buffer (the particles grew): those go, so the pool does not pile up small ones
+    for (const b of pool.splice(0)) b.destroy();
+  }
   const staging = at >= 0 ? pool.splice(at, 1)[0] : device.createBuffer({ label: `totals:${src.label}`, size, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
   enc.copyBufferToBuffer(src, 0, staging, 0, size);
   return async () => {
