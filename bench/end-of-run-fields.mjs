@@ -3,8 +3,10 @@
 // states and evaluates every cell) against the new (each rank evaluates its cells, rank-fields.ts, the orchestrator
 // places the planes), with the bytes each sends and whether the fields agree bitwise; then each rank's read-back copy
 // and evaluation, and the placing, into fresh memory against memory prefaulted while the GPU works (prefault.ts, the
-// arenas of rank-fields.ts). States are seeded random sums.
-// Usage: node bench/end-of-run-fields.mjs [--no-old]
+// arenas of rank-fields.ts), on one thread and on worker threads (field-evaluation-threads.ts); then the whole grid
+// evaluated as one GPU's run does, on one thread and on worker threads. States are seeded random sums.
+// Usage: node bench/end-of-run-fields.mjs [--no-old] [--threads N] (N: threads a rank uses; default: this host's share
+// for 4 ranks, as a run picks)
 import { readFileSync } from 'node:fs';
 import { loadCase } from '../out/src-main/solver/run-case.js';
 import { buildTables } from '../out/src-main/solver/tables.js';
@@ -12,6 +14,7 @@ import { FieldAccumulator } from '../out/src-main/solver/field-accumulator.js';
 import { emptySampleState, sampleLayout, SAMPLE_PARTS } from '../out/src-main/solver/sample-buffers.js';
 import { rankFields, placeRankFields, endOfRunArena, endOfRunState, placedFieldsArena } from '../out/src-main/solver/rank-fields.js';
 import { fieldsSha256 } from '../out/src-main/solver/fields.js';
+import { evaluationThreads } from '../out/src-main/solver/field-evaluation-threads.js';
 import { decompose } from '../out/src-main/cluster/decomposition/index.js';
 import { subdomainOf } from '../out/src-main/solver/subdomain.js';
 const kase = loadCase(JSON.parse(readFileSync(new URL('../resources/cases/hypersonic-wedge.json', import.meta.url), 'utf8')), ['run.steps=1500', 'sampling.start=1000']);
@@ -21,6 +24,9 @@ const subs = d.boxes.map((_, r) => subdomainOf(d, r));
 let seed = 1; const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296);
 const states = subs.map((s) => { const st = emptySampleState(sampleLayout(tables), s.nLocal); for (const k of SAMPLE_PARTS) { const a = st[k]; for (let i = 0; i < a.length; i++) a[i] = k === 'welford' ? rnd() : Math.floor(rnd() * 1e6); } return st; });
 const counters = { samples: 500, blockPasses: 0, blockSubmits: 0, blocks: 20 };
+const threadsAt = process.argv.indexOf('--threads');
+const rankThreads = threadsAt > 0 ? Number(process.argv[threadsAt + 1]) : evaluationThreads(Math.max(...subs.map((s) => s.nLocal)), 4);
+const gridThreads = threadsAt > 0 ? rankThreads : evaluationThreads(tables.nCells, 1);
 const mb = (planes) => (planes.reduce((s, p) => s + p.byteLength, 0) / 1e6).toFixed(0);
 /** The orchestrator folding every rank's raw state and evaluating every cell: milliseconds and the fields' hashes. */
 function oldWay() {
@@ -35,7 +41,8 @@ for (let rep = 0; rep < 2 && !process.argv.includes('--no-old'); rep++) {
   // the old way first (only its hashes kept, so its arrays are garbage when the new way runs, as in a run: one or the other)
   const { ms: old, hash: oldHash } = oldWay();
   const perRank = [];
-  const parts = states.map((s, r) => { const t0 = performance.now(); const rf = rankFields(kase, tables, subs[r], s, counters); perRank.push(performance.now() - t0); return { sub: subs[r], ...rf }; });
+  const parts = [];
+  for (const [r, s] of states.entries()) { const t0 = performance.now(); const rf = await rankFields(kase, tables, subs[r], s, counters); perRank.push(performance.now() - t0); parts.push({ sub: subs[r], ...rf }); }
   const t = performance.now();
   const placed = placeRankFields(kase.grid.cells, parts);
   const place = performance.now() - t;
@@ -44,26 +51,48 @@ for (let rep = 0; rep < 2 && !process.argv.includes('--no-old'); rep++) {
     `new: ranks ${perRank.map((x) => x.toFixed(0)).join('/')} ms (at once: max ${Math.max(...perRank).toFixed(0)}), orchestrator places ${place.toFixed(0)} ms, planes sent ${mb(parts.flatMap((p) => p.planes))} MB; bitwise equal: ${same}`);
 }
 
-// fresh memory against prefaulted arenas: a rank's copy of its read-back state and its evaluation, the orchestrator's placing
+// fresh memory against prefaulted arenas (one thread), and prefaulted arenas evaluated on rankThreads threads
 for (let rep = 0; rep < 3; rep++) {
-  for (const prefaulted of [false, true]) {
+  for (const [prefaulted, threads] of [[false, 1], [true, 1], [true, rankThreads]]) {
     const arenas = prefaulted ? subs.map((s) => endOfRunArena(kase, tables, s.nLocal)) : null;
     const placedArena = prefaulted ? placedFieldsArena(kase, tables) : null;
     if (arenas) await Promise.all([...arenas.map((a) => a.touched), placedArena.touched]);
     const copyMs = [], evalMs = [];
-    const parts = states.map((s, r) => {
+    const parts = [];
+    for (const [r, s] of states.entries()) {
       let t0 = performance.now();
       const into = arenas ? endOfRunState(arenas[r], tables, subs[r].nLocal) : Object.fromEntries(SAMPLE_PARTS.map((k) => [k, new s[k].constructor(s[k].length)]));
       for (const k of SAMPLE_PARTS) into[k].set(s[k]);
       copyMs.push(performance.now() - t0);
       t0 = performance.now();
-      const rf = rankFields(kase, tables, subs[r], into, counters, arenas?.[r].f64());
+      const rf = await rankFields(kase, tables, subs[r], into, counters, arenas?.[r].f64(), threads);
       evalMs.push(performance.now() - t0);
-      return { sub: subs[r], ...rf };
-    });
+      parts.push({ sub: subs[r], ...rf });
+    }
     const t = performance.now();
     const placed = placeRankFields(kase.grid.cells, parts, placedArena?.f64());
     const place = performance.now() - t;
-    console.log(`${prefaulted ? 'prefaulted' : 'fresh     '}: ranks copy the read-back ${copyMs.map((x) => x.toFixed(0)).join('/')} ms, evaluate ${evalMs.map((x) => x.toFixed(0)).join('/')} ms; orchestrator places ${place.toFixed(0)} ms; fields ${fieldsSha256(placed.fields).slice(0, 16)} errors ${fieldsSha256(placed.errors).slice(0, 16)}`);
+    const label = `${prefaulted ? 'prefaulted' : 'fresh     '}, ${threads} thread${threads > 1 ? 's' : ' '}`;
+    console.log(`${label}: ranks copy the read-back ${copyMs.map((x) => x.toFixed(0)).join('/')} ms, evaluate ${evalMs.map((x) => x.toFixed(0)).join('/')} ms; orchestrator places ${place.toFixed(0)} ms; fields ${fieldsSha256(placed.fields).slice(0, 16)} errors ${fieldsSha256(placed.errors).slice(0, 16)}`);
+  }
+}
+
+// the whole grid as one GPU's run evaluates it (its state placed from the ranks' into a prefaulted arena)
+for (let rep = 0; rep < 2; rep++) {
+  for (const threads of [1, gridThreads]) {
+    const arena = endOfRunArena(kase, tables, tables.nCells);
+    await arena.touched;
+    const global = new FieldAccumulator(kase, tables);
+    global.counters = { ...counters };
+    states.forEach((s, r) => global.place(s, subs[r]));
+    const into = endOfRunState(arena, tables, tables.nCells);
+    for (const k of SAMPLE_PARTS) into[k].set(global.state[k]);
+    const one = new FieldAccumulator(kase, tables, null, arena.f64());
+    one.state = into;
+    one.counters = { ...counters };
+    const t0 = performance.now();
+    const got = await one.evaluate(threads);
+    const ms = performance.now() - t0;
+    console.log(`one GPU's grid (${tables.nCells} cells), ${got.threads} thread(s): evaluate ${ms.toFixed(0)} ms; fields ${fieldsSha256(got.fields).slice(0, 16)} errors ${fieldsSha256(got.errors).slice(0, 16)}`);
   }
 }

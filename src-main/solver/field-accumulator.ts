@@ -5,11 +5,13 @@
 // bitwise the same fields.
 import { cellVolume, type Case } from '../common/case-schema.js';
 import { isSpeciesFieldName, runFieldNames } from '../common/field-names.js';
-import { emptyFields, fillFields, scaleByGasVolume, type FieldName, type Fields } from './fields.js';
+import { emptyFields, scaleByGasVolume, type FieldName, type Fields } from './fields.js';
 import { SAMPLE_MOMENTS } from './gpu/struct-layouts.js';
-import { fillInternalFields, speciesModes } from './internal-fields.js';
+import { speciesModes } from './internal-fields.js';
+import { errorsInto, fieldsOfSumsInto, momentSumsInto, sum64, type EvaluationArrays, type EvaluationSpec } from './field-evaluation.js';
+import { evaluateOnThreads } from './field-evaluation-threads.js';
 import { SAMPLE_PARTS, emptySampleState, partPlanes, sampleLayout, type SampleState } from './sample-buffers.js';
-import { addSpeciesFields, fillSpeciesFields } from './species-fields.js';
+import { addSpeciesFields } from './species-fields.js';
 import { copyOwnedCells, takeOwnedCells, type Subdomain } from './subdomain.js';
 import type { SolverTables } from './tables.js';
 
@@ -75,21 +77,30 @@ export function momentUnscales(t: SolverTables): number[] {
 
 /**
  * Fields from SI moment sums ([moment][species][cell] over nCells cells) over `samples` passes, with the internal
- * temperatures where the gas has internal modes: the fields of the whole grid, of listed cells or of a gathered plane.
+ * temperatures where the gas has internal modes: the fields of listed cells or of a gathered plane.
  */
-function fieldsOfSums(kase: Case, t: SolverTables, sums: Float64Array, samples: number, nCells: number, alloc?: AllocF64): Fields {
-  const out = blankFields(kase, t, nCells, alloc);
-  fillFields(out, sums, samples, t.species.map((x) => x.mass), nCells, t.fnum, cellVolume(kase));
-  if (t.hasRotation) fillInternalFields(out, sums, speciesModes(t), nCells);
-  fillSpeciesFields(out, sums, samples, speciesNames(kase), nCells, t.fnum, cellVolume(kase));
+function fieldsOfSums(kase: Case, t: SolverTables, sums: Float64Array, samples: number, nCells: number): Fields {
+  const out = blankFields(kase, t, nCells);
+  fieldsOfSumsInto(evaluationSpec(kase, t, nCells, { ...noSamples(), samples }), sums, out, nCells, { from: 0, to: nCells });
   return out;
 }
 
-/** The 64-bit sum (lo, hi) plus (lo2, hi2) as a double (exact below 2^53). */
-function sum64(lo: number, hi: number, lo2: number, hi2: number): number {
-  const l = lo + lo2; // both u32: the carry is what passes 2^32
-  const carry = l >= 4294967296 ? 1 : 0;
-  return ((hi + hi2 + carry) | 0) * 4294967296 + (l - carry * 4294967296);
+/** The plain-data part of evaluating a state of nCells cells of this case with these counters (field-evaluation.ts). */
+export function evaluationSpec(kase: Case, t: SolverTables, nCells: number, counters: SampleCounters): EvaluationSpec {
+  const units = welfordUnits(kase, t);
+  // the batch means' order on the GPU (sample_close): every run's fields, the internal ones, then the species' in species order
+  const errorNames = [...runFieldNames(t.hasRotation, speciesNames(kase))];
+  return {
+    nCells, samples: counters.samples, blocks: counters.blocks, sampling: t.sampling,
+    masses: t.species.map((x) => x.mass), species: speciesNames(kase), fnum: t.fnum, cellVolume: cellVolume(kase),
+    moments: sampleLayout(t).moments, unscale: momentUnscales(t), modes: t.hasRotation ? speciesModes(t) : null,
+    errorNames, errorUnits: errorNames.map((f) => units[f]),
+  };
+}
+
+/** `a` where it lives in shared memory, else a zeroed shared array of its length. */
+function sharedOr(a: Float64Array): Float64Array {
+  return a.buffer instanceof SharedArrayBuffer ? a : new Float64Array(new SharedArrayBuffer(8 * a.length));
 }
 
 /** Some of the grid's cells: `globalIds[k]` is the grid cell that the accumulator's cell k is (a rank's cells in its local order). */
@@ -151,31 +162,23 @@ export class FieldAccumulator {
 
   /** The SI moment sums (run plus open block) of the given cells (default all), [moment][species][k] over cells.length entries. */
   momentSums(cells: ArrayLike<number> | null = null, alloc: AllocF64 = (m) => new Float64Array(m)): Float64Array {
-    const t = this.tables;
-    const S = t.species.length, N = this.nCells, M = sampleLayout(t).moments;
-    const n = cells ? cells.length : N;
-    const out = alloc(M * S * n);
-    const unscale = momentUnscales(t);
-    const { runLo, runHi, blockLo, blockHi } = this.state;
-    const runHiS = new Int32Array(runHi.buffer, runHi.byteOffset, runHi.length);
-    const blockHiS = new Int32Array(blockHi.buffer, blockHi.byteOffset, blockHi.length);
-    for (let m = 0; m < M; m++) {
-      for (let s = 0; s < S; s++) {
-        const plane = m * S + s, u = unscale[m];
-        for (let k = 0; k < n; k++) {
-          const w = plane * N + (cells ? cells[k] : k);
-          out[plane * n + k] = sum64(runLo[w], runHiS[w], blockLo[w], blockHiS[w]) * u;
-        }
-      }
-    }
+    const n = cells ? cells.length : this.nCells;
+    const out = alloc(sampleLayout(this.tables).moments * this.tables.species.length * n);
+    momentSumsInto(this.spec(), this.state, out, n, cells, 0, n);
     return out;
+  }
+
+  /** The plain-data part of evaluating this accumulator's state (field-evaluation.ts). */
+  private spec(): EvaluationSpec {
+    return evaluationSpec(this.kase, this.tables, this.nCells, this.counters);
   }
 
   /** The run's fields so far. */
   fields(): Fields {
     if (this.placed) return this.placed.fields;
     const t = this.tables;
-    const out = t.sampling ? fieldsOfSums(this.kase, t, this.momentSums(null, this.alloc), this.samples, this.nCells, this.alloc) : blankFields(this.kase, t, this.nCells, this.alloc);
+    const out = blankFields(this.kase, t, this.nCells, this.alloc);
+    if (t.sampling) fieldsOfSumsInto(this.spec(), this.momentSums(null, this.alloc), out, this.nCells, { from: 0, to: this.nCells });
     return scaleByGasVolume(out, t.bodies.volumeFraction, this.cells?.globalIds);
   }
 
@@ -192,19 +195,33 @@ export class FieldAccumulator {
   /** Standard errors per cell by batch means: sqrt(M2 / (k - 1) / k) of the block values (NaN with fewer than 2 blocks). */
   errors(): Fields {
     if (this.placed) return this.placed.errors;
+    const out = blankFields(this.kase, this.tables, this.nCells, this.alloc);
+    errorsInto(this.spec(), this.state.welford, out, 0, this.nCells);
+    return scaleByGasVolume(out, this.tables.bodies.volumeFraction, this.cells?.globalIds);
+  }
+
+  /**
+   * The run's fields and standard errors at once, the cells split over `threads` threads (field-evaluation-threads.ts;
+   * bitwise those of fields() and errors()): the end of a sampled run. Its planes come from the allocator where it gives
+   * shared memory (an arena), else from fresh shared memory; one thread where the state is not in shared memory.
+   * `threads` says how many evaluated (0: fields placed from the ranks).
+   */
+  async evaluate(threads: number): Promise<{ fields: Fields; errors: Fields; threads: number }> {
+    if (this.placed) return { ...this.placed, threads: 0 };
     const t = this.tables;
-    const N = this.nCells, k = this.blocks;
-    const out = blankFields(this.kase, t, N, this.alloc);
-    const w = this.state.welford;
-    const units = welfordUnits(this.kase, t);
-    // the batch means' order on the GPU (sample_close): every run's fields, the internal ones, then the species' in species order
-    const names = runFieldNames(t.hasRotation, speciesNames(this.kase));
-    names.forEach((name, f) => {
-      const e = out[name]!, u = units[name];
-      const m2 = (names.length + f) * N;
-      for (let c = 0; c < N; c++) e[c] = k >= 2 && t.sampling ? u * Math.sqrt(Math.max(0, w[m2 + c]) / (k - 1) / k) : NaN;
-    });
-    return scaleByGasVolume(out, t.bodies.volumeFraction, this.cells?.globalIds);
+    const N = this.nCells;
+    const given = this.alloc ?? ((m: number) => new Float64Array(m));
+    // threads fill shared memory only: past the arena's end (or without one) their planes come from fresh shared memory
+    const alloc = threads > 1 ? (m: number) => sharedOr(given(m)) : given;
+    const arrays: EvaluationArrays = {
+      state: this.state,
+      sums: alloc(t.sampling ? sampleLayout(t).moments * t.species.length * N : 0),
+      fields: blankFields(this.kase, t, N, alloc),
+      errors: blankFields(this.kase, t, N, alloc),
+    };
+    const used = await evaluateOnThreads(this.spec(), arrays, threads);
+    const fraction = t.bodies.volumeFraction, ids = this.cells?.globalIds;
+    return { fields: scaleByGasVolume(arrays.fields, fraction, ids), errors: scaleByGasVolume(arrays.errors, fraction, ids), threads: used };
   }
 }
 

@@ -46,6 +46,7 @@ import { betweenSteps, stepExchange } from './exchange-sequence.js';
 import { RELAYOUT_ROUND_BYTES, relayoutPlan } from './relayout-rounds.js';
 import type { PrefaultedArena } from './prefault.js';
 import { endOfRunArena, endOfRunState } from './rank-fields.js';
+import { evaluationThreads } from './field-evaluation-threads.js';
 import { PASSES_PER_STEP, blockSubmits, blockUnitSteps, countStep, samplesAt, stepsPerSubmit, type BlockPlan } from './submit-plan.js';
 
 /** Steps recorded between two early submits inside a batch (overlaps recording with the GPU). */
@@ -977,8 +978,9 @@ export class Simulation {
     }
     // one rank evaluates every cell here (a rank of several: rank-main, once its loop ended)
     const acc = this.fieldsAcc;
-    const fields = acc ? acc.fields() : noFields();
-    const fieldErrors = acc ? acc.errors() : noFields();
+    const evaluated = acc ? await acc.evaluate(evaluationThreads(this.tables.nCells)) : { fields: noFields(), errors: noFields() };
+    const fields = evaluated.fields;
+    const fieldErrors = evaluated.errors;
     host.foldSeconds += (performance.now() - tRead) / 1000;
     // the final totals (conservation) are taken after the clock stops, as the first were before it started
     const end = steps > 0 ? await this.totals() : start;

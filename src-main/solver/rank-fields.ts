@@ -20,15 +20,15 @@ export interface RankFields {
 }
 
 /**
- * The fields and standard errors of a rank's cells from its sampling state and the run's counters; alloc: where the
- * planes and the moment sums go (the rank's end-of-run arena), fresh arrays by default.
+ * The fields and standard errors of a rank's cells from its sampling state and the run's counters, its cells split over
+ * `threads` threads (field-evaluation-threads.ts); alloc: where the planes and the moment sums go (the rank's end-of-run
+ * arena, shared memory), fresh arrays by default (one thread then).
  */
-export function rankFields(kase: Case, t: SolverTables, sub: Subdomain, state: SampleState, counters: SampleCounters, alloc?: AllocF64): RankFields {
+export async function rankFields(kase: Case, t: SolverTables, sub: Subdomain, state: SampleState, counters: SampleCounters, alloc?: AllocF64, threads = 1): Promise<RankFields> {
   const acc = new FieldAccumulator(kase, t, { globalIds: ownedCellIds(sub, kase.grid.cells) }, alloc);
   acc.state = state;
   acc.counters = { ...counters };
-  const fields = acc.fields();
-  const errors = acc.errors();
+  const { fields, errors } = await acc.evaluate(threads);
   const names = fieldNamesOf(fields);
   return { names, planes: [...names.map((k) => fields[k]!), ...names.map((k) => errors[k]!)] };
 }

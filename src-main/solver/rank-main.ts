@@ -13,6 +13,7 @@ import { addTime, type PhaseTotals } from './gpu/phase-timer.js';
 import { migrantWordsOf } from './tables.js';
 import { SAMPLE_PARTS, sampleStateOfFrames, type SampleState } from './sample-buffers.js';
 import { endOfRunArena, endOfRunState, rankFields } from './rank-fields.js';
+import { evaluationThreads } from './field-evaluation-threads.js';
 import { Simulation } from './loop.js';
 import { RunCancelled } from './loop-types.js';
 import type { Exchanger } from './migration-exchange.js';
@@ -232,7 +233,7 @@ async function main(ch: RankChannel): Promise<boolean> {
     // the sampled fields leave the GPU once, at the end; this rank turns its cells' sums and batch means into fields and
     // standard errors (the ranks at once) and sends those
     const tFields = performance.now();
-    const fields = result.sampleState ? rankFields(sim.kase, sim.tables, sim.subdomain, result.sampleState, result.sampleCounters, arena?.f64()) : null;
+    const fields = result.sampleState ? await rankFields(sim.kase, sim.tables, sim.subdomain, result.sampleState, result.sampleCounters, arena?.f64(), evaluationThreads(sim.subdomain.nLocal, subdomain.worldSize)) : null;
     const fieldsSeconds = (performance.now() - tFields) / 1000;
     // on the orchestrator's host the planes go through a file of the peer folder (read straight into place), else frames
     const planesFile = fields && ch.peerFolder ? writeFieldPlanes(ch.peerFolder, ch.rank, fields.planes) : null;

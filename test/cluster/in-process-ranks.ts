@@ -153,7 +153,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
     });
   }));
   // each rank's fields from its state, placed in global order (as rank-main and run-distributed do)
-  await assembler.finish(results.map((x, r) => x.sampleState ? rankFields(c, sims[r].tables, sims[r].subdomain, x.sampleState, x.sampleCounters) : null));
+  await assembler.finish(await Promise.all(results.map((x, r) => x.sampleState ? rankFields(c, sims[r].tables, sims[r].subdomain, x.sampleState, x.sampleCounters) : null)));
   assembler.fields.counters = { ...results[0].sampleCounters };
   return { assembler, sims, results, decomposition: rebalancer?.decomposition ?? d, events: rebalancer?.events ?? [] };
 }

@@ -36,20 +36,20 @@ describe('rank fields placed in global order', () => {
   });
   const counters = { samples: 40, blockPasses: 0, blockSubmits: 0, blocks: 5 };
 
-  it('are bitwise the whole grid folded and evaluated', () => {
+  it('are bitwise the whole grid folded and evaluated', async () => {
     expect(t.bodies.volumeFraction?.some((f) => f > 0 && f < 1)).toBe(true);
     const global = new FieldAccumulator(kase, t);
     global.counters = { ...counters };
     states.forEach((s, r) => global.place(s, subs[r]));
-    const parts = states.map((s, r) => ({ sub: subs[r], ...rankFields(kase, t, subs[r], s, counters) }));
+    const parts = await Promise.all(states.map(async (s, r) => ({ sub: subs[r], ...await rankFields(kase, t, subs[r], s, counters) })));
     expect(parts[0].names).toContain('n_He');
     const placed = placeRankFields(kase.grid.cells, parts);
     expect(fieldsSha256(placed.fields)).toBe(fieldsSha256(global.fields()));
     expect(fieldsSha256(placed.errors)).toBe(fieldsSha256(global.errors()));
   });
 
-  it('refuses a rank whose fields differ from rank 0\'s', () => {
-    const parts = states.map((s, r) => ({ sub: subs[r], ...rankFields(kase, t, subs[r], s, counters) }));
+  it('refuses a rank whose fields differ from rank 0\'s', async () => {
+    const parts = await Promise.all(states.map(async (s, r) => ({ sub: subs[r], ...await rankFields(kase, t, subs[r], s, counters) })));
     parts[2] = { ...parts[2], names: parts[2].names.slice(1) };
     expect(() => placeRankFields(kase.grid.cells, parts)).toThrow(/rank 2 sent the fields/);
   });

@@ -1,0 +1,84 @@
+// The end of a sampled run evaluates every cell's fields and standard errors once: about 0.5 µs a cell on one thread,
+// 3 s for the wedge's 6.4M cells on one GPU (docs/PERFORMANCE.md). Here the cells are split into contiguous ranges,
+// the calling thread takes the first and worker threads (field-evaluation-worker.ts) the others, all over the same
+// arrays in shared memory (the end-of-run arenas of rank-fields.ts). Each value depends on its own cell only, so the
+// planes are bitwise those of one thread. Threads: DSMC_EVAL_THREADS, else at most 8 and the host's cores shared by
+// its ranks, with 64K cells a thread at least (starting a thread costs some 30 ms).
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { evaluateRange, type EvaluationArrays, type EvaluationSpec } from './field-evaluation.js';
+import { fieldNamesOf } from './fields.js';
+
+/** Cells per thread below which another thread does not pay for its start. */
+const MIN_CELLS_PER_THREAD = 64 * 1024;
+/** Most threads one evaluation uses (the calling thread included). */
+const MAX_THREADS = 8;
+
+/** Threads worth using for nCells cells on a host shared by `ranksOnHost` ranks; DSMC_EVAL_THREADS=N forces N. */
+export function evaluationThreads(nCells: number, ranksOnHost = 1, env: NodeJS.ProcessEnv = process.env): number {
+  const forced = env.DSMC_EVAL_THREADS;
+  if (forced !== undefined && forced !== '') {
+    const n = Number(forced);
+    if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`DSMC_EVAL_THREADS is ${JSON.stringify(forced)}: set a whole number of threads from 1 to 64, or unset it`);
+    return Math.max(1, Math.min(n, nCells));
+  }
+  const cores = Math.max(1, Math.floor(availableParallelism() / Math.max(1, ranksOnHost)));
+  return Math.max(1, Math.min(MAX_THREADS, cores, Math.floor(nCells / MIN_CELLS_PER_THREAD)));
+}
+
+/** The compiled worker script (under vitest this module runs from src-main/*.ts, the worker from the build in out/). */
+function workerScript(): string {
+  const here = fileURLToPath(new URL('./field-evaluation-worker.js', import.meta.url));
+  if (existsSync(here)) return here;
+  const built = here.replace(/([\\/])src-main([\\/])/, '$1out$1src-main$2');
+  if (existsSync(built)) return built;
+  throw new Error(`the field evaluation worker ${here} is missing: build first (npm run build), or set DSMC_EVAL_THREADS=1`);
+}
+
+/** True when every array of the evaluation lives in shared memory (threads can fill it). */
+export function sharesMemory(a: EvaluationArrays): boolean {
+  const arrays = [...Object.values(a.state), a.sums, ...fieldNamesOf(a.fields).map((k) => a.fields[k]!), ...fieldNamesOf(a.errors).map((k) => a.errors[k]!)];
+  return arrays.every((x) => x.length === 0 || x.buffer instanceof SharedArrayBuffer);
+}
+
+/** Evaluates cells from..to on a new worker thread; resolves when it is done. */
+function onWorker(script: string, spec: EvaluationSpec, arrays: EvaluationArrays, from: number, to: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(script, { workerData: { spec, arrays, from, to } });
+    let settled = false;
+    const end = (e?: Error) => {
+      if (settled) return;
+      settled = true;
+      void worker.terminate();
+      if (e) reject(e);
+      else resolve();
+    };
+    worker.once('message', (m: { ok: boolean; message?: string }) => end(m.ok ? undefined : new Error(`a field evaluation thread failed: ${m.message}`)));
+    worker.once('error', (e) => end(new Error(`a field evaluation thread failed: ${e.message}`)));
+    worker.once('exit', (code) => end(new Error(`a field evaluation thread stopped (exit ${code}) before it was done`)));
+  });
+}
+
+/**
+ * Evaluates every cell of `arrays` (in shared memory where threads > 1) on `threads` threads: the calling thread takes
+ * the first range while the workers do theirs. One thread, or arrays not all shared: on the calling thread alone.
+ * Returns the threads it used.
+ */
+export async function evaluateOnThreads(spec: EvaluationSpec, arrays: EvaluationArrays, threads: number): Promise<number> {
+  const n = spec.nCells;
+  const t = Math.max(1, Math.min(threads, n));
+  if (t === 1 || !sharesMemory(arrays)) {
+    evaluateRange(spec, arrays, 0, n);
+    return 1;
+  }
+  const script = workerScript();
+  const bound = (k: number) => Math.floor((n * k) / t);
+  const workers = Array.from({ length: t - 1 }, (_, w) => onWorker(script, spec, arrays, bound(w + 1), bound(w + 2)));
+  // the workers' failures are awaited below, after this thread's own range
+  for (const w of workers) w.catch(() => undefined);
+  evaluateRange(spec, arrays, 0, bound(1));
+  await Promise.all(workers);
+  return t;
+}
