@@ -39,6 +39,15 @@ const BALANCE_PART_NAMES: Record<string, string> = {
   setupSeconds: 'relayout setup', roundSeconds: 'relayout rounds', exchangeSeconds: 'of them exchanges', sortSeconds: 'relayout sort',
 };
 
+/** ` (of which ...)`: where the end of a sampled run went, the most over the ranks (EndOfRunSeconds). */
+function endOfRunPart(e: NonNullable<RunSummary['endOfRun']>): string {
+  const most = (a: number[] | undefined) => Math.max(0, ...(a ?? []));
+  const threads = e.threads.length > 0 ? ` on ${Math.min(...e.threads)}${Math.max(...e.threads) !== Math.min(...e.threads) ? `-${Math.max(...e.threads)}` : ''} thread(s)` : '';
+  return ` (of which read back ${dur(most(e.readSeconds))}, evaluated ${dur(most(e.evaluateSeconds))}${threads}` +
+    (e.writeSeconds ? `, planes written ${dur(most(e.writeSeconds))}` : '') + (e.placeSeconds !== undefined ? `, placed ${dur(e.placeSeconds)}` : '') +
+    (e.readSeconds.length > 1 ? '; the most over the ranks' : '') + ')';
+}
+
 /** How a multi-rank run was balanced: the plan and why, and what rebalancing did. */
 function balanceLine(s: RunSummary): string {
   const b = s.balance!;
@@ -69,7 +78,8 @@ export function formatSummary(s: RunSummary, fields?: Pick<FieldSet, 'values' | 
       `momentum drift ${drift(s.conservation.momentumRelDrift)}, energy drift ${drift(s.conservation.energyRelDrift)}`,
     `sampling: ${s.samples} passes; fields sha256 ${s.fieldsSha256.slice(0, 16)}...`,
     `host: ${s.host.submits} submits; encoding ${dur(s.host.encodeSeconds)}, waiting for the GPU ${dur(s.host.waitSeconds)}, read-back ${dur(s.host.readbackSeconds)}` +
-      (s.host.foldSeconds ? `, the sampled fields after the loop (read back, evaluated, placed) ${dur(s.host.foldSeconds)}` : ''),
+      (s.host.foldSeconds ? `, the sampled fields after the loop (read back, evaluated, placed) ${dur(s.host.foldSeconds)}` : '') +
+      (s.endOfRun ? endOfRunPart(s.endOfRun) : ''),
     `memory: ${s.bytesPerParticle.toFixed(1)} bytes of GPU buffers per particle (capacity ${s.capacity} particles)`,
     ...gasLines(gasMeansOf(fields)),
     ...compositionLines(s.composition),

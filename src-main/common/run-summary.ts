@@ -30,6 +30,20 @@ export interface SampleKernelReport {
 }
 
 /** The `--json` summary of a run. */
+/**
+ * Where the end of a sampled run went (host.foldSeconds), per rank (one entry on one rank): reading its sampling state
+ * back from the GPU, evaluating its cells' fields and errors on `threads` threads, writing the planes to the peer folder's
+ * file (0 where they went as frames; absent on one rank); and the orchestrator placing every rank's planes in global order
+ * (absent on one rank).
+ */
+export interface EndOfRunSeconds {
+  readSeconds: number[];
+  evaluateSeconds: number[];
+  threads: number[];
+  writeSeconds?: number[];
+  placeSeconds?: number;
+}
+
 export interface RunSummary {
   case: string;
   /** Timesteps of the run (run.steps), resumed or not, on any number of ranks. */
@@ -52,6 +66,8 @@ export interface RunSummary {
    * the twelfth session it counted less (one rank: the read-back only; several: the evaluation and the placing).
    */
   host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; foldSeconds?: number; submits: number };
+  /** Sampled runs: where host.foldSeconds went (absent in unsampled runs and older summaries). */
+  endOfRun?: EndOfRunSeconds;
   /** Drifts are null where the boundaries exchange momentum (any wall or open face) or energy (diffuse, inflow, outflow). */
   conservation: { particlesStart: number; particlesEnd: number; momentumRelDrift: number | null; energyRelDrift: number | null };
   samples: number;

@@ -3,7 +3,7 @@
 // the calling thread takes the first and worker threads (field-evaluation-worker.ts) the others, all over the same
 // arrays in shared memory (the end-of-run arenas of rank-fields.ts). Each value depends on its own cell only, so the
 // planes are bitwise those of one thread. Threads: DSMC_EVAL_THREADS, else at most 8 and the host's cores shared by
-// its ranks, with 64K cells a thread at least (starting a thread costs some 30 ms).
+// its ranks, with 256K cells a thread at least (starting a thread costs 30-70 ms).
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { evaluateRange, type EvaluationArrays, type EvaluationSpec } from './fie
 import { fieldNamesOf } from './fields.js';
 
 /** Cells per thread below which another thread does not pay for its start. */
-const MIN_CELLS_PER_THREAD = 64 * 1024;
+const MIN_CELLS_PER_THREAD = 256 * 1024;
 /** Most threads one evaluation uses (the calling thread included). */
 const MAX_THREADS = 8;
 

@@ -2,7 +2,7 @@
 // Simulation runs and what a finished loop returns (solver/loop.ts runs it).
 import type { SurfaceSums } from '../common/surface-layout.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
-import type { TimingSource } from '../common/run-summary.js';
+import type { EndOfRunSeconds, TimingSource } from '../common/run-summary.js';
 import type { Fields } from './fields.js';
 import type { SampleCounters } from './field-accumulator.js';
 import type { SampleState } from './sample-buffers.js';
@@ -150,6 +150,8 @@ export interface LoopResult {
   /** Host side of the loop: recording commands, waiting for the GPU, reading results back. */
   /** Host time per loop: recording, waiting for the GPU, read-backs, the sampled fields after the loop (one rank: read back and evaluated), submits. */
   host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; foldSeconds: number; submits: number };
+  /** A sampled run: the read-back of its state and (one rank) its evaluation, seconds and threads (run-summary.ts EndOfRunSeconds). */
+  endOfRun?: EndOfRunSeconds;
   /** This rank's surface sums over the sampled steps of the run (bodies' triangles, then the six domain faces). */
   surface: SurfaceSums;
   /** Which kernel sampled (one rank; sample-kernel-choice.ts; absent in a multi-rank run, which uses the pass). */

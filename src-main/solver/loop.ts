@@ -972,16 +972,21 @@ export class Simulation {
     // the sampled fields come back once, after the clock stops: every cell's exact sums and batch means
     const tRead = performance.now();
     const sampleState = this.tables.sampling && steps > 0 ? await this.readSampleState(options.sampleInto ? await options.sampleInto() : await this.endOfRunState()) : null;
+    const tEvaluate = performance.now();
     if (sampleState && this.fieldsAcc) {
       this.fieldsAcc.place(sampleState, this.subdomain);
       this.fieldsAcc.counters = { ...this.counters };
     }
-    // one rank evaluates every cell here (a rank of several: rank-main, once its loop ended)
+    // one rank evaluates every cell here, on threads (a rank of several: rank-main, once its loop ended)
     const acc = this.fieldsAcc;
-    const evaluated = acc ? await acc.evaluate(evaluationThreads(this.tables.nCells)) : { fields: noFields(), errors: noFields() };
+    const evaluated = acc ? await acc.evaluate(evaluationThreads(this.tables.nCells)) : { fields: noFields(), errors: noFields(), threads: 0 };
     const fields = evaluated.fields;
     const fieldErrors = evaluated.errors;
-    host.foldSeconds += (performance.now() - tRead) / 1000;
+    const tEnd = performance.now();
+    host.foldSeconds += (tEnd - tRead) / 1000;
+    const endOfRun = sampleState
+      ? { readSeconds: [(tEvaluate - tRead) / 1000], evaluateSeconds: acc ? [(tEnd - tEvaluate) / 1000] : [], threads: acc ? [evaluated.threads] : [] }
+      : undefined;
     // the final totals (conservation) are taken after the clock stops, as the first were before it started
     const end = steps > 0 ? await this.totals() : start;
     if (steps > 0) totalsOverTime.push({ step: this.step, totals: end });
@@ -999,6 +1004,7 @@ export class Simulation {
       capacity: this.state.capacity,
       tables: this.tables,
       host,
+      ...(endOfRun ? { endOfRun } : {}),
       surface: this.surface.toSums(this.tables.bodies, this.kase.run.dt),
       sampleKernel: this.sampleChoice.report(),
       ...(this.reactions ? { reactionCounts: [...this.reactions.counts] } : {}),

@@ -17,6 +17,8 @@ import type { SolverTables } from './tables.js';
 export interface RankFields {
   names: readonly string[];
   planes: readonly Float64Array[];
+  /** Threads that evaluated them. */
+  threads: number;
 }
 
 /**
@@ -28,9 +30,10 @@ export async function rankFields(kase: Case, t: SolverTables, sub: Subdomain, st
   const acc = new FieldAccumulator(kase, t, { globalIds: ownedCellIds(sub, kase.grid.cells) }, alloc);
   acc.state = state;
   acc.counters = { ...counters };
-  const { fields, errors } = await acc.evaluate(threads);
+  const evaluated = await acc.evaluate(threads);
+  const { fields, errors } = evaluated;
   const names = fieldNamesOf(fields);
-  return { names, planes: [...names.map((k) => fields[k]!), ...names.map((k) => errors[k]!)] };
+  return { names, planes: [...names.map((k) => fields[k]!), ...names.map((k) => errors[k]!)], threads: evaluated.threads };
 }
 
 /** Fields (and as many error planes) a run of this case evaluates per cell. */

@@ -236,7 +236,11 @@ async function main(ch: RankChannel): Promise<boolean> {
     const fields = result.sampleState ? await rankFields(sim.kase, sim.tables, sim.subdomain, result.sampleState, result.sampleCounters, arena?.f64(), evaluationThreads(sim.subdomain.nLocal, subdomain.worldSize)) : null;
     const fieldsSeconds = (performance.now() - tFields) / 1000;
     // on the orchestrator's host the planes go through a file of the peer folder (read straight into place), else frames
+    const tWrite = performance.now();
     const planesFile = fields && ch.peerFolder ? writeFieldPlanes(ch.peerFolder, ch.rank, fields.planes) : null;
+    const writeSeconds = planesFile ? (performance.now() - tWrite) / 1000 : 0;
+    // where this rank's end of the run went (the orchestrator's summary: endOfRun)
+    const endOfRun = fields ? { readSeconds: result.endOfRun?.readSeconds[0] ?? 0, evaluateSeconds: fieldsSeconds, threads: fields.threads, writeSeconds } : null;
     const sampleFrames = fields && !planesFile ? fields.planes : [];
     await ch.send({
       type: 'done',
@@ -257,6 +261,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         sampleCounters: { ...result.sampleCounters },
         ...(fields ? { fieldNames: [...fields.names], fieldsSeconds } : {}),
         ...(planesFile ? { fieldsFile: { ...planesFile } } : {}),
+        ...(endOfRun ? { endOfRun } : {}),
         subdomain: { cellBase: sim.subdomain.cellBase, nLocal: sim.subdomain.nLocal },
       },
       frameBytes: sampleFrames.map((f) => f.byteLength),

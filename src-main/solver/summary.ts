@@ -56,6 +56,7 @@ export function summarize(name: string, r: LoopResult, adapter: AdapterDescripti
     phases,
     otherSeconds: Math.max(0, r.seconds - phaseSeconds),
     host: r.host,
+    ...(r.endOfRun && r.endOfRun.evaluateSeconds.length > 0 ? { endOfRun: r.endOfRun } : {}),
     conservation: {
       particlesStart: r.start.particles,
       particlesEnd: r.end.particles,

@@ -64,6 +64,15 @@ describe.each([
     expect(many.fieldsSha256).toBe(one.fieldsSha256);
     // the sampled fields after the loop (read back, evaluated; here also sent and placed), timed on either path
     for (const s of [one, many]) expect((s.host as { foldSeconds: number }).foldSeconds).toBeGreaterThan(0);
+    // where it went: one rank read back and evaluated; every rank of several too, then their planes placed
+    type End = { readSeconds: number[]; evaluateSeconds: number[]; threads: number[]; writeSeconds?: number[]; placeSeconds?: number };
+    const endOne = one.endOfRun as End, endMany = many.endOfRun as End;
+    expect(endOne.readSeconds).toHaveLength(1);
+    expect(endOne.threads).toEqual([1]); // a small grid: one thread
+    for (const key of ['readSeconds', 'evaluateSeconds', 'threads', 'writeSeconds'] as const) expect(endMany[key]).toHaveLength(ranks);
+    expect(endMany.evaluateSeconds.every((x) => x > 0)).toBe(true);
+    expect(endMany.placeSeconds).toBeGreaterThan(0);
+    expect(endMany.placeSeconds!).toBeLessThanOrEqual((many.host as { foldSeconds: number }).foldSeconds);
     // which kernel sampled each rank (the pass on a CPU adapter, as on one rank)
     expect(many.sampleKernels).toEqual(Array.from({ length: ranks }, (_, rank) => ({ rank, kernel: 'pass', how: 'fixed' })));
     expect(one.sampleKernel).toEqual({ kernel: 'pass', how: 'fixed' });

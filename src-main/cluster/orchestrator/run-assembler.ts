@@ -34,6 +34,8 @@ export class RunAssembler {
    * ranks reading their sampling state back and evaluating their cells, sending the planes, and the placing.
    */
   foldSeconds = 0;
+  /** Of foldSeconds: placing the ranks' planes in global order (reading them from their files where they wait there). */
+  placeSeconds = 0;
   /** When the latest submit was merged from every rank (performance.now()). */
   private lastMergedAt: number | null = null;
   /** Where the placed planes go (sampled runs): prefaulted while the ranks run. */
@@ -131,11 +133,13 @@ export class RunAssembler {
     if (parts.every((p) => p === null)) return;
     const t = this.lastMergedAt ?? performance.now();
     await this.placedArena?.touched;
+    const tPlace = performance.now();
     const placed = placeRankFields(this.kase.grid.cells, parts.map((p, rank) => {
       if (!p) throw new Error(`internal: rank ${rank} sent no fields where the others did`);
       return { sub: this.subdomains[rank], ...p };
     }), this.placedArena?.f64());
     this.fields.usePlaced(placed.fields, placed.errors);
+    this.placeSeconds += (performance.now() - tPlace) / 1000;
     this.foldSeconds += (performance.now() - t) / 1000;
   }
 

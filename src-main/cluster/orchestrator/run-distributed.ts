@@ -141,6 +141,8 @@ interface RankDone {
   fieldsSeconds?: number;
   /** Where the rank wrote those planes instead of sending them (the run's peer folder: field-planes-file.ts). */
   fieldsFile?: FieldPlanesFile;
+  /** Its end of a sampled run: seconds reading back, evaluating (on `threads` threads) and writing the planes' file (absent from older ranks). */
+  endOfRun?: { readSeconds: number; evaluateSeconds: number; threads: number; writeSeconds: number };
   start: ParticleTotals;
   end: ParticleTotals;
   capacity: number;
@@ -468,6 +470,13 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
   // each rank chooses its sampling kernel by its own measured times (the same bits either way)
   if (tables.sampling) summary.sampleKernels = dones.flatMap((x, rank) => (x.sampleKernel ? [{ rank, ...x.sampleKernel }] : []));
   summary.surface = surfaceSummary(c, tables, surfaceSums);
+  const ends = dones.map((x) => x.endOfRun);
+  if (ends.every((x) => x !== undefined)) {
+    summary.endOfRun = {
+      readSeconds: ends.map((x) => x.readSeconds), evaluateSeconds: ends.map((x) => x.evaluateSeconds), threads: ends.map((x) => x.threads),
+      writeSeconds: ends.map((x) => x.writeSeconds), placeSeconds: a.placeSeconds,
+    };
+  }
   return { summary, assembler: a, decomposition: d, ranks, rankPhases: dones.map((x, rank) => ({ rank, phases: x.phases })), rankSteps: a.rankSteps, tables, surface: surfaceSums,
     stoppedAtStep: steps < planned ? lastStep : null };
 }
