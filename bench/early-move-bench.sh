@@ -20,6 +20,7 @@
 #             --rebalance 10 (rebalance checks on coarse blocks), and the balancing line of each
 #   sampled-ab  the box sampled every step on N ranks, base build against new, interleaved
 #   sampled   the box sampled every step on 1 and N ranks
+#   end-threads  the box sampled every step on 1 and N ranks, the end of run evaluated on threads and on one thread
 #   final     the box sampled every step on 1 and N ranks, 8 ranks sharing the N GPUs, the wedge with --rebalance 20
 #   base      A/B against a base build unpacked as out-base/ (bin-base/dsmc.js runs it): the box on N and 2 ranks,
 #             each build twice, interleaved; then N ranks of each build with --detail, and one GPU with a rank's share
@@ -70,6 +71,8 @@ line() {
     if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'by', b.by ?? '-', 'cell weight', b.cellWeight ?? '-', 'checks', b.checks, 'full', b.fullChecks, 'block', b.checkBlock, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
     if (s.rebalances && s.rebalances.length > 0) console.log('   re-splits', JSON.stringify(s.rebalances.map((e) => [e.step, Math.round(e.unBefore), Math.round(e.unAfter ?? -1), e.moved])));
     if ('$2'.includes('detail')) for (const [r, ph] of (s.phaseSecondsPerRank ?? []).entries()) console.log('   rank', r, 'ms per step:', Object.entries(ph).map(([k, v]) => k + ' ' + (1000 * v / s.steps).toFixed(3)).join(', '));
+    const e = s.endOfRun;
+    if (e) console.log('   end of run: read back s', JSON.stringify(e.readSeconds.map((x) => +x.toFixed(3))), 'evaluated s', JSON.stringify(e.evaluateSeconds.map((x) => +x.toFixed(3))), 'threads', JSON.stringify(e.threads), 'planes written s', JSON.stringify((e.writeSeconds ?? []).map((x) => +x.toFixed(3))), 'placed s', e.placeSeconds === undefined ? '-' : e.placeSeconds.toFixed(3));
     if (s.particlesPerRank) console.log('   particles per rank', JSON.stringify(s.particlesPerRank), 'GPU s per rank', JSON.stringify((s.gpuSecondsPerRank ?? []).map((x) => +x.toFixed(3))), 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), 'submits', s.host.submits, 'capacity', s.capacity, 'redos', (s.splitSteps ?? []).map((x) => x.redos).join('/'));
   " 2>&1 || tail -3 "${1%.json}.err"
 }
@@ -281,6 +284,14 @@ for part in "$@"; do
     end-of-run)
       # the end of a sampled run on this host's CPU: fresh memory against prefaulted arenas (bench/end-of-run-fields.mjs)
       node bench/end-of-run-fields.mjs --no-old 2>&1 | tee "$out/runs/end-of-run.txt"
+      ;;
+    end-threads)
+      # the box sampled every step on 1 and N ranks, the end of the run's evaluation on worker threads (the default)
+      # and on one thread (DSMC_EVAL_THREADS=1), interleaved
+      run box-1-sampled "${box[@]}" --set sampling.enabled=true --set sampling.start=0
+      run box-1-sampled-1thread env DSMC_EVAL_THREADS=1 "${box[@]}" --set sampling.enabled=true --set sampling.start=0
+      run "box-$n-sampled" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+      run "box-$n-sampled-1thread" env DSMC_EVAL_THREADS=1 "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
       ;;
     sampled)
       # the box sampled every step on 1 and N ranks (the acceptance's sampled row)

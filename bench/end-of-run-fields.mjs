@@ -4,7 +4,8 @@
 // places the planes), with the bytes each sends and whether the fields agree bitwise; then each rank's read-back copy
 // and evaluation, and the placing, into fresh memory against memory prefaulted while the GPU works (prefault.ts, the
 // arenas of rank-fields.ts), on one thread and on worker threads (field-evaluation-threads.ts); then the whole grid
-// evaluated as one GPU's run does, on one thread and on worker threads. States are seeded random sums.
+// evaluated as one GPU's run does, on one thread and on worker threads; the threaded rounds place the planes from the
+// ranks' files (/dev/shm) on reading threads (place-planes.ts). States are seeded random sums.
 // Usage: node bench/end-of-run-fields.mjs [--no-old] [--threads N] (N: threads a rank uses; default: this host's share
 // for 4 ranks, as a run picks)
 import { readFileSync } from 'node:fs';
@@ -12,7 +13,12 @@ import { loadCase } from '../out/src-main/solver/run-case.js';
 import { buildTables } from '../out/src-main/solver/tables.js';
 import { FieldAccumulator } from '../out/src-main/solver/field-accumulator.js';
 import { emptySampleState, sampleLayout, SAMPLE_PARTS } from '../out/src-main/solver/sample-buffers.js';
-import { rankFields, placeRankFields, endOfRunArena, endOfRunState, placedFieldsArena } from '../out/src-main/solver/rank-fields.js';
+import { rankFields, placeRankFields, placeRankFieldsOnThreads, endOfRunArena, endOfRunState, placedFieldsArena } from '../out/src-main/solver/rank-fields.js';
+import { writeFieldPlanes } from '../out/src-main/cluster/transport/field-planes-file.js';
+import { placingThreads } from '../out/src-main/solver/place-planes.js';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fieldsSha256 } from '../out/src-main/solver/fields.js';
 import { evaluationThreads } from '../out/src-main/solver/field-evaluation-threads.js';
 import { decompose } from '../out/src-main/cluster/decomposition/index.js';
@@ -69,11 +75,21 @@ for (let rep = 0; rep < 3; rep++) {
       evalMs.push(performance.now() - t0);
       parts.push({ sub: subs[r], ...rf });
     }
-    const t = performance.now();
-    const placed = placeRankFields(kase.grid.cells, parts, placedArena?.f64());
+    // placed from frames on one thread, or (threads) from the ranks' files of a peer folder, one reading thread each
+    let t = performance.now();
+    let placed, writeMs = '';
+    if (threads === 1) placed = placeRankFields(kase.grid.cells, parts, placedArena?.f64());
+    else {
+      const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'planes-'));
+      const files = parts.map((p, r) => ({ sub: p.sub, names: p.names, file: writeFieldPlanes(dir, r, p.planes) }));
+      writeMs = ` (files written ${(performance.now() - t).toFixed(0)} ms)`;
+      t = performance.now();
+      placed = await placeRankFieldsOnThreads(kase.grid.cells, files, placingThreads(files.length), placedArena?.f64());
+      rmSync(dir, { recursive: true, force: true });
+    }
     const place = performance.now() - t;
     const label = `${prefaulted ? 'prefaulted' : 'fresh     '}, ${threads} thread${threads > 1 ? 's' : ' '}`;
-    console.log(`${label}: ranks copy the read-back ${copyMs.map((x) => x.toFixed(0)).join('/')} ms, evaluate ${evalMs.map((x) => x.toFixed(0)).join('/')} ms; orchestrator places ${place.toFixed(0)} ms; fields ${fieldsSha256(placed.fields).slice(0, 16)} errors ${fieldsSha256(placed.errors).slice(0, 16)}`);
+    console.log(`${label}: ranks copy the read-back ${copyMs.map((x) => x.toFixed(0)).join('/')} ms, evaluate ${evalMs.map((x) => x.toFixed(0)).join('/')} ms; orchestrator places ${threads > 1 ? 'from files on threads ' : ''}${place.toFixed(0)} ms${writeMs}; fields ${fieldsSha256(placed.fields).slice(0, 16)} errors ${fieldsSha256(placed.errors).slice(0, 16)}`);
   }
 }
 

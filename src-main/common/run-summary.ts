@@ -32,15 +32,18 @@ export interface SampleKernelReport {
 /** The `--json` summary of a run. */
 /**
  * Where the end of a sampled run went (host.foldSeconds), per rank (one entry on one rank): reading its sampling state
- * back from the GPU, evaluating its cells' fields and errors on `threads` threads, writing the planes to the peer folder's
- * file (0 where they went as frames; absent on one rank); and the orchestrator placing every rank's planes in global order
- * (absent on one rank).
+ * back from the GPU, evaluating its cells' fields and errors on `threads` threads; on several ranks also writing the
+ * planes to the peer folder's file (0 where they went as frames), the rank's whole end from its loop's clock to its
+ * `done` sent (rankSeconds), the orchestrator's wait from the last merged submit until every `done` was in
+ * (arrivedSeconds) and its placing of every rank's planes in global order.
  */
 export interface EndOfRunSeconds {
   readSeconds: number[];
   evaluateSeconds: number[];
   threads: number[];
   writeSeconds?: number[];
+  rankSeconds?: number[];
+  arrivedSeconds?: number;
   placeSeconds?: number;
 }
 

@@ -4,12 +4,10 @@
 // arrays in shared memory (the end-of-run arenas of rank-fields.ts). Each value depends on its own cell only, so the
 // planes are bitwise those of one thread. Threads: DSMC_EVAL_THREADS, else at most 8 and the host's cores shared by
 // its ranks, with 256K cells a thread at least (starting a thread costs 30-70 ms).
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { evaluateRange, type EvaluationArrays, type EvaluationSpec } from './field-evaluation.js';
 import { fieldNamesOf } from './fields.js';
+import { onWorker, workerScript } from './worker-run.js';
 
 /** Cells per thread below which another thread does not pay for its start. */
 const MIN_CELLS_PER_THREAD = 256 * 1024;
@@ -28,37 +26,10 @@ export function evaluationThreads(nCells: number, ranksOnHost = 1, env: NodeJS.P
   return Math.max(1, Math.min(MAX_THREADS, cores, Math.floor(nCells / MIN_CELLS_PER_THREAD)));
 }
 
-/** The compiled worker script (under vitest this module runs from src-main/*.ts, the worker from the build in out/). */
-function workerScript(): string {
-  const here = fileURLToPath(new URL('./field-evaluation-worker.js', import.meta.url));
-  if (existsSync(here)) return here;
-  const built = here.replace(/([\\/])src-main([\\/])/, '$1out$1src-main$2');
-  if (existsSync(built)) return built;
-  throw new Error(`the field evaluation worker ${here} is missing: build first (npm run build), or set DSMC_EVAL_THREADS=1`);
-}
-
 /** True when every array of the evaluation lives in shared memory (threads can fill it). */
 export function sharesMemory(a: EvaluationArrays): boolean {
   const arrays = [...Object.values(a.state), a.sums, ...fieldNamesOf(a.fields).map((k) => a.fields[k]!), ...fieldNamesOf(a.errors).map((k) => a.errors[k]!)];
   return arrays.every((x) => x.length === 0 || x.buffer instanceof SharedArrayBuffer);
-}
-
-/** Evaluates cells from..to on a new worker thread; resolves when it is done. */
-function onWorker(script: string, spec: EvaluationSpec, arrays: EvaluationArrays, from: number, to: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { workerData: { spec, arrays, from, to } });
-    let settled = false;
-    const end = (e?: Error) => {
-      if (settled) return;
-      settled = true;
-      void worker.terminate();
-      if (e) reject(e);
-      else resolve();
-    };
-    worker.once('message', (m: { ok: boolean; message?: string }) => end(m.ok ? undefined : new Error(`a field evaluation thread failed: ${m.message}`)));
-    worker.once('error', (e) => end(new Error(`a field evaluation thread failed: ${e.message}`)));
-    worker.once('exit', (code) => end(new Error(`a field evaluation thread stopped (exit ${code}) before it was done`)));
-  });
 }
 
 /**
@@ -73,9 +44,9 @@ export async function evaluateOnThreads(spec: EvaluationSpec, arrays: Evaluation
     evaluateRange(spec, arrays, 0, n);
     return 1;
   }
-  const script = workerScript();
+  const script = workerScript('field-evaluation-worker.js', import.meta.url);
   const bound = (k: number) => Math.floor((n * k) / t);
-  const workers = Array.from({ length: t - 1 }, (_, w) => onWorker(script, spec, arrays, bound(w + 1), bound(w + 2)));
+  const workers = Array.from({ length: t - 1 }, (_, w) => onWorker(script, { spec, arrays, from: bound(w + 1), to: bound(w + 2) }, 'a field evaluation thread'));
   // the workers' failures are awaited below, after this thread's own range
   for (const w of workers) w.catch(() => undefined);
   evaluateRange(spec, arrays, 0, bound(1));

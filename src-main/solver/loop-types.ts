@@ -152,6 +152,8 @@ export interface LoopResult {
   host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; foldSeconds: number; submits: number };
   /** A sampled run: the read-back of its state and (one rank) its evaluation, seconds and threads (run-summary.ts EndOfRunSeconds). */
   endOfRun?: EndOfRunSeconds;
+  /** When the loop's clock stopped (performance.now(), ms; absent where no loop ran): a rank times its end of run from it. */
+  clockStoppedAt?: number;
   /** This rank's surface sums over the sampled steps of the run (bodies' triangles, then the six domain faces). */
   surface: SurfaceSums;
   /** Which kernel sampled (one rank; sample-kernel-choice.ts; absent in a multi-rank run, which uses the pass). */

@@ -207,6 +207,8 @@ export class Simulation {
     this.fieldsAcc = multi ? null : new FieldAccumulator(kase, this.tables, null, (n) => this.endArena?.take(Float64Array, n) ?? new Float64Array(n));
     // one rank, sampled: the end of run's memory, its pages touched while the rest is set up (run() waits for them)
     if (this.fieldsAcc && this.tables.sampling) this.endArena = endOfRunArena(kase, this.tables, this.subdomain.nLocal);
+    // every sampled rank reads its state back at the end: its staging buffers are made now, not then
+    if (this.tables.sampling) this.state.sample.prepareRead();
     this.surface = new SurfaceAccumulator(this.tables.bodies.elements);
     this.particles = multi ? 0 : this.tables.initialParticles;
   }
@@ -967,7 +969,8 @@ export class Simulation {
       options.onProgress?.({ step: this.step, steps: last, particles: this.particles, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
     }
     await totalsPending;
-    const seconds = (performance.now() - t0) / 1000;
+    const clockStoppedAt = performance.now();
+    const seconds = (clockStoppedAt - t0) / 1000;
     steps -= last - this.step; // fewer when stopped and kept (keepOnStop)
     // the sampled fields come back once, after the clock stops: every cell's exact sums and batch means
     const tRead = performance.now();
@@ -1005,6 +1008,7 @@ export class Simulation {
       tables: this.tables,
       host,
       ...(endOfRun ? { endOfRun } : {}),
+      clockStoppedAt,
       surface: this.surface.toSums(this.tables.bodies, this.kase.run.dt),
       sampleKernel: this.sampleChoice.report(),
       ...(this.reactions ? { reactionCounts: [...this.reactions.counts] } : {}),

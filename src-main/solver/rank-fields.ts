@@ -10,7 +10,9 @@ import type { Int3 } from '../cluster/decomposition/types.js';
 import { fieldNamesOf, type Fields } from './fields.js';
 import { PrefaultedArena } from './prefault.js';
 import { SAMPLE_PARTS, partPlanes, sampleLayout, type SampleState } from './sample-buffers.js';
-import { copyOwnedCells, isLocalDense, ownedCellIds, type Subdomain } from './subdomain.js';
+import { copyOwnedCells, ownedCellIds, type Subdomain } from './subdomain.js';
+import type { FieldPlanesFile } from '../cluster/transport/field-planes-file.js';
+import { placeFilePart, placeFilesOnThreads } from './place-planes.js';
 import type { SolverTables } from './tables.js';
 
 /** A rank's fields and standard errors over its cells (its local order): names, then the field planes followed by the error planes. */
@@ -66,14 +68,43 @@ export function placedFieldsArena(kase: Case, t: SolverTables): PrefaultedArena 
 
 /**
  * One rank's part of the placement: its subdomain and what rankFields gave it, the planes as they arrived in frames, or
- * `readPlanes` where they wait in a file (the same host: field-planes-file.ts), which hands plane k to where into(k)
- * says and calls placed(k, plane) after each.
+ * the file they wait in (the same host: field-planes-file.ts).
  */
 export interface PlacedPart {
   sub: Subdomain;
   names: readonly string[];
   planes?: readonly Float64Array[];
-  readPlanes?: (into: (k: number) => Float64Array, placed: (k: number, plane: Float64Array) => void) => void;
+  file?: FieldPlanesFile;
+}
+
+/** Zeroed global planes (from alloc) of every field and its error: fields, errors, and plane k's target (fields first). */
+function globalPlanes(nCells: number, names: readonly string[], alloc: AllocF64): { fields: Fields; errors: Fields; targets: Float64Array[] } {
+  const fields: Record<string, Float64Array> = {};
+  const errors: Record<string, Float64Array> = {};
+  for (const name of names) {
+    fields[name] = alloc(nCells);
+    errors[name] = alloc(nCells);
+  }
+  return { fields: fields as Fields, errors: errors as Fields, targets: [...names.map((n) => fields[n]), ...names.map((n) => errors[n])] };
+}
+
+/** Checks that every rank sent the fields rank 0 sent, and planes of its cell count. */
+function checkParts(parts: readonly PlacedPart[], names: readonly string[]): void {
+  parts.forEach((p, r) => {
+    if (p.names.join(',') !== names.join(',')) throw new Error(`internal: rank ${r} sent the fields ${p.names.join(', ')} where rank 0 sent ${names.join(', ')}`);
+    if (p.file) return;
+    const planes = p.planes ?? [];
+    if (planes.length !== 2 * names.length) throw new Error(`internal: rank ${r} sent ${planes.length} field planes for ${names.length} fields (and their errors)`);
+    planes.forEach((plane) => {
+      if (plane.length !== p.sub.nLocal) throw new Error(`internal: rank ${r} sent a field plane of ${plane.length} cells for its ${p.sub.nLocal}`);
+    });
+  });
+}
+
+/** Places one rank's frames or file into the global planes (targets[k]: plane k, fields then errors). */
+function placePart(grid: Int3, p: PlacedPart, targets: readonly Float64Array[]): void {
+  if (p.file) placeFilePart(grid, p.sub, p.file, targets);
+  else (p.planes ?? []).forEach((plane, k) => copyOwnedCells(plane, p.sub, grid, targets[k]));
 }
 
 /**
@@ -82,34 +113,31 @@ export interface PlacedPart {
  * of global ids (a box spanning x and y), through one scratch plane otherwise.
  */
 export function placeRankFields(grid: Int3, parts: readonly PlacedPart[], alloc: AllocF64 = (n) => new Float64Array(n)): { fields: Fields; errors: Fields } {
-  const nCells = grid[0] * grid[1] * grid[2];
   const names = parts[0]?.names ?? [];
-  const fields: Record<string, Float64Array> = {};
-  const errors: Record<string, Float64Array> = {};
-  for (const name of names) {
-    fields[name] = alloc(nCells);
-    errors[name] = alloc(nCells);
-  }
-  // plane k of a rank: the fields' planes, then their errors'
-  const target = (k: number) => (k < names.length ? fields[names[k]] : errors[names[k - names.length]]);
-  let scratch: Float64Array | null = null;
-  parts.forEach((p, r) => {
-    if (p.names.join(',') !== names.join(',')) throw new Error(`internal: rank ${r} sent the fields ${p.names.join(', ')} where rank 0 sent ${names.join(', ')}`);
-    const n = p.sub.nLocal;
-    if (p.readPlanes) {
-      const dense = isLocalDense(p.sub, grid);
-      p.readPlanes(
-        (k) => (dense ? target(k).subarray(p.sub.cellBase, p.sub.cellBase + n) : (scratch = scratch?.length === n ? scratch : new Float64Array(n))),
-        (k, plane) => { if (!dense) copyOwnedCells(plane, p.sub, grid, target(k)); },
-      );
-      return;
-    }
-    const planes = p.planes ?? [];
-    if (planes.length !== 2 * names.length) throw new Error(`internal: rank ${r} sent ${planes.length} field planes for ${names.length} fields (and their errors)`);
-    planes.forEach((plane) => {
-      if (plane.length !== n) throw new Error(`internal: rank ${r} sent a field plane of ${plane.length} cells for its ${n}`);
-    });
-    planes.forEach((plane, k) => copyOwnedCells(plane, p.sub, grid, target(k)));
-  });
-  return { fields: fields as Fields, errors: errors as Fields };
+  checkParts(parts, names);
+  const { fields, errors, targets } = globalPlanes(grid[0] * grid[1] * grid[2], names, alloc);
+  for (const p of parts) placePart(grid, p, targets);
+  return { fields, errors };
+}
+
+/**
+ * placeRankFields with the ranks' files read on worker threads at once (place-planes-threads.ts), each into its own
+ * cells of the global planes in shared memory (alloc's, else fresh shared memory); frames, and a single file, on this
+ * thread. Bitwise the same planes: every cell comes from the one rank that owns it.
+ */
+export async function placeRankFieldsOnThreads(grid: Int3, parts: readonly PlacedPart[], threads: number, alloc: AllocF64 = (n) => new Float64Array(n)): Promise<{ fields: Fields; errors: Fields }> {
+  const files = parts.filter((p) => p.file);
+  if (threads < 2 || files.length < 2) return placeRankFields(grid, parts, alloc);
+  const names = parts[0]?.names ?? [];
+  checkParts(parts, names);
+  const shared = (n: number) => {
+    const a = alloc(n);
+    return a.buffer instanceof SharedArrayBuffer ? a : new Float64Array(new SharedArrayBuffer(8 * n));
+  };
+  const { fields, errors, targets } = globalPlanes(grid[0] * grid[1] * grid[2], names, shared);
+  const reading = placeFilesOnThreads(grid, files.map((p) => ({ sub: p.sub, file: p.file! })), targets, threads);
+  reading.catch(() => undefined); // awaited below, after the frames are placed here
+  for (const p of parts) if (!p.file) placePart(grid, p, targets);
+  await reading;
+  return { fields, errors };
 }

@@ -240,8 +240,14 @@ async function main(ch: RankChannel): Promise<boolean> {
     const planesFile = fields && ch.peerFolder ? writeFieldPlanes(ch.peerFolder, ch.rank, fields.planes) : null;
     const writeSeconds = planesFile ? (performance.now() - tWrite) / 1000 : 0;
     // where this rank's end of the run went (the orchestrator's summary: endOfRun)
-    const endOfRun = fields ? { readSeconds: result.endOfRun?.readSeconds[0] ?? 0, evaluateSeconds: fieldsSeconds, threads: fields.threads, writeSeconds } : null;
+    const endOfRun = fields
+      ? { readSeconds: result.endOfRun?.readSeconds[0] ?? 0, evaluateSeconds: fieldsSeconds, threads: fields.threads, writeSeconds, rankSeconds: (performance.now() - (result.clockStoppedAt ?? tFields)) / 1000 }
+      : null;
     const sampleFrames = fields && !planesFile ? fields.planes : [];
+    // the exact surface sums go as their bytes, the last frame (as decimal strings in the JSON they cost the wedge's
+    // orchestrator about a second to parse and add)
+    const totals = sim.surface.totals;
+    const frames: ArrayBufferView[] = [...sampleFrames, new Uint8Array(totals.buffer, totals.byteOffset, totals.byteLength)];
     await ch.send({
       type: 'done',
       summary: {
@@ -255,7 +261,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         split: sim.splitStats(),
         balanceSeconds, relayoutSeconds: sim.relayoutSeconds, relayoutRounds: sim.relayoutRounds, balanceParts: { ...balanceParts, ...sim.relayoutParts },
         // exact integer surface sums (decimal strings: JSON has no 64-bit integers); the orchestrator adds them up
-        surface: { totals: Array.from(sim.surface.totals, (x) => x.toString()), sampledSteps: sim.surface.sampledSteps },
+        surface: { frame: frames.length - 1, sampledSteps: sim.surface.sampledSteps },
         ...(result.reactionCounts ? { reactionCounts: result.reactionCounts } : {}),
         ...(result.sampleKernel ? { sampleKernel: definedMembers(result.sampleKernel) } : {}),
         sampleCounters: { ...result.sampleCounters },
@@ -264,8 +270,8 @@ async function main(ch: RankChannel): Promise<boolean> {
         ...(endOfRun ? { endOfRun } : {}),
         subdomain: { cellBase: sim.subdomain.cellBase, nLocal: sim.subdomain.nLocal },
       },
-      frameBytes: sampleFrames.map((f) => f.byteLength),
-    }, sampleFrames);
+      frameBytes: frames.map((f) => f.byteLength),
+    }, frames);
     // the orchestrator acknowledges once every rank's `done` is in; then nothing of this rank is still in flight
     return await ch.receive('done-ack', DONE_ACK_TIMEOUT_MS).then(() => true, () => false);
   } finally {

@@ -11,6 +11,7 @@
 import { runFieldNames, speciesFieldCount } from '../common/field-names.js';
 import { makeBuffer, makeBufferWith } from './gpu/buffers.js';
 import { CloseParams, SAMPLE_MOMENTS, UNIFORM_TABLES } from './gpu/struct-layouts.js';
+import { prefaultEnabled } from './prefault.js';
 
 const UNIFORM = 0x40 | 0x08; // UNIFORM | COPY_DST
 
@@ -65,6 +66,14 @@ export class SampleBuffers {
   readonly closeMasses: GPUBuffer;
   readonly closeModes: GPUBuffer;
   private nLocal: number;
+  /**
+   * The read's staging buffers (SAMPLE_PARTS order, then the flag) for nLocal cells, kept from read to read: made at the
+   * set-up (prepareRead) they spare the end of a run their creation (host memory the driver pins: 0.4 s and more for a
+   * rank's half gigabyte on an H100 host, docs/PERFORMANCE.md).
+   */
+  private staging: GPUBuffer[] | null = null;
+  /** True while a read maps the kept staging buffers (a read meanwhile takes fresh ones). */
+  private reading = false;
 
   /**
    * Zeroed state for nLocal cells (4-byte stubs when the case samples nothing). modes: per species its rotational
@@ -98,6 +107,7 @@ export class SampleBuffers {
   /** Replaces the state by zeroed state for nLocal cells (a rebalance; write() fills it after). */
   reallocate(nLocal: number): void {
     for (const b of this.parts()) b.destroy();
+    this.dropStaging();
     this.nLocal = nLocal;
     [this.runLo, this.runHi, this.blockLo, this.blockHi, this.welford] = this.allocate(nLocal);
   }
@@ -113,15 +123,16 @@ export class SampleBuffers {
     // blockEmpty: the open block was just closed (its sums are zero): its two parts need no read
     const wanted = SAMPLE_PARTS.map((p) => partPlanes(p, this.layout) * n > 0 && !(options.blockEmpty && p.startsWith('block')));
     const enc = this.device.createCommandEncoder({ label: 'sample-read' });
-    const staging = (label: string, bytes: number) => this.device.createBuffer({ label: `readback:${label}`, size: bytes, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
+    const kept = !this.reading;
+    const stagingSet = kept ? this.stagingBuffers() : this.makeStaging();
+    if (kept) this.reading = true;
     const parts = SAMPLE_PARTS.map((p, k) => {
       if (!wanted[k]) return null;
       const bytes = 4 * partPlanes(p, this.layout) * n;
-      const b = staging(`sample.${p}`, bytes);
-      enc.copyBufferToBuffer(buffers[k], 0, b, 0, bytes);
-      return b;
+      enc.copyBufferToBuffer(buffers[k], 0, stagingSet[k], 0, bytes);
+      return stagingSet[k];
     });
-    const flag = staging('sample.flags', 4);
+    const flag = stagingSet[SAMPLE_PARTS.length];
     enc.copyBufferToBuffer(this.flags, 0, flag, 0, 4);
     this.device.queue.submit([enc.finish()]);
     const all = [...parts.filter((b): b is GPUBuffer => b !== null), flag];
@@ -143,11 +154,36 @@ export class SampleBuffers {
         welford: new Float32Array(words(4)),
       };
     const overflow = new Uint32Array(flag.getMappedRange())[0] !== 0;
-    for (const b of all) {
-      b.unmap();
-      b.destroy();
-    }
+    for (const b of all) b.unmap();
+    if (kept) this.reading = false;
+    // fresh buffers of a read beside another, or kept ones dropped while this read ran (the cell count changed)
+    if (!kept || this.staging !== stagingSet) for (const b of stagingSet) b.destroy();
     return { state, overflow };
+  }
+
+  /** Makes the read's staging buffers now (the set-up), unless DSMC_PREFAULT=0 (then the first read makes them). */
+  prepareRead(): void {
+    if (this.enabled && prefaultEnabled()) this.stagingBuffers();
+  }
+
+  /** The kept staging buffers for this many cells (made on first use). */
+  private stagingBuffers(): GPUBuffer[] {
+    this.staging ??= this.makeStaging();
+    return this.staging;
+  }
+
+  /** Staging buffers (MAP_READ | COPY_DST) of every part for nLocal cells, and one for the flag. */
+  private makeStaging(): GPUBuffer[] {
+    const n = this.enabled ? this.nLocal : 0;
+    const staging = (label: string, bytes: number) => this.device.createBuffer({ label: `readback:${label}`, size: Math.max(4, bytes), usage: 0x0001 | 0x0008 });
+    return [...SAMPLE_PARTS.map((p) => staging(`sample.${p}`, 4 * partPlanes(p, this.layout) * n)), staging('sample.flags', 4)];
+  }
+
+  /** Frees the kept staging buffers (the cell count changes, or the state goes). */
+  private dropStaging(): void {
+    // a read in flight destroys them once it has unmapped them
+    if (!this.reading) for (const b of this.staging ?? []) b.destroy();
+    this.staging = null;
   }
 
   /** Writes a host state of this many cells to the GPU (resume, rebalance). */
@@ -169,6 +205,7 @@ export class SampleBuffers {
 
   /** Frees every buffer. */
   destroy(): void {
+    this.dropStaging();
     for (const b of [...this.parts(), this.flags, this.closeParams, this.closeMasses, this.closeModes]) b.destroy();
   }
 }

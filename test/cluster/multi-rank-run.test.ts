@@ -44,9 +44,13 @@ const PERIODIC = ['collide-box', '--set', 'grid.cells=[12,10,8]', '--set', 'run.
 const CHANNEL = ['free-stream', '--set', 'grid.cells=[16,6,4]', '--set', 'run.steps=100', '--set', 'sampling.start=50',
   '--set', 'boundaries.ymin={"type":"diffuse","temperature":500}', '--set', 'boundaries.ymax={"type":"diffuse","temperature":300,"velocity":[200,0,0]}'];
 
+// a block in the channel: its surface loads are summed exactly over the ranks (the sums travel as 64-bit integers)
+const BODY = [...CHANNEL, '--set', 'bodies=[{"name":"block","shape":{"type":"box","min":[0.021,0.0061,0.0041],"max":[0.033,0.017,0.0119]},"surface":{"model":"diffuse","temperature":400}}]'];
+
 describe.each([
   ['periodic box', PERIODIC, [['slab', 2], ['rcb', 4]]],
   ['walled inflow/outflow channel', CHANNEL, [['block', 2], ['slab', 4]]],
+  ['channel with a block', BODY, [['rcb', 3]]],
 ] as const)('dsmc run --ranks: %s', (_name, caseArgs, layouts) => {
   let one: Record<string, unknown>;
   beforeAll(async () => {
@@ -62,6 +66,8 @@ describe.each([
     expect(typeof many.loadNonUniformity).toBe('number');
     expect(many.samples).toBe(one.samples);
     expect(many.fieldsSha256).toBe(one.fieldsSha256);
+    expect(many.surface).toEqual(one.surface);
+    if (caseArgs === BODY) expect((many.surface as { bodies: { drag: number }[] }).bodies[0].drag).not.toBe(0);
     // the sampled fields after the loop (read back, evaluated; here also sent and placed), timed on either path
     for (const s of [one, many]) expect((s.host as { foldSeconds: number }).foldSeconds).toBeGreaterThan(0);
     // where it went: one rank read back and evaluated; every rank of several too, then their planes placed

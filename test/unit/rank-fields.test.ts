@@ -1,12 +1,17 @@
 // The end of a sampled multi-rank run (rank-fields.ts): every rank's fields and standard errors, computed from its own
 // cells' sampling state and placed in global order, are bitwise those of the whole grid's state folded and evaluated at
 // once, for a mixture with cut cells (per-species fields, gas-volume scaling by global cell id); a rank that sent other
-// fields is refused.
+// fields is refused. Planes read from the ranks' files on worker threads (one host) are placed bitwise as frames are,
+// with frames and files mixed; a short file fails the placing with its name.
+import { mkdtempSync, rmSync, truncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeFieldPlanes } from '../../src-main/cluster/transport/field-planes-file.js';
 import { decompose } from '../../src-main/cluster/decomposition/decompose.js';
 import { FieldAccumulator } from '../../src-main/solver/field-accumulator.js';
 import { fieldsSha256 } from '../../src-main/solver/fields.js';
-import { placeRankFields, rankFields } from '../../src-main/solver/rank-fields.js';
+import { placeRankFields, placeRankFieldsOnThreads, rankFields } from '../../src-main/solver/rank-fields.js';
 import { SAMPLE_PARTS, emptySampleState, sampleLayout } from '../../src-main/solver/sample-buffers.js';
 import { subdomainOf } from '../../src-main/solver/subdomain.js';
 import { buildTables } from '../../src-main/solver/tables.js';
@@ -52,5 +57,25 @@ describe('rank fields placed in global order', () => {
     const parts = await Promise.all(states.map(async (s, r) => ({ sub: subs[r], ...await rankFields(kase, t, subs[r], s, counters) })));
     parts[2] = { ...parts[2], names: parts[2].names.slice(1) };
     expect(() => placeRankFields(kase.grid.cells, parts)).toThrow(/rank 2 sent the fields/);
+  });
+
+  it('are placed from the ranks\' files on threads bitwise as from frames, frames and files mixed', async () => {
+    const parts = await Promise.all(states.map(async (s, r) => ({ sub: subs[r], ...await rankFields(kase, t, subs[r], s, counters) })));
+    const framed = placeRankFields(kase.grid.cells, parts);
+    const dir = mkdtempSync(join(tmpdir(), 'place-'));
+    try {
+      for (const [threads, framedRank] of [[3, -1], [2, 1]] as const) {
+        const mixed = parts.map((p, r) => (r === framedRank ? p : { sub: p.sub, names: p.names, file: writeFieldPlanes(dir, r, p.planes)! }));
+        const placed = await placeRankFieldsOnThreads(kase.grid.cells, mixed, threads);
+        expect(placed.fields.n.buffer).toBeInstanceOf(SharedArrayBuffer);
+        expect(fieldsSha256(placed.fields)).toBe(fieldsSha256(framed.fields));
+        expect(fieldsSha256(placed.errors)).toBe(fieldsSha256(framed.errors));
+      }
+      const files = parts.map((p, r) => ({ sub: p.sub, names: p.names, file: writeFieldPlanes(dir, r, p.planes)! }));
+      truncateSync(files[2].file.path, 16);
+      await expect(placeRankFieldsOnThreads(kase.grid.cells, files, 3)).rejects.toThrow(/a field planes reading thread failed: the field planes file .*fields-2\.f64 ends after 16 bytes/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,7 +8,8 @@ import { FieldAccumulator, closeCounters } from '../../solver/field-accumulator.
 import { blockSubmits, blockUnitSteps, countStep, samplesAt, type BlockPlan } from '../../solver/submit-plan.js';
 import type { BatchReport, StepStats } from '../../solver/loop-types.js';
 import type { PrefaultedArena } from '../../solver/prefault.js';
-import { placeRankFields, placedFieldsArena, type PlacedPart } from '../../solver/rank-fields.js';
+import { placeRankFieldsOnThreads, placedFieldsArena, type PlacedPart } from '../../solver/rank-fields.js';
+import { placingThreads } from '../../solver/place-planes.js';
 import type { Subdomain } from '../../solver/subdomain.js';
 import { buildTables } from '../../solver/tables.js';
 import { loadNonUniformity } from '../decomposition/load.js';
@@ -36,6 +37,8 @@ export class RunAssembler {
   foldSeconds = 0;
   /** Of foldSeconds: placing the ranks' planes in global order (reading them from their files where they wait there). */
   placeSeconds = 0;
+  /** Of foldSeconds: from the last merged submit until every rank's `done` was in (doneArrived). */
+  arrivedSeconds = 0;
   /** When the latest submit was merged from every rank (performance.now()). */
   private lastMergedAt: number | null = null;
   /** Where the placed planes go (sampled runs): prefaulted while the ranks run. */
@@ -134,13 +137,20 @@ export class RunAssembler {
     const t = this.lastMergedAt ?? performance.now();
     await this.placedArena?.touched;
     const tPlace = performance.now();
-    const placed = placeRankFields(this.kase.grid.cells, parts.map((p, rank) => {
+    const placing = parts.map((p, rank) => {
       if (!p) throw new Error(`internal: rank ${rank} sent no fields where the others did`);
       return { sub: this.subdomains[rank], ...p };
-    }), this.placedArena?.f64());
+    });
+    // the ranks' files (one host) read at once, one thread each
+    const placed = await placeRankFieldsOnThreads(this.kase.grid.cells, placing, placingThreads(placing.filter((p) => p.file).length), this.placedArena?.f64());
     this.fields.usePlaced(placed.fields, placed.errors);
     this.placeSeconds += (performance.now() - tPlace) / 1000;
     this.foldSeconds += (performance.now() - t) / 1000;
+  }
+
+  /** Notes that every rank's `done` is in (the end of a run's arrivedSeconds). */
+  doneArrived(): void {
+    if (this.lastMergedAt !== null) this.arrivedSeconds = (performance.now() - this.lastMergedAt) / 1000;
   }
 
   /** The ranks' subdomains in force. */

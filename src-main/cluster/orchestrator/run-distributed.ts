@@ -18,7 +18,7 @@ import { summarize } from '../../solver/summary.js';
 import { compositionSummary } from '../../solver/composition-summary.js';
 import type { SampleCounters } from '../../solver/field-accumulator.js';
 import { frameAs } from '../transport/message-codec.js';
-import { readFieldPlanes, type FieldPlanesFile } from '../transport/field-planes-file.js';
+import type { FieldPlanesFile } from '../transport/field-planes-file.js';
 import type { LiveFieldSource } from '../../solver/loop-types.js';
 import type { PhaseTotals } from '../../solver/gpu/phase-timer.js';
 import type { ParticleTotals } from '../../solver/phases/conservation.js';
@@ -142,7 +142,7 @@ interface RankDone {
   /** Where the rank wrote those planes instead of sending them (the run's peer folder: field-planes-file.ts). */
   fieldsFile?: FieldPlanesFile;
   /** Its end of a sampled run: seconds reading back, evaluating (on `threads` threads) and writing the planes' file (absent from older ranks). */
-  endOfRun?: { readSeconds: number; evaluateSeconds: number; threads: number; writeSeconds: number };
+  endOfRun?: { readSeconds: number; evaluateSeconds: number; threads: number; writeSeconds: number; rankSeconds?: number };
   start: ParticleTotals;
   end: ParticleTotals;
   capacity: number;
@@ -157,8 +157,8 @@ interface RankDone {
   relayoutRounds?: number;
   /** Where the balancing seconds went (rank-main balanceParts, Simulation.relayoutParts; absent from older ranks). */
   balanceParts?: Record<string, number>;
-  /** The rank's exact surface sums as decimal integers, and the sampled steps they cover. */
-  surface: { totals: string[]; sampledSteps: number };
+  /** Which of the message's frames holds the rank's exact surface sums (64-bit integers), and the sampled steps they cover. */
+  surface: { frame: number; sampledSteps: number };
   /** Reacting runs: how many times each reaction happened on the rank. */
   reactionCounts?: number[];
   /** Sampled runs: which kernel sampled the rank and why (absent from older ranks). */
@@ -355,25 +355,31 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     configured = true;
     await guarded(channel.collect('ready', ranks.map((r) => r.rank), 600_000), group.outcome);
     const done = await guarded(channel.collect('done', ranks.map((r) => r.rank)), group.outcome);
+    assembler.doneArrived();
     // every `done` is in: the ranks may exit at once (without it they wait a moment for their last messages to leave)
     await Promise.all(ranks.map((r) => channel.send(r.rank, { type: 'done-ack' }).catch(() => undefined)));
-    outcome = await group.outcome;
-    if (outcome.status === 'cancelled') throw new RunCancelled(outcome.reason);
-    if (outcome.status === 'failed') throw new Error(outcome.failure.message);
     const dones = ranks.map((r) => done.get(r.rank)!.message.summary as unknown as RankDone);
-    await assembler.finish(ranks.map((r, k) => {
+    const surfaces = ranks.map((r, k) => surfaceTotalsOf(done.get(r.rank)!.frames, dones[k], r.rank));
+    // the planes are placed while the ranks exit (freeing a GPU's buffers and the host's arenas takes a while)
+    const placing = assembler.finish(ranks.map((r, k) => {
       const m = done.get(r.rank)!;
       const names = dones[k].fieldNames ?? [];
       const file = dones[k].fieldsFile;
       if (file) {
         const f = checkedPlanesFile(file, r.rank, names.length, peerFolder?.path ?? null);
-        return { names, readPlanes: (into, placed) => readFieldPlanes(f, into, placed) };
+        return { names, file: f };
       }
-      return m.frames.length > 0 ? { names, planes: m.frames.map((x) => frameAs(x, Float64Array)) } : null;
+      const planes = m.frames.filter((_, i) => i !== dones[k].surface.frame);
+      return planes.length > 0 ? { names, planes: planes.map((x) => frameAs(x, Float64Array)) } : null;
     }));
+    placing.catch(() => undefined); // awaited below, once the ranks' outcome is known
+    outcome = await group.outcome;
+    if (outcome.status === 'cancelled') throw new RunCancelled(outcome.reason);
+    if (outcome.status === 'failed') throw new Error(outcome.failure.message);
+    await placing;
     // the ranks' counters include their warm-up's passes; they agree with each other by construction
     if (dones[0].sampleCounters) assembler.fields.counters = { ...dones[0].sampleCounters };
-    const run = finishRun(c, tables, o, assembler, balance?.decomposition ?? decomposition, ranks, dones, warmup, keep.wanted);
+    const run = finishRun(c, tables, o, assembler, balance?.decomposition ?? decomposition, ranks, dones, surfaces, warmup, keep.wanted);
     if (balance) run.summary.rebalances = balance.events;
     run.summary.balance = {
       reason: plan.reason, rebalancePercent: plan.rebalancePercent, ...(balance ? { by: balance.by, ...(balance.cellWeight !== undefined ? { cellWeight: balance.cellWeight } : {}) } : {}), checks: balance?.checks ?? 0,
@@ -413,6 +419,13 @@ function checkedPlanesFile(file: FieldPlanesFile, rank: number, fields: number, 
   return file;
 }
 
+/** A rank's exact surface sums from the frame its `done` names (64-bit integers, one per element and quantity). */
+function surfaceTotalsOf(frames: readonly Uint8Array[], done: RankDone, rank: number): BigInt64Array {
+  const k = done.surface?.frame;
+  if (typeof k !== 'number' || !(k >= 0 && k < frames.length)) throw new Error(`internal: rank ${rank}'s done names frame ${k} for its surface sums; it sent ${frames.length}`);
+  return frameAs(frames[k], BigInt64Array);
+}
+
 /**
  * The steps every rank's loop ran: the planned ones, or fewer after a stop and keep (`kept`). Ranks that ran different
  * counts would have broken the agreement of stop-and-keep.ts: an internal error, never a result.
@@ -424,7 +437,7 @@ function stepsRun(dones: RankDone[], planned: number, kept: boolean): number {
 }
 
 /** The summary of a finished multi-rank run (or one stopped and kept: `kept`). */
-function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunAssembler, d: Decomposition, ranks: LaunchedRank[], dones: RankDone[], warmup: number, kept: boolean): DistributedRun {
+function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunAssembler, d: Decomposition, ranks: LaunchedRank[], dones: RankDone[], surfaces: BigInt64Array[], warmup: number, kept: boolean): DistributedRun {
   // the steps this process was to run (a resumed run's: those after its checkpoint), as on one rank
   const planned = o.resume ? o.resume.loop.blockPlan.from + o.resume.loop.blockPlan.steps - o.resume.loop.step : c.run.steps;
   const steps = stepsRun(dones, planned, kept);
@@ -444,7 +457,7 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
   const gpuBytes = dones.reduce((s, x) => s + x.gpuBytes, 0);
   // every rank saw the hits in its own cells: the exact integer sums add up to the one-rank totals
   const surface = new SurfaceAccumulator(tables.bodies.elements);
-  for (const x of dones) surface.merge({ totals: BigInt64Array.from(x.surface.totals, (v) => BigInt(v)), sampledSteps: x.surface.sampledSteps });
+  dones.forEach((x, k) => surface.merge({ totals: surfaces[k], sampledSteps: x.surface.sampledSteps }));
   surface.sampledSteps = dones[0].surface.sampledSteps;
   const surfaceSums = surface.toSums(tables.bodies, c.run.dt);
   const result: LoopResult = {
@@ -474,7 +487,7 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
   if (ends.every((x) => x !== undefined)) {
     summary.endOfRun = {
       readSeconds: ends.map((x) => x.readSeconds), evaluateSeconds: ends.map((x) => x.evaluateSeconds), threads: ends.map((x) => x.threads),
-      writeSeconds: ends.map((x) => x.writeSeconds), placeSeconds: a.placeSeconds,
+      writeSeconds: ends.map((x) => x.writeSeconds), rankSeconds: ends.map((x) => x.rankSeconds ?? 0), arrivedSeconds: a.arrivedSeconds, placeSeconds: a.placeSeconds,
     };
   }
   return { summary, assembler: a, decomposition: d, ranks, rankPhases: dones.map((x, rank) => ({ rank, phases: x.phases })), rankSteps: a.rankSteps, tables, surface: surfaceSums,

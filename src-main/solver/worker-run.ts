@@ -1,0 +1,46 @@
+// One piece of host work on a worker thread of its own (the end of a sampled run: field-evaluation-threads.ts,
+// place-planes.ts): the compiled worker script found beside its module (under vitest, whose modules run from
+// src-main/*.ts, the one the build put in out/), started with its data, awaited until it says it is done.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/** The compiled worker script `fileName` beside the module at `moduleUrl` (import.meta.url), else its build in out/. */
+export function workerScript(fileName: string, moduleUrl: string): string {
+  const here = fileURLToPath(new URL(`./${fileName}`, moduleUrl));
+  if (existsSync(here)) return here;
+  const built = here.replace(/([\\/])src-main([\\/])/, '$1out$1src-main$2');
+  if (existsSync(built)) return built;
+  throw new Error(`the worker script ${here} is missing: build first (npm run build)`);
+}
+
+/** What a worker posts when it is done: ok, or the reason it failed. */
+export type WorkerAnswer = { ok: true } | { ok: false; message: string };
+
+/** Runs `script` on a new worker thread with `data`; resolves when it answers ok, rejects naming `what` otherwise. */
+export function onWorker(script: string, data: unknown, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(script, { workerData: data });
+    let settled = false;
+    const end = (e?: Error) => {
+      if (settled) return;
+      settled = true;
+      void worker.terminate();
+      if (e) reject(e);
+      else resolve();
+    };
+    worker.once('message', (m: WorkerAnswer) => end(m.ok ? undefined : new Error(`${what} failed: ${m.message}`)));
+    worker.once('error', (e) => end(new Error(`${what} failed: ${e.message}`)));
+    worker.once('exit', (code) => end(new Error(`${what} stopped (exit ${code}) before it was done`)));
+  });
+}
+
+/** Runs `work` in a worker and posts its answer to the thread that started it. */
+export function answerWhenDone(post: (a: WorkerAnswer) => void, work: () => void): void {
+  try {
+    work();
+    post({ ok: true });
+  } catch (e) {
+    post({ ok: false, message: e instanceof Error ? e.message : String(e) });
+  }
+}
