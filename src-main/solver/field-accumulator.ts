@@ -98,6 +98,17 @@ export function evaluationSpec(kase: Case, t: SolverTables, nCells: number, coun
   };
 }
 
+/** The state where it lives in shared memory, else a copy in shared memory (threads can read it). */
+function sharedState(s: SampleState): SampleState {
+  const copy = <T extends Uint32Array<ArrayBuffer> | Float32Array<ArrayBuffer>>(a: T): T => {
+    if (a.buffer instanceof SharedArrayBuffer) return a;
+    const c = new (a.constructor as { new (b: SharedArrayBuffer): T })(new SharedArrayBuffer(a.byteLength));
+    c.set(a);
+    return c;
+  };
+  return { runLo: copy(s.runLo), runHi: copy(s.runHi), blockLo: copy(s.blockLo), blockHi: copy(s.blockHi), welford: copy(s.welford) };
+}
+
 /** `a` where it lives in shared memory, else a zeroed shared array of its length. */
 function sharedOr(a: Float64Array): Float64Array {
   return a.buffer instanceof SharedArrayBuffer ? a : new Float64Array(new SharedArrayBuffer(8 * a.length));
@@ -203,7 +214,7 @@ export class FieldAccumulator {
   /**
    * The run's fields and standard errors at once, the cells split over `threads` threads (field-evaluation-threads.ts;
    * bitwise those of fields() and errors()): the end of a sampled run. Its planes come from the allocator where it gives
-   * shared memory (an arena), else from fresh shared memory; one thread where the state is not in shared memory.
+   * shared memory (an arena), else from fresh shared memory; a state outside shared memory is copied into it first.
    * `threads` says how many evaluated (0: fields placed from the ranks).
    */
   async evaluate(threads: number): Promise<{ fields: Fields; errors: Fields; threads: number }> {
@@ -214,7 +225,8 @@ export class FieldAccumulator {
     // threads fill shared memory only: past the arena's end (or without one) their planes come from fresh shared memory
     const alloc = threads > 1 ? (m: number) => sharedOr(given(m)) : given;
     const arrays: EvaluationArrays = {
-      state: this.state,
+      // a state outside shared memory (arenas off, or a rebalanced rank's state past its arena) is copied into it
+      state: threads > 1 ? sharedState(this.state) : this.state,
       sums: alloc(t.sampling ? sampleLayout(t).moments * t.species.length * N : 0),
       fields: blankFields(this.kase, t, N, alloc),
       errors: blankFields(this.kase, t, N, alloc),

@@ -1,7 +1,7 @@
 // The end of a sampled run evaluates its cells on worker threads over shared memory (field-evaluation-threads.ts):
 // the fields and standard errors are bitwise those of one thread, for the whole grid of a mixture with cut cells, for a
 // rank's cells (gas volume by global cell id) and for a gas with rotation and vibration; the workers really run (the
-// threads used are counted); arrays outside shared memory fall back to one thread; a failing range fails the call;
+// threads used are counted); a state outside shared memory is copied into it; a failing range fails the call;
 // DSMC_EVAL_THREADS is checked.
 import { describe, expect, it } from 'vitest';
 import { decompose } from '../../src-main/cluster/decomposition/decompose.js';
@@ -84,12 +84,14 @@ describe('fields evaluated on worker threads', () => {
     }
   });
 
-  it('fall back to one thread where the arrays are not shared', async () => {
+  it('copy a state outside shared memory into it and still use the threads', async () => {
     const t = buildTables(mixture);
     const { fresh } = accumulators(mixture, t);
+    expect(fresh.state.runLo.buffer).not.toBeInstanceOf(SharedArrayBuffer);
     const got = await fresh.evaluate(4);
-    expect(got.threads).toBe(1);
+    expect(got.threads).toBe(4);
     expect(fieldsSha256(got.fields)).toBe(fieldsSha256(fresh.fields()));
+    expect(fieldsSha256(got.errors)).toBe(fieldsSha256(fresh.errors()));
   });
 
   it('fail when a range fails, with the reason', async () => {
