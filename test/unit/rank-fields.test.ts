@@ -3,7 +3,7 @@
 // once, for a mixture with cut cells (per-species fields, gas-volume scaling by global cell id); a rank that sent other
 // fields is refused. Planes read from the ranks' files on worker threads (one host) are placed bitwise as frames are,
 // with frames and files mixed; a short file fails the placing with its name.
-import { mkdtempSync, rmSync, truncateSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -64,16 +64,18 @@ describe('rank fields placed in global order', () => {
     const framed = placeRankFields(kase.grid.cells, parts);
     const dir = mkdtempSync(join(tmpdir(), 'place-'));
     try {
-      for (const [threads, framedRank] of [[3, -1], [2, 1]] as const) {
+      for (const [threads, framedRank] of [[3, -1], [2, 1], [7, -1]] as const) {
         const mixed = parts.map((p, r) => (r === framedRank ? p : { sub: p.sub, names: p.names, file: writeFieldPlanes(dir, r, p.planes)! }));
         const placed = await placeRankFieldsOnThreads(kase.grid.cells, mixed, threads);
         expect(placed.fields.n.buffer).toBeInstanceOf(SharedArrayBuffer);
         expect(fieldsSha256(placed.fields)).toBe(fieldsSha256(framed.fields));
         expect(fieldsSha256(placed.errors)).toBe(fieldsSha256(framed.errors));
+        expect(readdirSync(dir)).toEqual([]); // every file removed once placed
       }
       const files = parts.map((p, r) => ({ sub: p.sub, names: p.names, file: writeFieldPlanes(dir, r, p.planes)! }));
       truncateSync(files[2].file.path, 16);
-      await expect(placeRankFieldsOnThreads(kase.grid.cells, files, 3)).rejects.toThrow(/a field planes reading thread failed: the field planes file .*fields-2\.f64 ends after 16 bytes/);
+      await expect(placeRankFieldsOnThreads(kase.grid.cells, files, 5)).rejects.toThrow(/a field planes reading thread failed: the field planes file .*fields-2\.f64 ends after 16 bytes/);
+      expect(readdirSync(dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -36,15 +36,18 @@ export function writeFieldPlanes(folder: string, rank: number, planes: readonly 
 }
 
 /**
- * Reads the planes of a rank's file in order: plane k is handed to `into(k)`, which returns where its bytes go (a
- * place in the global planes, or a scratch plane), then `placed(k, plane)` is called with it. The file is removed
- * after; an error names the file.
+ * Reads the planes of a rank's file in order (`which`: only those planes, default all; threads read parts of one file
+ * at once): plane k is handed to `into(k)`, which returns where its bytes go (a place in the global planes, or a
+ * scratch plane), then `placed(k, plane)` is called with it. The file is removed after unless `keep` (the caller
+ * removes it once every part is read: removeFieldPlanes); an error names the file.
  */
-export function readFieldPlanes(file: FieldPlanesFile, into: (k: number) => Float64Array, placed: (k: number, plane: Float64Array) => void): void {
+export function readFieldPlanes(file: FieldPlanesFile, into: (k: number) => Float64Array, placed: (k: number, plane: Float64Array) => void,
+  which: readonly number[] = file.bytes.map((_, k) => k), keep = false): void {
   const fd = openSync(file.path, 'r');
   try {
-    let position = 0;
-    file.bytes.forEach((n, k) => {
+    for (const k of which) {
+      const n = file.bytes[k];
+      const position = file.bytes.slice(0, k).reduce((s, b) => s + b, 0);
       const plane = into(k);
       if (plane.byteLength !== n) throw new Error(`internal: plane ${k} of ${file.path} holds ${n} bytes, its place ${plane.byteLength}`);
       const bytes = new Uint8Array(plane.buffer, plane.byteOffset, n);
@@ -53,11 +56,15 @@ export function readFieldPlanes(file: FieldPlanesFile, into: (k: number) => Floa
         if (got === 0) throw new Error(`the field planes file ${file.path} ends after ${position + at} bytes; ${file.bytes.reduce((s, b) => s + b, 0)} were written`);
         at += got;
       }
-      position += n;
       placed(k, plane);
-    });
+    }
   } finally {
     closeSync(fd);
-    rmSync(file.path, { force: true });
+    if (!keep) removeFieldPlanes(file);
   }
+}
+
+/** Removes a rank's planes file (read whole, or given up). */
+export function removeFieldPlanes(file: FieldPlanesFile): void {
+  rmSync(file.path, { force: true });
 }
