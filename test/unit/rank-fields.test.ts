@@ -74,7 +74,7 @@ describe('rank fields placed in global order', () => {
       }
       const files = parts.map((p, r) => ({ sub: p.sub, names: p.names, file: writeFieldPlanes(dir, r, p.planes)! }));
       truncateSync(files[2].file.path, 16);
-      await expect(placeRankFieldsOnThreads(kase.grid.cells, files, 5)).rejects.toThrow(/a field planes reading thread failed: the field planes file .*fields-2\.f64 ends after 16 bytes/);
+      await expect(placeRankFieldsOnThreads(kase.grid.cells, files, 5)).rejects.toThrow(/a field planes reading thread failed: the field planes file .*fields-2\.f64 ends after \d+ bytes/); // whichever of its readers fails first
       expect(readdirSync(dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
