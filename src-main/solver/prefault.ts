@@ -5,7 +5,8 @@
 // waits for `touched` before its clock starts: touching pages while the GPUs ran slowed the 4-rank box's exchange by a
 // quarter (docs/PERFORMANCE.md, twelfth session). The worker adds 0 atomically to one word a page, so it never changes
 // what the caller wrote; an arena whose worker cannot start still works, its pages fault when first written. The arena
-// never runs out: past its end, take() gives fresh arrays. DSMC_PREFAULT=0 turns arenas off (fresh arrays, as before).
+// never runs out: past its end, take() gives fresh arrays. DSMC_PREFAULT=0 turns arenas off (fresh arrays, as before),
+// and the read-back's staging buffers are then made at the end (sample-buffers.ts prepareRead).
 
 import { Worker } from 'node:worker_threads';
 
@@ -20,7 +21,7 @@ for (let i = 0; i < words.length; i += ${PAGE_BYTES / 4}) Atomics.add(words, i, 
 parentPort.postMessage('touched');
 `;
 
-/** False when DSMC_PREFAULT is 0 (benchmarks: the end of a run into fresh memory, as before arenas). */
+/** False when DSMC_PREFAULT is 0 (benchmarks: the end of a run into fresh memory and through staging buffers made then, as before arenas). */
 export function prefaultEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   const v = env.DSMC_PREFAULT;
   if (v === undefined || v === '' || v === '1') return true;
