@@ -10,6 +10,7 @@ import { SAMPLE_MOMENTS } from './gpu/struct-layouts.js';
 import { speciesModes } from './internal-fields.js';
 import { errorsInto, fieldsOfSumsInto, momentSumsInto, sum64, type EvaluationArrays, type EvaluationSpec } from './field-evaluation.js';
 import { evaluateOnThreads } from './field-evaluation-threads.js';
+import { sharedOr } from './prefault.js';
 import { SAMPLE_PARTS, emptySampleState, partPlanes, sampleLayout, type SampleState } from './sample-buffers.js';
 import { addSpeciesFields } from './species-fields.js';
 import { copyOwnedCells, takeOwnedCells, type Subdomain } from './subdomain.js';
@@ -107,11 +108,6 @@ function sharedState(s: SampleState): SampleState {
     return c;
   };
   return { runLo: copy(s.runLo), runHi: copy(s.runHi), blockLo: copy(s.blockLo), blockHi: copy(s.blockHi), welford: copy(s.welford) };
-}
-
-/** `a` where it lives in shared memory, else a zeroed shared array of its length. */
-function sharedOr(a: Float64Array): Float64Array {
-  return a.buffer instanceof SharedArrayBuffer ? a : new Float64Array(new SharedArrayBuffer(8 * a.length));
 }
 
 /** Some of the grid's cells: `globalIds[k]` is the grid cell that the accumulator's cell k is (a rank's cells in its local order). */

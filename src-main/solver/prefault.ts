@@ -29,6 +29,11 @@ export function prefaultEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   throw new Error(`DSMC_PREFAULT is ${JSON.stringify(v)}: give 1 (the end of a sampled run fills memory prefaulted during the set-up, the default) or 0 (fresh memory), or leave it unset`);
 }
 
+/** `a` where it lives in shared memory, else a zeroed shared array of its length (for arrays worker threads fill). */
+export function sharedOr(a: Float64Array): Float64Array {
+  return a.buffer instanceof SharedArrayBuffer ? a : new Float64Array(new SharedArrayBuffer(8 * a.length));
+}
+
 /** Typed arrays an arena hands out. */
 type ArenaArray = Float64Array | Float32Array | Uint32Array;
 type ArenaCtor<T extends ArenaArray> = { new (buffer: SharedArrayBuffer, byteOffset: number, length: number): T; new (length: number): T; BYTES_PER_ELEMENT: number };

@@ -8,7 +8,7 @@ import type { Case } from '../common/case-schema.js';
 import { FieldAccumulator, blankFields, type AllocF64, type SampleCounters } from './field-accumulator.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
 import { fieldNamesOf, type Fields } from './fields.js';
-import { PrefaultedArena } from './prefault.js';
+import { PrefaultedArena, sharedOr } from './prefault.js';
 import { SAMPLE_PARTS, partPlanes, sampleLayout, type SampleState } from './sample-buffers.js';
 import { copyOwnedCells, ownedCellIds, type Subdomain } from './subdomain.js';
 import type { FieldPlanesFile } from '../cluster/transport/field-planes-file.js';
@@ -121,7 +121,7 @@ export function placeRankFields(grid: Int3, parts: readonly PlacedPart[], alloc:
 }
 
 /**
- * placeRankFields with the ranks' files read on worker threads at once (place-planes-threads.ts), each into its own
+ * placeRankFields with the ranks' files read on worker threads at once (place-planes.ts), each into its own
  * cells of the global planes in shared memory (alloc's, else fresh shared memory); frames, and a single file, on this
  * thread. Bitwise the same planes: every cell comes from the one rank that owns it.
  */
@@ -130,11 +130,7 @@ export async function placeRankFieldsOnThreads(grid: Int3, parts: readonly Place
   if (threads < 2 || files.length < 2) return placeRankFields(grid, parts, alloc);
   const names = parts[0]?.names ?? [];
   checkParts(parts, names);
-  const shared = (n: number) => {
-    const a = alloc(n);
-    return a.buffer instanceof SharedArrayBuffer ? a : new Float64Array(new SharedArrayBuffer(8 * n));
-  };
-  const { fields, errors, targets } = globalPlanes(grid[0] * grid[1] * grid[2], names, shared);
+  const { fields, errors, targets } = globalPlanes(grid[0] * grid[1] * grid[2], names, (n) => sharedOr(alloc(n)));
   const reading = placeFilesOnThreads(grid, files.map((p) => ({ sub: p.sub, file: p.file! })), targets, threads);
   reading.catch(() => undefined); // awaited below, after the frames are placed here
   for (const p of parts) if (!p.file) placePart(grid, p, targets);

@@ -141,7 +141,7 @@ export class RunAssembler {
       if (!p) throw new Error(`internal: rank ${rank} sent no fields where the others did`);
       return { sub: this.subdomains[rank], ...p };
     });
-    // the ranks' files (one host) read at once, one thread each
+    // the ranks' files (one host) read at once, by threads that each take some planes of some files
     const placed = await placeRankFieldsOnThreads(this.kase.grid.cells, placing, placingThreads(placing.filter((p) => p.file).length), this.placedArena?.f64());
     this.fields.usePlaced(placed.fields, placed.errors);
     this.placeSeconds += (performance.now() - tPlace) / 1000;
