@@ -12,6 +12,7 @@
 #   wedge-detail  the wedge on 1 and N ranks with --detail, each rank's phases
 #   wedge-timeline  the wedge on N ranks with DSMC_TIMELINE_DIR and bench/timeline-report.mjs
 #   wedge-rebalance-timeline  the wedge on N ranks, rcb --rebalance 20, with the timeline: checks and relayouts
+#   rebalance-profile  the same with the events of the steps around the re-split kept, and the decision on the CPU
 #   wedge-balance  the wedge on 1 and N ranks: slab (the default), rcb, rcb --rebalance 20, slab --rebalance 10, block --rebalance 5
 #   wedge-final  the wedge on 1 and N ranks with the default decomposition, slab --rebalance 10 (not with WEDGE_SHORT=1),
 #             and --rebalance 20, and each run's end-of-run fold
@@ -176,6 +177,19 @@ for part in "$@"; do
       rm -rf "$out/rtimeline"; mkdir -p "$out/rtimeline"
       run "wedge-$n-rcb-20-timeline" env DSMC_TIMELINE_DIR="$out/rtimeline" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --decomposition rcb --rebalance 20
       node bench/timeline-report.mjs "$out/rtimeline" > "$out/runs/wedge-rebalance-timeline-report.txt" 2>&1; grep -A12 "between steps" "$out/runs/wedge-rebalance-timeline-report.txt" | head -40
+      ;;
+    rebalance-profile)
+      # where a re-split's time goes (issue 24): the wedge on N ranks, rcb --rebalance 20, with the timeline, the
+      # ranks' events of the steps around each re-split kept (runs/rtimeline-R.jsonl), the orchestrator's parts in the
+      # summary; then the orchestrator's decision on this host's CPU (bench/rebalance-decision.mjs)
+      rm -rf "$out/rtimeline"; mkdir -p "$out/rtimeline"
+      run "wedge-$n-rcb-20-profile" env DSMC_TIMELINE_DIR="$out/rtimeline" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --decomposition rcb --rebalance 20
+      node bench/timeline-report.mjs "$out/rtimeline" > "$out/runs/wedge-rebalance-timeline-report.txt" 2>&1; grep -A6 "between steps" "$out/runs/wedge-rebalance-timeline-report.txt" | head -40
+      for f in "$out"/rtimeline/rank-*.jsonl; do
+        node -e "const fs=require('fs');const ls=fs.readFileSync('$f','utf8').trim().split('\n');const keep=ls.filter((l)=>{const j=JSON.parse(l);return j.step===undefined||(j.step>=590&&j.step<=640)});fs.writeFileSync('$out/runs/rtimeline-'+require('path').basename('$f'),keep.join('\n')+'\n')"
+      done
+      node -e "const s=JSON.parse(require('fs').readFileSync('$out/runs/wedge-$n-rcb-20-profile.json','utf8').trim().split('\n').pop()); console.log(JSON.stringify(s.balance), JSON.stringify(s.rebalances))"
+      node bench/rebalance-decision.mjs 3 | head -5
       ;;
     wedge-balance)
       # every decomposition and a rebalance threshold: no failure, the balancing's share of the loop in the summary

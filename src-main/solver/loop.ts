@@ -792,6 +792,7 @@ export class Simulation {
       this.products.destroy();
       this.products = new ProductsPhase(this.ctx);
     }
+    mark('relayout-phases');
     const plan = relayoutPlan(largest, sub.worldSize, this.tables.migrantWords, roundBytes, maxSend);
     const { perRound, rounds } = plan;
     const n = this.particles;
@@ -800,7 +801,9 @@ export class Simulation {
     const stepSegments = st.segCap;
     const roundSegments = Math.max(1, Math.min(plan.segments, n));
     if (st.segCap < roundSegments) st.growMigrants(roundSegments);
+    mark('relayout-grown');
     this.bindAll();
+    mark('relayout-bound');
     this.writeHalo();
     mark('relayout-setup');
     const tSetup = performance.now();
@@ -822,10 +825,12 @@ export class Simulation {
       this.move.encodeRelayout(pass, set, oldStarts, Math.max(1, Math.min(perRound, n - r * perRound)));
       pass.end();
       device.queue.submit([enc.finish()]);
+      mark('relayout-emit-submitted');
       stepTimeline?.markWhenDone(2 * this.step + 1, 'relayout-emit-done', device.queue);
       // exchange 0 between steps is the ranks' meeting before the clock (rank-main), the rounds follow
       const x = await this.exchange.run(betweenSteps(this.step, 1 + r), set, undefined, { regrow: false, timelineKey: 2 * this.step + 1 });
       this.relayoutParts.exchangeSeconds += x.seconds;
+      mark('relayout-exchanged');
       const append = device.createCommandEncoder({ label: `relayout-append-${r}` });
       const appendPass = append.beginComputePass({ label: `relayout-append-${r}` });
       this.migrate.encodeAppend(appendPass, set, x.received);
@@ -840,12 +845,14 @@ export class Simulation {
     this.sort.encode(pass, set);
     pass.end();
     device.queue.submit([enc.finish()]);
+    mark('relayout-sort-submitted');
     st.current = set === 0 ? 1 : 0;
     st.settleLayout();
     // the relayout's keys placed the last step's products in their cells: none is pending any more
     ctl(CTL.PRODUCTS, 0);
     if (this.reactions) this.reactions.pending = 0;
     const words = new Uint32Array(await this.readback.read(st.ctl, 4 * CTL.WORDS));
+    mark('relayout-sorted');
     oldStarts.destroy();
     if (st.segCap > stepSegments) {
       st.growMigrants(stepSegments);

@@ -42,6 +42,13 @@ export class BalanceCoordinator {
   private readonly sampling: boolean;
   /** Seconds spent deciding and moving sampling state (the ranks' relayouts are timed by them). */
   seconds = 0;
+  /**
+   * Where the orchestrator's side of the checks went, seconds: gathering every rank's coarse counts and full cell state
+   * (first arrival to last), proposing and committing a split, and answering the ranks with it (the frames sent).
+   */
+  readonly parts = { coarseGatherSeconds: 0, fullGatherSeconds: 0, proposeSeconds: 0, commitSeconds: 0, answerSeconds: 0 };
+  /** When the first rank's cell state of the check in progress arrived (performance.now(), ms). */
+  private firstArrival = 0;
   /** Checks made (every rank's coarse counts gathered). */
   checks = 0;
   /** Checks whose coarse split paid by its estimate, so that every cell's state was gathered too. */
@@ -71,16 +78,29 @@ export class BalanceCoordinator {
       const coarse = this.coarse.get(index);
       if (coarse) {
         if (m.frames.length !== 1) throw new Error(`rank ${m.rank} sent ${m.frames.length} frames of cell state after submit ${index}; its coarse counts were asked for`);
+        this.arrived(coarse.list);
         coarse.list[m.rank] = frameAs(m.frames[0], Uint32Array);
-        if (coarse.list.every((c) => c !== undefined)) void this.propose(index, coarse.load, coarse.list as Uint32Array[]);
+        if (coarse.list.every((c) => c !== undefined)) {
+          this.parts.coarseGatherSeconds += (performance.now() - this.firstArrival) / 1000;
+          void this.propose(index, coarse.load, coarse.list as Uint32Array[]);
+        }
         return;
       }
       const full = this.states.get(index);
       if (!full) return; // not asked for: validated and dropped
+      this.arrived(full.list);
       const [counts, sigma, remainder] = m.frames;
       full.list[m.rank] = { counts: frameAs(counts, Uint32Array), sigmaCrMax: frameAs(sigma, Float32Array), remainder: frameAs(remainder, Float32Array) };
-      if (full.list.every((s) => s !== undefined)) void this.decide(index, full.proposal, full.list as CellState[]);
+      if (full.list.every((s) => s !== undefined)) {
+        this.parts.fullGatherSeconds += (performance.now() - this.firstArrival) / 1000;
+        void this.decide(index, full.proposal, full.list as CellState[]);
+      }
     });
+  }
+
+  /** Notes when the first answer of a gathering round (`list`, none arrived yet) came. */
+  private arrived(list: readonly unknown[]): void {
+    if (list.every((x) => x === undefined)) this.firstArrival = performance.now();
   }
 
   /** The decomposition in force. */
@@ -158,6 +178,7 @@ export class BalanceCoordinator {
     this.coarse.delete(index);
     const proposal = this.rebalancer.propose(load.step, load.percent, coarse, this.costNow(), load.cost?.cellWeight);
     this.seconds += (performance.now() - t0) / 1000;
+    this.parts.proposeSeconds += (performance.now() - t0) / 1000;
     const ranks = coarse.map((_, r) => r);
     if (!proposal) {
       this.afterDecision(index);
@@ -186,7 +207,9 @@ export class BalanceCoordinator {
     // the sampling state follows the cells once there is any (before the first sampling pass the new cells start at zero)
     const moveSamples = sampled;
     this.afterDecision(index);
-    this.seconds += (performance.now() - t0) / 1000;
+    const tAnswer = performance.now();
+    this.seconds += (tAnswer - t0) / 1000;
+    this.parts.commitSeconds += (tAnswer - t0) / 1000;
     await Promise.all(list.map((_, rank) => {
       if (!decision) return this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
       const frames = [decision.sigmaCrMax[rank], decision.remainder[rank]];
@@ -195,6 +218,7 @@ export class BalanceCoordinator {
         frameBytes: frames.map((f) => f.byteLength),
       }, frames);
     }));
+    this.parts.answerSeconds += (performance.now() - tAnswer) / 1000;
     if (decision && moveSamples) await this.moveSampleState(index, oldSubs, decision.subdomains);
   }
 

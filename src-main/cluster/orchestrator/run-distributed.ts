@@ -388,6 +388,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       relayoutSeconds: Math.max(0, ...dones.map((x) => x.relayoutSeconds ?? 0)),
       relayoutRounds: Math.max(0, ...dones.map((x) => x.relayoutRounds ?? 0)),
       parts: mostPerPart(dones.map((x) => x.balanceParts ?? {})),
+      ...(balance ? { orchestratorParts: { ...balance.parts } } : {}),
     };
     return run;
   } catch (e) {
