@@ -340,6 +340,7 @@ export class Simulation {
     const h = this.halo!;
     const queue = this.gpu.device.queue;
     const sub = this.state.subdomain;
+    const t0 = performance.now();
     h.bits = haloBits(this.kase.grid.cells, h.periodic, sub, h.depth);
     h.cells = { dense: isLocalDense(sub, this.kase.grid.cells), base: sub.cellBase, localOf: (g) => localCellOf(sub, this.kase.grid.cells, g) };
     const list = haloList(h.bits);
@@ -349,6 +350,7 @@ export class Simulation {
     queue.writeBuffer(this.state.ctl, 4 * CTL.HALO_CELLS, new Uint32Array([list.length]));
     this.sort.sizeHaloPass();
     h.stale = false;
+    stepTimeline?.hostEvent(`halo of ${list.length} cells written`, t0);
   }
 
   /** The split of this rank's steps (null on one rank). */
@@ -761,6 +763,11 @@ export class Simulation {
   /** Steps done so far. */
   get stepsDone(): number {
     return this.step;
+  }
+
+  /** Compiles what a relayout uses only there (the move's relayout pipeline), so that a re-split does not wait for it. */
+  prepareRelayout(): void {
+    this.move.prepareRelayout();
   }
 
   /**

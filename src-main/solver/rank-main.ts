@@ -173,6 +173,8 @@ async function main(ch: RankChannel): Promise<boolean> {
     const subdomain = subdomainOf(p.decomposition, ch.rank);
     checkRankBuffers(p.case, gpu, subdomain);
     const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs, migrantWordsOf(p.case)), earlyMove: earlyMoveFromEnvironment() });
+    // a run that may re-split compiles the relayout's pipeline now, not inside its first re-split (60-90 ms on an H100)
+    if (p.rebalancePercent !== null) sim.prepareRelayout();
     // the end of a sampled run reads the state back and evaluates the fields into memory prefaulted during the set-up
     const arena = sim.tables.sampling ? endOfRunArena(sim.kase, sim.tables, subdomain.nLocal) : null;
     if (p.resume) {

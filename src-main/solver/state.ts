@@ -398,16 +398,26 @@ export class SimState {
     const device = this.device;
     const old = this.subdomain;
     const oldStarts = this.starts;
+    let t = performance.now();
+    // the parts' host time in the timeline (DSMC_TIMELINE_DIR)
+    const part = (name: string) => {
+      stepTimeline?.hostEvent(`resubdomain ${name}`, t);
+      t = performance.now();
+    };
     for (const b of [this.sigmaCrMax, this.remainder, this.halo, ...Object.values(this.split)]) b.destroy();
     this.destroyPair(this.countsBySet);
+    part('destroyed');
     this.subdomain = sub;
     this.nLocal = sub.nLocal;
     this.makeSplitBuffers();
     this.countsBySet = this.makeCounts(sub.nLocal);
     this.starts = makeBuffer(device, 'cell.starts', 4 * sub.nLocal);
+    part('split, counts, starts made');
     this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', sigmaCrMax, STORAGE);
     this.remainder = makeBufferWith(device, 'cell.remainder', remainder, STORAGE);
+    part('collision state written');
     this.sample.reallocate(sub.nLocal);
+    part('sampling state made');
     this.oldSubdomain = old;
     device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
     device.queue.writeBuffer(this.boxes, 0, packBoxes(sub));

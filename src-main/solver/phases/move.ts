@@ -82,8 +82,8 @@ export class MovePhase implements Phase {
 
   /** Records the relayout after a rebalance (move.wgsl:relayout) with the previous layout's starts. */
   encodeRelayout(pass: GPUComputePassEncoder, set: 0 | 1, oldStarts: GPUBuffer, particles: number): void {
-    const { device, cache, state: s } = this.ctx;
-    const pipeline = cache.get({ file: 'move.wgsl', entry: 'relayout', modules: ['body.wgsl', 'advance.wgsl'] });
+    const { device, state: s } = this.ctx;
+    const pipeline = this.prepareRelayout();
     const p = s.sets[set];
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, bindBuffers(device, pipeline, 'relayout', {
@@ -92,6 +92,11 @@ export class MovePhase implements Phase {
       20: s.movedOf(set),
     }));
     pass.dispatchWorkgroups(...dispatchDims(Math.max(1, particles), WORKGROUP_SIZE));
+  }
+
+  /** The relayout's pipeline, compiled on first call (a run that may re-split calls this at its set-up). */
+  prepareRelayout(): GPUComputePipeline {
+    return this.ctx.cache.get({ file: 'move.wgsl', entry: 'relayout', modules: ['body.wgsl', 'advance.wgsl'] });
   }
 
   /**
