@@ -62,4 +62,30 @@ for (let round = 0; round < 2; round++) {
     console.log(`round ${round} ${mb.padStart(5)} MB: storage create ${fmt(tStorage)} first use ${fmt(tFirst)} again ${fmt(tAgain)} | mapped with data ${fmt(tWith)} | map-read staging ${fmt(tRead)} | map-write staging ${fmt(tWrite)} first map ${fmt(mapMs)} | queue.writeBuffer ${fmt(tWriteBuffer)} | destroy all 4 ${fmt(tDestroy)} ms`);
   }
 }
+// what destroying a buffer costs the next submit (the driver frees it then): an empty submit after destroying a used
+// buffer of each kind, against one after destroying nothing
+async function emptySubmit() {
+  const t = performance.now();
+  device.queue.submit([device.createCommandEncoder().finish()]);
+  await device.queue.onSubmittedWorkDone();
+  return performance.now() - t;
+}
+for (const bytes of sizes) {
+  const mb = (bytes / 1e6).toFixed(0);
+  const base = await emptySubmit();
+  const storage = device.createBuffer({ size: bytes, usage: STORAGE });
+  await firstUse(storage);
+  const [tStorage] = ms(() => storage.destroy());
+  const afterStorage = await emptySubmit();
+  const read = device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  await read.mapAsync(GPUMapMode.READ);
+  read.unmap();
+  const [tRead] = ms(() => read.destroy());
+  const afterRead = await emptySubmit();
+  const write = device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true });
+  write.unmap();
+  const [tWrite] = ms(() => write.destroy());
+  const afterWrite = await emptySubmit();
+  console.log(`destroy ${mb.padStart(5)} MB: empty submit ${fmt(base)} | storage destroy ${fmt(tStorage)} next submit ${fmt(afterStorage)} | map-read destroy ${fmt(tRead)} next submit ${fmt(afterRead)} | map-write destroy ${fmt(tWrite)} next submit ${fmt(afterWrite)} ms`);
+}
 device.destroy();

@@ -86,6 +86,12 @@ export interface LoopOptions {
 }
 
 /** Where a Simulation runs: a subdomain of a multi-rank run, with the exchanger that moves its migrants. */
+/** A rank's particles to send and to receive in a relayout, all peers together (exact, from the orchestrator's split). */
+export interface RelayoutTraffic {
+  sends: number;
+  receives: number;
+}
+
 export interface SimulationPlacement {
   subdomain: Subdomain;
   exchanger?: Exchanger;

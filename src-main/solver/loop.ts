@@ -39,7 +39,7 @@ import { cellOrderMap, inCellOrder, reordered, savedCellStarts } from './checkpo
 import { SimState, capacityFactorFromEnvironment, injectionMargin, rankCapacity } from './state.js';
 import { stepTimeline } from './step-timeline.js';
 import { buildTables, type SolverTables } from './tables.js';
-import { RunCancelled, type LoopOptions, type LoopResult, type SimulationPlacement, type SplitStats, type StepStats } from './loop-types.js';
+import { RunCancelled, type LoopOptions, type LoopResult, type RelayoutTraffic, type SimulationPlacement, type SplitStats, type StepStats } from './loop-types.js';
 import { SurfaceAccumulator } from './surface-accumulator.js';
 import { SAMPLE_OVERFLOW, overflowMessage, stepStatsOf } from './step-stats.js';
 import { betweenSteps, stepExchange } from './exchange-sequence.js';
@@ -778,7 +778,8 @@ export class Simulation {
    * one rank sends another, which every rank gets alike, set their number: one round when maxSend's records fit;
    * relayout-rounds.ts), and the sort rebuilds the cell order, keeping every cell's particle order.
    */
-  async relayout(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array, sample: SampleState | null, largest: number, roundBytes = this.relayoutRoundBytes, maxSend?: number): Promise<void> {
+  async relayout(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array, sample: SampleState | null, largest: number, roundBytes = this.relayoutRoundBytes, maxSend?: number,
+    traffic?: RelayoutTraffic): Promise<void> {
     if (!this.exchange || !this.migrate) throw new Error('internal: only a rank of a multi-rank run can be rebalanced');
     const t0 = performance.now();
     const device = this.gpu.device;
@@ -791,7 +792,6 @@ export class Simulation {
     // the sort after the rounds takes the arrivals: dispatched over the capacity
     st.liveBound = Infinity;
     mark('relayout-resubdomain');
-    if (sample) st.sample.write(sample);
     this.readback.release(); // staging buffers of the replaced per-cell arrays
     this.sort = new SortPhase(this.ctx);
     if (this.products) {
@@ -834,6 +834,8 @@ export class Simulation {
       device.queue.submit([enc.finish()]);
       mark('relayout-emit-submitted');
       stepTimeline?.markWhenDone(2 * this.step + 1, 'relayout-emit-done', device.queue);
+      // while the GPU sorts out the first round's leavers: what no pass of the rounds uses, and the exchange's staging
+      if (r === 0) this.relayoutAside(sub, sample, traffic, perRound);
       // exchange 0 between steps is the ranks' meeting before the clock (rank-main), the rounds follow
       const x = await this.exchange.run(betweenSteps(this.step, 1 + r), set, undefined, { regrow: false, timelineKey: 2 * this.step + 1 });
       this.relayoutParts.exchangeSeconds += x.seconds;
@@ -871,6 +873,22 @@ export class Simulation {
     this.relayoutSeconds += (performance.now() - t0) / 1000;
     this.relayoutParts.sortSeconds += (performance.now() - tSort) / 1000;
     mark('relayout-end');
+  }
+
+  /**
+   * The host's part of a relayout that overlaps its first pass on the GPU (the buffers each took 30-90 ms on an H100
+   * host, docs/PERFORMANCE.md): the sampling state reallocated for the new cells (and written, once sampling has
+   * begun), and the exchange's staging made for this rank's sends and arrivals of one round (`traffic`, exact from the
+   * orchestrator); then every phase bound again.
+   */
+  private relayoutAside(sub: Subdomain, sample: SampleState | null, traffic: RelayoutTraffic | undefined, perRound: number): void {
+    const st = this.state;
+    st.sample.reallocate(sub.nLocal);
+    if (sample) st.sample.write(sample);
+    // one round sends at most its slice of this rank's particles, and takes at most a slice from every other rank
+    if (traffic) this.exchange?.prepare(Math.min(traffic.sends, perRound), Math.min(traffic.receives, perRound * (sub.worldSize - 1)));
+    this.bindAll();
+    stepTimeline?.mark(2 * this.step + 1, 'relayout-aside');
   }
 
   /** Phase totals of the recorder plus the host-side ones (multi-rank exchange). */

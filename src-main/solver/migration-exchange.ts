@@ -182,6 +182,18 @@ export class MigrationExchange {
     this.state.ensureArrivals(total);
   }
 
+  /**
+   * Makes the staging of one relayout round now (while the GPU runs its first pass) instead of in the round: the read of
+   * `sends` migrant records (all peers together; the status read copies only the step's usual count), the upload of
+   * `receives` arrivals (the ring's next buffer only) and the GPU's arrival buffer. The caller binds the phases afterwards.
+   */
+  prepare(sends: number, receives: number): void {
+    const recordBytes = 4 * this.state.tables.migrantWords;
+    if (sends > 0) this.segments.get(sends * recordBytes);
+    this.uploads.reserveNext(ARRIVALS_AT + receives * recordBytes);
+    this.state.ensureArrivals(receives);
+  }
+
   /** Migrant slots per destination that fit the adapter's binding size (every destination's segment lies in one binding). */
   private segmentsThatFit(): number {
     return Math.floor(Number(this.gpu.limits.maxStorageBufferBindingSize) / (4 * this.state.tables.migrantWords * this.state.subdomain.worldSize));

@@ -155,7 +155,8 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
     sample = sampleStateOfFrames(back.frames);
     balanceParts.sampleStateSeconds += (performance.now() - t2) / 1000;
   }
-  await sim.relayout(subdomainOf(d, ch.rank), frameAs(go.frames[0], Float32Array), frameAs(go.frames[1], Float32Array), sample, go.message.largest, go.message.roundBytes, go.message.maxSend);
+  const traffic = go.message.relayoutSends !== undefined && go.message.relayoutReceives !== undefined ? { sends: go.message.relayoutSends, receives: go.message.relayoutReceives } : undefined;
+  await sim.relayout(subdomainOf(d, ch.rank), frameAs(go.frames[0], Float32Array), frameAs(go.frames[1], Float32Array), sample, go.message.largest, go.message.roundBytes, go.message.maxSend, traffic);
 }
 
 /** The rank's life from hello to done; true when the orchestrator acknowledged the `done`. */

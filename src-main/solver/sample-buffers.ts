@@ -72,6 +72,8 @@ export class SampleBuffers {
    * rank's half gigabyte on an H100 host, docs/PERFORMANCE.md).
    */
   private staging: GPUBuffer[] | null = null;
+  /** Cells the kept staging buffers hold (a re-split that leaves fewer keeps them; more: they are replaced at the next read). */
+  private stagingCells = 0;
   /** True while a read maps the kept staging buffers (a read meanwhile takes fresh ones). */
   private reading = false;
 
@@ -104,10 +106,13 @@ export class SampleBuffers {
     return [this.runLo, this.runHi, this.blockLo, this.blockHi, this.welford];
   }
 
-  /** Replaces the state by zeroed state for nLocal cells (a rebalance; write() fills it after). */
+  /**
+   * Replaces the state by zeroed state for nLocal cells (a rebalance; write() fills it after). The read's staging
+   * buffers stay: a read of fewer cells uses their start, and too small ones are replaced at the next read, not here
+   * (freeing pinned host memory inside the loop held up the re-split's next submit, docs/PERFORMANCE.md).
+   */
   reallocate(nLocal: number): void {
     for (const b of this.parts()) b.destroy();
-    this.dropStaging();
     this.nLocal = nLocal;
     [this.runLo, this.runHi, this.blockLo, this.blockHi, this.welford] = this.allocate(nLocal);
   }
@@ -126,23 +131,24 @@ export class SampleBuffers {
     const kept = !this.reading;
     const stagingSet = kept ? this.stagingBuffers() : this.makeStaging();
     if (kept) this.reading = true;
+    // each part's bytes: the kept staging buffers may hold more cells (a re-split left this rank fewer)
+    const partBytes = SAMPLE_PARTS.map((p) => 4 * partPlanes(p, this.layout) * n);
     const parts = SAMPLE_PARTS.map((p, k) => {
       if (!wanted[k]) return null;
-      const bytes = 4 * partPlanes(p, this.layout) * n;
-      enc.copyBufferToBuffer(buffers[k], 0, stagingSet[k], 0, bytes);
+      enc.copyBufferToBuffer(buffers[k], 0, stagingSet[k], 0, partBytes[k]);
       return stagingSet[k];
     });
     const flag = stagingSet[SAMPLE_PARTS.length];
     enc.copyBufferToBuffer(this.flags, 0, flag, 0, 4);
     this.device.queue.submit([enc.finish()]);
+    await Promise.all([...parts.map((b, k) => b?.mapAsync(0x0001, 0, partBytes[k])), flag.mapAsync(0x0001, 0, 4)]);
     const all = [...parts.filter((b): b is GPUBuffer => b !== null), flag];
-    await Promise.all(all.map((b) => b.mapAsync(0x0001)));
     // a part that was not read is zeros of its length; `into` (arrays of this state's sizes) takes the copies
     const into = options.into && SAMPLE_PARTS.every((p) => options.into![p].length === partPlanes(p, this.layout) * n) ? options.into : null;
-    const words = (k: number): ArrayBuffer => parts[k]?.getMappedRange().slice(0) ?? new ArrayBuffer(4 * partPlanes(SAMPLE_PARTS[k], this.layout) * n);
+    const words = (k: number): ArrayBuffer => parts[k]?.getMappedRange(0, partBytes[k]).slice(0) ?? new ArrayBuffer(partBytes[k]);
     const copied = (k: number) => {
       const a = into![SAMPLE_PARTS[k]];
-      const range = parts[k]?.getMappedRange();
+      const range = parts[k]?.getMappedRange(0, partBytes[k]);
       if (range) new Uint32Array(a.buffer, a.byteOffset, a.length).set(new Uint32Array(range));
       else a.fill(0);
       return a;
@@ -153,7 +159,7 @@ export class SampleBuffers {
         runLo: new Uint32Array(words(0)), runHi: new Uint32Array(words(1)), blockLo: new Uint32Array(words(2)), blockHi: new Uint32Array(words(3)),
         welford: new Float32Array(words(4)),
       };
-    const overflow = new Uint32Array(flag.getMappedRange())[0] !== 0;
+    const overflow = new Uint32Array(flag.getMappedRange(0, 4))[0] !== 0;
     for (const b of all) b.unmap();
     if (kept) this.reading = false;
     // fresh buffers of a read beside another, or kept ones dropped while this read ran (the cell count changed)
@@ -166,9 +172,14 @@ export class SampleBuffers {
     if (this.enabled && prefaultEnabled()) this.stagingBuffers();
   }
 
-  /** The kept staging buffers for this many cells (made on first use). */
+  /** The kept staging buffers, holding at least this state's cells (made on first use, replaced when too small). */
   private stagingBuffers(): GPUBuffer[] {
-    this.staging ??= this.makeStaging();
+    const n = this.enabled ? this.nLocal : 0;
+    if (this.staging && this.stagingCells < n) this.dropStaging();
+    if (!this.staging) {
+      this.staging = this.makeStaging();
+      this.stagingCells = n;
+    }
     return this.staging;
   }
 

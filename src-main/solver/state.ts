@@ -392,7 +392,8 @@ export class SimState {
   /**
    * Moves this rank to a new subdomain after a rebalance: new per-cell arrays (with the cells' (sigma c_r)_max
    * and remainders as the orchestrator gathered them), params with the new box and the old base; returns the
-   * old starts buffer, which move.wgsl:relayout reads (the caller destroys it afterwards).
+   * old starts buffer, which move.wgsl:relayout reads (the caller destroys it afterwards). The sampling state is not
+   * among them: the caller reallocates it (sample.reallocate) once the relayout's first pass is on the GPU.
    */
   resubdomain(sub: Subdomain, sigmaCrMax: Float32Array, remainder: Float32Array): GPUBuffer {
     const device = this.device;
@@ -416,8 +417,6 @@ export class SimState {
     this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', sigmaCrMax, STORAGE);
     this.remainder = makeBufferWith(device, 'cell.remainder', remainder, STORAGE);
     part('collision state written');
-    this.sample.reallocate(sub.nLocal);
-    part('sampling state made');
     this.oldSubdomain = old;
     device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
     device.queue.writeBuffer(this.boxes, 0, packBoxes(sub));

@@ -36,8 +36,13 @@ export async function readBuffer(device: GPUDevice, src: GPUBuffer, bytes: numbe
  * partials): one MAP_READ staging buffer per source, kept and grown as needed instead of created
  * and destroyed on every call.
  */
+/** Released staging buffers a Readback keeps for reuse. */
+const MAX_SPARE_STAGING = 8;
+
 export class Readback {
   private readonly staging = new Map<GPUBuffer, GPUBuffer>();
+  /** Staging buffers of sources released (replaced by a re-split), taken again by new sources they are large enough for. */
+  private readonly spare: GPUBuffer[] = [];
   /** The staging buffer of readAll. */
   private combined: GPUBuffer | null = null;
 
@@ -107,7 +112,10 @@ export class Readback {
     let staging = this.staging.get(src);
     if (!staging || staging.size < size) {
       staging?.destroy();
-      staging = this.device.createBuffer({ label: `readback:${src.label}`, size, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
+      // a spare one that fits (the smallest), else a new one
+      const fits = this.spare.filter((b) => b.size >= size).sort((a, b) => a.size - b.size)[0];
+      if (fits) this.spare.splice(this.spare.indexOf(fits), 1);
+      staging = fits ?? this.device.createBuffer({ label: `readback:${src.label}`, size, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
       this.staging.set(src, staging);
     }
     const enc = this.device.createCommandEncoder({ label: `readback:${src.label}` });
@@ -121,10 +129,22 @@ export class Readback {
     }
   }
 
-  /** Frees the staging buffers (and forgets those of sources that were reallocated). */
+  /**
+   * Forgets the sources' staging buffers (their sources were reallocated by a re-split), keeping them as spares for the
+   * new sources: freeing pinned host memory inside the loop held up the next submit (docs/PERFORMANCE.md).
+   */
   release(): void {
-    for (const b of this.staging.values()) b.destroy();
+    this.spare.push(...this.staging.values());
     this.staging.clear();
+    // a few spares at most (one per per-cell array a check reads): older ones are freed
+    for (const b of this.spare.splice(0, Math.max(0, this.spare.length - MAX_SPARE_STAGING))) b.destroy();
+  }
+
+  /** Frees every staging buffer (the run is over). */
+  destroy(): void {
+    for (const b of [...this.staging.values(), ...this.spare]) b.destroy();
+    this.staging.clear();
+    this.spare.length = 0;
     this.combined?.destroy();
     this.combined = null;
   }

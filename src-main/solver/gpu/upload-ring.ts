@@ -40,6 +40,18 @@ export class UploadRing {
     }
   }
 
+  /** Makes the buffer the next write() takes hold `bytes` (a big upload known ahead: made now, not on its turn). */
+  reserveNext(bytes: number): void {
+    const slot = this.slots[this.next];
+    const size = Math.max(16, Math.ceil(bytes / 16) * 16);
+    if (slot.buffer && (slot.buffer.size >= size || this.unsubmitted.includes(slot.buffer))) return;
+    const t0 = performance.now();
+    slot.buffer?.destroy();
+    slot.buffer = this.device.createBuffer({ label: this.label, size, usage: MAP_WRITE_COPY_SRC, mappedAtCreation: true });
+    slot.mapped = Promise.resolve(true);
+    stepTimeline?.hostEvent(`${this.label} staging ${size} ahead`, t0);
+  }
+
   /**
    * Uploads `bytes` bytes: `fill` writes them into the mapped staging range, `copy` records the copies out of the
    * staging buffer (source offsets into what `fill` wrote), and they are submitted at once, behind the work already
