@@ -86,10 +86,10 @@ export interface LoopOptions {
 }
 
 /** Where a Simulation runs: a subdomain of a multi-rank run, with the exchanger that moves its migrants. */
-/** A rank's particles to send and to receive in a relayout, all peers together (exact, from the orchestrator's split). */
+/** A rank's particles to send to and to receive from each rank in a relayout (exact, from the orchestrator's split; 0 for itself). */
 export interface RelayoutTraffic {
-  sends: number;
-  receives: number;
+  sendsTo: readonly number[];
+  receivesFrom: readonly number[];
 }
 
 export interface SimulationPlacement {

@@ -878,15 +878,15 @@ export class Simulation {
   /**
    * The host's part of a relayout that overlaps its first pass on the GPU (the buffers each took 30-90 ms on an H100
    * host, docs/PERFORMANCE.md): the sampling state reallocated for the new cells (and written, once sampling has
-   * begun), and the exchange's staging made for this rank's sends and arrivals of one round (`traffic`, exact from the
-   * orchestrator); then every phase bound again.
+   * begun), and the exchange's staging and peer links readied for this rank's sends and arrivals of one round
+   * (`traffic`, exact from the orchestrator); then every phase bound again.
    */
   private relayoutAside(sub: Subdomain, sample: SampleState | null, traffic: RelayoutTraffic | undefined, perRound: number): void {
     const st = this.state;
     st.sample.reallocate(sub.nLocal);
     if (sample) st.sample.write(sample);
-    // one round sends at most its slice of this rank's particles, and takes at most a slice from every other rank
-    if (traffic) this.exchange?.prepare(Math.min(traffic.sends, perRound), Math.min(traffic.receives, perRound * (sub.worldSize - 1)));
+    // one round sends at most its slice of this rank's particles to a peer, and takes at most a slice from each
+    if (traffic) this.exchange?.prepare(traffic.sendsTo.map((n) => Math.min(n, perRound)), traffic.receivesFrom.map((n) => Math.min(n, perRound)));
     this.bindAll();
     stepTimeline?.mark(2 * this.step + 1, 'relayout-aside');
   }

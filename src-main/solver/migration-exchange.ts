@@ -23,6 +23,8 @@ export interface Exchanger {
    */
   inspectArrivals?(count: (records: Uint8Array) => number): void;
   inspected?(step: number): number;
+  /** Optional: readies the links for one big exchange known ahead, sendBytes[d] to and receiveBytes[d] from each rank d. */
+  prepare?(sendBytes: readonly number[], receiveBytes: readonly number[]): void;
 }
 
 /** What one exchange did. */
@@ -124,6 +126,8 @@ export class MigrationExchange {
   private readonly lastCounts: number[];
   /** Host copy of the control words and counts of the last status read, reused every step. */
   private host = new Uint32Array(0);
+  /** A host array for the next second read of migrants, its pages touched ahead (prepare: a relayout's), taken once. */
+  private readAhead: Uint32Array | null = null;
   /** The status copy encodeStatus recorded, not yet mapped. */
   private prepared: PreparedStatus | null = null;
 
@@ -183,14 +187,22 @@ export class MigrationExchange {
   }
 
   /**
-   * Makes the staging of one relayout round now (while the GPU runs its first pass) instead of in the round: the read of
-   * `sends` migrant records (all peers together; the status read copies only the step's usual count), the upload of
-   * `receives` arrivals (the ring's next buffer only) and the GPU's arrival buffer. The caller binds the phases afterwards.
+   * Readies one big exchange known ahead (a relayout round, while the GPU runs its first pass) instead of in it:
+   * sendsTo[d] and receivesFrom[d] migrants to and from each rank d. The read of the sends (their staging, and a host
+   * array with its pages touched: the status read copies only the step's usual count), the exchanger's links, the
+   * upload of the arrivals (the ring's next buffer only) and the GPU's arrival buffer. The caller binds the phases afterwards.
    */
-  prepare(sends: number, receives: number): void {
-    const recordBytes = 4 * this.state.tables.migrantWords;
-    if (sends > 0) this.segments.get(sends * recordBytes);
-    this.uploads.reserveNext(ARRIVALS_AT + receives * recordBytes);
+  prepare(sendsTo: readonly number[], receivesFrom: readonly number[]): void {
+    const { rank } = this.state.subdomain;
+    const words = this.state.tables.migrantWords;
+    const sends = sendsTo.reduce((sum, n, d) => sum + (d === rank ? 0 : n), 0);
+    const receives = receivesFrom.reduce((sum, n, d) => sum + (d === rank ? 0 : n), 0);
+    if (sends > 0) {
+      this.segments.get(4 * words * sends);
+      this.readAhead = new Uint32Array(words * sends).fill(0);
+    }
+    this.exchanger.prepare?.(sendsTo.map((n) => 4 * words * n), receivesFrom.map((n) => 4 * words * n));
+    this.uploads.reserveNext(ARRIVALS_AT + 4 * words * receives);
     this.state.ensureArrivals(receives);
   }
 
@@ -289,7 +301,16 @@ export class MigrationExchange {
     }
     device.queue.submit([enc.finish()]);
     await staging.mapAsync(0x0001, 0, at);
-    const all = new Uint32Array(staging.getMappedRange(0, at).slice(0));
+    // into the array readied ahead when it fits (it is handed on with the records, so taken once), else a fresh copy
+    const ahead = this.readAhead;
+    this.readAhead = null;
+    let all: Uint32Array;
+    if (ahead && ahead.byteLength >= at) {
+      all = ahead.subarray(0, at / 4);
+      all.set(new Uint32Array(staging.getMappedRange(0, at)));
+    } else {
+      all = new Uint32Array(staging.getMappedRange(0, at).slice(0));
+    }
     staging.unmap();
     let from = 0;
     for (let d = 0; d < worldSize; d++) {

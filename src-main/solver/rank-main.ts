@@ -67,6 +67,10 @@ function peerExchanger(ch: RankChannel, timeoutMs: number, recordWords: number):
       counted.delete(step);
       return n;
     },
+    prepare(sendBytes, receiveBytes) {
+      const bytesOf = (list: readonly number[]) => new Map(others.map((p) => [p, list[p]]));
+      ch.preparePeers(bytesOf(sendBytes), bytesOf(receiveBytes));
+    },
     async exchange(step, outgoing) {
       const t0 = performance.now();
       await Promise.all(others.map((to) => ch.sendToPeer(to, { step, particles: outgoing[to].length / recordWords }, [outgoing[to]])));
@@ -155,7 +159,8 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
     sample = sampleStateOfFrames(back.frames);
     balanceParts.sampleStateSeconds += (performance.now() - t2) / 1000;
   }
-  const traffic = go.message.relayoutSends !== undefined && go.message.relayoutReceives !== undefined ? { sends: go.message.relayoutSends, receives: go.message.relayoutReceives } : undefined;
+  const { relayoutSendsTo: sendsTo, relayoutReceivesFrom: receivesFrom } = go.message;
+  const traffic = sendsTo && receivesFrom ? { sendsTo, receivesFrom } : undefined;
   await sim.relayout(subdomainOf(d, ch.rank), frameAs(go.frames[0], Float32Array), frameAs(go.frames[1], Float32Array), sample, go.message.largest, go.message.roundBytes, go.message.maxSend, traffic);
 }
 

@@ -148,7 +148,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
         if (gate.count === ranks) gate.open();
         await gate.done;
         const decision = await decide(k, sims);
-        if (decision) await s.relayout(decision.subdomains[r], decision.sigmaCrMax[r], decision.remainder[r], decision.sample?.[r] ?? null, decision.largest, undefined, decision.maxSend, { sends: decision.sends[r], receives: decision.receives[r] });
+        if (decision) await s.relayout(decision.subdomains[r], decision.sigmaCrMax[r], decision.remainder[r], decision.sample?.[r] ?? null, decision.largest, undefined, decision.maxSend, { sendsTo: decision.sendsTo[r], receivesFrom: decision.sendsTo.map((row) => row[r]) });
       },
     });
   }));

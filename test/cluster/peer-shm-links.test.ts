@@ -63,12 +63,19 @@ function jitter(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, Math.floor(Math.random() * ms)));
 }
 
-/** Every rank exchanges with every other over `steps` like the solver does: send to all, receive from all, check, repeat. */
-async function lockstep(ranks: RankChannel[], steps: number[], jitterMs: number): Promise<void> {
+/**
+ * Every rank exchanges with every other over `steps` like the solver does: send to all, receive from all, check, repeat;
+ * before the exchanges `prepared` names (a relayout's), each rank readies its links with the exact bytes of both ways.
+ */
+async function lockstep(ranks: RankChannel[], steps: number[], jitterMs: number, prepared: (step: number) => boolean = () => false): Promise<void> {
   await Promise.all(ranks.map(async (ch, rank) => {
     const others = ranks.map((_, r) => r).filter((r) => r !== rank);
     for (const step of steps) {
       if (jitterMs > 0) await jitter(jitterMs);
+      if (prepared(step)) {
+        const bytes = (from: number, to: number) => payload(from, to, step).byteLength;
+        ch.preparePeers(new Map(others.map((to) => [to, bytes(rank, to)])), new Map(others.map((from) => [from, bytes(from, rank)])));
+      }
       await Promise.all(others.map((to) => ch.sendToPeer(to, { step, particles: payload(rank, to, step).length }, [payload(rank, to, step)])));
       const got = await ch.receiveFromPeers({ step, from: others, timeoutMs: 10_000 });
       for (const from of others) {
@@ -98,6 +105,21 @@ describe('peer links through files (same host)', () => {
     const steps = Array.from({ length: 40 }, (_, s) => s).flatMap((s) => (s % 2 === 1 ? [2 * s, 2 * s + 1] : [2 * s]));
     await lockstep(ranks, steps, 4);
     for (const ch of ranks) expect(ch.peerSends.frames).toBe(0);
+  });
+
+  it('links readied ahead for big exchanges (a relayout\'s: files and landing buffers prefaulted) carry every payload intact', async () => {
+    const f = await folder();
+    const { ranks } = await world(3, f.path);
+    // big exchanges every third one, with peers drifting an exchange apart (one may arrive before its receiver readies)
+    const steps = Array.from({ length: 30 }, (_, s) => s);
+    const big = (step: number) => step % 3 === 1;
+    await lockstep(ranks, steps, 3, big);
+    for (const ch of ranks) expect(ch.peerSends.frames).toBe(0);
+    // a readied file holds at least the bytes asked for (zeros past its end), before anything is written there
+    ranks[0].preparePeers(new Map([[1, 3_000_000]]), new Map());
+    const sizes = [0, 1].map((slot) => statSync(join(f.path, `0-1-${slot}`)).size);
+    expect(Math.max(...sizes)).toBeGreaterThanOrEqual(3_000_000);
+    await lockstep(ranks, [30, 31], 0);
   });
 
   it('a rank one exchange ahead sends through its second slot before its peer has read the first', async () => {

@@ -215,7 +215,7 @@ export class BalanceCoordinator {
       const frames = [decision.sigmaCrMax[rank], decision.remainder[rank]];
       return this.channel.send(rank, {
         type: 'go', index, decomposition: JSON.parse(JSON.stringify(decision.decomposition)), largest: decision.largest, maxSend: decision.maxSend, sampleState: moveSamples, roundBytes: this.roundBytes,
-        relayoutSends: decision.sends[rank], relayoutReceives: decision.receives[rank],
+        relayoutSendsTo: decision.sendsTo[rank], relayoutReceivesFrom: decision.sendsTo.map((row) => row[rank]),
         frameBytes: frames.map((f) => f.byteLength),
       }, frames);
     }));

@@ -43,9 +43,8 @@ export interface RebalanceDecision {
   moved: number;
   /** The most particles one rank sends another (exact: the counts the split was made from are the relayout's), which sizes the relayout. */
   maxSend: number;
-  /** Per rank, the particles it sends and receives in the relayout, all peers together (exact, as maxSend). */
-  sends: number[];
-  receives: number[];
+  /** The particles rank r sends rank d in the relayout, sendsTo[r][d] (exact, as maxSend; 0 for d = r). */
+  sendsTo: number[][];
   /** UN (percent) the new layout gives the current particles. */
   unAfter: number;
 }
@@ -321,15 +320,12 @@ export class Rebalancer {
     const particlesBefore = this.current.boxes.map((b) => boxWeight(grid, summed, b));
     this.backoff = 1;
     let maxSend = 0;
-    const sends = this.current.boxes.map(() => 0);
-    const receives = this.current.boxes.map(() => 0);
+    const sendsTo = this.current.boxes.map(() => next.boxes.map(() => 0));
     this.current.boxes.forEach((from, r) => next.boxes.forEach((to, d) => {
       const both = r === d ? null : intersectBoxes(from, to);
       if (!both) return;
-      const n = boxWeight(grid, summed, both);
-      maxSend = Math.max(maxSend, n);
-      sends[r] += n;
-      receives[d] += n;
+      sendsTo[r][d] = boxWeight(grid, summed, both);
+      maxSend = Math.max(maxSend, sendsTo[r][d]);
     }));
     this.current = next;
     const unAfter = loadNonUniformity(after);
@@ -343,8 +339,7 @@ export class Rebalancer {
       largest: Math.max(...particlesBefore),
       moved,
       maxSend,
-      sends,
-      receives,
+      sendsTo,
       unAfter,
     };
   }

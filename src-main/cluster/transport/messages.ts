@@ -86,10 +86,10 @@ export const goSchema = z.object({
   roundBytes: count.optional(),
   // the most particles one rank sends another in the relayout (one round for all when their records fit roundBytes)
   maxSend: count.optional(),
-  // the particles this rank sends and receives in the relayout, all peers together (exact: from the cell counts the split
-  // was made from), so that it makes its staging while its GPU sorts out the leavers
-  relayoutSends: count.optional(),
-  relayoutReceives: count.optional(),
+  // the particles this rank sends to and receives from each rank in the relayout (exact: from the cell counts the split
+  // was made from), so that it readies its staging and peer links while its GPU sorts out the leavers
+  relayoutSendsTo: z.array(count).optional(),
+  relayoutReceivesFrom: z.array(count).optional(),
 });
 
 /**

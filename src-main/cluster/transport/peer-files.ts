@@ -12,7 +12,7 @@
 // `ack`, how many of the receiver's messages the sender has handed to its caller (received frames are valid until
 // this rank's next send to their sender), and message n goes into a file only when the peer acknowledged n-1 of
 // them; otherwise (a caller that sends ahead) it goes through zeromq frames as before.
-import { closeSync, constants, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { TransportError } from './errors.js';
 
@@ -39,16 +39,34 @@ export class OutgoingFiles {
 
   /** Writes `frames` one after another from position 0 of slot `slot`'s file; throws the system error on failure. */
   write(slot: number, frames: readonly Uint8Array[]): void {
-    let fd = this.fds[slot];
-    if (fd === null) {
-      fd = openSync(peerFilePath(this.folder, this.from, this.to, slot), constants.O_WRONLY | constants.O_CREAT | NOFOLLOW, 0o600);
-      this.fds[slot] = fd;
-    }
+    const fd = this.open(slot);
     let at = 0;
     for (const f of frames) {
       for (let done = 0; done < f.byteLength;) done += writeSync(fd, f, done, f.byteLength - done, at + done);
       at += f.byteLength;
     }
+  }
+
+  /**
+   * Makes slot `slot`'s file hold at least `bytes` (zeros written past its end), so that a big message known ahead (a
+   * relayout's) is later written into pages tmpfs has already given it; throws the system error on failure.
+   */
+  prefault(slot: number, bytes: number): void {
+    const fd = this.open(slot);
+    const size = fstatSync(fd).size;
+    if (size >= bytes) return;
+    const zeros = new Uint8Array(Math.min(PREFAULT_CHUNK, bytes - size));
+    for (let at = size; at < bytes;) at += writeSync(fd, zeros, 0, Math.min(zeros.byteLength, bytes - at), at);
+  }
+
+  /** Slot `slot`'s file, opened (created, mode 0600) on first use. */
+  private open(slot: number): number {
+    let fd = this.fds[slot];
+    if (fd === null) {
+      fd = openSync(peerFilePath(this.folder, this.from, this.to, slot), constants.O_WRONLY | constants.O_CREAT | NOFOLLOW, 0o600);
+      this.fds[slot] = fd;
+    }
+    return fd;
   }
 
   /** Closes the files (they stay in the folder until the orchestrator removes it). */
@@ -57,6 +75,9 @@ export class OutgoingFiles {
     this.fds.fill(null);
   }
 }
+
+/** Bytes of zeros one write of prefault() takes. */
+const PREFAULT_CHUNK = 8 << 20;
 
 /** The receiving end of every link into one rank: an open file and a landing buffer per (sender, slot). */
 export class LandingFiles {
@@ -76,12 +97,7 @@ export class LandingFiles {
     const key = `${from}-${slot}`;
     const path = peerFilePath(this.folder, from, this.rank, slot);
     const total = sizes.reduce((s, n) => s + n, 0);
-    let buffer = this.buffers.get(key);
-    if (buffer === undefined || buffer.byteLength < total) {
-      // grown with headroom: migrant counts vary from step to step; a fresh ArrayBuffer starts aligned for frameAs
-      buffer = new Uint8Array(Math.max(total, Math.ceil((buffer?.byteLength ?? 0) * 1.5)));
-      this.buffers.set(key, buffer);
-    }
+    const buffer = this.landingBuffer(key, total);
     let got = 0;
     try {
       let fd = this.fds.get(key);
@@ -110,6 +126,28 @@ export class LandingFiles {
       at += n;
     }
     return frames;
+  }
+
+  /** The landing buffer of (sender, slot) `key`, grown to hold `bytes`. */
+  private landingBuffer(key: string, bytes: number): Uint8Array {
+    let buffer = this.buffers.get(key);
+    if (buffer === undefined || buffer.byteLength < bytes) {
+      // grown with headroom: migrant counts vary from step to step; a fresh ArrayBuffer starts aligned for frameAs
+      buffer = new Uint8Array(Math.max(bytes, Math.ceil((buffer?.byteLength ?? 0) * 1.5)));
+      this.buffers.set(key, buffer);
+    }
+    return buffer;
+  }
+
+  /**
+   * Makes the landing buffer of rank `from`'s slot `slot` hold at least `bytes`, its pages touched now (a big message
+   * known ahead: a relayout's), not while the message is read.
+   */
+  prefault(from: number, slot: number, bytes: number): void {
+    const key = `${from}-${slot}`;
+    const before = this.buffers.get(key);
+    const buffer = this.landingBuffer(key, bytes);
+    if (buffer !== before) buffer.fill(0);
   }
 
   /** Closes the files; landing buffers are left to the garbage collector. */

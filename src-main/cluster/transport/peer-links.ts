@@ -160,6 +160,27 @@ export class PeerLinks {
     }
   }
 
+  /**
+   * Readies the links for one big exchange known ahead (a relayout's): the file of each peer's next message holds
+   * sendBytes[p] and the landing buffer of each peer's next message receiveBytes[p], their pages taken now. Only where
+   * that message will go through a file (a link without files, or whose slot is not yet released, is left alone);
+   * a failed prefault turns nothing off (the send decides).
+   */
+  prepare(sendBytes: ReadonlyMap<number, number>, receiveBytes: ReadonlyMap<number, number>): void {
+    if (this.folder === null) return;
+    for (const [to, bytes] of sendBytes) {
+      const state = this.link(to);
+      if (bytes === 0 || state.filesFailed || state.sent - state.acked > PEER_FILE_SLOTS - 1) continue;
+      state.files ??= new OutgoingFiles(this.folder, this.rank, to);
+      try {
+        state.files.prefault(state.sent % PEER_FILE_SLOTS, bytes);
+      } catch {
+        // the send writes (or falls back to frames) as ever
+      }
+    }
+    for (const [from, bytes] of receiveBytes) if (bytes > 0) this.landing?.prefault(from, this.link(from).accepted % PEER_FILE_SLOTS, bytes);
+  }
+
   /** The bookkeeping of the link with `peer`, made on first use. */
   private link(peer: number): LinkState {
     let state = this.links.get(peer);

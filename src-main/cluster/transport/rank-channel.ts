@@ -162,6 +162,11 @@ export class RankChannel {
     return this.peers.receive(options.step, options.from, options.timeoutMs ?? Infinity);
   }
 
+  /** Readies the peer links for one big exchange known ahead (bytes to and from each peer; PeerLinks.prepare). */
+  preparePeers(sendBytes: ReadonlyMap<number, number>, receiveBytes: ReadonlyMap<number, number>): void {
+    this.peers.prepare(sendBytes, receiveBytes);
+  }
+
   /** Calls `watch` with every peer message as it arrives (before receiveFromPeers hands it out); null stops it. */
   watchPeerMessages(watch: ((m: PeerIncoming) => void) | null): void {
     this.peers.watch(watch);
