@@ -811,7 +811,6 @@ export class Simulation {
     mark('relayout-grown');
     this.bindAll();
     mark('relayout-bound');
-    this.writeHalo();
     mark('relayout-setup');
     const tSetup = performance.now();
     this.relayoutParts.setupSeconds += (tSetup - t0) / 1000;
@@ -876,10 +875,10 @@ export class Simulation {
   }
 
   /**
-   * The host's part of a relayout that overlaps its first pass on the GPU (the buffers each took 30-90 ms on an H100
-   * host, docs/PERFORMANCE.md): the sampling state reallocated for the new cells (and written, once sampling has
-   * begun), and the exchange's staging and peer links readied for this rank's sends and arrivals of one round
-   * (`traffic`, exact from the orchestrator); then every phase bound again.
+   * The host's part of a relayout that overlaps its first pass on the GPU (each took 30-90 ms on an H100 host,
+   * docs/PERFORMANCE.md): the sampling state reallocated for the new cells (and written, once sampling has begun), the
+   * exchange's staging and peer links readied for this rank's sends and arrivals of one round (`traffic`, exact from
+   * the orchestrator) and the new box's halo written; then every phase bound again.
    */
   private relayoutAside(sub: Subdomain, sample: SampleState | null, traffic: RelayoutTraffic | undefined, perRound: number): void {
     const st = this.state;
@@ -887,6 +886,8 @@ export class Simulation {
     if (sample) st.sample.write(sample);
     // one round sends at most its slice of this rank's particles to a peer, and takes at most a slice from each
     if (traffic) this.exchange?.prepare(traffic.sendsTo.map((n) => Math.min(n, perRound)), traffic.receivesFrom.map((n) => Math.min(n, perRound)));
+    // the new box's halo, which the rounds' passes do not read (the sort after them and the steps do)
+    this.writeHalo();
     this.bindAll();
     stepTimeline?.mark(2 * this.step + 1, 'relayout-aside');
   }
