@@ -812,6 +812,8 @@ export class Simulation {
     this.bindAll();
     mark('relayout-bound');
     mark('relayout-setup');
+    // when the GPU has run what was queued so far (the new buffers' writes; buffers freed are released then too)
+    stepTimeline?.markWhenDone(2 * this.step + 1, 'relayout-setup-gpu-done', device.queue);
     const tSetup = performance.now();
     this.relayoutParts.setupSeconds += (tSetup - t0) / 1000;
     const ctl = (word: number, value: number) => device.queue.writeBuffer(st.ctl, 4 * word, new Uint32Array([value]));

@@ -119,7 +119,9 @@ async function cellStateFrames(sim: Simulation, what: 'coarse' | 'full', block: 
     return [st.counts, st.sigmaCrMax, st.remainder];
   }
   if (block === undefined) throw new Error('internal: the orchestrator asked for coarse cell counts without the block size');
-  return [coarseCountsOf(await sim.cellCounts(), sim.subdomain.box, coarseGridWithBlock(sim.kase.grid.cells, block))];
+  const counts = await sim.cellCounts();
+  stepTimeline?.mark(2 * sim.stepsDone + 1, 'check-coarse-counts-read');
+  return [coarseCountsOf(counts, sim.subdomain.box, coarseGridWithBlock(sim.kase.grid.cells, block))];
 }
 
 async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promise<void> {
