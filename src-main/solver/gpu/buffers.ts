@@ -31,14 +31,14 @@ export async function readBuffer(device: GPUDevice, src: GPUBuffer, bytes: numbe
   return out;
 }
 
+/** Released staging buffers a Readback keeps for reuse. */
+const MAX_SPARE_STAGING = 8;
+
 /**
  * Read-backs that repeat every submit (step statistics, control words, sampling sums, reduction
  * partials): one MAP_READ staging buffer per source, kept and grown as needed instead of created
  * and destroyed on every call.
  */
-/** Released staging buffers a Readback keeps for reuse. */
-const MAX_SPARE_STAGING = 8;
-
 export class Readback {
   private readonly staging = new Map<GPUBuffer, GPUBuffer>();
   /** Staging buffers of sources released (replaced by a re-split), taken again by new sources they are large enough for. */
