@@ -810,7 +810,6 @@ export class Simulation {
     if (st.segCap < roundSegments) st.growMigrants(roundSegments);
     mark('relayout-grown');
     this.bindAll();
-    mark('relayout-bound');
     mark('relayout-setup');
     // when the GPU has run what was queued so far (the new buffers' writes; buffers freed are released then too)
     stepTimeline?.markWhenDone(2 * this.step + 1, 'relayout-setup-gpu-done', device.queue);

@@ -80,7 +80,6 @@ describe('staging kept across a re-split', () => {
     const larger = Uint32Array.from({ length: 9000 }, (_, i) => i ^ 0x5a5a);
     const c = makeBufferWith(gpu.device, 'c', larger, STORAGE);
     expect(new Uint32Array(await readback.read(c, larger.byteLength))).toEqual(larger);
-    readback.destroy();
     for (const x of [a, b, c]) x.destroy();
   });
 });

@@ -319,14 +319,11 @@ export class Rebalancer {
     const after = next.boxes.map((b) => boxWeight(grid, loads, b));
     const particlesBefore = this.current.boxes.map((b) => boxWeight(grid, summed, b));
     this.backoff = 1;
-    let maxSend = 0;
-    const sendsTo = this.current.boxes.map(() => next.boxes.map(() => 0));
-    this.current.boxes.forEach((from, r) => next.boxes.forEach((to, d) => {
+    const sendsTo = this.current.boxes.map((from, r) => next.boxes.map((to, d) => {
       const both = r === d ? null : intersectBoxes(from, to);
-      if (!both) return;
-      sendsTo[r][d] = boxWeight(grid, summed, both);
-      maxSend = Math.max(maxSend, sendsTo[r][d]);
+      return both ? boxWeight(grid, summed, both) : 0;
     }));
+    const maxSend = Math.max(0, ...sendsTo.flat());
     this.current = next;
     const unAfter = loadNonUniformity(after);
     this.events.push({ step, unBefore: un, unAfter, moved });

@@ -140,14 +140,6 @@ export class Readback {
     for (const b of this.spare.splice(0, Math.max(0, this.spare.length - MAX_SPARE_STAGING))) b.destroy();
   }
 
-  /** Frees every staging buffer (the run is over). */
-  destroy(): void {
-    for (const b of [...this.staging.values(), ...this.spare]) b.destroy();
-    this.staging.clear();
-    this.spare.length = 0;
-    this.combined?.destroy();
-    this.combined = null;
-  }
 }
 
 /** Invocations per workgroup of the per-particle and per-cell kernels (the WG_SIZE override). */

@@ -30,26 +30,28 @@ export class UploadRing {
 
   /** Creates every staging buffer of the ring for uploads of up to `bytes` (before a run, instead of in its first steps). */
   reserve(bytes: number): void {
-    const size = Math.max(16, Math.ceil(bytes / 16) * 16);
-    for (const slot of this.slots) {
-      if (slot.buffer && slot.buffer.size >= size) continue;
-      if (slot.buffer && this.unsubmitted.includes(slot.buffer)) continue; // its copy is not submitted yet: grown on its turn
-      slot.buffer?.destroy();
-      slot.buffer = this.device.createBuffer({ label: this.label, size, usage: MAP_WRITE_COPY_SRC, mappedAtCreation: true });
-      slot.mapped = Promise.resolve(true);
-    }
+    for (const slot of this.slots) this.ready(slot, bytes);
   }
 
   /** Makes the buffer the next write() takes hold `bytes` (a big upload known ahead: made now, not on its turn). */
   reserveNext(bytes: number): void {
-    const slot = this.slots[this.next];
+    this.ready(this.slots[this.next], bytes);
+  }
+
+  /** Gives `slot` a mapped buffer of at least `bytes` unless it has one, or its copy is not submitted yet (grown on its turn). */
+  private ready(slot: Slot, bytes: number): void {
     const size = Math.max(16, Math.ceil(bytes / 16) * 16);
     if (slot.buffer && (slot.buffer.size >= size || this.unsubmitted.includes(slot.buffer))) return;
+    this.remake(slot, size);
+    slot.mapped = Promise.resolve(true);
+  }
+
+  /** Replaces `slot`'s buffer by a new one of `size` bytes, created mapped (the host event names its size). */
+  private remake(slot: Slot, size: number): void {
     const t0 = performance.now();
     slot.buffer?.destroy();
     slot.buffer = this.device.createBuffer({ label: this.label, size, usage: MAP_WRITE_COPY_SRC, mappedAtCreation: true });
-    slot.mapped = Promise.resolve(true);
-    stepTimeline?.hostEvent(`${this.label} staging ${size} ahead`, t0);
+    stepTimeline?.hostEvent(`${this.label} staging ${size}`, t0);
   }
 
   /**
@@ -70,14 +72,11 @@ export class UploadRing {
     // its map was requested when its last copy was submitted, `count` uploads ago
     let mapped = await slot.mapped;
     if (!slot.buffer || slot.buffer.size < size) {
-      slot.buffer?.destroy();
       // headroom: the arrivals vary from step to step
-      const t0 = performance.now();
-      slot.buffer = this.device.createBuffer({ label: this.label, size: Math.ceil((size * 1.25) / 16) * 16, usage: MAP_WRITE_COPY_SRC, mappedAtCreation: true });
-      stepTimeline?.hostEvent(`${this.label} staging ${slot.buffer.size}`, t0);
+      this.remake(slot, Math.ceil((size * 1.25) / 16) * 16);
       mapped = true;
     }
-    const buffer = slot.buffer;
+    const buffer = slot.buffer!;
     if (!mapped) await buffer.mapAsync(MAP_MODE_WRITE);
     fill(buffer.getMappedRange(0, size));
     buffer.unmap();
