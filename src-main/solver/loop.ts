@@ -834,10 +834,12 @@ export class Simulation {
       device.queue.submit([enc.finish()]);
       mark('relayout-emit-submitted');
       stepTimeline?.markWhenDone(2 * this.step + 1, 'relayout-emit-done', device.queue);
-      // while the GPU sorts out the first round's leavers: what no pass of the rounds uses, and the exchange's staging
-      if (r === 0) this.relayoutAside(sub, sample, traffic, perRound);
+      // while the GPU sorts out the first round's leavers: the exchange's staging and links; once this rank's sends are
+      // out, while it waits for the peers', what no pass of the rounds uses (the sampling state, the new box's halo)
+      if (r === 0) this.relayoutAside(traffic, perRound);
+      const whileWaiting = r === 0 ? () => this.relayoutWhileWaiting(sub, sample) : undefined;
       // exchange 0 between steps is the ranks' meeting before the clock (rank-main), the rounds follow
-      const x = await this.exchange.run(betweenSteps(this.step, 1 + r), set, undefined, { regrow: false, timelineKey: 2 * this.step + 1 });
+      const x = await this.exchange.run(betweenSteps(this.step, 1 + r), set, undefined, { regrow: false, timelineKey: 2 * this.step + 1, whileWaiting });
       this.relayoutParts.exchangeSeconds += x.seconds;
       mark('relayout-exchanged');
       const append = device.createCommandEncoder({ label: `relayout-append-${r}` });
@@ -877,20 +879,28 @@ export class Simulation {
 
   /**
    * The host's part of a relayout that overlaps its first pass on the GPU (each took 30-90 ms on an H100 host,
-   * docs/PERFORMANCE.md): the sampling state reallocated for the new cells (and written, once sampling has begun), the
-   * exchange's staging and peer links readied for this rank's sends and arrivals of one round (`traffic`, exact from
-   * the orchestrator) and the new box's halo written; then every phase bound again.
+   * docs/PERFORMANCE.md): the exchange's staging and peer links readied for this rank's sends and arrivals of one round
+   * (`traffic`, exact from the orchestrator); then every phase bound again.
    */
-  private relayoutAside(sub: Subdomain, sample: SampleState | null, traffic: RelayoutTraffic | undefined, perRound: number): void {
+  private relayoutAside(traffic: RelayoutTraffic | undefined, perRound: number): void {
+    // one round sends at most its slice of this rank's particles to a peer, and takes at most a slice from each
+    if (traffic) this.exchange?.prepare(traffic.sendsTo.map((n) => Math.min(n, perRound)), traffic.receivesFrom.map((n) => Math.min(n, perRound)));
+    this.bindAll();
+    stepTimeline?.mark(2 * this.step + 1, 'relayout-aside');
+  }
+
+  /**
+   * What a relayout's rounds do not use, done while the first round waits for the peers' migrants (this rank's are sent):
+   * the sampling state reallocated for the new cells (and written, once sampling has begun) and the new box's halo
+   * (the sort after the rounds and the steps read them); then every phase bound again.
+   */
+  private relayoutWhileWaiting(sub: Subdomain, sample: SampleState | null): void {
     const st = this.state;
     st.sample.reallocate(sub.nLocal);
     if (sample) st.sample.write(sample);
-    // one round sends at most its slice of this rank's particles to a peer, and takes at most a slice from each
-    if (traffic) this.exchange?.prepare(traffic.sendsTo.map((n) => Math.min(n, perRound)), traffic.receivesFrom.map((n) => Math.min(n, perRound)));
-    // the new box's halo, which the rounds' passes do not read (the sort after them and the steps do)
     this.writeHalo();
     this.bindAll();
-    stepTimeline?.mark(2 * this.step + 1, 'relayout-aside');
+    stepTimeline?.mark(2 * this.step + 1, 'relayout-while-waiting');
   }
 
   /** Phase totals of the recorder plus the host-side ones (multi-rank exchange). */

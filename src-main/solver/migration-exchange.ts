@@ -15,8 +15,9 @@ export interface Exchanger {
    * Sends outgoing[d] (records for rank d; empty for none) for exchange number `step` (increasing: 2 x the
    * step, or 2 x the step + 1 for a relayout after it) and resolves with the records that
    * arrived, as bytes (tables.migrantWords 32-bit words per particle). `outgoing` may be reused once it resolves.
+   * `afterSend`, when given, is called once the sends are handed to the transport (before the peers' records are awaited).
    */
-  exchange(step: number, outgoing: Uint32Array[]): Promise<Uint8Array[]>;
+  exchange(step: number, outgoing: Uint32Array[], afterSend?: () => void): Promise<Uint8Array[]>;
   /**
    * Optional: applies `count` to each peer's records as they arrive (while the other peers are still awaited);
    * inspected(step) then gives the sum for that exchange. Without it the caller counts after exchange() resolves.
@@ -65,6 +66,12 @@ export interface RunOptions {
    * that append them, instead of a submit of its own; the caller then calls submitted() once it is submitted.
    */
   encoder?: () => GPUCommandEncoder;
+  /**
+   * Host work that needs this exchange's sends out but not its arrivals (a relayout's halo and sampling state): run once
+   * this rank's messages are handed to the transport, while the peers' are awaited (after them where the exchanger
+   * cannot say when its sends are out).
+   */
+  whileWaiting?: () => void;
 }
 
 const MAP_READ_COPY_DST = 0x0001 | 0x0008;
@@ -126,8 +133,6 @@ export class MigrationExchange {
   private readonly lastCounts: number[];
   /** Host copy of the control words and counts of the last status read, reused every step. */
   private host = new Uint32Array(0);
-  /** A host array for the next second read of migrants, its pages touched ahead (prepare: a relayout's), taken once. */
-  private readAhead: Uint32Array | null = null;
   /** The status copy encodeStatus recorded, not yet mapped. */
   private prepared: PreparedStatus | null = null;
 
@@ -188,8 +193,8 @@ export class MigrationExchange {
 
   /**
    * Readies one big exchange known ahead (a relayout round, while the GPU runs its first pass) instead of in it:
-   * sendsTo[d] and receivesFrom[d] migrants to and from each rank d. The read of the sends (their staging, and a host
-   * array with its pages touched: the status read copies only the step's usual count), the exchanger's links, the
+   * sendsTo[d] and receivesFrom[d] migrants to and from each rank d. The read of the sends (their staging: the status
+   * read copies only the step's usual count), the exchanger's links, the
    * upload of the arrivals (the ring's next buffer only) and the GPU's arrival buffer. The caller binds the phases afterwards.
    */
   prepare(sendsTo: readonly number[], receivesFrom: readonly number[]): void {
@@ -197,10 +202,7 @@ export class MigrationExchange {
     const words = this.state.tables.migrantWords;
     const sends = sendsTo.reduce((sum, n, d) => sum + (d === rank ? 0 : n), 0);
     const receives = receivesFrom.reduce((sum, n, d) => sum + (d === rank ? 0 : n), 0);
-    if (sends > 0) {
-      this.segments.get(4 * words * sends);
-      this.readAhead = new Uint32Array(words * sends).fill(0);
-    }
+    if (sends > 0) this.segments.get(4 * words * sends);
     this.exchanger.prepare?.(sendsTo.map((n) => 4 * words * n), receivesFrom.map((n) => 4 * words * n));
     this.uploads.reserveNext(ARRIVALS_AT + 4 * words * receives);
     this.state.ensureArrivals(receives);
@@ -278,47 +280,37 @@ export class MigrationExchange {
     return { ctl: words.subarray(0, CTL.WORDS), counts, head, copied, release: () => staging.unmap() };
   }
 
-  /** Copies each destination's migrant records (set `set`'s move) from record `skip[d]` on to the host. */
-  private async readSegments(counts: Uint32Array, skip: number[], set: 0 | 1): Promise<Uint32Array[]> {
+  /**
+   * Copies every record of the destinations in `whole` (set `set`'s move) into the segments' staging buffer and maps it:
+   * views of the mapped range by destination (empty for the others), valid until release(). Sent from there, as the
+   * status read's records are: no host copy of a relayout's hundred megabytes, and no joining of two reads.
+   */
+  private async readSegments(counts: Uint32Array, whole: readonly boolean[], set: 0 | 1): Promise<{ records: Uint32Array[]; release: () => void }> {
     const { device } = this.gpu;
-    const { rank, worldSize } = this.state.subdomain;
-    const recordBytes = 4 * this.state.tables.migrantWords;
+    const { worldSize } = this.state.subdomain;
+    const words = this.state.tables.migrantWords;
+    const recordBytes = 4 * words;
     let total = 0;
-    for (let d = 0; d < worldSize; d++) if (d !== rank) total += counts[d] - skip[d];
-    const out: Uint32Array[] = [];
-    if (total === 0) {
-      for (let d = 0; d < worldSize; d++) out.push(new Uint32Array(0));
-      return out;
-    }
+    for (let d = 0; d < worldSize; d++) if (whole[d]) total += counts[d];
     const staging = this.segments.get(total * recordBytes);
     const enc = device.createCommandEncoder({ label: 'migrate-segments' });
     let at = 0;
     for (let d = 0; d < worldSize; d++) {
-      const n = d === rank ? 0 : counts[d] - skip[d];
-      if (n === 0) continue;
-      enc.copyBufferToBuffer(this.state.migOutOf(set), (d * this.state.segCap + skip[d]) * recordBytes, staging, at, n * recordBytes);
-      at += n * recordBytes;
+      if (!whole[d] || counts[d] === 0) continue;
+      enc.copyBufferToBuffer(this.state.migOutOf(set), d * this.state.segCap * recordBytes, staging, at, counts[d] * recordBytes);
+      at += counts[d] * recordBytes;
     }
     device.queue.submit([enc.finish()]);
-    await staging.mapAsync(0x0001, 0, at);
-    // into the array readied ahead when it fits (it is handed on with the records, so taken once), else a fresh copy
-    const ahead = this.readAhead;
-    this.readAhead = null;
-    let all: Uint32Array;
-    if (ahead && ahead.byteLength >= at) {
-      all = ahead.subarray(0, at / 4);
-      all.set(new Uint32Array(staging.getMappedRange(0, at)));
-    } else {
-      all = new Uint32Array(staging.getMappedRange(0, at).slice(0));
-    }
-    staging.unmap();
+    await staging.mapAsync(0x0001, 0, Math.max(16, at));
+    const all = new Uint32Array(staging.getMappedRange(0, Math.max(16, at)));
+    const records: Uint32Array[] = [];
     let from = 0;
     for (let d = 0; d < worldSize; d++) {
-      const n = d === rank ? 0 : (counts[d] - skip[d]) * this.state.tables.migrantWords;
-      out.push(all.subarray(from, from + n));
+      const n = whole[d] ? counts[d] * words : 0;
+      records.push(all.subarray(from, from + n));
       from += n;
     }
-    return out;
+    return { records, release: () => staging.unmap() };
   }
 
   /** Grows the migrant buffer to hold `largest` per destination and collects every migrant again. */
@@ -375,7 +367,7 @@ export class MigrationExchange {
         this.expected.fill(0);
         status = await this.readStatus(set);
       }
-      return { ...await this.exchangeStatus(step, set, mark, status, tStatus, options.encoder), regrew };
+      return { ...await this.exchangeStatus(step, set, mark, status, tStatus, options.encoder, options.whileWaiting), regrew };
     } finally {
       status.release();
     }
@@ -383,24 +375,30 @@ export class MigrationExchange {
 
   /** The rest of run() while the status read's staging buffer is mapped (its records are sent from there). */
   private async exchangeStatus(
-    step: number, set: 0 | 1, mark: number, status: StatusRead, tStatus: number, encoder?: () => GPUCommandEncoder,
+    step: number, set: 0 | 1, mark: number, status: StatusRead, tStatus: number, encoder?: () => GPUCommandEncoder, whileWaiting?: () => void,
   ): Promise<Omit<ExchangeResult, 'regrew'>> {
     const { ctl, counts, head, copied } = status;
-    const { rank, worldSize } = this.state.subdomain;
+    const { rank } = this.state.subdomain;
     throwIfGpuError(this.gpu);
     const t0 = performance.now();
-    // the records the status read did not bring (a destination got more migrants than expected)
-    const skip = copied.map((c, d) => Math.min(c, counts[d]));
-    const missing = skip.some((k, d) => d !== rank && counts[d] > k);
-    const rest = missing ? await this.readSegments(counts, skip, set) : null;
-    if (missing) stepTimeline?.note(mark, 'n-read-again', counts.reduce((sum, c, d) => sum + (d < worldSize ? c - skip[d] : 0), 0));
-    const outgoing = head.map((h, d) => {
-      if (!rest || rest[d].length === 0) return h;
-      const all = new Uint32Array(h.length + rest[d].length);
-      all.set(h);
-      all.set(rest[d], h.length);
-      return all;
-    });
+    // a destination that got more migrants than the status read brought is read again whole (its first records too)
+    const whole = copied.map((c, d) => d !== rank && counts[d] > c);
+    const again = whole.some((w) => w) ? await this.readSegments(counts, whole, set) : null;
+    if (again) stepTimeline?.note(mark, 'n-read-again', counts.reduce((sum, c, d) => sum + (whole[d] ? c : 0), 0));
+    try {
+      const outgoing = head.map((h, d) => (again && whole[d] ? again.records[d] : h));
+      return await this.sendAndUpload(step, mark, ctl, counts, outgoing, t0, tStatus, encoder, whileWaiting);
+    } finally {
+      again?.release();
+    }
+  }
+
+  /** The rest of exchangeStatus: sends `outgoing` (views of mapped staging, valid until it returns), takes the arrivals in and uploads them. */
+  private async sendAndUpload(
+    step: number, mark: number, ctl: Uint32Array, counts: Uint32Array, outgoing: Uint32Array[], t0: number, tStatus: number,
+    encoder?: () => GPUCommandEncoder, whileWaiting?: () => void,
+  ): Promise<Omit<ExchangeResult, 'regrew'>> {
+    const { worldSize } = this.state.subdomain;
     // the next step's status read copies about as many (its copy crosses the bus every step): a margin of 5 %, or twice
     // the last step's growth where the flow is still developing, and 4 sigma of the count's noise; a step over it reads
     // the rest in a second round trip
@@ -412,7 +410,15 @@ export class MigrationExchange {
     for (const o of outgoing) sent += o.length / this.state.tables.migrantWords;
     const t1 = performance.now();
     stepTimeline?.mark(mark, 'send-start');
-    const incoming = await this.exchanger.exchange(step, outgoing);
+    // work that waits for this rank's sends, not for the peers' (a relayout's), once they are out
+    let waited = false;
+    const afterSend = () => {
+      if (waited) return;
+      waited = true;
+      whileWaiting?.();
+    };
+    const incoming = await this.exchanger.exchange(step, outgoing, afterSend);
+    afterSend();
     const t2 = performance.now();
     stepTimeline?.mark(mark, 'received');
     stepTimeline?.note(mark, 'n-sent', sent);

@@ -71,11 +71,12 @@ function peerExchanger(ch: RankChannel, timeoutMs: number, recordWords: number):
       const bytesOf = (list: readonly number[]) => new Map(others.map((p) => [p, list[p]]));
       ch.preparePeers(bytesOf(sendBytes), bytesOf(receiveBytes));
     },
-    async exchange(step, outgoing) {
+    async exchange(step, outgoing, afterSend) {
       const t0 = performance.now();
       await Promise.all(others.map((to) => ch.sendToPeer(to, { step, particles: outgoing[to].length / recordWords }, [outgoing[to]])));
       const t1 = performance.now();
       stepTimeline?.mark(step, 'sent');
+      afterSend?.();
       const got = await ch.receiveFromPeers({ step, from: others, timeoutMs });
       const t2 = performance.now();
       addTime(transportTime, 'exchange.send', (t1 - t0) / 1000);

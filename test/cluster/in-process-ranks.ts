@@ -76,7 +76,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
   const checks = new Map<number, (records: Uint8Array) => number>();
   const checked = Array.from({ length: ranks }, () => new Map<number, number>());
   const exchangerOf = (rank: number): Exchanger => ({
-    async exchange(step, outgoing) {
+    async exchange(step, outgoing, afterSend) {
       observeExchange?.(rank, step, outgoing);
       for (let to = 0; to < ranks; to++) {
         if (to === rank) continue;
@@ -85,6 +85,8 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
         if (check) checked[to].set(step, (checked[to].get(step) ?? 0) + check(bytes));
         mail.post(step, rank, to, bytes);
       }
+      // as the rank processes' exchanger: the sends are out, the peers' records are awaited
+      afterSend?.();
       const incoming: Uint8Array[] = [];
       for (let from = 0; from < ranks; from++) if (from !== rank) incoming.push(await mail.take(step, from, rank));
       return incoming;
