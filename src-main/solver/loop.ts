@@ -30,6 +30,8 @@ import { SortPhase, type SplitPass } from './phases/sort.js';
 import { expectedMigrants } from './migrant-estimate.js';
 import { DEEPEN_WINDOW, arrivalsOutsideHalo, haloBitWords, haloBits, haloList, initialHaloDepth, periodicAxes, type LocalCells } from './halo-split.js';
 import { boxCells } from '../cluster/decomposition/box.js';
+import { coarseCountsOf, coarseGridWithBlock } from '../cluster/decomposition/coarse-grid.js';
+import { CoarseCounts } from './phases/coarse-counts.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
 import type { ParticleAttribute } from './particle-attributes.js';
 import { PARTICLE_ATTRIBUTES } from './particle-attributes.js';
@@ -76,6 +78,8 @@ export class Simulation {
   private readonly collide: CollidePhase;
   /** Reacting runs: the products phase (dissociations) and the account of reactions and products. */
   private products?: ProductsPhase;
+  /** A rebalance check's block sums on the GPU (made at the first check). */
+  private coarseCounts?: CoarseCounts;
   readonly reactions?: ReactionLedger;
   private readonly sample: SamplePhase;
   private readonly chunk: number;
@@ -659,6 +663,22 @@ export class Simulation {
   async cellCounts(): Promise<Uint32Array<ArrayBuffer>> {
     const counts = new Uint32Array(await this.readback.read(this.state.lastCounts, 4 * this.state.nLocal));
     return countsWithProducts(this.gpu.device, this.state, counts, this.particles, this.reactions?.pending ?? 0, (g) => localCellOf(this.subdomain, this.kase.grid.cells, g));
+  }
+
+  /**
+   * This rank's particle counts summed over the blocks of `block` cells per side of the coarse grid (a rebalance check's
+   * first round; coarse-grid.ts), summed on the GPU; with products of the last step not yet in their cells (a reacting
+   * gas), from the cell counts on the host.
+   */
+  async coarseCellCounts(block: number): Promise<Uint32Array> {
+    const cg = coarseGridWithBlock(this.kase.grid.cells, block);
+    if ((this.reactions?.pending ?? 0) > 0) return coarseCountsOf(await this.cellCounts(), this.subdomain.box, cg);
+    this.coarseCounts ??= new CoarseCounts(this.ctx);
+    const device = this.gpu.device;
+    const enc = device.createCommandEncoder({ label: 'coarse-counts' });
+    const blocks = this.coarseCounts.encode(enc, this.state.lastCounts, this.subdomain.box, this.state.nLocal, block, cg.grid);
+    device.queue.submit([enc.finish()]);
+    return new Uint32Array(await this.readback.read(blocks, blocks.size));
   }
 
   /** This rank's per-cell state for a rebalance: particle counts, (sigma c_r)_max and NTC remainders of its local cells. */

@@ -28,7 +28,6 @@ import { decodeRankSnapshot } from './checkpoint/checkpoint-state.js';
 import { writeRankFile } from './checkpoint/checkpoint-writer.js';
 import { stepTimeline } from './step-timeline.js';
 import { betweenSteps } from './exchange-sequence.js';
-import { coarseCountsOf, coarseGridWithBlock } from '../cluster/decomposition/coarse-grid.js';
 import { RankKeepStop } from './rank-keep-stop.js';
 
 /** Host time of the transport: handing migrants to zeromq, then waiting until every peer's arrived (their lateness included). */
@@ -120,9 +119,7 @@ async function cellStateFrames(sim: Simulation, what: 'coarse' | 'full', block: 
     return [st.counts, st.sigmaCrMax, st.remainder];
   }
   if (block === undefined) throw new Error('internal: the orchestrator asked for coarse cell counts without the block size');
-  const counts = await sim.cellCounts();
-  stepTimeline?.mark(2 * sim.stepsDone + 1, 'check-coarse-counts-read');
-  return [coarseCountsOf(counts, sim.subdomain.box, coarseGridWithBlock(sim.kase.grid.cells, block))];
+  return [await sim.coarseCellCounts(block)];
 }
 
 async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promise<void> {

@@ -1,0 +1,49 @@
+// A rank's particle counts per block of the coarse grid, summed on the GPU (coarse-counts.wgsl): a rebalance check's
+// first round reads one count per block (about 1 MB) instead of every cell's count, and no host loop sums millions of
+// cells (on the wedge's largest rank that sum took 82 ms against 8-14 ms on the others, docs/PERFORMANCE.md). Exact
+// integers, the same as coarseCountsOf over the cell counts.
+import { bindBuffers } from '../gpu/bind.js';
+import { dispatchDims } from '../gpu/buffers.js';
+import type { Box, Int3 } from '../../cluster/decomposition/types.js';
+import type { PhaseContext } from './phase.js';
+
+const STORAGE_COPY_SRC_DST = 0x0080 | 0x0004 | 0x0008;
+
+/** The blocks buffer and the parameters of one rank's coarse sums, kept from check to check. */
+export class CoarseCounts {
+  private blocks: GPUBuffer | null = null;
+  private readonly params: GPUBuffer;
+
+  constructor(private readonly ctx: PhaseContext) {
+    this.params = ctx.device.createBuffer({ label: 'coarse-params', size: 4 * 9, usage: STORAGE_COPY_SRC_DST });
+  }
+
+  /**
+   * Encodes the sums of `cellCounts` (nLocal counts over `box`, x fastest) over blocks of `block` cells per side of a
+   * coarse grid `grid` blocks large into the blocks buffer it returns (cleared first; one u32 per block).
+   */
+  encode(enc: GPUCommandEncoder, cellCounts: GPUBuffer, box: Box, nLocal: number, block: number, grid: Int3): GPUBuffer {
+    const { device, cache } = this.ctx;
+    const bytes = 4 * grid[0] * grid[1] * grid[2];
+    if (!this.blocks || this.blocks.size !== bytes) {
+      this.blocks?.destroy();
+      this.blocks = device.createBuffer({ label: 'coarse-blocks', size: bytes, usage: STORAGE_COPY_SRC_DST });
+    }
+    const { lo, hi } = box;
+    device.queue.writeBuffer(this.params, 0, new Uint32Array([lo[0], lo[1], lo[2], hi[0] - lo[0], hi[1] - lo[1], block, grid[0], grid[1], nLocal]));
+    enc.clearBuffer(this.blocks);
+    const pipeline = cache.get({ file: 'coarse-counts.wgsl', entry: 'coarse_counts' });
+    const pass = enc.beginComputePass({ label: 'coarse-counts' });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, bindBuffers(device, pipeline, 'coarse-counts', { 1: cellCounts, 2: this.blocks, 3: this.params }));
+    pass.dispatchWorkgroups(...dispatchDims(Math.max(1, nLocal), 256));
+    pass.end();
+    return this.blocks;
+  }
+
+  /** Frees the buffers. */
+  destroy(): void {
+    this.blocks?.destroy();
+    this.params.destroy();
+  }
+}
