@@ -15,3 +15,8 @@ export function betweenSteps(step: number, k: number): number {
   if (!(k >= 0 && k < EXCHANGES_PER_STEP - 1)) throw new Error(`internal: exchange ${k} between steps ${step} and ${step + 1} is out of range`);
   return EXCHANGES_PER_STEP * step + 1 + k;
 }
+
+/** Whether sequence number n is a step's migrant exchange (not the ranks' meeting or a relayout's round between steps). */
+export function isStepExchange(n: number): boolean {
+  return n % EXCHANGES_PER_STEP === 0;
+}

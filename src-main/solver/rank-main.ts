@@ -4,7 +4,7 @@
 // the orchestrator, and says done with its timings; on any error it reports it and exits non-zero. A stop and keep
 // (rank-keep-stop.ts) ends the loop after the submit every rank agreed on and says done as at a normal end.
 import { RankChannel } from '../cluster/transport/rank-channel.js';
-import { frameAs } from '../cluster/transport/message-codec.js';
+import { frameAs, handedOver } from '../cluster/transport/message-codec.js';
 import { StopRequestedError } from '../cluster/transport/errors.js';
 import { writeFieldPlanes } from '../cluster/transport/field-planes-file.js';
 import { exitWhenSupervisorGone } from '../cluster/supervisor/supervisor-watch.js';
@@ -27,7 +27,7 @@ import { rankFile } from './checkpoint/checkpoint-folder.js';
 import { decodeRankSnapshot } from './checkpoint/checkpoint-state.js';
 import { writeRankFile } from './checkpoint/checkpoint-writer.js';
 import { stepTimeline } from './step-timeline.js';
-import { betweenSteps } from './exchange-sequence.js';
+import { betweenSteps, isStepExchange } from './exchange-sequence.js';
 import { RankKeepStop } from './rank-keep-stop.js';
 
 /** Host time of the transport: handing migrants to zeromq, then waiting until every peer's arrived (their lateness included). */
@@ -57,6 +57,8 @@ function peerExchanger(ch: RankChannel, timeoutMs: number, recordWords: number):
     inspectArrivals(count) {
       ch.watchPeerMessages((m) => {
         stepTimeline?.mark(m.message.step, `arrived-${m.message.from}`);
+        // a relayout's arrivals go to cells of this rank's new box, not its halo: nothing to check (millions of records)
+        if (!isStepExchange(m.message.step)) return;
         const n = count(m.frames[0] ?? new Uint8Array(0));
         if (n > 0) counted.set(m.message.step, (counted.get(m.message.step) ?? 0) + n);
       });
@@ -115,8 +117,9 @@ const balanceParts = { waitSeconds: 0, checkSeconds: 0, sampleStateSeconds: 0 };
 /** The frames of a cell-state message: the counts per block of `block` cells ('coarse') or every cell's state ('full'). */
 async function cellStateFrames(sim: Simulation, what: 'coarse' | 'full', block: number | undefined): Promise<ArrayBufferView[]> {
   if (what === 'full') {
+    // fresh read-backs, sent once: handed to the transport as they are, not copied
     const st = await sim.cellState();
-    return [st.counts, st.sigmaCrMax, st.remainder];
+    return [handedOver(st.counts), handedOver(st.sigmaCrMax), handedOver(st.remainder)];
   }
   if (block === undefined) throw new Error('internal: the orchestrator asked for coarse cell counts without the block size');
   return [await sim.coarseCellCounts(block)];

@@ -5,7 +5,7 @@ import * as zmq from 'zeromq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseTransportSpec } from '../../src-main/cluster/transport/endpoints.js';
 import { MessageValidationError, StopRequestedError, TransportTimeoutError } from '../../src-main/cluster/transport/errors.js';
-import { decodeMessage, encodeMessage, frameAs } from '../../src-main/cluster/transport/message-codec.js';
+import { decodeMessage, encodeMessage, frameAs, handedOver } from '../../src-main/cluster/transport/message-codec.js';
 import { RANK_TO_ORCHESTRATOR } from '../../src-main/cluster/transport/messages.js';
 import { OrchestratorChannel } from '../../src-main/cluster/transport/orchestrator-channel.js';
 import { RankChannel } from '../../src-main/cluster/transport/rank-channel.js';
@@ -57,6 +57,18 @@ describe('message validation', () => {
     expect(() => decodeMessage([new Uint8Array([123, 0xff])], 'rank 0', RANK_TO_ORCHESTRATOR)).toThrow(/header frame is not UTF-8 JSON/);
     const migrate = { type: 'migrate', from: 0, to: 1, step: 0, particles: 2, frameBytes: [8] };
     expect(() => encodeMessage(migrate as never, [new Float32Array(3)])).toThrow(/field 'frameBytes.0': declares 8 bytes but the frame has 12/);
+  });
+
+  it('copies payloads unless they were handed over, which go as they are', () => {
+    const go = { type: 'go', index: 3, decomposition: null, frameBytes: [8, 8] };
+    const kept = new Float32Array([1, 2]);
+    const given = handedOver(new Float32Array([3, 4]));
+    const [, keptPart, givenPart] = encodeMessage(go as never, [kept, given]);
+    kept[0] = 9;
+    given[0] = 7;
+    expect(Array.from(new Float32Array(keptPart.buffer, keptPart.byteOffset, 2))).toEqual([1, 2]);
+    expect(givenPart.buffer).toBe(given.buffer);
+    expect(Array.from(new Float32Array(givenPart.buffer, givenPart.byteOffset, 2))).toEqual([7, 4]);
   });
 
   it('a malformed message from a rank reaches the orchestrator as a clear validation error', async () => {

@@ -10,7 +10,7 @@ import { SAMPLE_PARTS, partPlanes, sampleLayout, sampleStateOfFrames } from '../
 import type { Subdomain } from '../../solver/subdomain.js';
 import type { SolverTables } from '../../solver/tables.js';
 import { RELAYOUT_ROUND_BYTES } from '../../solver/relayout-rounds.js';
-import { frameAs } from '../transport/message-codec.js';
+import { frameAs, handedOver } from '../transport/message-codec.js';
 import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { Decomposition } from '../decomposition/types.js';
 import { boxCells } from '../decomposition/box.js';
@@ -212,7 +212,8 @@ export class BalanceCoordinator {
     this.parts.commitSeconds += (tAnswer - t0) / 1000;
     await Promise.all(list.map((_, rank) => {
       if (!decision) return this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
-      const frames = [decision.sigmaCrMax[rank], decision.remainder[rank]];
+      // made for this answer and sent once: handed to the transport as they are, not copied
+      const frames = [handedOver(decision.sigmaCrMax[rank]), handedOver(decision.remainder[rank])];
       return this.channel.send(rank, {
         type: 'go', index, decomposition: JSON.parse(JSON.stringify(decision.decomposition)), largest: decision.largest, maxSend: decision.maxSend, sampleState: moveSamples, roundBytes: this.roundBytes,
         relayoutSendsTo: decision.sendsTo[rank], relayoutReceivesFrom: decision.sendsTo.map((row) => row[rank]),

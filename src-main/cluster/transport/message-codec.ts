@@ -17,11 +17,28 @@ export interface Decoded<M extends ClusterMessage = ClusterMessage> {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** A copy of a payload's bytes (never shares memory with the caller); not zero-filled first, as migrations are megabytes every step. */
+/** Payloads their sender hands over to the transport (handedOver): sent from where they are, not copied. */
+const handed = new WeakSet<object>();
+
+/**
+ * Marks `frame` as handed over: encodeMessage sends it without a copy, so the caller must never change it afterwards
+ * (for fresh arrays of tens of megabytes that are sent once: a re-split's cell state, whose copy into fresh memory cost
+ * more than the send).
+ */
+export function handedOver<T extends ArrayBufferView>(frame: T): T {
+  handed.add(frame);
+  return frame;
+}
+
+/**
+ * A copy of a payload's bytes (never shares memory with the caller), or a view of a payload handed over; not
+ * zero-filled first, as migrations are megabytes every step.
+ */
 export function copyFrame(frame: Frame): Uint8Array {
   const bytes = frame instanceof ArrayBuffer
     ? new Uint8Array(frame)
     : new Uint8Array(frame.buffer, frame.byteOffset, frame.byteLength);
+  if (handed.has(frame)) return bytes;
   const out = Buffer.allocUnsafe(bytes.byteLength);
   out.set(bytes);
   return out;
