@@ -28,6 +28,7 @@
 #   wedge-base  the wedge's default on 1 rank, and on N ranks with the new and the base build
 #   wedge-time  the wedge on 1 and N ranks: default, --rebalance 20 and 10 by measured time, --rebalance 20 by counts
 #   wedge-counts  the wedge on N ranks rebalanced by counts at UN > 10 %
+#   wedge-time-20  the wedge on N ranks rebalanced by measured time at UN > 20 %
 #   wedge-model  the wedge on N ranks: default, and rebalanced by the measured cost model at 10 and 20 %
 #   sampled-base  the box sampled every step on 1 and N ranks, new build against the base build, and unsampled on N and 1
 #   clocks    nvidia-smi's SM clocks, power and throttle reasons during the box on 1 GPU, 1 GPU with a rank's share and N
@@ -235,6 +236,10 @@ for part in "$@"; do
       run "wedge-$n-rcb-20-time" env DSMC_BALANCE_BY=time "${wedge[@]}" --ranks "$n" --rebalance 20
       run "wedge-$n-rcb-20-particles" env DSMC_BALANCE_BY=particles "${wedge[@]}" --ranks "$n" --rebalance 20
       run "wedge-$n-rcb-10-time" env DSMC_BALANCE_BY=time "${wedge[@]}" --ranks "$n" --rebalance 10
+      ;;
+    wedge-time-20)
+      # the wedge on N ranks rebalanced at UN > 20 % by measured GPU time (the split in force re-cut or made anew)
+      run "wedge-$n-rcb-20-time" env DSMC_BALANCE_BY=time node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --rebalance 20
       ;;
     wedge-model)
       # the wedge on N ranks: the default, and rebalanced by the measured cost model (DSMC_BALANCE_BY=time) at 10 and 20 %

@@ -108,17 +108,28 @@ export function haloBits(grid: Int3, periodic: readonly boolean[], sub: Subdomai
     }
     return inHalo;
   });
+  // a row in a halo layer of y or z is whole; any other row has only its x-layers' cells (the box's millions of cells
+  // are not visited one by one: a re-split's new halo is written on its critical path)
+  const nx = hi[0] - lo[0];
+  const xs: number[] = [];
+  layer[0].forEach((h, k) => { if (h) xs.push(k); });
   let c = 0;
   for (let z = lo[2]; z < hi[2]; z++) {
     const hz = layer[2][z - lo[2]];
-    for (let y = lo[1]; y < hi[1]; y++) {
-      const hy = hz || layer[1][y - lo[1]];
-      for (let x = lo[0]; x < hi[0]; x++, c++) {
-        if (hy || layer[0][x - lo[0]]) bits[c >>> 5] |= 1 << (c & 31);
-      }
+    for (let y = lo[1]; y < hi[1]; y++, c += nx) {
+      if (hz || layer[1][y - lo[1]]) setBitRange(bits, c, c + nx);
+      else for (const k of xs) bits[(c + k) >>> 5] |= 1 << ((c + k) & 31);
     }
   }
   return bits;
+}
+
+/** Sets bits [from, to) of `bits`, whole words at a time between the partial ends. */
+function setBitRange(bits: Uint32Array, from: number, to: number): void {
+  let c = from;
+  for (; c < to && (c & 31) !== 0; c++) bits[c >>> 5] |= 1 << (c & 31);
+  for (; c + 32 <= to; c += 32) bits[c >>> 5] = 0xffffffff;
+  for (; c < to; c++) bits[c >>> 5] |= 1 << (c & 31);
 }
 
 /** Cells of the halo (set bits). */

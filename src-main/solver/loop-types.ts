@@ -114,6 +114,11 @@ export interface SimulationPlacement {
   earlyMove?: boolean;
   /** Bytes of migrant records per relayout round instead of RELAYOUT_ROUND_BYTES (tests of relayouts in many rounds; every rank the same). */
   relayoutRoundBytes?: number;
+  /**
+   * Cells the per-cell buffers hold, as a multiple of the rank's cells (default 1): a run that may re-split gives its ranks
+   * room (CELL_ROOM_FOR_REBALANCING), so that a re-split that leaves a rank within it makes no per-cell buffers.
+   */
+  cellRoom?: number;
 }
 
 /**

@@ -65,6 +65,14 @@ interface SplitPart {
 }
 
 /** One simulation on one device: the whole grid, or one rank's subdomain of a multi-rank run. */
+/** Bytes of a rank's per-cell state for a rebalance (counts, (sigma c_r)_max, remainders) over `nLocal` cells. */
+function cellStateBytes(nLocal: number): number {
+  return 3 * 4 * nLocal;
+}
+
+/** Room the staging of a full check's read keeps for cells a re-split adds to a rank (times its cells at the set-up). */
+const CELL_STATE_ROOM = 1.5;
+
 export class Simulation {
   readonly tables: SolverTables;
   readonly state: SimState;
@@ -173,7 +181,8 @@ export class Simulation {
     const share = cellShare(subdomain, this.tables.nCells);
     const limits = { maxBinding: Number(gpu.limits.maxStorageBufferBindingSize), maxBuffer: Number(gpu.limits.maxBufferSize) };
     const planned = rankCapacity(this.tables, this.chunk, share, subdomain.nLocal, subdomain.worldSize, limits);
-    this.state = new SimState(device, this.tables, placement?.capacity ?? Math.ceil(capacityFactorFromEnvironment() * planned), this.chunk, subdomain, kase);
+    this.state = new SimState(device, this.tables, placement?.capacity ?? Math.ceil(capacityFactorFromEnvironment() * planned), this.chunk, subdomain, kase,
+      Math.ceil((placement?.cellRoom ?? 1) * subdomain.nLocal));
     this.state.fixedParticleThreads = placement?.particleThreads;
     const setting = sampleKernelSetting(this.tables.sampling, gpu.adapter.software === true, this.tables.reactions !== null);
     this.sampleChoice = new SampleKernelChoice(setting);
@@ -685,11 +694,13 @@ export class Simulation {
   async cellState(): Promise<{ counts: Uint32Array<ArrayBuffer>; sigmaCrMax: Float32Array<ArrayBuffer>; remainder: Float32Array<ArrayBuffer> }> {
     const st = this.state;
     const bytes = 4 * st.nLocal;
+    // the three in one copy and one map, through the read-back's kept staging buffer (reserved by prepareRelayout)
+    const [counts, sigmaCrMax, remainder] = await this.readback.readAll([{ src: st.lastCounts, bytes }, { src: st.sigmaCrMax, bytes }, { src: st.remainder, bytes }]);
+    const localOf = (g: number) => localCellOf(this.subdomain, this.kase.grid.cells, g);
     return {
-      // after every submit of a rebalancing run: through the reused staging buffers, not new ones each time
-      counts: await this.cellCounts(),
-      sigmaCrMax: new Float32Array(await this.readback.read(st.sigmaCrMax, bytes)),
-      remainder: new Float32Array(await this.readback.read(st.remainder, bytes)),
+      counts: await countsWithProducts(this.gpu.device, st, new Uint32Array(counts), this.particles, this.reactions?.pending ?? 0, localOf),
+      sigmaCrMax: new Float32Array(sigmaCrMax),
+      remainder: new Float32Array(remainder),
     };
   }
 
@@ -788,6 +799,11 @@ export class Simulation {
   /** Compiles what a relayout uses only there (the move's relayout pipeline), so that a re-split does not wait for it. */
   prepareRelayout(): void {
     this.move.prepareRelayout();
+    // a check's block sums, and the read of every cell's state (counts, collision state) in one staging buffer made
+    // now, with room for the cells a re-split may add (made inside the first full check it cost 30-60 ms)
+    this.coarseCounts ??= new CoarseCounts(this.ctx);
+    this.coarseCounts.prepare();
+    this.readback.reserve(Math.ceil(CELL_STATE_ROOM * cellStateBytes(this.state.nLocal)));
   }
 
   /**
@@ -884,7 +900,7 @@ export class Simulation {
     if (this.reactions) this.reactions.pending = 0;
     const words = new Uint32Array(await this.readback.read(st.ctl, 4 * CTL.WORDS));
     mark('relayout-sorted');
-    oldStarts.destroy();
+    st.releaseOldStarts(oldStarts);
     if (st.segCap > stepSegments) {
       st.growMigrants(stepSegments);
       this.bindAll();

@@ -19,7 +19,7 @@ import { RunCancelled } from './loop-types.js';
 import type { Exchanger } from './migration-exchange.js';
 import { parseDecomposition, parseRankPayload } from './rank-payload.js';
 import { checkRankBuffers } from './rank-prelaunch.js';
-import { bufferPlan } from './state.js';
+import { bufferPlan, CELL_ROOM_FOR_REBALANCING } from './state.js';
 import { subdomainOf } from './subdomain.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -181,7 +181,9 @@ async function main(ch: RankChannel): Promise<boolean> {
     const p = parseRankPayload(payload);
     const subdomain = subdomainOf(p.decomposition, ch.rank);
     checkRankBuffers(p.case, gpu, subdomain);
-    const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs, migrantWordsOf(p.case)), earlyMove: earlyMoveFromEnvironment() });
+    // a run that may re-split: room in the per-cell buffers for the cells a re-split may give this rank
+    const cellRoom = p.rebalancePercent !== null ? CELL_ROOM_FOR_REBALANCING : 1;
+    const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs, migrantWordsOf(p.case)), earlyMove: earlyMoveFromEnvironment(), cellRoom });
     // a run that may re-split compiles the relayout's pipeline now, not inside its first re-split (60-90 ms on an H100)
     if (p.rebalancePercent !== null) sim.prepareRelayout();
     // the end of a sampled run reads the state back and evaluates the fields into memory prefaulted during the set-up

@@ -137,6 +137,16 @@ function makeParticleSet(device: GPUDevice, name: string, capacity: number): Par
 }
 
 /** The GPU buffers of one run. */
+/** How much room per-cell buffers made by a re-split get over the rank's new cells. */
+const CELL_ROOM_GROWTH = 1.25;
+
+/**
+ * The room (a multiple of its cells) a rank of a run that may re-split gets in its per-cell buffers from the start: a
+ * re-split within it makes none (on the hypersonic wedge the largest rank's new per-cell buffers took 93-150 ms of its
+ * re-split, docs/PERFORMANCE.md); some 50 bytes a cell of GPU memory.
+ */
+export const CELL_ROOM_FOR_REBALANCING = 1.5;
+
 export class SimState {
   readonly params: GPUBuffer;
   readonly initParams: GPUBuffer;
@@ -227,6 +237,10 @@ export class SimState {
   /** Tests: invocations of every per-particle pass, whatever the bound (one workgroup exercises the kernels' loops). */
   fixedParticleThreads: number | undefined;
   nLocal: number;
+  /** Cells the per-cell buffers hold (nLocal or more: room a re-split may fill without new buffers). */
+  private cellRoom: number;
+  /** The starts buffer a relayout read (the layout before it), kept as the next re-split's new one. */
+  private spareStarts: GPUBuffer | null = null;
   readonly multiRank: boolean;
 
   subdomain: Subdomain;
@@ -240,10 +254,11 @@ export class SimState {
 
   /** subdomain: the rank's part of the grid (default: the whole grid, one rank). */
   constructor(private readonly device: GPUDevice, readonly tables: SolverTables, public capacity: number, readonly statsRing: number,
-    subdomain?: Subdomain, kase?: Case) {
+    subdomain?: Subdomain, kase?: Case, cellRoom?: number) {
     const t = tables;
     this.subdomain = subdomain ?? wholeGrid([t.simParams.nx, t.simParams.ny, t.simParams.nz]);
     this.nLocal = this.subdomain.nLocal;
+    this.cellRoom = Math.max(this.nLocal, cellRoom ?? 0);
     this.multiRank = this.subdomain.worldSize > 1;
     this.segCap = initialSegmentCapacity(capacity, this.subdomain.worldSize);
     this.params = makeBufferWith(device, 'params', SimParams.pack(this.paramValues()), UNIFORM);
@@ -266,10 +281,11 @@ export class SimState {
     this.surfSums = makeBuffer(device, 'surface.sums', 4 * SURFACE_WORDS * b.gpuElements);
     this.volumeFraction = makeBufferWith(device, 'cell.volumeFraction', b.volumeFraction ? Float32Array.from(b.volumeFraction) : new Float32Array(4).fill(1), STORAGE);
     const nLocal = this.nLocal;
-    this.countsBySet = this.makeCounts(nLocal);
-    this.starts = makeBuffer(device, 'cell.starts', 4 * nLocal);
-    this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', new Float32Array(nLocal).fill(t.sigmaCrMaxInit), STORAGE);
-    this.remainder = makeBuffer(device, 'cell.remainder', 4 * nLocal);
+    const room = this.cellRoom;
+    this.countsBySet = this.makeCounts(room);
+    this.starts = makeBuffer(device, 'cell.starts', 4 * room);
+    this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', new Float32Array(room).fill(t.sigmaCrMaxInit), STORAGE);
+    this.remainder = makeBuffer(device, 'cell.remainder', 4 * room);
     this.sample = new SampleBuffers(device, sampleLayout(t), t.sampling, nLocal, t.species.map((x) => x.mass / t.species[0].mass), speciesModes(t));
     this.injCounts = makeBuffer(device, 'inject.counts', 4 * t.nFaceCells);
     this.injStarts = makeBuffer(device, 'inject.starts', 4 * t.nFaceCells);
@@ -354,11 +370,11 @@ export class SimState {
     return makeBuffer(this.device, `particles.eint.${name}`, this.tables.hasRotation ? particleArrayBytes(this.tables.internalWords * capacity) : 16);
   }
 
-  /** (Re)creates the split-step buffers for the current nLocal (the halo bits start empty: no halo). */
+  /** (Re)creates the split-step buffers for cellRoom cells (the halo bits start empty: no halo). */
   private makeSplitBuffers(): void {
     const device = this.device;
-    const bytes = this.multiRank ? 4 * this.nLocal : 16;
-    this.halo = makeBuffer(device, 'split.halo', this.multiRank ? haloBufferBytes(this.nLocal) : 16);
+    const bytes = this.multiRank ? 4 * this.cellRoom : 16;
+    this.halo = makeBuffer(device, 'split.halo', this.multiRank ? haloBufferBytes(this.cellRoom) : 16);
     this.split = {
       masked: makeBuffer(device, 'split.masked', bytes),
       scanned: makeBuffer(device, 'split.scanned', bytes),
@@ -405,22 +421,47 @@ export class SimState {
       stepTimeline?.hostEvent(`resubdomain ${name}`, t);
       t = performance.now();
     };
-    for (const b of [this.sigmaCrMax, this.remainder, this.halo, ...Object.values(this.split)]) b.destroy();
-    this.destroyPair(this.countsBySet);
-    part('destroyed');
     this.subdomain = sub;
     this.nLocal = sub.nLocal;
-    this.makeSplitBuffers();
-    this.countsBySet = this.makeCounts(sub.nLocal);
-    this.starts = makeBuffer(device, 'cell.starts', 4 * sub.nLocal);
-    part('split, counts, starts made');
-    this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', sigmaCrMax, STORAGE);
-    this.remainder = makeBufferWith(device, 'cell.remainder', remainder, STORAGE);
-    part('collision state written');
+    const cells = [this.sigmaCrMax, this.remainder, this.halo, ...Object.values(this.split), ...new Set(this.countsBySet)];
+    const spare = this.spareStarts;
+    this.spareStarts = null;
+    if (sub.nLocal <= this.cellRoom) {
+      // the per-cell buffers hold the new cells: kept, and cleared as new ones would be (nothing of the old layout left)
+      this.starts = spare ?? makeBuffer(device, 'cell.starts', 4 * this.cellRoom);
+      const enc = device.createCommandEncoder({ label: 'resubdomain-clear' });
+      for (const b of spare ? [...cells, spare] : cells) enc.clearBuffer(b);
+      device.queue.submit([enc.finish()]);
+      part('per-cell buffers kept and cleared');
+      device.queue.writeBuffer(this.sigmaCrMax, 0, sigmaCrMax as Float32Array<ArrayBuffer>);
+      device.queue.writeBuffer(this.remainder, 0, remainder as Float32Array<ArrayBuffer>);
+      part('collision state written');
+    } else {
+      for (const b of cells) b.destroy();
+      spare?.destroy();
+      part('destroyed');
+      // new ones with room for more cells (the next re-split may give this rank more still)
+      this.cellRoom = Math.ceil(CELL_ROOM_GROWTH * sub.nLocal);
+      this.makeSplitBuffers();
+      this.countsBySet = this.makeCounts(this.cellRoom);
+      this.starts = makeBuffer(device, 'cell.starts', 4 * this.cellRoom);
+      part('split, counts, starts made');
+      this.sigmaCrMax = makeBuffer(device, 'cell.sigmaCrMax', 4 * this.cellRoom);
+      this.remainder = makeBuffer(device, 'cell.remainder', 4 * this.cellRoom);
+      device.queue.writeBuffer(this.sigmaCrMax, 0, sigmaCrMax as Float32Array<ArrayBuffer>);
+      device.queue.writeBuffer(this.remainder, 0, remainder as Float32Array<ArrayBuffer>);
+      part('collision state written');
+    }
     this.oldSubdomain = old;
     device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
     device.queue.writeBuffer(this.boxes, 0, packBoxes(sub));
     return oldStarts;
+  }
+
+  /** Takes back the old starts buffer once a relayout read it: the next re-split's new starts, if it has the room. */
+  releaseOldStarts(oldStarts: GPUBuffer): void {
+    if (oldStarts.size >= 4 * this.cellRoom) this.spareStarts = oldStarts;
+    else oldStarts.destroy();
   }
 
   /** Restores params' old box to the current one once a relayout is done. */

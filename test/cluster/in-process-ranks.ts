@@ -10,6 +10,7 @@ import { Simulation } from '../../src-main/solver/loop.js';
 import type { Int3 } from '../../src-main/cluster/decomposition/types.js';
 import type { Exchanger } from '../../src-main/solver/migration-exchange.js';
 import { isStepExchange } from '../../src-main/solver/exchange-sequence.js';
+import { CELL_ROOM_FOR_REBALANCING } from '../../src-main/solver/state.js';
 import { subdomainOf } from '../../src-main/solver/subdomain.js';
 import { redistributeSampleState } from '../../src-main/solver/field-accumulator.js';
 import { rankFields } from '../../src-main/solver/rank-fields.js';
@@ -63,6 +64,8 @@ export interface RankOptions {
   relayoutRoundBytes?: number;
   /** Whether the next step's interior part moves during the exchange (default: the solver's, on). */
   earlyMove?: boolean;
+  /** Room in the per-cell buffers, a multiple of a rank's cells (default: the rank processes', 1 without rebalancing). */
+  cellRoom?: number;
   /** Sees every rank's outgoing migrant records (outgoing[d]: the records for rank d) before they are posted. */
   observeExchange?: (rank: number, exchange: number, outgoing: readonly Uint32Array[]) => void;
 }
@@ -102,7 +105,9 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
       },
     } : {}),
   });
-  const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth, capacity, segmentCapacity, haloThreads, injectThreads, particleThreads, relayoutRoundBytes, earlyMove }));
+  // as the rank processes: room in the per-cell buffers of a run that may re-split (options.cellRoom: tests of the room)
+  const cellRoom = options.cellRoom ?? (rebalancePercent === undefined ? 1 : CELL_ROOM_FOR_REBALANCING);
+  const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth, capacity, segmentCapacity, haloThreads, injectThreads, particleThreads, relayoutRoundBytes, earlyMove, cellRoom }));
   for (const s of sims) await s.initialize();
   const assembler = new RunAssembler(c, subs, { from: 0, steps: c.run.steps });
   const rebalancer = rebalancePercent === undefined ? null : new Rebalancer(d, rebalancePercent);

@@ -57,6 +57,18 @@ describe('supersonic lid-driven cavity on 4 ranks', () => {
     expect(stats(balanced.assembler.stepStats)).toEqual(stats(one.result.stepStats));
   });
 
+  it('per-cell buffers kept through every re-split (room for any layout) or made anew each time (no room): bitwise the one-rank fields', async () => {
+    const c = () => presetCase('supersonic-cavity', ['run.steps=300', 'run.stepsPerSubmit=20', 'sampling.start=150']);
+    const one = await simulate(gpu, c(), { timing: 'off' });
+    for (const cellRoom of [4, 1]) {
+      const balanced = await runInProcessRanks(gpu, c(), 'rcb', 4, 10, { cellRoom });
+      expect(balanced.events.length).toBeGreaterThan(0);
+      expect(fieldsSha256(balanced.assembler.fields.fields())).toBe(fieldsSha256(one.result.fields));
+      const stats = (steps: typeof one.result.stepStats) => steps.map((x) => [x.step, x.particlesBefore, x.particlesAfter, x.collisions, x.candidates]);
+      expect(stats(balanced.assembler.stepStats)).toEqual(stats(one.result.stepStats));
+    }
+  });
+
   it('with vibrating N2, the rebalanced run moves the internal energies with the particles: bitwise the one-rank ones', async () => {
     const n2 = () => presetCase('supersonic-cavity', [
       'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]',

@@ -52,6 +52,40 @@ describe('halo bits', () => {
     expect(haloCellCount(walled)).toBe(2 * 12);
   });
 
+  it('mark exactly the cells within the depth of an open face, cell by cell, on boxes of any shape and depth', () => {
+    const grid: Int3 = [37, 23, 11];
+    // the halo by its definition, one cell at a time: within depth[a] of a face along a where another rank (or the
+    // periodic wrap of a box that does not span a) lies beyond it
+    const reference = (periodic: boolean[], sub: ReturnType<typeof subdomainOf>, depth: Int3) => {
+      const { lo, hi } = sub.box;
+      const open = (a: number, side: 'lo' | 'hi') => {
+        const spans = lo[a] === 0 && hi[a] === grid[a];
+        return side === 'lo' ? lo[a] > 0 || (periodic[a] && !spans) : hi[a] < grid[a] || (periodic[a] && !spans);
+      };
+      const out: number[] = [];
+      let c = 0;
+      for (let z = lo[2]; z < hi[2]; z++) for (let y = lo[1]; y < hi[1]; y++) for (let x = lo[0]; x < hi[0]; x++, c++) {
+        const v = [x, y, z];
+        if ([0, 1, 2].some((a) => (open(a, 'lo') && v[a] - lo[a] < depth[a]) || (open(a, 'hi') && hi[a] - 1 - v[a] < depth[a]))) out.push(c);
+      }
+      return out;
+    };
+    let checked = 0;
+    for (const [method, ranks] of [['slab', 3], ['block', 4], ['rcb', 5], ['rcb', 7]] as const) {
+      const d = decompose(method, grid, ranks);
+      for (let r = 0; r < ranks; r++) {
+        const sub = subdomainOf(d, r);
+        for (const periodic of [[false, false, false], [true, false, true], [true, true, true]]) {
+          for (const depth of [[1, 1, 1], [2, 3, 1], [40, 1, 2]] as Int3[]) {
+            expect([...haloList(haloBits(grid, periodic, sub, depth))]).toEqual(reference(periodic, sub, depth));
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBe(9 * 19);
+  });
+
   it('list the halo cells in ascending order and find arrivals outside the halo (any byte alignment)', () => {
     const bits = new Uint32Array([0b1010, 0, 1 << 31]);
     expect([...haloList(bits)]).toEqual([1, 3, 95]);

@@ -71,14 +71,24 @@ export class Readback {
    * the source's `into` (bytes long) filled, which the caller keeps from read to read (megabytes of surface sums a
    * sampled submit on a body case: new arrays of that size every submit made the ranks' major garbage collections).
    */
+  /** Makes readAll's staging buffer hold at least `bytes` now (a read known to come, kept from read to read). */
+  reserve(bytes: number): void {
+    this.combinedOf(bytes);
+  }
+
+  /** readAll's staging buffer, replaced by one of `bytes` when smaller. */
+  private combinedOf(bytes: number): GPUBuffer {
+    if (!this.combined || this.combined.size < bytes) {
+      this.combined?.destroy();
+      this.combined = this.device.createBuffer({ label: 'readback:combined', size: Math.ceil(bytes / 4) * 4, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
+    }
+    return this.combined;
+  }
+
   async readAll(sources: readonly { src: GPUBuffer; bytes: number; into?: Uint8Array<ArrayBuffer> }[]): Promise<ArrayBuffer[]> {
     const sizes = sources.map((x) => Math.max(4, Math.ceil(x.bytes / 4) * 4));
     const total = sizes.reduce((a, b) => a + b, 0);
-    if (!this.combined || this.combined.size < total) {
-      this.combined?.destroy();
-      this.combined = this.device.createBuffer({ label: 'readback:combined', size: total, usage: 0x0001 | 0x0008 }); // MAP_READ | COPY_DST
-    }
-    const staging = this.combined;
+    const staging = this.combinedOf(total);
     const enc = this.device.createCommandEncoder({ label: 'readback:combined' });
     let at = 0;
     sources.forEach((x, k) => {

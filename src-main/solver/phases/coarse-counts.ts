@@ -18,12 +18,22 @@ export class CoarseCounts {
     this.params = ctx.device.createBuffer({ label: 'coarse-params', size: 4 * 9, usage: STORAGE_COPY_SRC_DST });
   }
 
+  /** Compiles the pipeline (at the set-up of a run that may re-split: 20-25 ms on an H100 host at the first check). */
+  prepare(): void {
+    this.pipeline();
+  }
+
+  /** The pipeline, compiled once. */
+  private pipeline(): GPUComputePipeline {
+    return this.ctx.cache.get({ file: 'coarse-counts.wgsl', entry: 'coarse_counts' });
+  }
+
   /**
    * Encodes the sums of `cellCounts` (nLocal counts over `box`, x fastest) over blocks of `block` cells per side of a
    * coarse grid `grid` blocks large into the blocks buffer it returns (cleared first; one u32 per block).
    */
   encode(enc: GPUCommandEncoder, cellCounts: GPUBuffer, box: Box, nLocal: number, block: number, grid: Int3): GPUBuffer {
-    const { device, cache } = this.ctx;
+    const { device } = this.ctx;
     const bytes = 4 * grid[0] * grid[1] * grid[2];
     if (!this.blocks || this.blocks.size !== bytes) {
       this.blocks?.destroy();
@@ -32,7 +42,7 @@ export class CoarseCounts {
     const { lo, hi } = box;
     device.queue.writeBuffer(this.params, 0, new Uint32Array([lo[0], lo[1], lo[2], hi[0] - lo[0], hi[1] - lo[1], block, grid[0], grid[1], nLocal]));
     enc.clearBuffer(this.blocks);
-    const pipeline = cache.get({ file: 'coarse-counts.wgsl', entry: 'coarse_counts' });
+    const pipeline = this.pipeline();
     const pass = enc.beginComputePass({ label: 'coarse-counts' });
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, bindBuffers(device, pipeline, 'coarse-counts', { 1: cellCounts, 2: this.blocks, 3: this.params }));
