@@ -840,9 +840,12 @@ export class Simulation {
     const { perRound, rounds } = plan;
     const n = this.particles;
     // one round's migrants for any one destination fit a segment (no regrow, which would collect every round's again);
-    // the segments go back to their size for steps afterwards (a round's worst case can be a gigabyte per set)
+    // the segments go back to their size for steps afterwards (a round's worst case can be a gigabyte per set). With
+    // the decision's exact sends, this rank's own largest: a rank that sends little grows nothing (every rank grew to
+    // the largest send of any pair before: 40-105 ms each on the wedge's ranks, docs/PERFORMANCE.md)
     const stepSegments = st.segCap;
-    const roundSegments = Math.max(1, Math.min(plan.segments, n));
+    const ownSegments = traffic ? Math.max(1, ...traffic.sendsTo.map((k, d) => (d === sub.rank ? 0 : Math.min(k, perRound)))) : plan.segments;
+    const roundSegments = Math.max(1, Math.min(plan.segments, ownSegments, n));
     if (st.segCap < roundSegments) st.growMigrants(roundSegments);
     mark('relayout-grown');
     this.bindAll();
