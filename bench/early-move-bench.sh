@@ -29,6 +29,7 @@
 #   wedge-time  the wedge on 1 and N ranks: default, --rebalance 20 and 10 by measured time, --rebalance 20 by counts
 #   wedge-counts  the wedge on N ranks rebalanced by counts at UN > 10 %
 #   wedge-time-20  the wedge on N ranks rebalanced by measured time at UN > 20 %
+#   wedge-long  the wedge over 3000 steps (sampled from 2000) on 1 and N ranks, default and --rebalance 20
 #   wedge-model  the wedge on N ranks: default, and rebalanced by the measured cost model at 10 and 20 %
 #   sampled-base  the box sampled every step on 1 and N ranks, new build against the base build, and unsampled on N and 1
 #   clocks    nvidia-smi's SM clocks, power and throttle reasons during the box on 1 GPU, 1 GPU with a rank's share and N
@@ -236,6 +237,14 @@ for part in "$@"; do
       run "wedge-$n-rcb-20-time" env DSMC_BALANCE_BY=time "${wedge[@]}" --ranks "$n" --rebalance 20
       run "wedge-$n-rcb-20-particles" env DSMC_BALANCE_BY=particles "${wedge[@]}" --ranks "$n" --rebalance 20
       run "wedge-$n-rcb-10-time" env DSMC_BALANCE_BY=time "${wedge[@]}" --ranks "$n" --rebalance 10
+      ;;
+    wedge-long)
+      # the wedge twice as long (3000 steps, sampled from 2000): one GPU, N ranks by default and rebalanced at UN > 20 %
+      # (whether a re-split pays over a longer run)
+      long=(node bin/dsmc.js run hypersonic-wedge --set run.steps=3000 --set sampling.start=2000)
+      run wedge-1-long "${long[@]}"
+      run "wedge-$n-long" "${long[@]}" --ranks "$n"
+      run "wedge-$n-rcb-20-long" "${long[@]}" --ranks "$n" --rebalance 20
       ;;
     wedge-time-20)
       # the wedge on N ranks rebalanced at UN > 20 % by measured GPU time (the split in force re-cut or made anew)
