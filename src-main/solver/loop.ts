@@ -674,6 +674,12 @@ export class Simulation {
     return countsWithProducts(this.gpu.device, this.state, counts, this.particles, this.reactions?.pending ?? 0, (g) => localCellOf(this.subdomain, this.kase.grid.cells, g));
   }
 
+  /** The check's block sums on the GPU, made at first use. */
+  private coarseSums(): CoarseCounts {
+    this.coarseCounts ??= new CoarseCounts(this.ctx);
+    return this.coarseCounts;
+  }
+
   /**
    * This rank's particle counts summed over the blocks of `block` cells per side of the coarse grid (a rebalance check's
    * first round; coarse-grid.ts), summed on the GPU; with products of the last step not yet in their cells (a reacting
@@ -682,10 +688,9 @@ export class Simulation {
   async coarseCellCounts(block: number): Promise<Uint32Array> {
     const cg = coarseGridWithBlock(this.kase.grid.cells, block);
     if ((this.reactions?.pending ?? 0) > 0) return coarseCountsOf(await this.cellCounts(), this.subdomain.box, cg);
-    this.coarseCounts ??= new CoarseCounts(this.ctx);
     const device = this.gpu.device;
     const enc = device.createCommandEncoder({ label: 'coarse-counts' });
-    const blocks = this.coarseCounts.encode(enc, this.state.lastCounts, this.subdomain.box, this.state.nLocal, block, cg.grid);
+    const blocks = this.coarseSums().encode(enc, this.state.lastCounts, this.subdomain.box, this.state.nLocal, block, cg.grid);
     device.queue.submit([enc.finish()]);
     return new Uint32Array(await this.readback.read(blocks, blocks.size));
   }
@@ -801,8 +806,7 @@ export class Simulation {
     this.move.prepareRelayout();
     // a check's block sums, and the read of every cell's state (counts, collision state) in one staging buffer made
     // now, with room for the cells a re-split may add (made inside the first full check it cost 30-60 ms)
-    this.coarseCounts ??= new CoarseCounts(this.ctx);
-    this.coarseCounts.prepare();
+    this.coarseSums().prepare();
     this.readback.reserve(Math.ceil(CELL_STATE_ROOM * cellStateBytes(this.state.nLocal)));
   }
 

@@ -301,8 +301,8 @@ export class MigrationExchange {
       at += counts[d] * recordBytes;
     }
     device.queue.submit([enc.finish()]);
-    await staging.mapAsync(0x0001, 0, Math.max(16, at));
-    const all = new Uint32Array(staging.getMappedRange(0, Math.max(16, at)));
+    await staging.mapAsync(0x0001, 0, at);
+    const all = new Uint32Array(staging.getMappedRange(0, at));
     const records: Uint32Array[] = [];
     let from = 0;
     for (let d = 0; d < worldSize; d++) {

@@ -136,7 +136,6 @@ function makeParticleSet(device: GPUDevice, name: string, capacity: number): Par
   return set;
 }
 
-/** The GPU buffers of one run. */
 /** How much room per-cell buffers made by a re-split get over the rank's new cells. */
 const CELL_ROOM_GROWTH = 1.25;
 
@@ -147,6 +146,7 @@ const CELL_ROOM_GROWTH = 1.25;
  */
 export const CELL_ROOM_FOR_REBALANCING = 1.5;
 
+/** The GPU buffers of one run. */
 export class SimState {
   readonly params: GPUBuffer;
   readonly initParams: GPUBuffer;
@@ -433,9 +433,6 @@ export class SimState {
       for (const b of spare ? [...cells, spare] : cells) enc.clearBuffer(b);
       device.queue.submit([enc.finish()]);
       part('per-cell buffers kept and cleared');
-      device.queue.writeBuffer(this.sigmaCrMax, 0, sigmaCrMax as Float32Array<ArrayBuffer>);
-      device.queue.writeBuffer(this.remainder, 0, remainder as Float32Array<ArrayBuffer>);
-      part('collision state written');
     } else {
       for (const b of cells) b.destroy();
       spare?.destroy();
@@ -448,10 +445,10 @@ export class SimState {
       part('split, counts, starts made');
       this.sigmaCrMax = makeBuffer(device, 'cell.sigmaCrMax', 4 * this.cellRoom);
       this.remainder = makeBuffer(device, 'cell.remainder', 4 * this.cellRoom);
-      device.queue.writeBuffer(this.sigmaCrMax, 0, sigmaCrMax as Float32Array<ArrayBuffer>);
-      device.queue.writeBuffer(this.remainder, 0, remainder as Float32Array<ArrayBuffer>);
-      part('collision state written');
     }
+    device.queue.writeBuffer(this.sigmaCrMax, 0, sigmaCrMax as Float32Array<ArrayBuffer>);
+    device.queue.writeBuffer(this.remainder, 0, remainder as Float32Array<ArrayBuffer>);
+    part('collision state written');
     this.oldSubdomain = old;
     device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
     device.queue.writeBuffer(this.boxes, 0, packBoxes(sub));

@@ -3,11 +3,9 @@
 // cells (on the wedge's largest rank that sum took 82 ms against 8-14 ms on the others, docs/PERFORMANCE.md). Exact
 // integers, the same as coarseCountsOf over the cell counts.
 import { bindBuffers } from '../gpu/bind.js';
-import { dispatchDims } from '../gpu/buffers.js';
+import { dispatchDims, makeBuffer } from '../gpu/buffers.js';
 import type { Box, Int3 } from '../../cluster/decomposition/types.js';
 import type { PhaseContext } from './phase.js';
-
-const STORAGE_COPY_SRC_DST = 0x0080 | 0x0004 | 0x0008;
 
 /** The blocks buffer and the parameters of one rank's coarse sums, kept from check to check. */
 export class CoarseCounts {
@@ -15,7 +13,7 @@ export class CoarseCounts {
   private readonly params: GPUBuffer;
 
   constructor(private readonly ctx: PhaseContext) {
-    this.params = ctx.device.createBuffer({ label: 'coarse-params', size: 4 * 9, usage: STORAGE_COPY_SRC_DST });
+    this.params = makeBuffer(ctx.device, 'coarse-params', 4 * 9);
   }
 
   /** Compiles the pipeline (at the set-up of a run that may re-split: 20-25 ms on an H100 host at the first check). */
@@ -37,7 +35,7 @@ export class CoarseCounts {
     const bytes = 4 * grid[0] * grid[1] * grid[2];
     if (!this.blocks || this.blocks.size !== bytes) {
       this.blocks?.destroy();
-      this.blocks = device.createBuffer({ label: 'coarse-blocks', size: bytes, usage: STORAGE_COPY_SRC_DST });
+      this.blocks = makeBuffer(device, 'coarse-blocks', bytes);
     }
     const { lo, hi } = box;
     device.queue.writeBuffer(this.params, 0, new Uint32Array([lo[0], lo[1], lo[2], hi[0] - lo[0], hi[1] - lo[1], block, grid[0], grid[1], nLocal]));
@@ -49,11 +47,5 @@ export class CoarseCounts {
     pass.dispatchWorkgroups(...dispatchDims(Math.max(1, nLocal), 256));
     pass.end();
     return this.blocks;
-  }
-
-  /** Frees the buffers. */
-  destroy(): void {
-    this.blocks?.destroy();
-    this.params.destroy();
   }
 }
