@@ -65,12 +65,6 @@ export class Readback {
     });
   }
 
-  /**
-   * Copies bytes [0, bytes) of each source into one staging buffer and maps it once (the read-back after every submit:
-   * one round trip to the GPU instead of one per source); returns a host copy per source, in order: a new one, or
-   * the source's `into` (bytes long) filled, which the caller keeps from read to read (megabytes of surface sums a
-   * sampled submit on a body case: new arrays of that size every submit made the ranks' major garbage collections).
-   */
   /** Makes readAll's staging buffer hold at least `bytes` now (a read known to come, kept from read to read). */
   reserve(bytes: number): void {
     this.combinedOf(bytes);
@@ -85,6 +79,12 @@ export class Readback {
     return this.combined;
   }
 
+  /**
+   * Copies bytes [0, bytes) of each source into one staging buffer and maps it once (the read-back after every submit:
+   * one round trip to the GPU instead of one per source); returns a host copy per source, in order: a new one, or
+   * the source's `into` (bytes long) filled, which the caller keeps from read to read (megabytes of surface sums a
+   * sampled submit on a body case: new arrays of that size every submit made the ranks' major garbage collections).
+   */
   async readAll(sources: readonly { src: GPUBuffer; bytes: number; into?: Uint8Array<ArrayBuffer> }[]): Promise<ArrayBuffer[]> {
     const sizes = sources.map((x) => Math.max(4, Math.ceil(x.bytes / 4) * 4));
     const total = sizes.reduce((a, b) => a + b, 0);
