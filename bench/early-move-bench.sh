@@ -27,6 +27,8 @@
 #             each build twice, interleaved; then N ranks of each build with --detail, and one GPU with a rank's share
 #   wedge-base  the wedge's default on 1 rank, and on N ranks with the new and the base build
 #   wedge-time  the wedge on 1 and N ranks: default, --rebalance 20 and 10 by measured time, --rebalance 20 by counts
+#   wedge-cost  the wedge over 1500 and 3000 steps on 1 and N ranks: default, --rebalance 20 by the cost model (the
+#             default on GPUs) and by counts (DSMC_BALANCE_BY=particles), and (1500 steps) --rebalance 10
 #   wedge-counts  the wedge on N ranks rebalanced by counts at UN > 10 %
 #   wedge-time-20  the wedge on N ranks rebalanced by measured time at UN > 20 %
 #   wedge-long  the wedge over 3000 steps (sampled from 2000) on 1 and N ranks, default and --rebalance 20
@@ -71,7 +73,7 @@ line() {
     console.log('$2', '| capacity', s.capacity, '| ranks', s.ranks ?? 1, '| particle-steps/s', s.particleStepsPerSecond.toExponential(3), '| loop s', s.seconds.toFixed(3),
       '| early', early || '-', '| fields', s.fieldsSha256.slice(0, 16), '| end of run s', (s.host?.foldSeconds ?? 0).toFixed(3), '| wall s', '${3:-?}', '| ms per step:', phases);
     const b = s.balance;
-    if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'by', b.by ?? '-', 'cell weight', b.cellWeight ?? '-', 'checks', b.checks, 'full', b.fullChecks, 'block', b.checkBlock, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
+    if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'by', b.by ?? '-', 'prices', b.prices ? b.prices.cellWeight.toPrecision(3) + ' + ' + b.prices.squareWeight.toPrecision(3) + ' n^2' : (b.cellWeight ?? '-'), 'checks', b.checks, 'full', b.fullChecks, 'block', b.checkBlock, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
     if (s.rebalances && s.rebalances.length > 0) console.log('   re-splits', JSON.stringify(s.rebalances.map((e) => [e.step, Math.round(e.unBefore), Math.round(e.unAfter ?? -1), e.moved])));
     if ('$2'.includes('detail')) for (const [r, ph] of (s.phaseSecondsPerRank ?? []).entries()) console.log('   rank', r, 'ms per step:', Object.entries(ph).map(([k, v]) => k + ' ' + (1000 * v / s.steps).toFixed(3)).join(', '));
     const e = s.endOfRun;
@@ -256,6 +258,22 @@ for part in "$@"; do
       run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-rcb-10-model" env DSMC_BALANCE_BY=time "${wedge[@]}" --ranks "$n" --rebalance 10
       run "wedge-$n-rcb-20-model" env DSMC_BALANCE_BY=time "${wedge[@]}" --ranks "$n" --rebalance 20
+      ;;
+    wedge-cost)
+      # the wedge on 1 and N ranks over 1500 steps (sampled from 1000) and 3000 (sampled from 2000): the default (rcb,
+      # first split kept), rebalanced at UN > 20 % by the measured cost model (the default on GPUs: prices per cell and
+      # per squared count) and by particle counts, and at 10 % by the cost model
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      long=(node bin/dsmc.js run hypersonic-wedge --set run.steps=3000 --set sampling.start=2000)
+      run wedge-1 "${wedge[@]}"
+      run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-rcb-20-time" "${wedge[@]}" --ranks "$n" --rebalance 20
+      run "wedge-$n-rcb-20-particles" env DSMC_BALANCE_BY=particles "${wedge[@]}" --ranks "$n" --rebalance 20
+      run "wedge-$n-rcb-10-time" "${wedge[@]}" --ranks "$n" --rebalance 10
+      run wedge-1-long "${long[@]}"
+      run "wedge-$n-long" "${long[@]}" --ranks "$n"
+      run "wedge-$n-rcb-20-time-long" "${long[@]}" --ranks "$n" --rebalance 20
+      run "wedge-$n-rcb-20-particles-long" env DSMC_BALANCE_BY=particles "${long[@]}" --ranks "$n" --rebalance 20
       ;;
     wedge-counts)
       # the wedge on N ranks rebalanced by particle counts at UN > 10 % (re-splits re-cut the split in force)

@@ -3,14 +3,14 @@
 // with every rank's cell state, timed in parts. Counts are synthetic: the free stream's 18 a cell, a dense layer
 // along an oblique line (a shock's worth of compression), 30 downstream of x = 500 and none in a triangle (the body), so
 // that a split pays. Then a fingerprint of the decisions of every method (slab, block, rcb), 3, 4 and 6 ranks, by counts
-// and by time (cellWeight), GPU and software relayout costs, and on a small grid deep along z (splits that cut z-planes):
+// and by time (cellWeight; a second fingerprint with a price per squared count too), GPU and software relayout costs, and on a small grid deep along z (splits that cut z-planes):
 // the boxes, moved, maxSend, largest, unAfter and a checksum of every rank's sigmaCrMax and remainder, so that a change
 // to the code can be checked to decide bitwise the same (compare the fingerprint line before and after).
 // Usage: node bench/rebalance-decision.mjs [repeats] [--detail]   (--detail prints every decision's line, not only the hash)
 import { createHash } from 'node:crypto';
 import { decompose } from '../out/src-main/cluster/decomposition/index.js';
 import { Rebalancer, relayoutCost } from '../out/src-main/cluster/orchestrator/rebalancer.js';
-import { coarseCountsOf } from '../out/src-main/cluster/decomposition/coarse-grid.js';
+import { coarseSumsOf } from '../out/src-main/cluster/decomposition/coarse-grid.js';
 import { subdomainOf, takeOwnedCells } from '../out/src-main/solver/subdomain.js';
 const grid = [800, 400, 20];
 const [nx, ny, nz] = grid;
@@ -43,15 +43,15 @@ const states = statesOf(current, grid, counts);
 for (let rep = 0; rep < repeats; rep++) {
   const reb = new Rebalancer(current, 20, [], 1500);
   const t0 = performance.now();
-  const coarse = states.map((s, r) => coarseCountsOf(s.counts, current.boxes[r], reb.coarse));
+  const coarse = states.map((s, r) => coarseSumsOf(s.counts, current.boxes[r], reb.coarse));
   const t1 = performance.now();
   const proposal = reb.propose(300, 40, coarse, relayoutCost(false));
   const t2 = performance.now();
   const decision = proposal && reb.commit(proposal, states);
   const t3 = performance.now();
-  // the same check balancing by time (every cell's count plus a price per cell)
+  // the same check balancing by time (every cell's count plus a price per cell and per squared count)
   const byTime = new Rebalancer(current, 20, [], 1500);
-  const timed = byTime.propose(300, 40, coarse, relayoutCost(false), 7.3);
+  const timed = byTime.propose(300, 40, coarse, relayoutCost(false), { cellWeight: 7.3, squareWeight: 0.02 });
   const t4 = performance.now();
   const timedDecision = timed && byTime.commit(timed, states);
   const t5 = performance.now();
@@ -64,8 +64,9 @@ function digest(a) {
 }
 
 /** One line that fixes a decision (or a kept split) bitwise. */
-function fingerprint(method, ranks, cellWeight, software, coarse, decision) {
-  const head = `${method} ${ranks} ranks, ${cellWeight === undefined ? 'by counts' : `by time (cellWeight ${cellWeight})`}, ${software ? 'software' : 'gpu'} cost: coarse ${coarse.map(digest).join(',')}`;
+function fingerprint(method, ranks, prices, software, coarse, decision) {
+  const by = prices === undefined ? 'by counts' : `by time (cellWeight ${prices.cellWeight}${prices.squareWeight ? `, squareWeight ${prices.squareWeight}` : ''})`;
+  const head = `${method} ${ranks} ranks, ${by}, ${software ? 'software' : 'gpu'} cost: coarse ${coarse.map((c) => digest(c.counts)).join(',')}`;
   if (!decision) return `${head}; kept`;
   const { decomposition, largest, moved, maxSend, unAfter } = decision;
   return `${head}; boxes ${JSON.stringify(decomposition.boxes)} subs ${JSON.stringify(decision.subdomains.map((s) => [s.cellBase, s.nLocal]))} largest ${largest} moved ${moved} maxSend ${maxSend} unAfter ${unAfter}`
@@ -74,18 +75,18 @@ function fingerprint(method, ranks, cellWeight, software, coarse, decision) {
 
 const lines = [];
 /** Both rounds of a check on `g` with `cells` counts split by `method` over `ranks`, fingerprinted (and printed with --detail). */
-function check(label, g, cells, method, ranks, cellWeight, software, threshold, lastStep) {
+function check(label, g, cells, method, ranks, prices, software, threshold, lastStep, into = lines) {
   const d = decompose(method, g, ranks);
   const st = statesOf(d, g, cells);
   const reb = new Rebalancer(d, threshold, [], lastStep);
-  const coarse = st.map((s, r) => coarseCountsOf(s.counts, d.boxes[r], reb.coarse));
-  const proposal = reb.propose(300, 40, coarse, relayoutCost(software), cellWeight);
+  const coarse = st.map((s, r) => coarseSumsOf(s.counts, d.boxes[r], reb.coarse));
+  const proposal = reb.propose(300, 40, coarse, relayoutCost(software), prices);
   const decision = proposal && reb.commit(proposal, st);
-  lines.push(fingerprint(label, ranks, cellWeight, software, coarse, decision));
-  if (detail) console.log(lines.at(-1));
+  into.push(fingerprint(label, ranks, prices, software, coarse, decision));
+  if (detail) console.log(into.at(-1));
 }
 for (const method of ['slab', 'block', 'rcb']) for (const ranks of [3, 4, 6]) for (const cellWeight of [undefined, 7.3]) for (const software of [false, true]) {
-  check(method, grid, counts, method, ranks, cellWeight, software, 20, 1500);
+  check(method, grid, counts, method, ranks, cellWeight === undefined ? undefined : { cellWeight, squareWeight: 0 }, software, 20, 1500);
 }
 // a grid deep along z (splits that cut z-planes), its counts piled up towards one corner
 const deep = [40, 36, 70];
@@ -94,6 +95,11 @@ const deepCounts = Uint32Array.from({ length: deep[0] * deep[1] * deep[2] }, (_,
   return 5 + ((x * y * z) >> 6) + ((x + 3 * y + 7 * z) % 4);
 });
 for (const method of ['slab', 'block', 'rcb']) for (const ranks of [3, 5, 8]) for (const cellWeight of [undefined, 0.7]) {
-  check(`${method} (grid ${deep.join(' x ')})`, deep, deepCounts, method, ranks, cellWeight, true, 5, 100000);
+  check(`${method} (grid ${deep.join(' x ')})`, deep, deepCounts, method, ranks, cellWeight === undefined ? undefined : { cellWeight, squareWeight: 0 }, true, 5, 100000);
 }
+// with a price per squared count (balancing by time's dense cells)
+const squared = [];
+for (const method of ['slab', 'block', 'rcb']) for (const ranks of [3, 4, 6]) check(method, grid, counts, method, ranks, { cellWeight: 2.5, squareWeight: 0.02 }, false, 20, 1500, squared);
+for (const method of ['slab', 'block', 'rcb']) for (const ranks of [3, 5, 8]) check(`${method} (grid ${deep.join(' x ')})`, deep, deepCounts, method, ranks, { cellWeight: 0, squareWeight: 0.05 }, true, 5, 100000, squared);
 console.log(`decisions: ${lines.filter((l) => !l.endsWith('kept')).length} of ${lines.length} taken; fingerprint ${createHash('sha256').update(lines.join('\n')).digest('hex')}`);
+console.log(`with squared counts: ${squared.filter((l) => !l.endsWith('kept')).length} of ${squared.length} taken; fingerprint ${createHash('sha256').update(squared.join('\n')).digest('hex')}`);

@@ -52,7 +52,8 @@ function endOfRunPart(e: NonNullable<RunSummary['endOfRun']>): string {
 function balanceLine(s: RunSummary): string {
   const b = s.balance!;
   const events = s.rebalances ?? [];
-  const by = b.rebalancePercent === null || !b.by ? '' : b.by === 'time' ? '; re-splits even out the ranks\' measured GPU time' : '; re-splits even out the ranks\' particle counts';
+  const priced = b.prices ? ` (a cell of n particles weighs n + ${b.prices.cellWeight.toPrecision(3)} + ${b.prices.squareWeight.toPrecision(3)} n^2)` : '';
+  const by = b.rebalancePercent === null || !b.by ? '' : b.by === 'time' ? `; re-splits even out the ranks' measured GPU time${priced}` : '; re-splits even out the ranks\' particle counts';
   const done = b.rebalancePercent === null ? '' : `${by}; ${events.length} re-split${events.length === 1 ? '' : 's'}` +
     (events.length > 0 ? ` (after steps ${events.slice(0, 6).map((e) => `${e.step}: UN ${e.unBefore.toFixed(0)} -> ${(e.unAfter ?? NaN).toFixed(0)} %`).join(', ')}${events.length > 6 ? ', ...' : ''})` : '') +
     `, cell counts gathered ${b.checks} time${b.checks === 1 ? '' : 's'}, ${dur(b.rankSeconds)} of the loop (${(100 * b.rankSeconds / Math.max(1e-9, s.seconds)).toFixed(1)} %)` +

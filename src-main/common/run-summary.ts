@@ -107,12 +107,12 @@ export interface RunSummary {
    * parts: where a rank's balancing seconds went, the most over the ranks: waiting for the orchestrator's answer after
    * each submit, checks (cell state out, decision back), the sampling state moved, and the relayouts' setup, rounds
    * (their exchanges among them) and final sort (absent in older summaries). by: what re-splits balance, the ranks'
-   * measured GPU time (DSMC_BALANCE_BY=time on GPUs; cellWeight: the particle-equivalents a cell weighed in the last
-   * fit) or their particle counts (absent in older summaries). orchestratorParts: the orchestrator's side of the checks,
+   * measured GPU time (the default on GPUs; prices: what a cell of n particles weighed besides n in the last fit,
+   * cellWeight + squareWeight n^2 particle-equivalents) or their particle counts (absent in older summaries). orchestratorParts: the orchestrator's side of the checks,
    * seconds: gathering the ranks' coarse counts and full cell states (first arrival to last), proposing and committing a
    * split, answering the ranks with it (absent in older summaries).
    */
-  balance?: { reason: string; rebalancePercent: number | null; by?: 'particles' | 'time'; cellWeight?: number; checks: number; fullChecks?: number; checkBlock?: number; orchestratorSeconds: number; rankSeconds: number; relayoutSeconds?: number; relayoutRounds?: number; parts?: Record<string, number>; orchestratorParts?: Record<string, number> };
+  balance?: { reason: string; rebalancePercent: number | null; by?: 'particles' | 'time'; prices?: { cellWeight: number; squareWeight: number }; checks: number; fullChecks?: number; checkBlock?: number; orchestratorSeconds: number; rankSeconds: number; relayoutSeconds?: number; relayoutRounds?: number; parts?: Record<string, number>; orchestratorParts?: Record<string, number> };
   /** A sample of the first species' velocities at the end, binned, for comparison with Maxwell-Boltzmann (one-rank runs). */
   velocityDistribution?: VelocityDistribution;
   /** The adapter (and pinned GPU) of every rank. */

@@ -30,7 +30,7 @@ import { SortPhase, type SplitPass } from './phases/sort.js';
 import { expectedMigrants } from './migrant-estimate.js';
 import { DEEPEN_WINDOW, arrivalsOutsideHalo, haloBitWords, haloBits, haloList, initialHaloDepth, periodicAxes, type LocalCells } from './halo-split.js';
 import { boxCells } from '../cluster/decomposition/box.js';
-import { coarseCountsOf, coarseGridWithBlock } from '../cluster/decomposition/coarse-grid.js';
+import { coarseGridWithBlock, coarseSumsOf, packCoarseSums } from '../cluster/decomposition/coarse-grid.js';
 import { CoarseCounts } from './phases/coarse-counts.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
 import type { ParticleAttribute } from './particle-attributes.js';
@@ -681,13 +681,16 @@ export class Simulation {
   }
 
   /**
-   * This rank's particle counts summed over the blocks of `block` cells per side of the coarse grid (a rebalance check's
-   * first round; coarse-grid.ts), summed on the GPU; with products of the last step not yet in their cells (a reacting
-   * gas), from the cell counts on the host.
+   * This rank's particle counts and the sums of their squares over the blocks of `block` cells per side of the coarse
+   * grid (a rebalance check's first round; coarse-grid.ts), packed as packCoarseSums packs them, summed on the GPU; with
+   * products of the last step not yet in their cells (a reacting gas), from the cell counts on the host.
    */
-  async coarseCellCounts(block: number): Promise<Uint32Array> {
+  async coarseCellSums(block: number): Promise<Uint32Array> {
     const cg = coarseGridWithBlock(this.kase.grid.cells, block);
-    if ((this.reactions?.pending ?? 0) > 0) return coarseCountsOf(await this.cellCounts(), this.subdomain.box, cg);
+    if ((this.reactions?.pending ?? 0) > 0) {
+      const cells = await this.cellCounts();
+      return packCoarseSums(coarseSumsOf(cells, this.subdomain.box, cg));
+    }
     const device = this.gpu.device;
     const enc = device.createCommandEncoder({ label: 'coarse-counts' });
     const blocks = this.coarseSums().encode(enc, this.state.lastCounts, this.subdomain.box, this.state.nLocal, block, cg.grid);

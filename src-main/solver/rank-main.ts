@@ -114,7 +114,7 @@ export function earlyMoveFromEnvironment(env: NodeJS.ProcessEnv = process.env): 
 const balanceParts = { waitSeconds: 0, checkSeconds: 0, sampleStateSeconds: 0 };
 
 /** Rebalancing runs: sends this rank's per-cell state after a submit and moves to the new decomposition the orchestrator answers with, if any. */
-/** The frames of a cell-state message: the counts per block of `block` cells ('coarse') or every cell's state ('full'). */
+/** The frames of a cell-state message: the counts and sums of squared counts per block of `block` cells ('coarse', packed) or every cell's state ('full'). */
 async function cellStateFrames(sim: Simulation, what: 'coarse' | 'full', block: number | undefined): Promise<ArrayBufferView[]> {
   if (what === 'full') {
     // fresh read-backs, sent once: handed to the transport as they are, not copied
@@ -122,7 +122,7 @@ async function cellStateFrames(sim: Simulation, what: 'coarse' | 'full', block: 
     return [handedOver(st.counts), handedOver(st.sigmaCrMax), handedOver(st.remainder)];
   }
   if (block === undefined) throw new Error('internal: the orchestrator asked for coarse cell counts without the block size');
-  return [await sim.coarseCellCounts(block)];
+  return [await sim.coarseCellSums(block)];
 }
 
 async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promise<void> {

@@ -1,8 +1,9 @@
-// A rebalance check's first round sums every rank's cell counts over the blocks of the coarse grid on the GPU
-// (coarse-counts.wgsl): the sums must be exactly the host's (coarseCountsOf over the rank's cell counts), for blocks that
-// do and do not divide the boxes, on boxes a rebalance moved, and add up to the rank's particles.
+// A rebalance check's first round sums every rank's cell counts and their squares over the blocks of the coarse grid on
+// the GPU (coarse-counts.wgsl): the sums must be exactly the host's (coarseSumsOf over the rank's cell counts, packed),
+// for blocks that do and do not divide the boxes, on boxes a rebalance moved, add up to the rank's particles, and hold
+// squares of counts beyond 2^16 (64-bit sums).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coarseCountsOf, coarseGridWithBlock } from '../../src-main/cluster/decomposition/coarse-grid.js';
+import { coarseGridWithBlock, coarseSumsOf, packCoarseSums, unpackCoarseSums } from '../../src-main/cluster/decomposition/coarse-grid.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import type { Simulation } from '../../src-main/solver/loop.js';
 import { gpuForTests, presetCase } from '../physics/harness.js';
@@ -19,11 +20,14 @@ async function expectHostSums(sims: Simulation[], blocks: number[]): Promise<voi
     const particles = cells.reduce((a, b) => a + b, 0);
     expect(particles).toBe(sim.liveParticles);
     for (const block of blocks) {
-      const host = coarseCountsOf(cells, sim.subdomain.box, coarseGridWithBlock(sim.kase.grid.cells, block));
-      const onGpu = await sim.coarseCellCounts(block);
+      const cg = coarseGridWithBlock(sim.kase.grid.cells, block);
+      const host = packCoarseSums(coarseSumsOf(cells, sim.subdomain.box, cg));
+      const onGpu = await sim.coarseCellSums(block);
       expect(onGpu.length).toBe(host.length);
       expect(Buffer.from(onGpu.buffer, onGpu.byteOffset, onGpu.byteLength).equals(Buffer.from(host.buffer))).toBe(true);
-      expect(onGpu.reduce((a, b) => a + b, 0)).toBe(particles);
+      const sums = unpackCoarseSums(onGpu, cg.grid[0] * cg.grid[1] * cg.grid[2]);
+      expect(sums.counts.reduce((a, b) => a + b, 0)).toBe(particles);
+      expect(sums.squares.reduce((a, b) => a + b, 0)).toBe(cells.reduce((a, b) => a + b * b, 0));
     }
   }
 }
@@ -36,5 +40,22 @@ describe('coarse block counts on the GPU', () => {
     const balanced = await runInProcessRanks(gpu, c(), 'rcb', 3, 5);
     expect(balanced.events.length).toBeGreaterThan(0);
     await expectHostSums(balanced.sims, [1, 3, 4]);
+  });
+  it('sum squares of counts beyond 2^16 in 64 bits, with the carry into the high word', async () => {
+    const c = presetCase('supersonic-cavity', ['run.steps=20', 'run.stepsPerSubmit=20']);
+    const { sims } = await runInProcessRanks(gpu, c, 'slab', 2);
+    const sim = sims[1];
+    // counts written over the last sort's (only the sums read them): squares of 2^16 + 1, 0xffff and 3e6 each, and
+    // enough of them in one block that the low words overflow
+    const n = sim.subdomain.nLocal;
+    const counts = new Uint32Array(n);
+    for (let i = 0; i < n; i++) counts[i] = [65537, 0xffff, 3_000_000, 1][i % 4];
+    gpu.device.queue.writeBuffer(sim.state.lastCounts, 0, counts);
+    const cg = coarseGridWithBlock(sim.kase.grid.cells, 4);
+    const onGpu = unpackCoarseSums(await sim.coarseCellSums(4), cg.grid[0] * cg.grid[1] * cg.grid[2]);
+    const host = coarseSumsOf(counts, sim.subdomain.box, cg);
+    expect(onGpu.counts).toEqual(host.counts);
+    expect(onGpu.squares).toEqual(host.squares);
+    expect(Math.max(...onGpu.squares)).toBeGreaterThan(2 ** 40);
   });
 });

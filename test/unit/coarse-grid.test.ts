@@ -3,7 +3,7 @@
 // on blocks decides whether a split pays, then the split itself comes from every cell, the same as deciding on the
 // cells alone gives.
 import { describe, expect, it } from 'vitest';
-import { COARSE_CELLS, coarseBlockCells, coarseCountsOf, coarseGridOf, coarseGridWithBlock, fineBoxOf } from '../../src-main/cluster/decomposition/coarse-grid.js';
+import { COARSE_CELLS, COARSE_WORDS, coarseBlockCells, coarseCountsOf, coarseGridOf, coarseGridWithBlock, coarseSumsOf, fineBoxOf, packCoarseSums, unpackCoarseSums } from '../../src-main/cluster/decomposition/coarse-grid.js';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
 import { boxWeight, cellCoords } from '../../src-main/cluster/decomposition/box.js';
 import { Rebalancer, movedWeight, type CellState } from '../../src-main/cluster/orchestrator/rebalancer.js';
@@ -50,24 +50,32 @@ describe('the coarse grid of rebalance checks', () => {
     expect(cells[4 * 3 * 2 - 1]).toBe(1 * 1 * 2);
   });
 
-  it('sums every rank\'s cells into its blocks exactly, blocks cut by rank boxes included', () => {
+  it('sums every rank\'s cells and their squares into its blocks exactly, blocks cut by rank boxes included', () => {
     const grid: Grid = [23, 17, 5];
     const counts = piledUp(grid);
     const cg = coarseGridWithBlock(grid, 3);
     const d = decompose('rcb', grid, 5);
     const total = new Uint32Array(cg.grid[0] * cg.grid[1] * cg.grid[2]);
+    const totalSquares = new Float64Array(total.length);
     statesOf(d, counts).forEach((s, r) => {
-      const mine = coarseCountsOf(s.counts, d.boxes[r], cg);
-      expect(mine.reduce((a, b) => a + b, 0)).toBe(s.counts.reduce((a, b) => a + b, 0));
-      mine.forEach((c, k) => { total[k] += c; });
+      const mine = coarseSumsOf(s.counts, d.boxes[r], cg);
+      expect(mine.counts).toEqual(coarseCountsOf(s.counts, d.boxes[r], cg));
+      expect(mine.counts.reduce((a, b) => a + b, 0)).toBe(s.counts.reduce((a, b) => a + b, 0));
+      expect(mine.squares.reduce((a, b) => a + b, 0)).toBe(s.counts.reduce((a, b) => a + b * b, 0));
+      mine.counts.forEach((c, k) => { total[k] += c; });
+      mine.squares.forEach((c, k) => { totalSquares[k] += c; });
     });
     // brute force: each cell into the block that holds it
     const expected = new Uint32Array(total.length);
+    const expectedSquares = new Float64Array(total.length);
     counts.forEach((c, g) => {
       const [x, y, z] = cellCoords(grid, g);
-      expected[Math.floor(x / 3) + cg.grid[0] * (Math.floor(y / 3) + cg.grid[1] * Math.floor(z / 3))] += c;
+      const k = Math.floor(x / 3) + cg.grid[0] * (Math.floor(y / 3) + cg.grid[1] * Math.floor(z / 3));
+      expected[k] += c;
+      expectedSquares[k] += c * c;
     });
     expect(total).toEqual(expected);
+    expect(totalSquares).toEqual(expectedSquares);
     // the last blocks are clipped to the grid
     expect(fineBoxOf({ lo: [7, 5, 1], hi: [8, 6, 2] }, cg)).toEqual({ lo: [21, 15, 3], hi: [23, 17, 5] });
   });
@@ -83,7 +91,7 @@ describe('a check on blocks (propose), the split from the cells (commit)', () =>
     const onCells = new Rebalancer(d, 5, [], 1e9);
     expect(onCells.coarse.block).toBe(1);
     const cost = { movedParticleSteps: 1, fixedParticles: 0 };
-    const coarse = statesOf(d, counts).map((s, r) => coarseCountsOf(s.counts, d.boxes[r], onBlocks.coarse));
+    const coarse = statesOf(d, counts).map((s, r) => coarseSumsOf(s.counts, d.boxes[r], onBlocks.coarse));
     const proposal = onBlocks.propose(10, 50, coarse, cost);
     expect(proposal).toEqual({ step: 10, un: 50, cost });
     const decision = onBlocks.commit(proposal!, statesOf(d, counts))!;
@@ -106,7 +114,7 @@ describe('a check on blocks (propose), the split from the cells (commit)', () =>
     const counts = piledUp(grid);
     const d = decompose('slab', grid, 4);
     const r = new Rebalancer(d, 5, [], 10, undefined, 200); // ten steps left
-    const coarse = statesOf(d, counts).map((s, k) => coarseCountsOf(s.counts, d.boxes[k], r.coarse));
+    const coarse = statesOf(d, counts).map((s, k) => coarseSumsOf(s.counts, d.boxes[k], r.coarse));
     expect(r.propose(0, 50, coarse)).toBeNull();
     expect(r.decomposition).toBe(d);
     expect([r.wants(50), r.wants(50)]).toEqual([false, true]);
@@ -122,5 +130,18 @@ describe('a check on blocks (propose), the split from the cells (commit)', () =>
     expect(r.commit({ step: 0, un: 50, cost: { movedParticleSteps: 1e12, fixedParticles: 0 } }, statesOf(d, counts))).toBeNull();
     expect(r.decomposition).toBe(d);
     expect([r.wants(50), r.wants(50)]).toEqual([false, true]);
+  });
+});
+
+describe('packed coarse sums (a rank\'s GPU layout and the wire\'s)', () => {
+  it('keep counts and 64-bit sums of squares through a pack and an unpack, above 2^32 included', () => {
+    const sums = { counts: Uint32Array.from([0, 7, 0xffffffff, 70000]), squares: Float64Array.from([0, 49, 2 ** 40 + 12345, 70000 * 70000]) };
+    const words = packCoarseSums(sums);
+    expect(words.length).toBe(COARSE_WORDS * 4);
+    expect([...words.subarray(8)]).toEqual([0, 0, 256, 1]);
+    const back = unpackCoarseSums(words, 4);
+    expect(back.counts).toEqual(sums.counts);
+    expect(back.squares).toEqual(sums.squares);
+    expect(() => unpackCoarseSums(words, 5)).toThrow(/12 words of coarse sums for 5 blocks/);
   });
 });

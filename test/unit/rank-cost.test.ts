@@ -1,48 +1,80 @@
-// Balancing by time (src-main/cluster/orchestrator/rank-cost.ts): the cost model of a rank's GPU time (a price per
-// particle and per cell, fitted from the ranks' seconds), when a run balances by time or by counts, and a re-split by
-// counts plus the cells' price.
+// Balancing by time (src-main/cluster/orchestrator/rank-cost.ts): the cost model of a rank's GPU time (prices per
+// particle, per cell and per squared cell count, fitted from the ranks' seconds over the last checks), the ranks' loads
+// from their seconds, when a run balances by time or by counts, and a re-split by counts plus the cells' prices.
 import { describe, expect, it } from 'vitest';
-import { balanceByOf, rankCostOf } from '../../src-main/cluster/orchestrator/rank-cost.js';
+import { balanceByOf, COST_WINDOW, CostModel, fitPrices, timeLoadsOf, type CostPoint } from '../../src-main/cluster/orchestrator/rank-cost.js';
 import { Rebalancer, type CellState } from '../../src-main/cluster/orchestrator/rebalancer.js';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
 import { loadNonUniformity } from '../../src-main/cluster/decomposition/load.js';
 import { subdomainOf } from '../../src-main/solver/subdomain.js';
 import type { Decomposition } from '../../src-main/cluster/decomposition/types.js';
 
+/** Points of ranks whose particles, cells and squared counts differ, timed by t = a P + b C + c Q. */
+function pointsOf(a: number, b: number, c: number, shift = 0): CostPoint[] {
+  const P = [3.1e7, 2.0e7, 2.5e7, 3.6e7], C = [1.9e6, 1.2e6, 1.7e6, 1.6e6], Q = [7.0e8, 9.5e8, 4.1e8, 6.6e8];
+  return P.map((p, r) => {
+    const particles = p * (1 + 0.1 * shift * r), cells = C[r], squares = Q[r] * (1 + 0.05 * shift);
+    return { seconds: a * particles + b * cells + c * squares, particles, cells, squares };
+  });
+}
+
 describe('the cost model of a rank\'s GPU time', () => {
-  it('fits a price per particle and per cell from the ranks\' seconds, and weighs a cell as that many particles', () => {
-    // t = 2e-10 s a particle-step + 3e-9 s a cell-step: a cell costs 15 particles
-    const P = [5.49e10, 6.18e10, 4.0e10], C = [3.84e9, 2.56e9, 3.0e9];
-    const t = P.map((p, r) => 2e-10 * p + 3e-9 * C[r]);
-    const cost = rankCostOf(t, P, C)!;
-    expect(cost.cellWeight).toBeCloseTo(15, 6);
-    expect(cost.un).toBeCloseTo(100 * (Math.max(...t) - Math.min(...t)) / (t.reduce((a, b) => a + b, 0) / 3), 9);
+  it('fits prices per particle, per cell and per squared count from the ranks\' seconds', () => {
+    const fit = fitPrices([...pointsOf(1e-10, 4e-10, 2e-12), ...pointsOf(1e-10, 4e-10, 2e-12, 1)])!;
+    expect(fit.a).toBeCloseTo(1e-10, 16);
+    expect(fit.b / 4e-10).toBeCloseTo(1, 6);
+    expect(fit.c / 2e-12).toBeCloseTo(1, 6);
   });
 
-  it('prices cells at zero where the fit would make them negative, and particles at the mean where ranks are alike', () => {
-    // more cells, less time: a negative price per cell is no cost model; 0 (balance counts)
-    expect(rankCostOf([12, 10], [5e10, 5e10], [2e9, 4e9])!.cellWeight).toBe(0);
-    // the same particles per cell on both ranks: no telling a cell's price from a particle's
-    expect(rankCostOf([1, 2], [1e9, 2e9], [1e8, 2e8])!.cellWeight).toBe(0);
+  it('leaves out a term whose price would come out negative, or that the points cannot tell from a particle\'s', () => {
+    // dense ranks work less here: a negative price per squared count is no cost model; the others fit without it
+    const fit = fitPrices([...pointsOf(1e-10, 4e-10, -1e-13), ...pointsOf(1e-10, 4e-10, -1e-13, 1)])!;
+    expect(fit.c).toBe(0);
+    expect(fit.a).toBeGreaterThan(0);
+    expect(fit.b).toBeGreaterThanOrEqual(0);
+    // cells and squared counts in proportion to the particles: no telling their prices apart, a particle costs the mean
+    const alike = [1, 2, 3].map((k) => ({ seconds: 3 * k, particles: 1e9 * k, cells: 1e6 * k, squares: 1e10 * k }));
+    expect(fitPrices(alike)).toEqual({ a: 3e-9, b: 0, c: 0 });
   });
 
-  it('has no model where a rank ran untimed, held no particles, or there is one rank', () => {
-    expect(rankCostOf([1, 0], [1e6, 1e6], [10, 10])).toBeNull();
-    expect(rankCostOf([1, 1], [1e6, 0], [10, 10])).toBeNull();
-    expect(rankCostOf([1, Number.NaN], [1e6, 1e6], [10, 10])).toBeNull();
-    expect(rankCostOf([1], [1e6], [10])).toBeNull();
-    expect(rankCostOf([1, 1], [1, 2], [10])).toBeNull();
+  it('has no fit where a rank ran untimed or empty, or with fewer points than prices', () => {
+    const good = pointsOf(1e-10, 4e-10, 2e-12);
+    expect(fitPrices(good.map((p, r) => (r === 1 ? { ...p, seconds: 0 } : p)))).toBeNull();
+    expect(fitPrices(good.map((p, r) => (r === 2 ? { ...p, particles: 0 } : p)))).toBeNull();
+    expect(fitPrices(good.map((p, r) => (r === 0 ? { ...p, seconds: Number.NaN } : p)))).toBeNull();
+    expect(fitPrices(good.slice(0, 1))).toBeNull();
+  });
+
+  it('weighs a cell as its prices over a particle\'s, from the last COST_WINDOW checks only', () => {
+    const model = new CostModel();
+    // a first check with other prices, then COST_WINDOW checks with the run's: the first has left the window
+    model.add(pointsOf(5e-10, 0, 1e-11));
+    for (let k = 0; k < COST_WINDOW; k++) model.add(pointsOf(1e-10, 4e-10, 2e-12, k + 1));
+    expect(model.prices!.cellWeight).toBeCloseTo(4, 5);
+    expect(model.prices!.squareWeight).toBeCloseTo(0.02, 7);
+  });
+});
+
+describe('the ranks\' loads by time', () => {
+  it('are their GPU seconds at the mean price of a particle-step, with the UN of the seconds', () => {
+    const got = timeLoadsOf([2, 1, 1], [2e9, 2e9, 2e9], 100)!;
+    // 6e9 particle-steps in 4 s: 1.5e9 a second; loads a step 3e7, 1.5e7, 1.5e7
+    expect(got.loads).toEqual([3e7, 1.5e7, 1.5e7]);
+    expect(got.un).toBeCloseTo(loadNonUniformity([2, 1, 1]), 12);
+    expect(timeLoadsOf([2, 0], [1e9, 1e9], 10)).toBeNull();
+    expect(timeLoadsOf([2, 1], [1e9, 0], 10)).toBeNull();
+    expect(timeLoadsOf([2], [1e9], 10)).toBeNull();
   });
 });
 
 describe('what a run balances by', () => {
-  it('balances counts unless DSMC_BALANCE_BY=time asks for measured time on GPUs', () => {
-    expect(balanceByOf(false, undefined)).toBe('particles');
+  it('balances measured time on GPUs unless DSMC_BALANCE_BY=particles asks for counts; counts on software adapters', () => {
+    expect(balanceByOf(false, undefined)).toBe('time');
+    expect(balanceByOf(false, '')).toBe('time');
     expect(balanceByOf(true, undefined)).toBe('particles');
     expect(balanceByOf(false, 'particles')).toBe('particles');
     expect(balanceByOf(false, 'time')).toBe('time');
     expect(balanceByOf(true, 'time')).toBe('particles');
-    expect(balanceByOf(true, '')).toBe('particles');
     expect(() => balanceByOf(false, 'cells')).toThrow(/DSMC_BALANCE_BY is 'cells': use particles or time/);
   });
 });
@@ -67,7 +99,7 @@ describe('a re-split by time', () => {
 
   it('by time: the cut where the counts plus the cells\' price are even; moves and the relayout stay in particles', () => {
     // loads 240 a plane on the left (80 + 160), 400 on the right (240 + 160): 4800 + 8000 = 12800, half at 20 + 1600 / 400
-    const decision = new Rebalancer(d, 10, [], 1e6).decide(100, 30, states(), cost, 10)!;
+    const decision = new Rebalancer(d, 10, [], 1e6).decide(100, 30, states(), cost, { cellWeight: 10, squareWeight: 0 })!;
     expect(decision.decomposition.boxes[0]).toEqual({ lo: [0, 0, 0], hi: [24, 4, 4] });
     expect(decision.decomposition.boxes[1]).toEqual({ lo: [24, 0, 0], hi: [40, 4, 4] });
     expect(decision.moved).toBe(4 * 240);
@@ -86,8 +118,16 @@ describe('a re-split by time', () => {
       const n = counts.length;
       return { counts: Uint32Array.from(counts), sigmaCrMax: new Float32Array(n).fill(1), remainder: new Float32Array(n) };
     });
-    expect(new Rebalancer(even, 10, [], 1e6).decide(100, 40, byX(even), cost, 10)).toBeNull();
+    expect(new Rebalancer(even, 10, [], 1e6).decide(100, 40, byX(even), cost, { cellWeight: 10, squareWeight: 0 })).toBeNull();
     const byCounts = new Rebalancer(even, 10, [], 1e6).decide(100, 40, byX(even), cost)!;
     expect(byCounts.decomposition.boxes[0].hi[0]).toBe(27);
+  });
+  it('by time with a price per squared count: dense cells weigh more than their particles, and the cut follows', () => {
+    // a cell of n weighs n + 0.1 n^2: 7.5 on the left, 37.5 on the right; a plane of 16 cells 120 and 600, 14400 in all,
+    // half at 20 + 4800 / 600 = 28 (by counts 27)
+    const decision = new Rebalancer(d, 10, [], 1e6).decide(100, 60, states(), cost, { cellWeight: 0, squareWeight: 0.1 })!;
+    expect(decision.decomposition.boxes[0]).toEqual({ lo: [0, 0, 0], hi: [28, 4, 4] });
+    expect(decision.moved).toBe(8 * 240);
+    expect(decision.unAfter).toBeCloseTo(0, 10);
   });
 });

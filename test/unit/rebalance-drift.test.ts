@@ -4,7 +4,7 @@
 // both, takes a re-split where the split from scratch alone (the rule before) never paid, with the same cost constant.
 import { describe, expect, it } from 'vitest';
 import { loadNonUniformity, rankLoads, rcbDecomposition, rebalance, recut, type Decomposition, type Grid } from '../../src-main/cluster/decomposition/index.js';
-import { coarseCountsOf } from '../../src-main/cluster/decomposition/coarse-grid.js';
+import { coarseSumsOf } from '../../src-main/cluster/decomposition/coarse-grid.js';
 import { RELAYOUT_COST_STEPS, Rebalancer, movedWeight, relayoutCost, type CellState } from '../../src-main/cluster/orchestrator/rebalancer.js';
 import { subdomainOf, takeOwnedCells } from '../../src-main/solver/subdomain.js';
 import { wedgeCounts, type Shock } from './wedge-field.js';
@@ -94,7 +94,7 @@ describe('the Rebalancer on the drifting field', () => {
     expect(decision.unAfter).toBeLessThan(un / 2);
     const onBlocks = new Rebalancer(d, 2, [], 6000, undefined, 6400);
     expect(onBlocks.coarse.block).toBe(2);
-    const coarse = statesOf(d, w).map((s, r) => coarseCountsOf(s.counts, d.boxes[r], onBlocks.coarse));
+    const coarse = statesOf(d, w).map((s, r) => coarseSumsOf(s.counts, d.boxes[r], onBlocks.coarse));
     const proposal = onBlocks.propose(1000, un, coarse, cost);
     expect(proposal).not.toBeNull();
     expect(onBlocks.commit(proposal!, statesOf(d, w))).toEqual(decision);

@@ -1,5 +1,6 @@
 // The grid a rebalance check decides on: the cells grouped in blocks of b x b x b (the last block along an axis may
-// be thinner), each block's weight the sum of its cells' particle counts. A check then gathers one count per block from
+// be thinner), each block's weight the sum of its cells' particle counts (and, for balancing by time, the sum of their
+// squares: CoarseSums). A check then gathers one count per block from
 // every rank instead of every cell's state (6.4M cells of the hypersonic wedge: 77 MB through the orchestrator and
 // about 0.15 s per check; at most COARSE_CELLS blocks: about 1 MB per rank), and a new split cuts along block faces.
 // Block sums are exact, so every block-aligned box's weight is too. Grids of at most COARSE_CELLS cells keep b = 1
@@ -33,11 +34,64 @@ export function coarseGridOf(fine: Grid, maxCells = COARSE_CELLS): CoarseGrid {
 
 /**
  * A rank's per-block counts over the whole coarse grid, from its counts per local cell (x fastest within its box, as
- * Simulation.cellCounts gives them); blocks outside its box hold 0. Block row by block row: the box's fine rows in it
- * summed per x, then those sums per block column (whole numbers: the same as adding the cells one by one, modulo 2^32).
+ * Simulation.cellCounts gives them); blocks outside its box hold 0 (whole numbers: the same as adding the cells one by
+ * one, modulo 2^32).
  */
 export function coarseCountsOf(local: ArrayLike<number>, box: Box, cg: CoarseGrid): Uint32Array {
-  const out = new Uint32Array(cg.grid[0] * cg.grid[1] * cg.grid[2]);
+  return coarseSumsInto(new Uint32Array(cg.grid[0] * cg.grid[1] * cg.grid[2]), local, box, cg);
+}
+
+/**
+ * A rank's per-block sums of its cells' squared counts over the whole coarse grid (what a cell's sort and collide work
+ * grow with: balancing by time), from its counts per local cell; exact below 2^53.
+ */
+export function coarseSquaresOf(local: ArrayLike<number>, box: Box, cg: CoarseGrid): Float64Array {
+  const squares = new Float64Array(local.length);
+  for (let i = 0; i < squares.length; i++) squares[i] = local[i] * local[i];
+  return coarseSumsInto(new Float64Array(cg.grid[0] * cg.grid[1] * cg.grid[2]), squares, box, cg);
+}
+
+/** A rank's sums over the coarse blocks: its particle counts and the sums of its cells' squared counts. */
+export interface CoarseSums {
+  counts: Uint32Array;
+  squares: Float64Array;
+}
+
+/** A rank's coarse sums from its counts per local cell (coarseCountsOf and coarseSquaresOf). */
+export function coarseSumsOf(local: ArrayLike<number>, box: Box, cg: CoarseGrid): CoarseSums {
+  return { counts: coarseCountsOf(local, box, cg), squares: coarseSquaresOf(local, box, cg) };
+}
+
+/** Words per block of packed coarse sums: the count, the low and the high word of the sum of squares. */
+export const COARSE_WORDS = 3;
+
+/** The coarse sums as one u32 array of three planes (counts, squares' low words, high words): the GPU's layout and the wire's. */
+export function packCoarseSums(sums: CoarseSums): Uint32Array {
+  const n = sums.counts.length;
+  if (sums.squares.length !== n) throw new Error(`internal: ${n} block counts but ${sums.squares.length} sums of squares`);
+  const out = new Uint32Array(COARSE_WORDS * n);
+  out.set(sums.counts);
+  for (let k = 0; k < n; k++) {
+    const sq = sums.squares[k];
+    out[n + k] = sq % 0x100000000;
+    out[2 * n + k] = Math.floor(sq / 0x100000000);
+  }
+  return out;
+}
+
+/** The coarse sums of a packed array (packCoarseSums; a rank's GPU sums); throws on a length that is no whole number of blocks. */
+export function unpackCoarseSums(words: Uint32Array, blocks: number): CoarseSums {
+  if (words.length !== COARSE_WORDS * blocks) throw new Error(`internal: ${words.length} words of coarse sums for ${blocks} blocks (expected ${COARSE_WORDS * blocks})`);
+  const squares = new Float64Array(blocks);
+  for (let k = 0; k < blocks; k++) squares[k] = words[blocks + k] + 0x100000000 * words[2 * blocks + k];
+  return { counts: words.subarray(0, blocks), squares };
+}
+
+/**
+ * Sums per-cell values over the blocks into `out` (one entry per block of the whole coarse grid), block row by block
+ * row: the box's fine rows in it summed per x, then those sums per block column.
+ */
+function coarseSumsInto<T extends Uint32Array | Float64Array>(out: T, local: ArrayLike<number>, box: Box, cg: CoarseGrid): T {
   const { lo, hi } = box;
   const b = cg.block;
   const bx = hi[0] - lo[0];
@@ -73,8 +127,8 @@ function addRows(columns: Float64Array, local: ArrayLike<number>, start: number,
   for (let r = 0, l = start; r < rows; r++, l += n) for (let k = 0; k < n; k++) columns[k] += local[l + k];
 }
 
-/** Adds the column sums run by run (runs ending at `ends`) to consecutive blocks of out from `at` (wrapping as uint32 adds do). */
-function addRuns(out: Uint32Array, at: number, columns: Float64Array, ends: Int32Array): void {
+/** Adds the column sums run by run (runs ending at `ends`) to consecutive blocks of out from `at` (a Uint32Array wrapping as uint32 adds do). */
+function addRuns(out: Uint32Array | Float64Array, at: number, columns: Float64Array, ends: Int32Array): void {
   let k = 0;
   for (let c = 0; c < ends.length; c++) {
     let sum = 0;

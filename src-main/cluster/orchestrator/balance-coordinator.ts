@@ -16,14 +16,19 @@ import type { Decomposition } from '../decomposition/types.js';
 import { boxCells } from '../decomposition/box.js';
 import { Rebalancer, relayoutCost, type CellState, type RebalanceEvent, type RebalancePolicyState, type RebalanceProposal } from './rebalancer.js';
 import type { RunAssembler } from './run-assembler.js';
-import { balanceByOf, rankCostOf, type BalanceBy, type RankCost } from './rank-cost.js';
+import { balanceByOf, CostModel, timeLoadsOf, type BalanceBy, type CellPrices, type CostPoint } from './rank-cost.js';
+import { unpackCoarseSums, type CoarseSums } from '../decomposition/coarse-grid.js';
 
-/** What a check after a submit goes by: its step, the UN (of GPU time or particles), the ranks' loads, the cost model (null: counts). */
+/**
+ * What a check after a submit goes by: its step, the UN (of GPU time or particles), the ranks' loads (particles, or
+ * their GPU seconds in particle-equivalents), and by time the points of the cost model but for the ranks' sums of
+ * squared counts (which the check's first round brings); null points: counts.
+ */
 interface LoadNow {
   step: number;
   percent: number;
   loads: number[];
-  cost: RankCost | null;
+  points: Omit<CostPoint, 'squares'>[] | null;
 }
 
 /** Bytes of the whole grid's sampling state (every part's planes, 4 bytes a value). */
@@ -35,7 +40,7 @@ function sampleStateBytes(t: SolverTables): number {
 export class BalanceCoordinator {
   private readonly rebalancer: Rebalancer;
   /** Coarse counts asked for after a submit (first round), by submit index, as they arrive, with the load the check goes by. */
-  private readonly coarse = new Map<number, { load: LoadNow; list: (Uint32Array | undefined)[] }>();
+  private readonly coarse = new Map<number, { load: LoadNow; list: (CoarseSums | undefined)[] }>();
   /** Cell states asked for after a submit (second round, with the split proposed), by submit index, as they arrive. */
   private readonly states = new Map<number, { proposal: RebalanceProposal; list: (CellState | undefined)[] }>();
   /** Whether the run samples (its sampling state then follows the cells in a re-decomposition). */
@@ -59,8 +64,8 @@ export class BalanceCoordinator {
   roundBytes = RELAYOUT_ROUND_BYTES;
   /** Whether re-splits weigh the cells by measured time or by counts alone (set once the ranks said hello: setAdapters). */
   by: BalanceBy = 'particles';
-  /** Balancing by time: the particle-equivalents per cell the last fit gave (undefined: none made). */
-  cellWeight: number | undefined;
+  /** Balancing by time: the cost model fitted at the checks (its last prices: what the run summary shows). */
+  readonly costModel = new CostModel();
 
   /**
    * tables: the case's solver tables (built once by the run); afterDecision(index): called once the decision after submit `index` is made (before the ranks hear it), with the
@@ -79,10 +84,11 @@ export class BalanceCoordinator {
       if (coarse) {
         if (m.frames.length !== 1) throw new Error(`rank ${m.rank} sent ${m.frames.length} frames of cell state after submit ${index}; its coarse counts were asked for`);
         this.arrived(coarse.list);
-        coarse.list[m.rank] = frameAs(m.frames[0], Uint32Array);
+        const g = this.rebalancer.coarse.grid;
+        coarse.list[m.rank] = unpackCoarseSums(frameAs(m.frames[0], Uint32Array), g[0] * g[1] * g[2]);
         if (coarse.list.every((c) => c !== undefined)) {
           this.parts.coarseGatherSeconds += (performance.now() - this.firstArrival) / 1000;
-          void this.propose(index, coarse.load, coarse.list as Uint32Array[]);
+          void this.propose(index, coarse.load, coarse.list as CoarseSums[]);
         }
         return;
       }
@@ -134,26 +140,25 @@ export class BalanceCoordinator {
     this.by = balanceByOf(software);
   }
 
-  /** The cost model after the last merged submit when balancing by time (else null: counts). */
-  private rankCost(): RankCost | null {
-    if (this.by !== 'time') return null;
-    const last = this.assembler.lastSubmit;
-    const cellSteps = this.rebalancer.decomposition.boxes.map((b) => last.steps * boxCells(b));
-    return rankCostOf(last.gpuSeconds, last.particleSteps, cellSteps);
-  }
-
   /**
-   * The non-uniformity a check after the last merged submit goes by (of the ranks' GPU time when balancing by time, else
-   * of their particles), the ranks' loads (particles, plus their cells' price when by time), and the cost model.
+   * The non-uniformity a check after the last merged submit goes by and the ranks' loads: by time (every rank timed) of
+   * their GPU seconds, with the cost model's points; else of their particles.
    */
   private loadNow(): LoadNow {
     const un = this.assembler.loadNonUniformity[this.assembler.loadNonUniformity.length - 1];
-    const cost = this.rankCost();
-    if (cost) this.cellWeight = cost.cellWeight;
-    const counts = this.assembler.particlesPerRank;
-    if (!cost) return { step: un.step, percent: un.percent, loads: [...counts], cost };
+    const last = this.assembler.lastSubmit;
+    const timed = this.by === 'time' ? timeLoadsOf(last.gpuSeconds, last.particleSteps, last.steps) : null;
+    if (!timed) return { step: un.step, percent: un.percent, loads: [...this.assembler.particlesPerRank], points: null };
     const boxes = this.rebalancer.decomposition.boxes;
-    return { step: un.step, percent: cost.un, loads: counts.map((n, r) => n + cost.cellWeight * boxCells(boxes[r])), cost };
+    const points = boxes.map((b, r) => ({ seconds: last.gpuSeconds[r] / last.steps, particles: last.particleSteps[r] / last.steps, cells: boxCells(b) }));
+    return { step: un.step, percent: timed.un, loads: timed.loads, points };
+  }
+
+  /** Balancing by time: the cells' prices fitted with this check's points (the ranks' sums of squared counts from `coarse`); undefined: counts. */
+  private pricesNow(load: LoadNow, coarse: readonly CoarseSums[]): CellPrices | undefined {
+    if (!load.points) return undefined;
+    const points = load.points.map((p, r) => ({ ...p, squares: coarse[r].squares.reduce((a, b) => a + b, 0) }));
+    return this.costModel.add(points) ?? undefined;
   }
 
   /** Called when submit `index` has been merged from every rank: go on at once, or ask for the cell states first. */
@@ -173,10 +178,10 @@ export class BalanceCoordinator {
   }
 
   /** The first round of a check after submit `index`, with every rank's coarse counts: go on, or ask for every cell's state. */
-  private propose(index: number, load: LoadNow, coarse: Uint32Array[]): void {
+  private propose(index: number, load: LoadNow, coarse: CoarseSums[]): void {
     const t0 = performance.now();
     this.coarse.delete(index);
-    const proposal = this.rebalancer.propose(load.step, load.percent, coarse, this.costNow(), load.cost?.cellWeight);
+    const proposal = this.rebalancer.propose(load.step, load.percent, coarse, this.costNow(), this.pricesNow(load, coarse));
     this.seconds += (performance.now() - t0) / 1000;
     this.parts.proposeSeconds += (performance.now() - t0) / 1000;
     const ranks = coarse.map((_, r) => r);

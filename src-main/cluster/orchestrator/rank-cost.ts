@@ -1,65 +1,126 @@
-// Balancing by time: a cost model of a rank's GPU time, measured. A rank's step costs a price per particle and a
-// price per cell (the scans, masks, collide and sampling invocations run over cells, full or not), t_r = a P_r + b C_r;
-// the last submit's GPU seconds, particle-steps and cell-steps of the ranks fit a and b (least squares), and a re-split
-// then weighs every cell as its count plus b / a particle-equivalents, so that it evens out GPU time rather than counts.
-// (Pricing each rank's particles by its own seconds per particle over-corrected: on the hypersonic wedge the rank with
-// 60 % of the cells and 47 % of the particles looked expensive per particle, lost particles, and looked more expensive
-// still; docs/PERFORMANCE.md.) An option for now (DSMC_BALANCE_BY=time): the default balances particle counts, as do
-// runs untimed or on software adapters (whose wall-clock phase times are not the GPU's); counts are what every rank and
-// a resumed run agree on exactly.
+// Balancing by time: a cost model of a rank's GPU time, measured. A rank's step costs a price per particle (move,
+// scatter, permute), a price per cell (the scans, masks, collide and sampling invocations run over cells, full or not)
+// and a price per squared cell count (a particle's place in its cell is found against every other particle of the
+// cell, and NTC selects pairs in proportion to n^2: dense cells cost more than their particles, issue 24's wedge, whose
+// rank with 35.3M particles worked 16.1 s and the one with 32.0M 12.6 s), t_r = a P_r + b C_r + c Q_r with
+// Q_r = sum of n^2 over the rank's cells. Every check's first round brings each rank's Q (coarse-counts.wgsl sums the
+// squares per block); the ranks' GPU seconds a step in the last submit, with P, C and Q, are points of a non-negative
+// least-squares fit over the last few checks (CostModel), and a re-split then weighs every cell as n + b/a + (c/a) n^2
+// particle-equivalents, so that it evens out GPU time rather than counts. The default on GPUs; counts on software
+// adapters (whose wall-clock phase times are not the GPU's) and where DSMC_BALANCE_BY=particles asks for them, which are
+// what every rank and a resumed run agree on exactly (by time the decisions follow the measured times; the fields never
+// depend on the split).
 
 import { loadNonUniformity } from '../decomposition/load.js';
 
-/** How a run's re-splits weigh the cells: by particle counts, or by the measured cost model (counts plus a price per cell). */
+/** How a run's re-splits weigh the cells: by particle counts, or by the measured cost model. */
 export type BalanceBy = 'particles' | 'time';
 
-/** The measured side of one check: particle-equivalents per cell, and the ranks' time non-uniformity. */
-export interface RankCost {
-  /** What a cell costs in particles' time (b / a), added to every cell's count when the grid is re-split. */
+/** What a cell weighs besides its count n, in particle-equivalents: cellWeight + squareWeight n^2. */
+export interface CellPrices {
   cellWeight: number;
-  /** UN (percent) of the ranks' GPU seconds in the last submit. */
-  un: number;
+  squareWeight: number;
 }
 
-/** The most particle-equivalents a cell may weigh (a fit beyond it is noise, not a cost model). */
+/** One rank at one check: GPU seconds a step, particles, cells and the sum of its cells' squared counts. */
+export interface CostPoint {
+  seconds: number;
+  particles: number;
+  cells: number;
+  squares: number;
+}
+
+/** The most particle-equivalents a cell may weigh whatever its count (a fit beyond it is noise, not a cost model). */
 const MAX_CELL_WEIGHT = 1000;
 
-/**
- * The cost model from the last submit: per rank its GPU seconds, particle-steps and cell-steps; null when any rank has no
- * measurement (timing off) or the fit is ill-posed (one rank, or ranks alike in their mix of particles and cells) or
- * unphysical (a particle costing nothing), so the caller balances counts. A negative price per cell fits as zero.
- */
-export function rankCostOf(gpuSeconds: readonly number[], particleSteps: readonly number[], cellSteps: readonly number[]): RankCost | null {
-  const n = gpuSeconds.length;
-  if (n < 2 || particleSteps.length !== n || cellSteps.length !== n) return null;
-  for (let r = 0; r < n; r++) {
-    if (!(gpuSeconds[r] > 0) || !Number.isFinite(gpuSeconds[r]) || !(particleSteps[r] > 0) || !(cellSteps[r] > 0)) return null;
+/** Checks whose points the fit keeps (the prices are the hardware's and the gas's: they hold while the flow develops). */
+export const COST_WINDOW = 4;
+
+/** The least-squares solution of the normal equations m x = v (k x k, k <= 3), or null when m is near singular. */
+function solve(m: number[][], v: number[]): number[] | null {
+  const k = v.length;
+  const a = m.map((row, i) => [...row, v[i]]);
+  for (let col = 0; col < k; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < k; r++) if (Math.abs(a[r][col]) > Math.abs(a[pivot][col])) pivot = r;
+    // the columns are scaled to unit norm, so a pivot this small means two columns say the same
+    if (!(Math.abs(a[pivot][col]) > 1e-9)) return null;
+    [a[col], a[pivot]] = [a[pivot], a[col]];
+    for (let r = 0; r < k; r++) {
+      if (r === col) continue;
+      const f = a[r][col] / a[col][col];
+      for (let c = col; c <= k; c++) a[r][c] -= f * a[col][c];
+    }
   }
-  // least squares of t = a P + b C through the origin: the 2 x 2 normal equations
-  let pp = 0, pc = 0, cc = 0, pt = 0, ct = 0;
-  for (let r = 0; r < n; r++) {
-    const p = particleSteps[r], c = cellSteps[r], t = gpuSeconds[r];
-    pp += p * p; pc += p * c; cc += c * c; pt += p * t; ct += c * t;
-  }
-  const det = pp * cc - pc * pc;
-  const un = loadNonUniformity(gpuSeconds);
-  // ranks with the same particles per cell cannot tell a particle's price from a cell's: a particle costs the mean
-  if (!(det > 1e-9 * pp * cc)) return { cellWeight: 0, un };
-  let a = (pt * cc - ct * pc) / det;
-  let b = (pp * ct - pc * pt) / det;
-  if (b < 0) {
-    b = 0;
-    a = pt / pp;
-  }
-  if (!(a > 0)) return null;
-  return { cellWeight: Math.min(MAX_CELL_WEIGHT, b / a), un };
+  return a.map((row, i) => row[k] / row[i]);
 }
 
 /**
- * The run's choice: particle counts, unless DSMC_BALANCE_BY=time asks for the measured cost model on GPUs (software
- * adapters always balance counts).
+ * The prices per particle, cell and squared count (a, b, c >= 0, a > 0) that fit the points best: least squares over
+ * each set of terms that includes particles, the sets whose prices all come out positive compared by their residual per
+ * degree of freedom (a term that explains nothing does not win by fitting noise); null when no set fits (a particle
+ * costing nothing, too few points).
+ */
+export function fitPrices(points: readonly CostPoint[]): { a: number; b: number; c: number } | null {
+  const columns = [points.map((p) => p.particles), points.map((p) => p.cells), points.map((p) => p.squares)];
+  const t = points.map((p) => p.seconds);
+  if (points.some((p) => !(p.seconds > 0) || !Number.isFinite(p.seconds) || !(p.particles > 0) || !(p.cells > 0) || !(p.squares >= 0))) return null;
+  // every column scaled to unit norm (particles, cells and squares differ by orders of magnitude)
+  const norms = columns.map((col) => Math.sqrt(col.reduce((s, x) => s + x * x, 0)));
+  let best: { prices: number[]; score: number } | null = null;
+  for (const terms of [[0], [0, 1], [0, 2], [0, 1, 2]]) {
+    const k = terms.length;
+    if (points.length <= k || terms.some((j) => !(norms[j] > 0))) continue;
+    const x = terms.map((j) => columns[j].map((v) => v / norms[j]));
+    const m = x.map((xi) => x.map((xj) => xi.reduce((s, v, r) => s + v * xj[r], 0)));
+    const v = x.map((xi) => xi.reduce((s, val, r) => s + val * t[r], 0));
+    const scaled = solve(m, v);
+    if (!scaled || scaled.some((p) => !(p > 0))) continue;
+    const residual = t.reduce((s, tr, r) => s + (tr - scaled.reduce((f, p, i) => f + p * x[i][r], 0)) ** 2, 0);
+    const score = residual / (points.length - k);
+    if (!best || score < best.score) {
+      const prices = [0, 0, 0];
+      terms.forEach((j, i) => { prices[j] = scaled[i] / norms[j]; });
+      best = { prices, score };
+    }
+  }
+  return best && { a: best.prices[0], b: best.prices[1], c: best.prices[2] };
+}
+
+/** The cost model of a run: the points of its last COST_WINDOW checks and the prices they fit. */
+export class CostModel {
+  private readonly checks: CostPoint[][] = [];
+  /** The prices of the last fit (null: none made, or none fitted). */
+  prices: CellPrices | null = null;
+
+  /** Adds one check's points (one per rank) and fits the prices again; returns them (null: counts). */
+  add(points: CostPoint[]): CellPrices | null {
+    this.checks.push(points);
+    if (this.checks.length > COST_WINDOW) this.checks.shift();
+    const fit = fitPrices(this.checks.flat());
+    this.prices = fit && { cellWeight: Math.min(MAX_CELL_WEIGHT, fit.b / fit.a), squareWeight: fit.c / fit.a };
+    return this.prices;
+  }
+}
+
+/**
+ * The ranks' loads in particle-equivalents a step from their GPU seconds in a submit of `steps` steps and their
+ * particle-steps there (each rank's seconds at the ranks' mean price per particle-step), with the UN of those seconds;
+ * null when any rank has no measurement (timing off) or ran no particles.
+ */
+export function timeLoadsOf(gpuSeconds: readonly number[], particleSteps: readonly number[], steps: number): { loads: number[]; un: number } | null {
+  const n = gpuSeconds.length;
+  if (n < 2 || particleSteps.length !== n || !(steps > 0)) return null;
+  if (gpuSeconds.some((t) => !(t > 0) || !Number.isFinite(t)) || particleSteps.some((p) => !(p > 0))) return null;
+  const perSecond = particleSteps.reduce((a, b) => a + b, 0) / gpuSeconds.reduce((a, b) => a + b, 0);
+  return { loads: gpuSeconds.map((t) => (t * perSecond) / steps), un: loadNonUniformity(gpuSeconds) };
+}
+
+/**
+ * The run's choice: the measured cost model on GPUs unless DSMC_BALANCE_BY=particles asks for counts (software adapters
+ * always balance counts).
  */
 export function balanceByOf(software: boolean, env: string | undefined = process.env.DSMC_BALANCE_BY): BalanceBy {
-  if (env !== undefined && env !== '' && env !== 'particles' && env !== 'time') throw new Error(`DSMC_BALANCE_BY is '${env}': use particles or time (or leave it unset)`);
-  return env === 'time' && !software ? 'time' : 'particles';
+  if (env !== undefined && env !== '' && env !== 'particles' && env !== 'time') throw new Error(`DSMC_BALANCE_BY is '${env}': use particles or time (or leave it unset: time on GPUs)`);
+  return env !== 'particles' && !software ? 'time' : 'particles';
 }

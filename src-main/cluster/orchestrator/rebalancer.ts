@@ -5,10 +5,11 @@
 // A new layout is taken only when it pays: the particle-steps it saves over the steps left must exceed what
 // moving the particles (and, once sampling has begun, the sampling state) costs (RelayoutCost). Checks that find nothing worth doing back off
 // (1, 2, 4, ... submits), so a case whose imbalance cannot be cured is not asked for its cell counts every submit.
-// Balancing by time (rank-cost.ts, DSMC_BALANCE_BY=time on GPUs): every cell weighs its count plus a measured price
-// per cell in particle-equivalents, UN is that of the ranks' GPU time, and a split evens out those loads; moves are
-// still counted in particles. By counts (the default) every input is a count, so the same run decides the same way every
-// time (and after a resume); by time the decisions follow the measured times (the fields do not depend on the split).
+// Balancing by time (rank-cost.ts, the default on GPUs): every cell weighs its count n plus measured prices per cell and
+// per n^2 in particle-equivalents, UN is that of the ranks' GPU time, and a split evens out those loads; moves are
+// still counted in particles. By counts (software adapters, DSMC_BALANCE_BY=particles) every input is a count, so the
+// same run decides the same way every time (and after a resume); by time the decisions follow the measured times (the
+// fields do not depend on the split).
 // A check decides in two rounds: whether a split pays, from a split of the coarse grid (coarse-grid.ts: every rank's
 // counts summed over blocks of cells; propose()), and only then the split itself from every cell's state, as exact as
 // before (cuts between any cells), taken if it pays with its exact moves (commit()).
@@ -21,7 +22,8 @@ import { rebalance, recut } from '../decomposition/decompose.js';
 import { loadNonUniformity, shouldRebalance } from '../decomposition/load.js';
 import { boxWeight, intersectBoxes } from '../decomposition/box.js';
 import { SummedWeights } from '../decomposition/summed-weights.js';
-import { coarseBlockCells, coarseCountsOf, coarseGridOf, fineBoxOf, nearestCoarseBox, type CoarseGrid } from '../decomposition/coarse-grid.js';
+import { coarseBlockCells, coarseGridOf, coarseSumsOf, fineBoxOf, nearestCoarseBox, type CoarseGrid, type CoarseSums } from '../decomposition/coarse-grid.js';
+import type { CellPrices } from './rank-cost.js';
 import type { Box, Decomposition, Weights } from '../decomposition/types.js';
 
 /** One rank's per-cell state over its local cell range (Simulation.cellState). */
@@ -96,8 +98,16 @@ export interface RebalanceProposal {
   step: number;
   un: number;
   cost: RelayoutCost;
-  /** Balancing by time: particle-equivalents a cell weighs besides its count (rank-cost.ts); absent: by counts. */
-  cellWeight?: number;
+  /** Balancing by time: what a cell weighs besides its count, in particle-equivalents (rank-cost.ts); absent: by counts. */
+  prices?: CellPrices;
+}
+
+/** Every cell's load by time: its count n plus its prices, cellWeight + squareWeight n^2 particle-equivalents. */
+function pricedCounts(counts: ArrayLike<number>, prices: CellPrices): Float64Array {
+  const { cellWeight, squareWeight } = prices;
+  const out = new Float64Array(counts.length);
+  for (let i = 0; i < out.length; i++) out[i] = counts[i] + cellWeight + squareWeight * counts[i] * counts[i];
+  return out;
 }
 
 /** Index of cell (x, y, z) in an array over a box's cells (local order: x fastest within the box). */
@@ -254,37 +264,40 @@ export class Rebalancer {
   /**
    * The first round of a check after `step` with non-uniformity `un`: the split in force re-cut and the run's method
    * from scratch split the coarse grid weighted by every rank's block counts (coarse[r]: coarseCountsOf the rank's
-   * cells); a proposal when one of them changes the layout and the particle-steps it saves over the steps left exceed
+   * cells, and coarseSquaresOf them, which the loads by time take); a proposal when one of them changes the layout and the particle-steps it saves over the steps left exceed
    * what its moves cost (estimated from the blocks nearest the current boxes). Null keeps the split (and backs off)
    * without gathering any cell's state.
    */
-  propose(step: number, un: number, coarse: readonly Uint32Array[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }, cellWeight?: number): RebalanceProposal | null {
+  propose(step: number, un: number, coarse: readonly CoarseSums[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }, prices?: CellPrices): RebalanceProposal | null {
     if (!shouldRebalance(un, this.thresholdPercent)) return null;
     const cg = this.coarse;
-    const blocks = new Uint32Array(cg.grid[0] * cg.grid[1] * cg.grid[2]);
+    const nBlocks = cg.grid[0] * cg.grid[1] * cg.grid[2];
+    const blocks = new Uint32Array(nBlocks);
+    const squares = new Float64Array(nBlocks);
     const counts = coarse.map((c) => {
       let total = 0;
-      for (let k = 0; k < c.length; k++) {
-        blocks[k] += c[k];
-        total += c[k];
+      for (let k = 0; k < c.counts.length; k++) {
+        blocks[k] += c.counts[k];
+        squares[k] += c.squares[k];
+        total += c.counts[k];
       }
       return total;
     });
     const summed = new SummedWeights(cg.grid, blocks);
-    // balancing by time: every block weighs its count plus its cells' price
+    // balancing by time: every block weighs its count plus its cells' prices
     let loads = summed;
-    if (cellWeight !== undefined) {
+    if (prices !== undefined) {
       const cells = coarseBlockCells(cg);
-      loads = new SummedWeights(cg.grid, Float64Array.from(blocks, (n, k) => n + cellWeight * cells[k]));
+      loads = new SummedWeights(cg.grid, Float64Array.from(blocks, (n, k) => n + prices.cellWeight * cells[k] + prices.squareWeight * squares[k]));
     }
     const nearest: Decomposition = { ...this.current, grid: cg.grid, boxes: this.current.boxes.map((b) => nearestCoarseBox(b, cg)) };
-    const before = cellWeight === undefined ? counts : nearest.boxes.map((b) => boxWeight(cg.grid, loads, b));
+    const before = prices === undefined ? counts : nearest.boxes.map((b) => boxWeight(cg.grid, loads, b));
     const current = JSON.stringify(this.current.boxes);
     // the split in force re-cut on the blocks (its structure read from its own boxes), and the split from scratch
     const candidates = weigh([recut(this.current, loads, cg.grid), rebalance(nearest, loads)], nearest, loads, summed,
       (split) => JSON.stringify(split.boxes.map((b) => fineBoxOf(b, cg))) !== current);
     if (!bestCandidate(candidates, Math.max(...before), this.left(step), cost)) return this.keep();
-    return cellWeight === undefined ? { step, un, cost } : { step, un, cost, cellWeight };
+    return prices === undefined ? { step, un, cost } : { step, un, cost, prices };
   }
 
   /** Steps left after `step` (what a new split can still save over). */
@@ -299,15 +312,15 @@ export class Rebalancer {
    * (sigma c_r)_max and remainders of its new cells.
    */
   commit(proposal: RebalanceProposal, states: CellState[]): RebalanceDecision | null {
-    const { step, un, cost, cellWeight } = proposal;
+    const { step, un, cost, prices } = proposal;
     const grid = this.current.grid;
     const subs = this.current.boxes.map((_, r) => subdomainOf(this.current, r));
     // box sums in O(1) from here on: the split, the loads before and after, the particles that move (summed from the
     // ranks' own counts, with no array over the whole grid)
     const counts = { boxes: this.current.boxes, weights: states.map((s) => s.counts) };
     const summed = new SummedWeights(grid, counts);
-    // balancing by time: the split evens out the counts plus every cell's price
-    const loads = cellWeight === undefined ? summed : new SummedWeights(grid, { ...counts, perCell: cellWeight });
+    // balancing by time: the split evens out the counts plus every cell's prices
+    const loads = prices === undefined ? summed : new SummedWeights(grid, { boxes: counts.boxes, weights: states.map((s) => pricedCounts(s.counts, prices)) });
     const before = this.current.boxes.map((b) => boxWeight(grid, loads, b));
     const current = JSON.stringify(this.current.boxes);
     // the split in force with its cuts moved, and the split from scratch: the one that saves the most, if any pays
@@ -342,9 +355,9 @@ export class Rebalancer {
   }
 
   /** Both rounds from every cell's state at once (in-process runs and tests): propose() on their blocks, then commit(). */
-  decide(step: number, un: number, states: CellState[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }, cellWeight?: number): RebalanceDecision | null {
-    const coarse = states.map((s, r) => coarseCountsOf(s.counts, this.current.boxes[r], this.coarse));
-    const proposal = this.propose(step, un, coarse, cost, cellWeight);
+  decide(step: number, un: number, states: CellState[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }, prices?: CellPrices): RebalanceDecision | null {
+    const coarse = states.map((s, r) => coarseSumsOf(s.counts, this.current.boxes[r], this.coarse));
+    const proposal = this.propose(step, un, coarse, cost, prices);
     return proposal && this.commit(proposal, states);
   }
 }

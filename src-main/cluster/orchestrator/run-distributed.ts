@@ -382,7 +382,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     const run = finishRun(c, tables, o, assembler, balance?.decomposition ?? decomposition, ranks, dones, surfaces, warmup, keep.wanted);
     if (balance) run.summary.rebalances = balance.events;
     run.summary.balance = {
-      reason: plan.reason, rebalancePercent: plan.rebalancePercent, ...(balance ? { by: balance.by, ...(balance.cellWeight !== undefined ? { cellWeight: balance.cellWeight } : {}) } : {}), checks: balance?.checks ?? 0,
+      reason: plan.reason, rebalancePercent: plan.rebalancePercent, ...(balance ? { by: balance.by, ...(balance.costModel.prices ? { prices: balance.costModel.prices } : {}) } : {}), checks: balance?.checks ?? 0,
       ...(balance ? { fullChecks: balance.fullChecks, checkBlock: balance.block } : {}), orchestratorSeconds: balance?.seconds ?? 0,
       rankSeconds: Math.max(0, ...dones.map((x) => x.balanceSeconds ?? 0)),
       relayoutSeconds: Math.max(0, ...dones.map((x) => x.relayoutSeconds ?? 0)),

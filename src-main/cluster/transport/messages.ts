@@ -65,7 +65,7 @@ export const batchSchema = z.object({
 
 /**
  * rank -> orchestrator (rebalancing runs, when a go asks for it): for cellState 'coarse' one frame, its particle counts
- * summed over the blocks of the coarse grid (u32, the whole coarse grid); for 'full' three, the per-cell counts (u32),
+ * and the sums of their squares over the blocks of the coarse grid (u32, the whole coarse grid, packCoarseSums); for 'full' three, the per-cell counts (u32),
  * (sigma c_r)_max and remainders (f32) of its local cells.
  */
 export const cellStateSchema = z.object({ type: z.literal('cell-state'), rank, index: count, frameBytes: z.array(count) });

@@ -1,9 +1,10 @@
-// A rank's particle counts per block of the coarse grid, summed on the GPU (coarse-counts.wgsl): a rebalance check's
-// first round reads one count per block (about 1 MB) instead of every cell's count, and no host loop sums millions of
-// cells (on the wedge's largest rank that sum took 82 ms against 8-14 ms on the others, docs/PERFORMANCE.md). Exact
-// integers, the same as coarseCountsOf over the cell counts.
+// A rank's particle counts per block of the coarse grid, and the sums of their squares, summed on the GPU
+// (coarse-counts.wgsl): a rebalance check's first round reads three words per block (about 3 MB) instead of every cell's
+// count, and no host loop sums millions of cells (on the wedge's largest rank that sum took 82 ms against 8-14 ms on the
+// others, docs/PERFORMANCE.md). Exact integers, packed as packCoarseSums packs coarseCountsOf and coarseSquaresOf.
 import { bindBuffers } from '../gpu/bind.js';
 import { dispatchDims, makeBuffer } from '../gpu/buffers.js';
+import { COARSE_WORDS } from '../../cluster/decomposition/coarse-grid.js';
 import type { Box, Int3 } from '../../cluster/decomposition/types.js';
 import type { PhaseContext } from './phase.js';
 
@@ -13,7 +14,7 @@ export class CoarseCounts {
   private readonly params: GPUBuffer;
 
   constructor(private readonly ctx: PhaseContext) {
-    this.params = makeBuffer(ctx.device, 'coarse-params', 4 * 9);
+    this.params = makeBuffer(ctx.device, 'coarse-params', 4 * 10);
   }
 
   /** Compiles the pipeline (at the set-up of a run that may re-split: 20-25 ms on an H100 host at the first check). */
@@ -27,18 +28,20 @@ export class CoarseCounts {
   }
 
   /**
-   * Encodes the sums of `cellCounts` (nLocal counts over `box`, x fastest) over blocks of `block` cells per side of a
-   * coarse grid `grid` blocks large into the blocks buffer it returns (cleared first; one u32 per block).
+   * Encodes the sums of `cellCounts` (nLocal counts over `box`, x fastest) and of their squares over blocks of `block`
+   * cells per side of a coarse grid `grid` blocks large into the blocks buffer it returns (cleared first; three planes of
+   * one u32 per block: counts, low and high words of the squares, as packCoarseSums lays them out).
    */
   encode(enc: GPUCommandEncoder, cellCounts: GPUBuffer, box: Box, nLocal: number, block: number, grid: Int3): GPUBuffer {
     const { device } = this.ctx;
-    const bytes = 4 * grid[0] * grid[1] * grid[2];
+    const nBlocks = grid[0] * grid[1] * grid[2];
+    const bytes = 4 * COARSE_WORDS * nBlocks;
     if (!this.blocks || this.blocks.size !== bytes) {
       this.blocks?.destroy();
       this.blocks = makeBuffer(device, 'coarse-blocks', bytes);
     }
     const { lo, hi } = box;
-    device.queue.writeBuffer(this.params, 0, new Uint32Array([lo[0], lo[1], lo[2], hi[0] - lo[0], hi[1] - lo[1], block, grid[0], grid[1], nLocal]));
+    device.queue.writeBuffer(this.params, 0, new Uint32Array([lo[0], lo[1], lo[2], hi[0] - lo[0], hi[1] - lo[1], block, grid[0], grid[1], nLocal, nBlocks]));
     enc.clearBuffer(this.blocks);
     const pipeline = this.pipeline();
     const pass = enc.beginComputePass({ label: 'coarse-counts' });
