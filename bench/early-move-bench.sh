@@ -29,6 +29,8 @@
 #   wedge-time  the wedge on 1 and N ranks: default, --rebalance 20 and 10 by measured time, --rebalance 20 by counts
 #   wedge-cost  the wedge over 1500 and 3000 steps on 1 and N ranks: default, --rebalance 20 by the cost model (the
 #             default on GPUs) and by counts (DSMC_BALANCE_BY=particles), and (1500 steps) --rebalance 10
+#   wedge-cost2  wedge-cost without the one-GPU 3000-step run and --rebalance 10
+#   wedge-cost3  the wedge on N ranks: default, --rebalance 20 by the cost model (with the timeline) and by counts
 #   wedge-counts  the wedge on N ranks rebalanced by counts at UN > 10 %
 #   wedge-time-20  the wedge on N ranks rebalanced by measured time at UN > 20 %
 #   wedge-long  the wedge over 3000 steps (sampled from 2000) on 1 and N ranks, default and --rebalance 20
@@ -274,6 +276,28 @@ for part in "$@"; do
       run "wedge-$n-long" "${long[@]}" --ranks "$n"
       run "wedge-$n-rcb-20-time-long" "${long[@]}" --ranks "$n" --rebalance 20
       run "wedge-$n-rcb-20-particles-long" env DSMC_BALANCE_BY=particles "${long[@]}" --ranks "$n" --rebalance 20
+      ;;
+    wedge-cost2)
+      # wedge-cost without its one-GPU long run and --rebalance 10 (to fit one device call of 10 minutes)
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      long=(node bin/dsmc.js run hypersonic-wedge --set run.steps=3000 --set sampling.start=2000)
+      run wedge-1 "${wedge[@]}"
+      run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-rcb-20-time" "${wedge[@]}" --ranks "$n" --rebalance 20
+      run "wedge-$n-rcb-20-particles" env DSMC_BALANCE_BY=particles "${wedge[@]}" --ranks "$n" --rebalance 20
+      run "wedge-$n-long" "${long[@]}" --ranks "$n"
+      run "wedge-$n-rcb-20-time-long" "${long[@]}" --ranks "$n" --rebalance 20
+      run "wedge-$n-rcb-20-particles-long" env DSMC_BALANCE_BY=particles "${long[@]}" --ranks "$n" --rebalance 20
+      ;;
+    wedge-cost3)
+      # the wedge on N ranks: the default, --rebalance 20 by the cost model with the timeline (the re-split's events in
+      # runs/rtimeline-rank-R.jsonl, as rebalance-profile), and --rebalance 20 by counts
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
+      rm -rf "$out/rtimeline"; mkdir -p "$out/rtimeline"
+      run "wedge-$n-rcb-20-time" env DSMC_TIMELINE_DIR="$out/rtimeline" "${wedge[@]}" --ranks "$n" --rebalance 20
+      node bench/timeline-report.mjs "$out/rtimeline" > "$out/runs/wedge-rebalance-timeline-report.txt" 2>&1; grep -A2 "between steps" "$out/runs/wedge-rebalance-timeline-report.txt" | head -16
+      run "wedge-$n-rcb-20-particles" env DSMC_BALANCE_BY=particles "${wedge[@]}" --ranks "$n" --rebalance 20
       ;;
     wedge-counts)
       # the wedge on N ranks rebalanced by particle counts at UN > 10 % (re-splits re-cut the split in force)

@@ -2,7 +2,7 @@
 // particle, per cell and per squared cell count, fitted from the ranks' seconds over the last checks), the ranks' loads
 // from their seconds, when a run balances by time or by counts, and a re-split by counts plus the cells' prices.
 import { describe, expect, it } from 'vitest';
-import { balanceByOf, COST_WINDOW, CostModel, fitPrices, timeLoadsOf, type CostPoint } from '../../src-main/cluster/orchestrator/rank-cost.js';
+import { balanceByOf, COST_WINDOW, CostModel, fitPrices, settledSubmit, timeLoadsOf, type CostPoint } from '../../src-main/cluster/orchestrator/rank-cost.js';
 import { Rebalancer, type CellState } from '../../src-main/cluster/orchestrator/rebalancer.js';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
 import { loadNonUniformity } from '../../src-main/cluster/decomposition/load.js';
@@ -61,9 +61,17 @@ describe('the ranks\' loads by time', () => {
     // 6e9 particle-steps in 4 s: 1.5e9 a second; loads a step 3e7, 1.5e7, 1.5e7
     expect(got.loads).toEqual([3e7, 1.5e7, 1.5e7]);
     expect(got.un).toBeCloseTo(loadNonUniformity([2, 1, 1]), 12);
+    expect(got.perSecond).toBe(1.5e9);
     expect(timeLoadsOf([2, 0], [1e9, 1e9], 10)).toBeNull();
     expect(timeLoadsOf([2, 1], [1e9, 0], 10)).toBeNull();
     expect(timeLoadsOf([2], [1e9], 10)).toBeNull();
+  });
+});
+
+describe('which submits are judged by time', () => {
+  it('neither the first nor the one right after a re-split (their seconds hold whole sorts)', () => {
+    expect([0, 1, 2, 3].map((k) => settledSubmit(k, -2))).toEqual([false, true, true, true]);
+    expect([5, 6, 7].map((k) => settledSubmit(k, 5))).toEqual([true, false, true]);
   });
 });
 
@@ -123,11 +131,25 @@ describe('a re-split by time', () => {
     expect(byCounts.decomposition.boxes[0].hi[0]).toBe(27);
   });
   it('by time with a price per squared count: dense cells weigh more than their particles, and the cut follows', () => {
-    // a cell of n weighs n + 0.1 n^2: 7.5 on the left, 37.5 on the right; a plane of 16 cells 120 and 600, 14400 in all,
-    // half at 20 + 4800 / 600 = 28 (by counts 27)
-    const decision = new Rebalancer(d, 10, [], 1e6).decide(100, 60, states(), cost, { cellWeight: 0, squareWeight: 0.1 })!;
+    // a cell of n weighs n + 1.25 + 0.15 n^2: 10 on the left, 50 on the right; a plane of 16 cells 160 and 800, 19200 in
+    // all, half at 20 + 6400 / 800 = 28 (by counts 27)
+    const decision = new Rebalancer(d, 10, [], 1e6).decide(100, 60, states(), cost, { cellWeight: 1.25, squareWeight: 0.15 })!;
     expect(decision.decomposition.boxes[0]).toEqual({ lo: [0, 0, 0], hi: [28, 4, 4] });
     expect(decision.moved).toBe(8 * 240);
     expect(decision.unAfter).toBeCloseTo(0, 10);
+  });
+  it('by time: a re-split pays its fixed cost besides its moves, or the split is kept', () => {
+    // the case above: the slowest load drops from 16000 to 9600 a step over 999,900 steps left (6.4e9), 1920 moved (9.6e5)
+    const prices = { cellWeight: 1.25, squareWeight: 0.15 };
+    expect(new Rebalancer(d, 10, [], 1e6).decide(100, 60, states(), { ...cost, fixedSteps: 6.3e9 }, prices)).not.toBeNull();
+    expect(new Rebalancer(d, 10, [], 1e6).decide(100, 60, states(), { ...cost, fixedSteps: 6.4e9 }, prices)).toBeNull();
+  });
+
+  it('by time: whether a split may pay counts no moves for the gain (a dense cell weighs more than its particles)', () => {
+    const r = new Rebalancer(d, 10, [], 1100);
+    // gain 1000 a step over 1000 steps left: 1e6; by counts at least 1000 particles move (5e5 at 500 each)
+    expect(r.mayPay(100, [3000, 1000], { ...cost, fixedSteps: 6e5 })).toBe(false);
+    expect(r.mayPay(100, [3000, 1000], { ...cost, fixedSteps: 6e5 }, false)).toBe(true);
+    expect(r.mayPay(100, [3000, 1000], { ...cost, fixedSteps: 1e6 }, false)).toBe(false);
   });
 });

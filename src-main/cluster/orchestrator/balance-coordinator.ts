@@ -14,9 +14,9 @@ import { frameAs, handedOver } from '../transport/message-codec.js';
 import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { Decomposition } from '../decomposition/types.js';
 import { boxCells } from '../decomposition/box.js';
-import { Rebalancer, relayoutCost, type CellState, type RebalanceEvent, type RebalancePolicyState, type RebalanceProposal } from './rebalancer.js';
+import { Rebalancer, RESPLIT_FIXED_SECONDS, relayoutCost, type CellState, type RelayoutCost, type RebalanceEvent, type RebalancePolicyState, type RebalanceProposal } from './rebalancer.js';
 import type { RunAssembler } from './run-assembler.js';
-import { balanceByOf, CostModel, timeLoadsOf, type BalanceBy, type CellPrices, type CostPoint } from './rank-cost.js';
+import { balanceByOf, CostModel, settledSubmit, timeLoadsOf, type BalanceBy, type CellPrices, type CostPoint } from './rank-cost.js';
 import { unpackCoarseSums, type CoarseSums } from '../decomposition/coarse-grid.js';
 
 /**
@@ -29,6 +29,8 @@ interface LoadNow {
   percent: number;
   loads: number[];
   points: Omit<CostPoint, 'squares'>[] | null;
+  /** By time: the ranks' particle-steps per GPU second (what a second of a re-split's fixed cost is worth). */
+  perSecond?: number;
 }
 
 /** Bytes of the whole grid's sampling state (every part's planes, 4 bytes a value). */
@@ -52,6 +54,8 @@ export class BalanceCoordinator {
    * (first arrival to last), proposing and committing a split, and answering the ranks with it (the frames sent).
    */
   readonly parts = { coarseGatherSeconds: 0, fullGatherSeconds: 0, proposeSeconds: 0, commitSeconds: 0, answerSeconds: 0 };
+  /** The submit after which the grid was last re-split (-2: none yet in this process). */
+  private resplitAt = -2;
   /** When the first rank's cell state of the check in progress arrived (performance.now(), ms). */
   private firstArrival = 0;
   /** Checks made (every rank's coarse counts gathered). */
@@ -151,7 +155,7 @@ export class BalanceCoordinator {
     if (!timed) return { step: un.step, percent: un.percent, loads: [...this.assembler.particlesPerRank], points: null };
     const boxes = this.rebalancer.decomposition.boxes;
     const points = boxes.map((b, r) => ({ seconds: last.gpuSeconds[r] / last.steps, particles: last.particleSteps[r] / last.steps, cells: boxCells(b) }));
-    return { step: un.step, percent: timed.un, loads: timed.loads, points };
+    return { step: un.step, percent: timed.un, loads: timed.loads, points, perSecond: timed.perSecond };
   }
 
   /** Balancing by time: the cells' prices fitted with this check's points (the ranks' sums of squared counts from `coarse`); undefined: counts. */
@@ -165,8 +169,10 @@ export class BalanceCoordinator {
   merged(index: number): void {
     const load = this.loadNow();
     const ranks = this.rebalancer.decomposition.boxes.map((_, r) => r);
+    // by time, the first submit and the one after a re-split are not judged (settledSubmit)
+    const unsettled = load.points !== null && !settledSubmit(index, this.resplitAt);
     // no check where no split could pay for its moves over the steps left (decided from the ranks' loads alone)
-    if (!this.rebalancer.wants(load.percent) || !this.rebalancer.mayPay(load.step, load.loads, this.costNow())) {
+    if (unsettled || !this.rebalancer.wants(load.percent) || !this.rebalancer.mayPay(load.step, load.loads, this.costNow(load), load.points === null)) {
       this.afterDecision(index);
       for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
       return;
@@ -181,7 +187,7 @@ export class BalanceCoordinator {
   private propose(index: number, load: LoadNow, coarse: CoarseSums[]): void {
     const t0 = performance.now();
     this.coarse.delete(index);
-    const proposal = this.rebalancer.propose(load.step, load.percent, coarse, this.costNow(), this.pricesNow(load, coarse));
+    const proposal = this.rebalancer.propose(load.step, load.percent, coarse, this.costNow(load), this.pricesNow(load, coarse));
     this.seconds += (performance.now() - t0) / 1000;
     this.parts.proposeSeconds += (performance.now() - t0) / 1000;
     const ranks = coarse.map((_, r) => r);
@@ -195,10 +201,14 @@ export class BalanceCoordinator {
     for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, cellState: 'full', frameBytes: [] });
   }
 
-  /** What a relayout would cost now: once sampling has begun its whole state moves through the orchestrator, priced as that many bytes of migrants. */
-  private costNow() {
+  /**
+   * What a relayout would cost now: once sampling has begun its whole state moves through the orchestrator, priced as
+   * that many bytes of migrants; by time, with the re-split's fixed seconds at the ranks' measured speed.
+   */
+  private costNow(load: LoadNow): RelayoutCost {
     const sampled = this.sampling && this.assembler.fields.samples > 0;
-    return relayoutCost(this.software, sampled ? sampleStateBytes(this.tables) / (4 * this.tables.migrantWords) : 0);
+    const cost = relayoutCost(this.software, sampled ? sampleStateBytes(this.tables) / (4 * this.tables.migrantWords) : 0);
+    return load.perSecond === undefined ? cost : { ...cost, fixedSteps: RESPLIT_FIXED_SECONDS * load.perSecond };
   }
 
   /** Decides after submit `index` on the proposed split with every rank's cell state, and answers every rank. */
@@ -208,7 +218,10 @@ export class BalanceCoordinator {
     const sampled = this.sampling && this.assembler.fields.samples > 0;
     const decision = this.rebalancer.commit(proposal, list);
     const oldSubs = this.assembler.rankSubdomains;
-    if (decision) this.assembler.setSubdomains(decision.subdomains);
+    if (decision) {
+      this.assembler.setSubdomains(decision.subdomains);
+      this.resplitAt = index;
+    }
     // the sampling state follows the cells once there is any (before the first sampling pass the new cells start at zero)
     const moveSamples = sampled;
     this.afterDecision(index);

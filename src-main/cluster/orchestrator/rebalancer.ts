@@ -64,12 +64,21 @@ export interface RebalanceEvent {
  * the same kind of adapter makes the same decisions again, and a resumed run re-decomposes where the run left alone
  * would): `movedParticleSteps` per particle that changes ranks (read back, sent, appended, sorted), and `fixedParticles`,
  * particles' worth of records moved whatever the split (the sampling state once sampling has begun: it goes through
- * the orchestrator whole).
+ * the orchestrator whole). Balancing by time adds `fixedSteps`, what a re-split costs whatever it moves (its checks'
+ * rounds, the relayout's set-up and the first sort after it: RESPLIT_FIXED_SECONDS at the ranks' measured speed).
  */
 export interface RelayoutCost {
   movedParticleSteps: number;
   fixedParticles: number;
+  fixedSteps?: number;
 }
+
+/**
+ * Seconds a re-split of a full-size case costs whatever it moves, on GPUs (the hypersonic wedge on 4 H100s: the check's
+ * two rounds and the orchestrator's decision about 0.23 s, the per-cell buffers and the first sort after it some
+ * 0.06 s; docs/PERFORMANCE.md, fifteenth session).
+ */
+export const RESPLIT_FIXED_SECONDS = 0.25;
 
 /**
  * Particle-steps one moved particle costs on a GPU: measured on two H100s with the hypersonic wedge (0.43 s to move
@@ -102,11 +111,22 @@ export interface RebalanceProposal {
   prices?: CellPrices;
 }
 
-/** Every cell's load by time: its count n plus its prices, cellWeight + squareWeight n^2 particle-equivalents. */
-function pricedCounts(counts: ArrayLike<number>, prices: CellPrices): Float64Array {
+/**
+ * Every cell's load by time: its count n plus its prices, cellWeight + squareWeight n^2 particle-equivalents, rounded
+ * to whole ones (half a particle a cell is far below what a split resolves), so that the summed table takes the
+ * integer path of counts (on the wedge's 6.4M cells a commit in float64 took 218 ms against 96 by counts).
+ */
+function pricedCounts(counts: ArrayLike<number>, prices: CellPrices): Uint32Array {
   const { cellWeight, squareWeight } = prices;
-  const out = new Float64Array(counts.length);
-  for (let i = 0; i < out.length; i++) out[i] = counts[i] + cellWeight + squareWeight * counts[i] * counts[i];
+  const out = new Uint32Array(counts.length);
+  for (let i = 0; i < out.length; i++) out[i] = Math.round(counts[i] + cellWeight + squareWeight * counts[i] * counts[i]);
+  return out;
+}
+
+/** The same per block of the coarse grid: its counts, cells and sums of squared counts priced and rounded. */
+function pricedBlocks(blocks: Uint32Array, cells: Float64Array, squares: Float64Array, prices: CellPrices): Uint32Array {
+  const out = new Uint32Array(blocks.length);
+  for (let k = 0; k < out.length; k++) out[k] = Math.round(blocks[k] + prices.cellWeight * cells[k] + prices.squareWeight * squares[k]);
   return out;
 }
 
@@ -175,7 +195,7 @@ function bestCandidate(candidates: readonly Candidate[], largestBefore: number, 
   for (const c of candidates) {
     const gain = largestBefore - c.largest;
     if (!(gain > 0)) continue;
-    const price = cost.movedParticleSteps * (c.moved + cost.fixedParticles);
+    const price = cost.movedParticleSteps * (c.moved + cost.fixedParticles) + (cost.fixedSteps ?? 0);
     if (!(gain * left > price)) continue;
     const saving = left === Infinity ? Infinity : gain * left - price;
     const better = !best || saving > bestSaving
@@ -243,15 +263,17 @@ export class Rebalancer {
   /**
    * Whether any new split could pay after `step`, from the ranks' particle counts alone (no cells needed): the slowest
    * rank can at best drop to the mean, so the gain is at most max - mean, and at least that many particles must leave
-   * it; a split pays only if gain x steps left exceeds the cost of those moves (plus the fixed part). When this is false
-   * decide() would keep the split too, so the check (gathering every cell's state) is skipped.
+   * it (`countsMove`: loads that are counts; a load by time may drop by more than the particles that leave, dense
+   * cells weighing more); a split pays only if gain x steps left exceeds the cost of those moves (plus the fixed
+   * parts). When this is false decide() would keep the split too, so the check (gathering every cell's state) is skipped.
    */
-  mayPay(step: number, loads: readonly number[], cost: RelayoutCost): boolean {
+  mayPay(step: number, loads: readonly number[], cost: RelayoutCost, countsMove = true): boolean {
     if (loads.length === 0) return false;
     const max = Math.max(...loads);
     const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
     const gain = max - mean;
-    return gain > 0 && gain * Math.max(0, this.lastStep - step) > cost.movedParticleSteps * (gain + cost.fixedParticles);
+    const moved = countsMove ? gain : 0;
+    return gain > 0 && gain * Math.max(0, this.lastStep - step) > cost.movedParticleSteps * (moved + cost.fixedParticles) + (cost.fixedSteps ?? 0);
   }
 
   /** Keeps the split after a check: the next check waits 1, 2, 4, ... submits (at most 64). */
@@ -288,7 +310,7 @@ export class Rebalancer {
     let loads = summed;
     if (prices !== undefined) {
       const cells = coarseBlockCells(cg);
-      loads = new SummedWeights(cg.grid, Float64Array.from(blocks, (n, k) => n + prices.cellWeight * cells[k] + prices.squareWeight * squares[k]));
+      loads = new SummedWeights(cg.grid, pricedBlocks(blocks, cells, squares, prices));
     }
     const nearest: Decomposition = { ...this.current, grid: cg.grid, boxes: this.current.boxes.map((b) => nearestCoarseBox(b, cg)) };
     const before = prices === undefined ? counts : nearest.boxes.map((b) => boxWeight(cg.grid, loads, b));
