@@ -349,8 +349,9 @@ export const runCommand: CliCommand = {
     '--timing: phase times from GPU timestamps (auto), wall clock, or off (fastest); --detail times the sort\'s stages.\n' +
     '--ranks N runs N rank processes (one per GPU, pinned by PCI address where possible; --gpus picks them by index\n' +
     'or PCI address) on a --decomposition of the grid (default: rcb where bodies cut the box, slab otherwise); the fields\n' +
-    'are bitwise those of one rank. The first split follows the gas volume of the cells (bodies). --rebalance 20 re-splits the grid by particle counts whenever the load\n' +
-    'non-uniformity exceeds 20 % and the new split pays for its moves (checked after every submit; off: never, the default).\n' +
+    'are bitwise those of one rank. The first split follows the gas volume of the cells (bodies). --rebalance 20 re-splits the grid whenever the load\n' +
+    'non-uniformity of the ranks\' GPU time (of their particles on software adapters or with DSMC_BALANCE_BY=particles)\n' +
+    'exceeds 20 % and the new split pays for its moves (checked after every submit; off: never, the default).\n' +
     '--launcher slurm runs the ranks as a Slurm job (sbatch, or srun inside an allocation): --nodes x --gpus-per-node ranks,\n' +
     'settings from cluster profile --profile (dsmc cluster profile add); the nodes reach this host at --orchestrator-host.\n' +
     '--heartbeat-timeout S: a rank silent for S seconds (default 60) counts as hung and fails the run.\n' +

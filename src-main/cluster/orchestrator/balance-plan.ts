@@ -2,10 +2,11 @@
 // cut the box and slabs otherwise), the initial split weighted by where the particles start (the
 // gas volume of cut cells when bodies take part of the box), and rebalancing when the user asks for it (`--rebalance P`:
 // re-split when UN > P % and the new split pays for its moves). Rebalancing is not on by default: measured on the
-// hypersonic wedge (2 and 4 H100s, docs/PERFORMANCE.md), splits balanced by particle counts did not make its developing
-// flow faster (a rank's GPU time follows its cells as well as its particles: even counts left the GPU time uneven), and
-// a split that evens the measured time (DSMC_BALANCE_BY=time, rank-cost.ts) cost more in checks and relayout (1.7 s on
-// 2 H100s) than it saved (0.7 s).
+// hypersonic wedge (2 and 4 H100s and H200s, docs/PERFORMANCE.md), splits balanced by particle counts did not make its
+// developing flow faster (a rank's GPU time follows its cells' densities as well as its particles: even counts left the
+// GPU time uneven), and splits that even the measured time (rank-cost.ts: prices per cell and per squared count) evened
+// it (max over mean 1.07 against 1.27 over 3000 steps on 4 H200s) but cost in checks and relayouts (2.9 s) about what
+// they saved.
 // The run summary and the pre-launch check say what was chosen and why.
 import type { Case } from '../../common/case-schema.js';
 import type { SolverTables } from '../../solver/tables.js';

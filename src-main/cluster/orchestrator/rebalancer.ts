@@ -118,8 +118,17 @@ export interface RebalanceProposal {
  */
 function pricedCounts(counts: ArrayLike<number>, prices: CellPrices): Uint32Array {
   const { cellWeight, squareWeight } = prices;
+  const price = (n: number) => Math.round(n + cellWeight + squareWeight * n * n);
+  // counts are small whole numbers: each one's load looked up (the rounding done once per count, not per cell)
+  let most = 0;
+  for (let i = 0; i < counts.length; i++) if (counts[i] > most) most = counts[i];
   const out = new Uint32Array(counts.length);
-  for (let i = 0; i < out.length; i++) out[i] = Math.round(counts[i] + cellWeight + squareWeight * counts[i] * counts[i]);
+  if (most >= 1 << 16) {
+    for (let i = 0; i < out.length; i++) out[i] = price(counts[i]);
+    return out;
+  }
+  const table = Uint32Array.from({ length: most + 1 }, (_, n) => price(n));
+  for (let i = 0; i < out.length; i++) out[i] = table[counts[i]];
   return out;
 }
 
@@ -228,6 +237,8 @@ export class Rebalancer {
   private backoff = 1;
   /** The blocks a check's first round gathers (every rank sums its cells' counts over them). */
   readonly coarse: CoarseGrid;
+  /** The fine cells of each block (coarseBlockCells), made at the first check by time. */
+  private blockCells: Float64Array | undefined;
 
   /**
    * events: re-decompositions before this one started (a resumed run), policy its back-off; lastStep: the run's last
@@ -295,12 +306,10 @@ export class Rebalancer {
     const cg = this.coarse;
     const nBlocks = cg.grid[0] * cg.grid[1] * cg.grid[2];
     const blocks = new Uint32Array(nBlocks);
-    const squares = new Float64Array(nBlocks);
     const counts = coarse.map((c) => {
       let total = 0;
       for (let k = 0; k < c.counts.length; k++) {
         blocks[k] += c.counts[k];
-        squares[k] += c.squares[k];
         total += c.counts[k];
       }
       return total;
@@ -309,8 +318,10 @@ export class Rebalancer {
     // balancing by time: every block weighs its count plus its cells' prices
     let loads = summed;
     if (prices !== undefined) {
-      const cells = coarseBlockCells(cg);
-      loads = new SummedWeights(cg.grid, pricedBlocks(blocks, cells, squares, prices));
+      const squares = new Float64Array(nBlocks);
+      for (const c of coarse) for (let k = 0; k < nBlocks; k++) squares[k] += c.squares[k];
+      this.blockCells ??= coarseBlockCells(cg);
+      loads = new SummedWeights(cg.grid, pricedBlocks(blocks, this.blockCells, squares, prices));
     }
     const nearest: Decomposition = { ...this.current, grid: cg.grid, boxes: this.current.boxes.map((b) => nearestCoarseBox(b, cg)) };
     const before = prices === undefined ? counts : nearest.boxes.map((b) => boxWeight(cg.grid, loads, b));
