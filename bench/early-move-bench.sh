@@ -31,6 +31,7 @@
 #             default on GPUs) and by counts (DSMC_BALANCE_BY=particles), and (1500 steps) --rebalance 10
 #   wedge-cost2  wedge-cost without the one-GPU 3000-step run and --rebalance 10
 #   wedge-cost3  the wedge on N ranks: default, --rebalance 20 by the cost model (with the timeline) and by counts
+#   wedge-cost-2  the wedge on 1 and N ranks: default, --rebalance 20 by the cost model and by counts
 #   wedge-counts  the wedge on N ranks rebalanced by counts at UN > 10 %
 #   wedge-time-20  the wedge on N ranks rebalanced by measured time at UN > 20 %
 #   wedge-long  the wedge over 3000 steps (sampled from 2000) on 1 and N ranks, default and --rebalance 20
@@ -297,6 +298,14 @@ for part in "$@"; do
       rm -rf "$out/rtimeline"; mkdir -p "$out/rtimeline"
       run "wedge-$n-rcb-20-time" env DSMC_TIMELINE_DIR="$out/rtimeline" "${wedge[@]}" --ranks "$n" --rebalance 20
       node bench/timeline-report.mjs "$out/rtimeline" > "$out/runs/wedge-rebalance-timeline-report.txt" 2>&1; grep -A2 "between steps" "$out/runs/wedge-rebalance-timeline-report.txt" | head -16
+      run "wedge-$n-rcb-20-particles" env DSMC_BALANCE_BY=particles "${wedge[@]}" --ranks "$n" --rebalance 20
+      ;;
+    wedge-cost-2)
+      # the wedge on 1 and N ranks (for a machine of 2 GPUs): the default, --rebalance 20 by the cost model and by counts
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run wedge-1 "${wedge[@]}"
+      run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-rcb-20-time" "${wedge[@]}" --ranks "$n" --rebalance 20
       run "wedge-$n-rcb-20-particles" env DSMC_BALANCE_BY=particles "${wedge[@]}" --ranks "$n" --rebalance 20
       ;;
     wedge-counts)
