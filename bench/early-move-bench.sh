@@ -98,6 +98,17 @@ unpack_builds() {
     mkdir -p "bin-$rev"; sed "s#\.\./out/src-main#../out-$rev/src-main#" bin/dsmc.js > "bin-$rev/dsmc.js"; ln -sfn ../resources "out-$rev/resources"
   done
 }
+# the wedge's 1500-step runs ("${wedge[@]}": one GPU too) or 3000-step ones ("${long[@]}", tags ending -long) on N ranks:
+# the default, --rebalance 20 by the cost model (the default on GPUs) and by counts
+wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+long=(node bin/dsmc.js run hypersonic-wedge --set run.steps=3000 --set sampling.start=2000)
+wedge_cost() {
+  local cmd=("${wedge[@]}") tail=""
+  if [ "$1" = 3000 ]; then cmd=("${long[@]}"); tail=-long; else run wedge-1 "${wedge[@]}"; fi
+  run "wedge-$n${tail:--default}" "${cmd[@]}" --ranks "$n"
+  run "wedge-$n-rcb-20-time$tail" "${cmd[@]}" --ranks "$n" --rebalance 20
+  run "wedge-$n-rcb-20-particles$tail" env DSMC_BALANCE_BY=particles "${cmd[@]}" --ranks "$n" --rebalance 20
+}
 # the box on N ranks (twice) and on 2 ranks, the new build ("${box[@]}") and the base ("${basebox[@]}") interleaved
 box_ab() {
   for k in 1 2; do
@@ -266,29 +277,15 @@ for part in "$@"; do
       # the wedge on 1 and N ranks over 1500 steps (sampled from 1000) and 3000 (sampled from 2000): the default (rcb,
       # first split kept), rebalanced at UN > 20 % by the measured cost model (the default on GPUs: prices per cell and
       # per squared count) and by particle counts, and at 10 % by the cost model
-      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
-      long=(node bin/dsmc.js run hypersonic-wedge --set run.steps=3000 --set sampling.start=2000)
-      run wedge-1 "${wedge[@]}"
-      run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
-      run "wedge-$n-rcb-20-time" "${wedge[@]}" --ranks "$n" --rebalance 20
-      run "wedge-$n-rcb-20-particles" env DSMC_BALANCE_BY=particles "${wedge[@]}" --ranks "$n" --rebalance 20
+      wedge_cost 1500
       run "wedge-$n-rcb-10-time" "${wedge[@]}" --ranks "$n" --rebalance 10
       run wedge-1-long "${long[@]}"
-      run "wedge-$n-long" "${long[@]}" --ranks "$n"
-      run "wedge-$n-rcb-20-time-long" "${long[@]}" --ranks "$n" --rebalance 20
-      run "wedge-$n-rcb-20-particles-long" env DSMC_BALANCE_BY=particles "${long[@]}" --ranks "$n" --rebalance 20
+      wedge_cost 3000
       ;;
     wedge-cost2)
       # wedge-cost without its one-GPU long run and --rebalance 10 (to fit one device call of 10 minutes)
-      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
-      long=(node bin/dsmc.js run hypersonic-wedge --set run.steps=3000 --set sampling.start=2000)
-      run wedge-1 "${wedge[@]}"
-      run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
-      run "wedge-$n-rcb-20-time" "${wedge[@]}" --ranks "$n" --rebalance 20
-      run "wedge-$n-rcb-20-particles" env DSMC_BALANCE_BY=particles "${wedge[@]}" --ranks "$n" --rebalance 20
-      run "wedge-$n-long" "${long[@]}" --ranks "$n"
-      run "wedge-$n-rcb-20-time-long" "${long[@]}" --ranks "$n" --rebalance 20
-      run "wedge-$n-rcb-20-particles-long" env DSMC_BALANCE_BY=particles "${long[@]}" --ranks "$n" --rebalance 20
+      wedge_cost 1500
+      wedge_cost 3000
       ;;
     wedge-cost3)
       # the wedge on N ranks: the default, --rebalance 20 by the cost model with the timeline (the re-split's events in
@@ -302,11 +299,7 @@ for part in "$@"; do
       ;;
     wedge-cost-2)
       # the wedge on 1 and N ranks (for a machine of 2 GPUs): the default, --rebalance 20 by the cost model and by counts
-      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
-      run wedge-1 "${wedge[@]}"
-      run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
-      run "wedge-$n-rcb-20-time" "${wedge[@]}" --ranks "$n" --rebalance 20
-      run "wedge-$n-rcb-20-particles" env DSMC_BALANCE_BY=particles "${wedge[@]}" --ranks "$n" --rebalance 20
+      wedge_cost 1500
       ;;
     wedge-counts)
       # the wedge on N ranks rebalanced by particle counts at UN > 10 % (re-splits re-cut the split in force)

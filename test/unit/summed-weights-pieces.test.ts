@@ -36,7 +36,7 @@ function boxesOf(grid: Grid, n: number): Box[] {
 }
 
 /** Each rank's cells of a global array, in its local order. */
-function piecesOf<T extends Uint32Array | Float32Array>(d: Decomposition, global: T, make: (n: number) => T): T[] {
+function piecesOf<T extends Uint32Array | Float32Array | Float64Array>(d: Decomposition, global: T, make: (n: number) => T): T[] {
   return d.boxes.map((_, r) => {
     const sub = subdomainOf(d, r);
     const local = make(sub.nLocal);
@@ -50,13 +50,13 @@ describe('summed weights of weights in pieces', () => {
   const counts = randoms(grid[0] * grid[1] * grid[2], 12345, 1000);
   const splits = [decompose('rcb', grid, 5), decompose('slab', grid, 3), decompose('block', grid, 6), decompose('slab', grid, 1)];
 
-  it.each(splits.map((d) => [`${d.method} ${d.boxes.length}`, d] as const))('%s: give every box sum of counts, and of counts plus a price per cell, bit for bit', (_, d) => {
+  it.each(splits.map((d) => [`${d.method} ${d.boxes.length}`, d] as const))('%s: give every box sum of counts, and of float64 loads (counts plus a price per cell), bit for bit', (_, d) => {
     const pieces = piecesOf(d, counts, (n) => new Uint32Array(n));
     const whole = new SummedWeights(grid, counts);
     const byCounts = new SummedWeights(grid, { boxes: d.boxes, weights: pieces });
     const price = 0.37;
     const loads = new SummedWeights(grid, Float64Array.from(counts, (c) => c + price));
-    const byTime = new SummedWeights(grid, { boxes: d.boxes, weights: pieces, perCell: price });
+    const byTime = new SummedWeights(grid, { boxes: d.boxes, weights: piecesOf(d, Float64Array.from(counts, (c) => c + price), (n) => new Float64Array(n)) });
     for (const b of boxesOf(grid, 200)) {
       expect(byCounts.boxSum(b)).toBe(whole.boxSum(b));
       expect(byTime.boxSum(b)).toBe(loads.boxSum(b));
@@ -76,8 +76,9 @@ describe('summed weights of weights in pieces', () => {
     const d = splits[0];
     const pieces = piecesOf(d, counts, (n) => new Uint32Array(n));
     expect(() => new SummedWeights(grid, { boxes: d.boxes.slice(1), weights: pieces.slice(1) })).toThrow(/must be a decomposition's/);
-    expect(() => new SummedWeights(grid, { boxes: [d.boxes[0], ...d.boxes], weights: [pieces[0], ...pieces], perCell: 0 })).toThrow(/must be a decomposition's/);
-    expect(() => new SummedWeights(grid, { boxes: d.boxes, weights: pieces, perCell: Number.NaN })).toThrow(/is NaN/);
+    expect(() => new SummedWeights(grid, { boxes: [d.boxes[0], ...d.boxes], weights: [pieces[0], ...pieces] })).toThrow(/must be a decomposition's/);
+    const bad = piecesOf(d, Float64Array.from(counts, (c, g) => (g === 77 ? Number.NaN : c)), (n) => new Float64Array(n));
+    expect(() => new SummedWeights(grid, { boxes: d.boxes, weights: bad })).toThrow(/is NaN/);
   });
 });
 

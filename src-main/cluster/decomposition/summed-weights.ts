@@ -16,14 +16,12 @@ import type { Box, Grid } from './types.js';
 
 /**
  * Weights in pieces: weights[i] holds the cells of boxes[i] in its local order (x fastest within the box), and the
- * boxes cover the grid once (a decomposition's ranks' cell counts); `perCell`, when given, is added to every cell's
- * weight (balancing by time: its price in particle-equivalents). The pieces are read again when a box first needs the
+ * boxes cover the grid once (a decomposition's ranks' cell counts, or their loads by time). The pieces are read again when a box first needs the
  * whole table, so they must not change while the table is in use.
  */
 export interface BoxedWeights {
   boxes: readonly Box[];
   weights: readonly ArrayLike<number>[];
-  perCell?: number;
 }
 
 /** Largest entry a uint32 table holds. */
@@ -100,9 +98,9 @@ export class SummedWeights {
   }
 }
 
-/** Whether weights in pieces are counts (uint32, nothing added): exact sums, the same in any order. */
+/** Whether weights in pieces are counts (uint32): exact sums, the same in any order. */
 function isCounts(pieces: BoxedWeights): boolean {
-  return pieces.perCell === undefined && pieces.weights.every((w) => w instanceof Uint32Array);
+  return pieces.weights.every((w) => w instanceof Uint32Array);
 }
 
 /**
@@ -139,7 +137,7 @@ function topOfWeights(grid: Grid, pieces: BoxedWeights): Float64Array {
   const XY = (nx + 1) * (ny + 1);
   const planes = new Float64Array(2 * XY);
   for (let z = 0; z < nz; z++) {
-    sumWeightPlane(planes, runsOf(pieces, z), grid, z, pieces.perCell ?? 0, 1);
+    sumWeightPlane(planes, runsOf(pieces, z), grid, z, 1);
     planes.copyWithin(0, XY);
   }
   return planes.slice(0, XY);
@@ -174,7 +172,7 @@ function tableOf(grid: Grid, pieces: BoxedWeights): Uint32Array | Float64Array {
       wide = widened(counts, XY * (z + 1));
       counts = null;
     }
-    sumWeightPlane(wide!, runs, grid, z, pieces.perCell ?? 0);
+    sumWeightPlane(wide!, runs, grid, z);
   }
   return counts ? new Uint32Array(counts.buffer) : wide!;
 }
@@ -241,11 +239,11 @@ function sumCountPlane(t: Int32Array, runs: readonly Run[], grid: Grid, z: numbe
 }
 
 /**
- * Fills table plane z + 1 (held at plane `plane` of t, the plane below it holding table plane z) from the weights (plus
- * `add` each) of cell plane z: every entry is the sum over [0, x] x [0, y] x [0, z], its row's prefix plus the two smaller
+ * Fills table plane z + 1 (held at plane `plane` of t, the plane below it holding table plane z) from the weights of
+ * cell plane z: every entry is the sum over [0, x] x [0, y] x [0, z], its row's prefix plus the two smaller
  * prisms less their overlap; throws on a bad weight.
  */
-function sumWeightPlane(t: Float64Array, runs: readonly Run[], grid: Grid, z: number, add: number, plane = z + 1): void {
+function sumWeightPlane(t: Float64Array, runs: readonly Run[], grid: Grid, z: number, plane = z + 1): void {
   const [nx, ny] = grid;
   const X = nx + 1;
   const XY = X * (ny + 1);
@@ -262,7 +260,7 @@ function sumWeightPlane(t: Float64Array, runs: readonly Run[], grid: Grid, z: nu
       const w = r.weights;
       const l = r.start + (r.x1 - r.x0) * (y - r.y0) - x;
       for (; x < r.x1; x++) {
-        const v = w[l + x] + add;
+        const v = w[l + x];
         if (!(v >= 0) || v === Infinity) badWeight(v, x + nx * (y + ny * z));
         row += v;
         t[at + x] = row + t[below + x] + t[behind + x] - t[both + x];
