@@ -296,10 +296,10 @@ export class Rebalancer {
 
   /**
    * The first round of a check after `step` with non-uniformity `un`: the split in force re-cut and the run's method
-   * from scratch split the coarse grid weighted by every rank's block counts (coarse[r]: coarseCountsOf the rank's
-   * cells, and coarseSquaresOf them, which the loads by time take); a proposal when one of them changes the layout and the particle-steps it saves over the steps left exceed
-   * what its moves cost (estimated from the blocks nearest the current boxes). Null keeps the split (and backs off)
-   * without gathering any cell's state.
+   * from scratch split the coarse grid weighted by every rank's block counts (coarse[r]: coarseSumsOf the rank's cells;
+   * by time with `prices`, its blocks' counts, cells and squared counts priced); a proposal when one of them changes the
+   * layout and the particle-steps it saves over the steps left exceed what its moves cost (estimated from the blocks
+   * nearest the current boxes). Null keeps the split (and backs off) without gathering any cell's state.
    */
   propose(step: number, un: number, coarse: readonly CoarseSums[], cost: RelayoutCost = { movedParticleSteps: RELAYOUT_COST_STEPS, fixedParticles: 0 }, prices?: CellPrices): RebalanceProposal | null {
     if (!shouldRebalance(un, this.thresholdPercent)) return null;
