@@ -53,6 +53,6 @@ export function balancePlan(c: Case, tables: SolverTables, rebalance: number | n
   const split = weighted ? 'initial split weighted by each cell\'s gas volume (bodies take part of the box)' : 'initial split by cells (the box starts uniform)';
   const dynamic = rebalance === undefined
     ? `no rebalancing (the default; --rebalance ${SUGGESTED_REBALANCE_PERCENT} re-splits when UN > ${SUGGESTED_REBALANCE_PERCENT} % and a new split pays for its moves)`
-    : rebalance === null ? 'no rebalancing (--rebalance off)' : `rebalanced when UN > ${rebalance} % and a new split pays for its moves (--rebalance ${rebalance})`;
+    : rebalance === null ? 'no rebalancing (--rebalance off)' : `rebalanced when UN > ${rebalance} % and a new split pays for its moves (--rebalance ${rebalance}; UN of the ranks' measured GPU time on GPUs, of their particles on software adapters or with DSMC_BALANCE_BY=particles)`;
   return { method: chosen.method, initialWeights: weighted ? fraction : null, rebalancePercent, reason: `${chosen.why}; ${split}; ${dynamic}` };
 }
