@@ -50,6 +50,8 @@
 #   diag      BUILDS="BASE NEW DIAG": the box on N ranks (--detail) with each, the diagnostic one (5c7cac2, which has the
 #             knob) with DSMC_DIAG_PLAIN_ORDER=1;
 #             one GPU with a rank's share; the wedge's default on N ranks, base and new
+#   resplit-ab  BUILDS="BASE": a re-split's parts, this build then each base: the wedge on N ranks, rcb --rebalance 20
+#             balancing counts (the same re-split in each), with the timeline; then by time; then the decision on the CPU
 #   wedge-ab  BUILDS="BASE": the wedge's default and the box sampled every step on N ranks, this build then the base
 #   prefault-ab  the box sampled every step on N ranks, end-of-run memory prefaulted or not (DSMC_PREFAULT=0), twice
 #   end-of-run  the end of a sampled run on the CPU (bench/end-of-run-fields.mjs): fresh memory against prefaulted arenas
@@ -335,6 +337,25 @@ for part in "$@"; do
       run wedge-1 node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000
       run "wedge-$n-new" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
       run "wedge-$n-base" node bin-base/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      ;;
+    resplit-ab)
+      # a re-split's cost, this build against BUILDS (packed with bench/bisect-builds.sh pack): the wedge on N ranks (on
+      # fewer GPUs than N they share them: the host's parts compare, the GPU's do not), rcb --rebalance 20 balancing
+      # counts (the same re-split in every build), with the timeline (runs/resplit-BUILD-rtimeline-rank-R.jsonl: the
+      # steps around each re-split); then by measured time with this build; then the decision on this host's CPU
+      unpack_builds
+      for b in new $BUILDS; do
+        bin=bin/dsmc.js; [ "$b" = new ] || bin="bin-$b/dsmc.js"
+        rm -rf "$out/rtimeline"; mkdir -p "$out/rtimeline"
+        run "wedge-$n-rcb-20-particles-$b" env DSMC_BALANCE_BY=particles DSMC_TIMELINE_DIR="$out/rtimeline" node "$bin" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --decomposition rcb --rebalance 20
+        for f in "$out"/rtimeline/rank-*.jsonl; do
+          node -e "const fs=require('fs');const ls=fs.readFileSync('$f','utf8').trim().split('\n');const keep=ls.filter((l)=>{const j=JSON.parse(l);return Object.keys(j).some((k)=>k.startsWith('check')||k.startsWith('relayout')||k.startsWith('cell-state'))});fs.writeFileSync('$out/runs/resplit-$b-rtimeline-'+require('path').basename('$f'),keep.join('\n')+'\n')"
+        done
+        node -e "const s=JSON.parse(require('fs').readFileSync('$out/runs/wedge-$n-rcb-20-particles-$b.json','utf8').trim().split('\n').pop()); console.log('$b', JSON.stringify(s.balance))"
+      done
+      run "wedge-$n-rcb-20-time-new" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --decomposition rcb --rebalance 20
+      node -e "const s=JSON.parse(require('fs').readFileSync('$out/runs/wedge-$n-rcb-20-time-new.json','utf8').trim().split('\n').pop()); console.log('by time', JSON.stringify(s.balance))"
+      node bench/rebalance-decision.mjs 4 | head -6
       ;;
     wedge-ab)
       # this build against BUILDS (packed with bench/bisect-builds.sh pack): the wedge's default on N ranks and the box

@@ -4,7 +4,7 @@
 // along an oblique line (a shock's worth of compression), 30 downstream of x = 500 and none in a triangle (the body), so
 // that a split pays. Then a fingerprint of the decisions of every method (slab, block, rcb), 3, 4 and 6 ranks, by counts
 // and by time (cellWeight; a second fingerprint with a price per squared count too), GPU and software relayout costs, and on a small grid deep along z (splits that cut z-planes):
-// the boxes, moved, maxSend, largest, unAfter and a checksum of every rank's sigmaCrMax and remainder, so that a change
+// the boxes, moved, maxSend, largest, unAfter and a checksum of every rank's sigmaCrMax and remainder after the ranks' trade, so that a change
 // to the code can be checked to decide bitwise the same (compare the fingerprint line before and after).
 // Usage: node bench/rebalance-decision.mjs [repeats] [--detail]   (--detail prints every decision's line, not only the hash)
 import { createHash } from 'node:crypto';
@@ -12,6 +12,7 @@ import { decompose } from '../out/src-main/cluster/decomposition/index.js';
 import { Rebalancer, relayoutCost } from '../out/src-main/cluster/orchestrator/rebalancer.js';
 import { coarseSumsOf } from '../out/src-main/cluster/decomposition/coarse-grid.js';
 import { subdomainOf, takeOwnedCells } from '../out/src-main/solver/subdomain.js';
+import { moveCollisionState } from '../out/src-main/cluster/decomposition/cell-handover.js';
 const grid = [800, 400, 20];
 const [nx, ny, nz] = grid;
 const repeats = Number(process.argv[2] ?? 3);
@@ -55,7 +56,11 @@ for (let rep = 0; rep < repeats; rep++) {
   const t4 = performance.now();
   const timedDecision = timed && byTime.commit(timed, states);
   const t5 = performance.now();
-  console.log(`rep ${rep}: coarse counts (4 ranks' share, done on the ranks) ${(t1 - t0).toFixed(1)} ms, propose ${(t2 - t1).toFixed(1)} ms, commit ${(t3 - t2).toFixed(1)} ms; ${decision ? `moved ${decision.moved}, UN after ${decision.unAfter.toFixed(2)} %` : 'kept'}; by time: commit ${(t5 - t4).toFixed(1)} ms${timedDecision ? '' : ' (kept)'}`);
+  // the collision state's trade: every rank's parts and assembly (each rank does its own, at the same time)
+  const t6 = performance.now();
+  if (decision) moveCollisionState(current.boxes, states, decision.decomposition.boxes);
+  const t7 = performance.now();
+  console.log(`rep ${rep}: coarse counts (4 ranks' share, done on the ranks) ${(t1 - t0).toFixed(1)} ms, propose ${(t2 - t1).toFixed(1)} ms, commit ${(t3 - t2).toFixed(1)} ms; ${decision ? `moved ${decision.moved}, UN after ${decision.unAfter.toFixed(2)} %` : 'kept'}; by time: commit ${(t5 - t4).toFixed(1)} ms${timedDecision ? '' : ' (kept)'}; collision state traded (4 ranks' share, done on the ranks) ${(t7 - t6).toFixed(1)} ms`);
 }
 
 /** A hex digest of a typed array's bytes. */
@@ -64,13 +69,13 @@ function digest(a) {
 }
 
 /** One line that fixes a decision (or a kept split) bitwise. */
-function fingerprint(method, ranks, prices, software, coarse, decision) {
+function fingerprint(method, ranks, prices, software, coarse, decision, collision) {
   const by = prices === undefined ? 'by counts' : `by time (cellWeight ${prices.cellWeight}${prices.squareWeight ? `, squareWeight ${prices.squareWeight}` : ''})`;
   const head = `${method} ${ranks} ranks, ${by}, ${software ? 'software' : 'gpu'} cost: coarse ${coarse.map((c) => digest(c.counts)).join(',')}`;
   if (!decision) return `${head}; kept`;
   const { decomposition, largest, moved, maxSend, unAfter } = decision;
   return `${head}; boxes ${JSON.stringify(decomposition.boxes)} subs ${JSON.stringify(decision.subdomains.map((s) => [s.cellBase, s.nLocal]))} largest ${largest} moved ${moved} maxSend ${maxSend} unAfter ${unAfter}`
-    + ` sigma ${decision.sigmaCrMax.map(digest).join(',')} remainder ${decision.remainder.map(digest).join(',')}`;
+    + ` sigma ${collision.map((c) => digest(c.sigmaCrMax)).join(',')} remainder ${collision.map((c) => digest(c.remainder)).join(',')}`;
 }
 
 const lines = [];
@@ -82,7 +87,9 @@ function check(label, g, cells, method, ranks, prices, software, threshold, last
   const coarse = st.map((s, r) => coarseSumsOf(s.counts, d.boxes[r], reb.coarse));
   const proposal = reb.propose(300, 40, coarse, relayoutCost(software), prices);
   const decision = proposal && reb.commit(proposal, st);
-  into.push(fingerprint(label, ranks, prices, software, coarse, decision));
+  // the collision state as the ranks trade it after the split (cell-handover.ts)
+  const collision = decision && moveCollisionState(d.boxes, st, decision.decomposition.boxes);
+  into.push(fingerprint(label, ranks, prices, software, coarse, decision, collision));
   if (detail) console.log(into.at(-1));
 }
 for (const method of ['slab', 'block', 'rcb']) for (const ranks of [3, 4, 6]) for (const cellWeight of [undefined, 7.3]) for (const software of [false, true]) {

@@ -36,7 +36,7 @@ function splitLine(split: NonNullable<RunSummary['splitSteps']>): string {
 /** The balancing parts of a summary's balance.parts, as the balance line names them. */
 const BALANCE_PART_NAMES: Record<string, string> = {
   waitSeconds: 'waiting for decisions', checkSeconds: 'checks', sampleStateSeconds: 'sampling state moved',
-  setupSeconds: 'relayout setup', roundSeconds: 'relayout rounds', exchangeSeconds: 'of them exchanges', sortSeconds: 'relayout sort',
+  tradeSeconds: 'collision state traded', setupSeconds: 'relayout setup', roundSeconds: 'relayout rounds', exchangeSeconds: 'of them exchanges', sortSeconds: 'relayout sort',
 };
 
 /** ` (of which ...)`: where the end of a sampled run went, the most over the ranks (EndOfRunSeconds). */

@@ -20,3 +20,8 @@ export function betweenSteps(step: number, k: number): number {
 export function isStepExchange(n: number): boolean {
   return n % EXCHANGES_PER_STEP === 0;
 }
+
+/** Exchange numbers between two steps: the ranks' meeting before the clock, their trade of the collision state of the cells a re-split moves, and the relayout's first round (the rest follow it). */
+export const MEETING_EXCHANGE = 0;
+export const CELL_STATE_EXCHANGE = 1;
+export const RELAYOUT_FIRST_EXCHANGE = 2;

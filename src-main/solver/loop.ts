@@ -44,8 +44,8 @@ import { buildTables, type SolverTables } from './tables.js';
 import { RunCancelled, type LoopOptions, type LoopResult, type RelayoutTraffic, type SimulationPlacement, type SplitStats, type StepStats } from './loop-types.js';
 import { SurfaceAccumulator } from './surface-accumulator.js';
 import { SAMPLE_OVERFLOW, overflowMessage, stepStatsOf } from './step-stats.js';
-import { betweenSteps, stepExchange } from './exchange-sequence.js';
-import { RELAYOUT_ROUND_BYTES, relayoutPlan } from './relayout-rounds.js';
+import { RELAYOUT_FIRST_EXCHANGE, betweenSteps, stepExchange } from './exchange-sequence.js';
+import { RELAYOUT_ESTIMATE_MARGIN, RELAYOUT_ROUND_BYTES, relayoutPlan, relayoutRoundParticles } from './relayout-rounds.js';
 import type { PrefaultedArena } from './prefault.js';
 import { endOfRunArena, endOfRunState } from './rank-fields.js';
 import { evaluationThreads } from './field-evaluation-threads.js';
@@ -884,8 +884,9 @@ export class Simulation {
       // out, while it waits for the peers', what no pass of the rounds uses (the sampling state, the new box's halo)
       if (r === 0) this.relayoutAside(traffic, perRound);
       const whileWaiting = r === 0 ? () => this.relayoutWhileWaiting(sub, sample) : undefined;
-      // exchange 0 between steps is the ranks' meeting before the clock (rank-main), the rounds follow
-      const x = await this.exchange.run(betweenSteps(this.step, 1 + r), set, undefined, { regrow: false, timelineKey: 2 * this.step + 1, whileWaiting });
+      // exchange 0 between steps is the ranks' meeting before the clock, 1 their trade of the cells' collision state
+      // (rank-main), the rounds follow
+      const x = await this.exchange.run(betweenSteps(this.step, RELAYOUT_FIRST_EXCHANGE + r), set, undefined, { regrow: false, timelineKey: 2 * this.step + 1, whileWaiting });
       this.relayoutParts.exchangeSeconds += x.seconds;
       mark('relayout-exchanged');
       const append = device.createCommandEncoder({ label: `relayout-append-${r}` });
@@ -921,6 +922,20 @@ export class Simulation {
     this.relayoutSeconds += (performance.now() - t0) / 1000;
     this.relayoutParts.sortSeconds += (performance.now() - tSort) / 1000;
     mark('relayout-end');
+  }
+
+  /**
+   * Before a re-split is decided: readies the relayout's host staging and peer links (MigrationExchange.prepareHost) for
+   * the traffic the orchestrator expects from its blocks' split, RELAYOUT_ESTIMATE_MARGIN over it, capped at a round,
+   * while the orchestrator decides (each rank's took 100-150 ms inside the relayout, docs/PERFORMANCE.md); the relayout
+   * then only tops up what the exact split needs beyond it. `messagesFirst`: peer messages on every link before the
+   * relayout's first round (the ranks' trade of collision state: cell-state-trade.ts).
+   */
+  readyRelayoutFor(expected: RelayoutTraffic, roundBytes = this.relayoutRoundBytes, messagesFirst = 0): void {
+    if (!this.exchange) throw new Error('internal: only a rank of a multi-rank run can be rebalanced');
+    const round = relayoutRoundParticles(this.subdomain.worldSize, this.tables.migrantWords, roundBytes);
+    const withMargin = (n: number) => (n > 0 ? Math.min(round, Math.ceil(n * RELAYOUT_ESTIMATE_MARGIN)) : 0);
+    this.exchange.prepareHost(expected.sendsTo.map(withMargin), expected.receivesFrom.map(withMargin), messagesFirst);
   }
 
   /**

@@ -24,8 +24,11 @@ export interface Exchanger {
    */
   inspectArrivals?(count: (records: Uint8Array) => number): void;
   inspected?(step: number): number;
-  /** Optional: readies the links for one big exchange known ahead, sendBytes[d] to and receiveBytes[d] from each rank d. */
-  prepare?(sendBytes: readonly number[], receiveBytes: readonly number[]): void;
+  /**
+   * Optional: readies the links for one big exchange known ahead, sendBytes[d] to and receiveBytes[d] from each rank d,
+   * `ahead` messages after the next one on each link (0: the next).
+   */
+  prepare?(sendBytes: readonly number[], receiveBytes: readonly number[], ahead?: number): void;
 }
 
 /** What one exchange did. */
@@ -198,14 +201,23 @@ export class MigrationExchange {
    * upload of the arrivals (the ring's next buffer only) and the GPU's arrival buffer. The caller binds the phases afterwards.
    */
   prepare(sendsTo: readonly number[], receivesFrom: readonly number[]): void {
+    this.prepareHost(sendsTo, receivesFrom);
+    this.state.ensureArrivals(receivesFrom.reduce((sum, n, d) => sum + (d === this.state.subdomain.rank ? 0 : n), 0));
+  }
+
+  /**
+   * prepare()'s host memory only (the sends' staging, the links `ahead` messages on, the arrivals' upload), no GPU
+   * buffer: what a relayout that may follow can have ready before it is decided (nothing needs binding again; kept if no
+   * relayout follows).
+   */
+  prepareHost(sendsTo: readonly number[], receivesFrom: readonly number[], ahead = 0): void {
     const { rank } = this.state.subdomain;
     const words = this.state.tables.migrantWords;
     const sends = sendsTo.reduce((sum, n, d) => sum + (d === rank ? 0 : n), 0);
     const receives = receivesFrom.reduce((sum, n, d) => sum + (d === rank ? 0 : n), 0);
     if (sends > 0) this.segments.get(4 * words * sends);
-    this.exchanger.prepare?.(sendsTo.map((n) => 4 * words * n), receivesFrom.map((n) => 4 * words * n));
+    this.exchanger.prepare?.(sendsTo.map((n) => 4 * words * n), receivesFrom.map((n) => 4 * words * n), ahead);
     this.uploads.reserveNext(ARRIVALS_AT + 4 * words * receives);
-    this.state.ensureArrivals(receives);
   }
 
   /** Migrant slots per destination that fit the adapter's binding size (every destination's segment lies in one binding). */

@@ -27,7 +27,10 @@ import { rankFile } from './checkpoint/checkpoint-folder.js';
 import { decodeRankSnapshot } from './checkpoint/checkpoint-state.js';
 import { writeRankFile } from './checkpoint/checkpoint-writer.js';
 import { stepTimeline } from './step-timeline.js';
-import { betweenSteps, isStepExchange } from './exchange-sequence.js';
+import { CELL_STATE_EXCHANGE, MEETING_EXCHANGE, betweenSteps, isStepExchange } from './exchange-sequence.js';
+import { tradeCollisionState } from './cell-state-trade.js';
+import type { CollisionState } from '../cluster/decomposition/cell-handover.js';
+import type { Decomposition } from '../cluster/decomposition/types.js';
 import { RankKeepStop } from './rank-keep-stop.js';
 
 /** Host time of the transport: handing migrants to zeromq, then waiting until every peer's arrived (their lateness included). */
@@ -68,9 +71,9 @@ function peerExchanger(ch: RankChannel, timeoutMs: number, recordWords: number):
       counted.delete(step);
       return n;
     },
-    prepare(sendBytes, receiveBytes) {
+    prepare(sendBytes, receiveBytes, ahead) {
       const bytesOf = (list: readonly number[]) => new Map(others.map((p) => [p, list[p]]));
-      ch.preparePeers(bytesOf(sendBytes), bytesOf(receiveBytes));
+      ch.preparePeers(bytesOf(sendBytes), bytesOf(receiveBytes), ahead);
     },
     async exchange(step, outgoing, afterSend) {
       const t0 = performance.now();
@@ -110,22 +113,30 @@ export function earlyMoveFromEnvironment(env: NodeJS.ProcessEnv = process.env): 
   throw new Error(`DSMC_EARLY_MOVE is ${JSON.stringify(raw)}: give 1 (the next step's interior part moves during the exchange, the default) or 0 (every step moves whole), or leave it unset`);
 }
 
-/** Where a rank's balancing seconds went: waiting for the orchestrator's answer, checks (cell state out, decision back), sampling state moved. */
-const balanceParts = { waitSeconds: 0, checkSeconds: 0, sampleStateSeconds: 0 };
+/** Where a rank's balancing seconds went: waiting for the orchestrator's answer, checks (cell state out, decision back), sampling state moved, collision state traded. */
+const balanceParts = { waitSeconds: 0, checkSeconds: 0, sampleStateSeconds: 0, tradeSeconds: 0 };
 
 /** Rebalancing runs: sends this rank's per-cell state after a submit and moves to the new decomposition the orchestrator answers with, if any. */
-/** The frames of a cell-state message: the counts and sums of squared counts per block of `block` cells ('coarse', packed) or every cell's state ('full'). */
-async function cellStateFrames(sim: Simulation, what: 'coarse' | 'full', block: number | undefined): Promise<ArrayBufferView[]> {
+/**
+ * The frames of a cell-state message: the counts and sums of squared counts per block of `block` cells ('coarse',
+ * packed) or every cell's count ('full', read with the cells' collision state, which the rank keeps for a re-split).
+ */
+async function cellStateFrames(sim: Simulation, what: 'coarse' | 'full', block: number | undefined): Promise<{ frames: ArrayBufferView[]; collision?: CollisionState }> {
   if (what === 'full') {
-    // fresh read-backs, sent once: handed to the transport as they are, not copied
+    // a fresh read-back, sent once: handed to the transport as it is, not copied
     const st = await sim.cellState();
-    return [handedOver(st.counts), handedOver(st.sigmaCrMax), handedOver(st.remainder)];
+    return { frames: [handedOver(st.counts)], collision: { sigmaCrMax: st.sigmaCrMax, remainder: st.remainder } };
   }
   if (block === undefined) throw new Error('internal: the orchestrator asked for coarse cell counts without the block size');
-  return [await sim.coarseCellSums(block)];
+  return { frames: [await sim.coarseCellSums(block)] };
 }
 
-async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promise<void> {
+/** The decomposition a rank works on (the configured one, then each re-split's). */
+interface Layout {
+  decomposition: Decomposition;
+}
+
+async function followBalance(ch: RankChannel, sim: Simulation, k: number, layout: Layout, timeoutMs: number): Promise<void> {
   const t0 = performance.now();
   let go = await ch.receive('go', 600_000);
   const t1 = performance.now();
@@ -133,15 +144,25 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
   if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
   // the check's events go with the exchanges between steps in the timeline (DSMC_TIMELINE_DIR)
   const mark = (name: string) => stepTimeline?.mark(2 * sim.stepsDone + 1, name);
+  // the cells' collision state, read with their counts in a full check (what a re-split hands to other ranks)
+  let collision: CollisionState | null = null;
   while (go.message.cellState) {
     // the orchestrator considers a rebalance: this rank's counts per block of the coarse grid, then (for a split that
     // pays) its per-cell counts and collision state; then its answer
     const t2 = performance.now();
     mark(`check-${go.message.cellState}-start`);
-    const frames = await cellStateFrames(sim, go.message.cellState, go.message.block);
+    const { frames, collision: read } = await cellStateFrames(sim, go.message.cellState, go.message.block);
+    if (read) collision = read;
     mark(`check-${go.message.cellState}-read`);
     await ch.send({ type: 'cell-state', index: k, frameBytes: frames.map((f) => f.byteLength) }, frames);
     mark(`check-${go.message.cellState}-sent`);
+    const { expectedSendsTo: sendsTo, expectedReceivesFrom: receivesFrom } = go.message;
+    if (sendsTo && receivesFrom) {
+      // while the orchestrator decides: the relayout's staging and peer links readied for the split the blocks proposed
+      // (its first round is the second peer message on every link: the collision state's trade goes first)
+      sim.readyRelayoutFor({ sendsTo, receivesFrom }, go.message.roundBytes, 1);
+      mark('check-prepared');
+    }
     go = await ch.receive('go', 600_000);
     mark(`check-${go.message.cellState ?? 'decided'}-answer`);
     balanceParts.checkSeconds += (performance.now() - t2) / 1000;
@@ -162,9 +183,16 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number): Promi
     sample = sampleStateOfFrames(back.frames);
     balanceParts.sampleStateSeconds += (performance.now() - t2) / 1000;
   }
+  if (!collision) throw new Error(`rank ${ch.rank}: the orchestrator re-split the grid after submit ${k} without asking for every cell's state`);
+  // the collision state of the cells that change hands, traded with the other ranks; then the particles move
+  const t3 = performance.now();
+  const next = await tradeCollisionState(ch, betweenSteps(sim.stepsDone, CELL_STATE_EXCHANGE), layout.decomposition, d, collision, timeoutMs);
+  balanceParts.tradeSeconds += (performance.now() - t3) / 1000;
+  mark('cell-state-traded');
   const { relayoutSendsTo: sendsTo, relayoutReceivesFrom: receivesFrom } = go.message;
   const traffic = sendsTo && receivesFrom ? { sendsTo, receivesFrom } : undefined;
-  await sim.relayout(subdomainOf(d, ch.rank), frameAs(go.frames[0], Float32Array), frameAs(go.frames[1], Float32Array), sample, go.message.largest, go.message.roundBytes, go.message.maxSend, traffic);
+  await sim.relayout(subdomainOf(d, ch.rank), next.sigmaCrMax, next.remainder, sample, go.message.largest, go.message.roundBytes, go.message.maxSend, traffic);
+  layout.decomposition = d;
 }
 
 /** The rank's life from hello to done; true when the orchestrator acknowledged the `done`. */
@@ -201,6 +229,7 @@ async function main(ch: RankChannel): Promise<boolean> {
     if (exchangeTrace) exchangeTrace.send.length = exchangeTrace.receive.length = 0;
     stepTimeline?.clear();
     let balanceSeconds = 0;
+    const layout: Layout = { decomposition: p.decomposition };
     const folder = p.checkpoints?.folder;
     const steps = p.resume ? p.resume.endStep - sim.stepsDone : p.case.run.steps;
     // live view of the app: the orchestrator asks for a plane's sums; the answer goes after the next submit
@@ -221,7 +250,7 @@ async function main(ch: RankChannel): Promise<boolean> {
       // loop after the agreed submit (keep.signal) and keeps what it ran
       timing: p.timing, detail: p.detail, signal: keep.signal, keepOnStop: true,
       // the ranks start the clock together (a rank that starts late would be timed as the others' wait)
-      beforeClock: () => peerBarrier(ch, betweenSteps(sim.stepsDone, 0), p.exchangeTimeoutMs),
+      beforeClock: () => peerBarrier(ch, betweenSteps(sim.stepsDone, MEETING_EXCHANGE), p.exchangeTimeoutMs),
       // this rank's file of a checkpoint; the orchestrator completes it once every rank's next submit arrived
       onCheckpoint: folder ? async () => writeRankFile(folder, await sim.snapshot()) : undefined,
       onBatch: async (b) => {
@@ -232,7 +261,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         if (p.rebalancePercent !== null) {
           // inside the loop clock: the time balancing costs this rank (waiting for the decision, cell counts, relayout)
           const t = performance.now();
-          await followBalance(ch, sim, k);
+          await followBalance(ch, sim, k, layout, p.exchangeTimeoutMs);
           balanceSeconds += (performance.now() - t) / 1000;
         }
         // stop and keep: waits here (after this submit's report) for the agreed last submit, ends the loop after it

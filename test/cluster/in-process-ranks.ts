@@ -5,6 +5,7 @@ import { decompose } from '../../src-main/cluster/decomposition/decompose.js';
 import type { Method } from '../../src-main/cluster/decomposition/types.js';
 import { RunAssembler } from '../../src-main/cluster/orchestrator/run-assembler.js';
 import { Rebalancer, relayoutCost, type RebalanceDecision } from '../../src-main/cluster/orchestrator/rebalancer.js';
+import { moveCollisionState, type CollisionState } from '../../src-main/cluster/decomposition/cell-handover.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { Simulation } from '../../src-main/solver/loop.js';
 import type { Int3 } from '../../src-main/cluster/decomposition/types.js';
@@ -112,7 +113,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
   const assembler = new RunAssembler(c, subs, { from: 0, steps: c.run.steps });
   const rebalancer = rebalancePercent === undefined ? null : new Rebalancer(d, rebalancePercent);
   // the decision after each submit, shared by the ranks (each waits for it before its next submit)
-  const decisions = new Map<number, Promise<(RebalanceDecision & { sample: SampleState[] | null }) | null>>();
+  const decisions = new Map<number, Promise<(RebalanceDecision & { sample: SampleState[] | null; collision: CollisionState[] }) | null>>();
   const decide = (index: number, sims_: Simulation[]) => {
     let p = decisions.get(index);
     if (!p) {
@@ -120,14 +121,17 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
         const un = assembler.loadNonUniformity[assembler.loadNonUniformity.length - 1];
         const states = await Promise.all(sims_.map((s) => s.cellState()));
         const oldSubs = assembler.rankSubdomains;
+        const before = rebalancer!.decomposition;
         const decision = rebalancer!.decide(un.step, un.percent, states, relayoutCost(gpu.adapter.software === true));
         if (!decision) return null;
         assembler.setSubdomains(decision.subdomains);
+        // the cells' collision state follows them, as the rank processes trade it (cell-state-trade.ts)
+        const collision = moveCollisionState(before.boxes, states, decision.decomposition.boxes);
         // the sampling state follows the cells, as rank-main and the balance coordinator move it
         const sample = c.sampling.enabled
           ? redistributeSampleState(c, buildTables(c), await Promise.all(sims_.map((s) => s.readSampleState())), oldSubs, decision.subdomains)
           : null;
-        return { ...decision, sample };
+        return { ...decision, sample, collision };
       })();
       decisions.set(index, p);
     }
@@ -157,7 +161,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
         if (gate.count === ranks) gate.open();
         await gate.done;
         const decision = await decide(k, sims);
-        if (decision) await s.relayout(decision.subdomains[r], decision.sigmaCrMax[r], decision.remainder[r], decision.sample?.[r] ?? null, decision.largest, undefined, decision.maxSend, { sendsTo: decision.sendsTo[r], receivesFrom: decision.sendsTo.map((row) => row[r]) });
+        if (decision) await s.relayout(decision.subdomains[r], decision.collision[r].sigmaCrMax, decision.collision[r].remainder, decision.sample?.[r] ?? null, decision.largest, undefined, decision.maxSend, { sendsTo: decision.sendsTo[r], receivesFrom: decision.sendsTo.map((row) => row[r]) });
       },
     });
   }));

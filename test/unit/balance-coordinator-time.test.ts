@@ -68,10 +68,9 @@ function setUp() {
     const counts = countsOf(dec);
     sent.length = 0;
     counts.forEach((c, rank) => {
-      const n = c.length;
       const frames = what === 'coarse'
         ? [packCoarseSums(coarseSumsOf(c, dec.boxes[rank], coarseGridWithBlock(grid, coordinator.block)))]
-        : [c, new Float32Array(n).fill(1e-16), new Float32Array(n)];
+        : [c];
       cellState!({ rank, message: { type: 'cell-state', rank, index, frameBytes: [] }, frames: frames.map((f) => new Uint8Array(f.buffer, f.byteOffset, f.byteLength)) });
     });
     await new Promise((resolve) => setImmediate(resolve));
@@ -94,7 +93,15 @@ describe('balancing by time, the orchestrator\'s side', () => {
     expect(coordinator.costModel.prices!.cellWeight).toBe(0);
     expect(coordinator.costModel.prices!.squareWeight).toBeCloseTo(C / A, 9);
     expect(sent.map((s) => s.message.cellState)).toEqual(['full', 'full', 'full', 'full']);
+    // with the relayout the blocks' split would make (one cell a block here: the exact one), so that every rank readies
+    // its staging while the split is decided
+    const expectedSends = sent.map((s) => s.message.expectedSendsTo as number[]);
+    const expectedReceives = sent.map((s) => s.message.expectedReceivesFrom as number[]);
+    expect(coordinator.block).toBe(1);
     await answer(1, d, 'full');
+    expect(sent.map((s) => s.message.relayoutSendsTo)).toEqual(expectedSends);
+    expect(sent.map((s) => s.message.relayoutReceivesFrom)).toEqual(expectedReceives);
+    expect(expectedSends.flat().some((n) => n > 0)).toBe(true);
     const next = sent[0].message.decomposition as Decomposition;
     expect(next).not.toBeNull();
     expect(coordinator.events).toHaveLength(1);

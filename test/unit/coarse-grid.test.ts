@@ -3,6 +3,7 @@
 // on blocks decides whether a split pays, then the split itself comes from every cell, the same as deciding on the
 // cells alone gives.
 import { describe, expect, it } from 'vitest';
+import { moveCollisionState } from '../../src-main/cluster/decomposition/cell-handover.js';
 import { COARSE_CELLS, COARSE_WORDS, coarseBlockCells, coarseCountsOf, coarseGridOf, coarseGridWithBlock, coarseSumsOf, fineBoxOf, packCoarseSums, unpackCoarseSums } from '../../src-main/cluster/decomposition/coarse-grid.js';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
 import { boxWeight, cellCoords } from '../../src-main/cluster/decomposition/box.js';
@@ -93,19 +94,30 @@ describe('a check on blocks (propose), the split from the cells (commit)', () =>
     const cost = { movedParticleSteps: 1, fixedParticles: 0 };
     const coarse = statesOf(d, counts).map((s, r) => coarseSumsOf(s.counts, d.boxes[r], onBlocks.coarse));
     const proposal = onBlocks.propose(10, 50, coarse, cost);
-    expect(proposal).toEqual({ step: 10, un: 50, cost });
+    expect(proposal).toMatchObject({ step: 10, un: 50, cost });
     const decision = onBlocks.commit(proposal!, statesOf(d, counts))!;
     const exact = onCells.decide(10, 50, statesOf(d, counts), cost)!;
     expect(decision).toEqual(exact);
+    // the blocks' estimate of the relayout (what the ranks ready their staging for while the split is decided): no
+    // rank sends itself anything, and every pair's sends are the exact split's give or take its cuts' blocks (a plane of
+    // 3-cell blocks across the 40 x 40 x 2 grid holds at most 3 x 40 x 2 cells)
+    const most = Math.max(...counts);
+    const planeOfBlocks = 3 * 40 * 2 * most;
+    proposal!.sendsTo.forEach((row, r) => row.forEach((n, dest) => {
+      if (r === dest) expect(n).toBe(0);
+      expect(Math.abs(n - decision.sendsTo[r][dest])).toBeLessThanOrEqual(2 * planeOfBlocks);
+    }));
+    expect(proposal!.sendsTo.flat().reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(decision.decomposition.method).toBe(method);
     expect(decision.moved).toBe(movedWeight(d, decision.decomposition, counts));
     expect(decision.largest).toBe(Math.max(...d.boxes.map((b) => boxWeight(grid, counts, b))));
     const loads = decision.decomposition.boxes.map((b) => boxWeight(grid, counts, b));
     expect(decision.unAfter).toBe(loadNonUniformity(loads));
     expect(Math.max(...loads)).toBeLessThan(Math.max(...d.boxes.map((b) => boxWeight(grid, counts, b))));
-    // each rank's new cells carry the collision state of their old owner
-    decision.subdomains.forEach((sub, k) => expect(decision.sigmaCrMax[k].length).toBe(sub.nLocal));
-    expect(new Set(decision.sigmaCrMax.flatMap((a) => [...new Set(a)])).size).toBeGreaterThan(1);
+    // each rank's new cells carry the collision state of their old owner (traded by the ranks: rank r's old cells hold r + 1)
+    const collision = moveCollisionState(d.boxes, statesOf(d, counts), decision.decomposition.boxes);
+    decision.subdomains.forEach((sub, k) => expect(collision[k].sigmaCrMax.length).toBe(sub.nLocal));
+    expect(new Set(collision.flatMap((c) => [...new Set(c.sigmaCrMax)])).size).toBeGreaterThan(1);
     expect(onBlocks.events).toEqual(onCells.events);
   });
 

@@ -1,13 +1,11 @@
 // SummedWeights of weights in pieces (a decomposition's ranks' own cells, as Rebalancer.commit builds it: only the
 // top plane until a box that cuts z needs the whole table) against the table of the same weights as one global array:
 // every box sum bit for bit, for counts (uint32, also past 2^32 in total) and for counts plus a price per cell
-// (balancing by time, float64 sums in the same order); and the collision state a commit hands the new ranks against
-// cutting it from a global array, and coarseCountsOf against adding the cells one by one (uint32 wrap included).
+// (balancing by time, float64 sums in the same order); and coarseCountsOf against adding the cells one by one (uint32
+// wrap included).
 import { describe, expect, it } from 'vitest';
 import { SummedWeights, decompose, type Box, type Decomposition, type Grid } from '../../src-main/cluster/decomposition/index.js';
 import { coarseCountsOf, coarseGridWithBlock } from '../../src-main/cluster/decomposition/coarse-grid.js';
-import { cellCoords } from '../../src-main/cluster/decomposition/box.js';
-import { Rebalancer } from '../../src-main/cluster/orchestrator/rebalancer.js';
 import { subdomainOf, takeOwnedCells } from '../../src-main/solver/subdomain.js';
 
 /** Deterministic pseudo-random whole numbers below max + 1 (a linear congruential generator). */
@@ -79,29 +77,6 @@ describe('summed weights of weights in pieces', () => {
     expect(() => new SummedWeights(grid, { boxes: [d.boxes[0], ...d.boxes], weights: [pieces[0], ...pieces] })).toThrow(/must be a decomposition's/);
     const bad = piecesOf(d, Float64Array.from(counts, (c, g) => (g === 77 ? Number.NaN : c)), (n) => new Float64Array(n));
     expect(() => new SummedWeights(grid, { boxes: d.boxes, weights: bad })).toThrow(/is NaN/);
-  });
-});
-
-describe('a commit hands each rank the collision state of its new cells', () => {
-  it.each(['slab', 'block', 'rcb'] as const)('%s: the same as cutting it from arrays over the whole grid', (method) => {
-    const grid: Grid = [30, 26, 12];
-    const n = grid[0] * grid[1] * grid[2];
-    const counts = Uint32Array.from({ length: n }, (_, g) => {
-      const [x, y, z] = cellCoords(grid, g);
-      return 10 + x * y + z * z;
-    });
-    const sigma = Float32Array.from({ length: n }, (_, g) => 1e-16 * (1 + g / n));
-    const remainder = Float32Array.from({ length: n }, (_, g) => (g % 101) / 101);
-    const d = decompose(method, grid, 5);
-    const states = d.boxes.map((_, r) => ({
-      counts: piecesOf(d, counts, (k) => new Uint32Array(k))[r],
-      sigmaCrMax: piecesOf(d, sigma, (k) => new Float32Array(k))[r],
-      remainder: piecesOf(d, remainder, (k) => new Float32Array(k))[r],
-    }));
-    const decision = new Rebalancer(d, 5, [], 1e9).decide(0, 50, states, { movedParticleSteps: 1, fixedParticles: 0 })!;
-    expect(decision).not.toBeNull();
-    expect(decision.sigmaCrMax).toEqual(piecesOf(decision.decomposition, sigma, (k) => new Float32Array(k)));
-    expect(decision.remainder).toEqual(piecesOf(decision.decomposition, remainder, (k) => new Float32Array(k)));
   });
 });
 

@@ -1,16 +1,16 @@
 // The orchestrator's side of dynamic load balancing in a multi-rank run: after every submit it looks at the merged
 // statistics' load non-uniformity; only when the Rebalancer wants a look (UN over the threshold, no back-off, a split
 // could pay from the ranks' counts) does it check, in two rounds: every rank's counts per block of the coarse grid
-// (`go` with cellState 'coarse'), and only when the split found there pays, every rank's per-cell state ('full'); it
-// answers each rank with `go` (and the new decomposition plus the rank's new per-cell state when the grid was
-// re-decomposed).
+// (`go` with cellState 'coarse'), and only when the split found there pays, every rank's per-cell counts ('full'); it
+// answers each rank with `go` (and the new decomposition when the grid was re-decomposed; the ranks then hand each
+// other the collision state of the cells that change hands, cell-handover.ts).
 import type { Case } from '../../common/case-schema.js';
 import { redistributeSampleState } from '../../solver/field-accumulator.js';
 import { SAMPLE_PARTS, partPlanes, sampleLayout, sampleStateOfFrames } from '../../solver/sample-buffers.js';
 import type { Subdomain } from '../../solver/subdomain.js';
 import type { SolverTables } from '../../solver/tables.js';
 import { RELAYOUT_ROUND_BYTES } from '../../solver/relayout-rounds.js';
-import { frameAs, handedOver } from '../transport/message-codec.js';
+import { frameAs } from '../transport/message-codec.js';
 import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { Decomposition } from '../decomposition/types.js';
 import { boxCells } from '../decomposition/box.js';
@@ -18,6 +18,7 @@ import { Rebalancer, RESPLIT_FIXED_SECONDS, relayoutCost, type CellState, type R
 import type { RunAssembler } from './run-assembler.js';
 import { balanceByOf, CostModel, settledSubmit, timeLoadsOf, type BalanceBy, type CellPrices, type CostPoint } from './rank-cost.js';
 import { unpackCoarseSums, type CoarseSums } from '../decomposition/coarse-grid.js';
+import { rehearseDecision, type Rehearsal } from './decision-warm-up.js';
 
 /**
  * What a check after a submit goes by: its step, the UN (of GPU time or particles), the ranks' loads (particles, or
@@ -53,7 +54,7 @@ export class BalanceCoordinator {
    * Where the orchestrator's side of the checks went, seconds: gathering every rank's coarse counts and full cell state
    * (first arrival to last), proposing and committing a split, and answering the ranks with it (the frames sent).
    */
-  readonly parts = { coarseGatherSeconds: 0, fullGatherSeconds: 0, proposeSeconds: 0, commitSeconds: 0, answerSeconds: 0 };
+  readonly parts = { coarseGatherSeconds: 0, fullGatherSeconds: 0, proposeSeconds: 0, commitSeconds: 0, answerSeconds: 0, rehearsalSeconds: 0 };
   /** The submit after which the grid was last re-split (-2: none yet in this process). */
   private resplitAt = -2;
   /** When the first rank's cell state of the check in progress arrived (performance.now(), ms). */
@@ -70,6 +71,8 @@ export class BalanceCoordinator {
   by: BalanceBy = 'particles';
   /** Balancing by time: the cost model fitted at the checks (its last prices: what the run summary shows). */
   readonly costModel = new CostModel();
+  /** The most blocks a check gathers (DSMC_BALANCE_COARSE_CELLS), undefined: the default. */
+  private readonly coarseCells: number | undefined;
 
   /**
    * tables: the case's solver tables (built once by the run); afterDecision(index): called once the decision after submit `index` is made (before the ranks hear it), with the
@@ -79,8 +82,8 @@ export class BalanceCoordinator {
   constructor(private readonly kase: Case, private readonly tables: SolverTables, d: Decomposition, thresholdPercent: number, private readonly assembler: RunAssembler, private readonly channel: OrchestratorChannel,
     private readonly afterDecision: (index: number) => void = () => undefined, events: RebalanceEvent[] = [], lastStep = Infinity, policy?: RebalancePolicyState) {
     // DSMC_BALANCE_COARSE_CELLS: the most blocks a check gathers (tests use a few hundred to check on coarse blocks of small grids)
-    const coarseCells = Number(process.env.DSMC_BALANCE_COARSE_CELLS) || undefined;
-    this.rebalancer = new Rebalancer(d, thresholdPercent, events, lastStep, policy, coarseCells);
+    this.coarseCells = Number(process.env.DSMC_BALANCE_COARSE_CELLS) || undefined;
+    this.rebalancer = new Rebalancer(d, thresholdPercent, events, lastStep, policy, this.coarseCells);
     this.sampling = kase.sampling.enabled;
     channel.on('cell-state', (m) => {
       const index = m.message.index;
@@ -99,8 +102,8 @@ export class BalanceCoordinator {
       const full = this.states.get(index);
       if (!full) return; // not asked for: validated and dropped
       this.arrived(full.list);
-      const [counts, sigma, remainder] = m.frames;
-      full.list[m.rank] = { counts: frameAs(counts, Uint32Array), sigmaCrMax: frameAs(sigma, Float32Array), remainder: frameAs(remainder, Float32Array) };
+      if (m.frames.length !== 1) throw new Error(`rank ${m.rank} sent ${m.frames.length} frames of cell state after submit ${index}; its cell counts were asked for`);
+      full.list[m.rank] = { counts: frameAs(m.frames[0], Uint32Array) };
       if (full.list.every((s) => s !== undefined)) {
         this.parts.fullGatherSeconds += (performance.now() - this.firstArrival) / 1000;
         void this.decide(index, full.proposal, full.list as CellState[]);
@@ -142,6 +145,17 @@ export class BalanceCoordinator {
   setAdapters(software: boolean): void {
     this.software = software;
     this.by = balanceByOf(software);
+  }
+
+  /**
+   * Rehearses a re-split decision on made-up counts over the run's grid and split, so that the first real check runs
+   * compiled code on touched memory (decision-warm-up.ts); called while the ranks set up, once their adapters are known
+   * (by time or by counts). Its seconds are `parts.rehearsalSeconds`, outside the loop.
+   */
+  rehearse(): Rehearsal {
+    const r = rehearseDecision(this.rebalancer.decomposition, this.by === 'time', this.coarseCells);
+    this.parts.rehearsalSeconds += r.seconds;
+    return r;
   }
 
   /**
@@ -198,7 +212,14 @@ export class BalanceCoordinator {
     }
     this.fullChecks += 1;
     this.states.set(index, { proposal, list: new Array(ranks.length).fill(undefined) });
-    for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, cellState: 'full', frameBytes: [] });
+    // with the relayout the blocks' split would make, so that each rank readies its staging while the split is decided
+    const { sendsTo } = proposal;
+    for (const rank of ranks) {
+      void this.channel.send(rank, {
+        type: 'go', index, decomposition: null, cellState: 'full', frameBytes: [], roundBytes: this.roundBytes,
+        expectedSendsTo: sendsTo[rank], expectedReceivesFrom: sendsTo.map((row) => row[rank]),
+      });
+    }
   }
 
   /**
@@ -230,13 +251,12 @@ export class BalanceCoordinator {
     this.parts.commitSeconds += (tAnswer - t0) / 1000;
     await Promise.all(list.map((_, rank) => {
       if (!decision) return this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
-      // made for this answer and sent once: handed to the transport as they are, not copied
-      const frames = [handedOver(decision.sigmaCrMax[rank]), handedOver(decision.remainder[rank])];
+      // the cells' collision state the ranks hand each other (cell-handover.ts)
       return this.channel.send(rank, {
         type: 'go', index, decomposition: JSON.parse(JSON.stringify(decision.decomposition)), largest: decision.largest, maxSend: decision.maxSend, sampleState: moveSamples, roundBytes: this.roundBytes,
         relayoutSendsTo: decision.sendsTo[rank], relayoutReceivesFrom: decision.sendsTo.map((row) => row[rank]),
-        frameBytes: frames.map((f) => f.byteLength),
-      }, frames);
+        frameBytes: [],
+      });
     }));
     this.parts.answerSeconds += (performance.now() - tAnswer) / 1000;
     if (decision && moveSamples) await this.moveSampleState(index, oldSubs, decision.subdomains);

@@ -24,21 +24,20 @@ import { boxWeight, intersectBoxes } from '../decomposition/box.js';
 import { SummedWeights } from '../decomposition/summed-weights.js';
 import { coarseBlockCells, coarseGridOf, coarseSumsOf, fineBoxOf, nearestCoarseBox, type CoarseGrid, type CoarseSums } from '../decomposition/coarse-grid.js';
 import type { CellPrices } from './rank-cost.js';
-import type { Box, Decomposition, Weights } from '../decomposition/types.js';
+import type { Decomposition, Weights } from '../decomposition/types.js';
 
-/** One rank's per-cell state over its local cell range (Simulation.cellState). */
+/**
+ * One rank's per-cell counts over its local cell range (Simulation.cellState): what a split is made from (the cells'
+ * collision state stays with the ranks, which hand it to each other: cell-handover.ts).
+ */
 export interface CellState {
   counts: Uint32Array;
-  sigmaCrMax: Float32Array;
-  remainder: Float32Array;
 }
 
-/** A new decomposition and each rank's per-cell state for its new range. */
+/** A new decomposition, with what the relayout to it moves. */
 export interface RebalanceDecision {
   decomposition: Decomposition;
   subdomains: Subdomain[];
-  sigmaCrMax: Float32Array[];
-  remainder: Float32Array[];
   /** Particles of the most loaded rank before the move (sets the relayout's rounds, the same on every rank). */
   largest: number;
   /** Particles that change ranks. */
@@ -109,6 +108,11 @@ export interface RebalanceProposal {
   cost: RelayoutCost;
   /** Balancing by time: what a cell weighs besides its count, in particle-equivalents (rank-cost.ts); absent: by counts. */
   prices?: CellPrices;
+  /**
+   * The particles rank r would send rank d (sendsTo[r][d]) in the split the blocks proposed: an estimate of the exact
+   * split's relayout, so that the ranks ready their staging and peer links while the orchestrator decides.
+   */
+  sendsTo: number[][];
 }
 
 /**
@@ -139,44 +143,6 @@ function pricedBlocks(blocks: Uint32Array, cells: Float64Array, squares: Float64
   return out;
 }
 
-/** Index of cell (x, y, z) in an array over a box's cells (local order: x fastest within the box). */
-function localIndex(box: Box, x: number, y: number, z: number): number {
-  return (x - box.lo[0]) + (box.hi[0] - box.lo[0]) * ((y - box.lo[1]) + (box.hi[1] - box.lo[1]) * (z - box.lo[2]));
-}
-
-/**
- * Copies the cells of `part` (inside both boxes) from arrays over box `from` into arrays over box `to` (src[a] to
- * dst[a]: the same per-cell state), all in local order: one copy per x-row, or per z-plane of `part` where its rows run
- * on in both arrays (it spans both boxes along x).
- */
-function copyPart(src: readonly Float32Array[], from: Box, dst: readonly Float32Array[], to: Box, part: Box): void {
-  const n = part.hi[0] - part.lo[0];
-  const rowsRunOn = n === from.hi[0] - from.lo[0] && n === to.hi[0] - to.lo[0];
-  const [y0, y1] = rowsRunOn ? [part.lo[1], part.lo[1] + 1] : [part.lo[1], part.hi[1]];
-  const length = rowsRunOn ? n * (part.hi[1] - part.lo[1]) : n;
-  for (let z = part.lo[2]; z < part.hi[2]; z++) {
-    for (let y = y0; y < y1; y++) {
-      const i = localIndex(from, part.lo[0], y, z);
-      const j = localIndex(to, part.lo[0], y, z);
-      for (let a = 0; a < src.length; a++) dst[a].set(src[a].subarray(i, i + length), j);
-    }
-  }
-}
-
-/**
- * The collision state (sigma c_r)_max and remainders over the new subdomains, from the same over the old ones (states[r]
- * over from[r]): every new cell copied from its old owner where the boxes overlap, with no array over the whole grid.
- */
-function moveCellState(from: readonly Subdomain[], states: readonly CellState[], to: readonly Subdomain[]): { sigmaCrMax: Float32Array[]; remainder: Float32Array[] } {
-  const sigmaCrMax = to.map((s) => new Float32Array(s.nLocal));
-  const remainder = to.map((s) => new Float32Array(s.nLocal));
-  to.forEach((s, d) => from.forEach((f, r) => {
-    const part = intersectBoxes(f.box, s.box);
-    if (part) copyPart([states[r].sigmaCrMax, states[r].remainder], f.box, [sigmaCrMax[d], remainder[d]], s.box, part);
-  }));
-  return { sigmaCrMax, remainder };
-}
-
 /** Particles (weights) whose cells change owner between two decompositions of the same grid (box intersections, no per-cell work). */
 export function movedWeight(from: Decomposition, to: Decomposition, weights: Weights): number {
   let moved = 0;
@@ -185,6 +151,14 @@ export function movedWeight(from: Decomposition, to: Decomposition, weights: Wei
     moved += boxWeight(from.grid, weights, box) - (kept ? boxWeight(from.grid, weights, kept) : 0);
   });
   return moved;
+}
+
+/** The particles (weights) rank r sends rank d when the grid goes from split `from` to `to`: sendsTo[r][d] (0 on the diagonal). */
+function pairSends(from: Decomposition, to: Decomposition, weights: Weights): number[][] {
+  return from.boxes.map((box, r) => to.boxes.map((dest, d) => {
+    const both = r === d ? null : intersectBoxes(box, dest);
+    return both ? boxWeight(from.grid, weights, both) : 0;
+  }));
 }
 
 /** A candidate split with the slowest rank's load it gives and the particles it moves. */
@@ -329,8 +303,10 @@ export class Rebalancer {
     // the split in force re-cut on the blocks (its structure read from its own boxes), and the split from scratch
     const candidates = weigh([recut(this.current, loads, cg.grid), rebalance(nearest, loads)], nearest, loads, summed,
       (split) => JSON.stringify(split.boxes.map((b) => fineBoxOf(b, cg))) !== current);
-    if (!bestCandidate(candidates, Math.max(...before), this.left(step), cost)) return this.keep();
-    return prices === undefined ? { step, un, cost } : { step, un, cost, prices };
+    const best = bestCandidate(candidates, Math.max(...before), this.left(step), cost);
+    if (!best) return this.keep();
+    const sendsTo = pairSends(nearest, best.split, summed);
+    return prices === undefined ? { step, un, cost, sendsTo } : { step, un, cost, prices, sendsTo };
   }
 
   /** Steps left after `step` (what a new split can still save over). */
@@ -341,13 +317,12 @@ export class Rebalancer {
   /**
    * The second round, after a proposal: the split in force re-cut and the run's method from scratch split the grid
    * weighted by every cell's count (states[r]: rank r's cells), and of those that change the layout and pay with the
-   * exact particles they move, the one that saves the most is taken (bestCandidate); each rank then gets the
-   * (sigma c_r)_max and remainders of its new cells.
+   * exact particles they move, the one that saves the most is taken (bestCandidate); the ranks then hand each other the
+   * collision state of the cells that change hands (cell-handover.ts).
    */
   commit(proposal: RebalanceProposal, states: CellState[]): RebalanceDecision | null {
     const { step, un, cost, prices } = proposal;
     const grid = this.current.grid;
-    const subs = this.current.boxes.map((_, r) => subdomainOf(this.current, r));
     // box sums in O(1) from here on: the split, the loads before and after, the particles that move (summed from the
     // ranks' own counts, with no array over the whole grid)
     const counts = { boxes: this.current.boxes, weights: states.map((s) => s.counts) };
@@ -365,10 +340,7 @@ export class Rebalancer {
     const after = next.boxes.map((b) => boxWeight(grid, loads, b));
     const particlesBefore = this.current.boxes.map((b) => boxWeight(grid, summed, b));
     this.backoff = 1;
-    const sendsTo = this.current.boxes.map((from, r) => next.boxes.map((to, d) => {
-      const both = r === d ? null : intersectBoxes(from, to);
-      return both ? boxWeight(grid, summed, both) : 0;
-    }));
+    const sendsTo = pairSends(this.current, next, summed);
     const maxSend = Math.max(0, ...sendsTo.flat());
     this.current = next;
     const unAfter = loadNonUniformity(after);
@@ -377,8 +349,6 @@ export class Rebalancer {
     return {
       decomposition: next,
       subdomains,
-      // the collision state of the cells follows them, old rank to new (gathered only for a split that is taken)
-      ...moveCellState(subs, states, subdomains),
       largest: Math.max(...particlesBefore),
       moved,
       maxSend,

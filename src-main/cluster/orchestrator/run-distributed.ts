@@ -353,6 +353,17 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     peerFolder = await peerFolderFor(o, ranks.map((r) => r.hostname));
     await channel.configureAll(payload as unknown, { peerFolder: peerFolder?.path });
     configured = true;
+    // while the ranks set up (seconds: buffers, pipelines), the orchestrator rehearses a re-split decision, so that the
+    // first check does not run cold (decision-warm-up.ts); a resumed run's ranks read checkpoints meanwhile too
+    if (balance) {
+      setImmediate(() => {
+        try {
+          balance.rehearse();
+        } catch (e) {
+          o.onWarning?.(`the rehearsal of a re-split decision failed (${(e as Error).message}); the run goes on, its first check may take longer`);
+        }
+      });
+    }
     await guarded(channel.collect('ready', ranks.map((r) => r.rank), 600_000), group.outcome);
     const done = await guarded(channel.collect('done', ranks.map((r) => r.rank)), group.outcome);
     assembler.doneArrived();

@@ -65,13 +65,13 @@ export const batchSchema = z.object({
 
 /**
  * rank -> orchestrator (rebalancing runs, when a go asks for it): for cellState 'coarse' one frame, its particle counts
- * and the sums of their squares over the blocks of the coarse grid (u32, the whole coarse grid, packCoarseSums); for 'full' three, the per-cell counts (u32),
- * (sigma c_r)_max and remainders (f32) of its local cells.
+ * and the sums of their squares over the blocks of the coarse grid (u32, the whole coarse grid, packCoarseSums); for 'full' one, the per-cell counts (u32)
+ * of its local cells (their collision state the ranks hand each other after a re-split: cell-handover.ts).
  */
 export const cellStateSchema = z.object({ type: z.literal('cell-state'), rank, index: count, frameBytes: z.array(count) });
 
 /** orchestrator -> rank (rebalancing runs): go on after batch `index`, first moving to a new decomposition when one is given
- * (frames: the (sigma c_r)_max and remainders of the rank's new local cells, f32). */
+ * (no frames). */
 export const goSchema = z.object({
   type: z.literal('go'), index: count, decomposition: z.json().nullable(), frameBytes: z.array(count),
   // first send this submit's cell state (cell-state): the counts per block of `block` cells a side ('coarse'), or every
@@ -90,6 +90,10 @@ export const goSchema = z.object({
   // was made from), so that it readies its staging and peer links while its GPU sorts out the leavers
   relayoutSendsTo: z.array(count).optional(),
   relayoutReceivesFrom: z.array(count).optional(),
+  // with cellState 'full': the same estimated from the blocks' split (the exact split is made from the cells sent), so
+  // that the rank readies its staging and peer links while the orchestrator decides
+  expectedSendsTo: z.array(count).optional(),
+  expectedReceivesFrom: z.array(count).optional(),
 });
 
 /**

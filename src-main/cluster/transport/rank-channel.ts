@@ -162,9 +162,9 @@ export class RankChannel {
     return this.peers.receive(options.step, options.from, options.timeoutMs ?? Infinity);
   }
 
-  /** Readies the peer links for one big exchange known ahead (bytes to and from each peer; PeerLinks.prepare). */
-  preparePeers(sendBytes: ReadonlyMap<number, number>, receiveBytes: ReadonlyMap<number, number>): void {
-    this.peers.prepare(sendBytes, receiveBytes);
+  /** Readies the peer links for one big exchange known ahead (bytes to and from each peer, `ahead` messages after the next; PeerLinks.prepare). */
+  preparePeers(sendBytes: ReadonlyMap<number, number>, receiveBytes: ReadonlyMap<number, number>, ahead = 0): void {
+    this.peers.prepare(sendBytes, receiveBytes, ahead);
   }
 
   /** Calls `watch` with every peer message as it arrives (before receiveFromPeers hands it out); null stops it. */
