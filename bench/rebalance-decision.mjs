@@ -60,7 +60,7 @@ for (let rep = 0; rep < repeats; rep++) {
   const t6 = performance.now();
   if (decision) moveCollisionState(current.boxes, states, decision.decomposition.boxes);
   const t7 = performance.now();
-  console.log(`rep ${rep}: coarse counts (4 ranks' share, done on the ranks) ${(t1 - t0).toFixed(1)} ms, propose ${(t2 - t1).toFixed(1)} ms, commit ${(t3 - t2).toFixed(1)} ms; ${decision ? `moved ${decision.moved}, UN after ${decision.unAfter.toFixed(2)} %` : 'kept'}; by time: commit ${(t5 - t4).toFixed(1)} ms${timedDecision ? '' : ' (kept)'}; collision state traded (4 ranks' share, done on the ranks) ${(t7 - t6).toFixed(1)} ms`);
+  console.log(`rep ${rep}: coarse counts (4 ranks' share, done on the ranks) ${(t1 - t0).toFixed(1)} ms, propose ${(t2 - t1).toFixed(1)} ms, commit ${(t3 - t2).toFixed(1)} ms; ${decision ? `moved ${decision.moved}, UN after ${decision.unAfter.toFixed(2)} %` : 'kept'}; by time: propose ${(t4 - t3).toFixed(1)} ms, commit ${(t5 - t4).toFixed(1)} ms${timedDecision ? '' : ' (kept)'}; collision state traded (4 ranks' share, done on the ranks) ${(t7 - t6).toFixed(1)} ms`);
 }
 
 /** A hex digest of a typed array's bytes. */

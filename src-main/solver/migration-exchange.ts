@@ -211,13 +211,25 @@ export class MigrationExchange {
    * relayout follows).
    */
   prepareHost(sendsTo: readonly number[], receivesFrom: readonly number[], ahead = 0): void {
+    for (const part of this.prepareHostParts(sendsTo, receivesFrom, ahead)) part();
+  }
+
+  /** prepareHost() in parts (the sends' staging, each peer's link, the arrivals' upload), for a caller that does them between other work. */
+  prepareHostParts(sendsTo: readonly number[], receivesFrom: readonly number[], ahead = 0): (() => void)[] {
     const { rank } = this.state.subdomain;
     const words = this.state.tables.migrantWords;
     const sends = sendsTo.reduce((sum, n, d) => sum + (d === rank ? 0 : n), 0);
     const receives = receivesFrom.reduce((sum, n, d) => sum + (d === rank ? 0 : n), 0);
-    if (sends > 0) this.segments.get(4 * words * sends);
-    this.exchanger.prepare?.(sendsTo.map((n) => 4 * words * n), receivesFrom.map((n) => 4 * words * n), ahead);
-    this.uploads.reserveNext(ARRIVALS_AT + 4 * words * receives);
+    const parts: (() => void)[] = [];
+    if (sends > 0) parts.push(() => this.segments.get(4 * words * sends));
+    // one peer's link at a time (the others' bytes 0: left alone)
+    for (let d = 0; d < sendsTo.length; d++) {
+      if (d === rank || (sendsTo[d] === 0 && receivesFrom[d] === 0)) continue;
+      const only = (list: readonly number[]) => list.map((n, p) => (p === d ? 4 * words * n : 0));
+      parts.push(() => this.exchanger.prepare?.(only(sendsTo), only(receivesFrom), ahead));
+    }
+    parts.push(() => this.uploads.reserveNext(ARRIVALS_AT + 4 * words * receives));
+    return parts;
   }
 
   /** Migrant slots per destination that fit the adapter's binding size (every destination's segment lies in one binding). */

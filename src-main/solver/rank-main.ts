@@ -157,14 +157,20 @@ async function followBalance(ch: RankChannel, sim: Simulation, k: number, layout
     await ch.send({ type: 'cell-state', index: k, frameBytes: frames.map((f) => f.byteLength) }, frames);
     mark(`check-${go.message.cellState}-sent`);
     const { expectedSendsTo: sendsTo, expectedReceivesFrom: receivesFrom } = go.message;
-    if (sendsTo && receivesFrom) {
-      // while the orchestrator decides: the relayout's staging and peer links readied for the split the blocks proposed
-      // (its first round is the second peer message on every link: the collision state's trade goes first)
-      sim.readyRelayoutFor({ sendsTo, receivesFrom }, go.message.roundBytes, 1);
-      mark('check-prepared');
+    // while the orchestrator decides: the relayout's staging and peer links readied for the split the blocks proposed
+    // (its first round is the second peer message on every link: the collision state's trade goes first), until the
+    // answer comes
+    let answered = false;
+    const readying = sendsTo && receivesFrom
+      ? sim.readyRelayoutFor({ sendsTo, receivesFrom }, go.message.roundBytes, 1, () => answered).then(() => mark('check-prepared'))
+      : null;
+    try {
+      go = await ch.receive('go', 600_000);
+    } finally {
+      answered = true;
     }
-    go = await ch.receive('go', 600_000);
     mark(`check-${go.message.cellState ?? 'decided'}-answer`);
+    await readying;
     balanceParts.checkSeconds += (performance.now() - t2) / 1000;
     if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
   }
