@@ -52,6 +52,7 @@
 #             one GPU with a rank's share; the wedge's default on N ranks, base and new
 #   resplit-ab  BUILDS="BASE": a re-split's parts, this build then each base: the wedge on N ranks, rcb --rebalance 20
 #             balancing counts (the same re-split in each), with the timeline; then by time; then the decision on the CPU
+#             (RESPLIT_OPTIONS replaces "--decomposition rcb --rebalance 20")
 #   wedge-ab  BUILDS="BASE": the wedge's default and the box sampled every step on N ranks, this build then the base
 #   prefault-ab  the box sampled every step on N ranks, end-of-run memory prefaulted or not (DSMC_PREFAULT=0), twice
 #   end-of-run  the end of a sampled run on the CPU (bench/end-of-run-fields.mjs): fresh memory against prefaulted arenas
@@ -347,13 +348,14 @@ for part in "$@"; do
       for b in new $BUILDS; do
         bin=bin/dsmc.js; [ "$b" = new ] || bin="bin-$b/dsmc.js"
         rm -rf "$out/rtimeline"; mkdir -p "$out/rtimeline"
-        run "wedge-$n-rcb-20-particles-$b" env DSMC_BALANCE_BY=particles DSMC_TIMELINE_DIR="$out/rtimeline" node "$bin" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --decomposition rcb --rebalance 20
+        # RESPLIT_OPTIONS: the decomposition and threshold (default rcb --rebalance 20)
+        run "wedge-$n-rcb-20-particles-$b" env DSMC_BALANCE_BY=particles DSMC_TIMELINE_DIR="$out/rtimeline" node "$bin" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" ${RESPLIT_OPTIONS:---decomposition rcb --rebalance 20}
         for f in "$out"/rtimeline/rank-*.jsonl; do
           node -e "const fs=require('fs');const ls=fs.readFileSync('$f','utf8').trim().split('\n');const keep=ls.filter((l)=>{const j=JSON.parse(l);return Object.keys(j).some((k)=>k.startsWith('check')||k.startsWith('relayout')||k.startsWith('cell-state'))});fs.writeFileSync('$out/runs/resplit-$b-rtimeline-'+require('path').basename('$f'),keep.join('\n')+'\n')"
         done
         node -e "const s=JSON.parse(require('fs').readFileSync('$out/runs/wedge-$n-rcb-20-particles-$b.json','utf8').trim().split('\n').pop()); console.log('$b', JSON.stringify(s.balance))"
       done
-      run "wedge-$n-rcb-20-time-new" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --decomposition rcb --rebalance 20
+      run "wedge-$n-rcb-20-time-new" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" ${RESPLIT_OPTIONS:---decomposition rcb --rebalance 20}
       node -e "const s=JSON.parse(require('fs').readFileSync('$out/runs/wedge-$n-rcb-20-time-new.json','utf8').trim().split('\n').pop()); console.log('by time', JSON.stringify(s.balance))"
       node bench/rebalance-decision.mjs 4 | head -6
       ;;
