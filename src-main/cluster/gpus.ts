@@ -65,7 +65,8 @@ export function pinEnvironment(pci: string): Record<string, string> {
 
 /**
  * Assigns ranks to GPUs: `requested` lists GPU indices of the discovered list (or PCI addresses); without it
- * rank r gets GPU r when there are enough GPUs with PCI addresses. Where pinning is impossible, every rank
+ * rank r gets GPU r when there are enough GPUs with PCI addresses, and with more ranks than two or more such GPUs the
+ * ranks are spread over them in contiguous groups (`warnings` says how). Where pinning is impossible, every rank
  * shares the default adapter and `warnings` says so (the way tests run many ranks on lavapipe).
  */
 export function assignGpus(ranks: number, gpus: GpuInfo[], requested?: string[]): { ranks: RankGpu[]; warnings: string[] } {
@@ -86,6 +87,12 @@ export function assignGpus(ranks: number, gpus: GpuInfo[], requested?: string[])
     });
   } else if (pinnable.length >= ranks && ranks > 1) {
     chosen = pinnable.slice(0, ranks);
+  } else if (ranks > 1 && pinnable.length >= 2) {
+    // more ranks than GPUs: neighbouring ranks share a GPU, every GPU takes about as many (all on the default adapter
+    // left the others idle: 4 ranks on 2 H200s ran at one GPU's speed, docs/PERFORMANCE.md)
+    chosen = Array.from({ length: ranks }, (_, r) => pinnable[Math.floor((r * pinnable.length) / ranks)]);
+    const share = pinnable.map((g) => `${chosen!.filter((c) => c === g).length} on ${g.pci}`).join(', ');
+    warnings.push(`${ranks} ranks but ${pinnable.length} pinnable GPUs: ranks share GPUs (${share}); pass --gpus to choose`);
   } else if (ranks > 1) {
     warnings.push(pinnable.length === 0
       ? `no GPU with a PCI address is listed (${gpus.length ? gpus.map((g) => g.name).join(', ') : 'the device-select layer is not installed'}), so the ${ranks} ranks cannot be pinned: they share the default adapter`

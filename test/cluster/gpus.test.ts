@@ -41,7 +41,16 @@ describe('assigning ranks to GPUs', () => {
     const a = assignGpus(4, parseDeviceList(LAVAPIPE_LIST));
     expect(a.warnings[0]).toMatch(/cannot be pinned: they share the default adapter/);
     expect(a.ranks.every((r) => !r.pinned && r.label === 'default')).toBe(true);
-    expect(assignGpus(4, h200).warnings[0]).toMatch(/4 ranks but 2 pinnable GPUs/);
+  });
+
+  it('spreads more ranks than GPUs over the GPUs in contiguous groups, saying so', () => {
+    const four = assignGpus(4, h200);
+    expect(four.ranks.map((r) => r.label)).toEqual(['0000:00:06.0', '0000:00:06.0', '0000:00:07.0', '0000:00:07.0']);
+    expect(four.ranks.every((r) => r.pinned)).toBe(true);
+    expect(four.ranks[3].env).toEqual(pinEnvironment('0000:00:07.0'));
+    expect(four.warnings[0]).toMatch(/4 ranks but 2 pinnable GPUs: ranks share GPUs \(2 on 0000:00:06.0, 2 on 0000:00:07.0\); pass --gpus to choose/);
+    // an odd count: as even as it goes
+    expect(assignGpus(5, h200).ranks.map((r) => r.label)).toEqual(['0000:00:06.0', '0000:00:06.0', '0000:00:06.0', '0000:00:07.0', '0000:00:07.0']);
   });
 
   it('takes --gpus by index or PCI address and refuses what does not exist', () => {
