@@ -925,7 +925,7 @@ export class Simulation {
   }
 
   /**
-   * Before a re-split is decided: readies the relayout's host staging and peer links (MigrationExchange.prepareHost) for
+   * Before a re-split is decided: readies the relayout's host staging and peer links (MigrationExchange.prepareHostParts) for
    * the traffic the orchestrator expects from its blocks' split, RELAYOUT_ESTIMATE_MARGIN over it, capped at a round,
    * while the orchestrator decides (each rank's took 100-150 ms inside the relayout, docs/PERFORMANCE.md); the relayout
    * then only tops up what the exact split needs beyond it. `messagesFirst`: peer messages on every link before the

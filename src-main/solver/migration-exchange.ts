@@ -201,20 +201,15 @@ export class MigrationExchange {
    * upload of the arrivals (the ring's next buffer only) and the GPU's arrival buffer. The caller binds the phases afterwards.
    */
   prepare(sendsTo: readonly number[], receivesFrom: readonly number[]): void {
-    this.prepareHost(sendsTo, receivesFrom);
+    for (const part of this.prepareHostParts(sendsTo, receivesFrom)) part();
     this.state.ensureArrivals(receivesFrom.reduce((sum, n, d) => sum + (d === this.state.subdomain.rank ? 0 : n), 0));
   }
 
   /**
-   * prepare()'s host memory only (the sends' staging, the links `ahead` messages on, the arrivals' upload), no GPU
-   * buffer: what a relayout that may follow can have ready before it is decided (nothing needs binding again; kept if no
-   * relayout follows).
+   * prepare()'s host memory only, in parts (the sends' staging, each peer's link `ahead` messages on, the arrivals'
+   * upload), no GPU buffer: what a relayout that may follow can have ready before it is decided, between other work
+   * (nothing needs binding again; kept if no relayout follows).
    */
-  prepareHost(sendsTo: readonly number[], receivesFrom: readonly number[], ahead = 0): void {
-    for (const part of this.prepareHostParts(sendsTo, receivesFrom, ahead)) part();
-  }
-
-  /** prepareHost() in parts (the sends' staging, each peer's link, the arrivals' upload), for a caller that does them between other work. */
   prepareHostParts(sendsTo: readonly number[], receivesFrom: readonly number[], ahead = 0): (() => void)[] {
     const { rank } = this.state.subdomain;
     const words = this.state.tables.migrantWords;

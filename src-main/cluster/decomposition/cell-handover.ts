@@ -1,9 +1,9 @@
 // The per-cell collision state ((sigma c_r)_max and NTC remainders) follows its cells when the grid is re-split: each
 // rank packs the cells it gives every other rank (its old box's overlap with their new boxes) and assembles its new
 // box's state from the cells it keeps and the parts it gets. The ranks trade the parts with each other
-// (solver/cell-state-handover.ts), not through the orchestrator (which gathered and sent back every cell's state
+// (solver/cell-state-trade.ts), not through the orchestrator (which gathered and sent back every cell's state
 // before: 77 MB in and 51 MB out for the wedge's 6.4M cells). All arrays are in local order (x fastest within a box).
-import { intersectBoxes } from './box.js';
+import { boxCells, boxExtent, cellId, intersectBoxes } from './box.js';
 import type { Box } from './types.js';
 
 /** A rank's collision state over its box's cells, local order. */
@@ -14,12 +14,7 @@ export interface CollisionState {
 
 /** Index of cell (x, y, z) in an array over a box's cells (local order: x fastest within the box). */
 function localIndex(box: Box, x: number, y: number, z: number): number {
-  return (x - box.lo[0]) + (box.hi[0] - box.lo[0]) * ((y - box.lo[1]) + (box.hi[1] - box.lo[1]) * (z - box.lo[2]));
-}
-
-/** Cells of a box. */
-function cellsOf(box: Box): number {
-  return (box.hi[0] - box.lo[0]) * (box.hi[1] - box.lo[1]) * (box.hi[2] - box.lo[2]);
+  return cellId(boxExtent(box), x - box.lo[0], y - box.lo[1], z - box.lo[2]);
 }
 
 /**
@@ -48,7 +43,7 @@ export function handoverParts(state: CollisionState, oldBox: Box, newBoxes: read
   return newBoxes.map((box, d) => {
     const part = d === self ? null : intersectBoxes(oldBox, box);
     if (!part) return new Float32Array(0);
-    const n = cellsOf(part);
+    const n = boxCells(part);
     const out = new Float32Array(2 * n);
     copyPart(state.sigmaCrMax, oldBox, out, part, part);
     copyPart(state.remainder, oldBox, out, part, part, n);
@@ -61,11 +56,11 @@ export function handoverParts(state: CollisionState, oldBox: Box, newBoxes: read
  * rank r's overlap from received[r] (handoverParts of r); throws when a part holds other than its overlap's cells.
  */
 export function assembleCollisionState(newBox: Box, self: number, oldBoxes: readonly Box[], own: CollisionState, received: readonly Float32Array[]): CollisionState {
-  const n = cellsOf(newBox);
+  const n = boxCells(newBox);
   const next: CollisionState = { sigmaCrMax: new Float32Array(n), remainder: new Float32Array(n) };
   oldBoxes.forEach((oldBox, r) => {
     const part = intersectBoxes(oldBox, newBox);
-    const cells = part ? cellsOf(part) : 0;
+    const cells = part ? boxCells(part) : 0;
     if (r === self) {
       if (!part) return;
       copyPart(own.sigmaCrMax, oldBox, next.sigmaCrMax, newBox, part);

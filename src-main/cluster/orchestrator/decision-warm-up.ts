@@ -22,7 +22,7 @@ export interface Rehearsal {
   seconds: number;
 }
 
-/** Every rank's made-up cell state over split `d` (local order: x fastest within its box). */
+/** Every rank's made-up cell counts over split `d` (local order: x fastest within its box). */
 function madeUpStates(d: Decomposition): CellState[] {
   const quarter = Math.max(1, Math.floor(d.grid[0] / 4));
   return d.boxes.map((box, r) => {
@@ -30,7 +30,7 @@ function madeUpStates(d: Decomposition): CellState[] {
     const counts = new Uint32Array(n);
     const bx = box.hi[0] - box.lo[0];
     for (let l = 0; l < n; l++) counts[l] = box.lo[0] + (l % bx) < quarter ? PILED : SPREAD;
-    return { counts, sigmaCrMax: new Float32Array(n).fill(1e-16), remainder: new Float32Array(n) };
+    return { counts };
   });
 }
 

@@ -165,14 +165,15 @@ export class PeerLinks {
    * sendBytes[p] and the landing buffer of each peer's next message receiveBytes[p], their pages taken now. Only where
    * that message will go through a file (a link without files, or whose slot is not yet released, is left alone);
    * a failed prefault turns nothing off (the send decides). `ahead`: the big exchange is that many messages after the
-   * next one (1: one small message goes first), whose slots are readied instead; a slot whose message the peer has not
-   * released yet is only grown past its end (zeros after what it holds: the peer reads no further than the message).
+   * next one (1: one small message goes first), whose slots are readied instead. The same unreleased messages as for the
+   * next one leave a link alone; a slot whose message the peer has not released yet is only grown past its end (zeros
+   * after what it holds: the peer reads no further than the message).
    */
   prepare(sendBytes: ReadonlyMap<number, number>, receiveBytes: ReadonlyMap<number, number>, ahead = 0): void {
     if (this.folder === null) return;
     for (const [to, bytes] of sendBytes) {
       const state = this.link(to);
-      if (bytes === 0 || state.filesFailed || state.sent + ahead - state.acked > PEER_FILE_SLOTS - 1 + ahead) continue;
+      if (bytes === 0 || state.filesFailed || state.sent - state.acked > PEER_FILE_SLOTS - 1) continue;
       state.files ??= new OutgoingFiles(this.folder, this.rank, to);
       try {
         state.files.prefault((state.sent + ahead) % PEER_FILE_SLOTS, bytes);
