@@ -50,6 +50,12 @@
 #   diag      BUILDS="BASE NEW DIAG": the box on N ranks (--detail) with each, the diagnostic one (5c7cac2, which has the
 #             knob) with DSMC_DIAG_PLAIN_ORDER=1;
 #             one GPU with a rank's share; the wedge's default on N ranks, base and new
+#   rank-vs-share  the box on one GPU and one GPU with a rank's share (--detail), on N ranks with --detail (twice),
+#             untimed on 1 and N ranks, and the N-rank timeline: where a rank's step goes beyond one GPU's share
+#   rank-work  BUILDS="BASE": the box on N ranks, new and base interleaved (twice), the new build's timeline; the box
+#             sampled every step and the wedge's default on one GPU and N ranks with --detail
+#   wedge-rank-ab  BUILDS="BASE": the wedge's default on one GPU and on N ranks, this build and the base, plain and
+#             --detail, interleaved; the box on N ranks, new and base, twice
 #   resplit-ab  BUILDS="BASE": a re-split's parts, this build then each base: the wedge on N ranks, rcb --rebalance 20
 #             balancing counts (the same re-split in each), with the timeline; then by time; then the decision on the CPU
 #             (RESPLIT_OPTIONS replaces "--decomposition rcb --rebalance 20")
@@ -510,6 +516,55 @@ for part in "$@"; do
       wait
       for j in $(seq 0 $((k - 1))); do line "$out/runs/share-1-together-$j.json" "share-1-together-$j"; done
       run "box-$n-detail" "${box[@]}" --ranks "$n" --detail
+      ;;
+    rank-vs-share)
+      # a rank's own work against one GPU's: the box on one GPU and one GPU with a rank's share (--detail), the box on N
+      # ranks with --detail twice, untimed on 1 and N ranks (what the timestamps cost), then the N-rank timeline
+      run box-1-detail "${box[@]}" --detail
+      run share-1-detail "${share[@]}" --detail
+      run "box-$n-detail-1" "${box[@]}" --ranks "$n" --detail
+      run "box-$n-detail-2" "${box[@]}" --ranks "$n" --detail
+      run box-1-untimed "${box[@]}" --timing off
+      run "box-$n-untimed" "${box[@]}" --ranks "$n" --timing off
+      rm -rf "$out/timeline"; mkdir -p "$out/timeline"
+      run "box-$n-timeline" env DSMC_TIMELINE_DIR="$out/timeline" "${box[@]}" --ranks "$n"
+      node bench/timeline-report.mjs "$out/timeline" > "$out/runs/timeline-report.txt" 2>&1; head -60 "$out/runs/timeline-report.txt"
+      cp "$out"/timeline/rank-*.jsonl "$out/runs/" 2>/dev/null
+      ;;
+    rank-work)
+      # BUILDS="BASE": the box on N ranks, this build then the base, twice each, interleaved, and this build's timeline
+      # (the batch ends); then where a sampled and a body case lose on N ranks against one GPU, by stage: the box
+      # sampled every step and the wedge's default (1500 steps sampled from 1000), on one GPU and N ranks, --detail
+      unpack_builds
+      for k in 1 2; do
+        run "box-$n-new-$k" "${box[@]}" --ranks "$n"
+        for rev in $BUILDS; do run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"; done
+      done
+      rm -rf "$out/timeline"; mkdir -p "$out/timeline"
+      run "box-$n-timeline" env DSMC_TIMELINE_DIR="$out/timeline" "${box[@]}" --ranks "$n"
+      node bench/timeline-report.mjs "$out/timeline" > "$out/runs/timeline-report.txt" 2>&1; grep -E "^rank|step period|slowest|share of the loop" "$out/runs/timeline-report.txt"
+      cp "$out"/timeline/rank-*.jsonl "$out/runs/" 2>/dev/null
+      run box-1-sampled-detail "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --detail
+      run "box-$n-sampled-detail" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n" --detail
+      run wedge-1-detail node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --detail
+      run "wedge-$n-detail" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --detail
+      ;;
+    wedge-rank-ab)
+      # BUILDS="BASE": the wedge's default (1500 steps sampled from 1000) on one GPU, then on N ranks with this build and
+      # the base, plain and with --detail (each rank's stages), interleaved; the box on N ranks, new and base, twice
+      unpack_builds
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run wedge-1 "${wedge[@]}"
+      for rev in $BUILDS; do
+        run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
+        run "wedge-$n-$rev" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+        run "wedge-$n-new-detail" "${wedge[@]}" --ranks "$n" --detail
+        run "wedge-$n-$rev-detail" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --detail
+        for k in 1 2; do
+          run "box-$n-new-$k" "${box[@]}" --ranks "$n"
+          run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"
+        done
+      done
       ;;
     diag)
       # BUILDS="BASE NEW DIAG" interleaved, the box on N ranks with --detail twice each: the base, the new build, and the

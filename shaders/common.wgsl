@@ -7,6 +7,12 @@ override WG_SIZE: u32 = 256u;
 // and the in-cell order follows explicit keys (old global cell, rank in that cell) instead of the
 // buffer index, so that results do not depend on the decomposition.
 override MULTI_RANK: bool = false;
+// The global grid's cells along x and y (SimParams nx, ny) as pipeline constants: a cell's coordinates from its id
+// (coords_of_cell: a division and a remainder by each) then compile to multiplications, where a division by a
+// uniform's value costs some twenty instructions, paid per particle in the move and the sort's passes of a rank whose
+// box does not span x and y (rcb, block, a slab cut across x or y).
+override GRID_NX: u32 = 1u;
+override GRID_NY: u32 = 1u;
 // True when the case has bodies in the flow (body.wgsl): flights test the triangles of the cells they cross.
 override HAS_BODIES: bool = false;
 // True when a species of the case rotates (every vibrating species rotates too): the particles carry their internal
@@ -468,11 +474,11 @@ fn cell_id(v: vec3<u32>, p: SimParams) -> u32 {
   return v.x + p.nx * (v.y + p.ny * v.z);
 }
 
-// Cell coordinates of a global cell id.
+// Cell coordinates of a global cell id (GRID_NX and GRID_NY are p.nx and p.ny as pipeline constants).
 fn coords_of_cell(g: u32, p: SimParams) -> vec3<u32> {
-  let x = g % p.nx;
-  let t = g / p.nx;
-  return vec3<u32>(x, t % p.ny, t / p.ny);
+  let x = g % GRID_NX;
+  let t = g / GRID_NX;
+  return vec3<u32>(x, t % GRID_NY, t / GRID_NY);
 }
 
 // Local id (x fastest within this rank's box) of owned cell coordinates v.

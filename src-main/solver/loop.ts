@@ -176,7 +176,7 @@ export class Simulation {
     const device = gpu.device;
     this.cache = new PipelineCache(device, {
       WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0, HAS_ROTATION: this.tables.hasRotation ? 1 : 0, INTERNAL_WORDS: this.tables.internalWords, MIGRANT_WORDS: this.tables.migrantWords,
-      REACTIONS: this.tables.reactions ? 1 : 0,
+      REACTIONS: this.tables.reactions ? 1 : 0, GRID_NX: kase.grid.cells[0], GRID_NY: kase.grid.cells[1],
     });
     const share = cellShare(subdomain, this.tables.nCells);
     const limits = { maxBinding: Number(gpu.limits.maxStorageBufferBindingSize), maxBuffer: Number(gpu.limits.maxBufferSize) };

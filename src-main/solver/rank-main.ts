@@ -4,6 +4,7 @@
 // the orchestrator, and says done with its timings; on any error it reports it and exits non-zero. A stop and keep
 // (rank-keep-stop.ts) ends the loop after the submit every rank agreed on and says done as at a normal end.
 import { RankChannel } from '../cluster/transport/rank-channel.js';
+import { DeferredSends } from './deferred-sends.js';
 import { frameAs, handedOver } from '../cluster/transport/message-codec.js';
 import { StopRequestedError } from '../cluster/transport/errors.js';
 import { writeFieldPlanes } from '../cluster/transport/field-planes-file.js';
@@ -241,6 +242,8 @@ async function main(ch: RankChannel): Promise<boolean> {
     // live view of the app: the orchestrator asks for a plane's sums; the answer goes after the next submit
     let planeRequest: { id: number; cells: Uint32Array } | null = null;
     ch.on('plane-request', (m) => { planeRequest = { id: m.message.id, cells: Uint32Array.from(frameAs(m.frames[0], Uint32Array)) }; });
+    // batch reports sent while the next submit runs
+    const reports = new DeferredSends();
     const answerPlane = async () => {
       const req = planeRequest as { id: number; cells: Uint32Array } | null;
       if (!req || !sim.tables.sampling) return;
@@ -262,7 +265,9 @@ async function main(ch: RankChannel): Promise<boolean> {
       onBatch: async (b) => {
         if (ch.stopSignal.aborted) throw ch.stopSignal.reason;
         const k = keep.begin();
-        await ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, gpuSeconds: b.gpuSeconds, frameBytes: [] }, []);
+        // the report goes out while the next submit runs (sending it here held every rank's GPU idle for some 5 ms)
+        await reports.settled();
+        reports.later(() => ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, gpuSeconds: b.gpuSeconds, frameBytes: [] }, []));
         await answerPlane();
         if (p.rebalancePercent !== null) {
           // inside the loop clock: the time balancing costs this rank (waiting for the decision, cell counts, relayout)
@@ -275,6 +280,8 @@ async function main(ch: RankChannel): Promise<boolean> {
       },
       // the ranks close the batch-means blocks on their GPUs by the plan of the whole loop (a resumed run's too)
     }, steps, p.blockPlan ?? { from: sim.stepsDone, steps });
+    // every batch report is out before `done` (the orchestrator merges them first)
+    await reports.settled();
     if (exchangeTrace) process.stdout.write(`${traceLine(ch.rank, exchangeTrace)}\n`);
     stepTimeline?.write(ch.rank);
     const gpuBytes = bufferPlan(sim.tables, sim.state.capacity, subdomain.nLocal, subdomain.worldSize).reduce((s, x) => s + x.bytes, 0);

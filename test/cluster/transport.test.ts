@@ -5,7 +5,7 @@ import * as zmq from 'zeromq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseTransportSpec } from '../../src-main/cluster/transport/endpoints.js';
 import { MessageValidationError, StopRequestedError, TransportTimeoutError } from '../../src-main/cluster/transport/errors.js';
-import { decodeMessage, encodeMessage, frameAs, handedOver } from '../../src-main/cluster/transport/message-codec.js';
+import { UNCHECKED_OUTGOING, decodeMessage, encodeMessage, frameAs, handedOver } from '../../src-main/cluster/transport/message-codec.js';
 import { RANK_TO_ORCHESTRATOR } from '../../src-main/cluster/transport/messages.js';
 import { OrchestratorChannel } from '../../src-main/cluster/transport/orchestrator-channel.js';
 import { RankChannel } from '../../src-main/cluster/transport/rank-channel.js';
@@ -97,6 +97,21 @@ describe('message validation', () => {
     expect(seen.map((e) => e.message.split(':')[0])).toEqual([
       "invalid message from a peer with routing id 'intruder'", 'invalid message from rank 3',
     ]);
+  });
+
+  it('a batch goes out unchecked by its rank (UNCHECKED_OUTGOING) and is still validated by the orchestrator', async () => {
+    expect(UNCHECKED_OUTGOING.has('batch')).toBe(true);
+    const bad = { type: 'batch', rank: 0, index: 0, steps: [{ step: 1, particlesBefore: -1 }], passes: 0, particles: 5, frameBytes: [] };
+    expect(() => encodeMessage(bad as never)).toThrow(/field 'steps.0.particlesBefore'/);
+    expect(() => encodeMessage(bad as never, [], 'rank 0', false)).not.toThrow();
+    const { orchestrator, ranks } = await world(1);
+    await ranks[0].send(bad as never);
+    const error = await orchestrator.receive({ type: 'batch', timeoutMs: 5000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MessageValidationError);
+    expect(error).toMatchObject({ sender: 'rank 0', kind: 'batch', field: 'steps.0.particlesBefore' });
+    const good = { type: 'batch', index: 1, steps: [{ step: 2, particlesBefore: 5, injected: 0, particlesAfter: 5, collisions: 1, candidates: 2 }], passes: 0, particles: 5, frameBytes: [] };
+    await ranks[0].send(good as never);
+    await expect(orchestrator.receive({ type: 'batch', timeoutMs: 5000 })).resolves.toMatchObject({ rank: 0, message: { index: 1, steps: [{ step: 2 }] } });
   });
 
   it('a migrate message whose frames do not match its header fails the exchange, naming the field', async () => {

@@ -7,7 +7,7 @@ import * as zmq from 'zeromq';
 import { StopRequestedError, TransportError, TransportTimeoutError } from './errors.js';
 import { HandlerTable } from './handler-table.js';
 import { Inbox } from './inbox.js';
-import { decodeMessage, encodeMessage, type Decoded, type Frame } from './message-codec.js';
+import { UNCHECKED_OUTGOING, decodeMessage, encodeMessage, type Decoded, type Frame } from './message-codec.js';
 import {
   ORCHESTRATOR_TO_RANK, type AdapterInfo, type ConfigureMessage, type MessageOf, type OrchestratorToRankMessage,
   type RankToOrchestratorMessage,
@@ -107,7 +107,7 @@ export class RankChannel {
   async send(message: Outgoing, frames: readonly Frame[] = []): Promise<void> {
     const full = { ...message, rank: this.rank } as RankToOrchestratorMessage;
     if (full.type === 'step-report') this.lastStep = full.step;
-    await this.sender.send(encodeMessage(full, frames, `rank ${this.rank} (outgoing)`));
+    await this.sender.send(encodeMessage(full, frames, `rank ${this.rank} (outgoing)`, !UNCHECKED_OUTGOING.has(full.type)));
   }
 
   /** Reports one step: particle count and phase times in seconds; the step also goes into later heartbeats. */
