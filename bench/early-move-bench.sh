@@ -56,6 +56,8 @@
 #             sampled every step and the wedge's default on one GPU and N ranks with --detail
 #   wedge-rank-ab  BUILDS="BASE": the wedge's default on one GPU and on N ranks, this build and the base, plain and
 #             --detail, interleaved; the box on N ranks, new and base, twice
+#   session-rows  BUILDS="BASE": the wedge's default on one GPU and N ranks, the box on one GPU and N ranks, this build
+#             and the base interleaved; the box sampled every step on one GPU and N ranks
 #   resplit-ab  BUILDS="BASE": a re-split's parts, this build then each base: the wedge on N ranks, rcb --rebalance 20
 #             balancing counts (the same re-split in each), with the timeline; then by time; then the decision on the CPU
 #             (RESPLIT_OPTIONS replaces "--decomposition rcb --rebalance 20")
@@ -565,6 +567,26 @@ for part in "$@"; do
           run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"
         done
       done
+      ;;
+    session-rows)
+      # BUILDS="BASE": the rows this session's changes move, this build against the base, interleaved: the wedge's default
+      # on one GPU and on N ranks (each build), the box on one GPU and on N ranks (twice each build), the box sampled
+      # every step on one GPU and N ranks (this build)
+      unpack_builds
+      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run wedge-1 "${wedge[@]}"
+      for rev in $BUILDS; do
+        run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
+        run "wedge-$n-$rev" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+        run box-1-new "${box[@]}"
+        run "box-1-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps"
+        for k in 1 2; do
+          run "box-$n-new-$k" "${box[@]}" --ranks "$n"
+          run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"
+        done
+      done
+      run box-1-sampled "${box[@]}" --set sampling.enabled=true --set sampling.start=0
+      run "box-$n-sampled" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
       ;;
     diag)
       # BUILDS="BASE NEW DIAG" interleaved, the box on N ranks with --detail twice each: the base, the new build, and the

@@ -3,7 +3,7 @@
 // and the host reads back only once per submit (step statistics, particle count, sampling sums). A
 // rank of a multi-rank run also stops once per step after the move to exchange migrating particles.
 import type { Case } from '../common/case-schema.js';
-import { Readback, WORKGROUP_SIZE, makeBuffer } from './gpu/buffers.js';
+import { Readback, WORKGROUP_SIZE, makeBuffer, type ReadSource, type RecordedRead } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
 import { TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
@@ -593,11 +593,12 @@ export class Simulation {
   }
 
   /** Reads the step ring and control words after a submit (and the surface sums when it sampled). */
-  private async readBack(first: number, count: number, sampled: number): Promise<{ steps: StepStats[] }> {
+  private async readBack(first: number, count: number, sampled: number, recorded: RecordedRead): Promise<{ steps: StepStats[] }> {
     const device = this.gpu.device;
     const st = this.state;
-    // one copy and one map for the step ring, the control words and (a sampled submit) the surface sums
-    const [statsBytes, ctlBytes, surfBytes] = await this.readback.readAll(this.readBackSources(sampled > 0));
+    // one copy (recorded with the submit's last steps: readBackSources) and one map for the step ring, the control
+    // words and (a sampled submit) the surface sums
+    const [statsBytes, ctlBytes, surfBytes] = await this.readback.readRecorded(recorded);
     const stats = new Uint32Array(statsBytes);
     const ctl = new Uint32Array(ctlBytes);
     if (ctl[CTL.OVERFLOW] > 0) throw new Error(overflowMessage(ctl[CTL.OVERFLOW], st.capacity, first, count));
@@ -617,9 +618,9 @@ export class Simulation {
   }
 
   /** What readBack() reads after a submit: the step ring, the control words, and the surface sums when it sampled. */
-  private readBackSources(sampled: boolean): { src: GPUBuffer; bytes: number; into?: Uint8Array<ArrayBuffer> }[] {
+  private readBackSources(sampled: boolean): ReadSource[] {
     const st = this.state;
-    const sources: { src: GPUBuffer; bytes: number; into?: Uint8Array<ArrayBuffer> }[] = [{ src: st.stats, bytes: st.stats.size }, { src: st.ctl, bytes: 4 * CTL.WORDS }];
+    const sources: ReadSource[] = [{ src: st.stats, bytes: st.stats.size }, { src: st.ctl, bytes: 4 * CTL.WORDS }];
     if (sampled) {
       // into a host array kept from read to read (a body case's sums are megabytes)
       if (this.surfaceWords?.byteLength !== st.surfSums.size) this.surfaceWords = new Uint8Array(st.surfSums.size);
@@ -1033,6 +1034,8 @@ export class Simulation {
       }
       const tSubmit = performance.now();
       const timesBefore = passes > 0 && this.sampleChoice.measuring ? copyTotals(rec.totals()) : null;
+      // the read-back's copies go in the batch's last command buffer: once the GPU is done, the read is one map
+      const reading = this.readback.recordAll(rec.encoder, this.readBackSources(passes > 0));
       await rec.submit();
       // the batch's end in the timeline (between its last step and the next: key 2 s + 1)
       const boundary = 2 * (this.step + batch) + 1;
@@ -1041,7 +1044,7 @@ export class Simulation {
       throwIfGpuError(this.gpu);
       if (timesBefore) this.sampleChoice.record(this.submitKernel, timesBefore, rec.totals());
       const tRead = performance.now();
-      const got = await this.readBack(this.step + 1, batch, passes);
+      const got = await this.readBack(this.step + 1, batch, passes, reading);
       stepTimeline?.mark(boundary, 'batch-read');
       host.encodeSeconds += (tSubmit - tEncode) / 1000;
       host.waitSeconds += (tRead - tSubmit) / 1000;

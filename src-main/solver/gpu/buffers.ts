@@ -34,6 +34,21 @@ export async function readBuffer(device: GPUDevice, src: GPUBuffer, bytes: numbe
 /** Released staging buffers a Readback keeps for reuse. */
 const MAX_SPARE_STAGING = 8;
 
+/** One source of Readback.readAll: bytes [0, bytes) of src, into a host array the caller keeps when given. */
+export interface ReadSource {
+  src: GPUBuffer;
+  bytes: number;
+  into?: Uint8Array<ArrayBuffer>;
+}
+
+/** Copies Readback.recordAll recorded into its staging buffer, for readRecorded. */
+export interface RecordedRead {
+  readonly staging: GPUBuffer;
+  readonly sources: readonly ReadSource[];
+  readonly sizes: readonly number[];
+  readonly total: number;
+}
+
 /**
  * Read-backs that repeat every submit (step statistics, control words, sampling sums, reduction
  * partials): one MAP_READ staging buffer per source, kept and grown as needed instead of created
@@ -85,17 +100,32 @@ export class Readback {
    * the source's `into` (bytes long) filled, which the caller keeps from read to read (megabytes of surface sums a
    * sampled submit on a body case: new arrays of that size every submit made the ranks' major garbage collections).
    */
-  async readAll(sources: readonly { src: GPUBuffer; bytes: number; into?: Uint8Array<ArrayBuffer> }[]): Promise<ArrayBuffer[]> {
+  async readAll(sources: readonly ReadSource[]): Promise<ArrayBuffer[]> {
+    const enc = this.device.createCommandEncoder({ label: 'readback:combined' });
+    const recorded = this.recordAll(enc, sources);
+    this.device.queue.submit([enc.finish()]);
+    return this.readRecorded(recorded);
+  }
+
+  /**
+   * readAll's copies recorded at the end of `enc`, a command buffer the caller submits (the last of a submit's steps):
+   * readRecorded then only maps, with no round trip of its own to the GPU once that work is done.
+   */
+  recordAll(enc: GPUCommandEncoder, sources: readonly ReadSource[]): RecordedRead {
     const sizes = sources.map((x) => Math.max(4, Math.ceil(x.bytes / 4) * 4));
     const total = sizes.reduce((a, b) => a + b, 0);
     const staging = this.combinedOf(total);
-    const enc = this.device.createCommandEncoder({ label: 'readback:combined' });
     let at = 0;
     sources.forEach((x, k) => {
       enc.copyBufferToBuffer(x.src, 0, staging, at, sizes[k]);
       at += sizes[k];
     });
-    this.device.queue.submit([enc.finish()]);
+    return { staging, sources, sizes, total };
+  }
+
+  /** The host copies of a read recordAll recorded (its command buffer submitted), as readAll returns them. */
+  async readRecorded(read: RecordedRead): Promise<ArrayBuffer[]> {
+    const { staging, sources, sizes, total } = read;
     await staging.mapAsync(0x0001, 0, total);
     try {
       const range = staging.getMappedRange(0, total);
