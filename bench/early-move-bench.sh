@@ -58,6 +58,10 @@
 #             --detail, interleaved; the box on N ranks, new and base, twice
 #   session-rows  BUILDS="BASE": the wedge's default on one GPU and N ranks, the box on one GPU and N ranks, this build
 #             and the base interleaved; the box sampled every step on one GPU and N ranks
+#   weak-timeline  BUILDS="BASE": the weak row (31.5M a GPU) on one GPU and N ranks, this build and the base, and the
+#             N-rank timeline
+#   weak-ab   BUILDS="BASE": the weak row's N-rank run, this build and the base, interleaved, three times
+#   weak-poll  the weak row's N-rank run with the GPU poll pause at 0, 10, 50 and 200 µs, twice
 #   resplit-ab  BUILDS="BASE": a re-split's parts, this build then each base: the wedge on N ranks, rcb --rebalance 20
 #             balancing counts (the same re-split in each), with the timeline; then by time; then the decision on the CPU
 #             (RESPLIT_OPTIONS replaces "--decomposition rcb --rebalance 20")
@@ -587,6 +591,36 @@ for part in "$@"; do
       done
       run box-1-sampled "${box[@]}" --set sampling.enabled=true --set sampling.start=0
       run "box-$n-sampled" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+      ;;
+    weak-timeline)
+      # BUILDS="BASE": the weak row's runs (31.5M particles a GPU): one GPU, N ranks with this build and the base, and
+      # this build's N-rank timeline (where a short step's exchange shows)
+      unpack_builds
+      weak=(node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "grid.cells=[192,128,$((64 * n))]")
+      run weak-1 node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "grid.cells=[192,128,64]"
+      run "weak-$n-new" "${weak[@]}" --ranks "$n"
+      for rev in $BUILDS; do run "weak-$n-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --set "grid.cells=[192,128,$((64 * n))]" --ranks "$n"; done
+      rm -rf "$out/timeline"; mkdir -p "$out/timeline"
+      run "weak-$n-timeline" env DSMC_TIMELINE_DIR="$out/timeline" "${weak[@]}" --ranks "$n"
+      node bench/timeline-report.mjs "$out/timeline" > "$out/runs/timeline-report.txt" 2>&1; head -60 "$out/runs/timeline-report.txt"
+      cp "$out"/timeline/rank-*.jsonl "$out/runs/" 2>/dev/null
+      ;;
+    weak-ab)
+      # BUILDS="BASE": the weak row's N-rank run (31.5M particles a GPU), this build and the base, interleaved, 3 times
+      unpack_builds
+      for k in 1 2 3; do
+        run "weak-$n-new-$k" node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "grid.cells=[192,128,$((64 * n))]" --ranks "$n"
+        for rev in $BUILDS; do run "weak-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --set "grid.cells=[192,128,$((64 * n))]" --ranks "$n"; done
+      done
+      ;;
+    weak-poll)
+      # the weak row's N-rank run (31.5M particles a GPU, exchange-bound on an H200) with the GPU poll pause at 0, 10, 50
+      # (the default) and 200 µs, interleaved twice: does the pacing hold the peers' migrants up?
+      weak=(node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "grid.cells=[192,128,$((64 * n))]")
+      run "weak-$n-warm" "${weak[@]}" --ranks "$n"
+      for k in 1 2; do
+        for us in 0 10 50 200; do run "weak-$n-poll$us-$k" env DSMC_POLL_PAUSE_US=$us "${weak[@]}" --ranks "$n"; done
+      done
       ;;
     diag)
       # BUILDS="BASE NEW DIAG" interleaved, the box on N ranks with --detail twice each: the base, the new build, and the
