@@ -133,6 +133,15 @@ box_ab() {
   run box-2-new "${box[@]}" --ranks 2
   run box-2-base "${basebox[@]}" --ranks 2
 }
+# one run with every rank's timeline (DSMC_TIMELINE_DIR), its report printed (the first HEAD lines) and kept with the
+# ranks' events: tag, then the command
+timeline_run() {
+  local tag=$1; shift
+  rm -rf "$out/timeline"; mkdir -p "$out/timeline"
+  run "$tag" env DSMC_TIMELINE_DIR="$out/timeline" "$@"
+  node bench/timeline-report.mjs "$out/timeline" > "$out/runs/timeline-report.txt" 2>&1; head -"${HEAD:-60}" "$out/runs/timeline-report.txt"
+  cp "$out"/timeline/rank-*.jsonl "$out/runs/" 2>/dev/null
+}
 box=(node bin/dsmc.js run scaling-box --set run.steps="$steps")
 share=(node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "grid.cells=[192,128,$((256 / n))]")
 for part in "$@"; do
@@ -172,10 +181,7 @@ for part in "$@"; do
       for id in 1 2; do node bin/dsmc.js report scaling "$id" --format json --out "$out/runs/study-$id.json" > /dev/null 2>&1; done
       ;;
     timeline)
-      rm -rf "$out/timeline"; mkdir -p "$out/timeline"
-      run "box-$n-timeline" env DSMC_TIMELINE_DIR="$out/timeline" "${box[@]}" --ranks "$n"
-      node bench/timeline-report.mjs "$out/timeline" > "$out/runs/timeline-report.txt" 2>&1; head -40 "$out/runs/timeline-report.txt"
-      cp "$out"/timeline/rank-*.jsonl "$out/runs/" 2>/dev/null
+      HEAD=40 timeline_run "box-$n-timeline" "${box[@]}" --ranks "$n"
       ;;
     wedge)
       wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
@@ -532,10 +538,7 @@ for part in "$@"; do
       run "box-$n-detail-2" "${box[@]}" --ranks "$n" --detail
       run box-1-untimed "${box[@]}" --timing off
       run "box-$n-untimed" "${box[@]}" --ranks "$n" --timing off
-      rm -rf "$out/timeline"; mkdir -p "$out/timeline"
-      run "box-$n-timeline" env DSMC_TIMELINE_DIR="$out/timeline" "${box[@]}" --ranks "$n"
-      node bench/timeline-report.mjs "$out/timeline" > "$out/runs/timeline-report.txt" 2>&1; head -60 "$out/runs/timeline-report.txt"
-      cp "$out"/timeline/rank-*.jsonl "$out/runs/" 2>/dev/null
+      timeline_run "box-$n-timeline" "${box[@]}" --ranks "$n"
       ;;
     rank-work)
       # BUILDS="BASE": the box on N ranks, this build then the base, twice each, interleaved, and this build's timeline
@@ -546,51 +549,40 @@ for part in "$@"; do
         run "box-$n-new-$k" "${box[@]}" --ranks "$n"
         for rev in $BUILDS; do run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"; done
       done
-      rm -rf "$out/timeline"; mkdir -p "$out/timeline"
-      run "box-$n-timeline" env DSMC_TIMELINE_DIR="$out/timeline" "${box[@]}" --ranks "$n"
-      node bench/timeline-report.mjs "$out/timeline" > "$out/runs/timeline-report.txt" 2>&1; grep -E "^rank|step period|slowest|share of the loop" "$out/runs/timeline-report.txt"
-      cp "$out"/timeline/rank-*.jsonl "$out/runs/" 2>/dev/null
+      HEAD=0 timeline_run "box-$n-timeline" "${box[@]}" --ranks "$n"
+      grep -E "^rank|step period|slowest|share of the loop" "$out/runs/timeline-report.txt"
       run box-1-sampled-detail "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --detail
       run "box-$n-sampled-detail" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n" --detail
       run wedge-1-detail node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --detail
       run "wedge-$n-detail" node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --detail
       ;;
-    wedge-rank-ab)
-      # BUILDS="BASE": the wedge's default (1500 steps sampled from 1000) on one GPU, then on N ranks with this build and
-      # the base, plain and with --detail (each rank's stages), interleaved; the box on N ranks, new and base, twice
+    wedge-rank-ab|session-rows)
+      # BUILDS="BASE", this build against the base, interleaved. wedge-rank-ab: the wedge's default (1500 steps sampled
+      # from 1000) on one GPU, then on N ranks with each build, plain and with --detail (each rank's stages); the box on N
+      # ranks, twice each. session-rows: the wedge on one GPU and N ranks, the box on one GPU and on N ranks (twice each),
+      # then the box sampled every step on one GPU and N ranks (this build)
       unpack_builds
       wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
       run wedge-1 "${wedge[@]}"
       for rev in $BUILDS; do
         run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
         run "wedge-$n-$rev" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
-        run "wedge-$n-new-detail" "${wedge[@]}" --ranks "$n" --detail
-        run "wedge-$n-$rev-detail" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --detail
+        if [ "$part" = wedge-rank-ab ]; then
+          run "wedge-$n-new-detail" "${wedge[@]}" --ranks "$n" --detail
+          run "wedge-$n-$rev-detail" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --detail
+        else
+          run box-1-new "${box[@]}"
+          run "box-1-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps"
+        fi
         for k in 1 2; do
           run "box-$n-new-$k" "${box[@]}" --ranks "$n"
           run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"
         done
       done
-      ;;
-    session-rows)
-      # BUILDS="BASE": the rows this session's changes move, this build against the base, interleaved: the wedge's default
-      # on one GPU and on N ranks (each build), the box on one GPU and on N ranks (twice each build), the box sampled
-      # every step on one GPU and N ranks (this build)
-      unpack_builds
-      wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
-      run wedge-1 "${wedge[@]}"
-      for rev in $BUILDS; do
-        run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
-        run "wedge-$n-$rev" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
-        run box-1-new "${box[@]}"
-        run "box-1-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps"
-        for k in 1 2; do
-          run "box-$n-new-$k" "${box[@]}" --ranks "$n"
-          run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"
-        done
-      done
-      run box-1-sampled "${box[@]}" --set sampling.enabled=true --set sampling.start=0
-      run "box-$n-sampled" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+      if [ "$part" = session-rows ]; then
+        run box-1-sampled "${box[@]}" --set sampling.enabled=true --set sampling.start=0
+        run "box-$n-sampled" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+      fi
       ;;
     weak-timeline)
       # BUILDS="BASE": the weak row's runs (31.5M particles a GPU): one GPU, N ranks with this build and the base, and
@@ -600,10 +592,7 @@ for part in "$@"; do
       run weak-1 node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "grid.cells=[192,128,64]"
       run "weak-$n-new" "${weak[@]}" --ranks "$n"
       for rev in $BUILDS; do run "weak-$n-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --set "grid.cells=[192,128,$((64 * n))]" --ranks "$n"; done
-      rm -rf "$out/timeline"; mkdir -p "$out/timeline"
-      run "weak-$n-timeline" env DSMC_TIMELINE_DIR="$out/timeline" "${weak[@]}" --ranks "$n"
-      node bench/timeline-report.mjs "$out/timeline" > "$out/runs/timeline-report.txt" 2>&1; head -60 "$out/runs/timeline-report.txt"
-      cp "$out"/timeline/rank-*.jsonl "$out/runs/" 2>/dev/null
+      timeline_run "weak-$n-timeline" "${weak[@]}" --ranks "$n"
       ;;
     weak-ab)
       # BUILDS="BASE": the weak row's N-rank run (31.5M particles a GPU), this build and the base, interleaved, 3 times
