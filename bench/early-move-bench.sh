@@ -62,6 +62,7 @@
 #             N-rank timeline
 #   weak-ab   BUILDS="BASE": the weak row's N-rank run, this build and the base, interleaved, three times
 #   weak-poll  the weak row's N-rank run with the GPU poll pause at 0, 10, 50 and 200 µs, twice
+#   weak-profile  the weak row's N-rank run with each rank's CPU profile (100 µs samples) and the timeline
 #   resplit-ab  BUILDS="BASE": a re-split's parts, this build then each base: the wedge on N ranks, rcb --rebalance 20
 #             balancing counts (the same re-split in each), with the timeline; then by time; then the decision on the CPU
 #             (RESPLIT_OPTIONS replaces "--decomposition rcb --rebalance 20")
@@ -610,6 +611,15 @@ for part in "$@"; do
       for k in 1 2; do
         for us in 0 10 50 200; do run "weak-$n-poll$us-$k" env DSMC_POLL_PAUSE_US=$us "${weak[@]}" --ranks "$n"; done
       done
+      ;;
+    weak-profile)
+      # the weak row's N-rank run with every rank's CPU profile (--cpu-prof, 100 µs samples) and the timeline: what runs
+      # on a rank's main thread between a peer's migrants coming in and its exchange resuming
+      weak=(node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "grid.cells=[192,128,$((64 * n))]")
+      mkdir -p "$out/runs/profiles"; profiles=$(cd "$out/runs/profiles" && pwd)
+      HEAD=0 timeline_run "weak-$n-profile" env DSMC_RANK_NODE_ARGS="--cpu-prof --cpu-prof-interval 100 --cpu-prof-dir=$profiles" "${weak[@]}" --ranks "$n"
+      grep -E "^rank|step period|waiting|of it: the last|event-loop" "$out/runs/timeline-report.txt"
+      ls -la "$out/runs/profiles"
       ;;
     diag)
       # BUILDS="BASE NEW DIAG" interleaved, the box on N ranks with --detail twice each: the base, the new build, and the

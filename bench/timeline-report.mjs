@@ -20,18 +20,32 @@ if (files.length === 0) {
   console.error(`${dir} holds no rank-N.jsonl: did the run end (the ranks write their timelines at the end)?`);
   process.exit(2);
 }
-/** ranks[r]: Map exchange number -> events */
+/** Sequence numbers of exchanges per step (src-main/solver/exchange-sequence.ts EXCHANGES_PER_STEP). */
+const EXCHANGES_PER_STEP = 1 << 16;
+/** ranks[r]: Map timeline key (2 s for step s, 2 s + 1 between steps) -> events */
 const ranks = [];
 /** extras[r]: the rank's garbage collections and event-loop delay */
 const extras = [];
 for (const f of files) {
   const r = Number(/\d+/.exec(f)[0]);
   const lines = readFileSync(join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  ranks[r] = new Map(lines.filter((e) => e.step !== undefined).map((e) => [e.step, e]));
+  ranks[r] = new Map();
+  for (const e of lines.filter((x) => x.step !== undefined)) {
+    // the transport marks (sent, arrived-P) go under the exchange's number, EXCHANGES_PER_STEP * s for step s's
+    // migrants (exchange-sequence.ts); the step's other events under 2 s: joined here
+    const key = e.step > 0 && e.step % EXCHANGES_PER_STEP === 0 ? 2 * (e.step / EXCHANGES_PER_STEP) : e.step;
+    ranks[r].set(key, { ...ranks[r].get(key), ...e, step: key });
+  }
   extras[r] = lines.find((e) => e.gc !== undefined) ?? { gc: [], loopDelayMs: null };
 }
 const R = ranks.length;
 const steps = [...ranks[0].keys()].filter((s) => s % 2 === 0 && ranks.every((m) => m.has(s) && m.has(s + 2))).sort((a, b) => a - b);
+
+/** When the last peer message of a step reached the rank (its arrived-P marks), NaN without any. */
+function lastArrival(e) {
+  const t = Object.keys(e).filter((k) => k.startsWith('arrived-')).map((k) => e[k]);
+  return t.length > 0 ? Math.max(...t) : NaN;
+}
 
 /** Mean, median, 90th percentile and maximum of xs (ms). */
 function describe(xs) {
@@ -49,6 +63,7 @@ const intervals = [
   ['read the rest (status to send start)', (e) => e['send-start'] - e.status],
   ['hand-off (send start to sent)', (e) => e.sent - e['send-start']],
   ['waiting for peers (sent to received)', (e) => e.received - e.sent],
+  ['  of it: the last peer message in to the exchange resumed', (e) => e.received - lastArrival(e)],
   ['upload (received to uploaded)', (e) => e.uploaded - e.received],
   ['  of it: staging mapped (received to mapped)', (e) => e['upload-mapped'] - e.received],
   ['  of it: arrivals copied into the staging buffer', (e) => e['upload-filled'] - e['upload-mapped']],
