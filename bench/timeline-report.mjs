@@ -2,9 +2,10 @@
 // src-main/solver/step-timeline.ts): per rank, the mean and percentiles of each interval of the exchange
 // cycle, how late each peer's migrants arrived after it sent them, which rank sent last, and how long the
 // GPU sat idle between the interior pass and the next submit.
-// Usage: node bench/timeline-report.mjs DIR
+// Usage (after npx tsc -p tsconfig.json): node bench/timeline-report.mjs DIR
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EXCHANGES_PER_STEP } from '../out/src-main/solver/exchange-sequence.js';
 
 const dir = process.argv[2];
 if (!dir) {
@@ -20,8 +21,6 @@ if (files.length === 0) {
   console.error(`${dir} holds no rank-N.jsonl: did the run end (the ranks write their timelines at the end)?`);
   process.exit(2);
 }
-/** Sequence numbers of exchanges per step (src-main/solver/exchange-sequence.ts EXCHANGES_PER_STEP). */
-const EXCHANGES_PER_STEP = 1 << 16;
 /** ranks[r]: Map timeline key (2 s for step s, 2 s + 1 between steps) -> events */
 const ranks = [];
 /** extras[r]: the rank's garbage collections and event-loop delay */
