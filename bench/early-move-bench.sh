@@ -619,7 +619,9 @@ for part in "$@"; do
       mkdir -p "$out/runs/profiles"; profiles=$(cd "$out/runs/profiles" && pwd)
       HEAD=0 timeline_run "weak-$n-profile" env DSMC_RANK_NODE_ARGS="--cpu-prof --cpu-prof-interval 100 --cpu-prof-dir=$profiles" "${weak[@]}" --ranks "$n"
       grep -E "^rank|step period|waiting|of it: the last|event-loop" "$out/runs/timeline-report.txt"
-      ls -la "$out/runs/profiles"
+      node bench/cpu-profile-top.mjs "$profiles"/*.cpuprofile --top 45 > "$out/runs/profile-top.txt" 2>&1; head -c 20000 "$out/runs/profile-top.txt"
+      # the profiles themselves travel apart (runs.tar.gz stays small), the largest left out beyond the 16 MiB a file
+      tar cJf "$out/profiles.tar.xz" -C "$out/runs" profiles && rm -rf "$out/runs/profiles"; ls -la "$out"
       ;;
     diag)
       # BUILDS="BASE NEW DIAG" interleaved, the box on N ranks with --detail twice each: the base, the new build, and the

@@ -15,7 +15,7 @@ import { partPlanes, sampleLayout, type SampleState } from './sample-buffers.js'
 import { noFields, type Fields } from './fields.js';
 import { MigrationExchange, type ExchangeResult } from './migration-exchange.js';
 import { MigratePhase } from './phases/migrate.js';
-import { cellShare, isLocalDense, localCellOf, wholeGrid, type Subdomain } from './subdomain.js';
+import { cellShare, globalCellOf, localCellOf, wholeGrid, type Subdomain } from './subdomain.js';
 import { particleTotals, type ParticleTotals } from './phases/conservation.js';
 import { CollidePhase } from './phases/collide.js';
 import { ProductsPhase } from './phases/products.js';
@@ -28,7 +28,7 @@ import { SamplePhase } from './phases/sample.js';
 import { SampleKernelChoice, copyTotals, sampleKernelSetting, type SampleKernelName } from './sample-kernel-choice.js';
 import { SortPhase, type SplitPass } from './phases/sort.js';
 import { expectedMigrants } from './migrant-estimate.js';
-import { DEEPEN_WINDOW, arrivalsOutsideHalo, haloBitWords, haloBits, haloList, initialHaloDepth, periodicAxes, type LocalCells } from './halo-split.js';
+import { DEEPEN_WINDOW, arrivalsOutsideHalo, globalHalo, haloBitWords, haloBits, haloList, initialHaloDepth, periodicAxes, type GlobalHalo } from './halo-split.js';
 import { boxCells } from '../cluster/decomposition/box.js';
 import { coarseGridWithBlock, coarseSumsOf, packCoarseSums } from '../cluster/decomposition/coarse-grid.js';
 import { CoarseCounts } from './phases/coarse-counts.js';
@@ -118,7 +118,7 @@ export class Simulation {
    * halo must be rewritten before the next step, and its bits (for checking arrivals; the cell count is state.haloCells).
    */
   private readonly halo: {
-    depth: Int3; redos: number; periodic: boolean[]; stale: boolean; bits: Uint32Array<ArrayBuffer>; cells: LocalCells;
+    depth: Int3; redos: number; periodic: boolean[]; stale: boolean; bits: Uint32Array<ArrayBuffer>; global: GlobalHalo;
     /** The last step with an arrival beyond the halo (a second within DEEPEN_WINDOW steps deepens it). */
     lastOutside: number | null;
   } | null = null;
@@ -203,7 +203,7 @@ export class Simulation {
       this.exchange = new MigrationExchange(gpu, this.state, this.migrate, placement!.exchanger!,
         (capacity, nAll) => this.growTo(capacity, nAll, nAll), () => this.bindAll(),
         // split steps: arrivals outside the halo, against the halo of the moment
-        (records) => arrivalsOutsideHalo(records, this.halo!.bits, this.halo!.cells, this.tables.migrantWords, MIGRANT_CELL_WORD, CELL_WORD.MASK),
+        (records) => arrivalsOutsideHalo(records, this.halo!.global, this.tables.migrantWords, MIGRANT_CELL_WORD, CELL_WORD.MASK),
         // the next step's injection, and the products of this step and the next (ReactionLedger.room)
         () => injectionMargin(this.tables.injectionPerStep) + (this.reactions?.room(2) ?? 0));
       // the exchange's buffers sized for the expected migrants now, not in the first steps (bound below in bindAll)
@@ -213,7 +213,7 @@ export class Simulation {
     if (multi) {
       this.halo = {
         depth: placement?.haloDepth ?? initialHaloDepth(kase, subdomain.worldSize), redos: 0, lastOutside: null, periodic: periodicAxes(kase), stale: false,
-        bits: new Uint32Array(0), cells: { dense: true, base: 0, localOf: () => -1 },
+        bits: new Uint32Array(0), global: { first: 0, bits: new Uint32Array(0) },
       };
       this.writeHalo();
     }
@@ -355,8 +355,8 @@ export class Simulation {
     const sub = this.state.subdomain;
     const t0 = performance.now();
     h.bits = haloBits(this.kase.grid.cells, h.periodic, sub, h.depth);
-    h.cells = { dense: isLocalDense(sub, this.kase.grid.cells), base: sub.cellBase, localOf: (g) => localCellOf(sub, this.kase.grid.cells, g) };
     const list = haloList(h.bits);
+    h.global = globalHalo(list, sub.nLocal, (l) => globalCellOf(sub, this.kase.grid.cells, l));
     this.state.haloCells = list.length;
     queue.writeBuffer(this.state.halo, 0, h.bits);
     if (list.length > 0) queue.writeBuffer(this.state.halo, 4 * haloBitWords(sub.nLocal), list);

@@ -7,8 +7,8 @@ import type { Case } from '../../src-main/common/case-schema.js';
 import type { Int3 } from '../../src-main/cluster/decomposition/types.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { fieldsSha256 } from '../../src-main/solver/fields.js';
-import { REDOS_PER_STEP, arrivalsBeyond, arrivalsOutsideHalo, haloBits, haloCellCount, haloList, initialHaloDepth } from '../../src-main/solver/halo-split.js';
-import { subdomainOf } from '../../src-main/solver/subdomain.js';
+import { REDOS_PER_STEP, arrivalsBeyond, arrivalsOutsideHalo, globalHalo, haloBits, haloCellCount, haloList, initialHaloDepth } from '../../src-main/solver/halo-split.js';
+import { globalCellOf, localCellOf, subdomainOf } from '../../src-main/solver/subdomain.js';
 import { mostProbableSpeed } from '../../src-main/common/physics.js';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
 import type { StepStats } from '../../src-main/solver/loop-types.js';
@@ -89,14 +89,46 @@ describe('halo bits', () => {
   it('list the halo cells in ascending order and find arrivals outside the halo (any byte alignment)', () => {
     const bits = new Uint32Array([0b1010, 0, 1 << 31]);
     expect([...haloList(bits)]).toEqual([1, 3, 95]);
-    // two records of 3 words, the cell word (with a species bit above the mask) at index 1, cellBase 100
+    // a box spanning x and y, cellBase 100: local l is global 100 + l
+    const halo = globalHalo(haloList(bits), 96, (l) => 100 + l);
+    expect(halo.first).toBe(100);
+    // two records of 3 words, the cell word (with a species bit above the mask) at index 1
     const words = new Uint32Array([0, 100 + 3 + (1 << 27), 0, 0, 100 + 2, 0]);
     const bytes = new Uint8Array(words.byteLength + 1);
     bytes.set(new Uint8Array(words.buffer), 1);
     const unaligned = bytes.subarray(1);
-    expect(arrivalsOutsideHalo(unaligned, bits, { dense: true, base: 100, localOf: () => -1 }, 3, 1, 0x07ffffff)).toBe(1);
-    expect(arrivalsOutsideHalo(unaligned, bits, { dense: false, base: 0, localOf: (g) => g - 100 }, 3, 1, 0x07ffffff)).toBe(1);
-    expect(arrivalsOutsideHalo(new Uint8Array(words.buffer), bits, { dense: true, base: 103, localOf: () => -1 }, 3, 1, 0x07ffffff)).toBe(2);
+    expect(arrivalsOutsideHalo(unaligned, halo, 3, 1, 0x07ffffff)).toBe(1);
+    expect(arrivalsOutsideHalo(new Uint8Array(words.buffer), globalHalo(haloList(bits), 96, (l) => 103 + l), 3, 1, 0x07ffffff)).toBe(2);
+  });
+
+  it('find arrivals outside the halo of boxes that do not span x and y as the local numbering does (rcb and x-cut slabs)', () => {
+    const grid: Int3 = [7, 5, 6];
+    const nCells = grid[0] * grid[1] * grid[2];
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    let checked = 0;
+    for (const method of ['rcb', 'slab'] as const) {
+      for (const ranks of [2, 3, 4]) {
+        const d = decompose(method, grid, ranks);
+        for (let r = 0; r < ranks; r++) {
+          const sub = subdomainOf(d, r);
+          // a random halo over local ids, and records in every cell of the grid (owned or not), species bits above the mask
+          const localBits = new Uint32Array(Math.ceil(sub.nLocal / 32));
+          for (let l = 0; l < sub.nLocal; l++) if (random() < 0.3) localBits[l >>> 5] |= 1 << (l & 31);
+          const halo = globalHalo(haloList(localBits), sub.nLocal, (l) => globalCellOf(sub, grid, l));
+          const records = new Uint32Array(2 * nCells);
+          let expected = 0;
+          for (let g = 0; g < nCells; g++) {
+            records[2 * g + 1] = g + (random() < 0.5 ? 1 << 27 : 0);
+            const l = localCellOf(sub, grid, g);
+            if (l < 0 || (localBits[l >>> 5] & (1 << (l & 31))) === 0) expected++;
+          }
+          expect(arrivalsOutsideHalo(new Uint8Array(records.buffer), halo, 2, 1, 0x07ffffff)).toBe(expected);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(18);
   });
 
   it('first guess: the fewest layers past which under REDOS_PER_STEP arrivals a step are expected (1 for collide-box physics)', () => {
