@@ -60,6 +60,9 @@
 #             and the base interleaved; the box sampled every step on one GPU and N ranks
 #   weak-timeline  BUILDS="BASE": the weak row (31.5M a GPU) on one GPU and N ranks, this build and the base, and the
 #             N-rank timeline
+#   acceptance  BUILDS="BASE": issue 24's rows on one machine: the box strong on 1, 2 and N GPUs (this build, and the
+#             base on 2 and N), sampled every step on 1 and N; the weak row (31.5M a GPU) on 1, 2 and N (base on 2 and N);
+#             the wedge (1500 steps sampled from 1000) on 1 and N, default, rcb --rebalance 20, slab --rebalance 10
 #   weak-ab   BUILDS="BASE": the weak row's N-rank run, this build and the base, interleaved, three times
 #   weak-poll  the weak row's N-rank run with the GPU poll pause at 0, 10, 50 and 200 µs, twice
 #   weak-profile  the weak row's N-rank run with each rank's CPU profile (100 µs samples) and the timeline
@@ -594,6 +597,26 @@ for part in "$@"; do
       run "weak-$n-new" "${weak[@]}" --ranks "$n"
       for rev in $BUILDS; do run "weak-$n-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --set "grid.cells=[192,128,$((64 * n))]" --ranks "$n"; done
       timeline_run "weak-$n-timeline" "${weak[@]}" --ranks "$n"
+      ;;
+    acceptance)
+      unpack_builds
+      weakgrid() { echo "grid.cells=[192,128,$((64 * $1))]"; }
+      run box-1 "${box[@]}"
+      run weak-1 node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "$(weakgrid 1)"
+      for m in 2 "$n"; do
+        run "box-$m-new" "${box[@]}" --ranks "$m"
+        run "weak-$m-new" node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "$(weakgrid "$m")" --ranks "$m"
+        for rev in $BUILDS; do
+          run "box-$m-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$m"
+          run "weak-$m-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --set "$(weakgrid "$m")" --ranks "$m"
+        done
+      done
+      run box-1-sampled "${box[@]}" --set sampling.enabled=true --set sampling.start=0
+      run "box-$n-sampled" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+      run wedge-1 "${wedge[@]}"
+      run "wedge-$n-default" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-rcb-20" "${wedge[@]}" --ranks "$n" --decomposition rcb --rebalance 20
+      run "wedge-$n-slab-10" "${wedge[@]}" --ranks "$n" --decomposition slab --rebalance 10
       ;;
     weak-ab)
       # BUILDS="BASE": the weak row's N-rank run (31.5M particles a GPU), this build and the base, interleaved, 3 times
