@@ -115,10 +115,11 @@ export class Simulation {
   private readonly exchanges = new Map<number, ExchangeResult>();
   /**
    * Split steps (multi-rank): halo depth in cells per axis, steps redone whole so far, periodic axes, whether the
-   * halo must be rewritten before the next step, and its bits (for checking arrivals; the cell count is state.haloCells).
+   * halo must be rewritten before the next step, and its bits over global cell ids (for checking arrivals; the cell
+   * count is state.haloCells).
    */
   private readonly halo: {
-    depth: Int3; redos: number; periodic: boolean[]; stale: boolean; bits: Uint32Array<ArrayBuffer>; global: GlobalHalo;
+    depth: Int3; redos: number; periodic: boolean[]; stale: boolean; global: GlobalHalo;
     /** The last step with an arrival beyond the halo (a second within DEEPEN_WINDOW steps deepens it). */
     lastOutside: number | null;
   } | null = null;
@@ -213,7 +214,7 @@ export class Simulation {
     if (multi) {
       this.halo = {
         depth: placement?.haloDepth ?? initialHaloDepth(kase, subdomain.worldSize), redos: 0, lastOutside: null, periodic: periodicAxes(kase), stale: false,
-        bits: new Uint32Array(0), global: { first: 0, bits: new Uint32Array(0) },
+        global: { first: 0, bits: new Uint32Array(0) },
       };
       this.writeHalo();
     }
@@ -354,11 +355,11 @@ export class Simulation {
     const queue = this.gpu.device.queue;
     const sub = this.state.subdomain;
     const t0 = performance.now();
-    h.bits = haloBits(this.kase.grid.cells, h.periodic, sub, h.depth);
-    const list = haloList(h.bits);
+    const bits = haloBits(this.kase.grid.cells, h.periodic, sub, h.depth);
+    const list = haloList(bits);
     h.global = globalHalo(list, sub.nLocal, (l) => globalCellOf(sub, this.kase.grid.cells, l));
     this.state.haloCells = list.length;
-    queue.writeBuffer(this.state.halo, 0, h.bits);
+    queue.writeBuffer(this.state.halo, 0, bits);
     if (list.length > 0) queue.writeBuffer(this.state.halo, 4 * haloBitWords(sub.nLocal), list);
     queue.writeBuffer(this.state.ctl, 4 * CTL.HALO_CELLS, new Uint32Array([list.length]));
     this.sort.sizeHaloPass();
