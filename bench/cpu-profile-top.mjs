@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 const args = process.argv.slice(2);
 const topAt = args.indexOf('--top');
 const top = topAt >= 0 ? Number(args[topAt + 1]) : 40;
-const files = args.filter((a, i) => a !== '--top' && i !== topAt + 1);
+const files = args.filter((a, i) => a !== '--top' && (topAt < 0 || i !== topAt + 1));
 
 /** One line per function: name, file and line, the key both tables group by. */
 function keyOf(node) {
