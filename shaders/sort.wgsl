@@ -231,10 +231,21 @@ fn place_ranked(i: u32, c: u32) {
     place_by_index(i, s, n);
     return;
   }
+  // the moved particles on particle i's side of the split, [lo, lo + width): those go by index against it (the step
+  // before's products, the last CTL_PRODUCTS moved ones, are ordered by their keys: order_key)
   let moved = ctl[CTL_N_MOVED];
-  let side = by_index_range(i, moved);
-  let lo = side.x;
-  let width = side.y;
+  let regular = moved - min(ctl[CTL_PRODUCTS], moved);
+  let split = ctl[CTL_N_INTERIOR_BEFORE];
+  var lo = 0u;
+  var width = 0u;
+  if (i < regular) {
+    if (i < split) {
+      width = min(split, regular);
+    } else {
+      lo = split;
+      width = regular - split;
+    }
+  }
   // a whole sort (the first step, a redone one): most cells hold only particles that moved here from one side of the
   // split, all ordered by index: count by index and check that on the way, without branches (the halo pass, whose
   // cells mostly hold arrivals, and the interior pass's marked cells skip it)
@@ -269,17 +280,6 @@ fn place_ranked(i: u32, c: u32) {
     r += select(0u, 1u, earlier);
   }
   ranked[s + r] = i;
-}
-
-// The moved particles on particle i's side of the split as (lo, width): [lo, lo + width) go by index against it (the
-// step before's products, the last CTL_PRODUCTS moved ones, are ordered by their keys: order_key); (0, 0) for a particle
-// that did not move here (injected, arrived, a product).
-fn by_index_range(i: u32, moved: u32) -> vec2<u32> {
-  let regular = moved - min(ctl[CTL_PRODUCTS], moved);
-  let split = ctl[CTL_N_INTERIOR_BEFORE];
-  if (i >= regular) { return vec2<u32>(0u, 0u); }
-  if (i < split) { return vec2<u32>(0u, min(split, regular)); }
-  return vec2<u32>(split, regular - split);
 }
 
 // Split steps, interior pass: the place of crossed particle i (from the interior side's end on) in its cell of n
@@ -384,75 +384,26 @@ fn rank_one(i: u32) {
   if (c != INVALID_CELL) { place_ranked(i, c); }
 }
 
-// Split steps, interior pass: ranks the particles of interior cells (one invocation per particle; dispatched for the
-// host's bound on the live count: any more in the loop). The halo pass ranks its cells' particles in rank_halo_cells.
+// Split steps: the interior pass ranks the particles of interior cells (one invocation per particle), the halo
+// pass those of halo cells among its items (halo_item: the same grid-stride loop as scatter_halo).
 @compute @workgroup_size(WG_SIZE)
 fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) li: u32) {
-  let i = flat_id(wg, nwg, li);
-  if (i < ctl[CTL_N_ALL]) { rank_one(i); }
-  for (var j = i + grid_stride(nwg); j < ctl[CTL_N_ALL]; j += grid_stride(nwg)) { rank_one(j); }
-}
-
-// Invocations of a workgroup of rank_halo_cells: a halo cell's particles are read in chunks of this many.
-const CELL_WG: u32 = 64u;
-// rank_halo_cells: this workgroup's cell as (first index, particles); a chunk of its particles and their order keys.
-var<workgroup> wgCell: vec2<u32>;
-var<workgroup> wgIndex: array<u32, CELL_WG>;
-var<workgroup> wgKey: array<vec2<u32>, CELL_WG>;
-
-// Split steps, halo pass: the sorted place of every particle of the halo cells, one workgroup a cell (the k-th entry
-// of the halo list; dispatched for the list's length). The cell's particles (listed by scatter_halo in arrival order)
-// and their order keys are read once into workgroup memory, a chunk at a time, and each invocation counts those that
-// go before its own particle, as place_ranked does (by index on its side of the split, by key otherwise): a halo
-// cell holds arrivals, listed and halo-side particles, so most comparisons need keys, and a pass over a few faces'
-// particles is too small for one invocation per particle to hide the latency of reading them from memory.
-@compute @workgroup_size(CELL_WG)
-fn rank_halo_cells(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-                   @builtin(local_invocation_index) li: u32) {
-  if (li == 0u) {
-    let k = wg.y * nwg.x + wg.x;
-    var cell = vec2<u32>(0u);
-    if (k < ctl[CTL_HALO_CELLS]) {
-      let c = halo_cell(k, params.nLocal);
-      cell = vec2<u32>(starts[c], cellCounts[c]);
-    }
-    wgCell = cell;
+  if (SPLIT_PASS == 1u) {
+    // dispatched for the host's bound on the live count: any more in the loop
+    let i = flat_id(wg, nwg, li);
+    if (i < ctl[CTL_N_ALL]) { rank_one(i); }
+    for (var j = i + grid_stride(nwg); j < ctl[CTL_N_ALL]; j += grid_stride(nwg)) { rank_one(j); }
+    return;
   }
-  let span = workgroupUniformLoad(&wgCell);
-  let s = span.x;
-  let n = span.y;
-  let moved = ctl[CTL_N_MOVED];
-  for (var first = 0u; first < n; first += CELL_WG) {
-    let placing = first + li < n;
-    var i = 0u;
-    var side = vec2<u32>(0u);
-    var mine = vec2<u32>(0u);
-    if (placing) {
-      i = arrived[s + first + li];
-      side = by_index_range(i, moved);
-      mine = order_key(i, moved);
-    }
-    var r = 0u;
-    for (var chunk = 0u; chunk < n; chunk += CELL_WG) {
-      workgroupBarrier();
-      if (chunk + li < n) {
-        let o = arrived[s + chunk + li];
-        wgIndex[li] = o;
-        wgKey[li] = order_key(o, moved);
-      }
-      workgroupBarrier();
-      if (placing) {
-        let m = min(CELL_WG, n - chunk);
-        for (var k = 0u; k < m; k++) {
-          let o = wgIndex[k];
-          var earlier: bool;
-          if (o - side.x < side.y) { earlier = o < i; } else { earlier = key_before(wgKey[k], o, mine, i); }
-          r += select(0u, 1u, earlier);
-        }
-      }
-    }
-    if (placing) { ranked[s + r] = i; }
+  let listed = atomicLoad(&haloWork[HW_LISTED]);
+  let side = interior_side(ctl[CTL_N_MOVED], ctl[CTL_N_INTERIOR_BEFORE], ctl[CTL_PRODUCTS]);
+  let items = listed + ctl[CTL_N_ALL] - min(side, ctl[CTL_N_ALL]);
+  let stride = grid_stride(nwg);
+  for (var k = flat_id(wg, nwg, li); k < items; k += stride) {
+    let i = halo_item(k, listed, side);
+    let c = local_cell(i);
+    if (c != INVALID_CELL && is_halo(c)) { place_ranked(i, c); }
   }
 }
 

@@ -82,8 +82,7 @@ export class SortPhase implements Phase {
     return {
       mask: get('split.wgsl', which === 1 ? 'mask_counts' : 'gather_halo'),
       scatter: get('sort.wgsl', which === 1 ? 'scatter_interior' : 'scatter_halo'),
-      // the halo pass ranks a halo cell's particles per workgroup
-      order: get('sort.wgsl', which === 1 ? 'rank_split' : 'rank_halo_cells'),
+      order: get('sort.wgsl', 'rank_split'),
       permute: get('sort.wgsl', 'permute_split'),
       permuteRotation: this.ctx.state.tables.hasRotation ? get('sort.wgsl', 'permute_rotation_split') : null,
       total: get('split.wgsl', which === 1 ? 'interior_total' : 'finish_halo'),
@@ -138,11 +137,8 @@ export class SortPhase implements Phase {
           // the interior pass keeps the keys of each cell's crossed particles
           ...(which === 1 ? { 37: sp.mixed, 22: s.keysOf(k as 0 | 1), 25: s.sets[k].cell } : {}) as Record<number, GPUBuffer>,
         }),
-        // the interior pass's order reads the masked counts (0 for halo cells: those particles wait for the halo pass);
-        // the halo pass's goes by the halo list
-        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, which === 1
-          ? { ...b.order, 3: sp.masked }
-          : { ...withoutKeys(b.order, [2, 37, 60]), 31: s.halo }),
+        // the interior pass's order reads the masked counts (0 for halo cells: those particles wait for the halo pass)
+        order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, ...(which === 1 ? { 3: sp.masked } : {}), 31: s.halo, 32: s.haloParticles, 33: s.haloWork }),
         permute: bindBuffers(device, p.permute, `split-permute-${which}-${k}`, b.permute),
         rotation: p.permuteRotation ? bindBuffers(device, p.permuteRotation, `split-permute-rotation-${which}-${k}`, b.rotation) : null,
       }));
@@ -197,8 +193,7 @@ export class SortPhase implements Phase {
     // arrivals, then the halo slots); their loops take any more
     const particles = which === 1 ? s.particleThreads() : this.haloThreads;
     run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, particles));
-    // the halo pass's order: one workgroup a halo cell
-    run('order', () => (which === 1 ? this.dispatch(pass, p.order, g.order, particles) : this.dispatch(pass, p.order, g.order, cells, 1)));
+    run('order', () => this.dispatch(pass, p.order, g.order, particles));
     run('permute', () => {
       // the internal energy first: permute_split overwrites the ranked order it reads
       if (p.permuteRotation) this.dispatch(pass, p.permuteRotation, g.rotation!, particles);
