@@ -100,6 +100,8 @@ line() {
     if ('$2'.includes('detail')) for (const [r, ph] of (s.phaseSecondsPerRank ?? []).entries()) console.log('   rank', r, 'ms per step:', Object.entries(ph).map(([k, v]) => k + ' ' + (1000 * v / s.steps).toFixed(3)).join(', '));
     const e = s.endOfRun;
     if (e) console.log('   end of run: read back s', JSON.stringify(e.readSeconds.map((x) => +x.toFixed(3))), 'evaluated s', JSON.stringify(e.evaluateSeconds.map((x) => +x.toFixed(3))), 'threads', JSON.stringify(e.threads), 'planes written s', JSON.stringify((e.writeSeconds ?? []).map((x) => +x.toFixed(3))), 'placed s', e.placeSeconds === undefined ? '-' : e.placeSeconds.toFixed(3));
+    const yc = s.youngCollections ?? [];
+    if (yc.length > 0) console.log('   collections together', yc.filter((g) => g.rank === 0).length, 'after submits', JSON.stringify(yc.filter((g) => g.rank === 0).map((g) => g.index)), 'longest ms per rank', JSON.stringify([...new Set(yc.map((g) => g.rank))].map((r) => +(1000 * Math.max(...yc.filter((g) => g.rank === r).map((g) => g.seconds))).toFixed(1))));
     if (s.particlesPerRank) console.log('   particles per rank', JSON.stringify(s.particlesPerRank), 'GPU s per rank', JSON.stringify((s.gpuSecondsPerRank ?? []).map((x) => +x.toFixed(3))), 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), 'submits', s.host.submits, 'capacity', s.capacity, 'redos', (s.splitSteps ?? []).map((x) => x.redos).join('/'));
   " 2>&1 || tail -3 "${1%.json}.err"
 }

@@ -3,6 +3,7 @@
 // with the other ranks through the transport, streams each submit's statistics and sampling sums to
 // the orchestrator, and says done with its timings; on any error it reports it and exits non-zero. A stop and keep
 // (rank-keep-stop.ts) ends the loop after the submit every rank agreed on and says done as at a normal end.
+import { collectYoung, youngFill } from './young-collection.js';
 import { RankChannel } from '../cluster/transport/rank-channel.js';
 import { DeferredSends } from './deferred-sends.js';
 import { frameAs, handedOver } from '../cluster/transport/message-codec.js';
@@ -242,6 +243,10 @@ async function main(ch: RankChannel): Promise<boolean> {
     // live view of the app: the orchestrator asks for a plane's sums; the answer goes after the next submit
     let planeRequest: { id: number; cells: Uint32Array } | null = null;
     ch.on('plane-request', (m) => { planeRequest = { id: m.message.id, cells: Uint32Array.from(frameAs(m.frames[0], Uint32Array)) }; });
+    // the submit after which every rank scavenges (orchestrator/young-collections.ts), and the collections taken
+    let collectAfter: number | null = null;
+    const collections: { index: number; seconds: number }[] = [];
+    ch.on('collect', (m) => { collectAfter = m.message.index; });
     // batch reports sent while the next submit runs
     const reports = new DeferredSends();
     const answerPlane = async () => {
@@ -265,9 +270,16 @@ async function main(ch: RankChannel): Promise<boolean> {
       onBatch: async (b) => {
         if (ch.stopSignal.aborted) throw ch.stopSignal.reason;
         const k = keep.begin();
+        // with the other ranks, at a submit's end: a scavenge on its own would hold them up at another step
+        if (collectAfter !== null && k >= collectAfter) {
+          collectAfter = null;
+          const seconds = collectYoung();
+          if (seconds !== null) collections.push({ index: k, seconds });
+        }
+        const young = youngFill();
         // the report goes out while the next submit runs (sending it here held every rank's GPU idle for some 5 ms)
         await reports.settled();
-        reports.later(() => ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, gpuSeconds: b.gpuSeconds, frameBytes: [] }, []));
+        reports.later(() => ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, gpuSeconds: b.gpuSeconds, young, frameBytes: [] }, []));
         await answerPlane();
         if (p.rebalancePercent !== null) {
           // inside the loop clock: the time balancing costs this rank (waiting for the decision, cell counts, relayout)
@@ -314,6 +326,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         start: { ...result.start }, end: { ...result.end },
         capacity: result.capacity, particles: sim.liveParticles, gpuBytes, host: result.host,
         split: sim.splitStats(),
+        youngCollections: collections,
         balanceSeconds, relayoutSeconds: sim.relayoutSeconds, relayoutRounds: sim.relayoutRounds, balanceParts: { ...balanceParts, ...sim.relayoutParts },
         // exact integer surface sums (decimal strings: JSON has no 64-bit integers); the orchestrator adds them up
         surface: { frame: frames.length - 1, sampledSteps: sim.surface.sampledSteps },

@@ -88,6 +88,26 @@ describe.each([
   });
 });
 
+describe('dsmc run --ranks: minor garbage collections taken together', () => {
+  it('every rank collects after the same submits when the orchestrator asks, and the fields stay the one-rank fields', async () => {
+    const args = [...PERIODIC, '--set', 'run.steps=60', '--set', 'run.stepsPerSubmit=5'];
+    const one = await summaryOf(args);
+    // a threshold any young generation passes: every report calls for a collection two submits later
+    const r = await runNode([BIN, 'run', ...args, '--ranks', '2', '--json', '--data-dir', DATA_DIR, '--no-progress'], {
+      timeout: 180_000, env: { ...process.env, DSMC_COLLECT_AT_FILL: '0.000001' },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const many = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+    expect(many.fieldsSha256).toBe(one.fieldsSha256);
+    const taken = many.youngCollections as { rank: number; index: number; seconds: number }[];
+    const after = (rank: number) => taken.filter((g) => g.rank === rank).map((g) => g.index);
+    // 12 submits: asked after submits 0, 3, 6 and 9 (each request covers the reports until its collection)
+    expect(after(0)).toEqual([2, 5, 8, 11]);
+    expect(after(1)).toEqual(after(0));
+    expect(taken.every((g) => g.seconds >= 0)).toBe(true);
+  });
+});
+
 describe('dsmc run --ranks 4 (--rebalance 10, off, the defaults): supersonic lid-driven cavity', () => {
   it('re-splits the grid as the gas piles up, keeps UN under 10 % and the one-rank fields', async () => {
     const cavity = ['supersonic-cavity', '--set', 'run.steps=300', '--set', 'run.stepsPerSubmit=20', '--set', 'sampling.start=200'];

@@ -3,6 +3,7 @@
 // submits into the run's step statistics and fields as they arrive, and builds the run's summary.
 // A crash or hang of any rank stops the others and rejects with RankFailedError; an abort cancels; a stop and keep
 // (stop-and-keep.ts) ends every rank after the same submit and returns the run so far as at a normal end.
+import { YoungCollections, collectAtFillFromEnvironment } from './young-collections.js';
 import { join } from 'node:path';
 import { isHostPhase } from '../../common/reports/rank-time.js';
 import { SurfaceAccumulator } from '../../solver/surface-accumulator.js';
@@ -50,9 +51,10 @@ import type { ResumePoint } from '../../solver/checkpoint/checkpoint-load.js';
  * Node flags of every rank process: young-generation semispaces of 64 MB from the start (V8 starts them at 1 MB and
  * grows them only as objects survive). A rank's host makes some garbage every step, and each scavenge (2-3 ms on a GPU
  * machine) holds up every rank, which wait for its migrants: on 4 x H100, scavenges came every ~90 steps on each rank,
- * some 60 ms of a 400-step 4-rank run.
+ * some 60 ms of a 400-step 4-rank run. --expose-gc: the ranks scavenge together when the orchestrator asks
+ * (young-collections.ts).
  */
-const RANK_NODE_FLAGS = ['--min-semi-space-size=64', '--max-semi-space-size=64'];
+const RANK_NODE_FLAGS = ['--min-semi-space-size=64', '--max-semi-space-size=64', '--expose-gc'];
 
 export const RANK_SCRIPT = fileURLToPath(new URL('../../solver/rank-main.js', import.meta.url));
 
@@ -150,6 +152,8 @@ interface RankDone {
   gpuBytes: number;
   host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; submits: number };
   split: SplitStats | null;
+  /** The minor garbage collections it took with the other ranks: after which submit, seconds (absent from older ranks). */
+  youngCollections?: { index: number; seconds: number }[];
   /** Seconds of the loop the rank spent balancing (waiting for decisions, cell counts, relayouts). */
   balanceSeconds?: number;
   /** Seconds and rounds of the rank's relayouts (part of balanceSeconds). */
@@ -307,12 +311,17 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   let moved = 0;
   let outcome: RunOutcome | null = null;
   let peerFolder: PeerFolder | null = null;
+  const collections = new YoungCollections(collectAtFillFromEnvironment());
   const livePlanes = o.onFields && c.sampling.enabled ? new LivePlanes(c, tables, channel, o.ranks, () => assembler.fields.samples) : null;
   try {
     channel.on('batch', (m) => {
-      const { index, steps, passes, particles, gpuSeconds } = m.message;
+      const { index, steps, passes, particles, gpuSeconds, young } = m.message;
+      collections.note(index, young);
       const merged = assembler.add(m.rank, index, { steps, passes, particles, phases: [], gpuSeconds: gpuSeconds ?? 0 });
       if (!merged) return;
+      // every rank scavenges after the same later submit once one's young generation fills
+      const collectAfter = collections.decide(index);
+      if (collectAfter !== null) for (let r = 0; r < o.ranks; r++) void channel.send(r, { type: 'collect', index: collectAfter }).catch(() => undefined);
       o.onSteps?.(merged);
       // the live view: a plane read from the ranks' GPUs (LiveFields paces the requests)
       if (livePlanes && assembler.fields.samples > 0) void Promise.resolve(o.onFields!(livePlanes)).catch(() => undefined);
@@ -492,6 +501,7 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
   summary.loadNonUniformityMean = un.length > 0 ? un.reduce((s, x) => s + x, 0) / un.length : 0;
   summary.rankAdapters = ranks.map((r) => ({ rank: r.rank, gpu: r.gpu, pinned: r.pinned, description: r.adapter.description }));
   summary.splitSteps = dones.flatMap((x, rank) => (x.split ? [{ rank, ...x.split }] : []));
+  summary.youngCollections = dones.flatMap((x, rank) => (x.youngCollections ?? []).map((g) => ({ rank, ...g })));
   // each rank chooses its sampling kernel by its own measured times (the same bits either way)
   if (tables.sampling) summary.sampleKernels = dones.flatMap((x, rank) => (x.sampleKernel ? [{ rank, ...x.sampleKernel }] : []));
   summary.surface = surfaceSummary(c, tables, surfaceSums);

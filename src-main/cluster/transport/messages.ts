@@ -60,6 +60,8 @@ export const batchSchema = z.object({
   particles: count,
   /** Seconds this rank's GPU worked in this submit (its passes' times; absent with timing off): balancing by time. */
   gpuSeconds: seconds.optional(),
+  /** Its young generation's fill at the submit's end, 0-1 (orchestrator/young-collections.ts). */
+  young: z.number().min(0).max(1).optional(),
   frameBytes: z.array(count),
 });
 
@@ -113,6 +115,9 @@ export const migrateSchema = z.object({
   ack: count.optional(),
   file: z.strictObject({ slot: z.union([z.literal(0), z.literal(1)]) }).optional(),
 });
+
+/** orchestrator -> rank: take a minor garbage collection at the end of submit `index`, as every rank does (young-collections.ts). */
+export const collectSchema = z.object({ type: z.literal('collect'), index: count });
 
 /** rank -> orchestrator: finished; the summary is any JSON. */
 export const doneSchema = z.object({ type: z.literal('done'), rank, summary: z.json(), frameBytes: z.array(count).optional() });
@@ -184,13 +189,14 @@ export const MESSAGE_SCHEMAS = {
   'keep-request': keepRequestSchema,
   'keep-point': keepPointSchema,
   'keep-at': keepAtSchema,
+  collect: collectSchema,
 } as const;
 
 /** Any message (header only). */
 export const clusterMessageSchema = z.discriminatedUnion('type', [
   helloSchema, configureSchema, readySchema, stepReportSchema, migrateSchema, doneSchema, errorSchema, stopSchema,
   heartbeatSchema, batchSchema, cellStateSchema, goSchema, doneAckSchema, errorAckSchema, sampleStateSchema, planeRequestSchema, planeSumsSchema,
-  keepRequestSchema, keepPointSchema, keepAtSchema,
+  keepRequestSchema, keepPointSchema, keepAtSchema, collectSchema,
 ]);
 
 export type ClusterMessage = z.infer<typeof clusterMessageSchema>;
@@ -204,7 +210,7 @@ export type MigrateMessage = MessageOf<'migrate'>;
 /** Kinds a rank sends to the orchestrator. */
 export const RANK_TO_ORCHESTRATOR = ['hello', 'ready', 'step-report', 'batch', 'cell-state', 'sample-state', 'plane-sums', 'done', 'error', 'heartbeat', 'keep-point'] as const;
 /** Kinds the orchestrator sends to a rank. */
-export const ORCHESTRATOR_TO_RANK = ['configure', 'stop', 'go', 'sample-state', 'plane-request', 'done-ack', 'error-ack', 'keep-request', 'keep-at'] as const;
+export const ORCHESTRATOR_TO_RANK = ['configure', 'stop', 'go', 'sample-state', 'plane-request', 'done-ack', 'error-ack', 'keep-request', 'keep-at', 'collect'] as const;
 /** Kinds one rank sends to another. */
 export const RANK_TO_RANK = ['migrate'] as const;
 

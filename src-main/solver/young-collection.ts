@@ -1,0 +1,22 @@
+// A rank's side of the minor garbage collections the ranks of a multi-rank run take together (issue 24): its young
+// generation's fill, reported with every submit, and a scavenge when the orchestrator asks for one after a submit
+// (cluster/orchestrator/young-collections.ts says why and when).
+import { getHeapSpaceStatistics } from 'node:v8';
+
+/** This process's young generation in use, as a fraction of its capacity (0 when V8 does not say). */
+export function youngFill(): number {
+  const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+  if (!space || space.space_used_size <= 0) return 0;
+  // space_size counts both semispaces; objects are made in one
+  const capacity = space.space_used_size + space.space_available_size;
+  return capacity > 0 ? Math.min(1, space.space_used_size / capacity) : 0;
+}
+
+/** A minor collection now; its seconds, or null when the process was started without --expose-gc (nothing done). */
+export function collectYoung(): number | null {
+  const gc = (globalThis as { gc?: (options?: { type?: 'minor' | 'major'; execution?: 'sync' | 'async' }) => void }).gc;
+  if (typeof gc !== 'function') return null;
+  const t = performance.now();
+  gc({ type: 'minor', execution: 'sync' });
+  return (performance.now() - t) / 1000;
+}
