@@ -72,6 +72,8 @@
 #   wedge-ab  BUILDS="BASE": the wedge's default and the box sampled every step on N ranks, this build then the base
 #   prefault-ab  the box sampled every step on N ranks, end-of-run memory prefaulted or not (DSMC_PREFAULT=0), twice
 #   end-of-run  the end of a sampled run on the CPU (bench/end-of-run-fields.mjs): fresh memory against prefaulted arenas
+#   collect-ab  BUILDS="BASE": the box on N ranks (twice) and 2 ranks, the wedge's default on N ranks, this build and the
+#             base interleaved, then this build's wedge timeline (the ranks' garbage collections taken together)
 #   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
 #             the wedge's default on N ranks
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
@@ -662,6 +664,21 @@ for part in "$@"; do
       run share-1-detail "${share[@]}" --detail
       run "wedge-$n-$1" node "bin-$1/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
       run "wedge-$n-$2" node "bin-$2/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      ;;
+    collect-ab)
+      # BUILDS="BASE": the ranks' collections taken together, this build against the base, interleaved: the box on N ranks
+      # (twice each) and on 2 ranks, the wedge's default on N ranks (new, base), then the new build's wedge timeline
+      unpack_builds
+      for k in 1 2; do
+        run "box-$n-new-$k" "${box[@]}" --ranks "$n"
+        for rev in $BUILDS; do run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"; done
+      done
+      run box-2-new "${box[@]}" --ranks 2
+      for rev in $BUILDS; do run "box-2-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks 2; done
+      run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
+      for rev in $BUILDS; do run "wedge-$n-$rev" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"; done
+      HEAD=0 timeline_run "wedge-$n-new-timeline" "${wedge[@]}" --ranks "$n"
+      grep -E "^rank|garbage|slowest|share of the loop|step period" "$out/runs/timeline-report.txt"
       ;;
     *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, wedge-final, eight)"; exit 2 ;;
   esac

@@ -3,7 +3,7 @@
 // with the other ranks through the transport, streams each submit's statistics and sampling sums to
 // the orchestrator, and says done with its timings; on any error it reports it and exits non-zero. A stop and keep
 // (rank-keep-stop.ts) ends the loop after the submit every rank agreed on and says done as at a normal end.
-import { collectYoung, youngFill } from './young-collection.js';
+import { collectBeforeLoop, collectYoung, youngFill } from './young-collection.js';
 import { RankChannel } from '../cluster/transport/rank-channel.js';
 import { DeferredSends } from './deferred-sends.js';
 import { frameAs, handedOver } from '../cluster/transport/message-codec.js';
@@ -264,7 +264,11 @@ async function main(ch: RankChannel): Promise<boolean> {
       // loop after the agreed submit (keep.signal) and keeps what it ran
       timing: p.timing, detail: p.detail, signal: keep.signal, keepOnStop: true,
       // the ranks start the clock together (a rank that starts late would be timed as the others' wait)
-      beforeClock: () => peerBarrier(ch, betweenSteps(sim.stepsDone, MEETING_EXCHANGE), p.exchangeTimeoutMs),
+      // (each first collects the set-up's garbage, so that the loop's first scavenge comes late)
+      beforeClock: () => {
+        collectBeforeLoop();
+        return peerBarrier(ch, betweenSteps(sim.stepsDone, MEETING_EXCHANGE), p.exchangeTimeoutMs);
+      },
       // this rank's file of a checkpoint; the orchestrator completes it once every rank's next submit arrived
       onCheckpoint: folder ? async () => writeRankFile(folder, await sim.snapshot()) : undefined,
       onBatch: async (b) => {

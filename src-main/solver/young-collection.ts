@@ -1,6 +1,6 @@
-// A rank's side of the minor garbage collections the ranks of a multi-rank run take together (issue 24): its young
-// generation's fill, reported with every submit, and a scavenge when the orchestrator asks for one after a submit
-// (cluster/orchestrator/young-collections.ts says why and when).
+// A rank's side of the garbage collections the ranks of a multi-rank run take together (issue 24): its young
+// generation's fill, reported with every submit, a scavenge when the orchestrator asks for one after a submit
+// (cluster/orchestrator/young-collections.ts says why and when), and a full collection before the loop.
 import { getHeapSpaceStatistics } from 'node:v8';
 
 /** This process's young generation in use, as a fraction of its capacity (0 when V8 does not say). */
@@ -12,11 +12,28 @@ export function youngFill(): number {
   return capacity > 0 ? Math.min(1, space.space_used_size / capacity) : 0;
 }
 
+/** V8's collector as --expose-gc gives it, or null without that flag. */
+function exposedGc(): ((options?: { type?: 'minor' | 'major'; execution?: 'sync' | 'async' }) => void) | null {
+  const gc = (globalThis as { gc?: unknown }).gc;
+  return typeof gc === 'function' ? (gc as (options?: { type?: 'minor' | 'major'; execution?: 'sync' | 'async' }) => void) : null;
+}
+
 /** A minor collection now; its seconds, or null when the process was started without --expose-gc (nothing done). */
 export function collectYoung(): number | null {
-  const gc = (globalThis as { gc?: (options?: { type?: 'minor' | 'major'; execution?: 'sync' | 'async' }) => void }).gc;
-  if (typeof gc !== 'function') return null;
+  const gc = exposedGc();
+  if (!gc) return null;
   const t = performance.now();
   gc({ type: 'minor', execution: 'sync' });
   return (performance.now() - t) / 1000;
+}
+
+/**
+ * A full collection before the loop (every rank, before the ranks start their clocks together): the loop starts with an
+ * empty young generation, so that the set-up's garbage does not bring its first scavenge forward. False without --expose-gc.
+ */
+export function collectBeforeLoop(): boolean {
+  const gc = exposedGc();
+  if (!gc) return false;
+  gc({ type: 'major', execution: 'sync' });
+  return true;
 }

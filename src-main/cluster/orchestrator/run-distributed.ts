@@ -316,7 +316,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   try {
     channel.on('batch', (m) => {
       const { index, steps, passes, particles, gpuSeconds, young } = m.message;
-      collections.note(index, young);
+      collections.note(index, m.rank, young);
       const merged = assembler.add(m.rank, index, { steps, passes, particles, phases: [], gpuSeconds: gpuSeconds ?? 0 });
       if (!merged) return;
       // every rank scavenges after the same later submit once one's young generation fills
