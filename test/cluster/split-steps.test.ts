@@ -254,6 +254,31 @@ describe('split steps', () => {
       expect(s.redos).toBe(0);
     }
   });
+
+  it('with cells of some 300 particles (dense halo and mixed interior cells): bitwise one rank', async () => {
+    // a drifting gas in a periodic box, 300 particles a cell: the halo pass ranks cells of its own, crossed and arrived
+    // particles, the interior pass cells with many crossed ones, each particle against hundreds
+    const c = presetCase('collide-box', [
+      'grid.cells=[3,3,12]', 'particles.perCell=300', 'run.steps=16', 'initial.velocity=[150,-100,400]',
+      'sampling.enabled=true', 'sampling.start=4', 'sampling.interval=1',
+      'boundaries.xmin={"type":"periodic"}', 'boundaries.xmax={"type":"periodic"}',
+      'boundaries.ymin={"type":"periodic"}', 'boundaries.ymax={"type":"periodic"}',
+      'boundaries.zmin={"type":"periodic"}', 'boundaries.zmax={"type":"periodic"}',
+    ]);
+    const { result } = await simulate(gpu, c, { timing: 'off' });
+    for (const [method, ranks] of [['slab', 2], ['rcb', 3]] as const) {
+      const { assembler, sims } = await runInProcessRanks(gpu, c, method, ranks);
+      expect(invariantStats(assembler.stepStats)).toEqual(invariantStats(result.stepStats));
+      expect(fieldsSha256(assembler.fields.fields())).toBe(fieldsSha256(result.fields));
+      for (const sim of sims) {
+        const s = sim.splitStats()!;
+        expect(s.haloCells).toBeGreaterThan(0);
+        // the split passes ran (no step redone whole)
+        expect(s.redos).toBe(0);
+        expect(sim.liveParticles / s.ownedCells).toBeGreaterThan(250);
+      }
+    }
+  });
 });
 
 describe('early moves (the next step\'s interior part moved while this step\'s migrants are exchanged)', () => {
