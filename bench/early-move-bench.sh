@@ -141,6 +141,13 @@ box_ab() {
   run box-2-new "${box[@]}" --ranks 2
   run box-2-base "${basebox[@]}" --ranks 2
 }
+# the box on N ranks, this build then each build of $BUILDS, twice, interleaved
+box_builds_twice() {
+  for k in 1 2; do
+    run "box-$n-new-$k" "${box[@]}" --ranks "$n"
+    for rev in $BUILDS; do run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"; done
+  done
+}
 # one run with every rank's timeline (DSMC_TIMELINE_DIR), its report printed (the first HEAD lines) and kept with the
 # ranks' events: tag, then the command
 timeline_run() {
@@ -553,10 +560,7 @@ for part in "$@"; do
       # (the batch ends); then where a sampled and a body case lose on N ranks against one GPU, by stage: the box
       # sampled every step and the wedge's default (1500 steps sampled from 1000), on one GPU and N ranks, --detail
       unpack_builds
-      for k in 1 2; do
-        run "box-$n-new-$k" "${box[@]}" --ranks "$n"
-        for rev in $BUILDS; do run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"; done
-      done
+      box_builds_twice
       HEAD=0 timeline_run "box-$n-timeline" "${box[@]}" --ranks "$n"
       grep -E "^rank|step period|slowest|share of the loop" "$out/runs/timeline-report.txt"
       run box-1-sampled-detail "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --detail
@@ -669,10 +673,7 @@ for part in "$@"; do
       # BUILDS="BASE": the ranks' collections taken together, this build against the base, interleaved: the box on N ranks
       # (twice each) and on 2 ranks, the wedge's default on N ranks (new, base), then the new build's wedge timeline
       unpack_builds
-      for k in 1 2; do
-        run "box-$n-new-$k" "${box[@]}" --ranks "$n"
-        for rev in $BUILDS; do run "box-$n-$rev-$k" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"; done
-      done
+      box_builds_twice
       run box-2-new "${box[@]}" --ranks 2
       for rev in $BUILDS; do run "box-2-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks 2; done
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
