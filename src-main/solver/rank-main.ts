@@ -3,9 +3,9 @@
 // with the other ranks through the transport, streams each submit's statistics and sampling sums to
 // the orchestrator, and says done with its timings; on any error it reports it and exits non-zero. A stop and keep
 // (rank-keep-stop.ts) ends the loop after the submit every rank agreed on and says done as at a normal end.
-import { collectBeforeLoop, collectYoung, youngFill } from './young-collection.js';
 import { RankChannel } from '../cluster/transport/rank-channel.js';
 import { DeferredSends } from './deferred-sends.js';
+import { collectBeforeLoop, collectYoung, youngFill } from './young-collection.js';
 import { frameAs, handedOver } from '../cluster/transport/message-codec.js';
 import { StopRequestedError } from '../cluster/transport/errors.js';
 import { writeFieldPlanes } from '../cluster/transport/field-planes-file.js';

@@ -12,10 +12,13 @@ export function youngFill(): number {
   return capacity > 0 ? Math.min(1, space.space_used_size / capacity) : 0;
 }
 
-/** V8's collector as --expose-gc gives it, or null without that flag. */
-function exposedGc(): ((options?: { type?: 'minor' | 'major'; execution?: 'sync' | 'async' }) => void) | null {
+/** V8's collector as --expose-gc gives it. */
+type Collector = (options?: { type?: 'minor' | 'major'; execution?: 'sync' | 'async' }) => void;
+
+/** The collector, or null without --expose-gc. */
+function exposedGc(): Collector | null {
   const gc = (globalThis as { gc?: unknown }).gc;
-  return typeof gc === 'function' ? (gc as (options?: { type?: 'minor' | 'major'; execution?: 'sync' | 'async' }) => void) : null;
+  return typeof gc === 'function' ? (gc as Collector) : null;
 }
 
 /** A minor collection now; its seconds, or null when the process was started without --expose-gc (nothing done). */
@@ -29,11 +32,8 @@ export function collectYoung(): number | null {
 
 /**
  * A full collection before the loop (every rank, before the ranks start their clocks together): the loop starts with an
- * empty young generation, so that the set-up's garbage does not bring its first scavenge forward. False without --expose-gc.
+ * empty young generation, so that the set-up's garbage does not bring its first scavenge forward. Nothing without --expose-gc.
  */
-export function collectBeforeLoop(): boolean {
-  const gc = exposedGc();
-  if (!gc) return false;
-  gc({ type: 'major', execution: 'sync' });
-  return true;
+export function collectBeforeLoop(): void {
+  exposedGc()?.({ type: 'major', execution: 'sync' });
 }

@@ -3,7 +3,6 @@
 // submits into the run's step statistics and fields as they arrive, and builds the run's summary.
 // A crash or hang of any rank stops the others and rejects with RankFailedError; an abort cancels; a stop and keep
 // (stop-and-keep.ts) ends every rank after the same submit and returns the run so far as at a normal end.
-import { YoungCollections, collectAtFillFromEnvironment } from './young-collections.js';
 import { join } from 'node:path';
 import { isHostPhase } from '../../common/reports/rank-time.js';
 import { SurfaceAccumulator } from '../../solver/surface-accumulator.js';
@@ -45,6 +44,7 @@ import { CheckpointKeeper } from './checkpoint-keeper.js';
 import { StopAndKeep } from './stop-and-keep.js';
 import { attachedCheckpointTarget, type CheckpointTarget } from '../../solver/checkpoint/checkpoint-target.js';
 import type { ResumePoint } from '../../solver/checkpoint/checkpoint-load.js';
+import { YoungCollections, collectAtFillFromEnvironment } from './young-collections.js';
 
 /** The compiled rank entry (out/src-main/solver/rank-main.js next to this file's out/ twin). */
 /**
