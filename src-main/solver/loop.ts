@@ -45,7 +45,7 @@ import { RunCancelled, type LoopOptions, type LoopResult, type RelayoutTraffic, 
 import { SurfaceAccumulator } from './surface-accumulator.js';
 import { SAMPLE_OVERFLOW, overflowMessage, stepStatsOf } from './step-stats.js';
 import { RELAYOUT_FIRST_EXCHANGE, betweenSteps, stepExchange } from './exchange-sequence.js';
-import { RELAYOUT_ESTIMATE_MARGIN, RELAYOUT_ROUND_BYTES, relayoutPlan, relayoutRoundParticles } from './relayout-rounds.js';
+import { RELAYOUT_ROUND_BYTES, relayoutPlan } from './relayout-rounds.js';
 import type { PrefaultedArena } from './prefault.js';
 import { endOfRunArena, endOfRunState } from './rank-fields.js';
 import { evaluationThreads } from './field-evaluation-threads.js';
@@ -924,27 +924,6 @@ export class Simulation {
     this.relayoutSeconds += (performance.now() - t0) / 1000;
     this.relayoutParts.sortSeconds += (performance.now() - tSort) / 1000;
     mark('relayout-end');
-  }
-
-  /**
-   * Before a re-split is decided: readies the relayout's host staging and peer links (MigrationExchange.prepareHostParts) for
-   * the traffic the orchestrator expects from its blocks' split, RELAYOUT_ESTIMATE_MARGIN over it, capped at a round,
-   * while the orchestrator decides (each rank's took 100-150 ms inside the relayout, docs/PERFORMANCE.md); the relayout
-   * then only tops up what the exact split needs beyond it. `messagesFirst`: peer messages on every link before the
-   * relayout's first round (the ranks' trade of collision state: cell-state-trade.ts). Done in parts between event-loop
-   * turns, it stops once `decided()` (the answer came: the relayout readies the rest itself), so that it never holds up
-   * the decision (in one piece it took up to 128 ms, past the decision, docs/PERFORMANCE.md).
-   */
-  async readyRelayoutFor(expected: RelayoutTraffic, roundBytes = this.relayoutRoundBytes, messagesFirst = 0, decided: () => boolean = () => false): Promise<void> {
-    if (!this.exchange) throw new Error('internal: only a rank of a multi-rank run can be rebalanced');
-    const round = relayoutRoundParticles(this.subdomain.worldSize, this.tables.migrantWords, roundBytes);
-    const withMargin = (n: number) => (n > 0 ? Math.min(round, Math.ceil(n * RELAYOUT_ESTIMATE_MARGIN)) : 0);
-    for (const part of this.exchange.prepareHostParts(expected.sendsTo.map(withMargin), expected.receivesFrom.map(withMargin), messagesFirst)) {
-      if (decided()) return;
-      part();
-      // the decision's message is taken between the parts
-      await new Promise((resolve) => setImmediate(resolve));
-    }
   }
 
   /**

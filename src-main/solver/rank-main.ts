@@ -6,20 +6,19 @@
 import { RankChannel } from '../cluster/transport/rank-channel.js';
 import { DeferredSends } from './deferred-sends.js';
 import { collectBeforeLoop, collectYoung, youngFill } from './young-collection.js';
-import { frameAs, handedOver } from '../cluster/transport/message-codec.js';
+import { frameAs } from '../cluster/transport/message-codec.js';
 import { StopRequestedError } from '../cluster/transport/errors.js';
 import { writeFieldPlanes } from '../cluster/transport/field-planes-file.js';
 import { exitWhenSupervisorGone } from '../cluster/supervisor/supervisor-watch.js';
 import { openGpu, type Gpu } from './gpu/device.js';
 import { addTime, type PhaseTotals } from './gpu/phase-timer.js';
 import { migrantWordsOf } from './tables.js';
-import { SAMPLE_PARTS, sampleStateOfFrames, type SampleState } from './sample-buffers.js';
 import { endOfRunArena, endOfRunState, rankFields } from './rank-fields.js';
 import { evaluationThreads } from './field-evaluation-threads.js';
 import { Simulation } from './loop.js';
 import { RunCancelled } from './loop-types.js';
 import type { Exchanger } from './migration-exchange.js';
-import { parseDecomposition, parseRankPayload } from './rank-payload.js';
+import { parseRankPayload } from './rank-payload.js';
 import { checkRankBuffers } from './rank-prelaunch.js';
 import { bufferPlan, CELL_ROOM_FOR_REBALANCING } from './state.js';
 import { subdomainOf } from './subdomain.js';
@@ -29,10 +28,8 @@ import { rankFile } from './checkpoint/checkpoint-folder.js';
 import { decodeRankSnapshot } from './checkpoint/checkpoint-state.js';
 import { writeRankFile } from './checkpoint/checkpoint-writer.js';
 import { stepTimeline } from './step-timeline.js';
-import { CELL_STATE_EXCHANGE, MEETING_EXCHANGE, betweenSteps, isStepExchange } from './exchange-sequence.js';
-import { tradeCollisionState } from './cell-state-trade.js';
-import type { CollisionState } from '../cluster/decomposition/cell-handover.js';
-import type { Decomposition } from '../cluster/decomposition/types.js';
+import { MEETING_EXCHANGE, betweenSteps, isStepExchange } from './exchange-sequence.js';
+import { RankBalance } from './rank-balance.js';
 import { RankKeepStop } from './rank-keep-stop.js';
 
 /** Host time of the transport: handing migrants to zeromq, then waiting until every peer's arrived (their lateness included). */
@@ -115,94 +112,6 @@ export function earlyMoveFromEnvironment(env: NodeJS.ProcessEnv = process.env): 
   throw new Error(`DSMC_EARLY_MOVE is ${JSON.stringify(raw)}: give 1 (the next step's interior part moves during the exchange, the default) or 0 (every step moves whole), or leave it unset`);
 }
 
-/** Where a rank's balancing seconds went: waiting for the orchestrator's answer, checks (cell state out, decision back), sampling state moved, collision state traded. */
-const balanceParts = { waitSeconds: 0, checkSeconds: 0, sampleStateSeconds: 0, tradeSeconds: 0 };
-
-/** Rebalancing runs: sends this rank's per-cell state after a submit and moves to the new decomposition the orchestrator answers with, if any. */
-/**
- * The frames of a cell-state message: the counts and sums of squared counts per block of `block` cells ('coarse',
- * packed) or every cell's count ('full', read with the cells' collision state, which the rank keeps for a re-split).
- */
-async function cellStateFrames(sim: Simulation, what: 'coarse' | 'full', block: number | undefined): Promise<{ frames: ArrayBufferView[]; collision?: CollisionState }> {
-  if (what === 'full') {
-    // a fresh read-back, sent once: handed to the transport as it is, not copied
-    const st = await sim.cellState();
-    return { frames: [handedOver(st.counts)], collision: { sigmaCrMax: st.sigmaCrMax, remainder: st.remainder } };
-  }
-  if (block === undefined) throw new Error('internal: the orchestrator asked for coarse cell counts without the block size');
-  return { frames: [await sim.coarseCellSums(block)] };
-}
-
-/** The decomposition a rank works on (the configured one, then each re-split's). */
-interface Layout {
-  decomposition: Decomposition;
-}
-
-async function followBalance(ch: RankChannel, sim: Simulation, k: number, layout: Layout, timeoutMs: number): Promise<void> {
-  const t0 = performance.now();
-  let go = await ch.receive('go', 600_000);
-  const t1 = performance.now();
-  balanceParts.waitSeconds += (t1 - t0) / 1000;
-  if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
-  // the check's events go with the exchanges between steps in the timeline (DSMC_TIMELINE_DIR)
-  const mark = (name: string) => stepTimeline?.mark(2 * sim.stepsDone + 1, name);
-  // the cells' collision state, read with their counts in a full check (what a re-split hands to other ranks)
-  let collision: CollisionState | null = null;
-  while (go.message.cellState) {
-    // the orchestrator considers a rebalance: this rank's counts per block of the coarse grid, then (for a split that
-    // pays) its per-cell counts and collision state; then its answer
-    const t2 = performance.now();
-    mark(`check-${go.message.cellState}-start`);
-    const { frames, collision: read } = await cellStateFrames(sim, go.message.cellState, go.message.block);
-    if (read) collision = read;
-    mark(`check-${go.message.cellState}-read`);
-    await ch.send({ type: 'cell-state', index: k, frameBytes: frames.map((f) => f.byteLength) }, frames);
-    mark(`check-${go.message.cellState}-sent`);
-    const { expectedSendsTo: sendsTo, expectedReceivesFrom: receivesFrom } = go.message;
-    // while the orchestrator decides: the relayout's staging and peer links readied for the split the blocks proposed
-    // (its first round is the second peer message on every link: the collision state's trade goes first), until the
-    // answer comes
-    let answered = false;
-    const readying = sendsTo && receivesFrom
-      ? sim.readyRelayoutFor({ sendsTo, receivesFrom }, go.message.roundBytes, 1, () => answered).then(() => mark('check-prepared'))
-      : null;
-    try {
-      go = await ch.receive('go', 600_000);
-    } finally {
-      answered = true;
-    }
-    mark(`check-${go.message.cellState ?? 'decided'}-answer`);
-    await readying;
-    balanceParts.checkSeconds += (performance.now() - t2) / 1000;
-    if (go.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator answered submit ${go.message.index} after submit ${k}`);
-  }
-  if (go.message.decomposition === null) return;
-  if (go.message.largest === undefined) throw new Error(`rank ${ch.rank}: the orchestrator sent a new decomposition after submit ${k} without the particles of the most loaded rank`);
-  const d = parseDecomposition(go.message.decomposition);
-  let sample: SampleState | null = null;
-  if (go.message.sampleState) {
-    const t2 = performance.now();
-    // the sampling state follows the cells: this rank's old cells out, its new cells back
-    const old = await sim.readSampleState();
-    const out = SAMPLE_PARTS.map((p) => old[p]);
-    await ch.send({ type: 'sample-state', index: k, frameBytes: out.map((f) => f.byteLength) }, out);
-    const back = await ch.receive('sample-state', 600_000);
-    if (back.message.index !== k) throw new Error(`rank ${ch.rank}: the orchestrator sent the sampling state of submit ${back.message.index} after submit ${k}`);
-    sample = sampleStateOfFrames(back.frames);
-    balanceParts.sampleStateSeconds += (performance.now() - t2) / 1000;
-  }
-  if (!collision) throw new Error(`rank ${ch.rank}: the orchestrator re-split the grid after submit ${k} without asking for every cell's state`);
-  // the collision state of the cells that change hands, traded with the other ranks; then the particles move
-  const t3 = performance.now();
-  const next = await tradeCollisionState(ch, betweenSteps(sim.stepsDone, CELL_STATE_EXCHANGE), layout.decomposition, d, collision, timeoutMs);
-  balanceParts.tradeSeconds += (performance.now() - t3) / 1000;
-  mark('cell-state-traded');
-  const { relayoutSendsTo: sendsTo, relayoutReceivesFrom: receivesFrom } = go.message;
-  const traffic = sendsTo && receivesFrom ? { sendsTo, receivesFrom } : undefined;
-  await sim.relayout(subdomainOf(d, ch.rank), next.sigmaCrMax, next.remainder, sample, go.message.largest, go.message.roundBytes, go.message.maxSend, traffic);
-  layout.decomposition = d;
-}
-
 /** The rank's life from hello to done; true when the orchestrator acknowledged the `done`. */
 async function main(ch: RankChannel): Promise<boolean> {
   let gpu: Gpu | null = null;
@@ -237,7 +146,7 @@ async function main(ch: RankChannel): Promise<boolean> {
     if (exchangeTrace) exchangeTrace.send.length = exchangeTrace.receive.length = 0;
     stepTimeline?.clear();
     let balanceSeconds = 0;
-    const layout: Layout = { decomposition: p.decomposition };
+    const balance = p.rebalancePercent !== null ? new RankBalance(ch, sim, p.decomposition, p.exchangeTimeoutMs, p.resume?.keptGo ?? null) : null;
     const folder = p.checkpoints?.folder;
     const steps = p.resume ? p.resume.endStep - sim.stepsDone : p.case.run.steps;
     // live view of the app: the orchestrator asks for a plane's sums; the answer goes after the next submit
@@ -285,10 +194,11 @@ async function main(ch: RankChannel): Promise<boolean> {
         await reports.settled();
         reports.later(() => ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, gpuSeconds: b.gpuSeconds, young, frameBytes: [] }, []));
         await answerPlane();
-        if (p.rebalancePercent !== null) {
-          // inside the loop clock: the time balancing costs this rank (waiting for the decision, cell counts, relayout)
+        if (balance) {
+          // inside the loop clock: the time balancing costs this rank (the go after the submit before, decided while
+          // this one ran: cell counts, relayout; rank-balance.ts)
           const t = performance.now();
-          await followBalance(ch, sim, k, layout, p.exchangeTimeoutMs);
+          await balance.atSubmitEnd(k);
           balanceSeconds += (performance.now() - t) / 1000;
         }
         // stop and keep: waits here (after this submit's report) for the agreed last submit, ends the loop after it
@@ -331,7 +241,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         capacity: result.capacity, particles: sim.liveParticles, gpuBytes, host: result.host,
         split: sim.splitStats(),
         youngCollections: collections,
-        balanceSeconds, relayoutSeconds: sim.relayoutSeconds, relayoutRounds: sim.relayoutRounds, balanceParts: { ...balanceParts, ...sim.relayoutParts },
+        balanceSeconds, relayoutSeconds: sim.relayoutSeconds, relayoutRounds: sim.relayoutRounds, balanceParts: { ...balance?.parts, ...sim.relayoutParts },
         // exact integer surface sums (decimal strings: JSON has no 64-bit integers); the orchestrator adds them up
         surface: { frame: frames.length - 1, sampledSteps: sim.surface.sampledSteps },
         ...(result.reactionCounts ? { reactionCounts: result.reactionCounts } : {}),

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { parseCase, type Case } from '../common/case-schema.js';
 import type { Decomposition } from '../cluster/decomposition/types.js';
+import type { GoOrder } from './rank-balance.js';
 
 const int3 = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
 
@@ -10,6 +11,14 @@ const decompositionSchema = z.object({
   method: z.enum(['slab', 'block', 'rcb']),
   grid: int3,
   boxes: z.array(z.object({ lo: int3, hi: int3 })),
+});
+
+/** A go kept by a checkpoint (rank-balance.ts GoOrder): a check's round to answer, or a split to take. */
+const keptGoSchema = z.object({
+  decomposition: decompositionSchema.nullable(),
+  cellState: z.enum(['coarse', 'full']).optional(),
+  block: z.number().int().min(1).optional(),
+  roundBytes: z.number().int().min(1).optional(),
 });
 
 const payloadSchema = z.object({
@@ -24,8 +33,11 @@ const payloadSchema = z.object({
   rebalancePercent: z.number().min(0).nullable(),
   /** Folder of the run's checkpoints (written when run.checkpointEvery > 0); absent or null: none. */
   checkpoints: z.object({ folder: z.string().min(1) }).nullable().optional(),
-  /** Continue from this checkpoint folder (rank-<r>.bin) up to step endStep instead of filling the box. */
-  resume: z.object({ dir: z.string().min(1), endStep: z.number().int().min(0) }).nullable().optional(),
+  /**
+   * Continue from this checkpoint folder (rank-<r>.bin) up to step endStep instead of filling the box; keptGo: the go
+   * after the checkpoint's submit (a rebalancing run's), which the ranks take at the end of their first submit.
+   */
+  resume: z.object({ dir: z.string().min(1), endStep: z.number().int().min(0), keptGo: keptGoSchema.optional() }).nullable().optional(),
   /** The loop the batch-means blocks are planned for (a resumed run's is the original loop's); absent: the loop run now. */
   blockPlan: z.object({ from: z.number().int().min(0), steps: z.number().int().min(0) }).optional(),
 });
@@ -40,7 +52,7 @@ export interface RankPayload {
   exchangeTimeoutMs: number;
   rebalancePercent: number | null;
   checkpoints?: { folder: string } | null;
-  resume?: { dir: string; endStep: number } | null;
+  resume?: { dir: string; endStep: number; keptGo?: GoOrder } | null;
   blockPlan?: { from: number; steps: number };
 }
 

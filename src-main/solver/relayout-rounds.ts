@@ -19,12 +19,6 @@ export function relayoutRoundParticles(worldSize: number, migrantWords: number, 
   return Math.max(256, Math.floor(roundBytes / (4 * migrantWords * Math.max(1, worldSize))));
 }
 
-/**
- * How much more than the orchestrator's estimate (from the coarse blocks' split) a rank readies for a relayout before
- * the exact split is decided (the exact one moves cuts by less than a block; what it needs beyond is topped up then).
- */
-export const RELAYOUT_ESTIMATE_MARGIN = 1.25;
-
 /** Rounds of a relayout when the most loaded rank holds `largest` particles. */
 export function relayoutRounds(largest: number, worldSize: number, migrantWords: number, roundBytes = RELAYOUT_ROUND_BYTES): number {
   return Math.max(1, Math.ceil(largest / relayoutRoundParticles(worldSize, migrantWords, roundBytes)));

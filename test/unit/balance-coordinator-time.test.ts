@@ -61,7 +61,7 @@ function setUp() {
     assembler.particlesPerRank = P;
     assembler.loadNonUniformity.push({ step, percent: loadNonUniformity(P) });
     sent.length = 0;
-    coordinator.merged(index);
+    coordinator.merged(index, step);
   };
   /** The ranks' answers to a go asking for cell state after submit `index`, on `dec`. */
   const answer = async (index: number, dec: Decomposition, what: 'coarse' | 'full') => {
@@ -88,34 +88,38 @@ describe('balancing by time, the orchestrator\'s side', () => {
     // the next: UN of time far over 10 %, the coarse round is asked for
     submit(1, 100, d);
     expect(sent.map((s) => s.message.cellState)).toEqual(['coarse', 'coarse', 'coarse', 'coarse']);
+    // the ranks answer at the end of submit 2; the follow-up goes in the go after submit 2, once it merged
     await answer(1, d, 'coarse');
+    expect(sent).toHaveLength(0);
     // four points fit the true prices exactly: no price per cell, 0.04 particle-equivalents per squared count
     expect(coordinator.costModel.prices!.cellWeight).toBe(0);
     expect(coordinator.costModel.prices!.squareWeight).toBeCloseTo(C / A, 9);
-    expect(sent.map((s) => s.message.cellState)).toEqual(['full', 'full', 'full', 'full']);
-    // with the relayout the blocks' split would make (one cell a block here: the exact one), so that every rank readies
-    // its staging while the split is decided
-    const expectedSends = sent.map((s) => s.message.expectedSendsTo as number[]);
-    const expectedReceives = sent.map((s) => s.message.expectedReceivesFrom as number[]);
+    submit(2, 150, d);
+    expect(sent.map((s) => [s.message.index, s.message.cellState])).toEqual([[2, 'full'], [2, 'full'], [2, 'full'], [2, 'full']]);
     expect(coordinator.block).toBe(1);
-    await answer(1, d, 'full');
-    expect(sent.map((s) => s.message.relayoutSendsTo)).toEqual(expectedSends);
-    expect(sent.map((s) => s.message.relayoutReceivesFrom)).toEqual(expectedReceives);
-    expect(expectedSends.flat().some((n) => n > 0)).toBe(true);
+    await answer(2, d, 'full');
+    expect(sent).toHaveLength(0);
+    submit(3, 200, d);
+    expect(sent.map((s) => s.message.index)).toEqual([3, 3, 3, 3]);
     const next = sent[0].message.decomposition as Decomposition;
     expect(next).not.toBeNull();
-    expect(coordinator.events).toHaveLength(1);
+    // taken by the ranks at the end of submit 4: not yet among the run's re-splits
+    expect(coordinator.events).toHaveLength(0);
     // the new slabs even out n + 0.04 n^2 (to a plane), which the counts would not
     const priced = new Float64Array(grid[0] * grid[1] * grid[2]).map((_, g) => { const n = countAt(g % grid[0]); return n + 0.04 * n * n; });
     const counts = new Float64Array(priced.length).map((_, g) => countAt(g % grid[0]));
     const loads = next.boxes.map((b) => boxWeight(grid, priced, b));
     expect(loadNonUniformity(loads)).toBeLessThan(loadNonUniformity(next.boxes.map((b) => boxWeight(grid, counts, b))));
     expect(Math.max(...loads) - Math.min(...loads)).toBeLessThanOrEqual(2 * 16 * (41 + 0.04 * 41 * 41));
-    // the submit right after the re-split holds the relayout's sort: not judged even with seconds as uneven as before
-    // (the times of the old slabs); the one after is
-    submit(2, 150, d);
+    // submit 4 ends with the re-split (not judged: its counts are about to change); the one after holds the relayout's
+    // sort (not judged even with seconds as uneven as before); the one after that is
+    submit(4, 250, d);
+    expect(sent.every((s) => s.message.cellState === undefined && s.message.decomposition === null)).toBe(true);
+    expect(coordinator.events.map((e) => e.step)).toEqual([250]);
+    expect(coordinator.decomposition).toEqual(next);
+    submit(5, 300, next);
     expect(sent.every((s) => s.message.cellState === undefined)).toBe(true);
-    submit(3, 200, d);
+    submit(6, 350, d);
     expect(sent.map((s) => s.message.cellState)).toEqual(['coarse', 'coarse', 'coarse', 'coarse']);
   });
 });

@@ -98,16 +98,6 @@ describe('a check on blocks (propose), the split from the cells (commit)', () =>
     const decision = onBlocks.commit(proposal!, statesOf(d, counts))!;
     const exact = onCells.decide(10, 50, statesOf(d, counts), cost)!;
     expect(decision).toEqual(exact);
-    // the blocks' estimate of the relayout (what the ranks ready their staging for while the split is decided): no
-    // rank sends itself anything, and every pair's sends are the exact split's give or take its cuts' blocks (a plane of
-    // 3-cell blocks across the 40 x 40 x 2 grid holds at most 3 x 40 x 2 cells)
-    const most = Math.max(...counts);
-    const planeOfBlocks = 3 * 40 * 2 * most;
-    proposal!.sendsTo.forEach((row, r) => row.forEach((n, dest) => {
-      if (r === dest) expect(n).toBe(0);
-      expect(Math.abs(n - decision.sendsTo[r][dest])).toBeLessThanOrEqual(2 * planeOfBlocks);
-    }));
-    expect(proposal!.sendsTo.flat().reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(decision.decomposition.method).toBe(method);
     expect(decision.moved).toBe(movedWeight(d, decision.decomposition, counts));
     expect(decision.largest).toBe(Math.max(...d.boxes.map((b) => boxWeight(grid, counts, b))));

@@ -52,6 +52,25 @@ export function handoverParts(state: CollisionState, oldBox: Box, newBoxes: read
 }
 
 /**
+ * The particles rank `self` gives every rank under the new boxes: sends[d] sums `counts` (its cells' particles over
+ * oldBox, local order) over oldBox's overlap with newBoxes[d] (0 for itself and where the boxes do not overlap).
+ */
+export function handoverCounts(counts: ArrayLike<number>, oldBox: Box, newBoxes: readonly Box[], self: number): number[] {
+  return newBoxes.map((box, d) => {
+    const part = d === self ? null : intersectBoxes(oldBox, box);
+    if (!part) return 0;
+    let sum = 0;
+    for (let z = part.lo[2]; z < part.hi[2]; z++) {
+      for (let y = part.lo[1]; y < part.hi[1]; y++) {
+        const i = localIndex(oldBox, part.lo[0], y, z);
+        for (let x = 0; x < part.hi[0] - part.lo[0]; x++) sum += counts[i + x];
+      }
+    }
+    return sum;
+  });
+}
+
+/**
  * Rank `self`'s collision state over its new box: the cells it keeps from `own` (over oldBoxes[self]) and every other
  * rank r's overlap from received[r] (handoverParts of r); throws when a part holds other than its overlap's cells.
  */

@@ -1,20 +1,25 @@
 // The orchestrator's side of dynamic load balancing in a multi-rank run: after every submit it looks at the merged
 // statistics' load non-uniformity; only when the Rebalancer wants a look (UN over the threshold, no back-off, a split
 // could pay from the ranks' counts) does it check, in two rounds: every rank's counts per block of the coarse grid
-// (`go` with cellState 'coarse'), and only when the split found there pays, every rank's per-cell counts ('full'); it
-// answers each rank with `go` (and the new decomposition when the grid was re-decomposed; the ranks then hand each
-// other the collision state of the cells that change hands, cell-handover.ts).
+// (`go` with cellState 'coarse'), and only when the split found there pays, every rank's per-cell counts ('full'); then
+// the new decomposition, if one pays (the ranks hand each other the collision state of the cells that change hands,
+// cell-handover.ts, and move their particles).
+// The ranks never wait for a decision: they take the `go` after submit k at the end of submit k + 1
+// (solver/rank-balance.ts), so the orchestrator decides while their GPUs run a whole submit. A round asked for in go(k)
+// is answered at the end of submit k + 1 and its follow-up goes in go(k + 1); a new split sent in go(k) is taken at the
+// end of submit k + 1. A checkpoint after submit k keeps go(k) (KeptGo): the ranks of a resumed run take it at the end
+// of their first submit, so the resumed run checks and re-splits where the run left alone did.
 import type { Case } from '../../common/case-schema.js';
 import { redistributeSampleState } from '../../solver/field-accumulator.js';
 import { SAMPLE_PARTS, partPlanes, sampleLayout, sampleStateOfFrames } from '../../solver/sample-buffers.js';
-import type { Subdomain } from '../../solver/subdomain.js';
+import { subdomainOf, type Subdomain } from '../../solver/subdomain.js';
 import type { SolverTables } from '../../solver/tables.js';
 import { RELAYOUT_ROUND_BYTES } from '../../solver/relayout-rounds.js';
 import { frameAs } from '../transport/message-codec.js';
 import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { Decomposition } from '../decomposition/types.js';
 import { boxCells } from '../decomposition/box.js';
-import { Rebalancer, RESPLIT_FIXED_SECONDS, relayoutCost, type CellState, type RelayoutCost, type RebalanceEvent, type RebalancePolicyState, type RebalanceProposal } from './rebalancer.js';
+import { Rebalancer, RESPLIT_FIXED_SECONDS, relayoutCost, type CellState, type RelayoutCost, type RebalanceDecision, type RebalanceEvent, type RebalancePolicyState, type RebalanceProposal } from './rebalancer.js';
 import type { RunAssembler } from './run-assembler.js';
 import { balanceByOf, CostModel, settledSubmit, timeLoadsOf, type BalanceBy, type CellPrices, type CostPoint } from './rank-cost.js';
 import { unpackCoarseSums, type CoarseSums } from '../decomposition/coarse-grid.js';
@@ -40,28 +45,69 @@ function sampleStateBytes(t: SolverTables): number {
   return 4 * t.nCells * SAMPLE_PARTS.reduce((sum, p) => sum + partPlanes(p, layout), 0);
 }
 
+/**
+ * What a go carries besides its index: a round to answer, or a new split; empty: go on as before. With it, what the
+ * orchestrator keeps of it (not sent): the load a check goes by, the split the blocks proposed, the re-split's decision.
+ */
+interface GoContent {
+  cellState?: 'coarse' | 'full';
+  block?: number;
+  roundBytes?: number;
+  decision?: RebalanceDecision;
+  load?: LoadNow;
+  proposal?: RebalanceProposal;
+}
+
+/**
+ * The go after a checkpoint's submit, kept in the checkpoint (the ranks take it at the end of the next submit): what
+ * the ranks are sent (`go`, as solver/rank-balance.ts GoOrder) and what the orchestrator needs to go on from it (the
+ * round's load or proposal, the re-split's event).
+ */
+export interface KeptGo {
+  go: { decomposition: Decomposition | null; cellState?: 'coarse' | 'full'; block?: number; roundBytes?: number };
+  load?: LoadNow;
+  proposal?: RebalanceProposal;
+  event?: RebalanceEvent;
+}
+
+/** A check's round asked for in go(index): every rank's answer as it arrives. */
+interface Round {
+  index: number;
+  kind: 'coarse' | 'full';
+  /** coarse: the load the check goes by; full: the split the blocks proposed. */
+  load?: LoadNow;
+  proposal?: RebalanceProposal;
+  list: unknown[];
+}
+
+/** A re-split sent in go(index), taken by the ranks at the end of submit `after` (index + 1). */
+interface Layout {
+  index: number;
+  after: number;
+  decomposition: Decomposition;
+  subdomains: Subdomain[];
+  oldSubdomains: Subdomain[];
+  event: RebalanceEvent;
+}
+
 export class BalanceCoordinator {
   private readonly rebalancer: Rebalancer;
-  /** Coarse counts asked for after a submit (first round), by submit index, as they arrive, with the load the check goes by. */
-  private readonly coarse = new Map<number, { load: LoadNow; list: (CoarseSums | undefined)[] }>();
-  /** Cell states asked for after a submit (second round, with the split proposed), by submit index, as they arrive. */
-  private readonly states = new Map<number, { proposal: RebalanceProposal; list: (CellState | undefined)[] }>();
   /** Whether the run samples (its sampling state then follows the cells in a re-decomposition). */
   private readonly sampling: boolean;
   /** Seconds spent deciding and moving sampling state (the ranks' relayouts are timed by them). */
   seconds = 0;
   /**
    * Where the orchestrator's side of the checks went, seconds: gathering every rank's coarse counts and full cell state
-   * (first arrival to last), proposing and committing a split, and answering the ranks with it (the frames sent).
+   * (first arrival to last), proposing and committing a split, and answering the ranks with it.
    */
   readonly parts = { coarseGatherSeconds: 0, fullGatherSeconds: 0, proposeSeconds: 0, commitSeconds: 0, answerSeconds: 0, rehearsalSeconds: 0 };
-  /** The submit after which the grid was last re-split (-2: none yet in this process). */
+  /** The submit at whose end the ranks take the last split sent (-2: none in this process). */
   private resplitAt = -2;
-  /** When the first rank's cell state of the check in progress arrived (performance.now(), ms). */
+  /** When the first rank's answer of the round in progress arrived (performance.now(), ms). */
   private firstArrival = 0;
-  /** Checks made (every rank's coarse counts gathered). */
+  /** Checks made (every rank's coarse counts asked for). */
   checks = 0;
-  /** Checks whose coarse split paid by its estimate, so that every cell's state was gathered too. */
+  /** Checks whose coarse split paid by its estimate, so that every cell's count was asked for too. */
   fullChecks = 0;
   /** Whether the ranks run on software adapters (a moved particle then costs about one particle-step; set once they said hello). */
   software = false;
@@ -73,52 +119,63 @@ export class BalanceCoordinator {
   readonly costModel = new CostModel();
   /** The most blocks a check gathers (DSMC_BALANCE_COARSE_CELLS), undefined: the default. */
   private readonly coarseCells: number | undefined;
+  /** The index of the next go to send (every go before it went out). */
+  private next = 0;
+  /** The last submit merged from every rank, and each merged submit's last step. */
+  private mergedUpTo = -1;
+  private readonly lastStepOf = new Map<number, number>();
+  /** Merged submits that end with a checkpoint (it keeps the go after them), with that go's content once sent. */
+  private readonly checkpointed = new Map<number, GoContent | null>();
+  /** The round asked for in the last go, until every rank answered it; then its follow-up, the content of the next go. */
+  private round: Round | null = null;
+  private followUp: GoContent | null = null;
+  /** Re-splits sent (the ranks took those up to the end of the last settled submit). */
+  private readonly layouts: Layout[] = [];
+  /** The last submit whose layout at its end is known (handed to afterDecision). */
+  private settledUpTo = -1;
+  /** The decomposition the run started with, and its subdomains. */
+  private readonly initial: Decomposition;
+  private readonly initialSubdomains: Subdomain[];
+  /** The ranks' sampling states after a re-split, by the go's index, as they arrive. */
+  private readonly sampleStates = new Map<number, (Uint8Array[] | undefined)[]>();
 
   /**
-   * tables: the case's solver tables (built once by the run); afterDecision(index): called once the decision after submit `index` is made (before the ranks hear it), with the
-   * decomposition in force from then on; events and policy: re-decompositions and back-off of the run before a resume;
-   * lastStep: the run's last step (a new layout must pay for itself before it).
+   * tables: the case's solver tables (built once by the run); afterDecision(index, decomposition, kept): called once the
+   * layout at the end of submit `index` is known (the ranks write a checkpoint's files in it), in submit order, with the
+   * go after it when the submit ends with a checkpoint (what the checkpoint keeps); events, policy and kept: the
+   * re-decompositions, back-off and kept go of a resumed run's checkpoint; lastStep: the run's last step (a new layout
+   * must pay for itself before it).
    */
   constructor(private readonly kase: Case, private readonly tables: SolverTables, d: Decomposition, thresholdPercent: number, private readonly assembler: RunAssembler, private readonly channel: OrchestratorChannel,
-    private readonly afterDecision: (index: number) => void = () => undefined, events: RebalanceEvent[] = [], lastStep = Infinity, policy?: RebalancePolicyState) {
+    private readonly afterDecision: (index: number, decomposition: Decomposition, kept: KeptGo | null) => void = () => undefined, events: RebalanceEvent[] = [], lastStep = Infinity,
+    policy?: RebalancePolicyState, kept?: KeptGo | null) {
     // DSMC_BALANCE_COARSE_CELLS: the most blocks a check gathers (tests use a few hundred to check on coarse blocks of small grids)
     this.coarseCells = Number(process.env.DSMC_BALANCE_COARSE_CELLS) || undefined;
-    this.rebalancer = new Rebalancer(d, thresholdPercent, events, lastStep, policy, this.coarseCells);
+    const split = kept?.go.decomposition ?? null;
+    this.rebalancer = new Rebalancer(split ?? d, thresholdPercent, split && kept?.event ? [...events, kept.event] : events, lastStep, policy, this.coarseCells);
+    this.initial = d;
+    this.initialSubdomains = assembler.rankSubdomains;
     this.sampling = kase.sampling.enabled;
-    channel.on('cell-state', (m) => {
-      const index = m.message.index;
-      const coarse = this.coarse.get(index);
-      if (coarse) {
-        if (m.frames.length !== 1) throw new Error(`rank ${m.rank} sent ${m.frames.length} frames of cell state after submit ${index}; its coarse counts were asked for`);
-        this.arrived(coarse.list);
-        const g = this.rebalancer.coarse.grid;
-        coarse.list[m.rank] = unpackCoarseSums(frameAs(m.frames[0], Uint32Array), g[0] * g[1] * g[2]);
-        if (coarse.list.every((c) => c !== undefined)) {
-          this.parts.coarseGatherSeconds += (performance.now() - this.firstArrival) / 1000;
-          void this.propose(index, coarse.load, coarse.list as CoarseSums[]);
-        }
-        return;
-      }
-      const full = this.states.get(index);
-      if (!full) return; // not asked for: validated and dropped
-      this.arrived(full.list);
-      if (m.frames.length !== 1) throw new Error(`rank ${m.rank} sent ${m.frames.length} frames of cell state after submit ${index}; its cell counts were asked for`);
-      full.list[m.rank] = { counts: frameAs(m.frames[0], Uint32Array) };
-      if (full.list.every((s) => s !== undefined)) {
-        this.parts.fullGatherSeconds += (performance.now() - this.firstArrival) / 1000;
-        void this.decide(index, full.proposal, full.list as CellState[]);
-      }
-    });
+    if (kept) this.resumeWith(kept);
+    channel.on('cell-state', (m) => this.answered(m.rank, m.message.index, m.frames));
+    channel.on('sample-state', (m) => this.sampleStateIn(m.rank, m.message.index, m.frames));
   }
 
-  /** Notes when the first answer of a gathering round (`list`, none arrived yet) came. */
-  private arrived(list: readonly unknown[]): void {
-    if (list.every((x) => x === undefined)) this.firstArrival = performance.now();
+  /** A resumed run: the go its checkpoint kept went out under index -1 (the ranks have it from their configure payload). */
+  private resumeWith(kept: KeptGo): void {
+    const { go } = kept;
+    if (go.cellState) this.round = { index: -1, kind: go.cellState, load: kept.load, proposal: kept.proposal, list: this.initial.boxes.map(() => undefined) };
+    if (go.decomposition) {
+      if (!kept.event) throw new Error('checkpoint: the kept re-split has no event (a damaged checkpoint); start the run again');
+      const subdomains = go.decomposition.boxes.map((_, r) => subdomainOf(go.decomposition!, r));
+      this.layouts.push({ index: -1, after: 0, decomposition: go.decomposition, subdomains, oldSubdomains: this.initialSubdomains, event: this.rebalancer.events[this.rebalancer.events.length - 1] });
+      this.resplitAt = 0;
+    }
   }
 
-  /** The decomposition in force. */
+  /** The decomposition the ranks work on after the last settled submit. */
   get decomposition(): Decomposition {
-    return this.rebalancer.decomposition;
+    return this.decompositionAt(this.settledUpTo);
   }
 
   /** Cells per side of the blocks a check's first round gathers (1: the cells themselves). */
@@ -131,9 +188,10 @@ export class BalanceCoordinator {
     return this.rebalancer.thresholdPercent;
   }
 
-  /** Re-decompositions so far. */
+  /** Re-decompositions the ranks took by the end of the last settled submit (those of a resumed run's start among them). */
   get events(): RebalanceEvent[] {
-    return this.rebalancer.events;
+    const pending = new Set(this.layouts.filter((l) => l.after > this.settledUpTo).map((l) => l.event));
+    return this.rebalancer.events.filter((e) => !pending.has(e));
   }
 
   /** The checks' back-off (for checkpoints). */
@@ -159,6 +217,130 @@ export class BalanceCoordinator {
   }
 
   /**
+   * Called when submit `index` (ending at step `lastStep`) has been merged from every rank, in order; `checkpoint`: it
+   * ends with a checkpoint (which then keeps the go after it).
+   */
+  merged(index: number, lastStep: number, checkpoint = false): void {
+    this.mergedUpTo = index;
+    this.lastStepOf.set(index, lastStep);
+    if (checkpoint) this.checkpointed.set(index, null);
+    this.pump();
+  }
+
+  /** Sends every go that can go out now (each needs its submit merged and the last round answered), settling submits on the way. */
+  private pump(): void {
+    for (;;) {
+      this.settle();
+      if (this.next > this.mergedUpTo || this.round !== null) return;
+      const index = this.next;
+      const content = this.followUp ?? this.checkOrGo(index);
+      this.followUp = null;
+      this.send(index, content);
+      this.next += 1;
+    }
+  }
+
+  /**
+   * Hands afterDecision every merged submit whose layout at its end is known: the go before it is out (and, for a
+   * checkpoint's submit, its own, which the checkpoint keeps).
+   */
+  private settle(): void {
+    for (let k = this.settledUpTo + 1; k <= this.mergedUpTo; k++) {
+      const checkpoint = this.checkpointed.has(k);
+      if (this.next < (checkpoint ? k + 1 : k)) return;
+      for (const l of this.layouts) {
+        if (l.after !== k) continue;
+        this.assembler.setSubdomains(l.subdomains);
+        // the step after which the ranks re-split
+        l.event.step = this.lastStepOf.get(k) ?? l.event.step;
+      }
+      this.settledUpTo = k;
+      const content = this.checkpointed.get(k) ?? null;
+      this.checkpointed.delete(k);
+      this.afterDecision(k, this.decompositionAt(k), checkpoint ? this.keptOf(k, content ?? {}) : null);
+    }
+  }
+
+  /** What a checkpoint after submit k keeps of go(k), sent with `content`. */
+  private keptOf(k: number, content: GoContent): KeptGo {
+    const layout = this.layouts.find((l) => l.index === k);
+    const go = { decomposition: content.decision?.decomposition ?? null, cellState: content.cellState, block: content.block, roundBytes: content.roundBytes };
+    return JSON.parse(JSON.stringify({ go, load: content.load, proposal: content.proposal, event: layout?.event })) as KeptGo;
+  }
+
+  /** The decomposition the ranks work on after submit `k` (by the re-splits sent so far). */
+  private decompositionAt(k: number): Decomposition {
+    let d = this.initial;
+    for (const l of this.layouts) if (l.after <= k) d = l.decomposition;
+    return d;
+  }
+
+  /**
+   * Sends go(index) with `content` to every rank: a round asked for then waits for every rank's answer; a new split is
+   * taken at the end of submit index + 1.
+   */
+  private send(index: number, content: GoContent): void {
+    const ranks = this.initial.boxes.map((_, r) => r);
+    const t0 = performance.now();
+    const { decision, load, proposal, ...sent } = content;
+    if (this.checkpointed.has(index)) this.checkpointed.set(index, content);
+    if (content.cellState) this.round = { index, kind: content.cellState, load, proposal, list: ranks.map(() => undefined) };
+    if (decision) {
+      const oldSubdomains = this.layouts.length > 0 ? this.layouts[this.layouts.length - 1].subdomains : this.initialSubdomains;
+      this.layouts.push({ index, after: index + 1, decomposition: decision.decomposition, subdomains: decision.subdomains, oldSubdomains, event: this.rebalancer.events[this.rebalancer.events.length - 1] });
+      this.resplitAt = index + 1;
+    }
+    // as plain JSON (the message's decomposition field)
+    const d: unknown = decision ? JSON.parse(JSON.stringify(decision.decomposition)) : null;
+    for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: d as null, frameBytes: [], ...sent });
+    if (decision) this.parts.answerSeconds += (performance.now() - t0) / 1000;
+  }
+
+  /** The content of go(index) when no round is in flight: a check's first round, or nothing. */
+  private checkOrGo(index: number): GoContent {
+    const load = this.loadNow();
+    // none until the ranks took the last split sent (their counts are about to change); by time, neither the first
+    // submit nor the one after a re-split is judged (settledSubmit)
+    const unsettled = index <= this.resplitAt || (load.points !== null && !settledSubmit(index, this.resplitAt));
+    // no check where no split could pay for its moves over the steps left after it would be taken (decided from the
+    // ranks' loads alone): its two rounds and the split go a submit apart
+    const at = load.step + 3 * this.assembler.lastSubmit.steps;
+    if (unsettled || !this.rebalancer.wants(load.percent) || !this.rebalancer.mayPay(at, load.loads, this.costNow(load), load.points === null)) return {};
+    this.checks += 1;
+    return { cellState: 'coarse', block: this.rebalancer.coarse.block, load: { ...load, step: at } };
+  }
+
+  /** Notes when the first answer of a gathering round (`list`, none arrived yet) came. */
+  private arrivedFirst(list: readonly unknown[]): void {
+    if (list.every((x) => x === undefined)) this.firstArrival = performance.now();
+  }
+
+  /** A rank's answer to the round asked for in go(index). */
+  private answered(rank: number, index: number, frames: readonly Uint8Array[]): void {
+    const round = this.round;
+    if (!round || round.index !== index) return; // not asked for: validated and dropped
+    if (frames.length !== 1) throw new Error(`rank ${rank} sent ${frames.length} frames of cell state for the check asked for after submit ${index}; one was asked for`);
+    this.arrivedFirst(round.list);
+    if (round.kind === 'coarse') {
+      const g = this.rebalancer.coarse.grid;
+      round.list[rank] = unpackCoarseSums(frameAs(frames[0], Uint32Array), g[0] * g[1] * g[2]);
+    } else {
+      round.list[rank] = { counts: frameAs(frames[0], Uint32Array) };
+    }
+    if (round.list.some((x) => x === undefined)) return;
+    const gathered = (performance.now() - this.firstArrival) / 1000;
+    this.round = null;
+    if (round.kind === 'coarse') {
+      this.parts.coarseGatherSeconds += gathered;
+      this.followUp = this.propose(round.load!, round.list as CoarseSums[]);
+    } else {
+      this.parts.fullGatherSeconds += gathered;
+      this.followUp = this.decide(round.proposal!, round.list as CellState[]);
+    }
+    this.pump();
+  }
+
+  /**
    * The non-uniformity a check after the last merged submit goes by and the ranks' loads: by time (every rank timed) of
    * their GPU seconds, with the cost model's points; else of their particles.
    */
@@ -167,7 +349,8 @@ export class BalanceCoordinator {
     const last = this.assembler.lastSubmit;
     const timed = this.by === 'time' ? timeLoadsOf(last.gpuSeconds, last.particleSteps, last.steps) : null;
     if (!timed) return { step: un.step, percent: un.percent, loads: [...this.assembler.particlesPerRank], points: null };
-    const boxes = this.rebalancer.decomposition.boxes;
+    // the boxes the ranks ran the last submit on
+    const boxes = this.decompositionAt(this.mergedUpTo - 1).boxes;
     const points = boxes.map((b, r) => ({ seconds: last.gpuSeconds[r] / last.steps, particles: last.particleSteps[r] / last.steps, cells: boxCells(b) }));
     return { step: un.step, percent: timed.un, loads: timed.loads, points, perSecond: timed.perSecond };
   }
@@ -179,47 +362,18 @@ export class BalanceCoordinator {
     return this.costModel.add(points) ?? undefined;
   }
 
-  /** Called when submit `index` has been merged from every rank: go on at once, or ask for the cell states first. */
-  merged(index: number): void {
-    const load = this.loadNow();
-    const ranks = this.rebalancer.decomposition.boxes.map((_, r) => r);
-    // by time, the first submit and the one after a re-split are not judged (settledSubmit)
-    const unsettled = load.points !== null && !settledSubmit(index, this.resplitAt);
-    // no check where no split could pay for its moves over the steps left (decided from the ranks' loads alone)
-    if (unsettled || !this.rebalancer.wants(load.percent) || !this.rebalancer.mayPay(load.step, load.loads, this.costNow(load), load.points === null)) {
-      this.afterDecision(index);
-      for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
-      return;
-    }
-    this.checks += 1;
-    this.coarse.set(index, { load, list: new Array(ranks.length).fill(undefined) });
-    const block = this.rebalancer.coarse.block;
-    for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, cellState: 'coarse', block, frameBytes: [] });
-  }
-
-  /** The first round of a check after submit `index`, with every rank's coarse counts: go on, or ask for every cell's state. */
-  private propose(index: number, load: LoadNow, coarse: CoarseSums[]): void {
+  /**
+   * The first round of a check, with every rank's coarse counts: the full round's request, or nothing (load.step is
+   * where a split would be taken: the steps it could save follow it).
+   */
+  private propose(load: LoadNow, coarse: CoarseSums[]): GoContent {
     const t0 = performance.now();
-    this.coarse.delete(index);
     const proposal = this.rebalancer.propose(load.step, load.percent, coarse, this.costNow(load), this.pricesNow(load, coarse));
     this.seconds += (performance.now() - t0) / 1000;
     this.parts.proposeSeconds += (performance.now() - t0) / 1000;
-    const ranks = coarse.map((_, r) => r);
-    if (!proposal) {
-      this.afterDecision(index);
-      for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
-      return;
-    }
+    if (!proposal) return {};
     this.fullChecks += 1;
-    this.states.set(index, { proposal, list: new Array(ranks.length).fill(undefined) });
-    // with the relayout the blocks' split would make, so that each rank readies its staging while the split is decided
-    const { sendsTo } = proposal;
-    for (const rank of ranks) {
-      void this.channel.send(rank, {
-        type: 'go', index, decomposition: null, cellState: 'full', frameBytes: [], roundBytes: this.roundBytes,
-        expectedSendsTo: sendsTo[rank], expectedReceivesFrom: sendsTo.map((row) => row[rank]),
-      });
-    }
+    return { cellState: 'full', proposal };
   }
 
   /**
@@ -232,51 +386,34 @@ export class BalanceCoordinator {
     return load.perSecond === undefined ? cost : { ...cost, fixedSteps: RESPLIT_FIXED_SECONDS * load.perSecond };
   }
 
-  /** Decides after submit `index` on the proposed split with every rank's cell state, and answers every rank. */
-  private async decide(index: number, proposal: RebalanceProposal, list: CellState[]): Promise<void> {
+  /** The second round of a check, with every rank's cell counts: the new split (sent in the next go), or nothing. */
+  private decide(proposal: RebalanceProposal, list: CellState[]): GoContent {
     const t0 = performance.now();
-    this.states.delete(index);
-    const sampled = this.sampling && this.assembler.fields.samples > 0;
     const decision = this.rebalancer.commit(proposal, list);
-    const oldSubs = this.assembler.rankSubdomains;
-    if (decision) {
-      this.assembler.setSubdomains(decision.subdomains);
-      this.resplitAt = index;
-    }
-    // the sampling state follows the cells once there is any (before the first sampling pass the new cells start at zero)
-    const moveSamples = sampled;
-    this.afterDecision(index);
-    const tAnswer = performance.now();
-    this.seconds += (tAnswer - t0) / 1000;
-    this.parts.commitSeconds += (tAnswer - t0) / 1000;
-    await Promise.all(list.map((_, rank) => {
-      if (!decision) return this.channel.send(rank, { type: 'go', index, decomposition: null, frameBytes: [] });
-      // the cells' collision state the ranks hand each other (cell-handover.ts)
-      return this.channel.send(rank, {
-        type: 'go', index, decomposition: JSON.parse(JSON.stringify(decision.decomposition)), largest: decision.largest, maxSend: decision.maxSend, sampleState: moveSamples, roundBytes: this.roundBytes,
-        relayoutSendsTo: decision.sendsTo[rank], relayoutReceivesFrom: decision.sendsTo.map((row) => row[rank]),
-        frameBytes: [],
-      });
-    }));
-    this.parts.answerSeconds += (performance.now() - tAnswer) / 1000;
-    if (decision && moveSamples) await this.moveSampleState(index, oldSubs, decision.subdomains);
+    this.seconds += (performance.now() - t0) / 1000;
+    this.parts.commitSeconds += (performance.now() - t0) / 1000;
+    return decision ? { decision, roundBytes: this.roundBytes } : {};
   }
 
-  /** Sampling runs, after a re-decomposition: every rank's sampling state in (old cells), each rank's new cells' state out. */
-  private async moveSampleState(index: number, oldSubs: Subdomain[], newSubs: Subdomain[]): Promise<void> {
-    const ranks = oldSubs.map((_, r) => r);
-    const got = await this.channel.collect('sample-state', ranks, 600_000);
+  /**
+   * Sampling runs, after a re-split sent in go(index): every rank's sampling state of its old cells in; once all are,
+   * each rank's new cells' state out.
+   */
+  private sampleStateIn(rank: number, index: number, frames: readonly Uint8Array[]): void {
+    const layout = this.layouts.find((l) => l.index === index);
+    if (!layout) throw new Error(`rank ${rank} sent its sampling state for the go after submit ${index}, which carried no new split`);
+    const list = this.sampleStates.get(index) ?? layout.subdomains.map(() => undefined);
+    this.sampleStates.set(index, list);
+    list[rank] = [...frames];
+    if (list.some((x) => x === undefined)) return;
+    this.sampleStates.delete(index);
     const t0 = performance.now();
-    const states = ranks.map((r) => {
-      const m = got.get(r)!;
-      if (m.message.index !== index) throw new Error(`rank ${r} sent the sampling state of submit ${m.message.index} after submit ${index}`);
-      return sampleStateOfFrames(m.frames);
-    });
-    const next = redistributeSampleState(this.kase, this.tables, states, oldSubs, newSubs);
+    const states = list.map((f) => sampleStateOfFrames(f!));
+    const next = redistributeSampleState(this.kase, this.tables, states, layout.oldSubdomains, layout.subdomains);
     this.seconds += (performance.now() - t0) / 1000;
-    await Promise.all(ranks.map((r) => {
-      const frames = SAMPLE_PARTS.map((p) => next[r][p]);
-      return this.channel.send(r, { type: 'sample-state', index, frameBytes: frames.map((f) => f.byteLength) }, frames);
-    }));
+    layout.subdomains.forEach((_, r) => {
+      const out = SAMPLE_PARTS.map((p) => next[r][p]);
+      void this.channel.send(r, { type: 'sample-state', index, frameBytes: out.map((f) => f.byteLength) }, out);
+    });
   }
 }

@@ -20,14 +20,18 @@ export class CheckpointKeeper {
     this.hash = caseHash(c);
   }
 
+  /** Whether the submit of these merged steps ends with a checkpoint (the ranks write their files after it). */
+  due(steps: readonly StepStats[]): boolean {
+    return checkpointDue(this.c, steps[0].step - 1, steps[steps.length - 1].step, this.blockPlan.from + this.blockPlan.steps);
+  }
+
   /**
-   * Called after each merged submit (and after its steps were recorded; with dynamic balancing, once the decision
-   * after it is made, since the ranks write their files in the layout that follows it): completes the previous
+   * Called after each merged submit (and after its steps were recorded; with dynamic balancing, once the layout at its
+   * end is known, since the ranks write their files in it, after any re-split they take there): completes the previous
    * checkpoint, opens the next when due with `decomposition` (the one the ranks' files are written in) and the
    * balancing state.
    */
   merged(steps: StepStats[], assembler: RunAssembler, decomposition: Decomposition, rebalance: LoopSnapshot['rebalance'] = null): void {
-    const first = steps[0].step;
     const last = steps[steps.length - 1].step;
     if (this.pending && last > this.pending.step) {
       const p = this.pending;
@@ -38,8 +42,7 @@ export class CheckpointKeeper {
         this.onWarning(`the checkpoint after step ${p.step} was not completed: ${(e as Error).message}`);
       }
     }
-    const end = this.blockPlan.from + this.blockPlan.steps;
-    if (!checkpointDue(this.c, first - 1, last, end)) return;
+    if (!this.due(steps)) return;
     this.pending = {
       step: last,
       ranks: decomposition.boxes.length,

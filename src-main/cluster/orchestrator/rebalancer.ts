@@ -108,11 +108,6 @@ export interface RebalanceProposal {
   cost: RelayoutCost;
   /** Balancing by time: what a cell weighs besides its count, in particle-equivalents (rank-cost.ts); absent: by counts. */
   prices?: CellPrices;
-  /**
-   * The particles rank r would send rank d (sendsTo[r][d]) in the split the blocks proposed: an estimate of the exact
-   * split's relayout, so that the ranks ready their staging and peer links while the orchestrator decides.
-   */
-  sendsTo: number[][];
 }
 
 /**
@@ -305,8 +300,7 @@ export class Rebalancer {
       (split) => JSON.stringify(split.boxes.map((b) => fineBoxOf(b, cg))) !== current);
     const best = bestCandidate(candidates, Math.max(...before), this.left(step), cost);
     if (!best) return this.keep();
-    const sendsTo = pairSends(nearest, best.split, summed);
-    return prices === undefined ? { step, un, cost, sendsTo } : { step, un, cost, prices, sendsTo };
+    return prices === undefined ? { step, un, cost } : { step, un, cost, prices };
   }
 
   /** Steps left after `step` (what a new split can still save over). */

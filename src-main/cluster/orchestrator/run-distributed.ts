@@ -35,7 +35,7 @@ import type { LaunchOptions, RankGroup, RunOutcome } from '../supervisor/types.j
 import { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import { PeerFolder } from '../transport/peer-folder.js';
 import type { TransportSpec } from '../transport/endpoints.js';
-import { BalanceCoordinator } from './balance-coordinator.js';
+import { BalanceCoordinator, type KeptGo } from './balance-coordinator.js';
 import { balancePlan, type BalancePlan } from './balance-plan.js';
 import { relayoutRoundBytes } from '../../solver/relayout-rounds.js';
 import { RunAssembler, type RankStep } from './run-assembler.js';
@@ -261,15 +261,18 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   const assembler = new RunAssembler(c, subdomains, blockPlan);
   if (o.resume?.loop.fields) assembler.fields.counters = { ...o.resume.loop.fields };
   let keeper: CheckpointKeeper | null = null;
-  // with balancing, a submit's checkpoint opens once the decision after it is made (the ranks write their files in
-  // the layout that follows it): its merged steps wait here until then
+  // with balancing, a submit's checkpoint opens once the layout at its end is known (the ranks write their files in
+  // it, after the re-split they take there, if any): its merged steps wait here until then
   const awaitingDecision = new Map<number, StepStats[]>();
   const rebalanceState = () => (balance ? { thresholdPercent: balance.thresholdPercent, events: [...balance.events], policy: balance.policy } : null);
-  const balance = plan.rebalancePercent === null ? null : new BalanceCoordinator(c, tables, decomposition, plan.rebalancePercent, assembler, channel, (index) => {
+  // a resumed run goes on from the go its checkpoint kept (the ranks take it at the end of their first submit)
+  const kept = (o.resume?.loop.rebalance?.kept ?? null) as KeptGo | null;
+  const balance = plan.rebalancePercent === null ? null : new BalanceCoordinator(c, tables, decomposition, plan.rebalancePercent, assembler, channel, (index, layout, keptGo) => {
     const steps = awaitingDecision.get(index);
     awaitingDecision.delete(index);
-    if (steps) keeper?.merged(steps, assembler, balance!.decomposition, rebalanceState());
-  }, o.resume?.loop.rebalance?.events ?? [], blockPlan.from + blockPlan.steps, o.resume?.loop.rebalance?.policy);
+    const state = rebalanceState();
+    if (steps) keeper?.merged(steps, assembler, layout, state && { ...state, kept: keptGo as Record<string, unknown> | null });
+  }, o.resume?.loop.rebalance?.events ?? [], blockPlan.from + blockPlan.steps, o.resume?.loop.rebalance?.policy, kept);
   const heartbeatTimeoutMs = o.heartbeatTimeoutMs ?? 60_000;
   let group: RankGroup;
   try {
@@ -327,7 +330,8 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       if (livePlanes && assembler.fields.samples > 0) void Promise.resolve(o.onFields!(livePlanes)).catch(() => undefined);
       if (balance) {
         awaitingDecision.set(index, merged);
-        balance.merged(index);
+        // a submit that ends with a checkpoint: the checkpoint keeps the go after it (balance-coordinator.ts)
+        balance.merged(index, merged[merged.length - 1].step, keeper?.due(merged) ?? false);
       } else {
         keeper?.merged(merged, assembler, decomposition);
       }
@@ -356,7 +360,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       case: c, decomposition, timing: o.timing ?? 'auto', detail: !!o.detail, warmupSteps: warmup, exchangeTimeoutMs: 600_000,
       rebalancePercent: plan.rebalancePercent,
       checkpoints: target ? { folder: target.folder } : null,
-      resume: o.resume ? { dir: o.resume.dir, endStep: blockPlan.from + blockPlan.steps } : null,
+      resume: o.resume ? { dir: o.resume.dir, endStep: blockPlan.from + blockPlan.steps, ...(kept ? { keptGo: kept.go } : {}) } : null,
       blockPlan,
     };
     peerFolder = await peerFolderFor(o, ranks.map((r) => r.hostname));

@@ -65,37 +65,30 @@ export const batchSchema = z.object({
   frameBytes: z.array(count),
 });
 
+/** The submit a go follows, as a rank's answers name it: -1 for the go a resumed run's checkpoint kept (balance-coordinator.ts). */
+const goIndex = z.number().int().min(-1);
+
 /**
  * rank -> orchestrator (rebalancing runs, when a go asks for it): for cellState 'coarse' one frame, its particle counts
  * and the sums of their squares over the blocks of the coarse grid (u32, the whole coarse grid, packCoarseSums); for 'full' one, the per-cell counts (u32)
  * of its local cells (their collision state the ranks hand each other after a re-split: cell-handover.ts).
  */
-export const cellStateSchema = z.object({ type: z.literal('cell-state'), rank, index: count, frameBytes: z.array(count) });
+export const cellStateSchema = z.object({ type: z.literal('cell-state'), rank, index: goIndex, frameBytes: z.array(count) });
 
-/** orchestrator -> rank (rebalancing runs): go on after batch `index`, first moving to a new decomposition when one is given
- * (no frames). */
+/**
+ * orchestrator -> rank (rebalancing runs): the decision after submit `index`, which the rank takes at the end of
+ * submit index + 1: a check's round to answer (cell-state), a new decomposition to move to, or neither (no frames;
+ * balance-coordinator.ts, rank-balance.ts).
+ */
 export const goSchema = z.object({
   type: z.literal('go'), index: count, decomposition: z.json().nullable(), frameBytes: z.array(count),
-  // first send this submit's cell state (cell-state): the counts per block of `block` cells a side ('coarse'), or every
-  // cell's state ('full'); then wait for the next go
+  // send this rank's cell state (cell-state, under this go's index): the counts per block of `block` cells a side
+  // ('coarse'), or every cell's count ('full'); the follow-up comes in the next go
   cellState: z.enum(['coarse', 'full']).optional(),
   block: count.optional(),
-  // with a decomposition: the particles of the most loaded rank (the relayout's rounds), and whether the sampling state
-  // moves with the cells (not before the first sampling pass: the new cells' state is then zero)
-  largest: count.optional(),
-  sampleState: z.boolean().optional(),
-  // bytes of migrant records per relayout round (the same for every rank: half the smallest binding of their adapters)
+  // with a decomposition: bytes of migrant records per relayout round (the same for every rank: half the smallest
+  // binding of their adapters)
   roundBytes: count.optional(),
-  // the most particles one rank sends another in the relayout (one round for all when their records fit roundBytes)
-  maxSend: count.optional(),
-  // the particles this rank sends to and receives from each rank in the relayout (exact: from the cell counts the split
-  // was made from), so that it readies its staging and peer links while its GPU sorts out the leavers
-  relayoutSendsTo: z.array(count).optional(),
-  relayoutReceivesFrom: z.array(count).optional(),
-  // with cellState 'full': the same estimated from the blocks' split (the exact split is made from the cells sent), so
-  // that the rank readies its staging and peer links while the orchestrator decides
-  expectedSendsTo: z.array(count).optional(),
-  expectedReceivesFrom: z.array(count).optional(),
 });
 
 /**
@@ -135,7 +128,7 @@ export const planeSumsSchema = z.object({ type: z.literal('plane-sums'), rank, i
  * rank -> orchestrator after a `go` with a new decomposition (sampling runs): its sampling state over its old cells, and
  * orchestrator -> rank: its state over its new cells; the five parts (sample-buffers.ts SAMPLE_PARTS) as five frames.
  */
-export const sampleStateSchema = z.object({ type: z.literal('sample-state'), index: count, rank: rank.optional(), frameBytes: z.array(count) });
+export const sampleStateSchema = z.object({ type: z.literal('sample-state'), index: goIndex, rank: rank.optional(), frameBytes: z.array(count) });
 
 /** rank -> orchestrator: the rank failed and says why before exiting. */
 export const errorSchema = z.object({

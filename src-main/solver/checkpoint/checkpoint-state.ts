@@ -66,6 +66,11 @@ export interface LoopSnapshot {
     thresholdPercent: number; events: { step: number; unBefore: number; unAfter?: number; moved?: number }[];
     /** The checks' back-off after the checkpoint's submit (absent in checkpoints of earlier versions: none). */
     policy?: { wait: number; backoff: number };
+    /**
+     * The go after the checkpoint's submit (cluster/orchestrator/balance-coordinator.ts KeptGo: a check's round or a
+     * re-split the ranks take at the end of the next submit); absent or null: none.
+     */
+    kept?: Record<string, unknown> | null;
   } | null;
 }
 
