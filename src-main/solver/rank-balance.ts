@@ -1,10 +1,11 @@
-// A rank's side of dynamic load balancing (orchestrator/balance-coordinator.ts): at the end of submit k it takes the
-// orchestrator's `go` after submit k - 1, which the orchestrator decided while this submit ran, so the GPU never waits
-// for a decision. A go asks for a check's round (this rank's counts per block of the coarse grid, or every cell's
-// count), which the rank sends before it goes on, or carries a new split, which the rank takes at once: its sampling
-// state through the orchestrator (once sampling has begun), the cells' collision state and its particle counts traded
-// with the other ranks, then the relayout. A resumed run's ranks take the go its checkpoint kept (the one after the
-// checkpoint's submit) at the end of their first submit, as the run left alone would have.
+// A rank's side of dynamic load balancing (orchestrator/balance-coordinator.ts): at the end of submit k it sends its
+// counts per block of the coarse grid (what a check's first round goes by: a few hundred kB, summed on the GPU) and
+// takes the orchestrator's `go` after submit k - 1, which the orchestrator decided while this submit ran, so the GPU
+// never waits for a decision. A go asks for every cell's count (a check's second round), which the rank sends before
+// it goes on, or carries a new split, which the rank takes at once: its sampling state through the orchestrator (once
+// sampling has begun), the cells' collision state and its particle counts traded with the other ranks, then the
+// relayout. A resumed run's ranks take the go its checkpoint kept (the one after the checkpoint's submit) at the end
+// of their first submit, as the run left alone would have.
 import { handedOver } from '../cluster/transport/message-codec.js';
 import type { RankChannel } from '../cluster/transport/rank-channel.js';
 import type { Decomposition } from '../cluster/decomposition/types.js';
@@ -19,34 +20,42 @@ import { tradeCollisionState } from './cell-state-trade.js';
 /** What a go asks of a rank (the message's fields this side reads). */
 export interface GoOrder {
   decomposition: unknown;
-  cellState?: 'coarse' | 'full';
-  block?: number;
+  cellState?: 'full';
   roundBytes?: number;
 }
 
 /** How long a rank waits for the orchestrator's go or sampling state (ms). */
 const ANSWER_TIMEOUT_MS = 600_000;
 
-/** Where a rank's balancing seconds went: waiting for a go, checks (cell state read and sent), sampling state moved, collision state traded. */
+/**
+ * Where a rank's balancing seconds went: waiting for a go, the block sums after every submit, checks (every cell's count
+ * read and sent), sampling state moved, collision state traded.
+ */
 export interface BalanceParts {
   waitSeconds: number;
+  blockSeconds: number;
   checkSeconds: number;
   sampleStateSeconds: number;
   tradeSeconds: number;
 }
 
 export class RankBalance {
-  readonly parts: BalanceParts = { waitSeconds: 0, checkSeconds: 0, sampleStateSeconds: 0, tradeSeconds: 0 };
+  readonly parts: BalanceParts = { waitSeconds: 0, blockSeconds: 0, checkSeconds: 0, sampleStateSeconds: 0, tradeSeconds: 0 };
 
   /**
-   * decomposition: the split the rank starts on (each re-split's afterwards); kept: a resumed run's go after its
-   * checkpoint's submit (taken at the end of the first submit, under index -1), null for none.
+   * decomposition: the split the rank starts on (each re-split's afterwards); block: cells per side of the coarse grid's
+   * blocks; kept: a resumed run's go after its checkpoint's submit (taken at the end of the first submit, under index
+   * -1), null for none.
    */
-  constructor(private readonly ch: RankChannel, private readonly sim: Simulation, public decomposition: Decomposition, private readonly timeoutMs: number,
-    private readonly kept: GoOrder | null = null) {}
+  constructor(private readonly ch: RankChannel, private readonly sim: Simulation, public decomposition: Decomposition, private readonly block: number,
+    private readonly timeoutMs: number, private readonly kept: GoOrder | null = null) {}
 
-  /** At the end of submit k: takes the go after submit k - 1 (the first submit: the kept one, if any). */
+  /** At the end of submit k: sends this rank's block sums, then takes the go after submit k - 1 (the first submit: the kept one, if any). */
   async atSubmitEnd(k: number): Promise<void> {
+    const t0 = performance.now();
+    const sums = await this.sim.coarseCellSums(this.block);
+    await this.ch.send({ type: 'cell-state', index: k, kind: 'coarse', frameBytes: [sums.byteLength] }, [sums]);
+    this.parts.blockSeconds += (performance.now() - t0) / 1000;
     if (k === 0) {
       if (this.kept) await this.take(-1, this.kept);
       return;
@@ -63,25 +72,19 @@ export class RankBalance {
     return go;
   }
 
-  /** Does what the go after submit `index` asks: a round's answer sent (its follow-up comes in the next go), or a new split taken. */
+  /** Does what the go after submit `index` asks: every cell's count sent (the split, if one pays, comes in the next go), or a new split taken. */
   private async take(index: number, go: GoOrder): Promise<void> {
-    if (go.cellState) {
+    if (go.cellState === 'full') {
       const t0 = performance.now();
-      this.mark(`check-${go.cellState}-start`);
-      const frames = go.cellState === 'full' ? [handedOver((await this.sim.cellState()).counts)] : [await this.coarseSums(go.block)];
-      this.mark(`check-${go.cellState}-read`);
-      await this.ch.send({ type: 'cell-state', index, frameBytes: frames.map((f) => f.byteLength) }, frames);
-      this.mark(`check-${go.cellState}-sent`);
+      this.mark('check-full-start');
+      const counts = handedOver(await this.sim.cellCounts());
+      this.mark('check-full-read');
+      await this.ch.send({ type: 'cell-state', index, kind: 'full', frameBytes: [counts.byteLength] }, [counts]);
+      this.mark('check-full-sent');
       this.parts.checkSeconds += (performance.now() - t0) / 1000;
       return;
     }
     if (go.decomposition !== null && go.decomposition !== undefined) await this.resplit(index, parseDecomposition(go.decomposition), go.roundBytes);
-  }
-
-  /** This rank's counts per block of `block` cells a side (a check's first round). */
-  private coarseSums(block: number | undefined): Promise<Uint32Array> {
-    if (block === undefined) throw new Error('internal: the orchestrator asked for coarse cell counts without the block size');
-    return this.sim.coarseCellSums(block);
   }
 
   /**

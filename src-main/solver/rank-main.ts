@@ -146,7 +146,7 @@ async function main(ch: RankChannel): Promise<boolean> {
     if (exchangeTrace) exchangeTrace.send.length = exchangeTrace.receive.length = 0;
     stepTimeline?.clear();
     let balanceSeconds = 0;
-    const balance = p.rebalancePercent !== null ? new RankBalance(ch, sim, p.decomposition, p.exchangeTimeoutMs, p.resume?.keptGo ?? null) : null;
+    const balance = p.rebalancePercent !== null ? new RankBalance(ch, sim, p.decomposition, p.balanceBlock ?? 1, p.exchangeTimeoutMs, p.resume?.keptGo ?? null) : null;
     const folder = p.checkpoints?.folder;
     const steps = p.resume ? p.resume.endStep - sim.stepsDone : p.case.run.steps;
     // live view of the app: the orchestrator asks for a plane's sums; the answer goes after the next submit

@@ -16,8 +16,7 @@ const decompositionSchema = z.object({
 /** A go kept by a checkpoint (rank-balance.ts GoOrder): a check's round to answer, or a split to take. */
 const keptGoSchema = z.object({
   decomposition: decompositionSchema.nullable(),
-  cellState: z.enum(['coarse', 'full']).optional(),
-  block: z.number().int().min(1).optional(),
+  cellState: z.literal('full').optional(),
   roundBytes: z.number().int().min(1).optional(),
 });
 
@@ -31,6 +30,8 @@ const payloadSchema = z.object({
   exchangeTimeoutMs: z.number().int().min(1),
   /** Rebalance when UN exceeds this many percent (checked after every submit); null: static decomposition. */
   rebalancePercent: z.number().min(0).nullable(),
+  /** Rebalancing runs: cells per side of the coarse grid's blocks, over which the rank sums its counts after every submit. */
+  balanceBlock: z.number().int().min(1).optional(),
   /** Folder of the run's checkpoints (written when run.checkpointEvery > 0); absent or null: none. */
   checkpoints: z.object({ folder: z.string().min(1) }).nullable().optional(),
   /**
@@ -51,6 +52,7 @@ export interface RankPayload {
   warmupSteps: number;
   exchangeTimeoutMs: number;
   rebalancePercent: number | null;
+  balanceBlock?: number;
   checkpoints?: { folder: string } | null;
   resume?: { dir: string; endStep: number; keptGo?: GoOrder } | null;
   blockPlan?: { from: number; steps: number };

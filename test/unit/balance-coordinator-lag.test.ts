@@ -1,6 +1,6 @@
 // The orchestrator's side of balancing as the ranks see it (BalanceCoordinator by counts, as on CI's software ranks):
-// the ranks take the go after submit k at the end of submit k + 1, so a check's rounds and its re-split go a submit
-// apart and no rank waits for a decision; a checkpoint keeps the go after its submit, and a coordinator resumed from it
+// the ranks send their block sums after every submit and take the go after submit k at the end of submit k + 1, so a
+// check's round of every cell and its re-split go a submit apart and no rank waits for a decision; a checkpoint keeps the go after its submit, and a coordinator resumed from it
 // sends the gos and makes the re-splits of the run left alone. The ranks are played by the test through the
 // coordinator's channel (their answers as the transport hands them over): the decisions are the real ones.
 import { describe, expect, it } from 'vitest';
@@ -75,16 +75,15 @@ function play(first: number, checkpointAt: readonly number[], resume?: { d: Deco
     (index, d, kept) => settled.push({ index, boxes: JSON.stringify(d.boxes), kept, events: structuredClone(coordinator.events), policy: coordinator.policy }),
     resume?.events ?? [], STEPS * SUBMITS, resume?.policy, resume?.kept);
   coordinator.setAdapters(true);
+  /** Every rank's cell state of now, at submit k of the run, under `index`: its block sums, or every cell's count. */
+  const cellState = (index: number, kind: 'coarse' | 'full', k: number) => countsOf(layout, k).forEach((c, rank) => {
+    const frame = kind === 'coarse' ? packCoarseSums(coarseSumsOf(c, layout.boxes[rank], coarseGridWithBlock(grid, coordinator.block))) : c;
+    handlers.get('cell-state')!({ rank, message: { type: 'cell-state', rank, index, kind, frameBytes: [] }, frames: [new Uint8Array(frame.buffer, frame.byteOffset, frame.byteLength)] });
+  });
   /** The ranks take a go at the end of submit k of the run: answer its round with the counts of now, or move to its split. */
-  const take = (go: { index: number; cellState?: string; decomposition: Decomposition | null; block?: number }, k: number) => {
-    if (go.cellState) {
-      countsOf(layout, k).forEach((c, rank) => {
-        const frame = go.cellState === 'coarse' ? packCoarseSums(coarseSumsOf(c, layout.boxes[rank], coarseGridWithBlock(grid, coordinator.block))) : c;
-        handlers.get('cell-state')!({ rank, message: { type: 'cell-state', rank, index: go.index, frameBytes: [] }, frames: [new Uint8Array(frame.buffer, frame.byteOffset, frame.byteLength)] });
-      });
-    } else if (go.decomposition) {
-      layout = go.decomposition;
-    }
+  const take = (go: { index: number; cellState?: string; decomposition: Decomposition | null }, k: number) => {
+    if (go.cellState) cellState(go.index, 'full', k);
+    else if (go.decomposition) layout = go.decomposition;
   };
   for (let k = first; k < SUBMITS; k++) {
     const index = k - first;
@@ -94,29 +93,30 @@ function play(first: number, checkpointAt: readonly number[], resume?: { d: Deco
     assembler.lastSubmit.particleSteps = P.map((p) => STEPS * p);
     assembler.loadNonUniformity.push({ step: STEPS * (k + 1), percent: loadNonUniformity(P) });
     coordinator.merged(index, STEPS * (k + 1), checkpointAt.includes(k));
+    cellState(index, 'coarse', k);
     if (index === 0) {
-      if (resume?.kept) take({ index: -1, block: coordinator.block, ...resume.kept.go }, k);
+      if (resume?.kept) take({ index: -1, ...resume.kept.go }, k);
       continue;
     }
     const go = gos.find((g) => g.index === index - 1);
     expect(go, `the go after submit ${index - 1} went out before the ranks' end of submit ${index}`).toBeDefined();
-    take({ ...go!, block: coordinator.block }, k);
+    take(go!, k);
   }
   return { gos, settled, events: coordinator.events };
 }
 
 describe('the ranks take each go a submit later; checkpoints keep the go in flight', () => {
-  it('a check\'s rounds and its re-split go a submit apart, each go out before the ranks want it', () => {
+  it('a check\'s round of every cell and its re-split go a submit apart, each go out before the ranks want it', () => {
     const run = play(0, []);
-    // the first submit's UN asks for the coarse round, answered at the end of submit 1; the full round's request in the
-    // go after it, the split in the next, taken at the end of submit 3
-    expect(run.gos.slice(0, 3).map((g) => g.cellState ?? (g.decomposition ? 'split' : 'go'))).toEqual(['coarse', 'full', 'split']);
+    // the first submit's UN and block sums ask for every cell in the go after it, answered at the end of submit 1; the
+    // split in the next go, taken at the end of submit 2
+    expect(run.gos.slice(0, 2).map((g) => g.cellState ?? (g.decomposition ? 'split' : 'go'))).toEqual(['full', 'split']);
     expect(run.events.length).toBeGreaterThan(0);
-    expect(run.events[0].step).toBe(STEPS * 4);
-    // the layout settled after submit 3 is the new split, the one after submit 2 still the first
+    expect(run.events[0].step).toBe(STEPS * 3);
+    // the layout settled after submit 2 is the new split, the one after submit 1 still the first
     const boxesAfter = (k: number) => run.settled.find((s) => s.index === k)!.boxes;
-    expect(boxesAfter(2)).toBe(JSON.stringify(decompose('slab', grid, 4).boxes));
-    expect(boxesAfter(3)).toBe(JSON.stringify(run.gos[2].decomposition!.boxes));
+    expect(boxesAfter(1)).toBe(JSON.stringify(decompose('slab', grid, 4).boxes));
+    expect(boxesAfter(2)).toBe(JSON.stringify(run.gos[1].decomposition!.boxes));
     // the split balances the counts it was made from
     expect(run.events[0].unAfter!).toBeLessThan(run.events[0].unBefore);
   });

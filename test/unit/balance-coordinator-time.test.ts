@@ -63,7 +63,7 @@ function setUp() {
     sent.length = 0;
     coordinator.merged(index, step);
   };
-  /** The ranks' answers to a go asking for cell state after submit `index`, on `dec`. */
+  /** The ranks' block sums after submit `index` ('coarse'), or their answers to the go after it asking for every cell ('full'), on `dec`. */
   const answer = async (index: number, dec: Decomposition, what: 'coarse' | 'full') => {
     const counts = countsOf(dec);
     sent.length = 0;
@@ -71,7 +71,7 @@ function setUp() {
       const frames = what === 'coarse'
         ? [packCoarseSums(coarseSumsOf(c, dec.boxes[rank], coarseGridWithBlock(grid, coordinator.block)))]
         : [c];
-      cellState!({ rank, message: { type: 'cell-state', rank, index, frameBytes: [] }, frames: frames.map((f) => new Uint8Array(f.buffer, f.byteOffset, f.byteLength)) });
+      cellState!({ rank, message: { type: 'cell-state', rank, index, kind: what, frameBytes: [] }, frames: frames.map((f) => new Uint8Array(f.buffer, f.byteOffset, f.byteLength)) });
     });
     await new Promise((resolve) => setImmediate(resolve));
   };
@@ -82,28 +82,26 @@ describe('balancing by time, the orchestrator\'s side', () => {
   it('judges no first submit, fits n + 0.04 n^2 from the ranks\' seconds, evens the priced loads, and skips the submit after a re-split', async () => {
     const { d, sent, coordinator, submit, answer } = setUp();
     expect(coordinator.by).toBe('time');
-    // the first submit: its seconds hold the start-up's sort, so plain goes
+    // the first submit: its seconds hold the start-up's sort, so plain goes (its block sums are not wanted)
     submit(0, 50, d);
     expect(sent.map((s) => s.message.cellState)).toEqual([undefined, undefined, undefined, undefined]);
-    // the next: UN of time far over 10 %, the coarse round is asked for
+    // the next: UN of time far over 10 %, a check on the submit's blocks: its go waits for the ranks' sums
     submit(1, 100, d);
-    expect(sent.map((s) => s.message.cellState)).toEqual(['coarse', 'coarse', 'coarse', 'coarse']);
-    // the ranks answer at the end of submit 2; the follow-up goes in the go after submit 2, once it merged
-    await answer(1, d, 'coarse');
     expect(sent).toHaveLength(0);
+    await answer(1, d, 'coarse');
     // four points fit the true prices exactly: no price per cell, 0.04 particle-equivalents per squared count
     expect(coordinator.costModel.prices!.cellWeight).toBe(0);
     expect(coordinator.costModel.prices!.squareWeight).toBeCloseTo(C / A, 9);
-    submit(2, 150, d);
-    expect(sent.map((s) => [s.message.index, s.message.cellState])).toEqual([[2, 'full'], [2, 'full'], [2, 'full'], [2, 'full']]);
+    expect(sent.map((s) => [s.message.index, s.message.cellState])).toEqual([[1, 'full'], [1, 'full'], [1, 'full'], [1, 'full']]);
     expect(coordinator.block).toBe(1);
-    await answer(2, d, 'full');
+    // the ranks answer at the end of submit 2; the split goes in the go after submit 2, once it merged
+    await answer(1, d, 'full');
     expect(sent).toHaveLength(0);
-    submit(3, 200, d);
-    expect(sent.map((s) => s.message.index)).toEqual([3, 3, 3, 3]);
+    submit(2, 150, d);
+    expect(sent.map((s) => s.message.index)).toEqual([2, 2, 2, 2]);
     const next = sent[0].message.decomposition as Decomposition;
     expect(next).not.toBeNull();
-    // taken by the ranks at the end of submit 4: not yet among the run's re-splits
+    // taken by the ranks at the end of submit 3: not yet among the run's re-splits
     expect(coordinator.events).toHaveLength(0);
     // the new slabs even out n + 0.04 n^2 (to a plane), which the counts would not
     const priced = new Float64Array(grid[0] * grid[1] * grid[2]).map((_, g) => { const n = countAt(g % grid[0]); return n + 0.04 * n * n; });
@@ -111,15 +109,17 @@ describe('balancing by time, the orchestrator\'s side', () => {
     const loads = next.boxes.map((b) => boxWeight(grid, priced, b));
     expect(loadNonUniformity(loads)).toBeLessThan(loadNonUniformity(next.boxes.map((b) => boxWeight(grid, counts, b))));
     expect(Math.max(...loads) - Math.min(...loads)).toBeLessThanOrEqual(2 * 16 * (41 + 0.04 * 41 * 41));
-    // submit 4 ends with the re-split (not judged: its counts are about to change); the one after holds the relayout's
+    // submit 3 ends with the re-split (not judged: its counts are about to change); the one after holds the relayout's
     // sort (not judged even with seconds as uneven as before); the one after that is
-    submit(4, 250, d);
+    submit(3, 200, d);
     expect(sent.every((s) => s.message.cellState === undefined && s.message.decomposition === null)).toBe(true);
-    expect(coordinator.events.map((e) => e.step)).toEqual([250]);
+    expect(coordinator.events.map((e) => e.step)).toEqual([200]);
     expect(coordinator.decomposition).toEqual(next);
-    submit(5, 300, next);
+    submit(4, 250, next);
     expect(sent.every((s) => s.message.cellState === undefined)).toBe(true);
-    submit(6, 350, d);
-    expect(sent.map((s) => s.message.cellState)).toEqual(['coarse', 'coarse', 'coarse', 'coarse']);
+    submit(5, 300, d);
+    expect(sent).toHaveLength(0); // judged: its go waits for the ranks' block sums
+    await answer(5, next, 'coarse');
+    expect(sent.map((s) => s.message.index)).toEqual([5, 5, 5, 5]);
   });
 });

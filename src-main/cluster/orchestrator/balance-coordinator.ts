@@ -1,14 +1,14 @@
 // The orchestrator's side of dynamic load balancing in a multi-rank run: after every submit it looks at the merged
 // statistics' load non-uniformity; only when the Rebalancer wants a look (UN over the threshold, no back-off, a split
 // could pay from the ranks' counts) does it check, in two rounds: every rank's counts per block of the coarse grid
-// (`go` with cellState 'coarse'), and only when the split found there pays, every rank's per-cell counts ('full'); then
-// the new decomposition, if one pays (the ranks hand each other the collision state of the cells that change hands,
-// cell-handover.ts, and move their particles).
+// (which the ranks send after every submit: a few hundred kB), and only when the split found there pays, every rank's
+// per-cell counts (`go` with cellState 'full'); then the new decomposition, if one pays (the ranks hand each other the
+// collision state of the cells that change hands, cell-handover.ts, and move their particles).
 // The ranks never wait for a decision: they take the `go` after submit k at the end of submit k + 1
-// (solver/rank-balance.ts), so the orchestrator decides while their GPUs run a whole submit. A round asked for in go(k)
-// is answered at the end of submit k + 1 and its follow-up goes in go(k + 1); a new split sent in go(k) is taken at the
-// end of submit k + 1. A checkpoint after submit k keeps go(k) (KeptGo): the ranks of a resumed run take it at the end
-// of their first submit, so the resumed run checks and re-splits where the run left alone did.
+// (solver/rank-balance.ts), so the orchestrator decides while their GPUs run a whole submit. A check on submit k's
+// blocks asks for the cells in go(k), answered at the end of submit k + 1; the split goes in go(k + 1) and is taken at
+// the end of submit k + 2. A checkpoint after submit k keeps go(k) (KeptGo): the ranks of a resumed run take it at the
+// end of their first submit, so the resumed run checks and re-splits where the run left alone did.
 import type { Case } from '../../common/case-schema.js';
 import { redistributeSampleState } from '../../solver/field-accumulator.js';
 import { SAMPLE_PARTS, partPlanes, sampleLayout, sampleStateOfFrames } from '../../solver/sample-buffers.js';
@@ -50,8 +50,7 @@ function sampleStateBytes(t: SolverTables): number {
  * orchestrator keeps of it (not sent): the load a check goes by, the split the blocks proposed, the re-split's decision.
  */
 interface GoContent {
-  cellState?: 'coarse' | 'full';
-  block?: number;
+  cellState?: 'full';
   roundBytes?: number;
   decision?: RebalanceDecision;
   load?: LoadNow;
@@ -64,13 +63,13 @@ interface GoContent {
  * round's load or proposal, the re-split's event).
  */
 export interface KeptGo {
-  go: { decomposition: Decomposition | null; cellState?: 'coarse' | 'full'; block?: number; roundBytes?: number };
+  go: { decomposition: Decomposition | null; cellState?: 'full'; roundBytes?: number };
   load?: LoadNow;
   proposal?: RebalanceProposal;
   event?: RebalanceEvent;
 }
 
-/** A check's round asked for in go(index): every rank's answer as it arrives. */
+/** A check's round: on submit index's blocks (sent by every rank after it), or the cells asked for in go(index); every rank's answer as it arrives. */
 interface Round {
   index: number;
   kind: 'coarse' | 'full';
@@ -126,8 +125,10 @@ export class BalanceCoordinator {
   private readonly lastStepOf = new Map<number, number>();
   /** Merged submits that end with a checkpoint (it keeps the go after them), with that go's content once sent. */
   private readonly checkpointed = new Map<number, GoContent | null>();
-  /** The round asked for in the last go, until every rank answered it; then its follow-up, the content of the next go. */
+  /** The round in progress, until every rank answered it; then its follow-up, the content of the next go. */
   private round: Round | null = null;
+  /** The ranks' block sums after each submit not yet judged, by submit, as they arrive (those of judged submits are dropped). */
+  private readonly blocks = new Map<number, (CoarseSums | undefined)[]>();
   private followUp: GoContent | null = null;
   /** Re-splits sent (the ranks took those up to the end of the last settled submit). */
   private readonly layouts: Layout[] = [];
@@ -157,7 +158,7 @@ export class BalanceCoordinator {
     this.initialSubdomains = assembler.rankSubdomains;
     this.sampling = kase.sampling.enabled;
     if (kept) this.resumeWith(kept);
-    channel.on('cell-state', (m) => this.answered(m.rank, m.message.index, m.frames));
+    channel.on('cell-state', (m) => this.answered(m.rank, m.message.index, m.message.kind, m.frames));
     channel.on('sample-state', (m) => this.sampleStateIn(m.rank, m.message.index, m.frames));
   }
 
@@ -227,16 +228,32 @@ export class BalanceCoordinator {
     this.pump();
   }
 
-  /** Sends every go that can go out now (each needs its submit merged and the last round answered), settling submits on the way. */
+  /**
+   * Sends every go that can go out now (each needs its submit merged, and the round in progress answered: a check on
+   * its submit's blocks, or the cells asked for in the go before), settling submits on the way.
+   */
   private pump(): void {
     for (;;) {
       this.settle();
       if (this.next > this.mergedUpTo || this.round !== null) return;
       const index = this.next;
-      const content = this.followUp ?? this.checkOrGo(index);
+      let content = this.followUp;
       this.followUp = null;
+      if (!content) {
+        const load = this.checkWanted(index);
+        if (load) {
+          // a check on this submit's blocks: the go after it waits for every rank's sums (most are in already)
+          this.round = { index, kind: 'coarse', load, list: this.blocks.get(index) ?? this.initial.boxes.map(() => undefined) };
+          this.blocks.delete(index);
+          this.firstArrival = performance.now();
+          if (this.roundComplete()) continue;
+          return;
+        }
+        content = {};
+      }
       this.send(index, content);
       this.next += 1;
+      for (const k of this.blocks.keys()) if (k < this.next) this.blocks.delete(k);
     }
   }
 
@@ -264,7 +281,7 @@ export class BalanceCoordinator {
   /** What a checkpoint after submit k keeps of go(k), sent with `content`. */
   private keptOf(k: number, content: GoContent): KeptGo {
     const layout = this.layouts.find((l) => l.index === k);
-    const go = { decomposition: content.decision?.decomposition ?? null, cellState: content.cellState, block: content.block, roundBytes: content.roundBytes };
+    const go = { decomposition: content.decision?.decomposition ?? null, cellState: content.cellState, roundBytes: content.roundBytes };
     return JSON.parse(JSON.stringify({ go, load: content.load, proposal: content.proposal, event: layout?.event })) as KeptGo;
   }
 
@@ -282,9 +299,9 @@ export class BalanceCoordinator {
   private send(index: number, content: GoContent): void {
     const ranks = this.initial.boxes.map((_, r) => r);
     const t0 = performance.now();
-    const { decision, load, proposal, ...sent } = content;
+    const { decision, load: _load, proposal, ...sent } = content;
     if (this.checkpointed.has(index)) this.checkpointed.set(index, content);
-    if (content.cellState) this.round = { index, kind: content.cellState, load, proposal, list: ranks.map(() => undefined) };
+    if (content.cellState) this.round = { index, kind: content.cellState, proposal, list: ranks.map(() => undefined) };
     if (decision) {
       const oldSubdomains = this.layouts.length > 0 ? this.layouts[this.layouts.length - 1].subdomains : this.initialSubdomains;
       this.layouts.push({ index, after: index + 1, decomposition: decision.decomposition, subdomains: decision.subdomains, oldSubdomains, event: this.rebalancer.events[this.rebalancer.events.length - 1] });
@@ -296,18 +313,18 @@ export class BalanceCoordinator {
     if (decision) this.parts.answerSeconds += (performance.now() - t0) / 1000;
   }
 
-  /** The content of go(index) when no round is in flight: a check's first round, or nothing. */
-  private checkOrGo(index: number): GoContent {
+  /** Whether to check on submit index's blocks (no round in flight): the load the check goes by, or null. */
+  private checkWanted(index: number): LoadNow | null {
     const load = this.loadNow();
     // none until the ranks took the last split sent (their counts are about to change); by time, neither the first
     // submit nor the one after a re-split is judged (settledSubmit)
     const unsettled = index <= this.resplitAt || (load.points !== null && !settledSubmit(index, this.resplitAt));
     // no check where no split could pay for its moves over the steps left after it would be taken (decided from the
-    // ranks' loads alone): its two rounds and the split go a submit apart
-    const at = load.step + 3 * this.assembler.lastSubmit.steps;
-    if (unsettled || !this.rebalancer.wants(load.percent) || !this.rebalancer.mayPay(at, load.loads, this.costNow(load), load.points === null)) return {};
+    // ranks' loads alone): the cells' round and the split go a submit apart
+    const at = load.step + 2 * this.assembler.lastSubmit.steps;
+    if (unsettled || !this.rebalancer.wants(load.percent) || !this.rebalancer.mayPay(at, load.loads, this.costNow(load), load.points === null)) return null;
     this.checks += 1;
-    return { cellState: 'coarse', block: this.rebalancer.coarse.block, load: { ...load, step: at } };
+    return { ...load, step: at };
   }
 
   /** Notes when the first answer of a gathering round (`list`, none arrived yet) came. */
@@ -315,19 +332,40 @@ export class BalanceCoordinator {
     if (list.every((x) => x === undefined)) this.firstArrival = performance.now();
   }
 
-  /** A rank's answer to the round asked for in go(index). */
-  private answered(rank: number, index: number, frames: readonly Uint8Array[]): void {
+  /**
+   * A rank's cell state: its block sums after submit `index` (every submit), or its cells' counts asked for in
+   * go(index); kept for the round they belong to, dropped when none wants them.
+   */
+  private answered(rank: number, index: number, kind: 'coarse' | 'full', frames: readonly Uint8Array[]): void {
+    if (frames.length !== 1) throw new Error(`rank ${rank} sent ${frames.length} frames of ${kind} cell state after submit ${index}; one was expected`);
     const round = this.round;
-    if (!round || round.index !== index) return; // not asked for: validated and dropped
-    if (frames.length !== 1) throw new Error(`rank ${rank} sent ${frames.length} frames of cell state for the check asked for after submit ${index}; one was asked for`);
-    this.arrivedFirst(round.list);
-    if (round.kind === 'coarse') {
+    if (kind === 'coarse') {
       const g = this.rebalancer.coarse.grid;
-      round.list[rank] = unpackCoarseSums(frameAs(frames[0], Uint32Array), g[0] * g[1] * g[2]);
+      const sums = unpackCoarseSums(frameAs(frames[0], Uint32Array), g[0] * g[1] * g[2]);
+      if (round?.kind === 'coarse' && round.index === index) {
+        this.arrivedFirst(round.list);
+        round.list[rank] = sums;
+      } else if (index >= this.next) {
+        // a submit not judged yet: kept until its go is decided
+        const list = this.blocks.get(index) ?? this.initial.boxes.map(() => undefined);
+        list[rank] = sums;
+        this.blocks.set(index, list);
+        return;
+      } else {
+        return;
+      }
     } else {
+      if (round?.kind !== 'full' || round.index !== index) return; // not asked for: validated and dropped
+      this.arrivedFirst(round.list);
       round.list[rank] = { counts: frameAs(frames[0], Uint32Array) };
     }
-    if (round.list.some((x) => x === undefined)) return;
+    if (this.roundComplete()) this.pump();
+  }
+
+  /** When every rank answered the round in progress: its follow-up made (the next go's content); false while answers are missing. */
+  private roundComplete(): boolean {
+    const round = this.round;
+    if (!round || round.list.some((x) => x === undefined)) return false;
     const gathered = (performance.now() - this.firstArrival) / 1000;
     this.round = null;
     if (round.kind === 'coarse') {
@@ -337,7 +375,7 @@ export class BalanceCoordinator {
       this.parts.fullGatherSeconds += gathered;
       this.followUp = this.decide(round.proposal!, round.list as CellState[]);
     }
-    this.pump();
+    return true;
   }
 
   /**

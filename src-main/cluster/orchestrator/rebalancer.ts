@@ -73,11 +73,14 @@ export interface RelayoutCost {
 }
 
 /**
- * Seconds a re-split of a full-size case costs whatever it moves, on GPUs (the hypersonic wedge on 4 H100s: the check's
- * two rounds and the orchestrator's decision about 0.23 s, the per-cell buffers and the first sort after it some
- * 0.06 s; docs/PERFORMANCE.md, fifteenth session).
+ * Seconds a re-split of a full-size case costs whatever it moves, on GPUs. The orchestrator decides while the ranks
+ * step (balance-coordinator.ts), so what is left is the ranks' read of every cell's count, the trade of the collision
+ * state and counts, the per-cell buffers and the first sort after the relayout: on the hypersonic wedge, 4 ranks sharing
+ * one H200, 0.07-0.08 s of reads over a run's checks, trade 0.05, set-up 0.04-0.05, sort 0.03-0.04 s
+ * (docs/PERFORMANCE.md, twenty-first session; the checks' rounds and the decision cost 0.23 s more when the ranks waited
+ * for them, fifteenth session).
  */
-export const RESPLIT_FIXED_SECONDS = 0.25;
+export const RESPLIT_FIXED_SECONDS = 0.15;
 
 /**
  * Particle-steps one moved particle costs on a GPU: measured on two H100s with the hypersonic wedge (0.43 s to move

@@ -359,6 +359,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     const payload: RankPayload = {
       case: c, decomposition, timing: o.timing ?? 'auto', detail: !!o.detail, warmupSteps: warmup, exchangeTimeoutMs: 600_000,
       rebalancePercent: plan.rebalancePercent,
+      ...(balance ? { balanceBlock: balance.block } : {}),
       checkpoints: target ? { folder: target.folder } : null,
       resume: o.resume ? { dir: o.resume.dir, endStep: blockPlan.from + blockPlan.steps, ...(kept ? { keptGo: kept.go } : {}) } : null,
       blockPlan,

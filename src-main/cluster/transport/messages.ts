@@ -69,11 +69,12 @@ export const batchSchema = z.object({
 const goIndex = z.number().int().min(-1);
 
 /**
- * rank -> orchestrator (rebalancing runs, when a go asks for it): for cellState 'coarse' one frame, its particle counts
- * and the sums of their squares over the blocks of the coarse grid (u32, the whole coarse grid, packCoarseSums); for 'full' one, the per-cell counts (u32)
- * of its local cells (their collision state the ranks hand each other after a re-split: cell-handover.ts).
+ * rank -> orchestrator (rebalancing runs): 'coarse' after every submit `index`, one frame, its particle counts and the
+ * sums of their squares over the blocks of the coarse grid (u32, the whole coarse grid, packCoarseSums); 'full' when
+ * the go after submit `index` asks for it, one frame, the per-cell counts (u32) of its local cells (their collision
+ * state the ranks hand each other after a re-split: cell-handover.ts).
  */
-export const cellStateSchema = z.object({ type: z.literal('cell-state'), rank, index: goIndex, frameBytes: z.array(count) });
+export const cellStateSchema = z.object({ type: z.literal('cell-state'), rank, index: goIndex, kind: z.enum(['coarse', 'full']), frameBytes: z.array(count) });
 
 /**
  * orchestrator -> rank (rebalancing runs): the decision after submit `index`, which the rank takes at the end of
@@ -82,10 +83,8 @@ export const cellStateSchema = z.object({ type: z.literal('cell-state'), rank, i
  */
 export const goSchema = z.object({
   type: z.literal('go'), index: count, decomposition: z.json().nullable(), frameBytes: z.array(count),
-  // send this rank's cell state (cell-state, under this go's index): the counts per block of `block` cells a side
-  // ('coarse'), or every cell's count ('full'); the follow-up comes in the next go
-  cellState: z.enum(['coarse', 'full']).optional(),
-  block: count.optional(),
+  // 'full': send every cell's count (cell-state, under this go's index); the split, if one pays, comes in the next go
+  cellState: z.literal('full').optional(),
   // with a decomposition: bytes of migrant records per relayout round (the same for every rank: half the smallest
   // binding of their adapters)
   roundBytes: count.optional(),
