@@ -40,6 +40,8 @@ export interface BatchReport {
   phases: { phase: string; seconds: number }[];
   /** Seconds the GPU worked in this submit (the recorded passes' times, no host phases; 0 with timing off). */
   gpuSeconds: number;
+  /** With LoopOptions.blockSums: the rank's counts and squared counts over the coarse grid's blocks after the submit (packCoarseSums). */
+  blockSums?: Uint32Array;
 }
 
 /** Progress reported after every submit. */
@@ -68,6 +70,11 @@ export interface LoopOptions {
   detail?: boolean;
   /** Called after every submit with its statistics and raw sampling sums (awaited before the next submit). */
   onBatch?: (b: BatchReport) => void | Promise<void>;
+  /**
+   * A rank of a rebalancing run: cells per side of the coarse grid's blocks, whose counts it sums on the GPU at the end
+   * of every submit, read with the submit's own read-back (BatchReport.blockSums: no round trip of their own).
+   */
+  blockSums?: number;
   /**
    * Called (and awaited) after a submit that ends a checkpoint interval of run.checkpointEvery (checkpointDue),
    * after onSteps, with the step reached: the caller takes snapshot() and writes it.

@@ -594,12 +594,15 @@ export class Simulation {
   }
 
   /** Reads the step ring and control words after a submit (and the surface sums when it sampled). */
-  private async readBack(first: number, count: number, sampled: number, recorded: RecordedRead): Promise<{ steps: StepStats[] }> {
+  private async readBack(first: number, count: number, sampled: number, recorded: RecordedRead): Promise<{ steps: StepStats[]; blockSums?: Uint32Array }> {
     const device = this.gpu.device;
     const st = this.state;
     // one copy (recorded with the submit's last steps: readBackSources) and one map for the step ring, the control
-    // words and (a sampled submit) the surface sums
-    const [statsBytes, ctlBytes, surfBytes] = await this.readback.readRecorded(recorded);
+    // words, (a sampled submit) the surface sums and (a rank of a rebalancing run) its block sums
+    const all = await this.readback.readRecorded(recorded);
+    const [statsBytes, ctlBytes] = all;
+    const surfBytes = sampled > 0 ? all[2] : new ArrayBuffer(0);
+    const blocksBytes = all[sampled > 0 ? 3 : 2];
     const stats = new Uint32Array(statsBytes);
     const ctl = new Uint32Array(ctlBytes);
     if (ctl[CTL.OVERFLOW] > 0) throw new Error(overflowMessage(ctl[CTL.OVERFLOW], st.capacity, first, count));
@@ -615,7 +618,7 @@ export class Simulation {
       this.reactions.absorb(stats, st.statsRing, out);
       device.queue.writeBuffer(st.stats, this.reactions.tallyOffset(st.statsRing), new Uint32Array(this.tables.reactions!.reactions.length));
     }
-    return { steps: out };
+    return { steps: out, ...(blocksBytes ? { blockSums: new Uint32Array(blocksBytes) } : {}) };
   }
 
   /** What readBack() reads after a submit: the step ring, the control words, and the surface sums when it sampled. */
@@ -686,6 +689,12 @@ export class Simulation {
     return this.coarseCounts;
   }
 
+  /** Encodes this rank's block sums (coarseCellSums' GPU part) into `enc`; returns the buffer they land in. */
+  private encodeBlockSums(enc: GPUCommandEncoder, block: number): GPUBuffer {
+    const cg = coarseGridWithBlock(this.kase.grid.cells, block);
+    return this.coarseSums().encode(enc, this.state.lastCounts, this.subdomain.box, this.state.nLocal, block, cg.grid);
+  }
+
   /**
    * This rank's particle counts and the sums of their squares over the blocks of `block` cells per side of the coarse
    * grid (a rebalance check's first round; coarse-grid.ts), packed as packCoarseSums packs them, summed on the GPU; with
@@ -699,7 +708,7 @@ export class Simulation {
     }
     const device = this.gpu.device;
     const enc = device.createCommandEncoder({ label: 'coarse-counts' });
-    const blocks = this.coarseSums().encode(enc, this.state.lastCounts, this.subdomain.box, this.state.nLocal, block, cg.grid);
+    const blocks = this.encodeBlockSums(enc, block);
     device.queue.submit([enc.finish()]);
     return new Uint32Array(await this.readback.read(blocks, blocks.size));
   }
@@ -1019,7 +1028,10 @@ export class Simulation {
       const tSubmit = performance.now();
       const timesBefore = passes > 0 && this.sampleChoice.measuring ? copyTotals(rec.totals()) : null;
       // the read-back's copies go in the batch's last command buffer: once the GPU is done, the read is one map
-      const reading = this.readback.recordAll(rec.encoder, this.readBackSources(passes > 0));
+      // a rank of a rebalancing run: its block sums after the submit, read with it (none where products of the last step
+      // are not in their cells yet: coarseCellSums reads those on its own)
+      const blocks = options.blockSums !== undefined && !this.reactions ? this.encodeBlockSums(rec.encoder, options.blockSums) : null;
+      const reading = this.readback.recordAll(rec.encoder, [...this.readBackSources(passes > 0), ...(blocks ? [{ src: blocks, bytes: blocks.size }] : [])]);
       await rec.submit();
       // the batch's end in the timeline (between its last step and the next: key 2 s + 1)
       const boundary = 2 * (this.step + batch) + 1;
@@ -1040,6 +1052,7 @@ export class Simulation {
         steps: got.steps, passes, particles: this.particles,
         phases: [...this.phaseTotals(rec)].map(([phase, t]) => ({ phase, seconds: t.totalSeconds })),
         gpuSeconds: gpuNow - gpuBefore,
+        ...(got.blockSums ? { blockSums: got.blockSums } : {}),
       });
       stepTimeline?.mark(boundary, 'batch-reported');
       gpuBefore = gpuNow;

@@ -50,11 +50,15 @@ export class RankBalance {
   constructor(private readonly ch: RankChannel, private readonly sim: Simulation, public decomposition: Decomposition, private readonly block: number,
     private readonly timeoutMs: number, private readonly kept: GoOrder | null = null) {}
 
-  /** At the end of submit k: sends this rank's block sums, then takes the go after submit k - 1 (the first submit: the kept one, if any). */
-  async atSubmitEnd(k: number): Promise<void> {
+  /**
+   * At the end of submit k: sends this rank's block sums (`read`: read with the submit, else read now), then takes the go
+   * after submit k - 1 (the first submit: the kept one, if any).
+   */
+  async atSubmitEnd(k: number, read?: Uint32Array): Promise<void> {
     const t0 = performance.now();
-    const sums = await this.sim.coarseCellSums(this.block);
-    await this.ch.send({ type: 'cell-state', index: k, kind: 'coarse', frameBytes: [sums.byteLength] }, [sums]);
+    const sums = read ?? await this.sim.coarseCellSums(this.block);
+    // a fresh read-back, sent once: handed to the transport as it is
+    await this.ch.send({ type: 'cell-state', index: k, kind: 'coarse', frameBytes: [sums.byteLength] }, [handedOver(sums)]);
     this.parts.blockSeconds += (performance.now() - t0) / 1000;
     if (k === 0) {
       if (this.kept) await this.take(-1, this.kept);

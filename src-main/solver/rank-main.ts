@@ -172,6 +172,8 @@ async function main(ch: RankChannel): Promise<boolean> {
       // the orchestrator's stop (a cancel) fails this rank's waits with StopRequestedError; a stop and keep ends the
       // loop after the agreed submit (keep.signal) and keeps what it ran
       timing: p.timing, detail: p.detail, signal: keep.signal, keepOnStop: true,
+      // a rebalancing run's block sums, read with every submit (rank-balance.ts sends them)
+      ...(balance ? { blockSums: p.balanceBlock ?? 1 } : {}),
       // the ranks start the clock together (a rank that starts late would be timed as the others' wait)
       // (each first collects the set-up's garbage, so that the loop's first scavenge comes late)
       beforeClock: () => {
@@ -198,7 +200,7 @@ async function main(ch: RankChannel): Promise<boolean> {
           // inside the loop clock: the time balancing costs this rank (the go after the submit before, decided while
           // this one ran: cell counts, relayout; rank-balance.ts)
           const t = performance.now();
-          await balance.atSubmitEnd(k);
+          await balance.atSubmitEnd(k, b.blockSums);
           balanceSeconds += (performance.now() - t) / 1000;
         }
         // stop and keep: waits here (after this submit's report) for the agreed last submit, ends the loop after it

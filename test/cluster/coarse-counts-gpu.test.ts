@@ -1,7 +1,8 @@
 // A rebalance check's first round sums every rank's cell counts and their squares over the blocks of the coarse grid on
 // the GPU (coarse-counts.wgsl): the sums must be exactly the host's (coarseSumsOf over the rank's cell counts, packed),
 // for blocks that do and do not divide the boxes, on boxes a rebalance moved, add up to the rank's particles, and hold
-// squares of counts beyond 2^16 (64-bit sums).
+// squares of counts beyond 2^16 (64-bit sums); read with every submit (a rebalancing rank sends them after each), they
+// equal those read on their own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coarseGridWithBlock, coarseSumsOf, packCoarseSums, unpackCoarseSums } from '../../src-main/cluster/decomposition/coarse-grid.js';
 import type { Gpu } from '../../src-main/solver/gpu/device.js';
@@ -40,6 +41,16 @@ describe('coarse block counts on the GPU', () => {
     const balanced = await runInProcessRanks(gpu, c(), 'rcb', 3, 5);
     expect(balanced.events.length).toBeGreaterThan(0);
     await expectHostSums(balanced.sims, [1, 3, 4]);
+  });
+  it('read with every submit (a rebalancing rank\'s), equal the sums read after it, before and after re-splits', async () => {
+    const c = presetCase('supersonic-cavity', ['run.steps=160', 'run.stepsPerSubmit=20']);
+    const { events, blockReads } = await runInProcessRanks(gpu, c, 'slab', 3, 5, { blockSums: 3 });
+    expect(events.length).toBeGreaterThan(0);
+    expect(blockReads).toHaveLength(3 * 8);
+    for (const { withSubmit, after } of blockReads) {
+      expect(withSubmit).toBeDefined();
+      expect(Buffer.from(withSubmit!.buffer, withSubmit!.byteOffset, withSubmit!.byteLength).equals(Buffer.from(after.buffer, after.byteOffset, after.byteLength))).toBe(true);
+    }
   });
   it('sum squares of counts beyond 2^16 in 64 bits, with the carry into the high word', async () => {
     const c = presetCase('supersonic-cavity', ['run.steps=20', 'run.stepsPerSubmit=20']);

@@ -67,6 +67,8 @@ export interface RankOptions {
   earlyMove?: boolean;
   /** Room in the per-cell buffers, a multiple of a rank's cells (default: the rank processes', 1 without rebalancing). */
   cellRoom?: number;
+  /** Cells per side of the blocks whose sums each submit reads with its read-back (LoopOptions.blockSums); kept per submit in `blockReads`. */
+  blockSums?: number;
   /** Sees every rank's outgoing migrant records (outgoing[d]: the records for rank d) before they are posted. */
   observeExchange?: (rank: number, exchange: number, outgoing: readonly Uint32Array[]) => void;
 }
@@ -148,13 +150,17 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
     }
     return b;
   };
+  // with options.blockSums: each submit's block sums as its read-back brought them, and as coarseCellSums reads them after it
+  const blockReads: { rank: number; withSubmit: Uint32Array | undefined; after: Uint32Array }[] = [];
   const results = await Promise.all(sims.map((s, r) => {
     let index = 0;
     return s.run({
       timing: 'off',
+      ...(options.blockSums !== undefined ? { blockSums: options.blockSums } : {}),
       onBatch: async (b) => {
         const k = index++;
         assembler.add(r, k, b);
+        if (options.blockSums !== undefined) blockReads.push({ rank: r, withSubmit: b.blockSums, after: await s.coarseCellSums(options.blockSums) });
         if (!rebalancer) return;
         const gate = barrier(k);
         gate.count += 1;
@@ -168,7 +174,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
   // each rank's fields from its state, placed in global order (as rank-main and run-distributed do)
   await assembler.finish(await Promise.all(results.map((x, r) => x.sampleState ? rankFields(c, sims[r].tables, sims[r].subdomain, x.sampleState, x.sampleCounters) : null)));
   assembler.fields.counters = { ...results[0].sampleCounters };
-  return { assembler, sims, results, decomposition: rebalancer?.decomposition ?? d, events: rebalancer?.events ?? [] };
+  return { assembler, sims, results, decomposition: rebalancer?.decomposition ?? d, events: rebalancer?.events ?? [], blockReads };
 }
 
 /** Every live particle of the ranks as text (cell word and the bits of position and velocity), sorted: equal for bitwise-equal runs. */
