@@ -11,10 +11,10 @@ import type { OrchestratorChannel } from '../../src-main/cluster/transport/orche
 import { coarseGridWithBlock, coarseSumsOf, packCoarseSums } from '../../src-main/cluster/decomposition/coarse-grid.js';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
 import { loadNonUniformity } from '../../src-main/cluster/decomposition/load.js';
-import { subdomainOf } from '../../src-main/solver/subdomain.js';
 import { buildTables } from '../../src-main/solver/tables.js';
 import type { Decomposition, Grid } from '../../src-main/cluster/decomposition/types.js';
 import { presetCase } from '../physics/harness.js';
+import { fakeAssembler } from './fake-assembler.js';
 
 const grid: Grid = [40, 4, 4];
 const STEPS = 20;
@@ -62,14 +62,7 @@ function play(first: number, checkpointAt: readonly number[], resume?: { d: Deco
       if (rank === 0 && message.type === 'go') gos.push({ index: message.index as number, cellState: message.cellState as string | undefined, decomposition: message.decomposition as Decomposition | null });
     },
   } as unknown as OrchestratorChannel;
-  const assembler = {
-    lastSubmit: { gpuSeconds: [0, 0, 0, 0], particleSteps: [0, 0, 0, 0], steps: STEPS },
-    loadNonUniformity: [] as { step: number; percent: number }[],
-    particlesPerRank: [0, 0, 0, 0],
-    fields: { samples: 0 },
-    rankSubdomains: layout.boxes.map((_, r) => subdomainOf(layout, r)),
-    setSubdomains(s: unknown) { this.rankSubdomains = s as never; },
-  };
+  const assembler = fakeAssembler(layout, STEPS);
   const settled: Played['settled'] = [];
   const coordinator: BalanceCoordinator = new BalanceCoordinator(kase, buildTables(kase), layout, 10, assembler as unknown as RunAssembler, channel,
     (index, d, kept) => settled.push({ index, boxes: JSON.stringify(d.boxes), kept, events: structuredClone(coordinator.events), policy: coordinator.policy }),

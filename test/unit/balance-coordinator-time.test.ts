@@ -10,10 +10,10 @@ import { coarseGridWithBlock, coarseSumsOf, packCoarseSums } from '../../src-mai
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
 import { loadNonUniformity } from '../../src-main/cluster/decomposition/load.js';
 import { boxWeight } from '../../src-main/cluster/decomposition/box.js';
-import { subdomainOf } from '../../src-main/solver/subdomain.js';
 import { buildTables } from '../../src-main/solver/tables.js';
 import type { Decomposition, Grid } from '../../src-main/cluster/decomposition/types.js';
 import { presetCase } from '../physics/harness.js';
+import { fakeAssembler } from './fake-assembler.js';
 
 const grid: Grid = [40, 4, 4];
 /** Particles in a cell of plane x: 2 to 41, so that the ranks' particles and squared counts differ in proportion. */
@@ -41,14 +41,7 @@ function setUp() {
     on: (type: string, handler: (m: unknown) => void) => { if (type === 'cell-state') cellState = handler; return () => undefined; },
     send: async (rank: number, message: Record<string, unknown>, frames: unknown[] = []) => { sent.push({ rank, message, frames }); },
   } as unknown as OrchestratorChannel;
-  const assembler = {
-    lastSubmit: { gpuSeconds: [0, 0, 0, 0], particleSteps: [0, 0, 0, 0], steps: STEPS },
-    loadNonUniformity: [] as { step: number; percent: number }[],
-    particlesPerRank: [0, 0, 0, 0],
-    fields: { samples: 0 },
-    rankSubdomains: d.boxes.map((_, r) => subdomainOf(d, r)),
-    setSubdomains(s: unknown) { this.rankSubdomains = s as never; },
-  };
+  const assembler = fakeAssembler(d, STEPS);
   const coordinator = new BalanceCoordinator(kase, buildTables(kase), d, 10, assembler as unknown as RunAssembler, channel);
   coordinator.setAdapters(false);
   /** A submit of the ranks on `dec` merged after `step`: its GPU seconds by the true cost. */
