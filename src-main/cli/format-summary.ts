@@ -35,7 +35,7 @@ function splitLine(split: NonNullable<RunSummary['splitSteps']>): string {
 
 /** The balancing parts of a summary's balance.parts, as the balance line names them. */
 const BALANCE_PART_NAMES: Record<string, string> = {
-  waitSeconds: 'waiting for decisions', checkSeconds: 'checks', sampleStateSeconds: 'sampling state moved',
+  waitSeconds: 'waiting for decisions', blockSeconds: 'block sums sent', checkSeconds: 'cell counts sent', sampleStateSeconds: 'sampling state moved',
   tradeSeconds: 'collision state traded', setupSeconds: 'relayout setup', roundSeconds: 'relayout rounds', exchangeSeconds: 'of them exchanges', sortSeconds: 'relayout sort',
 };
 
@@ -56,7 +56,7 @@ function balanceLine(s: RunSummary): string {
   const by = b.rebalancePercent === null || !b.by ? '' : b.by === 'time' ? `; re-splits even out the ranks' measured GPU time${priced}` : '; re-splits even out the ranks\' particle counts';
   const done = b.rebalancePercent === null ? '' : `${by}; ${events.length} re-split${events.length === 1 ? '' : 's'}` +
     (events.length > 0 ? ` (after steps ${events.slice(0, 6).map((e) => `${e.step}: UN ${e.unBefore.toFixed(0)} -> ${(e.unAfter ?? NaN).toFixed(0)} %`).join(', ')}${events.length > 6 ? ', ...' : ''})` : '') +
-    `, cell counts gathered ${b.checks} time${b.checks === 1 ? '' : 's'}, ${dur(b.rankSeconds)} of the loop (${(100 * b.rankSeconds / Math.max(1e-9, s.seconds)).toFixed(1)} %)` +
+    `, ${b.checks} check${b.checks === 1 ? '' : 's'} (every cell's count gathered in ${b.fullChecks ?? 0}), ${dur(b.rankSeconds)} of the loop (${(100 * b.rankSeconds / Math.max(1e-9, s.seconds)).toFixed(1)} %)` +
     (b.parts && b.rankSeconds > 0 ? ` [${Object.entries(BALANCE_PART_NAMES).filter(([k]) => (b.parts![k] ?? 0) > 0).map(([k, name]) => `${name} ${dur(b.parts![k])}`).join(', ')}]` : '');
   return `balance: ${b.reason}${done}`;
 }
