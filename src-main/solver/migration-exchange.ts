@@ -24,11 +24,8 @@ export interface Exchanger {
    */
   inspectArrivals?(count: (records: Uint8Array) => number): void;
   inspected?(step: number): number;
-  /**
-   * Optional: readies the links for one big exchange known ahead, sendBytes[d] to and receiveBytes[d] from each rank d,
-   * `ahead` messages after the next one on each link (0: the next).
-   */
-  prepare?(sendBytes: readonly number[], receiveBytes: readonly number[], ahead?: number): void;
+  /** Optional: readies the links for one big exchange known ahead (the next), sendBytes[d] to and receiveBytes[d] from each rank d. */
+  prepare?(sendBytes: readonly number[], receiveBytes: readonly number[]): void;
 }
 
 /** What one exchange did. */
@@ -201,30 +198,14 @@ export class MigrationExchange {
    * upload of the arrivals (the ring's next buffer only) and the GPU's arrival buffer. The caller binds the phases afterwards.
    */
   prepare(sendsTo: readonly number[], receivesFrom: readonly number[]): void {
-    for (const part of this.prepareHostParts(sendsTo, receivesFrom)) part();
-    this.state.ensureArrivals(receivesFrom.reduce((sum, n, d) => sum + (d === this.state.subdomain.rank ? 0 : n), 0));
-  }
-
-  /**
-   * prepare()'s host memory only, in parts (the sends' staging, each peer's link `ahead` messages on, the arrivals'
-   * upload), no GPU buffer: what a relayout that may follow can have ready before it is decided, between other work
-   * (nothing needs binding again; kept if no relayout follows).
-   */
-  prepareHostParts(sendsTo: readonly number[], receivesFrom: readonly number[], ahead = 0): (() => void)[] {
     const { rank } = this.state.subdomain;
     const words = this.state.tables.migrantWords;
     const sends = sendsTo.reduce((sum, n, d) => sum + (d === rank ? 0 : n), 0);
     const receives = receivesFrom.reduce((sum, n, d) => sum + (d === rank ? 0 : n), 0);
-    const parts: (() => void)[] = [];
-    if (sends > 0) parts.push(() => this.segments.get(4 * words * sends));
-    // one peer's link at a time (the others' bytes 0: left alone)
-    for (let d = 0; d < sendsTo.length; d++) {
-      if (d === rank || (sendsTo[d] === 0 && receivesFrom[d] === 0)) continue;
-      const only = (list: readonly number[]) => list.map((n, p) => (p === d ? 4 * words * n : 0));
-      parts.push(() => this.exchanger.prepare?.(only(sendsTo), only(receivesFrom), ahead));
-    }
-    parts.push(() => this.uploads.reserveNext(ARRIVALS_AT + 4 * words * receives));
-    return parts;
+    if (sends > 0) this.segments.get(4 * words * sends);
+    this.exchanger.prepare?.(sendsTo.map((n, d) => (d === rank ? 0 : 4 * words * n)), receivesFrom.map((n, d) => (d === rank ? 0 : 4 * words * n)));
+    this.uploads.reserveNext(ARRIVALS_AT + 4 * words * receives);
+    this.state.ensureArrivals(receives);
   }
 
   /** Migrant slots per destination that fit the adapter's binding size (every destination's segment lies in one binding). */

@@ -70,9 +70,9 @@ function peerExchanger(ch: RankChannel, timeoutMs: number, recordWords: number):
       counted.delete(step);
       return n;
     },
-    prepare(sendBytes, receiveBytes, ahead) {
+    prepare(sendBytes, receiveBytes) {
       const bytesOf = (list: readonly number[]) => new Map(others.map((p) => [p, list[p]]));
-      ch.preparePeers(bytesOf(sendBytes), bytesOf(receiveBytes), ahead);
+      ch.preparePeers(bytesOf(sendBytes), bytesOf(receiveBytes));
     },
     async exchange(step, outgoing, afterSend) {
       const t0 = performance.now();
