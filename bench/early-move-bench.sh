@@ -74,9 +74,6 @@
 #   end-of-run  the end of a sampled run on the CPU (bench/end-of-run-fields.mjs): fresh memory against prefaulted arenas
 #   collect-ab  BUILDS="BASE": the box on N ranks (twice) and 2 ranks, the wedge's default on N ranks, this build and the
 #             base interleaved, then this build's wedge timeline (the ranks' garbage collections taken together)
-#   dense-sweep  the wedge on one GPU with --detail at dense-cell thresholds off, 32 ... 256; the box off and default
-#   dense-ab  the dense cells' order at the default against off: the wedge on one GPU (1500 steps twice, 3000 once), the
-#             box on one GPU, the wedge on N ranks (plain and --detail)
 #   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
 #             the wedge's default on N ranks
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
@@ -683,33 +680,6 @@ for part in "$@"; do
       for rev in $BUILDS; do run "wedge-$n-$rev" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"; done
       HEAD=0 timeline_run "wedge-$n-new-timeline" "${wedge[@]}" --ranks "$n"
       grep -E "^rank|garbage|slowest|share of the loop|step period" "$out/runs/timeline-report.txt"
-      ;;
-    dense-sweep)
-      # the dense cells' order (sort.wgsl order_dense) by threshold: the wedge on one GPU with --detail (the order's
-      # stage), DSMC_DENSE_CELL_MIN off (4294967295: every cell counted per particle) and 32 to 256; the box (cells of
-      # some 20) off and at the default
-      for m in 4294967295 32 48 64 96 128 256; do
-        run "wedge-1-detail-dense-$m" env DSMC_DENSE_CELL_MIN=$m "${wedge[@]}" --detail
-      done
-      run box-1-detail-dense-off env DSMC_DENSE_CELL_MIN=4294967295 "${box[@]}" --detail
-      run box-1-detail-dense-default "${box[@]}" --detail
-      ;;
-    dense-ab)
-      # the dense cells' order at the default against off, interleaved: the wedge on one GPU (1500 steps twice, 3000
-      # steps once), the box on one GPU, the wedge on N ranks (plain and --detail)
-      off=(env DSMC_DENSE_CELL_MIN=4294967295)
-      for k in 1 2; do
-        run "wedge-1-dense-$k" "${wedge[@]}"
-        run "wedge-1-off-$k" "${off[@]}" "${wedge[@]}"
-      done
-      run wedge-1-dense-long "${long[@]}"
-      run wedge-1-off-long "${off[@]}" "${long[@]}"
-      run box-1-dense "${box[@]}"
-      run box-1-off "${off[@]}" "${box[@]}"
-      run "wedge-$n-dense" "${wedge[@]}" --ranks "$n"
-      run "wedge-$n-off" "${off[@]}" "${wedge[@]}" --ranks "$n"
-      run "wedge-$n-dense-detail" "${wedge[@]}" --ranks "$n" --detail
-      run "wedge-$n-off-detail" "${off[@]}" "${wedge[@]}" --ranks "$n" --detail
       ;;
     *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, wedge-final, eight)"; exit 2 ;;
   esac

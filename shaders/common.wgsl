@@ -29,11 +29,6 @@ override INTERNAL_WORDS: u32 = 1u;
 // number of ranks).
 override REACTIONS: bool = false;
 
-// The sort's dense cells (sort.wgsl: order_dense): a cell of more than DENSE_MIN particles (and at most DENSE_MAX) whose
-// particles all go by index is ordered by one workgroup sorting their indices, not one invocation per particle counting
-// the cell's n others. The product's default (src-main/solver/phases/sort.ts DENSE_CELL_MIN; DSMC_DENSE_CELL_MIN sets it).
-override DENSE_MIN: u32 = 64u;
-
 // Words of one migrating particle: px, py, pz, vx, vy, vz, cell word, key (2), then (HAS_ROTATION) its
 // INTERNAL_WORDS words of internal energy: 9 + INTERNAL_WORDS with rotation, else 9 (state.ts migrantWords).
 override MIGRANT_WORDS: u32 = 9u;

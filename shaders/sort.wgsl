@@ -66,8 +66,6 @@ fn scatter(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
     let n = starts[last] + cellCounts[last];
     ctlRW[CTL_N] = n;
     stats[ctlRW[CTL_STATS_SLOT] + ST_N_AFTER] = n;
-    // the order's list of dense cells starts empty
-    atomicStore(&dense[0], 0u);
   }
   // dispatched for the host's bound on the live count (SimState.liveBound): any more in the loop (grid_stride)
   if (i < ctlRW[CTL_N_ALL]) { scatter_one(i); }
@@ -203,7 +201,7 @@ fn place_ranked(i: u32, c: u32) {
     let crossed = mixed[2u * params.nLocal + c];
     if (n == 0u) { return; }
     if (crossed == 0u) {
-      place_by_index_or_list(i, s, n, c);
+      place_by_index(i, s, n);
       return;
     }
     // a moved particle of the interior side goes by index among the cell's particles (crossed ones have higher
@@ -230,7 +228,7 @@ fn place_ranked(i: u32, c: u32) {
       place_with_products(i, s, n);
       return;
     }
-    place_by_index_or_list(i, s, n, c);
+    place_by_index(i, s, n);
     return;
   }
   // the moved particles on particle i's side of the split, [lo, lo + width): those go by index against it (the step
@@ -321,16 +319,6 @@ fn place_crossed(i: u32, s: u32, n: u32, side: u32) -> bool {
 // made, would go by index).
 fn key_before(ko: vec2<u32>, o: u32, mine: vec2<u32>, i: u32) -> bool {
   return ko.x < mine.x || (ko.x == mine.x && (ko.y < mine.y || (ko.y == mine.y && o < i)));
-}
-
-// Particle i's place in local cell c of n particles from index s when all of them go by index: counted here, or, in a
-// dense cell, left to order_dense (the cell listed once, by the invocation of the particle scatter put first).
-fn place_by_index_or_list(i: u32, s: u32, n: u32, c: u32) {
-  if (n <= DENSE_MIN || n > DENSE_MAX) {
-    place_by_index(i, s, n);
-  } else if (arrived[s] == i) {
-    atomicStore(&dense[1u + atomicAdd(&dense[0], 1u)], c);
-  }
 }
 
 // Particle i's place in the cell of n particles from index s when all of them go by index (the one-rank order).
@@ -480,64 +468,4 @@ fn permute_one(k: u32) {
   dst4[k] = src4[i];
   dst5[k] = src5[i];
   dst6[k] = src6[i];
-}
-
-// Dense cells (common.wgsl DENSE_MIN): a cell of n particles ordered by index costs one invocation per particle
-// counting all n (n^2 reads, most of the order's time in a shock layer or a stagnation region); order_dense sorts
-// such a cell's indices in workgroup memory instead (a bitonic sort, n log^2 n compare-exchanges), one workgroup a
-// cell. [0]: the cells listed this pass (place_by_index_or_list appends them; scatter or split.wgsl:interior_total
-// clears it), then their local ids. The order is the one counting gives (indices are unique), so nothing else changes.
-@group(0) @binding(38) var<storage, read_write> dense: array<atomic<u32>>;
-// The largest cell order_dense takes (larger ones are counted per particle: the workgroup holds at most this many).
-const DENSE_MAX: u32 = 2048u;
-const DENSE_WG: u32 = 128u;
-var<workgroup> denseKeys: array<u32, DENSE_MAX>;
-var<workgroup> denseJob: vec2<u32>;
-
-// One workgroup per listed dense cell (a grid-stride loop over the list: the host dispatches a fixed number).
-@compute @workgroup_size(DENSE_WG)
-fn order_dense(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-               @builtin(local_invocation_index) li: u32) {
-  let groups = nwg.x * nwg.y * nwg.z;
-  let me = wg.x + nwg.x * (wg.y + nwg.y * wg.z);
-  if (li == 0u) { denseJob = vec2<u32>(atomicLoad(&dense[0]), 0u); }
-  let listed = workgroupUniformLoad(&denseJob).x;
-  for (var e = me; e < listed; e += groups) {
-    if (li == 0u) {
-      let c = atomicLoad(&dense[1u + e]);
-      denseJob = vec2<u32>(starts[c], cellCounts[c]);
-    }
-    let job = workgroupUniformLoad(&denseJob);
-    sort_dense_cell(job.x, job.y, li);
-  }
-}
-
-// Sorts the n particle indices of the cell from index s (scatter's list in `arrived`) into `ranked`, ascending.
-fn sort_dense_cell(s: u32, n: u32, li: u32) {
-  var p = 2u;
-  while (p < n) { p = p << 1u; }
-  for (var k = li; k < p; k += DENSE_WG) {
-    var v = 0xffffffffu;
-    if (k < n) { v = arrived[s + k]; }
-    denseKeys[k] = v;
-  }
-  workgroupBarrier();
-  for (var size = 2u; size <= p; size = size << 1u) {
-    for (var stride = size >> 1u; stride > 0u; stride = stride >> 1u) {
-      for (var t = li; t < p / 2u; t += DENSE_WG) {
-        // the t-th pair of this stage: a below a + stride within each 2 * stride block
-        let a = ((t & ~(stride - 1u)) << 1u) | (t & (stride - 1u));
-        let b = a + stride;
-        let x = denseKeys[a];
-        let y = denseKeys[b];
-        if ((x > y) == ((a & size) == 0u)) {
-          denseKeys[a] = y;
-          denseKeys[b] = x;
-        }
-      }
-      workgroupBarrier();
-    }
-  }
-  for (var k = li; k < n; k += DENSE_WG) { ranked[s + k] = denseKeys[k]; }
-  workgroupBarrier();
 }

@@ -20,8 +20,6 @@
 // per local cell, three planes: the lowest and highest old cell of the keys of its particles from the interior side's
 // end on, and how many (sort.wgsl: mixed; filled by the interior scatter)
 @group(0) @binding(12) var<storage, read_write> mixed: array<u32>;
-// the sort's dense cells (sort.wgsl: order_dense): [0] the cells listed, cleared here for the interior pass's order
-@group(0) @binding(38) var<storage, read_write> dense: array<u32>;
 
 // Interior pass, per local cell: its count, or 0 for a halo cell; also saves the cell's collision state,
 // which restore_full puts back if the step has to be redone, and clears its crossed particles' keys for the interior
@@ -40,13 +38,12 @@ fn mask_counts(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
 }
 
 // After the interior scan (into starts): the number of interior particles; the interior scatter's list of halo
-// particles and the order's list of dense cells start empty.
+// particles starts empty.
 @compute @workgroup_size(1)
 fn interior_total() {
   let last = params.nLocal - 1u;
   ctl[CTL_N_INTERIOR] = starts[last] + masked[last];
   haloWork[HW_LISTED] = 0u;
-  dense[0] = 0u;
 }
 
 // Halo pass, per entry of the halo list: that cell's count, for the scan of the halo cells.

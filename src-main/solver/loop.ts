@@ -26,7 +26,7 @@ import { MovePhase } from './phases/move.js';
 import type { PhaseContext } from './phases/phase.js';
 import { SamplePhase } from './phases/sample.js';
 import { SampleKernelChoice, copyTotals, sampleKernelSetting, type SampleKernelName } from './sample-kernel-choice.js';
-import { SortPhase, denseCellMinFromEnvironment, type SplitPass } from './phases/sort.js';
+import { SortPhase, type SplitPass } from './phases/sort.js';
 import { expectedMigrants } from './migrant-estimate.js';
 import { DEEPEN_WINDOW, arrivalsOutsideHalo, globalHalo, haloBitWords, haloBits, haloList, initialHaloDepth, periodicAxes, type GlobalHalo } from './halo-split.js';
 import { boxCells } from '../cluster/decomposition/box.js';
@@ -177,7 +177,7 @@ export class Simulation {
     const device = gpu.device;
     this.cache = new PipelineCache(device, {
       WG_SIZE: WORKGROUP_SIZE, MULTI_RANK: multi ? 1 : 0, HAS_BODIES: this.tables.bodies.nTris > 0 ? 1 : 0, HAS_ROTATION: this.tables.hasRotation ? 1 : 0, INTERNAL_WORDS: this.tables.internalWords, MIGRANT_WORDS: this.tables.migrantWords,
-      REACTIONS: this.tables.reactions ? 1 : 0, GRID_NX: kase.grid.cells[0], GRID_NY: kase.grid.cells[1], DENSE_MIN: denseCellMinFromEnvironment(),
+      REACTIONS: this.tables.reactions ? 1 : 0, GRID_NX: kase.grid.cells[0], GRID_NY: kase.grid.cells[1],
     });
     const share = cellShare(subdomain, this.tables.nCells);
     const limits = { maxBinding: Number(gpu.limits.maxStorageBufferBindingSize), maxBuffer: Number(gpu.limits.maxBufferSize) };

@@ -100,7 +100,6 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
   if (t.hasRotation) for (const set of ['A', 'B']) plan.push({ label: `particles.eint.${set}`, bytes: particleArrayBytes(t.internalWords * capacity) });
   for (const part of SAMPLE_PARTS) plan.push({ label: `sample.${part}`, bytes: t.sampling ? 4 * partPlanes(part, layout) * nLocal : 4 });
   for (const a of ['cell.counts', 'cell.starts', 'cell.sigmaCrMax', 'cell.remainder']) plan.push({ label: a, bytes: 4 * nLocal });
-  plan.push({ label: 'cell.dense', bytes: 4 * (1 + nLocal) });
   plan.push({ label: 'reduce.partials', bytes: 4 * PARTIAL_WORDS * Math.ceil(capacity / 256) });
   plan.push({ label: 'inject.counts', bytes: 4 * t.nFaceCells }, { label: 'inject.starts', bytes: 4 * t.nFaceCells });
   plan.push({ label: 'bodies.data', bytes: t.bodies.bodyData.byteLength }, { label: 'surface.sums', bytes: 4 * SURFACE_WORDS * t.bodies.gpuElements });
@@ -176,8 +175,6 @@ export class SimState {
    */
   private countsBySet: [GPUBuffer, GPUBuffer];
   starts: GPUBuffer;
-  /** The sort's dense cells (sort.wgsl order_dense): a count, then up to one local id per cell. */
-  denseCells: GPUBuffer;
   sigmaCrMax: GPUBuffer;
   remainder: GPUBuffer;
   /** The sampled fields' state: exact sums of the run and the open block, batch means (sample-buffers.ts). */
@@ -287,7 +284,6 @@ export class SimState {
     const room = this.cellRoom;
     this.countsBySet = this.makeCounts(room);
     this.starts = makeBuffer(device, 'cell.starts', 4 * room);
-    this.denseCells = makeBuffer(device, 'cell.dense', 4 * (1 + room));
     this.sigmaCrMax = makeBufferWith(device, 'cell.sigmaCrMax', new Float32Array(room).fill(t.sigmaCrMaxInit), STORAGE);
     this.remainder = makeBuffer(device, 'cell.remainder', 4 * room);
     this.sample = new SampleBuffers(device, sampleLayout(t), t.sampling, nLocal, t.species.map((x) => x.mass / t.species[0].mass), speciesModes(t));
@@ -446,9 +442,6 @@ export class SimState {
       this.makeSplitBuffers();
       this.countsBySet = this.makeCounts(this.cellRoom);
       this.starts = makeBuffer(device, 'cell.starts', 4 * this.cellRoom);
-      // (its count is cleared by each sort before the order lists cells)
-      this.denseCells.destroy();
-      this.denseCells = makeBuffer(device, 'cell.dense', 4 * (1 + this.cellRoom));
       part('split, counts, starts made');
       this.sigmaCrMax = makeBuffer(device, 'cell.sigmaCrMax', 4 * this.cellRoom);
       this.remainder = makeBuffer(device, 'cell.remainder', 4 * this.cellRoom);

@@ -1,16 +1,13 @@
 // SortPhase (src-main/solver/phases/sort.ts, shaders/sort.wgsl) on particle arrays written by the
 // test with the counts and arrival slots move.wgsl would leave: starts, cell-then-input order (stable),
-// every attribute moved with its particle, removed ones gone; dense cells (order_dense, one workgroup a cell) of
-// every size up to the largest it takes and beyond, with the default threshold and with every cell of two or more dense.
+// every attribute moved with its particle, removed ones gone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCase } from '../../src-main/common/case-schema.js';
 import { WORKGROUP_SIZE } from '../../src-main/solver/gpu/buffers.js';
 import { PipelineCache } from '../../src-main/solver/gpu/pipeline-cache.js';
 import { CELL_WORD, CTL, STATS } from '../../src-main/solver/gpu/struct-layouts.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH, type ParticleAttribute } from '../../src-main/solver/particle-attributes.js';
-import { readFileSync } from 'node:fs';
-import { DENSE_CELL_MIN, SortPhase, denseCellMinFromEnvironment } from '../../src-main/solver/phases/sort.js';
-import { SHADER_DIR } from '../../src-main/solver/gpu/shader-source.js';
+import { SortPhase } from '../../src-main/solver/phases/sort.js';
 import { SimState } from '../../src-main/solver/state.js';
 import { buildTables } from '../../src-main/solver/tables.js';
 import { expectNoGpuErrors, mulberry32, openGpu, readU32, runPass, type Gpu } from './gpu-helpers.js';
@@ -20,8 +17,6 @@ const CAPACITY = 20_000;
 let gpu: Gpu;
 let state: SimState;
 let sort: SortPhase;
-/** The same sort with DENSE_MIN 1: every cell of two to 2048 particles goes to order_dense. */
-let sortAllDense: SortPhase;
 
 // A periodic box of 12^3 = 1728 cells (two scan blocks), one species.
 function boxCase() {
@@ -45,9 +40,6 @@ beforeAll(async () => {
   state = new SimState(gpu.device, buildTables(boxCase()), CAPACITY, 4);
   sort = new SortPhase({ device: gpu.device, cache, state });
   sort.bind();
-  const allDense = new PipelineCache(gpu.device, { WG_SIZE: WORKGROUP_SIZE, DENSE_MIN: 1 });
-  sortAllDense = new SortPhase({ device: gpu.device, cache: allDense, state });
-  sortAllDense.bind();
 });
 afterAll(() => gpu?.device.destroy());
 
@@ -85,7 +77,7 @@ function countAndSlot(p: Particles, nCells: number, seed: number): { counts: Uin
 }
 
 // Writes particles into set `from` with counts and arrival slots, sets N = N_ALL = n, runs the sort.
-function runSort(p: Particles, from: 0 | 1, seed: number, phase = sort): Uint32Array {
+function runSort(p: Particles, from: 0 | 1, seed: number): Uint32Array {
   const device = gpu.device;
   const n = p.cell.length;
   const { counts, slots } = countAndSlot(p, state.tables.nCells, seed);
@@ -97,13 +89,13 @@ function runSort(p: Particles, from: 0 | 1, seed: number, phase = sort): Uint32A
   ctl[CTL.N_ALL] = n;
   ctl[CTL.STATS_SLOT] = 0;
   device.queue.writeBuffer(state.ctl, 0, ctl);
-  runPass(device, 'sort-test', (pass) => phase.encode(pass, from));
+  runPass(device, 'sort-test', (pass) => sort.encode(pass, from));
   return counts;
 }
 
 // Runs the sort and checks every promised property of its output against the host.
-async function checkSort(p: Particles, from: 0 | 1, phase = sort): Promise<Uint32Array> {
-  const hist = runSort(p, from, 99, phase);
+async function checkSort(p: Particles, from: 0 | 1): Promise<void> {
+  const hist = runSort(p, from, 99);
   const device = gpu.device;
   const nCells = state.tables.nCells;
   const n = p.cell.length;
@@ -133,13 +125,6 @@ async function checkSort(p: Particles, from: 0 | 1, phase = sort): Promise<Uint3
   }
   expect(problems).toEqual([]);
   await expectNoGpuErrors(gpu);
-  return hist;
-}
-
-// The cells the last sort listed for order_dense, and the cells of more than `min` and at most 2048 particles.
-async function listedAndExpected(hist: Uint32Array, min: number): Promise<[number, number]> {
-  const listed = (await readU32(gpu.device, state.denseCells, 1))[0];
-  return [listed, hist.filter((n) => n > min && n <= 2048).length];
 }
 
 describe('SortPhase', () => {
@@ -165,52 +150,5 @@ describe('SortPhase', () => {
 
   it('empties the set when every particle was removed', async () => {
     await checkSort(makeParticles(new Uint32Array(300).fill(INVALID), 14), 0);
-  });
-});
-
-// cells of the given sizes (their particles spread over the buffer among scattered others and removed ones)
-function denseCells(sizes: number[], scattered: number, seed: number): Uint32Array {
-  const rnd = mulberry32(seed);
-  const cells: number[] = [];
-  sizes.forEach((n, k) => { for (let j = 0; j < n; j++) cells.push(100 + 37 * k); });
-  for (let j = 0; j < scattered; j++) cells.push(rnd() % 5 === 0 ? INVALID : rnd() % state.tables.nCells);
-  // shuffled: a dense cell's particles are not one run of indices
-  for (let i = cells.length - 1; i > 0; i--) {
-    const j = rnd() % (i + 1);
-    [cells[i], cells[j]] = [cells[j], cells[i]];
-  }
-  return Uint32Array.from(cells);
-}
-
-describe('SortPhase: dense cells (order_dense)', () => {
-  // around the default threshold, the bitonic sort's powers of two, its largest cell (2048) and one beyond (counted)
-  const sizes = [DENSE_CELL_MIN, DENSE_CELL_MIN + 1, 100, 127, 128, 129, 255, 256, 257, 1000, 2047, 2048, 2049, 3000];
-
-  it('sorts cells of 64 to 3000 particles among scattered ones (default threshold)', async () => {
-    const [listed, expected] = await listedAndExpected(await checkSort(makeParticles(denseCells(sizes, 4000, 21), 22), 0), DENSE_CELL_MIN);
-    expect(expected).toBeGreaterThanOrEqual(10);
-    expect(listed).toBe(expected);
-  });
-
-  it('sorts them with every cell of two or more particles dense, from set 1 too', async () => {
-    const [listed, expected] = await listedAndExpected(await checkSort(makeParticles(denseCells(sizes, 4000, 23), 24), 1, sortAllDense), 1);
-    expect(expected).toBeGreaterThan(500);
-    expect(listed).toBe(expected);
-    const rnd = mulberry32(25);
-    await checkSort(makeParticles(new Uint32Array(15_000).map(() => rnd() % state.tables.nCells), 26), 0, sortAllDense);
-  });
-
-  it('runs again with the dense list cleared by the next sort (no cell of the sort before ordered twice)', async () => {
-    await checkSort(makeParticles(denseCells([500, 900], 2000, 27), 28), 0);
-    const [listed, expected] = await listedAndExpected(await checkSort(makeParticles(denseCells([70, 3], 2000, 29), 30), 1), DENSE_CELL_MIN);
-    expect([listed, expected]).toEqual([1, 1]);
-  });
-
-  it('keeps the shader default and the product default alike; DSMC_DENSE_CELL_MIN is checked', () => {
-    expect(readFileSync(`${SHADER_DIR}/common.wgsl`, 'utf8')).toContain(`override DENSE_MIN: u32 = ${DENSE_CELL_MIN}u;`);
-    expect(denseCellMinFromEnvironment({})).toBe(DENSE_CELL_MIN);
-    expect(denseCellMinFromEnvironment({ DSMC_DENSE_CELL_MIN: '32' })).toBe(32);
-    expect(() => denseCellMinFromEnvironment({ DSMC_DENSE_CELL_MIN: 'many' })).toThrow(/DSMC_DENSE_CELL_MIN is "many": give a whole number/);
-    expect(() => denseCellMinFromEnvironment({ DSMC_DENSE_CELL_MIN: '0' })).toThrow(/DSMC_DENSE_CELL_MIN/);
   });
 });

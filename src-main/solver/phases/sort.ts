@@ -3,8 +3,6 @@
 // its cell by counting the cell's particles that go before it (a stable, deterministic counting sort
 // with no cap per cell, one invocation per particle), and the particle arrays are gathered into the
 // other set in that order, which also drops particles that left.
-// A cell of more than DENSE_MIN particles that all go by index (one rank's cells, a split step's interior cells without
-// crossed particles) is ordered by one workgroup sorting its indices instead (order_dense).
 // A rank of a multi-rank run splits each step's sort in two passes (split.wgsl, halo-split.ts): the
 // interior cells while the host exchanges migrants, then the halo cells once the arrivals are in.
 import { bindBuffers } from '../gpu/bind.js';
@@ -12,27 +10,6 @@ import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import { PrefixScan } from '../gpu/prefix-scan.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH } from '../particle-attributes.js';
 import type { Phase, PhaseContext } from './phase.js';
-
-/**
- * Particles above which a cell ordered by index is sorted by one workgroup (sort.wgsl order_dense) rather than counted
- * per particle (n reads each): the default of common.wgsl's DENSE_MIN. Measured on the hypersonic wedge on one H200
- * (docs/PERFORMANCE.md, twenty-second session).
- */
-export const DENSE_CELL_MIN = 64;
-
-/** Workgroups of order_dense (a grid-stride loop over the listed cells), at most; fewer for grids of few cells. */
-const DENSE_GROUPS = 2048;
-
-/** DENSE_MIN from DSMC_DENSE_CELL_MIN (a benchmark's knob), else the default. */
-export function denseCellMinFromEnvironment(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.DSMC_DENSE_CELL_MIN;
-  if (raw === undefined || raw === '') return DENSE_CELL_MIN;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 0xffffffff) {
-    throw new Error(`DSMC_DENSE_CELL_MIN is ${JSON.stringify(raw)}: give a whole number of particles from 1 up (cells of more are sorted by one workgroup; 4294967295 turns that off), or leave it unset for ${DENSE_CELL_MIN}`);
-  }
-  return n;
-}
 
 /** Which pass of a split step: the interior cells (1) or the halo cells, or all when redoing (2). */
 export type SplitPass = 1 | 2;
@@ -50,7 +27,7 @@ interface SplitPipelines {
   total: GPUComputePipeline;
   /** Over the local cells (pass 1) or the halo list (pass 2, rebuilt when the halo changes). */
   scan: PrefixScan;
-  groups: { total: GPUBindGroup; perSet: { mask: GPUBindGroup; scatter: GPUBindGroup; order: GPUBindGroup; dense: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] };
+  groups: { total: GPUBindGroup; perSet: { mask: GPUBindGroup; scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] };
 }
 
 export class SortPhase implements Phase {
@@ -59,13 +36,11 @@ export class SortPhase implements Phase {
   readonly stages = ['scan', 'scatter', 'order', 'permute'] as const;
   private readonly scatter: GPUComputePipeline;
   private readonly rankParticles: GPUComputePipeline;
-  /** The dense cells' order (one workgroup a cell); its groups bind the counts of the pass that listed them. */
-  private readonly orderDense: GPUComputePipeline;
   private readonly permute: GPUComputePipeline;
   /** The scan of each set's cell counts into the starts (one scan for both sets on one rank, whose sets share the counts). */
   private readonly scans: [PrefixScan, PrefixScan];
   /** Per live set: scatter, order and permute bind groups (scratch and destination in the other set). */
-  private groups: { scatter: GPUBindGroup; order: GPUBindGroup; dense: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] = [];
+  private groups: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] = [];
   /** The gather of the internal energy words (a rotating species; null otherwise). */
   private readonly permuteRotation: GPUComputePipeline | null = null;
   /** The two passes of a split step (multi-rank only). */
@@ -81,7 +56,6 @@ export class SortPhase implements Phase {
     const get = (entry: string) => ctx.cache.get({ file: 'sort.wgsl', entry });
     this.scatter = get('scatter');
     this.rankParticles = get('rank_particles');
-    this.orderDense = get('order_dense');
     this.permute = get('permute');
     if (ctx.state.tables.hasRotation) this.permuteRotation = get('permute_rotation');
     const scan = new PrefixScan(ctx.device, ctx.cache, 'sort-A', ctx.state.nLocal);
@@ -128,12 +102,11 @@ export class SortPhase implements Phase {
       const permute: Record<number, GPUBuffer> = { 1: s.ctl };
       PARTICLE_ATTRIBUTES.forEach((a, j) => { permute[8 + j] = a === 'cell' ? cells : from[a]; permute[15 + j] = to[a]; });
       return {
-        scatter: { 0: s.params, 1: s.ctl, 2: cells, 3: counts, 4: s.slotsFor(k as 0 | 1), 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats, 38: s.denseCells },
+        scatter: { 0: s.params, 1: s.ctl, 2: cells, 3: counts, 4: s.slotsFor(k as 0 | 1), 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats },
         order: {
           0: s.params, 1: s.ctl, 2: cells, 3: counts, 5: s.starts, 22: s.keysOf(k as 0 | 1), 23: to[SORT_SCRATCH.ranked], 24: to[SORT_SCRATCH.order],
-          25: from.cell, 60: s.productInfo, 37: s.split.mixed, 38: s.denseCells,
+          25: from.cell, 60: s.productInfo, 37: s.split.mixed,
         },
-        dense: { 3: counts, 5: s.starts, 23: to[SORT_SCRATCH.ranked], 24: to[SORT_SCRATCH.order], 38: s.denseCells },
         permute,
         rotation: { 1: s.ctl, 34: s.eint[k], 35: s.eint[1 - k], 36: to[SORT_SCRATCH.ranked] },
       };
@@ -141,7 +114,6 @@ export class SortPhase implements Phase {
     this.groups = sets.map((b, k) => ({
       scatter: bindBuffers(device, this.scatter, `sort-scatter-${k}`, b.scatter),
       order: bindBuffers(device, this.rankParticles, `sort-order-${k}`, b.order),
-      dense: bindBuffers(device, this.orderDense, `sort-order-dense-${k}`, b.dense),
       permute: bindBuffers(device, this.permute, `sort-permute-${k}`, b.permute),
       rotation: this.permuteRotation ? bindBuffers(device, this.permuteRotation, `sort-permute-rotation-${k}`, b.rotation) : null,
     }));
@@ -155,20 +127,18 @@ export class SortPhase implements Phase {
         ? { 0: s.params, 2: counts, 3: sp.masked, 31: s.halo, 7: s.sigmaCrMax, 8: s.remainder, 9: sp.savedSigmaCrMax, 10: sp.savedRemainder, 12: sp.mixed }
         : { 0: s.params, 1: s.ctl, 2: counts, 3: sp.masked, 31: s.halo });
       p.groups.total = bindBuffers(device, p.total, `split-total-${which}`, which === 1
-        ? { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts, 11: s.haloWork, 38: s.denseCells }
+        ? { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts, 11: s.haloWork }
         : { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts, 5: s.stats, 6: sp.scanned, 31: s.halo });
       p.groups.perSet = sets.map((b, k) => ({
         mask: mask(s.countsOf(k as 0 | 1), k),
         // the split scatters leave the live count to finish_halo: no counts or statistics bindings
         scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, {
-          ...withoutKeys(b.scatter, [3, 7, 38]), 31: s.halo, 32: s.haloParticles, 33: s.haloWork,
+          ...withoutKeys(b.scatter, [3, 7]), 31: s.halo, 32: s.haloParticles, 33: s.haloWork,
           // the interior pass keeps the keys of each cell's crossed particles
           ...(which === 1 ? { 37: sp.mixed, 22: s.keysOf(k as 0 | 1), 25: s.sets[k].cell } : {}) as Record<number, GPUBuffer>,
         }),
         // the interior pass's order reads the masked counts (0 for halo cells: those particles wait for the halo pass)
         order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, ...(which === 1 ? { 3: sp.masked } : {}), 31: s.halo, 32: s.haloParticles, 33: s.haloWork }),
-        // the interior pass's dense cells, with the masked counts its order listed them by (the halo pass lists none)
-        dense: bindBuffers(device, this.orderDense, `split-order-dense-${which}-${k}`, { ...b.dense, 3: sp.masked }),
         permute: bindBuffers(device, p.permute, `split-permute-${which}-${k}`, b.permute),
         rotation: p.permuteRotation ? bindBuffers(device, p.permuteRotation, `split-permute-rotation-${which}-${k}`, b.rotation) : null,
       }));
@@ -194,11 +164,7 @@ export class SortPhase implements Phase {
     const run = (name: string, fn: () => void) => { if (stage === undefined || stage === name) fn(); };
     run('scan', () => this.scans[set].encode(pass));
     run('scatter', () => this.dispatch(pass, this.scatter, g.scatter, s.particleThreads()));
-    run('order', () => {
-      this.dispatch(pass, this.rankParticles, g.order, s.particleThreads());
-      // a rank's whole sorts (the first step, a redone one, a relayout) order every cell by keys: no dense cells listed
-      if (!s.multiRank) this.encodeDense(pass, g.dense);
-    });
+    run('order', () => this.dispatch(pass, this.rankParticles, g.order, s.particleThreads()));
     run('permute', () => {
       // the rotational energy first: permute overwrites the ranked order it reads
       if (this.permuteRotation) this.dispatch(pass, this.permuteRotation, g.rotation!, s.particleThreads());
@@ -227,10 +193,7 @@ export class SortPhase implements Phase {
     // arrivals, then the halo slots); their loops take any more
     const particles = which === 1 ? s.particleThreads() : this.haloThreads;
     run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, particles));
-    run('order', () => {
-      this.dispatch(pass, p.order, g.order, particles);
-      if (which === 1) this.encodeDense(pass, g.dense);
-    });
+    run('order', () => this.dispatch(pass, p.order, g.order, particles));
     run('permute', () => {
       // the internal energy first: permute_split overwrites the ranked order it reads
       if (p.permuteRotation) this.dispatch(pass, p.permuteRotation, g.rotation!, particles);
@@ -244,13 +207,6 @@ export class SortPhase implements Phase {
    */
   sizeHaloParticles(particles: number, fixed?: number): void {
     this.haloThreads = fixed ?? Math.max(WORKGROUP_SIZE, Math.min(this.ctx.state.capacity, Math.ceil(1.25 * particles) + 4096));
-  }
-
-  /** The dense cells' order after the per-particle order listed them: a fixed number of workgroups, none for a small grid's few. */
-  private encodeDense(pass: GPUComputePassEncoder, group: GPUBindGroup): void {
-    pass.setPipeline(this.orderDense);
-    pass.setBindGroup(0, group);
-    pass.dispatchWorkgroups(Math.min(DENSE_GROUPS, Math.ceil(this.ctx.state.nLocal / 256)));
   }
 
   /** One dispatch covering n invocations. */
