@@ -74,6 +74,8 @@
 #   end-of-run  the end of a sampled run on the CPU (bench/end-of-run-fields.mjs): fresh memory against prefaulted arenas
 #   collect-ab  BUILDS="BASE": the box on N ranks (twice) and 2 ranks, the wedge's default on N ranks, this build and the
 #             base interleaved, then this build's wedge timeline (the ranks' garbage collections taken together)
+#   order-ab  BUILDS="BASE": the box and the wedge on one GPU (--detail and plain) and on N ranks, this build and the
+#             base interleaved (the sort's order)
 #   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
 #             the wedge's default on N ranks
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
@@ -680,6 +682,25 @@ for part in "$@"; do
       for rev in $BUILDS; do run "wedge-$n-$rev" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"; done
       HEAD=0 timeline_run "wedge-$n-new-timeline" "${wedge[@]}" --ranks "$n"
       grep -E "^rank|garbage|slowest|share of the loop|step period" "$out/runs/timeline-report.txt"
+      ;;
+    order-ab)
+      # BUILDS="BASE": the sort's order this build against the base, interleaved: the box and the wedge on one GPU with
+      # --detail (the order's stage) and plain, then on N ranks (sharing the GPUs there are)
+      unpack_builds
+      rev=${BUILDS%% *}
+      basebox=(node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps")
+      basewedge=(node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      for extra in --detail ""; do
+        tag=${extra:+-detail}
+        run "box-1-new$tag" "${box[@]}" $extra
+        run "box-1-$rev$tag" "${basebox[@]}" $extra
+        run "wedge-1-new$tag" "${wedge[@]}" $extra
+        run "wedge-1-$rev$tag" "${basewedge[@]}" $extra
+      done
+      run "box-$n-new" "${box[@]}" --ranks "$n"
+      run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
+      run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
       ;;
     *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, wedge-final, eight)"; exit 2 ;;
   esac
