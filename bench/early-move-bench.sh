@@ -74,8 +74,8 @@
 #   end-of-run  the end of a sampled run on the CPU (bench/end-of-run-fields.mjs): fresh memory against prefaulted arenas
 #   collect-ab  BUILDS="BASE": the box on N ranks (twice) and 2 ranks, the wedge's default on N ranks, this build and the
 #             base interleaved, then this build's wedge timeline (the ranks' garbage collections taken together)
-#   order-ab  BUILDS="BASE": the box and the wedge on one GPU (--detail and plain) and on N ranks, this build and the
-#             base interleaved (the sort's order)
+#   order-ab  BUILDS="BASE": the box and the wedge on one GPU (--detail and plain) and on N ranks (none when N is 1),
+#             this build and the base interleaved (the sort's order)
 #   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
 #             the wedge's default on N ranks
 # Each run prints one line as it finishes; the JSON summaries and study outputs go to $OUT/runs.tar.gz.
@@ -697,6 +697,7 @@ for part in "$@"; do
         run "wedge-1-new$tag" "${wedge[@]}" $extra
         run "wedge-1-$rev$tag" "${basewedge[@]}" $extra
       done
+      [ "$n" -gt 1 ] || continue
       run "box-$n-new" "${box[@]}" --ranks "$n"
       run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"

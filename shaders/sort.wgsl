@@ -334,20 +334,22 @@ fn place_by_index_after(i: u32, s: u32, n: u32, before: u32) {
   ranked[s + before + count_below(i, s, n)] = i;
 }
 
-// How many of the n particle indices from s in `arrived` lie below i: the aligned middle four a load (arrived4), a
-// quarter of the loads and compares of one index at a time.
+// How many of the n particle indices from s in `arrived` lie below i, four a load (arrived4: the list's aligned blocks of
+// four from the one holding s to the one holding s + n - 1, the lanes outside the cell masked off): a quarter of the
+// loads and compares of one index at a time.
 fn count_below(i: u32, s: u32, n: u32) -> u32 {
-  let end = s + n;
-  let head = min(end, (s + 3u) & ~3u);
-  let tail = max(head, end & ~3u);
-  var r = 0u;
-  for (var k = s; k < head; k++) { r += select(0u, 1u, arrived[k] < i); }
+  if (n == 0u) { return 0u; }
+  let first = s >> 2u;
+  let last = (s + n - 1u) >> 2u;
+  let lane = vec4<u32>(0u, 1u, 2u, 3u);
   let mine = vec4<u32>(i);
-  let last = tail >> 2u;
-  for (var q = head >> 2u; q < last; q++) {
-    r += dot(select(vec4<u32>(0u), vec4<u32>(1u), arrived4[q] < mine), vec4<u32>(1u));
-  }
-  for (var k = tail; k < end; k++) { r += select(0u, 1u, arrived[k] < i); }
+  let one = vec4<u32>(1u);
+  let zero = vec4<u32>(0u);
+  let head = lane >= vec4<u32>(s & 3u);
+  let tail = lane <= vec4<u32>((s + n - 1u) & 3u);
+  if (first == last) { return dot(select(zero, one, (arrived4[first] < mine) & head & tail), one); }
+  var r = dot(select(zero, one, (arrived4[first] < mine) & head), one) + dot(select(zero, one, (arrived4[last] < mine) & tail), one);
+  for (var q = first + 1u; q < last; q++) { r += dot(select(zero, one, arrived4[q] < mine), one); }
   return r;
 }
 
