@@ -1,6 +1,6 @@
 // SortPhase (src-main/solver/phases/sort.ts, shaders/sort.wgsl) on particle arrays written by the
 // test with the counts and arrival slots move.wgsl would leave: starts, cell-then-input order (stable),
-// every attribute moved with its particle, removed ones gone.
+// every attribute moved with its particle, removed ones gone; cells at every alignment of the order's blocks of four.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCase } from '../../src-main/common/case-schema.js';
 import { WORKGROUP_SIZE } from '../../src-main/solver/gpu/buffers.js';
@@ -94,7 +94,7 @@ function runSort(p: Particles, from: 0 | 1, seed: number): Uint32Array {
 }
 
 // Runs the sort and checks every promised property of its output against the host.
-async function checkSort(p: Particles, from: 0 | 1): Promise<void> {
+async function checkSort(p: Particles, from: 0 | 1): Promise<Uint32Array> {
   const hist = runSort(p, from, 99);
   const device = gpu.device;
   const nCells = state.tables.nCells;
@@ -125,6 +125,7 @@ async function checkSort(p: Particles, from: 0 | 1): Promise<void> {
   }
   expect(problems).toEqual([]);
   await expectNoGpuErrors(gpu);
+  return hist;
 }
 
 describe('SortPhase', () => {
@@ -146,6 +147,26 @@ describe('SortPhase', () => {
     cells[0] = INVALID;
     cells[cells.length - 1] = INVALID;
     await checkSort(makeParticles(cells, 13), 1);
+  });
+
+  it('orders cells of 1 to 13 particles starting at every offset of the count\'s blocks of four (count_below)', async () => {
+    // cell c holds 1 + (c mod 13) particles, so the cells' starts (their prefix sums) fall on every offset mod 4 and a
+    // cell lies within one block, spans two, or fills several; the particles are shuffled over the buffer
+    const rnd = mulberry32(4);
+    const cells: number[] = [];
+    for (let c = 0; c < 1000; c++) for (let k = 0; k <= c % 13; k++) cells.push(c);
+    for (let i = cells.length - 1; i > 0; i--) {
+      const j = rnd() % (i + 1);
+      [cells[i], cells[j]] = [cells[j], cells[i]];
+    }
+    const hist = await checkSort(makeParticles(Uint32Array.from(cells), 15), 1);
+    const offsets = new Set<string>();
+    let start = 0;
+    for (let c = 0; c < 1000; c++) {
+      offsets.add(`${start % 4}:${hist[c] % 4}`);
+      start += hist[c];
+    }
+    expect(offsets.size).toBe(16);
   });
 
   it('empties the set when every particle was removed', async () => {
