@@ -56,6 +56,15 @@ function makeParticles(cells: Uint32Array, seed: number): Particles {
   return p;
 }
 
+// The list shuffled in place by `rnd` (Fisher-Yates), returned.
+function shuffled(list: Uint32Array, rnd: () => number): Uint32Array {
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = rnd() % (i + 1);
+    [list[i], list[j]] = [list[j], list[i]];
+  }
+  return list;
+}
+
 // What move.wgsl leaves for the sort: per-cell counts and each particle's arrival slot, the slots
 // handed out in a shuffled order as concurrent atomics would.
 function countAndSlot(p: Particles, nCells: number, seed: number): { counts: Uint32Array; slots: Uint32Array } {
@@ -63,12 +72,7 @@ function countAndSlot(p: Particles, nCells: number, seed: number): { counts: Uin
   const n = p.cell.length;
   const counts = new Uint32Array(nCells);
   const slots = new Uint32Array(n);
-  const visit = Uint32Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = rnd() % (i + 1);
-    [visit[i], visit[j]] = [visit[j], visit[i]];
-  }
-  for (const i of visit) {
+  for (const i of shuffled(Uint32Array.from({ length: n }, (_, i) => i), rnd)) {
     if (p.cell[i] === INVALID) continue;
     const c = p.cell[i] & CELL_WORD.MASK;
     slots[i] = counts[c]++;
@@ -152,14 +156,9 @@ describe('SortPhase', () => {
   it('orders cells of 1 to 13 particles starting at every offset of the count\'s blocks of four (count_below)', async () => {
     // cell c holds 1 + (c mod 13) particles, so the cells' starts (their prefix sums) fall on every offset mod 4 and a
     // cell lies within one block, spans two, or fills several; the particles are shuffled over the buffer
-    const rnd = mulberry32(4);
     const cells: number[] = [];
     for (let c = 0; c < 1000; c++) for (let k = 0; k <= c % 13; k++) cells.push(c);
-    for (let i = cells.length - 1; i > 0; i--) {
-      const j = rnd() % (i + 1);
-      [cells[i], cells[j]] = [cells[j], cells[i]];
-    }
-    const hist = await checkSort(makeParticles(Uint32Array.from(cells), 15), 1);
+    const hist = await checkSort(makeParticles(shuffled(Uint32Array.from(cells), mulberry32(4)), 15), 1);
     const offsets = new Set<string>();
     let start = 0;
     for (let c = 0; c < 1000; c++) {
