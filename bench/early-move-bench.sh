@@ -386,7 +386,7 @@ for part in "$@"; do
         # RESPLIT_OPTIONS: the decomposition and threshold (default rcb --rebalance 20)
         run "wedge-$n-rcb-20-particles-$b" env DSMC_BALANCE_BY=particles DSMC_TIMELINE_DIR="$out/rtimeline" node "$bin" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" ${RESPLIT_OPTIONS:---decomposition rcb --rebalance 20}
         for f in "$out"/rtimeline/rank-*.jsonl; do
-          node -e "const fs=require('fs');const ls=fs.readFileSync('$f','utf8').trim().split('\n');const keep=ls.filter((l)=>{const j=JSON.parse(l);return Object.keys(j).some((k)=>k.startsWith('check')||k.startsWith('relayout')||k.startsWith('cell-state'))});fs.writeFileSync('$out/runs/resplit-$b-rtimeline-'+require('path').basename('$f'),keep.join('\n')+'\n')"
+          node -e "const fs=require('fs');const ls=fs.readFileSync('$f','utf8').trim().split('\n');const keep=ls.filter((l)=>{const j=JSON.parse(l);return Object.keys(j).some((k)=>k.startsWith('check')||k.startsWith('relayout')||k.startsWith('cell-state')||k==='hostWork')});fs.writeFileSync('$out/runs/resplit-$b-rtimeline-'+require('path').basename('$f'),keep.join('\n')+'\n')"
         done
         node -e "const s=JSON.parse(require('fs').readFileSync('$out/runs/wedge-$n-rcb-20-particles-$b.json','utf8').trim().split('\n').pop()); console.log('$b', JSON.stringify(s.balance))"
       done

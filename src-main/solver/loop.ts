@@ -73,6 +73,9 @@ function cellStateBytes(nLocal: number): number {
 /** Room the staging of a full check's read keeps for cells a re-split adds to a rank (times its cells at the set-up). */
 const CELL_STATE_ROOM = 1.5;
 
+/** Headroom of links readied for a relayout a submit ahead (readyRelayoutLinks): the particles drift meanwhile. */
+const RELAYOUT_LINK_HEADROOM = 0.1;
+
 export class Simulation {
   readonly tables: SolverTables;
   readonly state: SimState;
@@ -937,6 +940,23 @@ export class Simulation {
     this.relayoutSeconds += (performance.now() - t0) / 1000;
     this.relayoutParts.sortSeconds += (performance.now() - tSort) / 1000;
     mark('relayout-end');
+  }
+
+  /**
+   * Readies this rank's links for a relayout announced while the steps before it still run (the go with the split came):
+   * sendsTo[r][d], the particles rank r sends rank d by the counts the split was made from, as the relayout's rounds
+   * take them (`roundBytes`, relayoutPlan), with 10 % headroom for their drift; the pages are taken off this thread (the
+   * relayout tops up what its exact counts need).
+   */
+  readyRelayoutLinks(sendsTo: readonly (readonly number[])[], roundBytes = this.relayoutRoundBytes): void {
+    const { rank, worldSize } = this.state.subdomain;
+    if (!this.exchange || sendsTo.length !== worldSize || sendsTo.some((row) => row.length !== worldSize)) return;
+    const t0 = performance.now();
+    const { perRound } = relayoutPlan(Number.MAX_SAFE_INTEGER, worldSize, this.tables.migrantWords, roundBytes, Math.max(0, ...sendsTo.flat()));
+    const capped = (n: number | undefined) => Math.min(n ?? 0, perRound);
+    this.exchange.prepareLinksAhead(sendsTo[rank].map(capped), sendsTo.map((row) => capped(row[rank])), RELAYOUT_LINK_HEADROOM);
+    stepTimeline?.hostEvent('relayout links readied ahead', t0);
+    if (stepTimeline) void this.exchange.linksPrepared().then(() => stepTimeline?.hostEvent('relayout links prefaulted ahead', t0));
   }
 
   /**

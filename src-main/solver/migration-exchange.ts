@@ -24,8 +24,13 @@ export interface Exchanger {
    */
   inspectArrivals?(count: (records: Uint8Array) => number): void;
   inspected?(step: number): number;
-  /** Optional: readies the links for one big exchange known ahead (the next), sendBytes[d] to and receiveBytes[d] from each rank d. */
-  prepare?(sendBytes: readonly number[], receiveBytes: readonly number[]): void;
+  /**
+   * Optional: readies the links for one big exchange known ahead, sendBytes[d] to and receiveBytes[d] from each rank d,
+   * the pages taken off this thread: the next exchange ('next'), or one some exchanges away ('both' slots of every link).
+   */
+  prepare?(sendBytes: readonly number[], receiveBytes: readonly number[], slots?: 'next' | 'both'): void;
+  /** Optional: when the pages prepare() asked for are all taken. */
+  prepared?(): Promise<void>;
 }
 
 /** What one exchange did. */
@@ -115,8 +120,10 @@ class Staging {
   get(bytes: number): GPUBuffer {
     const size = Math.max(16, Math.ceil(bytes / 16) * 16);
     if (!this.buffer || this.buffer.size < size) {
+      const t0 = performance.now();
       this.buffer?.destroy();
       this.buffer = this.device.createBuffer({ label: this.label, size: Math.ceil(size * 1.25 / 16) * 16, usage: MAP_READ_COPY_DST });
+      stepTimeline?.hostEvent(`${this.label} staging ${this.buffer.size}`, t0);
     }
     return this.buffer;
   }
@@ -206,6 +213,22 @@ export class MigrationExchange {
     this.exchanger.prepare?.(sendsTo.map((n, d) => (d === rank ? 0 : 4 * words * n)), receivesFrom.map((n, d) => (d === rank ? 0 : 4 * words * n)));
     this.uploads.reserveNext(ARRIVALS_AT + 4 * words * receives);
     this.state.ensureArrivals(receives);
+  }
+
+  /**
+   * Readies the links (only) for a relayout known while the steps before it still run: sendsTo[d] and receivesFrom[d]
+   * migrants to and from each rank d, with `headroom` (a fraction) for the particles' drift until it comes; the pages
+   * are taken off this thread, so the steps go on. prepare() tops up what the exact counts need.
+   */
+  prepareLinksAhead(sendsTo: readonly number[], receivesFrom: readonly number[], headroom: number): void {
+    const { rank } = this.state.subdomain;
+    const bytes = (n: number, d: number) => (d === rank ? 0 : Math.ceil(4 * this.state.tables.migrantWords * n * (1 + headroom)));
+    this.exchanger.prepare?.(sendsTo.map(bytes), receivesFrom.map(bytes), 'both');
+  }
+
+  /** When the links' pages asked for so far are all taken (the timeline's note). */
+  async linksPrepared(): Promise<void> {
+    await this.exchanger.prepared?.();
   }
 
   /** Migrant slots per destination that fit the adapter's binding size (every destination's segment lies in one binding). */

@@ -22,6 +22,7 @@ export interface GoOrder {
   decomposition: unknown;
   cellState?: 'full';
   roundBytes?: number;
+  sendsTo?: number[][];
 }
 
 /** How long a rank waits for the orchestrator's go or sampling state (ms). */
@@ -48,7 +49,12 @@ export class RankBalance {
    * -1), null for none.
    */
   constructor(private readonly ch: RankChannel, private readonly sim: Simulation, public decomposition: Decomposition, private readonly block: number,
-    private readonly timeoutMs: number, private readonly kept: GoOrder | null = null) {}
+    private readonly timeoutMs: number, private readonly kept: GoOrder | null = null) {
+    // a go with a split arrives while this rank still runs the submit before its relayout: the links are readied then
+    ch.onArrival('go', ({ message }) => {
+      if (message.decomposition !== null && message.sendsTo) sim.readyRelayoutLinks(message.sendsTo, message.roundBytes);
+    });
+  }
 
   /**
    * At the end of submit k: sends this rank's block sums (`read`: read with the submit, else read now), then takes the go

@@ -70,10 +70,11 @@ function peerExchanger(ch: RankChannel, timeoutMs: number, recordWords: number):
       counted.delete(step);
       return n;
     },
-    prepare(sendBytes, receiveBytes) {
+    prepare(sendBytes, receiveBytes, slots) {
       const bytesOf = (list: readonly number[]) => new Map(others.map((p) => [p, list[p]]));
-      ch.preparePeers(bytesOf(sendBytes), bytesOf(receiveBytes));
+      ch.preparePeers(bytesOf(sendBytes), bytesOf(receiveBytes), slots);
     },
+    prepared: () => ch.peersPrepared(),
     async exchange(step, outgoing, afterSend) {
       const t0 = performance.now();
       await Promise.all(others.map((to) => ch.sendToPeer(to, { step, particles: outgoing[to].length / recordWords }, [outgoing[to]])));

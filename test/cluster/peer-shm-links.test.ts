@@ -117,23 +117,46 @@ describe('peer links through files (same host)', () => {
     for (const ch of ranks) expect(ch.peerSends.frames).toBe(0);
     // a readied file holds at least the bytes asked for (zeros past its end), before anything is written there
     ranks[0].preparePeers(new Map([[1, 3_000_000]]), new Map());
+    await ranks[0].peersPrepared();
     const sizes = [0, 1].map((slot) => statSync(join(f.path, `0-1-${slot}`)).size);
     expect(Math.max(...sizes)).toBeGreaterThanOrEqual(3_000_000);
     await lockstep(ranks, [30, 31], 0);
   });
 
-  it('links readied one message ahead (a relayout\'s first round after the collision state\'s trade) ready the slot after the next, and carry every payload intact', async () => {
+  it('links readied for a big exchange some messages away (both slots of every link: a relayout announced while the steps still exchange) carry every payload intact', async () => {
     const f = await folder();
     const { ranks } = await world(2, f.path);
-    // three messages each way: the next one from rank 0 to 1 (seq 3) takes slot 1, the one after it (seq 4) slot 0
     await lockstep(ranks, [0, 1, 2], 0);
-    const before = [0, 1].map((slot) => statSync(join(f.path, `0-1-${slot}`)).size);
-    ranks[0].preparePeers(new Map([[1, 3_000_000]]), new Map(), 1);
-    ranks[1].preparePeers(new Map(), new Map([[0, 3_000_000]]), 1);
-    expect(statSync(join(f.path, '0-1-0')).size).toBeGreaterThanOrEqual(3_000_000);
-    expect(statSync(join(f.path, '0-1-1')).size).toBe(before[1]);
+    ranks[0].preparePeers(new Map([[1, 3_000_000]]), new Map(), 'both');
+    ranks[1].preparePeers(new Map(), new Map([[0, 3_000_000]]), 'both');
+    await Promise.all(ranks.map((ch) => ch.peersPrepared()));
+    for (const slot of [0, 1]) expect(statSync(join(f.path, `0-1-${slot}`)).size).toBeGreaterThanOrEqual(3_000_000);
+    // the other way was not asked for
+    for (const slot of [0, 1]) expect(statSync(join(f.path, `1-0-${slot}`)).size).toBeLessThan(3_000_000);
     await lockstep(ranks, [3, 4, 5], 0);
-    for (const ch of ranks) expect(ch.peerSends.frames).toBe(0);
+    for (const ch of ranks) expect(ch.peerSends).toEqual({ files: 6, frames: 0 });
+  });
+
+  it('a big message sent while its file and landing buffer are still being prefaulted waits for their pages and arrives intact', async () => {
+    const f = await folder();
+    const { ranks } = await world(2, f.path);
+    await lockstep(ranks, [0, 1], 0);
+    // 24 MB each way, asked for 48 MB: the messages reach into the zeros the thread pool is still writing
+    const big = (from: number, to: number) => {
+      const out = new Uint32Array(6_000_000);
+      for (let i = 0; i < out.length; i++) out[i] = (from * 0x1000000 + to * 0x10000 + i * 2654435761) >>> 0;
+      return out;
+    };
+    for (const [rank, peer] of [[0, 1], [1, 0]]) ranks[rank].preparePeers(new Map([[peer, 48_000_000]]), new Map([[peer, 48_000_000]]), 'both');
+    await Promise.all(ranks.map(async (ch, rank) => {
+      const peer = 1 - rank;
+      await ch.sendToPeer(peer, { step: 2, particles: 6_000_000 }, [big(rank, peer)]);
+      const got = await ch.receiveFromPeers({ step: 2, from: [peer], timeoutMs: 20_000 });
+      expect(same(got.get(peer)!.frames[0], big(peer, rank)), `${peer} -> ${rank}`).toBe(true);
+    }));
+    await Promise.all(ranks.map((ch) => ch.peersPrepared()));
+    await lockstep(ranks, [3, 4], 0);
+    for (const ch of ranks) expect(ch.peerSends).toEqual({ files: 5, frames: 0 });
   });
 
   it('a rank one exchange ahead sends through its second slot before its peer has read the first', async () => {

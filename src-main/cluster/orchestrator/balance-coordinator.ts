@@ -309,7 +309,9 @@ export class BalanceCoordinator {
     }
     // as plain JSON (the message's decomposition field)
     const d: unknown = decision ? JSON.parse(JSON.stringify(decision.decomposition)) : null;
-    for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: d as null, frameBytes: [], ...sent });
+    // with a split, what each rank sends each other by the counts it was made from: the ranks ready their links as the go arrives
+    const ahead = decision ? { sendsTo: decision.sendsTo.map((row) => row.map((n) => Math.round(n))) } : {};
+    for (const rank of ranks) void this.channel.send(rank, { type: 'go', index, decomposition: d as null, frameBytes: [], ...sent, ...ahead });
     if (decision) this.parts.answerSeconds += (performance.now() - t0) / 1000;
   }
 

@@ -88,6 +88,9 @@ export const goSchema = z.object({
   // with a decomposition: bytes of migrant records per relayout round (the same for every rank: half the smallest
   // binding of their adapters)
   roundBytes: count.optional(),
+  // with a decomposition: the particles rank r sends rank d in the relayout, sendsTo[r][d], from the counts the split
+  // was made from (a submit before the relayout's own): each rank readies its links for them as soon as the go arrives
+  sendsTo: z.array(z.array(count)).optional(),
 });
 
 /**

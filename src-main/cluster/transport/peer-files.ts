@@ -15,6 +15,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { TransportError } from './errors.js';
+import { touchPagesAsync, writeZerosAsync } from './page-prefault.js';
 
 /** File slots per link (see the header comment for why two suffice). */
 export const PEER_FILE_SLOTS = 2;
@@ -27,9 +28,20 @@ export function peerFilePath(folder: string, from: number, to: number, slot: num
   return join(folder, `${from}-${to}-${slot}`);
 }
 
+/**
+ * Pages being taken for a big message known ahead (PeerLinks.prepare), off this thread: `safe`, what the file or buffer
+ * held when it began (a message up to that size never meets the zeros being written), `target`, what it will hold.
+ */
+interface Prefault {
+  safe: number;
+  target: number;
+  done: Promise<void>;
+}
+
 /** The sending end of one link: one file per slot, created (mode 0600) on first use and kept open. */
 export class OutgoingFiles {
   private readonly fds: Array<number | null> = new Array(PEER_FILE_SLOTS).fill(null);
+  private readonly prefaults: Array<Prefault | null> = new Array(PEER_FILE_SLOTS).fill(null);
 
   constructor(
     readonly folder: string,
@@ -48,15 +60,35 @@ export class OutgoingFiles {
   }
 
   /**
-   * Makes slot `slot`'s file hold at least `bytes` (zeros written past its end), so that a big message known ahead (a
-   * relayout's) is later written into pages tmpfs has already given it; throws the system error on failure.
+   * Makes slot `slot`'s file hold at least `bytes` (zeros written past its end by the thread pool: this thread goes
+   * on), so that a big message known ahead (a relayout's) is later written into pages tmpfs has already given it.
+   * A message that would reach into the zeros still being written waits for them (pendingFor); a failed write is left
+   * to the send (which writes, or falls back to frames, as ever).
    */
   prefault(slot: number, bytes: number): void {
     const fd = this.open(slot);
-    const size = fstatSync(fd).size;
+    const before = this.prefaults[slot];
+    const size = before ? before.target : fstatSync(fd).size;
     if (size >= bytes) return;
-    const zeros = new Uint8Array(Math.min(PREFAULT_CHUNK, bytes - size));
-    for (let at = size; at < bytes;) at += writeSync(fd, zeros, 0, Math.min(zeros.byteLength, bytes - at), at);
+    const entry: Prefault = { safe: before ? before.safe : size, target: bytes, done: Promise.resolve() };
+    entry.done = (before?.done ?? Promise.resolve())
+      .then(() => writeZerosAsync(fd, size, bytes))
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.prefaults[slot] === entry) this.prefaults[slot] = null;
+      });
+    this.prefaults[slot] = entry;
+  }
+
+  /** The prefault a message of `bytes` in slot `slot` must wait for (it would reach the zeros being written), or null. */
+  pendingFor(slot: number, bytes: number): Promise<void> | null {
+    const p = this.prefaults[slot];
+    return p && bytes > p.safe ? p.done : null;
+  }
+
+  /** When every prefault in flight is done. */
+  async settled(): Promise<void> {
+    await Promise.all(this.prefaults.map((p) => p?.done));
   }
 
   /** Slot `slot`'s file, opened (created, mode 0600) on first use. */
@@ -69,20 +101,24 @@ export class OutgoingFiles {
     return fd;
   }
 
-  /** Closes the files (they stay in the folder until the orchestrator removes it). */
+  /** Closes the files (they stay in the folder until the orchestrator removes it); one being prefaulted once that is done (its number must not be reused meanwhile). */
   close(): void {
-    for (const fd of this.fds) if (fd !== null) closeQuietly(fd);
+    this.fds.forEach((fd, slot) => {
+      if (fd === null) return;
+      const p = this.prefaults[slot];
+      if (p) void p.done.then(() => closeQuietly(fd));
+      else closeQuietly(fd);
+    });
     this.fds.fill(null);
   }
 }
-
-/** Bytes of zeros one write of prefault() takes. */
-const PREFAULT_CHUNK = 8 << 20;
 
 /** The receiving end of every link into one rank: an open file and a landing buffer per (sender, slot). */
 export class LandingFiles {
   private readonly fds = new Map<string, number>();
   private readonly buffers = new Map<string, Uint8Array>();
+  /** Landing buffers whose pages the thread pool is taking (PeerLinks.prepare), by (sender, slot); in use once done. */
+  private readonly filling = new Map<string, Prefault>();
 
   constructor(
     readonly folder: string,
@@ -140,14 +176,35 @@ export class LandingFiles {
   }
 
   /**
-   * Makes the landing buffer of rank `from`'s slot `slot` hold at least `bytes`, its pages touched now (a big message
-   * known ahead: a relayout's), not while the message is read.
+   * Makes the landing buffer of rank `from`'s slot `slot` hold at least `bytes`, its pages taken by the thread pool
+   * now (a big message known ahead: a relayout's), not while the message is read: a new buffer, in use once its
+   * pages are in (a message read before lands in the buffer it would have used; pendingFor says when to wait).
    */
   prefault(from: number, slot: number, bytes: number): void {
     const key = `${from}-${slot}`;
-    const before = this.buffers.get(key);
-    const buffer = this.landingBuffer(key, bytes);
-    if (buffer !== before) buffer.fill(0);
+    const current = this.buffers.get(key)?.byteLength ?? 0;
+    const pending = this.filling.get(key);
+    if (current >= bytes || (pending && pending.target >= bytes)) return;
+    const buffer = new Uint8Array(Math.max(bytes, Math.ceil(current * 1.5)));
+    const entry: Prefault = { safe: current, target: buffer.byteLength, done: Promise.resolve() };
+    entry.done = touchPagesAsync(buffer).then(() => {
+      if ((this.buffers.get(key)?.byteLength ?? 0) < buffer.byteLength) this.buffers.set(key, buffer);
+      if (this.filling.get(key) === entry) this.filling.delete(key);
+    });
+    this.filling.set(key, entry);
+  }
+
+  /** The prefault a message of `bytes` from (from, slot) should wait for (the buffer it will land in), or null. */
+  pendingFor(from: number, slot: number, bytes: number): Promise<void> | null {
+    const key = `${from}-${slot}`;
+    if ((this.buffers.get(key)?.byteLength ?? 0) >= bytes) return null;
+    const p = this.filling.get(key);
+    return p && p.target >= bytes ? p.done : null;
+  }
+
+  /** When every prefault in flight is done. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.filling.values()].map((p) => p.done));
   }
 
   /** Closes the files; landing buffers are left to the garbage collector. */

@@ -132,6 +132,9 @@ export class PeerLinks {
       frameBytes: frames.map((f) => f.byteLength), seq, ack,
     };
     const sender = `rank ${this.rank} (outgoing)`;
+    // a message that would reach into zeros a prefault is still writing there waits for them (prepare())
+    const pending = state.files?.pendingFor(seq % PEER_FILE_SLOTS, frames.reduce((sum, f) => sum + f.byteLength, 0));
+    if (pending) await pending;
     const viaFile = this.writeFile(state, to, seq, frames);
     const parts = viaFile
       ? encodeMessage({ ...message, file: { slot: seq % PEER_FILE_SLOTS === 0 ? 0 : 1 } }, [], sender)
@@ -162,26 +165,38 @@ export class PeerLinks {
 
   /**
    * Readies the links for one big exchange known ahead (a relayout's): the file of each peer's next message holds
-   * sendBytes[p] and the landing buffer of each peer's next message receiveBytes[p], their pages taken now. Only where
-   * that message will go through a file (a link without files, or whose slot is not yet released, is left alone);
-   * a failed prefault turns nothing off (the send decides). `ahead`: the big exchange is that many messages after the
-   * next one (1: one small message goes first), whose slots are readied instead. The same unreleased messages as for the
-   * next one leave a link alone; a slot whose message the peer has not released yet is only grown past its end (zeros
-   * after what it holds: the peer reads no further than the message).
+   * sendBytes[p] and the landing buffer of each peer's next message receiveBytes[p], their pages taken by the thread
+   * pool (this thread goes on; a message that needs them waits for them). Only where that message will go through a
+   * file (a link without files, or whose slot is not yet released, is left alone); a failed prefault turns nothing
+   * off (the send decides). `slots`: 'both' readies both slots of every link, for a big exchange some messages away
+   * (a relayout known while the steps before it still exchange); a slot whose message the peer has not released yet
+   * is only grown past its end (zeros after what it holds: the peer reads no further than the message).
    */
-  prepare(sendBytes: ReadonlyMap<number, number>, receiveBytes: ReadonlyMap<number, number>, ahead = 0): void {
+  prepare(sendBytes: ReadonlyMap<number, number>, receiveBytes: ReadonlyMap<number, number>, slots: 'next' | 'both' = 'next'): void {
     if (this.folder === null) return;
+    const both = Array.from({ length: PEER_FILE_SLOTS }, (_, slot) => slot);
     for (const [to, bytes] of sendBytes) {
       const state = this.link(to);
-      if (bytes === 0 || state.filesFailed || state.sent - state.acked > PEER_FILE_SLOTS - 1) continue;
+      if (bytes === 0 || state.filesFailed || (slots === 'next' && state.sent - state.acked > PEER_FILE_SLOTS - 1)) continue;
       state.files ??= new OutgoingFiles(this.folder, this.rank, to);
-      try {
-        state.files.prefault((state.sent + ahead) % PEER_FILE_SLOTS, bytes);
-      } catch {
-        // the send writes (or falls back to frames) as ever
+      for (const slot of slots === 'both' ? both : [state.sent % PEER_FILE_SLOTS]) {
+        try {
+          state.files.prefault(slot, bytes);
+        } catch {
+          // the send writes (or falls back to frames) as ever
+        }
       }
     }
-    for (const [from, bytes] of receiveBytes) if (bytes > 0) this.landing?.prefault(from, (this.link(from).accepted + ahead) % PEER_FILE_SLOTS, bytes);
+    for (const [from, bytes] of receiveBytes) {
+      if (bytes === 0) continue;
+      for (const slot of slots === 'both' ? both : [this.link(from).accepted % PEER_FILE_SLOTS]) this.landing?.prefault(from, slot, bytes);
+    }
+  }
+
+  /** When every prefault prepare() started is done (tests; the sends and reads wait for what they need by themselves). */
+  async prepared(): Promise<void> {
+    await Promise.all([...this.links.values()].map((s) => s.files?.settled()));
+    await this.landing?.settled();
   }
 
   /** The bookkeeping of the link with `peer`, made on first use. */
@@ -249,14 +264,17 @@ export class PeerLinks {
   /** Reads the PULL socket until it closes. */
   private async receiveLoop(): Promise<void> {
     try {
-      for await (const parts of this.pull) this.accept(parts);
+      for await (const parts of this.pull) await this.accept(parts);
     } catch (e) {
       if (!this.closed) this.fail(new TransportError(`rank ${this.rank}: the peer socket failed: ${(e as Error).message}`));
     }
   }
 
-  /** Validates one peer message, reads its payload file if it has one, and files it under its step and sender. */
-  private accept(parts: Buffer[]): void {
+  /**
+   * Validates one peer message, reads its payload file if it has one (once the landing buffer readied for it has its
+   * pages, prepare()), and files it under its step and sender.
+   */
+  private async accept(parts: Buffer[]): Promise<void> {
     try {
       const decoded = decodeMessage(parts, 'a peer rank', RANK_TO_RANK) as PeerIncoming;
       const m = decoded.message;
@@ -265,11 +283,15 @@ export class PeerLinks {
       if (m.step < this.nextStep) {
         throw new MessageValidationError(sender, m.type, 'step', `step ${m.step} arrived after rank ${this.rank} finished exchanging step ${this.nextStep - 1} (sent late or twice)`);
       }
+      if (this.arrived.get(m.step)?.has(m.from)) throw new MessageValidationError(sender, m.type, 'step', `sent two messages for step ${m.step}`);
+      this.track(m);
+      if (m.file !== undefined) {
+        const pending = this.landing!.pendingFor(m.from, m.file.slot, m.frameBytes.reduce((sum, n) => sum + n, 0));
+        if (pending) await pending;
+        decoded.frames = this.landing!.read(m.from, m.file.slot, m.frameBytes, m.step);
+      }
       let byRank = this.arrived.get(m.step);
       if (!byRank) this.arrived.set(m.step, (byRank = new Map()));
-      if (byRank.has(m.from)) throw new MessageValidationError(sender, m.type, 'step', `sent two messages for step ${m.step}`);
-      this.track(m);
-      if (m.file !== undefined) decoded.frames = this.landing!.read(m.from, m.file.slot, m.frameBytes, m.step);
       byRank.set(m.from, decoded);
       this.watcher?.(decoded);
     } catch (e) {

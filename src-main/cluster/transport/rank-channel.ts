@@ -40,6 +40,8 @@ export class RankChannel {
   private readonly sender: SerialSender;
   private readonly inbox: Inbox<Decoded<OrchestratorToRankMessage>>;
   private readonly handlers: HandlerTable<Decoded<OrchestratorToRankMessage>>;
+  /** Called with every message of their type as it arrives, which still queues for receive() (a look ahead). */
+  private readonly arrivals: HandlerTable<Decoded<OrchestratorToRankMessage>>;
   private readonly heartbeat: NodeJS.Timeout | null;
   private readonly receiving: Promise<void>;
   private readonly lingerMs: number;
@@ -58,6 +60,7 @@ export class RankChannel {
     this.sender = new SerialSender(dealer);
     this.inbox = new Inbox(`rank ${this.rank}: the channel to the orchestrator was closed`);
     this.handlers = new HandlerTable((e) => this.inbox.pushError(e));
+    this.arrivals = new HandlerTable((e) => this.inbox.pushError(e));
     this.receiving = this.receiveLoop();
     this.heartbeat = settings.heartbeatIntervalMs > 0
       ? setInterval(() => void this.sendHeartbeat(), settings.heartbeatIntervalMs).unref()
@@ -120,6 +123,14 @@ export class RankChannel {
     return this.handlers.on(type, handler as (incoming: Decoded<OrchestratorToRankMessage>) => void);
   }
 
+  /**
+   * Calls `watch` with every message of `type` as it arrives, before receive() takes it (it still queues): work it
+   * announces can start while the rank is busy elsewhere. Returns the function that stops it.
+   */
+  onArrival<K extends OrchestratorKind>(type: K, watch: (incoming: Decoded<MessageOf<K>>) => void): () => void {
+    return this.arrivals.on(type, watch as (incoming: Decoded<OrchestratorToRankMessage>) => void);
+  }
+
   /** The next message from the orchestrator (of `type` when given); rejects on timeout, stop or close. */
   receive<K extends OrchestratorKind = OrchestratorKind>(type?: K, timeoutMs = Infinity): Promise<Decoded<MessageOf<K>>> {
     return this.inbox.take(
@@ -162,9 +173,14 @@ export class RankChannel {
     return this.peers.receive(options.step, options.from, options.timeoutMs ?? Infinity);
   }
 
-  /** Readies the peer links for one big exchange known ahead (bytes to and from each peer, `ahead` messages after the next; PeerLinks.prepare). */
-  preparePeers(sendBytes: ReadonlyMap<number, number>, receiveBytes: ReadonlyMap<number, number>, ahead = 0): void {
-    this.peers.prepare(sendBytes, receiveBytes, ahead);
+  /** Readies the peer links for one big exchange known ahead (bytes to and from each peer; the next message's slots or both; PeerLinks.prepare). */
+  preparePeers(sendBytes: ReadonlyMap<number, number>, receiveBytes: ReadonlyMap<number, number>, slots: 'next' | 'both' = 'next'): void {
+    this.peers.prepare(sendBytes, receiveBytes, slots);
+  }
+
+  /** When the pages preparePeers asked for are all taken. */
+  peersPrepared(): Promise<void> {
+    return this.peers.prepared();
   }
 
   /** Calls `watch` with every peer message as it arrives (before receiveFromPeers hands it out); null stops it. */
@@ -222,6 +238,7 @@ export class RankChannel {
       this.inbox.pushError(e as Error);
       return;
     }
+    this.arrivals.deliver(decoded.message.type, decoded);
     if (!this.handlers.deliver(decoded.message.type, decoded)) this.inbox.push(decoded);
     if (decoded.message.type === 'stop') this.requestStop(new StopRequestedError(decoded.message.reason));
   }
