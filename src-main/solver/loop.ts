@@ -911,7 +911,9 @@ export class Simulation {
       const appendPass = append.beginComputePass({ label: `relayout-append-${r}` });
       this.migrate.encodeAppend(appendPass, set, x.received);
       appendPass.end();
-      device.queue.submit([append.finish()]);
+      const appended = append.finish();
+      mark('relayout-append-encoded');
+      device.queue.submit([appended]);
     }
     const tSort = performance.now();
     mark('relayout-rounds');
@@ -945,8 +947,8 @@ export class Simulation {
   /**
    * Readies this rank's links for a relayout announced while the steps before it still run (the go with the split came):
    * sendsTo[r][d], the particles rank r sends rank d by the counts the split was made from, as the relayout's rounds
-   * take them (`roundBytes`, relayoutPlan), with 10 % headroom for their drift; the pages are taken off this thread (the
-   * relayout tops up what its exact counts need).
+   * take them (`roundBytes`, relayoutPlan), with 10 % headroom for their drift: the files its sends go through, their
+   * pages taken off this thread (the relayout tops up what its exact counts need, and readies the landing buffers).
    */
   readyRelayoutLinks(sendsTo: readonly (readonly number[])[], roundBytes = this.relayoutRoundBytes): void {
     const { rank, worldSize } = this.state.subdomain;
@@ -954,7 +956,7 @@ export class Simulation {
     const t0 = performance.now();
     const { perRound } = relayoutPlan(Number.MAX_SAFE_INTEGER, worldSize, this.tables.migrantWords, roundBytes, Math.max(0, ...sendsTo.flat()));
     const capped = (n: number | undefined) => Math.min(n ?? 0, perRound);
-    this.exchange.prepareLinksAhead(sendsTo[rank].map(capped), sendsTo.map((row) => capped(row[rank])), RELAYOUT_LINK_HEADROOM);
+    this.exchange.prepareLinksAhead(sendsTo[rank].map(capped), RELAYOUT_LINK_HEADROOM);
     stepTimeline?.hostEvent('relayout links readied ahead', t0);
     if (stepTimeline) void this.exchange.linksPrepared().then(() => stepTimeline?.hostEvent('relayout links prefaulted ahead', t0));
   }
@@ -962,12 +964,12 @@ export class Simulation {
   /**
    * The host's part of a relayout that overlaps its first pass on the GPU (each took 30-90 ms on an H100 host,
    * docs/PERFORMANCE.md): the exchange's staging and peer links readied for this rank's sends and arrivals of one round
-   * (`traffic`, exact from the orchestrator); then every phase bound again.
+   * (`traffic`, exact from the orchestrator). The phases are bound again while the round waits for the peers
+   * (relayoutWhileWaiting), before any pass uses the arrival buffer this may grow.
    */
   private relayoutAside(traffic: RelayoutTraffic | undefined, perRound: number): void {
     // one round sends at most its slice of this rank's particles to a peer, and takes at most a slice from each
     if (traffic) this.exchange?.prepare(traffic.sendsTo.map((n) => Math.min(n, perRound)), traffic.receivesFrom.map((n) => Math.min(n, perRound)));
-    this.bindAll();
     stepTimeline?.mark(2 * this.step + 1, 'relayout-aside');
   }
 

@@ -7,9 +7,12 @@ import { close, open, read, write } from 'node:fs';
 /** Bytes one thread-pool write or read takes (the pool's other threads stay free for the run's own file work). */
 const CHUNK = 8 << 20;
 
+/** One chunk of zeros every write shares (only read: no allocation per file, which would press V8's heap). */
+let zeroChunk: Uint8Array | null = null;
+
 /** Writes zeros into `fd` from byte `from` up to `to`, chunk by chunk on the thread pool; rejects on a write error. */
 export async function writeZerosAsync(fd: number, from: number, to: number): Promise<void> {
-  const zeros = new Uint8Array(Math.min(CHUNK, Math.max(0, to - from)));
+  const zeros = (zeroChunk ??= new Uint8Array(CHUNK));
   for (let at = from; at < to;) {
     const length = Math.min(zeros.byteLength, to - at);
     at += await new Promise<number>((resolve, reject) => write(fd, zeros, 0, length, at, (e, n) => (e ? reject(e) : resolve(n))));

@@ -168,9 +168,11 @@ export class PeerLinks {
    * sendBytes[p] and the landing buffer of each peer's next message receiveBytes[p], their pages taken by the thread
    * pool (this thread goes on; a message that needs them waits for them). Only where that message will go through a
    * file (a link without files, or whose slot is not yet released, is left alone); a failed prefault turns nothing
-   * off (the send decides). `slots`: 'both' readies both slots of every link, for a big exchange some messages away
-   * (a relayout known while the steps before it still exchange); a slot whose message the peer has not released yet
-   * is only grown past its end (zeros after what it holds: the peer reads no further than the message).
+   * off (the send decides). `slots`: 'both' readies the files of both slots of every link, for a big exchange some
+   * messages away (a relayout known while the steps before it still exchange), and no landing buffer: hundreds of
+   * megabytes of new ArrayBuffers set off V8's full collection (110-120 ms on an H200 host, docs/PERFORMANCE.md),
+   * which would stall the steps; the exchange's own prepare('next') readies them. A slot whose message the peer has
+   * not released yet is only grown past its end (zeros after what it holds: the peer reads no further than the message).
    */
   prepare(sendBytes: ReadonlyMap<number, number>, receiveBytes: ReadonlyMap<number, number>, slots: 'next' | 'both' = 'next'): void {
     if (this.folder === null) return;
@@ -187,10 +189,8 @@ export class PeerLinks {
         }
       }
     }
-    for (const [from, bytes] of receiveBytes) {
-      if (bytes === 0) continue;
-      for (const slot of slots === 'both' ? both : [this.link(from).accepted % PEER_FILE_SLOTS]) this.landing?.prefault(from, slot, bytes);
-    }
+    if (slots === 'both') return;
+    for (const [from, bytes] of receiveBytes) if (bytes > 0) this.landing?.prefault(from, this.link(from).accepted % PEER_FILE_SLOTS, bytes);
   }
 
   /** When every prefault prepare() started is done (tests; the sends and reads wait for what they need by themselves). */
