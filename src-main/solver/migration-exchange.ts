@@ -7,6 +7,7 @@ import { CTL } from './gpu/struct-layouts.js';
 import type { MigratePhase } from './phases/migrate.js';
 import type { SimState } from './state.js';
 import { stepTimeline } from './step-timeline.js';
+import type { PrepareSlots } from '../cluster/transport/peer-links.js';
 import { UploadRing } from './gpu/upload-ring.js';
 
 /** Moves migrant records between ranks (the transport in a rank process; a test double in unit tests). */
@@ -26,9 +27,9 @@ export interface Exchanger {
   inspected?(step: number): number;
   /**
    * Optional: readies the links for one big exchange known ahead, sendBytes[d] to and receiveBytes[d] from each rank d,
-   * the pages taken off this thread: the next exchange ('next'), or one some exchanges away ('both' slots of every link).
+   * the pages taken off this thread: the next exchange, the one after it, or (files only) one some exchanges away.
    */
-  prepare?(sendBytes: readonly number[], receiveBytes: readonly number[], slots?: 'next' | 'both'): void;
+  prepare?(sendBytes: readonly number[], receiveBytes: readonly number[], slots?: PrepareSlots): void;
   /** Optional: when the pages prepare() asked for are all taken. */
   prepared?(): Promise<void>;
 }
@@ -217,14 +218,14 @@ export class MigrationExchange {
   }
 
   /**
-   * Readies the links' files (only) for a relayout known while the steps before it still run: sendsTo[d] migrants to
-   * each rank d, with `headroom` (a fraction) for the particles' drift until it comes; the pages are taken off this
-   * thread, so the steps go on. prepare() tops up what the exact counts need and readies the landing buffers.
+   * Readies the links for a relayout known before its round: sendsTo[d] and receivesFrom[d] migrants to and from each
+   * rank d, with `headroom` (a fraction) for the particles' drift until it comes, for the exchange `slots` says (the
+   * pages are taken off this thread). prepare() tops up what the exact counts need.
    */
-  prepareLinksAhead(sendsTo: readonly number[], headroom: number): void {
+  prepareLinksAhead(sendsTo: readonly number[], receivesFrom: readonly number[], headroom: number, slots: PrepareSlots): void {
     const { rank } = this.state.subdomain;
     const bytes = (n: number, d: number) => (d === rank ? 0 : Math.ceil(4 * this.state.tables.migrantWords * n * (1 + headroom)));
-    this.exchanger.prepare?.(sendsTo.map(bytes), sendsTo.map(() => 0), 'both');
+    this.exchanger.prepare?.(sendsTo.map(bytes), receivesFrom.map(bytes), slots);
   }
 
   /** When the links' pages asked for so far are all taken (the timeline's note). */
@@ -439,6 +440,7 @@ export class MigrationExchange {
     const afterSend = () => {
       if (waited) return;
       waited = true;
+      stepTimeline?.mark(mark, 'sends-out');
       whileWaiting?.();
     };
     const incoming = await this.exchanger.exchange(step, outgoing, afterSend);

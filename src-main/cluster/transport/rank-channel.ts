@@ -12,7 +12,7 @@ import {
   ORCHESTRATOR_TO_RANK, type AdapterInfo, type ConfigureMessage, type MessageOf, type OrchestratorToRankMessage,
   type RankToOrchestratorMessage,
 } from './messages.js';
-import { PeerLinks, type PeerIncoming } from './peer-links.js';
+import { PeerLinks, type PeerIncoming, type PrepareSlots } from './peer-links.js';
 import { readRankEnvironment, type RankEnvironment } from './rank-environment.js';
 import { rankIdentity } from './rank-identity.js';
 import { SerialSender } from './serial-sender.js';
@@ -173,8 +173,8 @@ export class RankChannel {
     return this.peers.receive(options.step, options.from, options.timeoutMs ?? Infinity);
   }
 
-  /** Readies the peer links for one big exchange known ahead (bytes to and from each peer; the next message's slots or both; PeerLinks.prepare). */
-  preparePeers(sendBytes: ReadonlyMap<number, number>, receiveBytes: ReadonlyMap<number, number>, slots: 'next' | 'both' = 'next'): void {
+  /** Readies the peer links for one big exchange known ahead (bytes to and from each peer; which message: PeerLinks.prepare). */
+  preparePeers(sendBytes: ReadonlyMap<number, number>, receiveBytes: ReadonlyMap<number, number>, slots: PrepareSlots = 'next'): void {
     this.peers.prepare(sendBytes, receiveBytes, slots);
   }
 
