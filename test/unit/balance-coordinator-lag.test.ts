@@ -37,6 +37,7 @@ interface SentGo {
   index: number;
   cellState?: string;
   decomposition: Decomposition | null;
+  sendsTo?: number[][];
 }
 
 /** What a run's process did: the gos it sent (rank 0's copy), the layouts and kept gos of its settled submits. */
@@ -59,7 +60,9 @@ function play(first: number, checkpointAt: readonly number[], resume?: { d: Deco
   const channel = {
     on: (type: string, handler: (m: unknown) => void) => { handlers.set(type, handler); return () => undefined; },
     send: async (rank: number, message: Record<string, unknown>) => {
-      if (rank === 0 && message.type === 'go') gos.push({ index: message.index as number, cellState: message.cellState as string | undefined, decomposition: message.decomposition as Decomposition | null });
+      if (rank === 0 && message.type === 'go') {
+        gos.push({ index: message.index as number, cellState: message.cellState as string | undefined, decomposition: message.decomposition as Decomposition | null, sendsTo: message.sendsTo as number[][] | undefined });
+      }
     },
   } as unknown as OrchestratorChannel;
   const assembler = fakeAssembler(layout, STEPS);
@@ -112,6 +115,18 @@ describe('the ranks take each go a submit later; checkpoints keep the go in flig
     expect(boxesAfter(2)).toBe(JSON.stringify(run.gos[1].decomposition!.boxes));
     // the split balances the counts it was made from
     expect(run.events[0].unAfter!).toBeLessThan(run.events[0].unBefore);
+    // the split's go says what each rank sends each other (the ranks ready their links as it arrives): whole
+    // particles, none to itself, as many in all as the split moves; a go without a split says nothing of it
+    const sends = run.gos[1].sendsTo!;
+    expect(sends.length).toBe(4);
+    for (const [r, row] of sends.entries()) {
+      expect(row.length).toBe(4);
+      expect(row[r]).toBe(0);
+      for (const n of row) expect(Number.isInteger(n) && n >= 0).toBe(true);
+    }
+    expect(sends.flat().reduce((a, b) => a + b, 0)).toBe(run.events[0].moved);
+    expect(sends.flat().some((n) => n > 0)).toBe(true);
+    expect(run.gos[0].sendsTo).toBeUndefined();
   });
 
   it.each([0, 1, 2, 3, 4, 6])('a run resumed from the checkpoint after submit %i sends the gos and makes the re-splits of the run left alone', (c) => {
