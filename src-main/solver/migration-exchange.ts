@@ -32,6 +32,11 @@ export interface Exchanger {
   prepare?(sendBytes: readonly number[], receiveBytes: readonly number[], slots?: PrepareSlots): void;
   /** Optional: when the pages prepare() asked for are all taken. */
   prepared?(): Promise<void>;
+  /**
+   * Optional: the next exchange's records from each rank d are put in targets[d] where they fit (null: anywhere), and
+   * handed back as views of it.
+   */
+  landInto?(targets: readonly (Uint8Array | null)[]): void;
 }
 
 /** What one exchange did. */
@@ -213,7 +218,18 @@ export class MigrationExchange {
     // the exact sends (a relayout's): no headroom, which would cost a quarter more pages to pin (49 ms for 157 MB on an H200 host)
     if (sends > 0) this.segments.get(4 * words * sends, 1);
     this.exchanger.prepare?.(sendsTo.map((n, d) => (d === rank ? 0 : 4 * words * n)), receivesFrom.map((n, d) => (d === rank ? 0 : 4 * words * n)));
-    this.uploads.reserveNext(ARRIVALS_AT + 4 * words * receives);
+    // the arrivals' upload staging, mapped: each peer's records are read straight into their place there where the
+    // exchanger can (the upload's fill then leaves them in place)
+    const range = this.uploads.reserveNextRange(ARRIVALS_AT + 4 * words * receives);
+    if (range && this.exchanger.landInto) {
+      let at = ARRIVALS_AT;
+      this.exchanger.landInto(receivesFrom.map((n, d) => {
+        if (d === rank) return null;
+        const view = new Uint8Array(range, at, 4 * words * n);
+        at += view.byteLength;
+        return view;
+      }));
+    }
     this.state.ensureArrivals(receives);
   }
 
@@ -463,12 +479,7 @@ export class MigrationExchange {
     await this.uploads.write(ARRIVALS_AT + recordBytes, (mapped) => {
       stepTimeline?.mark(mark, 'upload-mapped');
       new Uint32Array(mapped, 0, 1)[0] = received;
-      const bytes = new Uint8Array(mapped);
-      let at = ARRIVALS_AT;
-      for (const a of incoming) {
-        bytes.set(a, at);
-        at += a.byteLength;
-      }
+      if (placeArrivals(new Uint8Array(mapped), incoming)) stepTimeline?.note(mark, 'arrivals-in-place', received);
       stepTimeline?.mark(mark, 'upload-filled');
     }, (enc, staging) => {
       if (recordBytes > 0) enc.copyBufferToBuffer(staging, ARRIVALS_AT, this.state.arrivals, 0, recordBytes);
@@ -478,4 +489,26 @@ export class MigrationExchange {
     stepTimeline?.mark(mark, 'uploaded');
     return { sent, received, grew, flagged, nAll, haloBefore: ctl[CTL.N] - ctl[CTL.N_INTERIOR], seconds: (t3 - t0) / 1000, parts: { status: (t0 - tStatus) / 1000, read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
   }
+}
+
+/**
+ * Puts the arrivals one after another from byte ARRIVALS_AT of `bytes`. Records already read into their place there
+ * (a relayout's, prepare()) stay; if any lies elsewhere in it, those inside are copied out first, so that no copy
+ * overwrites records still to be moved. True when every record was in place already.
+ */
+function placeArrivals(bytes: Uint8Array, incoming: readonly Uint8Array[]): boolean {
+  let at = ARRIVALS_AT;
+  let inPlace = true;
+  for (const a of incoming) {
+    if (a.buffer !== bytes.buffer || a.byteOffset !== bytes.byteOffset + at) inPlace = false;
+    at += a.byteLength;
+  }
+  if (inPlace) return incoming.length > 0;
+  const sources = incoming.map((a) => (a.buffer === bytes.buffer ? a.slice() : a));
+  at = ARRIVALS_AT;
+  for (const a of sources) {
+    bytes.set(a, at);
+    at += a.byteLength;
+  }
+  return false;
 }

@@ -75,6 +75,7 @@ function peerExchanger(ch: RankChannel, timeoutMs: number, recordWords: number):
       ch.preparePeers(bytesOf(sendBytes), bytesOf(receiveBytes), slots);
     },
     prepared: () => ch.peersPrepared(),
+    landInto: (targets) => ch.landNextInto(new Map(others.map((p) => [p, targets[p]]).filter((e): e is [number, Uint8Array] => e[1] !== null))),
     async exchange(step, outgoing, afterSend) {
       const t0 = performance.now();
       await Promise.all(others.map((to) => ch.sendToPeer(to, { step, particles: outgoing[to].length / recordWords }, [outgoing[to]])));

@@ -173,6 +173,25 @@ describe('peer links through files (same host)', () => {
     for (const ch of ranks) expect(ch.peerSends).toEqual({ files: 5, frames: 0 });
   });
 
+  it('the next message of a peer is read straight into a target of the caller where it fits (a relayout\'s arrivals into mapped upload memory), the others into landing buffers', async () => {
+    const f = await folder();
+    const { ranks } = await world(3, f.path);
+    await lockstep(ranks, [0, 1], 0);
+    // rank 0 wants step 2 from rank 1 in `fits` and from rank 2 in a target too small for it
+    const memory = new ArrayBuffer(1 << 20);
+    const fits = new Uint8Array(memory, 4096, payload(1, 0, 2).byteLength);
+    const small = new Uint8Array(memory, 8192 + payload(1, 0, 2).byteLength, payload(2, 0, 2).byteLength - 4);
+    ranks[0].landNextInto(new Map([[1, fits], [2, small]]));
+    await lockstep(ranks, [2], 0);
+    // the lockstep checked every payload intact; where they landed: step 2 from rank 1 in `fits`, nothing in `small`
+    expect(Buffer.from(fits).equals(Buffer.from(payload(1, 0, 2).buffer))).toBe(true);
+    expect(small.every((b) => b === 0)).toBe(true);
+    // the target served one message only: step 3 from rank 1 goes to the landing buffer (`fits` keeps step 2)
+    await lockstep(ranks, [3], 0);
+    expect(Buffer.from(fits).equals(Buffer.from(payload(1, 0, 2).buffer))).toBe(true);
+    for (const ch of ranks) expect(ch.peerSends.frames).toBe(0);
+  });
+
   it('a rank one exchange ahead sends through its second slot before its peer has read the first', async () => {
     const f = await folder();
     const { ranks } = await world(2, f.path);

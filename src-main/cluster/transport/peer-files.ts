@@ -127,13 +127,15 @@ export class LandingFiles {
 
   /**
    * Reads the message of `step` that rank `from` wrote in slot `slot` (frames of `sizes` bytes, one after another)
-   * and returns views of the landing buffer, one per frame; they stay valid until the next message in that slot.
+   * and returns views of the landing buffer (or of `into`), one per frame; they stay valid until the next message in
+   * that slot.
    */
-  read(from: number, slot: number, sizes: readonly number[], step: number): Uint8Array[] {
+  read(from: number, slot: number, sizes: readonly number[], step: number, into?: Uint8Array): Uint8Array[] {
     const key = `${from}-${slot}`;
     const path = peerFilePath(this.folder, from, this.rank, slot);
     const total = sizes.reduce((s, n) => s + n, 0);
-    const buffer = this.landingBuffer(key, total);
+    // `into`: where the caller wants this message (it holds total bytes), instead of the landing buffer
+    const buffer = into ?? this.landingBuffer(key, total);
     let got = 0;
     try {
       let fd = this.fds.get(key);

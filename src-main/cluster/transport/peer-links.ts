@@ -64,6 +64,8 @@ export class PeerLinks {
   /** The run's peer folder (same-host fast path), null when payloads go through zeromq. */
   private folder: string | null = null;
   private landing: LandingFiles | null = null;
+  /** Where the next message of a peer is read instead of a landing buffer (landNextInto): its seq and the bytes. */
+  private readonly landTargets = new Map<number, { seq: number; target: Uint8Array }>();
   /** Migrate messages sent so far, by how their payload went (through a file, or zeromq frames). */
   readonly sentVia = { files: 0, frames: 0 };
 
@@ -198,6 +200,15 @@ export class PeerLinks {
     for (const [from, bytes] of receiveBytes) if (bytes > 0) this.landing?.prefault(from, (this.link(from).delivered + ahead) % PEER_FILE_SLOTS, bytes);
   }
 
+  /**
+   * The next message to come out of receive() from each peer in `targets` is read from its file into that peer's
+   * target (a relayout's arrivals straight into mapped upload memory: no landing buffer's pages, no copy) when its
+   * payload fits; otherwise into the landing buffer as ever. Its frames are then views of the target.
+   */
+  landNextInto(targets: ReadonlyMap<number, Uint8Array>): void {
+    for (const [from, target] of targets) this.landTargets.set(from, { seq: this.link(from).delivered, target });
+  }
+
   /** When every prefault prepare() started is done (tests; the sends and reads wait for what they need by themselves). */
   async prepared(): Promise<void> {
     await Promise.all([...this.links.values()].map((s) => s.files?.settled()));
@@ -290,10 +301,14 @@ export class PeerLinks {
       }
       if (this.arrived.get(m.step)?.has(m.from)) throw new MessageValidationError(sender, m.type, 'step', `sent two messages for step ${m.step}`);
       this.track(m);
+      const total = m.frameBytes.reduce((sum, n) => sum + n, 0);
+      const wanted = this.landTargets.get(m.from);
+      if (wanted && m.seq !== undefined && m.seq >= wanted.seq) this.landTargets.delete(m.from);
+      const into = wanted && m.seq === wanted.seq && total <= wanted.target.byteLength ? wanted.target : undefined;
       if (m.file !== undefined) {
-        const pending = this.landing!.pendingFor(m.from, m.file.slot, m.frameBytes.reduce((sum, n) => sum + n, 0));
+        const pending = into ? null : this.landing!.pendingFor(m.from, m.file.slot, total);
         if (pending) await pending;
-        decoded.frames = this.landing!.read(m.from, m.file.slot, m.frameBytes, m.step);
+        decoded.frames = this.landing!.read(m.from, m.file.slot, m.frameBytes, m.step, into);
       }
       let byRank = this.arrived.get(m.step);
       if (!byRank) this.arrived.set(m.step, (byRank = new Map()));

@@ -178,6 +178,11 @@ export class RankChannel {
     this.peers.prepare(sendBytes, receiveBytes, slots);
   }
 
+  /** The next message from each peer in `targets` is read into that peer's target when it fits (PeerLinks.landNextInto). */
+  landNextInto(targets: ReadonlyMap<number, Uint8Array>): void {
+    this.peers.landNextInto(targets);
+  }
+
   /** When the pages preparePeers asked for are all taken. */
   peersPrepared(): Promise<void> {
     return this.peers.prepared();

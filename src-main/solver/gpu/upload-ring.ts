@@ -16,6 +16,10 @@ const MAP_MODE_WRITE = 0x0002;
 interface Slot {
   buffer: GPUBuffer | null;
   mapped: Promise<boolean>;
+  /** Whether the buffer is mapped now (mapped promise resolved true, no write since). */
+  writable: boolean;
+  /** The whole mapped range, once handed out ahead (reserveNextRange): the write fills this one. */
+  range: ArrayBuffer | null;
 }
 
 export class UploadRing {
@@ -25,7 +29,7 @@ export class UploadRing {
   private unsubmitted: GPUBuffer[] = [];
 
   constructor(private readonly device: GPUDevice, private readonly label: string, count = 3) {
-    this.slots = Array.from({ length: count }, () => ({ buffer: null, mapped: Promise.resolve(false) }));
+    this.slots = Array.from({ length: count }, () => ({ buffer: null, mapped: Promise.resolve(false), writable: false, range: null }));
   }
 
   /** Creates every staging buffer of the ring for uploads of up to `bytes` (before a run, instead of in its first steps). */
@@ -38,20 +42,37 @@ export class UploadRing {
     this.ready(this.slots[this.next], bytes);
   }
 
+  /**
+   * reserveNext(), and the mapped range of that buffer when it is writable now (null otherwise): what is written there
+   * before the next write() is what that write uploads (a relayout's arrivals read straight into it), so its `fill`
+   * must leave it in place.
+   */
+  reserveNextRange(bytes: number): ArrayBuffer | null {
+    const slot = this.slots[this.next];
+    this.ready(slot, bytes);
+    if (!slot.buffer || !slot.writable || slot.buffer.size < bytes || this.unsubmitted.includes(slot.buffer)) return null;
+    slot.range ??= slot.buffer.getMappedRange();
+    return slot.range;
+  }
+
   /** Gives `slot` a mapped buffer of at least `bytes` unless it has one, or its copy is not submitted yet (grown on its turn). */
   private ready(slot: Slot, bytes: number): void {
     const size = Math.max(16, Math.ceil(bytes / 16) * 16);
-    if (slot.buffer && (slot.buffer.size >= size || this.unsubmitted.includes(slot.buffer))) return;
-    this.remake(slot, size);
-    slot.mapped = Promise.resolve(true);
+    // a buffer whose range is handed out keeps it until its write (which grows it, if need be, after taking what is there)
+    if (slot.buffer && (slot.buffer.size >= size || this.unsubmitted.includes(slot.buffer) || slot.range)) return;
+    this.remake(slot, size)?.destroy();
   }
 
-  /** Replaces `slot`'s buffer by a new one of `size` bytes, created mapped (the host event names its size). */
-  private remake(slot: Slot, size: number): void {
+  /** Replaces `slot`'s buffer by a new one of `size` bytes, created mapped (the host event names its size); returns the old one, for the caller to destroy. */
+  private remake(slot: Slot, size: number): GPUBuffer | null {
     const t0 = performance.now();
-    slot.buffer?.destroy();
+    const old = slot.buffer;
     slot.buffer = this.device.createBuffer({ label: this.label, size, usage: MAP_WRITE_COPY_SRC, mappedAtCreation: true });
+    slot.mapped = Promise.resolve(true);
+    slot.writable = true;
+    slot.range = null;
     stepTimeline?.hostEvent(`${this.label} staging ${size}`, t0);
+    return old;
   }
 
   /**
@@ -71,15 +92,22 @@ export class UploadRing {
     const size = Math.max(16, Math.ceil(bytes / 16) * 16);
     // its map was requested when its last copy was submitted, `count` uploads ago
     let mapped = await slot.mapped;
+    // a buffer too small is replaced; the old one lives until `fill` has run (what was read into its range handed out)
+    let outgrown: GPUBuffer | null = null;
     if (!slot.buffer || slot.buffer.size < size) {
       // headroom: the arrivals vary from step to step
-      this.remake(slot, Math.ceil((size * 1.25) / 16) * 16);
+      outgrown = this.remake(slot, Math.ceil((size * 1.25) / 16) * 16);
       mapped = true;
     }
     const buffer = slot.buffer!;
     if (!mapped) await buffer.mapAsync(MAP_MODE_WRITE);
-    fill(buffer.getMappedRange(0, size));
+    // the range handed out ahead, with what was written there, else the bytes this upload takes
+    const range = slot.range ?? buffer.getMappedRange(0, size);
+    slot.range = null;
+    fill(range);
+    outgrown?.destroy();
     buffer.unmap();
+    slot.writable = false;
     if (into) {
       copy(into, buffer);
       this.unsubmitted.push(buffer);
@@ -89,20 +117,23 @@ export class UploadRing {
     const enc = this.device.createCommandEncoder({ label: this.label });
     copy(enc, buffer);
     this.device.queue.submit([enc.finish()]);
-    slot.mapped = remap(buffer);
+    slot.mapped = remap(slot, buffer);
   }
 
   /** The command buffer that write() recorded copies into was submitted: their staging buffers are mapped again. */
   submitted(): void {
     for (const buffer of this.unsubmitted) {
       const slot = this.slots.find((x) => x.buffer === buffer);
-      if (slot) slot.mapped = remap(buffer);
+      if (slot) slot.mapped = remap(slot, buffer);
     }
     this.unsubmitted = [];
   }
 }
 
-/** Maps a staging buffer for writing again; resolves false when it was destroyed (grown, or the device gone) instead. */
-function remap(buffer: GPUBuffer): Promise<boolean> {
-  return buffer.mapAsync(MAP_MODE_WRITE).then(() => true, () => false);
+/** Maps `slot`'s staging buffer for writing again; resolves false when it was destroyed (grown, or the device gone) instead. */
+function remap(slot: Slot, buffer: GPUBuffer): Promise<boolean> {
+  return buffer.mapAsync(MAP_MODE_WRITE).then(() => {
+    if (slot.buffer === buffer) slot.writable = true;
+    return true;
+  }, () => false);
 }
