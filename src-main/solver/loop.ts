@@ -945,24 +945,20 @@ export class Simulation {
   }
 
   /**
-   * Readies this rank's links for a relayout before its round, from sendsTo[r][d], the particles rank r sends rank d by
-   * the counts the split was made from, as the relayout's rounds take them (`roundBytes`, relayoutPlan), with 10 %
-   * headroom for their drift; the pages are taken off this thread, and the relayout tops up what its exact counts need.
-   * 'sends': as the go with the split arrives, while the steps before the relayout still run: the files its sends go
-   * through (both slots of every link). 'arrivals': as the re-split begins, before the collision state's trade (the
-   * message before the round's): the landing buffers its arrivals are read into.
+   * Readies this rank's links for a relayout announced while the steps before it still run (the go with the split came):
+   * sendsTo[r][d], the particles rank r sends rank d by the counts the split was made from, as the relayout's rounds
+   * take them (`roundBytes`, relayoutPlan), with 10 % headroom for their drift: the files its sends go through (both
+   * slots of every link), their pages taken off this thread; the relayout tops up what its exact counts need. (The
+   * arrivals need nothing ahead: they are read straight into the upload staging the relayout makes.)
    */
-  readyRelayoutLinks(sendsTo: readonly (readonly number[])[], part: 'sends' | 'arrivals', roundBytes = this.relayoutRoundBytes): void {
+  readyRelayoutLinks(sendsTo: readonly (readonly number[])[], roundBytes = this.relayoutRoundBytes): void {
     const { rank, worldSize } = this.state.subdomain;
     if (!this.exchange || sendsTo.length !== worldSize || sendsTo.some((row) => row.length !== worldSize)) return;
     const t0 = performance.now();
     const { perRound } = relayoutPlan(Number.MAX_SAFE_INTEGER, worldSize, this.tables.migrantWords, roundBytes, Math.max(0, ...sendsTo.flat()));
-    const capped = (n: number) => Math.min(n, perRound);
-    const none = sendsTo.map(() => 0);
-    if (part === 'sends') this.exchange.prepareLinksAhead(sendsTo[rank].map(capped), none, RELAYOUT_LINK_HEADROOM, 'both');
-    else this.exchange.prepareLinksAhead(none, sendsTo.map((row) => capped(row[rank])), RELAYOUT_LINK_HEADROOM, 'after-next');
-    stepTimeline?.hostEvent(`relayout ${part} readied ahead`, t0);
-    if (stepTimeline) void this.exchange.linksPrepared().then(() => stepTimeline?.hostEvent(`relayout ${part} prefaulted ahead`, t0));
+    this.exchange.prepareSendsAhead(sendsTo[rank].map((n) => Math.min(n, perRound)), RELAYOUT_LINK_HEADROOM);
+    stepTimeline?.hostEvent('relayout sends readied ahead', t0);
+    if (stepTimeline) void this.exchange.linksPrepared().then(() => stepTimeline?.hostEvent('relayout sends prefaulted ahead', t0));
   }
 
   /**

@@ -27,7 +27,7 @@ export interface Exchanger {
   inspected?(step: number): number;
   /**
    * Optional: readies the links for one big exchange known ahead, sendBytes[d] to and receiveBytes[d] from each rank d,
-   * the pages taken off this thread: the next exchange, the one after it, or (files only) one some exchanges away.
+   * the pages taken off this thread: the next exchange, or (files only) one some exchanges away.
    */
   prepare?(sendBytes: readonly number[], receiveBytes: readonly number[], slots?: PrepareSlots): void;
   /** Optional: when the pages prepare() asked for are all taken. */
@@ -217,31 +217,32 @@ export class MigrationExchange {
     const receives = receivesFrom.reduce((sum, n, d) => sum + (d === rank ? 0 : n), 0);
     // the exact sends (a relayout's): no headroom, which would cost a quarter more pages to pin (49 ms for 157 MB on an H200 host)
     if (sends > 0) this.segments.get(4 * words * sends, 1);
-    this.exchanger.prepare?.(sendsTo.map((n, d) => (d === rank ? 0 : 4 * words * n)), receivesFrom.map((n, d) => (d === rank ? 0 : 4 * words * n)));
     // the arrivals' upload staging, mapped: each peer's records are read straight into their place there where the
-    // exchanger can (the upload's fill then leaves them in place)
+    // exchanger can (the upload's fill then leaves them in place), and no landing buffer is readied for them
     const range = this.uploads.reserveNextRange(ARRIVALS_AT + 4 * words * receives);
-    if (range && this.exchanger.landInto) {
+    const landed = range !== null && this.exchanger.landInto !== undefined;
+    if (landed) {
       let at = ARRIVALS_AT;
-      this.exchanger.landInto(receivesFrom.map((n, d) => {
+      this.exchanger.landInto!(receivesFrom.map((n, d) => {
         if (d === rank) return null;
         const view = new Uint8Array(range, at, 4 * words * n);
         at += view.byteLength;
         return view;
       }));
     }
+    this.exchanger.prepare?.(sendsTo.map((n, d) => (d === rank ? 0 : 4 * words * n)), receivesFrom.map((n, d) => (d === rank || landed ? 0 : 4 * words * n)));
     this.state.ensureArrivals(receives);
   }
 
   /**
-   * Readies the links for a relayout known before its round: sendsTo[d] and receivesFrom[d] migrants to and from each
-   * rank d, with `headroom` (a fraction) for the particles' drift until it comes, for the exchange `slots` says (the
-   * pages are taken off this thread). prepare() tops up what the exact counts need.
+   * Readies the links' files for a relayout's sends known while the steps before it still run: sendsTo[d] migrants to
+   * each rank d, with `headroom` (a fraction) for the particles' drift until it comes; the pages are taken off this
+   * thread, so the steps go on. prepare() tops up what the exact counts need.
    */
-  prepareLinksAhead(sendsTo: readonly number[], receivesFrom: readonly number[], headroom: number, slots: PrepareSlots): void {
+  prepareSendsAhead(sendsTo: readonly number[], headroom: number): void {
     const { rank } = this.state.subdomain;
     const bytes = (n: number, d: number) => (d === rank ? 0 : Math.ceil(4 * this.state.tables.migrantWords * n * (1 + headroom)));
-    this.exchanger.prepare?.(sendsTo.map(bytes), receivesFrom.map(bytes), slots);
+    this.exchanger.prepare?.(sendsTo.map(bytes), sendsTo.map(() => 0), 'both');
   }
 
   /** When the links' pages asked for so far are all taken (the timeline's note). */

@@ -52,7 +52,7 @@ export class RankBalance {
     private readonly timeoutMs: number, private readonly kept: GoOrder | null = null) {
     // a go with a split arrives while this rank still runs the submit before its relayout: the links are readied then
     ch.onArrival('go', ({ message }) => {
-      if (message.decomposition !== null && message.sendsTo) sim.readyRelayoutLinks(message.sendsTo, 'sends', message.roundBytes);
+      if (message.decomposition !== null && message.sendsTo) sim.readyRelayoutLinks(message.sendsTo, message.roundBytes);
     });
   }
 
@@ -94,11 +94,7 @@ export class RankBalance {
       this.parts.checkSeconds += (performance.now() - t0) / 1000;
       return;
     }
-    if (go.decomposition !== null && go.decomposition !== undefined) {
-      // the arrivals' landing buffers, before the sampling state and the trade go ahead of the relayout's round
-      if (go.sendsTo) this.sim.readyRelayoutLinks(go.sendsTo, 'arrivals', go.roundBytes);
-      await this.resplit(index, parseDecomposition(go.decomposition), go.roundBytes);
-    }
+    if (go.decomposition !== null && go.decomposition !== undefined) await this.resplit(index, parseDecomposition(go.decomposition), go.roundBytes);
   }
 
   /**

@@ -13,8 +13,8 @@ import { RANK_TO_RANK, type MigrateMessage } from './messages.js';
 import { LandingFiles, OutgoingFiles, PEER_FILE_SLOTS } from './peer-files.js';
 import { SerialSender } from './serial-sender.js';
 
-/** Which message of each link prepare() readies: the next, the one after it, or (files only) both slots. */
-export type PrepareSlots = 'next' | 'after-next' | 'both';
+/** Which message of each link prepare() readies: the next, or (files only) both slots. */
+export type PrepareSlots = 'next' | 'both';
 
 /** One received migrate message with its binary frames. */
 export type PeerIncoming = Decoded<MigrateMessage>;
@@ -172,22 +172,20 @@ export class PeerLinks {
    * Readies the links for one big exchange known ahead (a relayout's): the file of each peer's message holds
    * sendBytes[p] and the landing buffer of each peer's message receiveBytes[p], their pages taken by the thread pool
    * (this thread goes on; a message that needs them waits for them). A failed prefault turns nothing off (the send
-   * decides). `slots` says which message: 'next' (only where it will go through a file: a link without files, or whose
-   * slot is not yet released, is left alone); 'after-next' (one message goes first: a relayout's round after the
-   * collision state's trade); 'both', the files of both slots of every link, for a big exchange some messages away (a
-   * relayout announced while the steps before it still exchange), and no landing buffer: hundreds of megabytes of
-   * new pages taken in a rank's process mid-submit made V8's full collections take 110-120 ms on an H200 host
-   * (docs/PERFORMANCE.md), which stalls the steps. A slot whose message the peer has not released yet is only grown
-   * past its end (zeros after what it holds: the peer reads no further than the message).
+   * decides). `slots` says which message: 'next' (only where it will go through a file: a link without files, or
+   * whose slot is not yet released, is left alone); 'both', the files of both slots of every link, for a big exchange
+   * some messages away (a relayout announced while the steps before it still exchange), and no landing buffer:
+   * hundreds of megabytes of new pages taken in a rank's process mid-submit made V8's full collections take 110-120 ms
+   * on an H200 host (docs/PERFORMANCE.md), which stalls the steps. A slot whose message the peer has not released yet
+   * is only grown past its end (zeros after what it holds: the peer reads no further than the message).
    */
   prepare(sendBytes: ReadonlyMap<number, number>, receiveBytes: ReadonlyMap<number, number>, slots: PrepareSlots = 'next'): void {
     if (this.folder === null) return;
-    const ahead = slots === 'after-next' ? 1 : 0;
     for (const [to, bytes] of sendBytes) {
       const state = this.link(to);
       if (bytes === 0 || state.filesFailed || (slots === 'next' && state.sent - state.acked > PEER_FILE_SLOTS - 1)) continue;
       state.files ??= new OutgoingFiles(this.folder, this.rank, to);
-      for (const slot of slots === 'both' ? [0, 1] : [(state.sent + ahead) % PEER_FILE_SLOTS]) {
+      for (const slot of slots === 'both' ? [0, 1] : [state.sent % PEER_FILE_SLOTS]) {
         try {
           state.files.prefault(slot, bytes);
         } catch {
@@ -197,7 +195,7 @@ export class PeerLinks {
     }
     if (slots === 'both') return;
     // the peer's next message to come out of receive() (one of it may have arrived already: not `accepted`)
-    for (const [from, bytes] of receiveBytes) if (bytes > 0) this.landing?.prefault(from, (this.link(from).delivered + ahead) % PEER_FILE_SLOTS, bytes);
+    for (const [from, bytes] of receiveBytes) if (bytes > 0) this.landing?.prefault(from, this.link(from).delivered % PEER_FILE_SLOTS, bytes);
   }
 
   /**
