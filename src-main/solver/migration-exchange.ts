@@ -9,6 +9,7 @@ import type { SimState } from './state.js';
 import { stepTimeline } from './step-timeline.js';
 import type { PrepareSlots } from '../cluster/transport/peer-links.js';
 import { UploadRing } from './gpu/upload-ring.js';
+import { placeArrivals } from './place-arrivals.js';
 
 /** Moves migrant records between ranks (the transport in a rank process; a test double in unit tests). */
 export interface Exchanger {
@@ -480,7 +481,7 @@ export class MigrationExchange {
     await this.uploads.write(ARRIVALS_AT + recordBytes, (mapped) => {
       stepTimeline?.mark(mark, 'upload-mapped');
       new Uint32Array(mapped, 0, 1)[0] = received;
-      if (placeArrivals(new Uint8Array(mapped), incoming)) stepTimeline?.note(mark, 'arrivals-in-place', received);
+      if (placeArrivals(new Uint8Array(mapped), ARRIVALS_AT, incoming)) stepTimeline?.note(mark, 'arrivals-in-place', received);
       stepTimeline?.mark(mark, 'upload-filled');
     }, (enc, staging) => {
       if (recordBytes > 0) enc.copyBufferToBuffer(staging, ARRIVALS_AT, this.state.arrivals, 0, recordBytes);
@@ -490,26 +491,4 @@ export class MigrationExchange {
     stepTimeline?.mark(mark, 'uploaded');
     return { sent, received, grew, flagged, nAll, haloBefore: ctl[CTL.N] - ctl[CTL.N_INTERIOR], seconds: (t3 - t0) / 1000, parts: { status: (t0 - tStatus) / 1000, read: (t1 - t0) / 1000, exchange: (t2 - t1) / 1000, upload: (t3 - t2) / 1000 } };
   }
-}
-
-/**
- * Puts the arrivals one after another from byte ARRIVALS_AT of `bytes`. Records already read into their place there
- * (a relayout's, prepare()) stay; if any lies elsewhere in it, those inside are copied out first, so that no copy
- * overwrites records still to be moved. True when every record was in place already.
- */
-function placeArrivals(bytes: Uint8Array, incoming: readonly Uint8Array[]): boolean {
-  let at = ARRIVALS_AT;
-  let inPlace = true;
-  for (const a of incoming) {
-    if (a.buffer !== bytes.buffer || a.byteOffset !== bytes.byteOffset + at) inPlace = false;
-    at += a.byteLength;
-  }
-  if (inPlace) return incoming.length > 0;
-  const sources = incoming.map((a) => (a.buffer === bytes.buffer ? a.slice() : a));
-  at = ARRIVALS_AT;
-  for (const a of sources) {
-    bytes.set(a, at);
-    at += a.byteLength;
-  }
-  return false;
 }
