@@ -74,6 +74,8 @@
 #   end-of-run  the end of a sampled run on the CPU (bench/end-of-run-fields.mjs): fresh memory against prefaulted arenas
 #   collect-ab  BUILDS="BASE": the box on N ranks (twice) and 2 ranks, the wedge's default on N ranks, this build and the
 #             base interleaved, then this build's wedge timeline (the ranks' garbage collections taken together)
+#   subgroup-ab  the move's count by runs in a subgroup against an atomic a particle (DSMC_SUBGROUPS=0), one build: the box
+#             and the wedge on one GPU (--detail and plain, REPS times), the collide benchmark, then on N ranks
 #   order-ab  BUILDS="BASE": the box and the wedge on one GPU (--detail and plain) and on N ranks (none when N is 1),
 #             this build and the base interleaved (the sort's order)
 #   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
@@ -702,6 +704,27 @@ for part in "$@"; do
       run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      ;;
+    subgroup-ab)
+      # the move's count by runs of equal cells in a subgroup (the default where the device has subgroups) against one
+      # atomic a particle (DSMC_SUBGROUPS=0), the same build, interleaved: the box and the wedge on one GPU with
+      # --detail (the move's stage) and plain, REPS times (1); the collide benchmark; then on N ranks (sharing the GPUs there are)
+      for k in $(seq "${REPS:-1}"); do
+        for extra in --detail ""; do
+          tag=${extra:+-detail}
+          run "box-1-sg$tag-$k" "${box[@]}" $extra
+          run "box-1-atomic$tag-$k" env DSMC_SUBGROUPS=0 "${box[@]}" $extra
+          run "wedge-1-sg$tag-$k" "${wedge[@]}" $extra
+          run "wedge-1-atomic$tag-$k" env DSMC_SUBGROUPS=0 "${wedge[@]}" $extra
+        done
+      done
+      run bench-sg node bin/dsmc.js bench --particles 1e8
+      run bench-atomic env DSMC_SUBGROUPS=0 node bin/dsmc.js bench --particles 1e8
+      [ "$n" -gt 1 ] || continue
+      run "box-$n-sg" "${box[@]}" --ranks "$n"
+      run "box-$n-atomic" env DSMC_SUBGROUPS=0 "${box[@]}" --ranks "$n"
+      run "wedge-$n-sg" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-atomic" env DSMC_SUBGROUPS=0 "${wedge[@]}" --ranks "$n"
       ;;
     *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, wedge-final, eight)"; exit 2 ;;
   esac

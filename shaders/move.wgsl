@@ -170,12 +170,31 @@ fn emit_with_internal(i: u32, dest: u32, li: u32, w: u32, key: vec2<u32>) {
   if (HAS_ROTATION && at != NO_DEST) { write_migrant_internal(i, dest, at); }
 }
 
+// No cell to count in (an invocation past the live particles, or a particle that left or migrates).
+const NO_COUNT: u32 = 0xffffffffu;
+
+// Whether move_one leaves its particle's count to move_particles (count_moved in the count module: count-subgroup.wgsl
+// takes one atomic per run of equal cells in a subgroup), which its entry point sets; otherwise each particle counts
+// itself with an atomic of its own.
+var<private> deferCounts: bool = false;
+// The local cell the particle move_one just moved is to be counted in (deferCounts), else NO_COUNT.
+var<private> deferredCell: u32 = NO_COUNT;
+
+// Counts particle i in local cell c (its arrival slot there goes to `slot`), or leaves that to count_moved.
+fn count_in(i: u32, c: u32) {
+  if (deferCounts) {
+    deferredCell = c;
+  } else {
+    slot[i] = atomicAdd(&counts[c], 1u);
+  }
+}
+
 // Counts particle i in its new cell g (at coordinates v) here and returns NO_DEST, or returns the rank
 // that owns that cell (the particle migrates there; its slot keeps `rank`, its rank in its old cell, the second
 // word of its key, for collect_all).
 fn place(i: u32, g: u32, v: vec3<u32>, rank: u32) -> u32 {
   if (owns_coords(v, params)) {
-    slot[i] = atomicAdd(&counts[local_of_coords(v, params)], 1u);
+    count_in(i, local_of_coords(v, params));
     return NO_DEST;
   }
   slot[i] = rank;
@@ -240,7 +259,7 @@ fn move_one(i: u32, e: vec2<f32>, productRank: u32) -> Moved {
   let word = cell_word(c, sp);
   set_moved_cell(i, word);
   if (!MULTI_RANK) {
-    slot[i] = atomicAdd(&counts[c], 1u);
+    count_in(i, c);
     return Moved(NO_DEST, f.eint, word, rid);
   }
   return Moved(place(i, c, v, rid.y), f.eint, word, rid);
@@ -249,13 +268,12 @@ fn move_one(i: u32, e: vec2<f32>, productRank: u32) -> Moved {
 // The move range as every invocation of the workgroup sees it (uniform: loop bounds around emit_migrants' barriers).
 var<workgroup> wgRange: vec2<u32>;
 
-// One invocation per live particle: move_one, then (multi-rank) the workgroup's migrants go to their segments. The
-// host dispatches for its bound on the live count (SimState.liveBound; the rest part for about as many as the step
-// before's halo cells had), not the buffers' capacity, so that idle slots cost nothing; a grid-stride loop, uniform in
-// each workgroup (emit_migrants has barriers), takes any more.
-@compute @workgroup_size(WG_SIZE)
-fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-                  @builtin(local_invocation_index) li: u32) {
+// One invocation per live particle: move_one, its count (count_moved), then (multi-rank) the workgroup's migrants go
+// to their segments. The entry point move_particles (in the count module: count-atomic.wgsl or count-subgroup.wgsl)
+// calls this. The host dispatches for its bound on the live count (SimState.liveBound; the rest part for about as many
+// as the step before's halo cells had), not the buffers' capacity, so that idle slots cost nothing; a grid-stride
+// loop, uniform in each workgroup (emit_migrants has barriers, count_moved subgroup operations), takes any more.
+fn move_particles_loop(wg: vec3<u32>, nwg: vec3<u32>, li: u32) {
   if (li == 0u) { wgRange = move_range(); }
   let range = workgroupUniformLoad(&wgRange);
   let first = range.x + flat_id(wg, nwg, 0u);
@@ -266,7 +284,9 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
 // move_particles for particle i (below `end`, or an idle invocation): every invocation of the workgroup takes part.
 fn move_particle(i: u32, end: u32, li: u32) {
   var m = Moved(NO_DEST, vec2<f32>(0.0), 0u, vec2<u32>(0u));
+  deferredCell = NO_COUNT;
   if (i < end) { m = move_one(i, vec2<f32>(0.0), 0xffffffffu); }
+  count_moved(i, deferredCell);
   if (MULTI_RANK) { _ = emit_migrants(i, m.dest, li, m.word, m.key); }
 }
 

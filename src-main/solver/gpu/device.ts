@@ -69,6 +69,14 @@ function workgroupInitToggle(): string[] {
   return process.env.DSMC_SKIP_WORKGROUP_INIT === '1' ? ['enable-dawn-features=disable_workgroup_init'] : [];
 }
 
+/**
+ * Whether the device asks for subgroup operations: when the adapter has them, unless DSMC_SUBGROUPS=0 (a benchmark
+ * switch: the move then counts each particle with an atomic of its own, count-atomic.wgsl).
+ */
+function wantsSubgroups(adapter: GPUAdapter): boolean {
+  return adapter.features.has('subgroups') && process.env.DSMC_SUBGROUPS !== '0';
+}
+
 /** Requests the high-performance adapter and a device with its largest buffer and binding limits. */
 export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu> {
   installGlobals();
@@ -95,7 +103,7 @@ export async function openGpu(options: { timeoutMs?: number } = {}): Promise<Gpu
   const device = await withTimeout(
     adapter.requestDevice({
       label: 'dsmc-solver',
-      requiredFeatures: hasTimestamps ? ['timestamp-query'] : [],
+      requiredFeatures: [...(hasTimestamps ? ['timestamp-query' as const] : []), ...(wantsSubgroups(adapter) ? ['subgroups' as GPUFeatureName] : [])],
       requiredLimits,
     }),
     timeoutMs,

@@ -28,7 +28,18 @@ export function readShaderFile(name: string): string {
   return text;
 }
 
-/** Full source of a phase shader: common.wgsl, then each shared module, then the file itself. */
+/** WGSL's global directives (enable, requires, diagnostic), which must come before every declaration of a module. */
+const DIRECTIVE = /^(enable|requires|diagnostic)\b[^;]*;\s*$/;
+
+/**
+ * Full source of a phase shader: common.wgsl, then each shared module, then the file itself; the files' global
+ * directives (a module's `enable subgroups;`) go first.
+ */
 export function shaderSource(file: string, modules: readonly string[] = []): string {
-  return ['common.wgsl', ...modules, file].map((f) => `// ---- ${f}\n${readShaderFile(f)}`).join('\n');
+  const directives: string[] = [];
+  const bodies = ['common.wgsl', ...modules, file].map((f) => {
+    const lines = readShaderFile(f).split('\n').filter((line) => !(DIRECTIVE.test(line) && directives.push(line.trim())));
+    return `// ---- ${f}\n${lines.join('\n')}`;
+  });
+  return [...new Set(directives), ...bodies].join('\n');
 }

@@ -4,6 +4,7 @@
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import type { PhaseContext } from './phase.js';
+import { moveModules } from './move.js';
 
 export class MigratePhase {
   private readonly collectInjected: GPUComputePipeline;
@@ -14,7 +15,7 @@ export class MigratePhase {
   private afterGroup!: GPUBindGroup;
 
   constructor(private readonly ctx: PhaseContext) {
-    const get = (entry: string) => ctx.cache.get({ file: 'move.wgsl', entry, modules: ['body.wgsl', 'advance.wgsl'] });
+    const get = (entry: string) => ctx.cache.get({ file: 'move.wgsl', entry, modules: moveModules(ctx.device) });
     this.collectInjected = get('collect_injected');
     this.collectAll = get('collect_all');
     this.append = get('append_arrivals');

@@ -12,6 +12,14 @@ export type MovePart = 'all' | 'early' | 'rest';
 
 const PART_CONSTANT: Record<MovePart, number> = { all: 0, early: 1, rest: 2 };
 
+/**
+ * The shared modules move.wgsl compiles with: bodies, the flight, and how move_particles counts its particles (one
+ * atomic per run of equal cells in a subgroup where the device has subgroups, else one per particle).
+ */
+export function moveModules(device: GPUDevice): string[] {
+  return ['body.wgsl', 'advance.wgsl', device.features.has('subgroups') ? 'count-subgroup.wgsl' : 'count-atomic.wgsl'];
+}
+
 /** One move pipeline (a MovePart) and its bind group per particle set. */
 interface MoveVariant {
   pipeline: GPUComputePipeline;
@@ -41,7 +49,7 @@ export class MovePhase implements Phase {
     // already binds 16 storage buffers)
     this.rotating = ctx.state.tables.hasRotation;
     const entry = this.rotating ? 'move_rotating' : 'move_particles';
-    const modules = ['body.wgsl', 'advance.wgsl'];
+    const modules = moveModules(ctx.device);
     const parts: MovePart[] = ctx.state.multiRank ? ['all', 'early', 'rest'] : ['all'];
     for (const part of parts) {
       const constants = part === 'all' ? undefined : { MOVE_PART: PART_CONSTANT[part] };
@@ -96,7 +104,7 @@ export class MovePhase implements Phase {
 
   /** The relayout's pipeline, compiled on first call (a run that may re-split calls this at its set-up). */
   prepareRelayout(): GPUComputePipeline {
-    return this.ctx.cache.get({ file: 'move.wgsl', entry: 'relayout', modules: ['body.wgsl', 'advance.wgsl'] });
+    return this.ctx.cache.get({ file: 'move.wgsl', entry: 'relayout', modules: moveModules(this.ctx.device) });
   }
 
   /**

@@ -1,0 +1,66 @@
+// count-subgroup.wgsl: move_particles counting its particles one atomic per run of equal cells in a subgroup. The
+// particles lie sorted by cell, so most neighbouring invocations count in the same cell: on one H200 an atomic a
+// particle cost about 10 ps a particle (126M particles: 1.3 ms a step), one a run about 3.5 (bench/move-probe.mjs).
+// Each invocation's slot is the run's base (its first invocation's atomic, shared by a shuffle) plus its place in the
+// run: every cell's particles get the slots 0..n-1 once each, as with an atomic each (the sort orders them by key,
+// not by slot, so the fields are the same). Compiled with move.wgsl when the device has subgroups.
+enable subgroups;
+// count_moved's subgroup operations run in control flow uniform in the workgroup (move_particles_loop), which the
+// uniformity analysis cannot see through the grid-stride loop's workgroupUniformLoad bound
+diagnostic(off, subgroup_uniformity);
+
+// This invocation's lane in its subgroup, and the subgroup's size (set by move_particles).
+var<private> lane: u32;
+var<private> lanes: u32;
+
+// The bits of a 32-bit word at and below bit b.
+fn bits_up_to(b: u32) -> u32 {
+  return select((2u << b) - 1u, 0xffffffffu, b == 31u);
+}
+
+// The first lane of this lane's run: the highest set bit of `heads` (one bit a lane, 128 at most) at or below `lane`.
+fn run_first(heads: vec4<u32>) -> u32 {
+  var w = lane >> 5u;
+  var bits = heads[w] & bits_up_to(lane & 31u);
+  // lane 0 always heads a run, so the loop ends
+  while (bits == 0u && w > 0u) {
+    w -= 1u;
+    bits = heads[w];
+  }
+  return 32u * w + firstLeadingBit(bits);
+}
+
+// The end of this lane's run: the lowest set bit of `heads` above `lane`, or the subgroup's size.
+fn run_end(heads: vec4<u32>) -> u32 {
+  var w = lane >> 5u;
+  var bits = heads[w] & ~bits_up_to(lane & 31u);
+  while (bits == 0u) {
+    w += 1u;
+    if (32u * w >= lanes) { return lanes; }
+    bits = heads[w];
+  }
+  return 32u * w + firstTrailingBit(bits);
+}
+
+// Counts particle i in local cell c (NO_COUNT: nothing to count) with the other lanes of its subgroup; every
+// invocation of the subgroup calls it.
+fn count_moved(i: u32, c: u32) {
+  let before = subgroupShuffleUp(c, 1u);
+  let first = lane == 0u || before != c;
+  let heads = subgroupBallot(first);
+  let start = run_first(heads);
+  var base = 0u;
+  if (first && c != NO_COUNT) { base = atomicAdd(&counts[c], run_end(heads) - lane); }
+  let runBase = subgroupShuffle(base, start);
+  if (c != NO_COUNT) { slot[i] = runBase + lane - start; }
+}
+
+@compute @workgroup_size(WG_SIZE)
+fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                  @builtin(local_invocation_index) li: u32, @builtin(subgroup_invocation_id) l: u32,
+                  @builtin(subgroup_size) size: u32) {
+  lane = l;
+  lanes = size;
+  deferCounts = true;
+  move_particles_loop(wg, nwg, li);
+}
