@@ -1,15 +1,15 @@
-// count-subgroup.wgsl: move_particles counting its particles one atomic per run of equal cells in a subgroup. The
+// count-subgroup.wgsl: move_particles and move_rotating counting their particles one atomic per run of equal cells in a subgroup. The
 // particles lie sorted by cell, so most neighbouring invocations count in the same cell: on one H200 an atomic a
 // particle cost about 10 ps a particle (126M particles: 1.3 ms a step), one a run about 3.5 (bench/move-probe.mjs).
 // Each invocation's slot is the run's base (its first invocation's atomic, shared by a shuffle) plus its place in the
 // run: every cell's particles get the slots 0..n-1 once each, as with an atomic each (the sort orders them by key,
 // not by slot, so the fields are the same). Compiled with move.wgsl when the device has subgroups.
 enable subgroups;
-// count_moved's subgroup operations run in control flow uniform in the workgroup (move_particles_loop), which the
-// uniformity analysis cannot see through the grid-stride loop's workgroupUniformLoad bound
+// count_moved's subgroup operations run in control flow uniform in the workgroup (the loops of move_particles_loop and
+// move_rotating_loop, whose bounds every invocation reads alike), which the uniformity analysis cannot prove
 diagnostic(off, subgroup_uniformity);
 
-// This invocation's lane in its subgroup, and the subgroup's size (set by move_particles).
+// This invocation's lane in its subgroup, and the subgroup's size (set by the entry points).
 var<private> lane: u32;
 var<private> lanes: u32;
 
@@ -63,4 +63,14 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
   lanes = size;
   deferCounts = true;
   move_particles_loop(wg, nwg, li);
+}
+
+@compute @workgroup_size(WG_SIZE)
+fn move_rotating(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                 @builtin(local_invocation_index) li: u32, @builtin(subgroup_invocation_id) l: u32,
+                 @builtin(subgroup_size) size: u32) {
+  lane = l;
+  lanes = size;
+  deferCounts = true;
+  move_rotating_loop(wg, nwg, li);
 }

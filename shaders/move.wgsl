@@ -290,25 +290,32 @@ fn move_particle(i: u32, end: u32, li: u32) {
   if (MULTI_RANK) { _ = emit_migrants(i, m.dest, li, m.word, m.key); }
 }
 
-// A rotating species: move_one carrying each particle's internal energy (diffuse walls renew it). An entry of its
-// own, so that move_particles stays within 16 storage buffers (the limit of lavapipe and others); on several ranks
-// the particles that landed in other ranks' cells keep their new cell word (and their rank in their old cell in their
-// slot) and collect_all emits them afterwards.
-@compute @workgroup_size(WG_SIZE)
-fn move_rotating(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-                 @builtin(local_invocation_index) li: u32) {
+// A rotating species: move_one carrying each particle's internal energy (diffuse walls renew it), then its count
+// (count_moved). The entry point move_rotating (in the count module) calls this: an entry of its own, so that
+// move_particles stays within 16 storage buffers (the limit of lavapipe and others); on several ranks the particles
+// that landed in other ranks' cells keep their new cell word (and their rank in their old cell in their slot) and
+// collect_all emits them afterwards. Dispatched for the host's bound on the live count: the grid-stride loop, whose
+// rounds every invocation of the workgroup runs (count_moved's subgroup operations), takes any more.
+fn move_rotating_loop(wg: vec3<u32>, nwg: vec3<u32>, li: u32) {
   let range = move_range();
-  // dispatched for the host's bound on the live count: the loop takes any more (see move_particles)
   let stride = grid_stride(nwg);
-  for (var i = range.x + flat_id(wg, nwg, li); i < range.y; i += stride) {
-    let at = i * INTERNAL_WORDS;
-    if (INTERNAL_WORDS > 1u) {
-      let e = move_one(i, vec2<f32>(eint[at], eint[at + 1u]), moved_product_rank(i)).eint;
-      eint[at] = e.x;
-      eint[at + 1u] = e.y;
-    } else {
-      eint[at] = move_one(i, vec2<f32>(eint[at], 0.0), moved_product_rank(i)).eint.x;
-    }
+  for (var first = range.x + flat_id(wg, nwg, 0u); first < range.y; first += stride) {
+    let i = first + li;
+    deferredCell = NO_COUNT;
+    if (i < range.y) { move_rotating_one(i); }
+    count_moved(i, deferredCell);
+  }
+}
+
+// move_one for live particle i of a rotating species, its internal energy words read and written back.
+fn move_rotating_one(i: u32) {
+  let at = i * INTERNAL_WORDS;
+  if (INTERNAL_WORDS > 1u) {
+    let e = move_one(i, vec2<f32>(eint[at], eint[at + 1u]), moved_product_rank(i)).eint;
+    eint[at] = e.x;
+    eint[at + 1u] = e.y;
+  } else {
+    eint[at] = move_one(i, vec2<f32>(eint[at], 0.0), moved_product_rank(i)).eint.x;
   }
 }
 

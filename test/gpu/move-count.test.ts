@@ -44,6 +44,17 @@ describe('the move counts its particles by runs of equal cells in a subgroup', (
     const c = presetCase('collide-box', ['grid.cells=[16,16,16]', 'particles.perCell=30', 'run.steps=20']);
     const a = await outcome(grouped, c);
     expect(a.particles).toBeGreaterThan(100_000);
+    expect(a.fields).toMatch(/^[0-9a-f]{64}$/);
+    expect(a).toEqual(await outcome(atomic, c));
+  });
+
+  it('gives the fields of one atomic a particle: vibrating N2 (move_rotating), flowing between specular walls', async () => {
+    const c = presetCase('collide-box', ['grid.cells=[16,16,16]', 'particles.perCell=30', 'run.steps=20',
+      'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]',
+      'initial.vibrationalTemperature=3000', 'initial.velocity=[0,0,600]']);
+    const a = await outcome(grouped, c);
+    expect(a.particles).toBeGreaterThan(100_000);
+    expect(a.fields).toMatch(/^[0-9a-f]{64}$/);
     expect(a).toEqual(await outcome(atomic, c));
   });
 
@@ -52,6 +63,7 @@ describe('the move counts its particles by runs of equal cells in a subgroup', (
       'run.dt=3e-7', 'run.steps=40', 'sampling.start=20']);
     const a = await outcome(grouped, c);
     expect(a.particles).toBeGreaterThan(20_000);
+    expect(a.fields).toMatch(/^[0-9a-f]{64}$/);
     expect(a).toEqual(await outcome(atomic, c));
   });
 });

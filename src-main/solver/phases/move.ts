@@ -13,7 +13,7 @@ export type MovePart = 'all' | 'early' | 'rest';
 const PART_CONSTANT: Record<MovePart, number> = { all: 0, early: 1, rest: 2 };
 
 /**
- * The shared modules move.wgsl compiles with: bodies, the flight, and how move_particles counts its particles (one
+ * The shared modules move.wgsl compiles with: bodies, the flight, and how move_particles and move_rotating count their particles (one
  * atomic per run of equal cells in a subgroup where the device has subgroups, else one per particle).
  */
 export function moveModules(device: GPUDevice): string[] {
