@@ -708,18 +708,22 @@ for part in "$@"; do
     subgroup-ab)
       # the move's count by runs of equal cells in a subgroup (the default where the device has subgroups) against one
       # atomic a particle (DSMC_SUBGROUPS=0), the same build, interleaved: the box and the wedge on one GPU with
-      # --detail (the move's stage) and plain, REPS times (1); the collide benchmark; then on N ranks (sharing the GPUs there are)
+      # --detail (the move's stage) and plain, REPS times (1); the collide benchmark (ONE_GPU=0 leaves these out); then on N
+      # ranks (sharing the GPUs there are)
       for k in $(seq "${REPS:-1}"); do
         for extra in --detail ""; do
           tag=${extra:+-detail}
+          [ "${ONE_GPU:-1}" = 1 ] || continue
           run "box-1-sg$tag-$k" "${box[@]}" $extra
           run "box-1-atomic$tag-$k" env DSMC_SUBGROUPS=0 "${box[@]}" $extra
           run "wedge-1-sg$tag-$k" "${wedge[@]}" $extra
           run "wedge-1-atomic$tag-$k" env DSMC_SUBGROUPS=0 "${wedge[@]}" $extra
         done
       done
-      run bench-sg node bin/dsmc.js bench --particles 1e8
-      run bench-atomic env DSMC_SUBGROUPS=0 node bin/dsmc.js bench --particles 1e8
+      if [ "${ONE_GPU:-1}" = 1 ]; then
+        run bench-sg node bin/dsmc.js bench --particles 1e8
+        run bench-atomic env DSMC_SUBGROUPS=0 node bin/dsmc.js bench --particles 1e8
+      fi
       [ "$n" -gt 1 ] || continue
       run "box-$n-sg" "${box[@]}" --ranks "$n"
       run "box-$n-atomic" env DSMC_SUBGROUPS=0 "${box[@]}" --ranks "$n"

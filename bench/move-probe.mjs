@@ -6,6 +6,7 @@
 //   atomic      stream plus the move's count (slot[i] = atomicAdd(&counts[cell], 1))
 //   aggregated  stream plus the count one atomic per run of equal cells in a subgroup (needs 'subgroups')
 //   gather7     the permute: dst[k] = src[idx[k]] for each of the seven arrays, idx the sorted order
+//   scatter7    the permute as a scatter: dst[place[i]] = src[i], place the inverse of idx
 //   gather2v4   the same records as two vec4 arrays (what a structure of two vec4s would cost)
 // With --check (a small N on any adapter) it checks that the aggregated count hands every cell's particles the
 // slots 0..n-1 once each, as the atomic one does.
@@ -66,6 +67,8 @@ const dst = Array.from({ length: 7 }, () => buf(4 * N));
 const target = buf(4 * N, newCell);
 const order = buf(4 * N, idx);
 const counts = buf(4 * cells);
+// each particle's place in the sorted order (the permute as a scatter)
+const inverse = buf(4 * N, (() => { const inv = new Uint32Array(N); for (let k = 0; k < N; k++) inv[idx[k]] = k; return inv; })());
 const slot = buf(4 * N);
 const params = device.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
 device.queue.writeBuffer(params, 0, new Uint32Array([N, 0, 0, 0]));
@@ -126,6 +129,13 @@ const kernels = {
   let i = order[k];
   ${seven('').map((_, j) => `d${j}[k] = s${j}[i];`).join(' ')}
 }`,
+  scatter7: head('') + `${arrays(seven('s'), 'u32', 1)}\n${arrays(seven('d'), 'u32', 8)}
+@group(0) @binding(15) var<storage, read> dest: array<u32>;
+@compute @workgroup_size(${WG}) fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let i = gid(wg, nwg, li); if (i >= P.x) { return; }
+  let k = dest[i];
+  ${seven('').map((_, j) => `d${j}[k] = s${j}[i];`).join(' ')}
+}`,
   gather2v4: head('') + `${arrays(['sp', 'sv'], 'vec4<u32>', 1)}\n${arrays(['dp', 'dv'], 'vec4<u32>', 3)}
 @group(0) @binding(5) var<storage, read> order: array<u32>;
 @compute @workgroup_size(${WG}) fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -142,6 +152,7 @@ const bindings = {
   atomic: [...src.slice(0, 6), src[6], target, slot, counts],
   aggregated: [...src.slice(0, 6), src[6], target, slot, counts],
   gather7: [...src, ...dst, order],
+  scatter7: [...src, ...dst, inverse],
   gather2v4: null,
 };
 // gather2v4 reads N vec4 records from two buffers of 16 N bytes: made of their own
@@ -227,7 +238,7 @@ if (check) {
   const t0 = performance.now();
   while (performance.now() - t0 < 500) await time(p, K);
 }
-const bytes = { copy7: 56, stream: 60, atomic: 64, aggregated: 64, gather7: 60, gather2v4: 68 };
+const bytes = { copy7: 56, stream: 60, atomic: 64, aggregated: 64, gather7: 60, scatter7: 60, gather2v4: 68 };
 for (const name of Object.keys(kernels)) {
   const p = pipelineOf(name);
   if (!p) { console.log(`${name.padEnd(11)} not run`); continue; }
