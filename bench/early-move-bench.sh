@@ -74,6 +74,7 @@
 #   end-of-run  the end of a sampled run on the CPU (bench/end-of-run-fields.mjs): fresh memory against prefaulted arenas
 #   collect-ab  BUILDS="BASE": the box on N ranks (twice) and 2 ranks, the wedge's default on N ranks, this build and the
 #             base interleaved, then this build's wedge timeline (the ranks' garbage collections taken together)
+#   wedge-1-ab  BUILDS="BASE": the wedge on one GPU, this build and the base interleaved, --detail and plain
 #   subgroup-ab  the move's count by runs in a subgroup against an atomic a particle (DSMC_SUBGROUPS=0), one build: the box
 #             and the wedge on one GPU (--detail and plain, REPS times), the collide benchmark, then on N ranks
 #   order-ab  BUILDS="BASE": the box and the wedge on one GPU (--detail and plain) and on N ranks (none when N is 1),
@@ -704,6 +705,17 @@ for part in "$@"; do
       run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      ;;
+    wedge-1-ab)
+      # BUILDS="BASE": the wedge on one GPU, this build against the base, interleaved, --detail (the move's stage) then
+      # plain (the flight's walk through cells with bodies)
+      unpack_builds
+      rev=${BUILDS%% *}
+      for extra in --detail ""; do
+        tag=${extra:+-detail}
+        run "wedge-1-new$tag" "${wedge[@]}" $extra
+        run "wedge-1-$rev$tag" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 $extra
+      done
       ;;
     subgroup-ab)
       # the move's count by runs of equal cells in a subgroup (the default where the device has subgroups) against one
