@@ -18,6 +18,11 @@ fn bits_up_to(b: u32) -> u32 {
   return select((2u << b) - 1u, 0xffffffffu, b == 31u);
 }
 
+// Whether lane l's bit is set in a ballot.
+fn lane_in(ballot: vec4<u32>, l: u32) -> bool {
+  return ((ballot[l >> 5u] >> (l & 31u)) & 1u) == 1u;
+}
+
 // The first lane of this lane's run: the highest set bit of `heads` (one bit a lane, 128 at most) at or below `lane`.
 fn run_first(heads: vec4<u32>) -> u32 {
   var w = lane >> 5u;
@@ -30,7 +35,8 @@ fn run_first(heads: vec4<u32>) -> u32 {
   return 32u * w + firstLeadingBit(bits);
 }
 
-// The end of this lane's run: the lowest set bit of `heads` above `lane`, or the subgroup's size.
+// The end of this lane's run: the lowest set bit of `heads` (with the lanes that take no part) above `lane`, or the
+// subgroup's size.
 fn run_end(heads: vec4<u32>) -> u32 {
   var w = lane >> 5u;
   var bits = heads[w] & ~bits_up_to(lane & 31u);
@@ -45,12 +51,15 @@ fn run_end(heads: vec4<u32>) -> u32 {
 // Counts particle i in local cell c (NO_COUNT: nothing to count) with the other lanes of its subgroup; every
 // invocation of the subgroup calls it.
 fn count_moved(i: u32, c: u32) {
+  // a subgroup the workgroup leaves partly empty (a size that does not divide it) has lanes that take no part: a run
+  // begins after one and ends before one
+  let live = subgroupBallot(true);
   let before = subgroupShuffleUp(c, 1u);
-  let first = lane == 0u || before != c;
+  let first = lane == 0u || !lane_in(live, lane - 1u) || before != c;
   let heads = subgroupBallot(first);
   let start = run_first(heads);
   var base = 0u;
-  if (first && c != NO_COUNT) { base = atomicAdd(&counts[c], run_end(heads) - lane); }
+  if (first && c != NO_COUNT) { base = atomicAdd(&counts[c], run_end(heads | ~live) - lane); }
   let runBase = subgroupShuffle(base, start);
   if (c != NO_COUNT) { slot[i] = runBase + lane - start; }
 }
