@@ -64,13 +64,18 @@ fn count_moved(i: u32, c: u32) {
   if (c != NO_COUNT) { slot[i] = runBase + lane - start; }
 }
 
+// Notes this invocation's lane and its subgroup's size, and leaves the moved particles' counts to count_moved.
+fn defer_counts(l: u32, size: u32) {
+  lane = l;
+  lanes = size;
+  deferCounts = true;
+}
+
 @compute @workgroup_size(WG_SIZE)
 fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) li: u32, @builtin(subgroup_invocation_id) l: u32,
                   @builtin(subgroup_size) size: u32) {
-  lane = l;
-  lanes = size;
-  deferCounts = true;
+  defer_counts(l, size);
   move_particles_loop(wg, nwg, li);
 }
 
@@ -78,8 +83,6 @@ fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups)
 fn move_rotating(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) li: u32, @builtin(subgroup_invocation_id) l: u32,
                  @builtin(subgroup_size) size: u32) {
-  lane = l;
-  lanes = size;
-  deferCounts = true;
+  defer_counts(l, size);
   move_rotating_loop(wg, nwg, li);
 }

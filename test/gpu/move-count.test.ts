@@ -40,18 +40,14 @@ describe('the move counts its particles by runs of equal cells in a subgroup', (
     expect(moveModules(atomic.device)).toContain('count-atomic.wgsl');
   });
 
-  it('gives the fields of one atomic a particle: a closed box of 30 a cell', async () => {
-    const c = presetCase('collide-box', ['grid.cells=[16,16,16]', 'particles.perCell=30', 'run.steps=20']);
-    const a = await outcome(grouped, c);
-    expect(a.particles).toBeGreaterThan(100_000);
-    expect(a.fields).toMatch(/^[0-9a-f]{64}$/);
-    expect(a).toEqual(await outcome(atomic, c));
-  });
-
-  it('gives the fields of one atomic a particle: vibrating N2 (move_rotating), flowing between specular walls', async () => {
-    const c = presetCase('collide-box', ['grid.cells=[16,16,16]', 'particles.perCell=30', 'run.steps=20',
+  const boxes: [string, string[]][] = [
+    ['a closed box of 30 a cell', []],
+    ['vibrating N2 (move_rotating), flowing between specular walls', [
       'species=[{"use":"N2","vibration":{"characteristicTemperature":3371,"relaxation":5,"millikanWhite":false}}]',
-      'initial.vibrationalTemperature=3000', 'initial.velocity=[0,0,600]']);
+      'initial.vibrationalTemperature=3000', 'initial.velocity=[0,0,600]']],
+  ];
+  it.each(boxes)('gives the fields of one atomic a particle: %s', async (_, sets) => {
+    const c = presetCase('collide-box', ['grid.cells=[16,16,16]', 'particles.perCell=30', 'run.steps=20', ...sets]);
     const a = await outcome(grouped, c);
     expect(a.particles).toBeGreaterThan(100_000);
     expect(a.fields).toMatch(/^[0-9a-f]{64}$/);
