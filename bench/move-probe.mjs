@@ -4,7 +4,8 @@
 //   copy7       the seven arrays read and written in place order (the floor of any pass over the particles)
 //   stream      the move's traffic without its count: seven arrays read, positions advanced, seven written
 //   atomic      stream plus the move's count (slot[i] = atomicAdd(&counts[cell], 1))
-//   aggregated  stream plus the count one atomic per run of equal cells in a subgroup (needs 'subgroups')
+//   aggregated  stream plus the count one atomic per run of equal cells in a subgroup (needs 'subgroups'; the
+//               solver's count-subgroup.wgsl without its handling of subgroups over 32 lanes or partly empty)
 //   gather7     the permute: dst[k] = src[idx[k]] for each of the seven arrays, idx the sorted order
 //   scatter7    the permute as a scatter: dst[place[i]] = src[i], place the inverse of idx
 //   gather2v4   the same records as two vec4 arrays (what a structure of two vec4s would cost)
@@ -18,20 +19,16 @@ const check = process.argv.includes('--check');
 const N = Math.round(Number(args[0] ?? 1e8));
 const K = Number(args[1] ?? 20);
 const PER_CELL = 20;
+// openGpu names the adapter; the probe's own device asks for subgroups whatever DSMC_SUBGROUPS says
 const gpu = await openGpu();
-const adapter = await navigator_gpu_adapter();
+const adapter = await gpu.instance.requestAdapter({ powerPreference: 'high-performance' });
 const hasSubgroups = adapter.features.has('subgroups');
 const device = await adapter.requestDevice({
-  requiredFeatures: ['timestamp-query', ...(hasSubgroups ? ['subgroups'] : [])].filter((f) => adapter.features.has(f)),
+  requiredFeatures: ['timestamp-query', 'subgroups'].filter((f) => adapter.features.has(f)),
   requiredLimits: { maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize, maxBufferSize: adapter.limits.maxBufferSize, maxStorageBuffersPerShaderStage: adapter.limits.maxStorageBuffersPerShaderStage },
 });
 device.addEventListener('uncapturederror', (e) => { console.error('WebGPU error:', e.error.message.split('\n')[0]); process.exit(1); });
 console.log('adapter', gpu.adapter.description, 'subgroups', hasSubgroups, 'sizes', adapter.info.subgroupMinSize, adapter.info.subgroupMaxSize, 'N', N);
-
-/** The adapter again (openGpu's device has no subgroups feature). */
-async function navigator_gpu_adapter() {
-  return gpu.instance.requestAdapter({ powerPreference: 'high-performance' });
-}
 
 // the cells: a box of about N / PER_CELL cells, x fastest
 const cells = Math.ceil(N / PER_CELL);
@@ -144,8 +141,6 @@ const kernels = {
   dp[k] = sp[i]; dv[k] = sv[i];
 }`,
 };
-// two vec4 arrays of N records each (half of N's seven-array bytes each): the first seven arrays' storage
-const quarter = (b) => ({ buffer: b, size: Math.floor(N / 4) * 16 > b.size ? b.size : Math.floor(N / 4) * 16 });
 const bindings = {
   copy7: [...src, ...dst],
   stream: [...src.slice(0, 6), src[6], target],
@@ -170,7 +165,8 @@ const gx = Math.min(groups, 65535), gy = Math.ceil(groups / gx);
 
 /** Builds kernel `name`'s pipeline and bind group, or null when the adapter cannot run it. */
 function pipelineOf(name) {
-  if (!bindings[name] || (name === 'aggregated' && !hasSubgroups)) return null;
+  // the probe's run count reads one 32-bit word of the ballot
+  if (!bindings[name] || (name === 'aggregated' && (!hasSubgroups || adapter.info.subgroupMaxSize > 32))) return null;
   const module = device.createShaderModule({ code: kernels[name] });
   const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
   const entries = [{ binding: 0, resource: { buffer: params } }, ...bindings[name].map((b, j) => ({ binding: j + 1, resource: { buffer: b } }))];
@@ -209,7 +205,7 @@ if (check) {
   // one dispatch of each counting kernel from zeroed counts: every cell's slots are 0..n-1, each once
   for (const name of ['atomic', 'aggregated']) {
     const p = pipelineOf(name);
-    if (!p) { console.log(name, 'not run (no subgroups)'); continue; }
+    if (!p) { console.log(name, 'not run (no subgroups, or more than 32 lanes)'); continue; }
     device.queue.writeBuffer(counts, 0, new Uint32Array(cells));
     const enc = device.createCommandEncoder();
     const pass = enc.beginComputePass();
