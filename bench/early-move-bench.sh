@@ -77,6 +77,8 @@
 #   wedge-1-ab  BUILDS="BASE": the wedge on one GPU, this build and the base interleaved, --detail and plain
 #   subgroup-ab  the move's count by runs in a subgroup against an atomic a particle (DSMC_SUBGROUPS=0), one build: the box
 #             and the wedge on one GPU (--detail and plain, REPS times), the collide benchmark, then on N ranks
+#   ranks-ab  BUILDS="BASE": the box and the wedge's default on N ranks, --detail then plain (REPS times, default 2), this
+#             build and the base interleaved (a rank's own work: the halo pass's order by keys, injection skipped)
 #   order-ab  BUILDS="BASE": the box and the wedge on one GPU (--detail and plain) and on N ranks (none when N is 1),
 #             this build and the base interleaved (the sort's order)
 #   session-ab  new against base, interleaved: the box on N ranks (3 each), sampled every step and on 2 ranks (2 each),
@@ -705,6 +707,25 @@ for part in "$@"; do
       run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      ;;
+    ranks-ab)
+      # BUILDS="BASE": a rank's own work, this build against the base, interleaved: the box and the wedge's default on N
+      # ranks (sharing the GPUs there are) with --detail (each rank's stages, the halo pass's apart), then plain, REPS
+      # times (default 2)
+      unpack_builds
+      rev=${BUILDS%% *}
+      basebox=(node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps")
+      basewedge=(node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run "box-$n-new-detail" "${box[@]}" --ranks "$n" --detail
+      run "box-$n-$rev-detail" "${basebox[@]}" --ranks "$n" --detail
+      run "wedge-$n-new-detail" "${wedge[@]}" --ranks "$n" --detail
+      run "wedge-$n-$rev-detail" "${basewedge[@]}" --ranks "$n" --detail
+      for k in $(seq "${REPS:-2}"); do
+        run "box-$n-new-$k" "${box[@]}" --ranks "$n"
+        run "box-$n-$rev-$k" "${basebox[@]}" --ranks "$n"
+        run "wedge-$n-new-$k" "${wedge[@]}" --ranks "$n"
+        run "wedge-$n-$rev-$k" "${basewedge[@]}" --ranks "$n"
+      done
       ;;
     wedge-1-ab)
       # BUILDS="BASE": the wedge on one GPU, this build against the base, interleaved, --detail (the move's stage) then

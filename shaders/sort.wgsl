@@ -251,12 +251,13 @@ fn place_ranked(i: u32, c: u32) {
   // a whole sort (the first step, a redone one): most cells hold only particles that moved here from one side of the
   // split, all ordered by index: count by index and check that on the way, without branches (the halo pass, whose
   // cells mostly hold arrivals, and the interior pass's marked cells skip it)
-  if (SPLIT_PASS == 0u) {
+  if (SPLIT_PASS == 0u && n > 0u) {
     var pure = true;
-    for (var k = 0u; k < n; k++) {
-      let o = arrived[s + k];
-      r += select(0u, 1u, o < i);
-      pure = pure && (o - lo < width);
+    for (var q = s >> 2u; q <= (s + n - 1u) >> 2u; q++) {
+      let b = arrived4[q];
+      let lanes = cell_lanes(q, s, n);
+      r += count4((b < vec4<u32>(i)) & lanes);
+      pure = pure && !any(lanes & ((b - vec4<u32>(lo)) >= vec4<u32>(width)));
     }
     if (pure) {
       ranked[s + r] = i;
@@ -264,24 +265,52 @@ fn place_ranked(i: u32, c: u32) {
     }
     r = 0u;
   }
-  // particle i's key, read at the first comparison that needs it
-  var mine = vec2<u32>(0u);
-  var haveMine = false;
-  for (var k = 0u; k < n; k++) {
-    let o = arrived[s + k];
-    var earlier: bool;
-    if (o - lo < width) {
-      earlier = o < i;
-    } else {
-      if (!haveMine) {
-        mine = order_key(i, moved);
-        haveMine = true;
-      }
-      earlier = key_before(order_key(o, moved), o, mine, i);
-    }
-    r += select(0u, 1u, earlier);
+  ranked[s + count_before_keyed(i, s, n, lo, width, moved)] = i;
+}
+
+// How many of the n particles from index s in `arrived` go before particle i: those in [lo, lo + width) (moved
+// particles on i's side of the split) by index, the others by their order keys (keys_before4). Four a load (arrived4),
+// and a block's keys read together (keys_before4), so that their loads overlap instead of waiting one after another.
+fn count_before_keyed(i: u32, s: u32, n: u32, lo: u32, width: u32, moved: u32) -> u32 {
+  if (n == 0u) { return 0u; }
+  let mine = order_key(i, moved);
+  var r = 0u;
+  for (var q = s >> 2u; q <= (s + n - 1u) >> 2u; q++) {
+    let b = arrived4[q];
+    let lanes = cell_lanes(q, s, n);
+    let byIndex = (b - vec4<u32>(lo)) < vec4<u32>(width);
+    r += count4(lanes & byIndex & (b < vec4<u32>(i)));
+    let keyed = lanes & !byIndex;
+    if (any(keyed)) { r += count4(keyed & keys_before4(b, i, mine, moved)); }
   }
-  ranked[s + r] = i;
+  return r;
+}
+
+// The lanes of aligned block q of `arrived4` that hold entries of the cell's list [s, s + n).
+fn cell_lanes(q: u32, s: u32, n: u32) -> vec4<bool> {
+  let at = vec4<u32>(4u * q) + vec4<u32>(0u, 1u, 2u, 3u);
+  return (at >= vec4<u32>(s)) & (at < vec4<u32>(s + n));
+}
+
+// How many lanes of m are true.
+fn count4(m: vec4<bool>) -> u32 {
+  return dot(select(vec4<u32>(0u), vec4<u32>(1u), m), vec4<u32>(1u));
+}
+
+// For each of the four particles of block b, whether it goes before particle i (key mine) by their order keys
+// (order_key; keys are unique, equal ones, never made, would go by index): both words a key may come from are read for every lane, at once, and the right one chosen.
+fn keys_before4(b: vec4<u32>, i: u32, mine: vec2<u32>, moved: u32) -> vec4<bool> {
+  let old = vec4<u32>(cellBefore[b.x], cellBefore[b.y], cellBefore[b.z], cellBefore[b.w]) & vec4<u32>(CELL_MASK);
+  let k0 = keys[b.x];
+  let k1 = keys[b.y];
+  let k2 = keys[b.z];
+  let k3 = keys[b.w];
+  let isMoved = b < vec4<u32>(moved);
+  let kx = select(vec4<u32>(k0.x, k1.x, k2.x, k3.x), old, isMoved);
+  let ky = select(vec4<u32>(k0.y, k1.y, k2.y, k3.y), b, isMoved);
+  let mx = vec4<u32>(mine.x);
+  let my = vec4<u32>(mine.y);
+  return (kx < mx) | ((kx == mx) & ((ky < my) | ((ky == my) & (b < vec4<u32>(i)))));
 }
 
 // Split steps, interior pass: the place of crossed particle i (from the interior side's end on) in its cell of n
@@ -296,15 +325,18 @@ fn place_crossed(i: u32, s: u32, n: u32, side: u32) -> bool {
   var highest = 0u;
   var inside = 0u;
   var r = 0u;
-  for (var k = 0u; k < n; k++) {
-    let o = arrived[s + k];
-    if (o < side) {
-      lowest = min(lowest, o);
-      highest = max(highest, o);
-      inside += 1u;
-    } else {
-      r += select(0u, 1u, key_before(order_key(o, moved), o, mine, i));
-    }
+  // four a load, as count_before_keyed
+  for (var q = s >> 2u; q <= (s + n - 1u) >> 2u; q++) {
+    let b = arrived4[q];
+    let lanes = cell_lanes(q, s, n);
+    let below = lanes & (b < vec4<u32>(side));
+    let low = select(vec4<u32>(0xffffffffu), b, below);
+    let high = select(vec4<u32>(0u), b, below);
+    lowest = min(lowest, min(min(low.x, low.y), min(low.z, low.w)));
+    highest = max(highest, max(max(high.x, high.y), max(high.z, high.w)));
+    inside += count4(below);
+    let keyed = lanes & !below;
+    if (any(keyed)) { r += count4(keyed & keys_before4(b, i, mine, moved)); }
   }
   if (inside > 0u) {
     if (mine.x > cell_part(cellBefore[highest])) {
@@ -317,11 +349,6 @@ fn place_crossed(i: u32, s: u32, n: u32, side: u32) -> bool {
   return true;
 }
 
-// Whether particle o with order key ko goes before particle i with key mine (keys are unique; equal ones, never
-// made, would go by index).
-fn key_before(ko: vec2<u32>, o: u32, mine: vec2<u32>, i: u32) -> bool {
-  return ko.x < mine.x || (ko.x == mine.x && (ko.y < mine.y || (ko.y == mine.y && o < i)));
-}
 
 // Particle i's place in the cell of n particles from index s when all of them go by index (the one-rank order).
 fn place_by_index(i: u32, s: u32, n: u32) {

@@ -414,7 +414,7 @@ export class Simulation {
     const part = this.movedEarly ? 'rest' : 'all';
     this.movedEarly = false;
     await rec.pass('move', (p) => this.move.encode(p, set, part, this.restThreads));
-    if (this.inject) {
+    if (this.inject?.injectsHere()) {
       await rec.pass('inject', (p) => {
         this.inject!.encode(p, set);
         this.migrate?.encodeCollectInjected(p, set, this.injectThreads);

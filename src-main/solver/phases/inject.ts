@@ -4,7 +4,27 @@
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
 import { PrefixScan } from '../gpu/prefix-scan.js';
+import { BOUNDARY_CODES } from '../gpu/struct-layouts.js';
+import type { Box } from '../../cluster/decomposition/types.js';
+import type { SolverTables } from '../tables.js';
 import type { Phase, PhaseContext } from './phase.js';
+
+/**
+ * True when a rank with box `box` injects: the box holds the layer of cells behind an inflow face (the whole grid on one
+ * rank). A rank of several without one skips the phase's dispatches: its steps inject none, as begin_step opens every
+ * step with none.
+ */
+export function injectsThrough(box: Box, tables: Pick<SolverTables, 'faces' | 'simParams'>): boolean {
+  const { lo, hi } = box;
+  if (lo.some((l, a) => l >= hi[a])) return false;
+  const dims = [tables.simParams.nx, tables.simParams.ny, tables.simParams.nz];
+  return tables.faces.some((face, f) => {
+    if (face.kind !== BOUNDARY_CODES.inflow) return false;
+    const axis = Math.floor(f / 2);
+    const layer = f % 2 === 0 ? 0 : dims[axis] - 1;
+    return lo[axis] <= layer && layer < hi[axis];
+  });
+}
 
 export class InjectPhase implements Phase {
   readonly name = 'inject';
@@ -27,6 +47,12 @@ export class InjectPhase implements Phase {
   /** True when the case has at least one inflow face. */
   static needed(ctx: PhaseContext): boolean {
     return ctx.state.tables.nFaceCells > 0;
+  }
+
+  /** True when this rank injects at all (injectsThrough its box); a re-split that changes the box is followed. */
+  injectsHere(): boolean {
+    const { tables, subdomain } = this.ctx.state;
+    return injectsThrough(subdomain.box, tables);
   }
 
   bind(): void {
