@@ -77,6 +77,8 @@
 #   wedge-1-ab  BUILDS="BASE": the wedge on one GPU, this build and the base interleaved, --detail and plain
 #   subgroup-ab  the move's count by runs in a subgroup against an atomic a particle (DSMC_SUBGROUPS=0), one build: the box
 #             and the wedge on one GPU (--detail and plain, REPS times), the collide benchmark, then on N ranks
+#   permute-ab  BUILDS="BASE": the box on one GPU (--detail, plain twice), the collide benchmark, the box on N ranks, the
+#             wedge on one GPU, this build and the base interleaved (the cell words placed by the sort's order)
 #   ranks-ab  BUILDS="BASE": the box and the wedge's default on N ranks, --detail then plain (REPS times, default 2), this
 #             build and the base interleaved (a rank's own work: the halo pass's order by keys, injection skipped)
 #   order-ab  BUILDS="BASE": the box and the wedge on one GPU (--detail and plain) and on N ranks (none when N is 1),
@@ -707,6 +709,29 @@ for part in "$@"; do
       run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      ;;
+    permute-ab)
+      # BUILDS="BASE": the cell words placed by the order instead of gathered by the permute, this build against the
+      # base, interleaved: the box on one GPU (--detail, then plain twice), the collide benchmark (1e8), the box on N
+      # ranks, the wedge on one GPU (plain)
+      unpack_builds
+      rev=${BUILDS%% *}
+      basebox=(node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps")
+      basewedge=(node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      run box-1-new-detail "${box[@]}" --detail
+      run "box-1-$rev-detail" "${basebox[@]}" --detail
+      for k in 1 2; do
+        run "box-1-new-$k" "${box[@]}"
+        run "box-1-$rev-$k" "${basebox[@]}"
+      done
+      run bench-new node bin/dsmc.js bench --particles 1e8
+      run "bench-$rev" node "bin-$rev/dsmc.js" bench --particles 1e8
+      if [ "$n" -gt 1 ]; then
+        run "box-$n-new" "${box[@]}" --ranks "$n"
+        run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
+      fi
+      run wedge-1-new "${wedge[@]}"
+      run "wedge-1-$rev" "${basewedge[@]}"
       ;;
     ranks-ab)
       # BUILDS="BASE": a rank's own work, this build against the base, interleaved: the box and the wedge's default on N

@@ -3,18 +3,17 @@
 // start, `scatter` writes every particle's index at start + slot (arrival order depends on thread
 // timing), `rank_particles` puts each particle's index at start + the number of its cell's particles
 // that go `before` it (one invocation per particle, so any cell size works and big cells are not one
-// thread's serial work; the order does not depend on timing, so runs are bitwise reproducible), and
-// `permute` gathers all particle arrays into the other buffer set in that order, dropping particles
-// that left. No cap on particles per cell.
+// thread's serial work; the order does not depend on timing, so runs are bitwise reproducible) and its
+// cell word there in the other set's cell array, and `permute` gathers the other particle arrays into the
+// other buffer set in that order, dropping particles that left. No cap on particles per cell.
 //
 // Scratch lives in the other set, unused until `permute` fills it (SORT_SCRATCH in
 // particle-attributes.ts): the arrival slots in its vz array (one rank; several ranks keep them in a
-// buffer of their own), the arrival order in its cell array, the sorted order in its vy array
+// buffer of their own), the arrival order in its px array, the sorted order in its vy array
 // (permute reads ranked[k] before it writes vy[k]).
 // `cell` is the particles' cell words after the move: on one rank the set's cell array, on several ranks the set's
 // moved-cell array (move.wgsl), while the set's cell array (`cellBefore`) still holds the words before the move, which
-// place_ranked orders moved particles by; permute gathers `cell` into the other set's cell array.
-
+// place_ranked orders moved particles by; the order puts `cell` in sorted order into the other set's cell array.
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read> ctl: array<u32>;
 @group(0) @binding(2) var<storage, read> cell: array<u32>;
@@ -34,24 +33,32 @@
 // the same list four indices a load (count_below; both bindings read-only, so one buffer may take both)
 @group(0) @binding(39) var<storage, read> arrived4: array<vec4<u32>>;
 @group(0) @binding(23) var<storage, read_write> ranked: array<u32>;
+// the order also writes each particle's cell word at its sorted place, into the other set's cell array (permute moves
+// the six other arrays)
+@group(0) @binding(38) var<storage, read_write> sortedCell: array<u32>;
+
+// Particle i goes to sorted place k: its index into the sorted order (permute gathers by it), its cell word after the
+// move into the other set's cell array (read again here: the load that found its cell brought it into the cache).
+fn put_sorted(i: u32, k: u32) {
+  ranked[k] = i;
+  sortedCell[k] = cell[i];
+}
 // scatter also records the new live count (control words read-write, step statistics)
 @group(0) @binding(1) var<storage, read_write> ctlRW: array<u32>;
 @group(0) @binding(7) var<storage, read_write> stats: array<u32>;
-// permute: seven arrays moved as raw 32-bit words; dst4 holds the sorted order on entry
+// permute: six arrays moved as raw 32-bit words (px .. vz); dst4 holds the sorted order on entry
 @group(0) @binding(8) var<storage, read> src0: array<u32>;
 @group(0) @binding(9) var<storage, read> src1: array<u32>;
 @group(0) @binding(10) var<storage, read> src2: array<u32>;
 @group(0) @binding(11) var<storage, read> src3: array<u32>;
 @group(0) @binding(12) var<storage, read> src4: array<u32>;
 @group(0) @binding(13) var<storage, read> src5: array<u32>;
-@group(0) @binding(14) var<storage, read> src6: array<u32>;
 @group(0) @binding(15) var<storage, read_write> dst0: array<u32>;
 @group(0) @binding(16) var<storage, read_write> dst1: array<u32>;
 @group(0) @binding(17) var<storage, read_write> dst2: array<u32>;
 @group(0) @binding(18) var<storage, read_write> dst3: array<u32>;
 @group(0) @binding(19) var<storage, read_write> dst4: array<u32>;
 @group(0) @binding(20) var<storage, read_write> dst5: array<u32>;
-@group(0) @binding(21) var<storage, read_write> dst6: array<u32>;
 // the internal energy words (permute_rotation; the seven arrays above already fill a stage's 16 storage buffers)
 @group(0) @binding(34) var<storage, read> srcEint: array<u32>;
 @group(0) @binding(35) var<storage, read_write> dstEint: array<u32>;
@@ -260,12 +267,12 @@ fn place_ranked(i: u32, c: u32) {
       pure = pure && !any(lanes & ((b - vec4<u32>(lo)) >= vec4<u32>(width)));
     }
     if (pure) {
-      ranked[s + r] = i;
+      put_sorted(i, s + r);
       return;
     }
     r = 0u;
   }
-  ranked[s + count_before_keyed(i, s, n, lo, width, moved)] = i;
+  put_sorted(i, s + count_before_keyed(i, s, n, lo, width, moved));
 }
 
 // How many of the n particles from index s in `arrived` go before particle i: those in [lo, lo + width) (moved
@@ -345,7 +352,7 @@ fn place_crossed(i: u32, s: u32, n: u32, side: u32) -> bool {
       return false;
     }
   }
-  ranked[s + r] = i;
+  put_sorted(i, s + r);
   return true;
 }
 
@@ -358,7 +365,7 @@ fn place_by_index(i: u32, s: u32, n: u32) {
 // Particle i's place in the cell of n particles from index s: after `before` particles of higher index (the crossed
 // ones of a split step's interior pass whose keys all go first) and every particle of lower index.
 fn place_by_index_after(i: u32, s: u32, n: u32, before: u32) {
-  ranked[s + before + count_below(i, s, n)] = i;
+  put_sorted(i, s + before + count_below(i, s, n));
 }
 
 // How many of the n particle indices from s in `arrived` lie below i, four a load (arrived4: the list's aligned blocks of
@@ -394,7 +401,7 @@ fn place_with_products(i: u32, s: u32, n: u32) {
     let ko = product_order_key(arrived[s + k], first, end, half);
     r += select(0u, 1u, ko.x < mine.x || (ko.x == mine.x && ko.y < mine.y));
   }
-  ranked[s + r] = i;
+  put_sorted(i, s + r);
 }
 
 // The one-rank order key of particle o (place_with_products).
@@ -453,7 +460,8 @@ fn rank_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg
   }
 }
 
-// Gathers the seven particle arrays into sorted order: dst[k] = src[ranked[k]], ranked[k] = dst4[k].
+// Gathers six particle arrays into sorted order: dst[k] = src[ranked[k]], ranked[k] = dst4[k] (the seventh, the cell
+// words, the order put in place).
 @compute @workgroup_size(WG_SIZE)
 fn permute(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) li: u32) {
@@ -504,7 +512,7 @@ fn permute_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) 
   for (var k = r.x; k < r.y; k += r.z) { permute_one(k); }
 }
 
-// dst[k] = src[ranked[k]] for the seven arrays (ranked[k] is dst4[k] on entry).
+// dst[k] = src[ranked[k]] for six arrays (ranked[k] is dst4[k] on entry; the order wrote the cell words: put_sorted).
 fn permute_one(k: u32) {
   let i = dst4[k];
   dst0[k] = src0[i];
@@ -513,5 +521,4 @@ fn permute_one(k: u32) {
   dst3[k] = src3[i];
   dst4[k] = src4[i];
   dst5[k] = src5[i];
-  dst6[k] = src6[i];
 }

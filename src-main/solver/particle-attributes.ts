@@ -18,6 +18,7 @@ export const BYTES_PER_PARTICLE_SLOT = 4 * 2 * PARTICLE_ATTRIBUTES.length;
 
 /**
  * Where the sort keeps its scratch in the idle set (sort.wgsl): arrival slots (one rank), the cells' particles in
- * arrival order, and the sorted order, which permute reads as dst4 (the fifth attribute, vy) before it writes it.
+ * arrival order, and the sorted order, which permute reads as dst4 (the fifth attribute, vy) before it writes it. The
+ * idle set's cell array takes the cell words in sorted order from the order stage (put_sorted), so it holds no scratch.
  */
-export const SORT_SCRATCH = { slot: 'vz', order: 'cell', ranked: 'vy' } as const satisfies Record<string, ParticleAttribute>;
+export const SORT_SCRATCH = { slot: 'vz', order: 'px', ranked: 'vy' } as const satisfies Record<string, ParticleAttribute>;

@@ -100,11 +100,12 @@ export class SortPhase implements Phase {
       // the cell words after the move (a buffer of their own on several ranks; the set's cell array keeps the old ones)
       const cells = s.cellsAfterMove(k as 0 | 1);
       const permute: Record<number, GPUBuffer> = { 1: s.ctl };
-      PARTICLE_ATTRIBUTES.forEach((a, j) => { permute[8 + j] = a === 'cell' ? cells : from[a]; permute[15 + j] = to[a]; });
+      // the cell words are the order's to place (sort.wgsl: put_sorted): the permute gathers the six others
+      PARTICLE_ATTRIBUTES.forEach((a, j) => { if (a !== 'cell') { permute[8 + j] = from[a]; permute[15 + j] = to[a]; } });
       return {
         scatter: { 0: s.params, 1: s.ctl, 2: cells, 3: counts, 4: s.slotsFor(k as 0 | 1), 5: s.starts, 6: to[SORT_SCRATCH.order], 7: s.stats },
         order: {
-          0: s.params, 1: s.ctl, 2: cells, 3: counts, 5: s.starts, 22: s.keysOf(k as 0 | 1), 23: to[SORT_SCRATCH.ranked], 24: to[SORT_SCRATCH.order], 39: to[SORT_SCRATCH.order],
+          0: s.params, 1: s.ctl, 2: cells, 3: counts, 5: s.starts, 22: s.keysOf(k as 0 | 1), 23: to[SORT_SCRATCH.ranked], 24: to[SORT_SCRATCH.order], 39: to[SORT_SCRATCH.order], 38: to.cell,
           25: from.cell, 60: s.productInfo, 37: s.split.mixed,
         },
         permute,
