@@ -77,6 +77,8 @@
 #   wedge-1-ab  BUILDS="BASE": the wedge on one GPU, this build and the base interleaved, --detail and plain
 #   subgroup-ab  the move's count by runs in a subgroup against an atomic a particle (DSMC_SUBGROUPS=0), one build: the box
 #             and the wedge on one GPU (--detail and plain, REPS times), the collide benchmark, then on N ranks
+#   startup-ab  BUILDS="BASE": the wedge at full size for 200 steps on one GPU and on N ranks, this build and the base
+#             interleaved (a run's set-up: wall time less loop and end of run)
 #   permute-ab  BUILDS="BASE": the box on one GPU (--detail, plain twice), the collide benchmark, the box on N ranks, the
 #             wedge on one GPU, this build and the base interleaved (the cell words placed by the sort's order)
 #   ranks-ab  BUILDS="BASE": the box and the wedge's default on N ranks, --detail then plain (REPS times, default 2), this
@@ -709,6 +711,17 @@ for part in "$@"; do
       run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      ;;
+    startup-ab)
+      # BUILDS="BASE": a run's set-up (the wall time less the loop and the end of run), this build against the base: the
+      # hypersonic wedge at full size for 200 steps (sampled from 100) on one GPU and on N ranks, interleaved
+      unpack_builds
+      rev=${BUILDS%% *}
+      short=(run hypersonic-wedge --set run.steps=200 --set sampling.start=100)
+      run wedge-1-new-short node bin/dsmc.js "${short[@]}"
+      run "wedge-1-$rev-short" node "bin-$rev/dsmc.js" "${short[@]}"
+      run "wedge-$n-new-short" node bin/dsmc.js "${short[@]}" --ranks "$n"
+      run "wedge-$n-$rev-short" node "bin-$rev/dsmc.js" "${short[@]}" --ranks "$n"
       ;;
     permute-ab)
       # BUILDS="BASE": the cell words placed by the order instead of gathered by the permute, this build against the

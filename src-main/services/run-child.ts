@@ -3,6 +3,7 @@
 // message stops the loop after the current submit and the run is recorded cancelled with what it sampled (stop and keep).
 import { RunRecorder } from '../cli/run-recorder.js';
 import { PrelaunchRefused, checkCase, loadCase, runCase } from '../solver/run-case.js';
+import { buildTables } from '../solver/tables.js';
 import { openGpu } from '../solver/gpu/device.js';
 import { RunStore } from '../store/run-store.js';
 import type { FromChild, LiveView, ToChild } from './child-messages.js';
@@ -29,7 +30,9 @@ async function runStart(m: Extract<ToChild, { type: 'start' }>, controller: Abor
   const store = RunStore.open({ dataDir: m.dataDir });
   const gpu = await openGpu();
   try {
-    const prelaunch = checkCase(c, gpu);
+    // one build of the solver tables for the check and the run (a case with bodies takes seconds to mesh and cut)
+    const tables = buildTables(c);
+    const prelaunch = checkCase(c, gpu, tables);
     if (!prelaunch.ok) {
       post({ type: 'refused', message: new PrelaunchRefused(prelaunch).message });
       return;
@@ -39,7 +42,7 @@ async function runStart(m: Extract<ToChild, { type: 'start' }>, controller: Abor
     try {
       // a cancel message stops the loop after its current submit and keeps what it ran and sampled (stop and keep)
       const { summary, result } = await runCase(c, {
-        gpu, signal: controller.signal, keepOnStop: true,
+        gpu, tables, signal: controller.signal, keepOnStop: true,
         onProgress: (p) => post({ type: 'progress', ...p }),
         onBatch: (b) => post({ type: 'phases', phases: b.phases }),
         // slices of the plane's cells, read from the solver's GPU at most twice a second

@@ -165,8 +165,9 @@ export class Simulation {
   /** History of the current run() so far (what snapshot() saves). */
   private history: LoopHistory | null = null;
 
-  constructor(private readonly gpu: Gpu, readonly kase: Case, placement?: SimulationPlacement) {
-    this.tables = buildTables(kase);
+  /** tables: the case's solver tables when the caller built them already (its pre-launch check did); else built here. */
+  constructor(private readonly gpu: Gpu, readonly kase: Case, placement?: SimulationPlacement, tables?: SolverTables) {
+    this.tables = tables ?? buildTables(kase);
     const subdomain = placement?.subdomain ?? wholeGrid(kase.grid.cells);
     const multi = subdomain.worldSize > 1;
     if (multi && !placement?.exchanger) throw new Error('internal: a rank of a multi-rank run needs an exchanger');

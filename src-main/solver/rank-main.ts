@@ -12,7 +12,7 @@ import { writeFieldPlanes } from '../cluster/transport/field-planes-file.js';
 import { exitWhenSupervisorGone } from '../cluster/supervisor/supervisor-watch.js';
 import { openGpu, type Gpu } from './gpu/device.js';
 import { addTime, type PhaseTotals } from './gpu/phase-timer.js';
-import { migrantWordsOf } from './tables.js';
+import { buildTables, migrantWordsOf } from './tables.js';
 import { endOfRunArena, endOfRunState, rankFields } from './rank-fields.js';
 import { evaluationThreads } from './field-evaluation-threads.js';
 import { Simulation } from './loop.js';
@@ -127,10 +127,12 @@ async function main(ch: RankChannel): Promise<boolean> {
     const { payload } = await ch.waitForConfigure(120_000);
     const p = parseRankPayload(payload);
     const subdomain = subdomainOf(p.decomposition, ch.rank);
-    checkRankBuffers(p.case, gpu, subdomain);
+    // one build of the solver tables for the check and the rank (a case with bodies takes seconds to mesh and cut)
+    const tables = buildTables(p.case);
+    checkRankBuffers(p.case, gpu, subdomain, tables);
     // a run that may re-split: room in the per-cell buffers for the cells a re-split may give this rank
     const cellRoom = p.rebalancePercent !== null ? CELL_ROOM_FOR_REBALANCING : 1;
-    const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs, migrantWordsOf(p.case)), earlyMove: earlyMoveFromEnvironment(), cellRoom });
+    const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs, migrantWordsOf(p.case)), earlyMove: earlyMoveFromEnvironment(), cellRoom }, tables);
     // a run that may re-split compiles the relayout's pipeline now, not inside its first re-split (60-90 ms on an H100)
     if (p.rebalancePercent !== null) sim.prepareRelayout();
     // the end of a sampled run reads the state back and evaluates the fields into memory prefaulted during the set-up

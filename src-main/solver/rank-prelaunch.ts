@@ -6,11 +6,13 @@ import type { Gpu } from './gpu/device.js';
 import { stepsPerSubmit } from './submit-plan.js';
 import { bufferPlan, initialCapacity } from './state.js';
 import { cellShare, type Subdomain } from './subdomain.js';
-import { buildTables } from './tables.js';
+import { buildTables, type SolverTables } from './tables.js';
 
-/** Throws an error naming the rank and every limit its buffers break (the errors of prelaunchCheck); returns when they fit. */
-export function checkRankBuffers(c: Case, gpu: Gpu, sub: Subdomain): void {
-  const tables = buildTables(c);
+/**
+ * Throws an error naming the rank and every limit its buffers break (the errors of prelaunchCheck); returns when they
+ * fit. `tables`: the case's, when the caller built them already (the rank's Simulation takes the same).
+ */
+export function checkRankBuffers(c: Case, gpu: Gpu, sub: Subdomain, tables: SolverTables = buildTables(c)): void {
   // the share without the room for gathering particles (a rank whose room does not fit starts without it)
   const capacity = initialCapacity(tables, stepsPerSubmit(c), cellShare(sub, tables.nCells), false);
   const report = prelaunchCheck(c, {

@@ -12,7 +12,7 @@ import { bufferPlan, initialCapacity } from './state.js';
 import { summarize, type RunSummary } from './summary.js';
 import { compositionSummary } from './composition-summary.js';
 import { surfaceSummary } from './surface-summary.js';
-import { buildTables } from './tables.js';
+import { buildTables, type SolverTables } from './tables.js';
 import { liveStatsHook, type LiveStatsOptions } from './live-stats.js';
 import { attachedCheckpointTarget, caseHash, type CheckpointTarget } from './checkpoint/checkpoint-target.js';
 import type { ResumePoint } from './checkpoint/checkpoint-load.js';
@@ -30,9 +30,8 @@ export function loadCase(json: unknown, sets: string[] = []): Case {
   return parseCase(applyOverrides(json, sets));
 }
 
-/** The pre-launch report of a case on an open device. */
-export function checkCase(c: Case, gpu: Gpu): PrelaunchReport {
-  const tables = buildTables(c);
+/** The pre-launch report of a case on an open device (`tables`: the case's, when the caller built them already). */
+export function checkCase(c: Case, gpu: Gpu, tables: SolverTables = buildTables(c)): PrelaunchReport {
   const capacity = initialCapacity(tables, stepsPerSubmit(c));
   return prelaunchCheck(c, {
     limits: {
@@ -64,6 +63,11 @@ export interface RunCaseOptions extends LoopOptions {
   onFields?: (fields: LiveFieldSource) => void | Promise<void>;
   /** A stats line every few seconds of wall time (live-stats.ts): step, particles, collisions per step, T. */
   stats?: LiveStatsOptions;
+  /**
+   * The case's solver tables, when the caller built them for its own pre-launch check: a case with bodies takes seconds
+   * to mesh and cut (the hypersonic wedge 14 s on a 2-core CPU), so the check and the run share one build.
+   */
+  tables?: SolverTables;
 }
 
 /** Writes the one-rank checkpoint after the current submit: rank-0.bin, loop.bin, then the manifest. */
@@ -79,10 +83,11 @@ async function writeCheckpoint(target: CheckpointTarget, sim: Simulation, c: Cas
 export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<CaseRun> {
   const gpu = options.gpu ?? (await openGpu());
   try {
-    const prelaunch = checkCase(c, gpu);
+    const tables = options.tables ?? buildTables(c);
+    const prelaunch = checkCase(c, gpu, tables);
     options.onPrelaunch?.(prelaunch);
     if (!prelaunch.ok) throw new PrelaunchRefused(prelaunch);
-    const sim = new Simulation(gpu, c);
+    const sim = new Simulation(gpu, c, undefined, tables);
     let blockPlan: { from: number; steps: number };
     if (options.resume) {
       const r = options.resume;

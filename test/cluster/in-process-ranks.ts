@@ -112,7 +112,7 @@ export async function runInProcessRanks(gpu: Gpu, c: Case, method: Method, ranks
   const cellRoom = options.cellRoom ?? (rebalancePercent === undefined ? 1 : CELL_ROOM_FOR_REBALANCING);
   const sims = subs.map((s, r) => new Simulation(gpu, c, { subdomain: s, exchanger: exchangerOf(r), haloDepth, capacity, segmentCapacity, haloThreads, injectThreads, particleThreads, relayoutRoundBytes, earlyMove, cellRoom }));
   for (const s of sims) await s.initialize();
-  const assembler = new RunAssembler(c, subs, { from: 0, steps: c.run.steps });
+  const assembler = new RunAssembler(c, subs, { from: 0, steps: c.run.steps }, sims[0].tables);
   const rebalancer = rebalancePercent === undefined ? null : new Rebalancer(d, rebalancePercent);
   // the decision after each submit, shared by the ranks (each waits for it before its next submit)
   const decisions = new Map<number, Promise<(RebalanceDecision & { sample: SampleState[] | null; collision: CollisionState[] }) | null>>();

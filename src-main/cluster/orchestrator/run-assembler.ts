@@ -11,7 +11,7 @@ import type { PrefaultedArena } from '../../solver/prefault.js';
 import { placeRankFieldsOnThreads, placedFieldsArena, type PlacedPart } from '../../solver/rank-fields.js';
 import { placingThreads } from '../../solver/place-planes.js';
 import type { Subdomain } from '../../solver/subdomain.js';
-import { buildTables } from '../../solver/tables.js';
+import type { SolverTables } from '../../solver/tables.js';
 import { loadNonUniformity } from '../decomposition/load.js';
 
 /** One rank's numbers at one step (as the run database keeps them). */
@@ -50,9 +50,8 @@ export class RunAssembler {
   private readonly perBlock: number;
   private readonly unit: number;
 
-  /** plan: the loop the batch-means blocks are planned for (its last step closes the open block). */
-  constructor(private readonly kase: Case, private subdomains: Subdomain[], private readonly plan: BlockPlan) {
-    const tables = buildTables(kase);
+  /** plan: the loop the batch-means blocks are planned for (its last step closes the open block); tables: the case's. */
+  constructor(private readonly kase: Case, private subdomains: Subdomain[], private readonly plan: BlockPlan, tables: SolverTables) {
     this.fields = new FieldAccumulator(kase, tables);
     this.placedArena = tables.sampling ? placedFieldsArena(kase, tables) : null;
     this.perBlock = blockSubmits(kase, plan.from, plan.steps);

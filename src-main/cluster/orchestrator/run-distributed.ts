@@ -209,13 +209,17 @@ function addTotals(all: ParticleTotals[]): ParticleTotals {
   return out;
 }
 
-/** Phase totals of the run, SPARTA style: per phase the mean over ranks of calls and time, min and max per call over all ranks. */
+/**
+ * Phase totals of the run, SPARTA style: per phase the mean over ranks of its time (0 on a rank that never ran it: the
+ * injection on a rank with no inflow face), the most calls of any rank (the ranks that run a phase run it alike), min
+ * and max per call over all ranks.
+ */
 function meanPhases(dones: RankDone[]): Map<string, PhaseTotals> {
   const out = new Map<string, PhaseTotals>();
   for (const d of dones) {
     for (const p of d.phases) {
       const t = out.get(p.name) ?? { calls: 0, totalSeconds: 0, minSeconds: Infinity, maxSeconds: 0 };
-      t.calls += p.calls / dones.length;
+      t.calls = Math.max(t.calls, p.calls);
       t.totalSeconds += p.totalSeconds / dones.length;
       t.minSeconds = Math.min(t.minSeconds, p.minSeconds);
       t.maxSeconds = Math.max(t.maxSeconds, p.maxSeconds);
@@ -258,7 +262,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   const channel = await OrchestratorChannel.open({ transport: o.transport });
   const warmup = o.resume ? 0 : o.warmupSteps ?? 0;
   const blockPlan = o.resume ? o.resume.loop.blockPlan : { from: warmup, steps: c.run.steps };
-  const assembler = new RunAssembler(c, subdomains, blockPlan);
+  const assembler = new RunAssembler(c, subdomains, blockPlan, tables);
   if (o.resume?.loop.fields) assembler.fields.counters = { ...o.resume.loop.fields };
   let keeper: CheckpointKeeper | null = null;
   // with balancing, a submit's checkpoint opens once the layout at its end is known (the ranks write their files in
