@@ -77,6 +77,8 @@
 #   wedge-1-ab  BUILDS="BASE": the wedge on one GPU, this build and the base interleaved, --detail and plain
 #   subgroup-ab  the move's count by runs in a subgroup against an atomic a particle (DSMC_SUBGROUPS=0), one build: the box
 #             and the wedge on one GPU (--detail and plain, REPS times), the collide benchmark, then on N ranks
+#   rows-2    BUILDS="BASE": issue 24's rows on a machine of N (2) GPUs: the box strong, weak and sampled on 1 and N, the
+#             wedge's default on 1 and N, the N-GPU box, weak and wedge rows with the base too
 #   startup-ab  BUILDS="BASE": the wedge at full size for 200 steps on one GPU and on N ranks, this build and the base
 #             interleaved (a run's set-up: wall time less loop and end of run)
 #   permute-ab  BUILDS="BASE": the box on one GPU (--detail, plain twice), the collide benchmark, the box on N ranks, the
@@ -711,6 +713,26 @@ for part in "$@"; do
       run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      ;;
+    rows-2)
+      # BUILDS="BASE": issue 24's rows a 2-GPU machine can give, this build and the base on one machine: the box strong
+      # on 1 and N GPUs (this build twice, the base once), the weak row (31.5M a GPU) on 1 and N, the box sampled every
+      # step on 1 and N, the wedge's default on 1 and N (1500 steps sampled from 1000)
+      unpack_builds
+      rev=${BUILDS%% *}
+      weakgrid() { echo "grid.cells=[192,128,$((64 * $1))]"; }
+      run box-1 "${box[@]}"
+      run "box-$n-new" "${box[@]}" --ranks "$n"
+      run "box-$n-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"
+      run "box-$n-new-2" "${box[@]}" --ranks "$n"
+      run weak-1 node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "$(weakgrid 1)"
+      run "weak-$n-new" node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "$(weakgrid "$n")" --ranks "$n"
+      run "weak-$n-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --set "$(weakgrid "$n")" --ranks "$n"
+      run box-1-sampled "${box[@]}" --set sampling.enabled=true --set sampling.start=0
+      run "box-$n-sampled" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+      run wedge-1 "${wedge[@]}"
+      run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-$rev" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
       ;;
     startup-ab)
       # BUILDS="BASE": a run's set-up (the wall time less the loop and the end of run), this build against the base: the
