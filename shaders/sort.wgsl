@@ -14,6 +14,7 @@
 // `cell` is the particles' cell words after the move: on one rank the set's cell array, on several ranks the set's
 // moved-cell array (move.wgsl), while the set's cell array (`cellBefore`) still holds the words before the move, which
 // place_ranked orders moved particles by; the order puts `cell` in sorted order into the other set's cell array.
+
 @group(0) @binding(0) var<uniform> params: SimParams;
 @group(0) @binding(1) var<storage, read> ctl: array<u32>;
 @group(0) @binding(2) var<storage, read> cell: array<u32>;
@@ -59,7 +60,7 @@ fn put_sorted(i: u32, k: u32) {
 @group(0) @binding(18) var<storage, read_write> dst3: array<u32>;
 @group(0) @binding(19) var<storage, read_write> dst4: array<u32>;
 @group(0) @binding(20) var<storage, read_write> dst5: array<u32>;
-// the internal energy words (permute_rotation; the seven arrays above already fill a stage's 16 storage buffers)
+// the internal energy words (permute_rotation, a pass of its own)
 @group(0) @binding(34) var<storage, read> srcEint: array<u32>;
 @group(0) @binding(35) var<storage, read_write> dstEint: array<u32>;
 @group(0) @binding(36) var<storage, read> rankedIn: array<u32>;
@@ -276,7 +277,7 @@ fn place_ranked(i: u32, c: u32) {
 }
 
 // How many of the n particles from index s in `arrived` go before particle i: those in [lo, lo + width) (moved
-// particles on i's side of the split) by index, the others by their order keys (keys_before4). Four a load (arrived4),
+// particles on i's side of the split) by index, the others by their order keys. Four a load (arrived4),
 // and a block's keys read together (keys_before4), so that their loads overlap instead of waiting one after another.
 fn count_before_keyed(i: u32, s: u32, n: u32, lo: u32, width: u32, moved: u32) -> u32 {
   if (n == 0u) { return 0u; }
@@ -305,7 +306,8 @@ fn count4(m: vec4<bool>) -> u32 {
 }
 
 // For each of the four particles of block b, whether it goes before particle i (key mine) by their order keys
-// (order_key; keys are unique, equal ones, never made, would go by index): both words a key may come from are read for every lane, at once, and the right one chosen.
+// (order_key; keys are unique, equal ones, never made, would go by index): both words a key may come from are read
+// for every lane, at once, and the right one chosen.
 fn keys_before4(b: vec4<u32>, i: u32, mine: vec2<u32>, moved: u32) -> vec4<bool> {
   let old = vec4<u32>(cellBefore[b.x], cellBefore[b.y], cellBefore[b.z], cellBefore[b.w]) & vec4<u32>(CELL_MASK);
   let k0 = keys[b.x];
