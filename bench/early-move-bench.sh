@@ -108,7 +108,7 @@ line() {
     const ph = s.phases ?? {};
     const phases = Object.entries(ph).map(([k, p]) => k + ' ' + (1000 * p.totalSeconds / s.steps).toFixed(3)).join(', ');
     console.log('$2', '| capacity', s.capacity, '| ranks', s.ranks ?? 1, '| particle-steps/s', s.particleStepsPerSecond.toExponential(3), '| loop s', s.seconds.toFixed(3),
-      '| early', early || '-', '| fields', s.fieldsSha256.slice(0, 16), '| end of run s', (s.host?.foldSeconds ?? 0).toFixed(3), '| wall s', '${3:-?}', '| ms per step:', phases);
+      '| early', early || '-', '| fields', s.fieldsSha256.slice(0, 16), '| end of run s', (s.host?.foldSeconds ?? 0).toFixed(3), '| set-up s', s.setupSeconds === undefined ? '-' : s.setupSeconds.toFixed(1), '| wall s', '${3:-?}', '| ms per step:', phases);
     const b = s.balance;
     if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'by', b.by ?? '-', 'prices', b.prices ? b.prices.cellWeight.toPrecision(3) + ' + ' + b.prices.squareWeight.toPrecision(3) + ' n^2' : (b.cellWeight ?? '-'), 'checks', b.checks, 'full', b.fullChecks, 'block', b.checkBlock, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
     if (s.rebalances && s.rebalances.length > 0) console.log('   re-splits', JSON.stringify(s.rebalances.map((e) => [e.step, Math.round(e.unBefore), Math.round(e.unAfter ?? -1), e.moved])));

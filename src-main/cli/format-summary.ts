@@ -81,6 +81,7 @@ export function formatSummary(s: RunSummary, fields?: Pick<FieldSet, 'values' | 
     `host: ${s.host.submits} submits; encoding ${dur(s.host.encodeSeconds)}, waiting for the GPU ${dur(s.host.waitSeconds)}, read-back ${dur(s.host.readbackSeconds)}` +
       (s.host.foldSeconds ? `, the sampled fields after the loop (read back, evaluated, placed) ${dur(s.host.foldSeconds)}` : '') +
       (s.endOfRun ? endOfRunPart(s.endOfRun) : ''),
+    ...(s.setupSeconds !== undefined ? [`set-up: ${dur(s.setupSeconds)} before the loop (solver tables, pre-launch check, buffers, fill and first sort${(s.ranks ?? 1) > 1 ? ', every rank ready' : ''})`] : []),
     `memory: ${s.bytesPerParticle.toFixed(1)} bytes of GPU buffers per particle (capacity ${s.capacity} particles)`,
     ...gasLines(gasMeansOf(fields)),
     ...compositionLines(s.composition),

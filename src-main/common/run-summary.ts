@@ -71,6 +71,13 @@ export interface RunSummary {
   host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; foldSeconds?: number; submits: number };
   /** Sampled runs: where host.foldSeconds went (absent in unsampled runs and older summaries). */
   endOfRun?: EndOfRunSeconds;
+  /**
+   * Seconds from the run's start (its case parsed) to its loop: the solver tables (bodies meshed and cut), the
+   * pre-launch check, the buffers, the fill and first sort, a benchmark's warm-up steps; on several ranks until every
+   * rank is ready (their processes started and set up). Absent in runs recorded before it was measured and in resumed
+   * runs' parts.
+   */
+  setupSeconds?: number;
   /** Drifts are null where the boundaries exchange momentum (any wall or open face) or energy (diffuse, inflow, outflow). */
   conservation: { particlesStart: number; particlesEnd: number; momentumRelDrift: number | null; energyRelDrift: number | null };
   samples: number;

@@ -81,6 +81,7 @@ async function writeCheckpoint(target: CheckpointTarget, sim: Simulation, c: Cas
 
 /** Runs a parsed case on `gpu` (or the default adapter) and summarizes it; warmupSteps run untimed first. */
 export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<CaseRun> {
+  const t0 = performance.now();
   const gpu = options.gpu ?? (await openGpu());
   try {
     const tables = options.tables ?? buildTables(c);
@@ -112,6 +113,7 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
       await stats?.(b);
       if (options.onFields && sim.samples > 0) await options.onFields(sim);
     };
+    const setupSeconds = (performance.now() - t0) / 1000;
     const result = await sim.run({ ...options, onBatch, onCheckpoint }, remaining, blockPlan);
     const gpuBytes = bufferPlan(sim.tables, sim.state.capacity).reduce((s, b) => s + b.bytes, 0);
     const summary = summarize(c.name, result, gpu.adapter, gpuBytes);
@@ -119,6 +121,7 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
     summary.velocityDistribution = (await sim.velocityDistribution()) ?? undefined;
     summary.surface = surfaceSummary(c, sim.tables, result.surface);
     summary.composition = compositionSummary(c, result);
+    if (!options.resume) summary.setupSeconds = setupSeconds;
     return { summary, result, prelaunch };
   } finally {
     if (!options.gpu) gpu.device.destroy();

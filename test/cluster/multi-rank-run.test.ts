@@ -99,6 +99,8 @@ describe('dsmc run --ranks: minor garbage collections taken together', () => {
     expect(r.status, r.stderr).toBe(0);
     const many = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     expect(many.fieldsSha256).toBe(one.fieldsSha256);
+    // the set-up until every rank was ready, measured by the orchestrator
+    expect(many.setupSeconds).toBeGreaterThan(0);
     const taken = many.youngCollections as { rank: number; index: number; seconds: number }[];
     const after = (rank: number) => taken.filter((g) => g.rank === rank).map((g) => g.index);
     // 12 submits: asked after submits 0, 3, 6 and 9 (each request covers the reports until its collection)

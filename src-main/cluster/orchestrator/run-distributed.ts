@@ -251,6 +251,7 @@ async function peerFolderFor(o: DistributedOptions, rankHosts: readonly string[]
 
 /** Runs a validated case over `o.ranks` rank processes on this host. */
 export async function runDistributed(c: Case, o: DistributedOptions): Promise<DistributedRun> {
+  const startedAt = performance.now();
   const tables = buildTables(c);
   const plan = balancePlan(c, tables, o.rebalancePercent, o.resume?.loop.decomposition?.method ?? o.method, o.resume !== undefined);
   const decomposition = decompositionOf(c, o, plan);
@@ -383,6 +384,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       });
     }
     await guarded(channel.collect('ready', ranks.map((r) => r.rank), 600_000), group.outcome);
+    const setupSeconds = (performance.now() - startedAt) / 1000;
     const done = await guarded(channel.collect('done', ranks.map((r) => r.rank)), group.outcome);
     assembler.doneArrived();
     // every `done` is in: the ranks may exit at once (without it they wait a moment for their last messages to leave)
@@ -410,6 +412,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     if (dones[0].sampleCounters) assembler.fields.counters = { ...dones[0].sampleCounters };
     const run = finishRun(c, tables, o, assembler, balance?.decomposition ?? decomposition, ranks, dones, surfaces, warmup, keep.wanted);
     if (balance) run.summary.rebalances = balance.events;
+    if (!o.resume) run.summary.setupSeconds = setupSeconds;
     run.summary.balance = {
       reason: plan.reason, rebalancePercent: plan.rebalancePercent, ...(balance ? { by: balance.by, ...(balance.costModel.prices ? { prices: balance.costModel.prices } : {}) } : {}), checks: balance?.checks ?? 0,
       ...(balance ? { fullChecks: balance.fullChecks, checkBlock: balance.block } : {}), orchestratorSeconds: balance?.seconds ?? 0,
