@@ -65,7 +65,7 @@ export interface RunCaseOptions extends LoopOptions {
   stats?: LiveStatsOptions;
   /**
    * The case's solver tables, when the caller built them for its own pre-launch check: a case with bodies takes seconds
-   * to mesh and cut (the hypersonic wedge 14 s on a 2-core CPU), so the check and the run share one build.
+   * to mesh and cut (the full-size hypersonic wedge 6 s on an idle 2-core CPU), so the check and the run share one build.
    */
   tables?: SolverTables;
 }
