@@ -377,15 +377,12 @@ fn count_below(i: u32, s: u32, n: u32) -> u32 {
   if (n == 0u) { return 0u; }
   let first = s >> 2u;
   let last = (s + n - 1u) >> 2u;
-  let lane = vec4<u32>(0u, 1u, 2u, 3u);
   let mine = vec4<u32>(i);
-  let one = vec4<u32>(1u);
-  let zero = vec4<u32>(0u);
-  let head = lane >= vec4<u32>(s & 3u);
-  let tail = lane <= vec4<u32>((s + n - 1u) & 3u);
-  if (first == last) { return dot(select(zero, one, (arrived4[first] < mine) & head & tail), one); }
-  var r = dot(select(zero, one, (arrived4[first] < mine) & head), one) + dot(select(zero, one, (arrived4[last] < mine) & tail), one);
-  for (var q = first + 1u; q < last; q++) { r += dot(select(zero, one, arrived4[q] < mine), one); }
+  // only the end blocks hold lanes of other cells
+  var r = count4((arrived4[first] < mine) & cell_lanes(first, s, n));
+  if (first == last) { return r; }
+  r += count4((arrived4[last] < mine) & cell_lanes(last, s, n));
+  for (var q = first + 1u; q < last; q++) { r += count4(arrived4[q] < mine); }
   return r;
 }
 
