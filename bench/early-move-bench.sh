@@ -134,6 +134,12 @@ unpack_builds() {
     mkdir -p "bin-$rev"; sed "s#\.\./out/src-main#../out-$rev/src-main#" bin/dsmc.js > "bin-$rev/dsmc.js"; ln -sfn ../resources "out-$rev/resources"
   done
 }
+# the box ("${basebox[@]}", STEPS steps) and the wedge ("${basewedge[@]}", 1500 steps sampled from 1000) with build REV
+# (unpacked by unpack_builds)
+base_cases() {
+  basebox=(node "bin-$1/dsmc.js" run scaling-box --set run.steps="$steps")
+  basewedge=(node "bin-$1/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+}
 # the wedge's 1500-step runs ("${wedge[@]}": one GPU too) or 3000-step ones ("${long[@]}", tags ending -long) on N ranks:
 # the default, --rebalance 20 by the cost model (the default on GPUs) and by counts
 wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
@@ -591,7 +597,7 @@ for part in "$@"; do
       run wedge-1 "${wedge[@]}"
       for rev in $BUILDS; do
         run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
-        run "wedge-$n-$rev" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+        run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
         if [ "$part" = wedge-rank-ab ]; then
           run "wedge-$n-new-detail" "${wedge[@]}" --ranks "$n" --detail
           run "wedge-$n-$rev-detail" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n" --detail
@@ -699,8 +705,7 @@ for part in "$@"; do
       # --detail (the order's stage) and plain, then on N ranks (sharing the GPUs there are)
       unpack_builds
       rev=${BUILDS%% *}
-      basebox=(node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps")
-      basewedge=(node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      base_cases "$rev"
       for extra in --detail ""; do
         tag=${extra:+-detail}
         run "box-1-new$tag" "${box[@]}" $extra
@@ -720,10 +725,11 @@ for part in "$@"; do
       # step on 1 and N, the wedge's default on 1 and N (1500 steps sampled from 1000)
       unpack_builds
       rev=${BUILDS%% *}
+      base_cases "$rev"
       weakgrid() { echo "grid.cells=[192,128,$((64 * $1))]"; }
       run box-1 "${box[@]}"
       run "box-$n-new" "${box[@]}" --ranks "$n"
-      run "box-$n-$rev" node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"
+      run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
       run "box-$n-new-2" "${box[@]}" --ranks "$n"
       run weak-1 node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "$(weakgrid 1)"
       run "weak-$n-new" node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "$(weakgrid "$n")" --ranks "$n"
@@ -732,7 +738,7 @@ for part in "$@"; do
       run "box-$n-sampled" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
       run wedge-1 "${wedge[@]}"
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
-      run "wedge-$n-$rev" node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
       ;;
     startup-ab)
       # BUILDS="BASE": a run's set-up (the wall time less the loop and the end of run), this build against the base: the
@@ -751,8 +757,7 @@ for part in "$@"; do
       # ranks, the wedge on one GPU (plain)
       unpack_builds
       rev=${BUILDS%% *}
-      basebox=(node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps")
-      basewedge=(node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      base_cases "$rev"
       run box-1-new-detail "${box[@]}" --detail
       run "box-1-$rev-detail" "${basebox[@]}" --detail
       for k in 1 2; do
@@ -774,8 +779,7 @@ for part in "$@"; do
       # times (default 2)
       unpack_builds
       rev=${BUILDS%% *}
-      basebox=(node "bin-$rev/dsmc.js" run scaling-box --set run.steps="$steps")
-      basewedge=(node "bin-$rev/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
+      base_cases "$rev"
       run "box-$n-new-detail" "${box[@]}" --ranks "$n" --detail
       run "box-$n-$rev-detail" "${basebox[@]}" --ranks "$n" --detail
       run "wedge-$n-new-detail" "${wedge[@]}" --ranks "$n" --detail
