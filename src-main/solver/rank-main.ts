@@ -12,7 +12,8 @@ import { writeFieldPlanes } from '../cluster/transport/field-planes-file.js';
 import { exitWhenSupervisorGone } from '../cluster/supervisor/supervisor-watch.js';
 import { openGpu, type Gpu } from './gpu/device.js';
 import { addTime, type PhaseTotals } from './gpu/phase-timer.js';
-import { buildTables, migrantWordsOf } from './tables.js';
+import { migrantWordsOf } from './tables.js';
+import { RankTables } from './rank-tables.js';
 import { endOfRunArena, endOfRunState, rankFields } from './rank-fields.js';
 import { evaluationThreads } from './field-evaluation-threads.js';
 import { Simulation } from './loop.js';
@@ -31,6 +32,9 @@ import { stepTimeline } from './step-timeline.js';
 import { MEETING_EXCHANGE, betweenSteps, isStepExchange } from './exchange-sequence.js';
 import { RankBalance } from './rank-balance.js';
 import { RankKeepStop } from './rank-keep-stop.js';
+
+/** How long a rank that said hello waits for `configure` (the orchestrator builds its solver tables first: minutes for the largest cases). */
+const CONFIGURE_WAIT_MS = 600_000;
 
 /** Host time of the transport: handing migrants to zeromq, then waiting until every peer's arrived (their lateness included). */
 const transportTime = new Map<string, PhaseTotals>();
@@ -123,12 +127,15 @@ async function main(ch: RankChannel): Promise<boolean> {
   ch.on('keep-at', (m) => keep.decide(m.message.index));
   try {
     gpu = await openGpu();
+    // the case may come ahead of `configure` (prepare): its tables are built while the orchestrator builds its own
+    const rankTables = new RankTables(ch);
     await ch.hello({ description: gpu.adapter.description, backend: gpu.adapter.backend, software: gpu.adapter.software === true, maxBinding: Number(gpu.limits.maxStorageBufferBindingSize) });
-    const { payload } = await ch.waitForConfigure(120_000);
+    // configure follows the orchestrator's own tables and split (as long as ours, built meanwhile, for a large case)
+    const { payload } = await ch.waitForConfigure(CONFIGURE_WAIT_MS);
     const p = parseRankPayload(payload);
     const subdomain = subdomainOf(p.decomposition, ch.rank);
     // one build of the solver tables for the check and the rank (a case with bodies takes seconds to mesh and cut)
-    const tables = buildTables(p.case);
+    const tables = rankTables.forCase((payload as { case?: unknown }).case, p.case);
     checkRankBuffers(p.case, gpu, subdomain, tables);
     // a run that may re-split: room in the per-cell buffers for the cells a re-split may give this rank
     const cellRoom = p.rebalancePercent !== null ? CELL_ROOM_FOR_REBALANCING : 1;

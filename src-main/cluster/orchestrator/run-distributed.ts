@@ -249,35 +249,30 @@ async function peerFolderFor(o: DistributedOptions, rankHosts: readonly string[]
   return PeerFolder.create({ onWarning: o.onWarning });
 }
 
-/** Runs a validated case over `o.ranks` rank processes on this host. */
-export async function runDistributed(c: Case, o: DistributedOptions): Promise<DistributedRun> {
-  const startedAt = performance.now();
+/**
+ * What the orchestrator decides before it configures the ranks: its solver tables, the balance plan and the split
+ * (announced through onBalancePlan), the loop's blocks and the assembler of the ranks' results.
+ */
+function orchestratorSetup(c: Case, o: DistributedOptions) {
   const tables = buildTables(c);
   const plan = balancePlan(c, tables, o.rebalancePercent, o.resume?.loop.decomposition?.method ?? o.method, o.resume !== undefined);
   const decomposition = decompositionOf(c, o, plan);
   o.onBalancePlan?.(o.resume ? `the checkpoint's split: ${plan.reason}` : plan.reason);
   const subdomains = decomposition.boxes.map((_, r) => subdomainOf(decomposition, r));
-  // a cluster launcher places and pins its ranks on the nodes: this host's GPUs play no part then
-  const gpus = assignGpus(o.ranks, !o.launcher && (o.gpus || o.ranks > 1) ? o.discovered ?? discoverGpus() : [], o.launcher ? undefined : o.gpus);
-  for (const w of gpus.warnings) o.onWarning?.(w);
-  const channel = await OrchestratorChannel.open({ transport: o.transport });
   const warmup = o.resume ? 0 : o.warmupSteps ?? 0;
   const blockPlan = o.resume ? o.resume.loop.blockPlan : { from: warmup, steps: c.run.steps };
   const assembler = new RunAssembler(c, subdomains, blockPlan, tables);
   if (o.resume?.loop.fields) assembler.fields.counters = { ...o.resume.loop.fields };
-  let keeper: CheckpointKeeper | null = null;
-  // with balancing, a submit's checkpoint opens once the layout at its end is known (the ranks write their files in
-  // it, after the re-split they take there, if any): its merged steps wait here until then
-  const awaitingDecision = new Map<number, StepStats[]>();
-  const rebalanceState = () => (balance ? { thresholdPercent: balance.thresholdPercent, events: [...balance.events], policy: balance.policy } : null);
-  // a resumed run goes on from the go its checkpoint kept (the ranks take it at the end of their first submit)
-  const kept = (o.resume?.loop.rebalance?.kept ?? null) as KeptGo | null;
-  const balance = plan.rebalancePercent === null ? null : new BalanceCoordinator(c, tables, decomposition, plan.rebalancePercent, assembler, channel, (index, layout, keptGo) => {
-    const steps = awaitingDecision.get(index);
-    awaitingDecision.delete(index);
-    const state = rebalanceState();
-    if (steps) keeper?.merged(steps, assembler, layout, state && { ...state, kept: keptGo as Record<string, unknown> | null });
-  }, o.resume?.loop.rebalance?.events ?? [], blockPlan.from + blockPlan.steps, o.resume?.loop.rebalance?.policy, kept);
+  return { tables, plan, decomposition, warmup, blockPlan, assembler };
+}
+
+/** Runs a validated case over `o.ranks` rank processes on this host. */
+export async function runDistributed(c: Case, o: DistributedOptions): Promise<DistributedRun> {
+  const startedAt = performance.now();
+  // a cluster launcher places and pins its ranks on the nodes: this host's GPUs play no part then
+  const gpus = assignGpus(o.ranks, !o.launcher && (o.gpus || o.ranks > 1) ? o.discovered ?? discoverGpus() : [], o.launcher ? undefined : o.gpus);
+  for (const w of gpus.warnings) o.onWarning?.(w);
+  const channel = await OrchestratorChannel.open({ transport: o.transport });
   const heartbeatTimeoutMs = o.heartbeatTimeoutMs ?? 60_000;
   let group: RankGroup;
   try {
@@ -319,9 +314,39 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   let moved = 0;
   let outcome: RunOutcome | null = null;
   let peerFolder: PeerFolder | null = null;
+  let livePlanes: LivePlanes | null = null;
+  // the orchestrator's own set-up failed (a case its tables refuse): that error, not the ranks' echo of it
+  let ownSetupError = false;
   const collections = new YoungCollections(collectAtFillFromEnvironment());
-  const livePlanes = o.onFields && c.sampling.enabled ? new LivePlanes(c, tables, channel, o.ranks, () => assembler.fields.samples) : null;
   try {
+    const hellos = await guarded(channel.waitForHellos(o.ranks, 180_000), group.outcome);
+    // every rank gets the case now and builds its solver tables (seconds for a case with bodies) while this process
+    // builds its own and decides the split below, instead of after `configure`
+    await channel.broadcast({ type: 'prepare', case: c as never });
+    const setup = (() => {
+      try {
+        return orchestratorSetup(c, o);
+      } catch (e) {
+        ownSetupError = true;
+        throw e;
+      }
+    })();
+    const { tables, plan, decomposition, warmup, blockPlan, assembler } = setup;
+    let keeper: CheckpointKeeper | null = null;
+    // with balancing, a submit's checkpoint opens once the layout at its end is known (the ranks write their files in
+    // it, after the re-split they take there, if any): its merged steps wait here until then
+    const awaitingDecision = new Map<number, StepStats[]>();
+    const rebalanceState = () => (balance ? { thresholdPercent: balance.thresholdPercent, events: [...balance.events], policy: balance.policy } : null);
+    // a resumed run goes on from the go its checkpoint kept (the ranks take it at the end of their first submit)
+    const kept = (o.resume?.loop.rebalance?.kept ?? null) as KeptGo | null;
+    const balance = plan.rebalancePercent === null ? null : new BalanceCoordinator(c, tables, decomposition, plan.rebalancePercent, assembler, channel, (index, layout, keptGo) => {
+      const steps = awaitingDecision.get(index);
+      awaitingDecision.delete(index);
+      const state = rebalanceState();
+      if (steps) keeper?.merged(steps, assembler, layout, state && { ...state, kept: keptGo as Record<string, unknown> | null });
+    }, o.resume?.loop.rebalance?.events ?? [], blockPlan.from + blockPlan.steps, o.resume?.loop.rebalance?.policy, kept);
+    livePlanes = o.onFields && c.sampling.enabled ? new LivePlanes(c, tables, channel, o.ranks, () => assembler.fields.samples) : null;
+    const live = livePlanes;
     channel.on('batch', (m) => {
       const { index, steps, passes, particles, gpuSeconds, young } = m.message;
       collections.note(index, m.rank, young);
@@ -332,7 +357,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       if (collectAfter !== null) for (let r = 0; r < o.ranks; r++) void channel.send(r, { type: 'collect', index: collectAfter }).catch(() => undefined);
       o.onSteps?.(merged);
       // the live view: a plane read from the ranks' GPUs (LiveFields paces the requests)
-      if (livePlanes && assembler.fields.samples > 0) void Promise.resolve(o.onFields!(livePlanes)).catch(() => undefined);
+      if (live && assembler.fields.samples > 0) void Promise.resolve(o.onFields!(live)).catch(() => undefined);
       if (balance) {
         awaitingDecision.set(index, merged);
         // a submit that ends with a checkpoint: the checkpoint keeps the go after it (balance-coordinator.ts)
@@ -345,7 +370,6 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       const last = merged[merged.length - 1];
       o.onProgress?.({ step: last.step - warmup, steps: c.run.steps, particles: last.particlesAfter, elapsedSeconds: elapsed, particleStepsPerSecond: moved / elapsed });
     });
-    const hellos = await guarded(channel.waitForHellos(o.ranks, 180_000), group.outcome);
     const ranks: LaunchedRank[] = gpus.ranks.map((g) => {
       const h = hellos.get(g.rank)!;
       return { rank: g.rank, gpu: g.label, pinned: g.pinned, pid: h.pid, hostname: h.hostname, adapter: { description: h.adapter?.description ?? 'unknown', backend: String(h.adapter?.backend ?? 'unknown') } };
@@ -424,6 +448,11 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     };
     return run;
   } catch (e) {
+    // the case failed the orchestrator's own set-up (its tables, its split): its error, with the ranks stopped
+    if (ownSetupError) {
+      outcome = await group.cancel(`the orchestrator could not set the run up: ${(e as Error).message}`);
+      throw e;
+    }
     // a failed or cancelled run: the supervisor's outcome says why better than a closed channel does
     // (the timer is unref'd: a failed run must not keep the process alive 15 s after its ranks ended)
     outcome ??= await Promise.race([group.outcome, new Promise<null>((r) => setTimeout(() => r(null), 15_000).unref())]);

@@ -1,5 +1,7 @@
 // Hang and start-timeout detection: a rank must say hello within startTimeoutMs of starting, and once it sent
 // anything, send something (a heartbeat at least) every heartbeatTimeoutMs. Checked on a timer; reports each rank once.
+// A check that comes late (this process's event loop was blocked, e.g. building a case's solver tables) judges
+// nothing: the ranks' messages of that time are still unread, and the next check comes after they are.
 
 export type LivenessProblem = 'hang' | 'start-timeout';
 
@@ -18,12 +20,15 @@ export class LivenessWatch {
   private readonly helloed = new Set<number>();
   private readonly reported = new Set<number>();
   private readonly timer: NodeJS.Timeout | null;
+  /** Milliseconds between checks. */
+  private readonly period: number;
+  /** When the last check ran (Date.now()). */
+  private lastCheck = Date.now();
 
   constructor(private readonly options: LivenessOptions) {
     const limits = [options.heartbeatTimeoutMs, options.startTimeoutMs].filter((t) => t > 0);
-    this.timer = limits.length > 0
-      ? setInterval(() => this.check(), Math.max(20, Math.min(250, Math.min(...limits) / 5)))
-      : null;
+    this.period = Math.max(20, Math.min(250, Math.min(...limits, Infinity) / 5));
+    this.timer = limits.length > 0 ? setInterval(() => this.check(), this.period) : null;
   }
 
   /** Starts watching a rank started at `at` (Date.now()). */
@@ -48,9 +53,13 @@ export class LivenessWatch {
     if (this.timer !== null) clearInterval(this.timer);
   }
 
-  /** Reports ranks silent for too long. */
-  private check(): void {
+  /** Reports ranks silent for too long (the timer's check; public for tests). */
+  check(): void {
     const now = Date.now();
+    const late = now - this.lastCheck > 4 * this.period + 1000;
+    this.lastCheck = now;
+    // this process's loop was blocked: messages that came meanwhile wait unread behind this timer
+    if (late) return;
     const { heartbeatTimeoutMs, startTimeoutMs } = this.options;
     for (const [rank, started] of this.startedAt) {
       if (this.reported.has(rank)) continue;

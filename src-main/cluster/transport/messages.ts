@@ -30,6 +30,13 @@ export const configureSchema = z.object({
   peerFolder: z.string().min(1).optional(),
 });
 
+/**
+ * orchestrator -> rank: the case, sent as soon as every rank said hello, before `configure`: each rank builds its solver
+ * tables (seconds for a case with bodies) while the orchestrator builds its own and decides the split. `configure`
+ * carries the same case; a rank that got no `prepare` builds its tables then.
+ */
+export const prepareSchema = z.object({ type: z.literal('prepare'), case: z.json() });
+
 /** rank -> orchestrator: configured and connected to its peers. */
 export const readySchema = z.object({ type: z.literal('ready'), rank });
 
@@ -166,6 +173,7 @@ export const errorAckSchema = z.object({ type: z.literal('error-ack') });
 export const MESSAGE_SCHEMAS = {
   hello: helloSchema,
   configure: configureSchema,
+  prepare: prepareSchema,
   ready: readySchema,
   'step-report': stepReportSchema,
   migrate: migrateSchema,
@@ -191,7 +199,7 @@ export const MESSAGE_SCHEMAS = {
 export const clusterMessageSchema = z.discriminatedUnion('type', [
   helloSchema, configureSchema, readySchema, stepReportSchema, migrateSchema, doneSchema, errorSchema, stopSchema,
   heartbeatSchema, batchSchema, cellStateSchema, goSchema, doneAckSchema, errorAckSchema, sampleStateSchema, planeRequestSchema, planeSumsSchema,
-  keepRequestSchema, keepPointSchema, keepAtSchema, collectSchema,
+  keepRequestSchema, keepPointSchema, keepAtSchema, collectSchema, prepareSchema,
 ]);
 
 export type ClusterMessage = z.infer<typeof clusterMessageSchema>;
@@ -205,7 +213,7 @@ export type MigrateMessage = MessageOf<'migrate'>;
 /** Kinds a rank sends to the orchestrator. */
 export const RANK_TO_ORCHESTRATOR = ['hello', 'ready', 'step-report', 'batch', 'cell-state', 'sample-state', 'plane-sums', 'done', 'error', 'heartbeat', 'keep-point'] as const;
 /** Kinds the orchestrator sends to a rank. */
-export const ORCHESTRATOR_TO_RANK = ['configure', 'stop', 'go', 'sample-state', 'plane-request', 'done-ack', 'error-ack', 'keep-request', 'keep-at', 'collect'] as const;
+export const ORCHESTRATOR_TO_RANK = ['prepare', 'configure', 'stop', 'go', 'sample-state', 'plane-request', 'done-ack', 'error-ack', 'keep-request', 'keep-at', 'collect'] as const;
 /** Kinds one rank sends to another. */
 export const RANK_TO_RANK = ['migrate'] as const;
 
