@@ -60,9 +60,10 @@ fn put_sorted(i: u32, k: u32) {
 @group(0) @binding(18) var<storage, read_write> dst3: array<u32>;
 @group(0) @binding(19) var<storage, read_write> dst4: array<u32>;
 @group(0) @binding(20) var<storage, read_write> dst5: array<u32>;
-// permute: the internal energy words, INTERNAL_WORDS a particle (stubs unless HAS_ROTATION)
+// the internal energy words (permute_rotation, a pass of its own)
 @group(0) @binding(34) var<storage, read> srcEint: array<u32>;
 @group(0) @binding(35) var<storage, read_write> dstEint: array<u32>;
+@group(0) @binding(36) var<storage, read> rankedIn: array<u32>;
 
 // Writes each particle's index at its cell's start plus its arrival slot; invocation 0 also sets the
 // live count to the scan total (read by permute and the next step; N_ALL is not touched).
@@ -469,6 +470,29 @@ fn permute(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
   for (var j = k + grid_stride(nwg); j < ctl[CTL_N]; j += grid_stride(nwg)) { permute_one(j); }
 }
 
+// Gathers the internal energy words into sorted order (before permute overwrites the ranked order in dst4).
+@compute @workgroup_size(WG_SIZE)
+fn permute_rotation(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                    @builtin(local_invocation_index) li: u32) {
+  let k = flat_id(wg, nwg, li);
+  if (k < ctl[CTL_N]) { permute_internal(k); }
+  for (var j = k + grid_stride(nwg); j < ctl[CTL_N]; j += grid_stride(nwg)) { permute_internal(j); }
+}
+
+// dst[k] = src[ranked[k]] for the internal energy words of slot k.
+fn permute_internal(k: u32) {
+  let first = rankedIn[k] * INTERNAL_WORDS;
+  for (var w = 0u; w < INTERNAL_WORDS; w++) { dstEint[k * INTERNAL_WORDS + w] = srcEint[first + w]; }
+}
+
+// Split steps: permute_rotation for the slots permute_split gathers in this pass (before it).
+@compute @workgroup_size(WG_SIZE)
+fn permute_rotation_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                          @builtin(local_invocation_index) li: u32) {
+  let r = split_slots(wg, nwg, li);
+  for (var k = r.x; k < r.y; k += r.z) { permute_internal(k); }
+}
+
 // This invocation's slots of a split pass as (first, end, stride) of a grid-stride loop: the interior pass [0,
 // N_INTERIOR) (dispatched for the host's bound on the live count), the halo pass [N_INTERIOR, N).
 fn split_slots(wg: vec3<u32>, nwg: vec3<u32>, li: u32) -> vec3<u32> {
@@ -487,8 +511,7 @@ fn permute_split(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) 
   for (var k = r.x; k < r.y; k += r.z) { permute_one(k); }
 }
 
-// dst[k] = src[ranked[k]] for six arrays (ranked[k] is dst4[k] on entry; the order wrote the cell words: put_sorted),
-// and for the internal energy words of a rotating gas (bound to stubs otherwise).
+// dst[k] = src[ranked[k]] for six arrays (ranked[k] is dst4[k] on entry; the order wrote the cell words: put_sorted).
 fn permute_one(k: u32) {
   let i = dst4[k];
   dst0[k] = src0[i];
@@ -497,7 +520,4 @@ fn permute_one(k: u32) {
   dst3[k] = src3[i];
   dst4[k] = src4[i];
   dst5[k] = src5[i];
-  if (HAS_ROTATION) {
-    for (var w = 0u; w < INTERNAL_WORDS; w++) { dstEint[k * INTERNAL_WORDS + w] = srcEint[i * INTERNAL_WORDS + w]; }
-  }
 }

@@ -21,11 +21,13 @@ interface SplitPipelines {
   scatter: GPUComputePipeline;
   order: GPUComputePipeline;
   permute: GPUComputePipeline;
+  /** The gather of the internal energy words of this pass's slots (a rotating species; null otherwise). */
+  permuteRotation: GPUComputePipeline | null;
   /** interior_total (pass 1) or finish_halo (pass 2). */
   total: GPUComputePipeline;
   /** Over the local cells (pass 1) or the halo list (pass 2, rebuilt when the halo changes). */
   scan: PrefixScan;
-  groups: { total: GPUBindGroup; perSet: { mask: GPUBindGroup; scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup }[] };
+  groups: { total: GPUBindGroup; perSet: { mask: GPUBindGroup; scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] };
 }
 
 export class SortPhase implements Phase {
@@ -38,7 +40,9 @@ export class SortPhase implements Phase {
   /** The scan of each set's cell counts into the starts (one scan for both sets on one rank, whose sets share the counts). */
   private readonly scans: [PrefixScan, PrefixScan];
   /** Per live set: scatter, order and permute bind groups (scratch and destination in the other set). */
-  private groups: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup }[] = [];
+  private groups: { scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] = [];
+  /** The gather of the internal energy words (a rotating species; null otherwise). */
+  private readonly permuteRotation: GPUComputePipeline | null = null;
   /** The two passes of a split step (multi-rank only). */
   private readonly split: Record<SplitPass, SplitPipelines> | null = null;
   /** Redoing a split step whole: restore_full (multi-rank only). */
@@ -53,6 +57,7 @@ export class SortPhase implements Phase {
     this.scatter = get('scatter');
     this.rankParticles = get('rank_particles');
     this.permute = get('permute');
+    if (ctx.state.tables.hasRotation) this.permuteRotation = get('permute_rotation');
     const scan = new PrefixScan(ctx.device, ctx.cache, 'sort-A', ctx.state.nLocal);
     this.scans = [scan, ctx.state.multiRank ? new PrefixScan(ctx.device, ctx.cache, 'sort-B', ctx.state.nLocal) : scan];
     if (ctx.state.multiRank) {
@@ -79,6 +84,7 @@ export class SortPhase implements Phase {
       scatter: get('sort.wgsl', which === 1 ? 'scatter_interior' : 'scatter_halo'),
       order: get('sort.wgsl', 'rank_split'),
       permute: get('sort.wgsl', 'permute_split'),
+      permuteRotation: this.ctx.state.tables.hasRotation ? get('sort.wgsl', 'permute_rotation_split') : null,
       total: get('split.wgsl', which === 1 ? 'interior_total' : 'finish_halo'),
       scan: new PrefixScan(this.ctx.device, this.ctx.cache, `sort-split-${which}`, which === 1 ? this.ctx.state.nLocal : 1),
       groups: { total: null!, perSet: [] },
@@ -93,8 +99,7 @@ export class SortPhase implements Phase {
       const to = s.sets[1 - k];
       // the cell words after the move (a buffer of their own on several ranks; the set's cell array keeps the old ones)
       const cells = s.cellsAfterMove(k as 0 | 1);
-      // the internal energy words go with the six (stub buffers for a gas without them)
-      const permute: Record<number, GPUBuffer> = { 1: s.ctl, 34: s.eint[k], 35: s.eint[1 - k] };
+      const permute: Record<number, GPUBuffer> = { 1: s.ctl };
       // the cell words are the order's to place (sort.wgsl: put_sorted): the permute gathers the six others
       PARTICLE_ATTRIBUTES.forEach((a, j) => { if (a !== 'cell') { permute[8 + j] = from[a]; permute[15 + j] = to[a]; } });
       return {
@@ -104,12 +109,14 @@ export class SortPhase implements Phase {
           25: from.cell, 60: s.productInfo, 37: s.split.mixed,
         },
         permute,
+        rotation: { 1: s.ctl, 34: s.eint[k], 35: s.eint[1 - k], 36: to[SORT_SCRATCH.ranked] },
       };
     });
     this.groups = sets.map((b, k) => ({
       scatter: bindBuffers(device, this.scatter, `sort-scatter-${k}`, b.scatter),
       order: bindBuffers(device, this.rankParticles, `sort-order-${k}`, b.order),
       permute: bindBuffers(device, this.permute, `sort-permute-${k}`, b.permute),
+      rotation: this.permuteRotation ? bindBuffers(device, this.permuteRotation, `sort-permute-rotation-${k}`, b.rotation) : null,
     }));
     if (!this.split) return;
     for (const which of [1, 2] as const) {
@@ -134,6 +141,7 @@ export class SortPhase implements Phase {
         // the interior pass's order reads the masked counts (0 for halo cells: those particles wait for the halo pass)
         order: bindBuffers(device, p.order, `split-order-${which}-${k}`, { ...b.order, ...(which === 1 ? { 3: sp.masked } : {}), 31: s.halo, 32: s.haloParticles, 33: s.haloWork }),
         permute: bindBuffers(device, p.permute, `split-permute-${which}-${k}`, b.permute),
+        rotation: p.permuteRotation ? bindBuffers(device, p.permuteRotation, `split-permute-rotation-${which}-${k}`, b.rotation) : null,
       }));
     }
     this.restore!.group = bindBuffers(device, this.restore!.pipeline, 'split-restore', {
@@ -158,7 +166,11 @@ export class SortPhase implements Phase {
     run('scan', () => this.scans[set].encode(pass));
     run('scatter', () => this.dispatch(pass, this.scatter, g.scatter, s.particleThreads()));
     run('order', () => this.dispatch(pass, this.rankParticles, g.order, s.particleThreads()));
-    run('permute', () => this.dispatch(pass, this.permute, g.permute, s.particleThreads()));
+    run('permute', () => {
+      // the rotational energy first: permute overwrites the ranked order it reads
+      if (this.permuteRotation) this.dispatch(pass, this.permuteRotation, g.rotation!, s.particleThreads());
+      this.dispatch(pass, this.permute, g.permute, s.particleThreads());
+    });
   }
 
   /**
@@ -183,7 +195,11 @@ export class SortPhase implements Phase {
     const particles = which === 1 ? s.particleThreads() : this.haloThreads;
     run('scatter', () => this.dispatch(pass, p.scatter, g.scatter, particles));
     run('order', () => this.dispatch(pass, p.order, g.order, particles));
-    run('permute', () => this.dispatch(pass, p.permute, g.permute, particles));
+    run('permute', () => {
+      // the internal energy first: permute_split overwrites the ranked order it reads
+      if (p.permuteRotation) this.dispatch(pass, p.permuteRotation, g.rotation!, particles);
+      this.dispatch(pass, p.permute, g.permute, particles);
+    });
   }
 
   /**
