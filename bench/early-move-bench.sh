@@ -56,6 +56,8 @@
 #             sampled every step and the wedge's default on one GPU and N ranks with --detail
 #   wedge-rank-ab  BUILDS="BASE": the wedge's default on one GPU and on N ranks, this build and the base, plain and
 #             --detail, interleaved; the box on N ranks, new and base, twice
+#   s26-ab    BUILDS="BASE": the box on N ranks (--detail, then plain twice), the N2 box on one GPU (--detail, plain)
+#             and on N ranks, the wedge's set-up on N ranks (200 steps), the box on one GPU; this build and the base
 #   session-rows  BUILDS="BASE": the wedge's default on one GPU and N ranks, the box on one GPU and N ranks, this build
 #             and the base interleaved; the box sampled every step on one GPU and N ranks
 #   weak-timeline  BUILDS="BASE": the weak row (31.5M a GPU) on one GPU and N ranks, this build and the base, and the
@@ -739,6 +741,33 @@ for part in "$@"; do
       run wedge-1 "${wedge[@]}"
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      ;;
+    s26-ab)
+      # BUILDS="BASE": a rank's migrants compacted by subgroup, the internal energy gathered by the permute, the ranks'
+      # solver tables built while the orchestrator builds its own; this build against the base, interleaved: the box on
+      # N ranks (sharing the GPUs there are) with --detail, then plain twice; the box of rotating N2 on one GPU with
+      # --detail and plain; the wedge's set-up (200 steps) on N ranks; the box on one GPU; the N2 box on N ranks
+      unpack_builds
+      rev=${BUILDS%% *}
+      base_cases "$rev"
+      n2=(--set 'species=[{"use":"N2"}]')
+      run "box-$n-new-detail" "${box[@]}" --ranks "$n" --detail
+      run "box-$n-$rev-detail" "${basebox[@]}" --ranks "$n" --detail
+      for k in 1 2; do
+        run "box-$n-new-$k" "${box[@]}" --ranks "$n"
+        run "box-$n-$rev-$k" "${basebox[@]}" --ranks "$n"
+      done
+      run n2-1-new-detail "${box[@]}" "${n2[@]}" --detail
+      run "n2-1-$rev-detail" "${basebox[@]}" "${n2[@]}" --detail
+      run n2-1-new "${box[@]}" "${n2[@]}"
+      run "n2-1-$rev" "${basebox[@]}" "${n2[@]}"
+      short=(run hypersonic-wedge --set run.steps=200 --set sampling.start=100)
+      run "wedge-$n-new-short" node bin/dsmc.js "${short[@]}" --ranks "$n"
+      run "wedge-$n-$rev-short" node "bin-$rev/dsmc.js" "${short[@]}" --ranks "$n"
+      run box-1-new "${box[@]}"
+      run "box-1-$rev" "${basebox[@]}"
+      run "n2-$n-new" "${box[@]}" "${n2[@]}" --ranks "$n"
+      run "n2-$n-$rev" "${basebox[@]}" "${n2[@]}" --ranks "$n"
       ;;
     startup-ab)
       # BUILDS="BASE": a run's set-up (the wall time less the loop and the end of run), this build against the base: the

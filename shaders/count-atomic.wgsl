@@ -4,6 +4,11 @@
 // Nothing to do: move_one counted the particle already.
 fn count_moved(i: u32, c: u32) {}
 
+// The moved particles' migrants go to their segments by workgroup (move.wgsl: emit_migrants).
+fn emit_moved(i: u32, dest: u32, li: u32, w: u32, key: vec2<u32>) {
+  _ = emit_migrants(i, dest, li, w, key);
+}
+
 @compute @workgroup_size(WG_SIZE)
 fn move_particles(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) li: u32) {

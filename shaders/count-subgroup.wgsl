@@ -64,6 +64,39 @@ fn count_moved(i: u32, c: u32) {
   if (c != NO_COUNT) { slot[i] = runBase + lane - start; }
 }
 
+// The moved particles' migrants (dest NO_DEST: none) go to their owners' segments by subgroup, one destination at a
+// time (the smallest left): a ballot of the lanes bound there, each one's place the number of ballot bits below its
+// lane, one atomicAdd a subgroup and destination (its lowest such lane's, the base shared by a shuffle). No workgroup
+// barrier: a subgroup without a migrant (nearly every one of an early move, whose particles lie inside the rank's box)
+// leaves after one subgroupMin. Records keep the particles' order within a subgroup; the receiver orders arrivals by
+// their keys, not by their place in the segment, so the fields are the same as by workgroup.
+fn emit_moved(i: u32, dest: u32, li: u32, w: u32, key: vec2<u32>) {
+  var left = dest;
+  loop {
+    let d = subgroupMin(left);
+    if (d == NO_DEST) { break; }
+    let mine = left == d;
+    let ballot = subgroupBallot(mine);
+    var before = 0u;
+    var total = 0u;
+    var leader = 128u;
+    for (var k = 0u; k < 4u; k++) {
+      let n = countOneBits(ballot[k]);
+      if (32u * k + 32u <= lane) { before += n; }
+      if (32u * k <= lane && lane < 32u * k + 32u) { before += countOneBits(ballot[k] & ((1u << (lane & 31u)) - 1u)); }
+      if (leader == 128u && ballot[k] != 0u) { leader = 32u * k + firstTrailingBit(ballot[k]); }
+      total += n;
+    }
+    var base = 0u;
+    if (lane == leader) { base = atomicAdd(&migCounts[d], total); }
+    base = subgroupShuffle(base, leader);
+    if (mine) {
+      write_migrant(i, d, base + before, w, key);
+      left = NO_DEST;
+    }
+  }
+}
+
 // Notes this invocation's lane and its subgroup's size, and leaves the moved particles' counts to count_moved.
 fn defer_counts(l: u32, size: u32) {
   lane = l;

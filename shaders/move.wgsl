@@ -268,8 +268,8 @@ fn move_one(i: u32, e: vec2<f32>, productRank: u32) -> Moved {
 // The move range as every invocation of the workgroup sees it (uniform: loop bounds around emit_migrants' barriers).
 var<workgroup> wgRange: vec2<u32>;
 
-// One invocation per live particle: move_one, its count (count_moved), then (multi-rank) the workgroup's migrants go
-// to their segments. The entry point move_particles (in the count module: count-atomic.wgsl or count-subgroup.wgsl)
+// One invocation per live particle: move_one, its count (count_moved), then (multi-rank) its migrants go to their
+// segments (emit_moved, in the count module: by workgroup, or by subgroup where there are subgroups). The entry point move_particles (in the count module: count-atomic.wgsl or count-subgroup.wgsl)
 // calls this. The host dispatches for its bound on the live count (SimState.liveBound; the rest part for about as many
 // as the step before's halo cells had), not the buffers' capacity, so that idle slots cost nothing; a grid-stride
 // loop, uniform in each workgroup (emit_migrants has barriers, count_moved subgroup operations), takes any more.
@@ -287,7 +287,7 @@ fn move_particle(i: u32, end: u32, li: u32) {
   deferredCell = NO_COUNT;
   if (i < end) { m = move_one(i, vec2<f32>(0.0), 0xffffffffu); }
   count_moved(i, deferredCell);
-  if (MULTI_RANK) { _ = emit_migrants(i, m.dest, li, m.word, m.key); }
+  if (MULTI_RANK) { emit_moved(i, m.dest, li, m.word, m.key); }
 }
 
 // A rotating species: move_one carrying each particle's internal energy (diffuse walls renew it), then its count

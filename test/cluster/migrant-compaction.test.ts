@@ -1,11 +1,13 @@
-// The migrant buffer a rank sends (move.wgsl: emit_migrants, a scan-based compaction per workgroup): each
-// destination's segment holds exactly the particles bound for that rank's box, each once, and within a workgroup
-// in the particles' buffer order. With fewer particles per rank than one workgroup (256) the whole segment is in
-// buffer order, which is ascending key order (a moved particle's key is its cell and its rank in that cell).
+// The migrant buffer a rank sends: each destination's segment holds exactly the particles bound for that rank's box,
+// each once. The move compacts its migrants by subgroup where the adapter has subgroups (count-subgroup.wgsl:
+// emit_moved, records in buffer order within a subgroup), by workgroup otherwise (move.wgsl: emit_migrants, in buffer
+// order within a workgroup: with fewer particles per rank than one workgroup, 256, the whole segment is in buffer
+// order, which is ascending key order, since a moved particle's key is its cell and its rank in that cell). Both run
+// here: the default adapter, and one opened with DSMC_SUBGROUPS=0.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Case } from '../../src-main/common/case-schema.js';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
-import type { Gpu } from '../../src-main/solver/gpu/device.js';
+import { openGpu, type Gpu } from '../../src-main/solver/gpu/device.js';
 import { MIGRANT_WORDS } from '../../src-main/solver/gpu/struct-layouts.js';
 import { fieldsSha256 } from '../../src-main/solver/fields.js';
 import { subdomainOf } from '../../src-main/solver/subdomain.js';
@@ -13,8 +15,23 @@ import { gpuForTests, presetCase, simulate } from '../physics/harness.js';
 import { runInProcessRanks } from './in-process-ranks.js';
 
 let gpu: Gpu;
-beforeAll(async () => { gpu = await gpuForTests(); });
-afterAll(() => gpu?.device.destroy());
+/** A device without subgroups: the move compacts by workgroup. */
+let workgroupGpu: Gpu;
+beforeAll(async () => {
+  gpu = await gpuForTests();
+  const before = process.env.DSMC_SUBGROUPS;
+  process.env.DSMC_SUBGROUPS = '0';
+  try {
+    workgroupGpu = await openGpu();
+  } finally {
+    if (before === undefined) delete process.env.DSMC_SUBGROUPS;
+    else process.env.DSMC_SUBGROUPS = before;
+  }
+});
+afterAll(() => {
+  gpu?.device.destroy();
+  workgroupGpu?.device.destroy();
+});
 
 const CELL_MASK = 0x07ffffff;
 
@@ -28,7 +45,7 @@ const smallBox = (): Case => presetCase('collide-box', [
 interface Sent { from: number; to: number; exchange: number; records: Uint32Array }
 
 /** Runs the small box on 4 block ranks, keeping every segment sent; checks the fields against one rank. */
-async function runCapturing(segmentCapacity?: number): Promise<{ sent: Sent[]; c: Case }> {
+async function runCapturing(gpu: Gpu, segmentCapacity?: number): Promise<{ sent: Sent[]; c: Case }> {
   const c = smallBox();
   const { result } = await simulate(gpu, c, { timing: 'off' });
   const sent: Sent[] = [];
@@ -43,8 +60,8 @@ async function runCapturing(segmentCapacity?: number): Promise<{ sent: Sent[]; c
   return { sent, c };
 }
 
-/** Checks every segment: records in the destination's box, no key twice per sender and exchange, keys ascending. */
-function checkSegments(sent: Sent[], c: Case): { records: number; destinations: Set<string> } {
+/** Checks every segment: records in the destination's box, no key twice per sender and exchange, keys ascending (inOrder). */
+function checkSegments(sent: Sent[], c: Case, inOrder: boolean): { records: number; destinations: Set<string> } {
   const d = decompose('block', c.grid.cells, 4);
   const boxes = d.boxes.map((_, r) => subdomainOf(d, r).box);
   const [nx, ny] = c.grid.cells;
@@ -67,7 +84,7 @@ function checkSegments(sent: Sent[], c: Case): { records: number; destinations: 
       seen.set(tag, keys);
       expect(keys.has(key.join(',')), 'no particle sent twice').toBe(false);
       keys.add(key.join(','));
-      if (previous) {
+      if (previous && inOrder) {
         const ascending = key[0] > previous[0] || (key[0] === previous[0] && key[1] > previous[1]);
         expect(ascending, `segment ${s.from} -> ${s.to} of exchange ${s.exchange} in buffer order`).toBe(true);
       }
@@ -79,10 +96,11 @@ function checkSegments(sent: Sent[], c: Case): { records: number; destinations: 
   return { records, destinations };
 }
 
-describe('migrant compaction', () => {
+describe('migrant compaction by workgroup (an adapter without subgroups)', () => {
   it('puts each migrant once into its owner\'s segment, in buffer order, several destinations per workgroup', async () => {
-    const { sent, c } = await runCapturing();
-    const { records, destinations } = checkSegments(sent, c);
+    expect(workgroupGpu.device.features.has('subgroups')).toBe(false);
+    const { sent, c } = await runCapturing(workgroupGpu);
+    const { records, destinations } = checkSegments(sent, c, true);
     expect(records).toBeGreaterThan(100);
     // some sender sends to at least two ranks in one exchange: one workgroup compacts for several destinations
     const perSender = new Map<string, number>();
@@ -94,8 +112,20 @@ describe('migrant compaction', () => {
   });
 
   it('keeps that order when the segments overflow and every migrant is collected again', async () => {
-    const { sent, c } = await runCapturing(2);
-    const { records } = checkSegments(sent, c);
+    const { sent, c } = await runCapturing(workgroupGpu, 2);
+    const { records } = checkSegments(sent, c, true);
     expect(records).toBeGreaterThan(100);
+  });
+});
+
+describe('migrant compaction on the default adapter (by subgroup where it has subgroups)', () => {
+  it('puts each migrant once into its owner\'s segment, and the fields are one rank\'s', async () => {
+    const { sent, c } = await runCapturing(gpu);
+    expect(checkSegments(sent, c, false).records).toBeGreaterThan(100);
+  });
+
+  it('and when the segments overflow and every migrant is collected again', async () => {
+    const { sent, c } = await runCapturing(gpu, 2);
+    expect(checkSegments(sent, c, false).records).toBeGreaterThan(100);
   });
 });
