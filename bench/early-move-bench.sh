@@ -58,6 +58,8 @@
 #             --detail, interleaved; the box on N ranks, new and base, twice
 #   s26-ab    BUILDS="BASE": the box on N ranks (--detail, then plain twice), the N2 box on one GPU (--detail, plain)
 #             and on N ranks, the wedge's set-up on N ranks (200 steps), the box on one GPU; this build and the base
+#   s26-ab2   BUILDS="BASE": on N ranks, this build and the base: the N2 box, the box, the wedge's default and rcb
+#             --rebalance 20 (every migrant emitted by subgroup)
 #   session-rows  BUILDS="BASE": the wedge's default on one GPU and N ranks, the box on one GPU and N ranks, this build
 #             and the base interleaved; the box sampled every step on one GPU and N ranks
 #   weak-timeline  BUILDS="BASE": the weak row (31.5M a GPU) on one GPU and N ranks, this build and the base, and the
@@ -768,6 +770,23 @@ for part in "$@"; do
       run "box-1-$rev" "${basebox[@]}"
       run "n2-$n-new" "${box[@]}" "${n2[@]}" --ranks "$n"
       run "n2-$n-$rev" "${basebox[@]}" "${n2[@]}" --ranks "$n"
+      ;;
+    s26-ab2)
+      # BUILDS="BASE": every migrant emitted by subgroup (the move, the collection after a rotating gas's move, the
+      # injected particles, a relayout's rounds); this build against the base, interleaved, on N ranks (sharing the GPUs
+      # there are): the box of rotating N2, the box, the wedge's default, the wedge with rcb --rebalance 20
+      unpack_builds
+      rev=${BUILDS%% *}
+      base_cases "$rev"
+      n2=(--set 'species=[{"use":"N2"}]')
+      run "n2-$n-new" "${box[@]}" "${n2[@]}" --ranks "$n"
+      run "n2-$n-$rev" "${basebox[@]}" "${n2[@]}" --ranks "$n"
+      run "box-$n-new" "${box[@]}" --ranks "$n"
+      run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
+      run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      run "wedge-$n-new-rcb-20" "${wedge[@]}" --ranks "$n" --rebalance 20
+      run "wedge-$n-$rev-rcb-20" "${basewedge[@]}" --ranks "$n" --rebalance 20
       ;;
     startup-ab)
       # BUILDS="BASE": a run's set-up (the wall time less the loop and the end of run), this build against the base: the

@@ -4,9 +4,9 @@
 // Nothing to do: move_one counted the particle already.
 fn count_moved(i: u32, c: u32) {}
 
-// The moved particles' migrants go to their segments by workgroup (move.wgsl: emit_migrants).
-fn emit_moved(i: u32, dest: u32, li: u32, w: u32, key: vec2<u32>) {
-  _ = emit_migrants(i, dest, li, w, key);
+// Emits particle i's record into its owner's segment by workgroup (move.wgsl: emit_migrants); returns its slot there.
+fn emit_migrant(i: u32, dest: u32, li: u32, w: u32, key: vec2<u32>) -> u32 {
+  return emit_migrants(i, dest, li, w, key);
 }
 
 @compute @workgroup_size(WG_SIZE)

@@ -64,37 +64,34 @@ fn count_moved(i: u32, c: u32) {
   if (c != NO_COUNT) { slot[i] = runBase + lane - start; }
 }
 
-// The moved particles' migrants (dest NO_DEST: none) go to their owners' segments by subgroup, one destination at a
-// time (the smallest left): a ballot of the lanes bound there, each one's place the number of ballot bits below its
-// lane, one atomicAdd a subgroup and destination (its lowest such lane's, the base shared by a shuffle). No workgroup
-// barrier: a subgroup without a migrant (nearly every one of an early move, whose particles lie inside the rank's box)
-// leaves after one subgroupMin. Records keep the particles' order within a subgroup; the receiver orders arrivals by
-// their keys, not by their place in the segment, so the fields are the same as by workgroup.
-fn emit_moved(i: u32, dest: u32, li: u32, w: u32, key: vec2<u32>) {
+// Emits particle i (bound for rank dest, NO_DEST for none; cell word w, order key `key`) into its owner's segment by
+// subgroup, one destination at a time (the smallest left): each one's place is the number of lanes bound there below
+// it (an exclusive subgroup sum), and the first of them reserves the subgroup's range with one atomicAdd, its base
+// shared by a subgroup maximum. No workgroup barrier: a subgroup without a migrant (nearly every one of an early move,
+// whose particles lie inside the rank's box) leaves after one subgroupMin. Records keep the particles' order within a
+// subgroup; the receiver orders arrivals by their keys, not by their place in the segment, so the fields are the
+// same as by workgroup (move.wgsl: emit_migrants). Returns the record's slot in the segment, NO_DEST when none.
+// Every invocation of the subgroup calls it.
+fn emit_migrant(i: u32, dest: u32, li: u32, w: u32, key: vec2<u32>) -> u32 {
   var left = dest;
+  var at = NO_DEST;
   loop {
     let d = subgroupMin(left);
     if (d == NO_DEST) { break; }
     let mine = left == d;
-    let ballot = subgroupBallot(mine);
-    var before = 0u;
-    var total = 0u;
-    var leader = 128u;
-    for (var k = 0u; k < 4u; k++) {
-      let n = countOneBits(ballot[k]);
-      if (32u * k + 32u <= lane) { before += n; }
-      if (32u * k <= lane && lane < 32u * k + 32u) { before += countOneBits(ballot[k] & ((1u << (lane & 31u)) - 1u)); }
-      if (leader == 128u && ballot[k] != 0u) { leader = 32u * k + firstTrailingBit(ballot[k]); }
-      total += n;
-    }
+    let one = select(0u, 1u, mine);
+    let before = subgroupExclusiveAdd(one);
+    let total = subgroupAdd(one);
     var base = 0u;
-    if (lane == leader) { base = atomicAdd(&migCounts[d], total); }
-    base = subgroupShuffle(base, leader);
+    if (mine && before == 0u) { base = atomicAdd(&migCounts[d], total); }
+    base = subgroupMax(base);
     if (mine) {
       write_migrant(i, d, base + before, w, key);
+      at = base + before;
       left = NO_DEST;
     }
   }
+  return at;
 }
 
 // Notes this invocation's lane and its subgroup's size, and leaves the moved particles' counts to count_moved.

@@ -5,7 +5,8 @@
 // the word the particle had before the move: the sort orders a moved particle by that old cell and its index
 // (sort.wgsl: place_ranked), so that no order key is written for it. A particle that lands in a cell another rank
 // owns is a migrant: it is not counted here, and a copy goes to its owner's segment of the migrant buffer by a
-// scan-based stream compaction per workgroup (emit_migrants), with its key (old global cell, rank in that cell); its
+// stream compaction per subgroup where the device has subgroups, per workgroup otherwise (emit_migrant in the count
+// module; emit_migrants here), with its key (old global cell, rank in that cell); its
 // rank goes to its `slot`, should collect_all emit it again. The host sends the segments, the receiving rank appends
 // them with append_arrivals, which writes the arrivals' keys (as inject.wgsl does for injected particles).
 
@@ -164,9 +165,10 @@ fn emit_migrants(i: u32, dest: u32, li: u32, w: u32, key: vec2<u32>) -> u32 {
   return at;
 }
 
-// emit_migrants, with each record's internal energy words when a species rotates.
+// emit_migrant (the count module's: by subgroup where there are subgroups), with each record's internal energy words
+// when a species rotates.
 fn emit_with_internal(i: u32, dest: u32, li: u32, w: u32, key: vec2<u32>) {
-  let at = emit_migrants(i, dest, li, w, key);
+  let at = emit_migrant(i, dest, li, w, key);
   if (HAS_ROTATION && at != NO_DEST) { write_migrant_internal(i, dest, at); }
 }
 
@@ -269,7 +271,7 @@ fn move_one(i: u32, e: vec2<f32>, productRank: u32) -> Moved {
 var<workgroup> wgRange: vec2<u32>;
 
 // One invocation per live particle: move_one, its count (count_moved), then (multi-rank) its migrants go to their
-// segments (emit_moved, in the count module: by workgroup, or by subgroup where there are subgroups). The entry point move_particles (in the count module: count-atomic.wgsl or count-subgroup.wgsl)
+// segments (emit_migrant, in the count module: by workgroup, or by subgroup where there are subgroups). The entry point move_particles (in the count module: count-atomic.wgsl or count-subgroup.wgsl)
 // calls this. The host dispatches for its bound on the live count (SimState.liveBound; the rest part for about as many
 // as the step before's halo cells had), not the buffers' capacity, so that idle slots cost nothing; a grid-stride
 // loop, uniform in each workgroup (emit_migrants has barriers, count_moved subgroup operations), takes any more.
@@ -287,7 +289,7 @@ fn move_particle(i: u32, end: u32, li: u32) {
   deferredCell = NO_COUNT;
   if (i < end) { m = move_one(i, vec2<f32>(0.0), 0xffffffffu); }
   count_moved(i, deferredCell);
-  if (MULTI_RANK) { emit_moved(i, m.dest, li, m.word, m.key); }
+  if (MULTI_RANK) { _ = emit_migrant(i, m.dest, li, m.word, m.key); }
 }
 
 // A rotating species: move_one carrying each particle's internal energy (diffuse walls renew it), then its count

@@ -1,6 +1,6 @@
 // The migrant buffer a rank sends: each destination's segment holds exactly the particles bound for that rank's box,
 // each once. The move compacts its migrants by subgroup where the adapter has subgroups (count-subgroup.wgsl:
-// emit_moved, records in buffer order within a subgroup), by workgroup otherwise (move.wgsl: emit_migrants, in buffer
+// emit_migrant, records in buffer order within a subgroup), by workgroup otherwise (move.wgsl: emit_migrants, in buffer
 // order within a workgroup: with fewer particles per rank than one workgroup, 256, the whole segment is in buffer
 // order, which is ascending key order, since a moved particle's key is its cell and its rank in that cell). Both run
 // here: the default adapter, and one opened with DSMC_SUBGROUPS=0.
