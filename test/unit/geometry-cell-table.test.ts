@@ -274,3 +274,41 @@ describe('line crossings binned by line (issue 25 item 7: the faster cut-cell vo
     expect(bins.list.length).toBeLessThan(ids.length * N * N / 10);
   });
 });
+
+describe('buildCellTable: which triangles each cell lists', () => {
+  it('exactly those the exact triangle-box test finds against every cell (long slivers on cell faces, oblique and small triangles)', async () => {
+    const { GROW, triangleBoxOverlap } = await import('../../src-main/common/geometry/cell-table.js');
+    const grid: CellGrid = { cells: [24, 18, 6], cellSize: [0.1, 0.2, 0.3] };
+    const L = grid.cells.map((n, a) => n * grid.cellSize[a]);
+    const rnd = seededUniform(24);
+    const list: number[] = [];
+    // a fan of long slivers on the planes z = 0 and z = 0.6 (cell faces), and on y = 0.8, as a wedge's caps are meshed
+    for (let f = 0; f < 12; f++) {
+      const x1 = 0.3 + 0.15 * f, x2 = x1 + 0.15;
+      list.push(0.2, 0.3, 0, x1, 3.2, 0, x2, 3.0, 0);
+      list.push(0.2, 0.3, 0.6, x2, 3.0, 0.6, x1, 3.2, 0.6);
+      list.push(0.1, 0.8, 0.05, x1, 0.8, 1.7, x2, 0.8, 1.6);
+    }
+    // oblique triangles of every size, some reaching past the box
+    for (let t = 0; t < 300; t++) {
+      const size = t % 3 === 0 ? 0.05 : t % 3 === 1 ? 0.5 : 2;
+      const c = L.map((l) => rnd() * l);
+      for (let v = 0; v < 3; v++) for (let a = 0; a < 3; a++) list.push(c[a] + size * (rnd() - 0.5));
+    }
+    const tris = Float64Array.from(list);
+    const table = buildCellTable(tris, grid);
+    const d = grid.cellSize;
+    const h = d.map((x) => x / 2 + GROW * x);
+    let listed = 0;
+    for (let g = 0; g < table.kind.length; g++) {
+      const [i, j, k] = ijk(g, grid.cells);
+      const center = [(i + 0.5) * d[0], (j + 0.5) * d[1], (k + 0.5) * d[2]];
+      const expected: number[] = [];
+      for (let t = 0; t < tris.length / 9; t++) if (triangleBoxOverlap(tris, 9 * t, center, h)) expected.push(t);
+      const got = Array.from(table.triList.subarray(table.triStart[g], table.triStart[g + 1])).sort((a, b) => a - b);
+      expect(got, `cell ${g} (${i}, ${j}, ${k})`).toEqual(expected);
+      listed += got.length;
+    }
+    expect(listed).toBeGreaterThan(2000);
+  });
+});

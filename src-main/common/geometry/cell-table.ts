@@ -50,7 +50,7 @@ export interface InsideTester {
  */
 const CANDIDATE_LINES = 8;
 /** Boxes and bins are grown by this fraction of a cell so faces lying on cell faces count on both sides. */
-const GROW = 1e-9;
+export const GROW = 1e-9;
 /** Fractions within this of 0 or 1 are snapped to 0 or 1. */
 const SNAP = 1e-12;
 
@@ -115,7 +115,7 @@ function csr(n: number, keys: U32List, values: U32List): { start: Uint32Array; l
 
 // True when the triangle at p overlaps the closed box of center c and half sizes h (separating axis theorem:
 // the 3 box axes, the triangle's normal and the 9 cross products of box axes and triangle edges).
-function triangleBoxOverlap(tris: Float64Array, p: number, c: readonly number[], h: readonly number[]): boolean {
+export function triangleBoxOverlap(tris: Float64Array, p: number, c: readonly number[], h: readonly number[]): boolean {
   const v0x = tris[p] - c[0], v0y = tris[p + 1] - c[1], v0z = tris[p + 2] - c[2];
   const v1x = tris[p + 3] - c[0], v1y = tris[p + 4] - c[1], v1z = tris[p + 5] - c[2];
   const v2x = tris[p + 6] - c[0], v2y = tris[p + 7] - c[1], v2z = tris[p + 8] - c[2];
@@ -151,6 +151,46 @@ function triangleBoxOverlap(tris: Float64Array, p: number, c: readonly number[],
   return Math.abs(nx * v0x + ny * v0y + nz * v0z) <= r;
 }
 
+/** Scratch polygons of slabXRange (a triangle clipped by four planes has at most 7 vertices). */
+const clipA = new Float64Array(3 * 8);
+const clipB = new Float64Array(3 * 8);
+
+// Clips the polygon of m vertices in `from` by the half space sign * (x[a] - bound) >= 0 into `to` (Sutherland-Hodgman);
+// returns the vertices kept.
+function clipPlane(from: Float64Array, m: number, to: Float64Array, a: number, bound: number, sign: number): number {
+  let out = 0;
+  for (let v = 0; v < m; v++) {
+    const w = v + 1 === m ? 0 : v + 1;
+    const dp = sign * (from[3 * v + a] - bound), dq = sign * (from[3 * w + a] - bound);
+    if (dp >= 0) { to[3 * out] = from[3 * v]; to[3 * out + 1] = from[3 * v + 1]; to[3 * out + 2] = from[3 * v + 2]; out++; }
+    if ((dp >= 0) !== (dq >= 0)) {
+      const f = dp / (dp - dq);
+      for (let e = 0; e < 3; e++) to[3 * out + e] = from[3 * v + e] + f * (from[3 * w + e] - from[3 * v + e]);
+      out++;
+    }
+  }
+  return out;
+}
+
+/**
+ * The x extent of the part of the triangle at p within the slab |y - yc| <= hy, |z - zc| <= hz (a row of cells along x),
+ * into range[0..1]; false when that part is empty. A large triangle lying along the row (a body's face on the plane
+ * of a row of cell faces) overlaps only the cells its clipped part spans, not all of its bounds'.
+ */
+function slabXRange(tris: Float64Array, p: number, yc: number, hy: number, zc: number, hz: number, range: Float64Array): boolean {
+  for (let e = 0; e < 9; e++) clipA[e] = tris[p + e];
+  let m = clipPlane(clipA, 3, clipB, 1, yc - hy, 1);
+  m = clipPlane(clipB, m, clipA, 1, yc + hy, -1);
+  m = clipPlane(clipA, m, clipB, 2, zc - hz, 1);
+  m = clipPlane(clipB, m, clipA, 2, zc + hz, -1);
+  if (m === 0) return false;
+  let lo = Infinity, hi = -Infinity;
+  for (let v = 0; v < m; v++) { lo = Math.min(lo, clipA[3 * v]); hi = Math.max(hi, clipA[3 * v]); }
+  range[0] = lo;
+  range[1] = hi;
+  return true;
+}
+
 // CSR lists of the triangles overlapping each cell.
 function cellTriangles(tris: Float64Array, grid: CellGrid): { start: Uint32Array; list: Uint32Array } {
   const [nx, ny, nz] = grid.cells;
@@ -160,6 +200,9 @@ function cellTriangles(tris: Float64Array, grid: CellGrid): { start: Uint32Array
   const cellsOut = new U32List();
   const ids = new U32List();
   const lo = [0, 0, 0], hi = [0, 0, 0], c = [0, 0, 0];
+  const xRange = new Float64Array(2);
+  // the rows' slabs for the clip, a little wider than the grown cells (a superset: the exact test decides)
+  const sy = h[1] * (1 + 1e-6), sz = h[2] * (1 + 1e-6);
   for (let t = 0; t < tris.length / 9; t++) {
     const p = 9 * t;
     let empty = false;
@@ -187,6 +230,12 @@ function cellTriangles(tris: Float64Array, grid: CellGrid): { start: Uint32Array
           i0 = Math.max(i0, Math.ceil(Math.min(xa, xb) / d[0] - 0.5) - 1);
           i1 = Math.min(i1, Math.floor(Math.max(xa, xb) / d[0] - 0.5) + 1);
         } else if (Math.abs(G) > r) continue;
+        // and only those the triangle's part within the row's slab spans (widened by a cell for rounding)
+        if (i1 - i0 > 2) {
+          if (!slabXRange(tris, p, c[1], sy, c[2], sz, xRange)) continue;
+          i0 = Math.max(i0, Math.floor((xRange[0] - h[0]) / d[0]) - 1);
+          i1 = Math.min(i1, Math.floor((xRange[1] + h[0]) / d[0]) + 1);
+        }
         for (let i = i0; i <= i1; i++) {
           c[0] = (i + 0.5) * d[0];
           if (triangleBoxOverlap(tris, p, c, h)) { cellsOut.push(i + nx * (j + ny * k)); ids.push(t); }
