@@ -158,14 +158,16 @@ export function domainFaceTriangles(tris: Float64Array, domain: [number, number,
 function packBodyData(table: CellTable, tris: Float64Array, triBody: Int32Array, nCells: number, domain: [number, number, number]): { data: Uint32Array; triBase: number } {
   const nTris = triBody.length;
   const onFace = domainFaceTriangles(tris, domain);
-  // each cell's list without the triangles on a domain face (no gas reaches their front side)
-  const lists: Uint32Array[] = [];
+  // each cell's list without the triangles on a domain face (no gas reaches their front side): counted first, then
+  // written (no array per cell: millions of cells)
+  const { triStart, triList } = table;
+  const keptCount = new Uint32Array(nCells);
   let listWords = 0;
   for (let g = 0; g < nCells; g++) {
-    const all = table.triList.subarray(table.triStart[g], table.triStart[g + 1]);
-    const kept = all.some((t) => onFace[t]) ? all.filter((t) => !onFace[t]) : all;
-    lists.push(kept);
-    if (kept.length > 0) listWords += 4 + kept.length;
+    let kept = 0;
+    for (let e = triStart[g]; e < triStart[g + 1]; e++) if (!onFace[triList[e]]) kept++;
+    keptCount[g] = kept;
+    if (kept > 0) listWords += 4 + kept;
   }
   // word 0 of the lists is never an offset (0 means "no list"): lists start at nCells + 1
   const triBase = nCells + 1 + listWords;
@@ -173,14 +175,15 @@ function packBodyData(table: CellTable, tris: Float64Array, triBody: Int32Array,
   const f32 = new Float32Array(data.buffer);
   let o = nCells + 1;
   for (let g = 0; g < nCells; g++) {
-    const n = lists[g].length;
+    const n = keptCount[g];
     if (n === 0) continue;
     data[g] = o;
     data[o] = n;
     f32[o + 1] = table.refPoint[3 * g];
     f32[o + 2] = table.refPoint[3 * g + 1];
     f32[o + 3] = table.refPoint[3 * g + 2];
-    data.set(lists[g], o + 4);
+    let w = o + 4;
+    for (let e = triStart[g]; e < triStart[g + 1]; e++) if (!onFace[triList[e]]) data[w++] = triList[e];
     o += 4 + n;
   }
   for (let t = 0; t < nTris; t++) {
