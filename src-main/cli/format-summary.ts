@@ -81,7 +81,7 @@ export function formatSummary(s: RunSummary, fields?: Pick<FieldSet, 'values' | 
     `host: ${s.host.submits} submits; encoding ${dur(s.host.encodeSeconds)}, waiting for the GPU ${dur(s.host.waitSeconds)}, read-back ${dur(s.host.readbackSeconds)}` +
       (s.host.foldSeconds ? `, the sampled fields after the loop (read back, evaluated, placed) ${dur(s.host.foldSeconds)}` : '') +
       (s.endOfRun ? endOfRunPart(s.endOfRun) : ''),
-    ...(s.setupSeconds !== undefined ? [`set-up: ${dur(s.setupSeconds)} before the loop (solver tables, pre-launch check, buffers, fill and first sort${(s.ranks ?? 1) > 1 ? ', every rank ready' : ''})`] : []),
+    ...(s.setupSeconds !== undefined ? [`set-up: ${dur(s.setupSeconds)} before the loop (${setupPartsText(s.setupParts) ?? `solver tables, pre-launch check, buffers, fill and first sort${(s.ranks ?? 1) > 1 ? ', every rank ready' : ''}`})`] : []),
     `memory: ${s.bytesPerParticle.toFixed(1)} bytes of GPU buffers per particle (capacity ${s.capacity} particles)`,
     ...gasLines(gasMeansOf(fields)),
     ...compositionLines(s.composition),
@@ -96,4 +96,11 @@ export function formatSummary(s: RunSummary, fields?: Pick<FieldSet, 'values' | 
   }
   rows.push(['other', '', '', '', '', dur(s.otherSeconds), s.seconds > 0 ? ((100 * s.otherSeconds) / s.seconds).toFixed(1) : '0', '']);
   return forTerminal(lines.join('\n')) + '\n' + table(rows);
+}
+
+/** The set-up's parts, the longest first ("tables 2.2 s, pipelines 1.1 s, ..."), or null when the summary has none. */
+function setupPartsText(parts: Record<string, number> | undefined): string | null {
+  if (!parts) return null;
+  const shown = Object.entries(parts).filter(([, sec]) => sec >= 0.0005).sort((a, b) => b[1] - a[1]);
+  return shown.length > 0 ? shown.map(([name, sec]) => `${name} ${dur(sec)}`).join(', ') : null;
 }

@@ -78,6 +78,14 @@ export interface RunSummary {
    * runs' parts.
    */
   setupSeconds?: number;
+  /**
+   * Where setupSeconds went, seconds per part: device (opening the adapter), tables (bodies meshed and cut), check,
+   * buffers, pipelines (compiling them), fill (the box filled and first sorted), warm-up, restore. On several ranks:
+   * launch (the rank processes started until every one said hello), orchestrator (its tables and split, while the
+   * ranks build theirs), and each rank part's most over the ranks (rank-ready: the last rank's wait for the others).
+   * Absent where setupSeconds is.
+   */
+  setupParts?: Record<string, number>;
   /** Drifts are null where the boundaries exchange momentum (any wall or open face) or energy (diffuse, inflow, outflow). */
   conservation: { particlesStart: number; particlesEnd: number; momentumRelDrift: number | null; energyRelDrift: number | null };
   samples: number;

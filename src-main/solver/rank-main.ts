@@ -14,6 +14,7 @@ import { openGpu, type Gpu } from './gpu/device.js';
 import { addTime, type PhaseTotals } from './gpu/phase-timer.js';
 import { migrantWordsOf } from './tables.js';
 import { RankTables } from './rank-tables.js';
+import { SetupClock } from './setup-clock.js';
 import { endOfRunArena, endOfRunState, rankFields } from './rank-fields.js';
 import { evaluationThreads } from './field-evaluation-threads.js';
 import { Simulation } from './loop.js';
@@ -126,30 +127,37 @@ async function main(ch: RankChannel): Promise<boolean> {
   ch.on('keep-request', () => keep.request());
   ch.on('keep-at', (m) => keep.decide(m.message.index));
   try {
-    gpu = await openGpu();
+    // where this rank's set-up goes (the orchestrator's summary: setupParts, each part's most over the ranks)
+    const setup = new SetupClock();
+    gpu = await setup.timeAsync('device', () => openGpu());
     // the case may come ahead of `configure` (prepare): its tables are built while the orchestrator builds its own
     const rankTables = new RankTables(ch);
+    const waitFrom = performance.now();
     await ch.hello({ description: gpu.adapter.description, backend: gpu.adapter.backend, software: gpu.adapter.software === true, maxBinding: Number(gpu.limits.maxStorageBufferBindingSize) });
     // configure follows the orchestrator's own tables and split (as long as ours, built meanwhile, for a large case)
     const { payload } = await ch.waitForConfigure(CONFIGURE_WAIT_MS);
+    setup.add('tables', rankTables.buildSeconds);
+    setup.add('configure-wait', (performance.now() - waitFrom) / 1000 - rankTables.buildSeconds);
     const p = parseRankPayload(payload);
     const subdomain = subdomainOf(p.decomposition, ch.rank);
     // one build of the solver tables for the check and the rank (a case with bodies takes seconds to mesh and cut)
-    const tables = rankTables.forCase((payload as { case?: unknown }).case, p.case);
-    checkRankBuffers(p.case, gpu, subdomain, tables);
+    const tables = setup.time('tables', () => rankTables.forCase((payload as { case?: unknown }).case, p.case));
+    setup.time('check', () => checkRankBuffers(p.case, gpu!, subdomain, tables));
     // a run that may re-split: room in the per-cell buffers for the cells a re-split may give this rank
     const cellRoom = p.rebalancePercent !== null ? CELL_ROOM_FOR_REBALANCING : 1;
-    const sim = new Simulation(gpu, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs, migrantWordsOf(p.case)), earlyMove: earlyMoveFromEnvironment(), cellRoom }, tables);
+    const sim = setup.time('buffers', () => new Simulation(gpu!, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs, migrantWordsOf(p.case)), earlyMove: earlyMoveFromEnvironment(), cellRoom }, tables));
+    setup.moveToPipelines('buffers', sim.cache.compileSeconds);
+    setup.compiled = () => sim.cache.compileSeconds;
     // a run that may re-split compiles the relayout's pipeline now, not inside its first re-split (60-90 ms on an H100)
-    if (p.rebalancePercent !== null) sim.prepareRelayout();
+    if (p.rebalancePercent !== null) setup.time('buffers', () => sim.prepareRelayout());
     // the end of a sampled run reads the state back and evaluates the fields into memory prefaulted during the set-up
-    const arena = sim.tables.sampling ? endOfRunArena(sim.kase, sim.tables, subdomain.nLocal) : null;
+    const arena = sim.tables.sampling ? setup.time('end-of-run arena', () => endOfRunArena(sim.kase, sim.tables, subdomain.nLocal)) : null;
     if (p.resume) {
       // the orchestrator verified the checkpoint's manifest and hashes; the decoder checks this file's structure
       const file = join(p.resume.dir, rankFile(ch.rank));
-      sim.restore(decodeRankSnapshot(readFileSync(file), file));
+      setup.time('restore', () => sim.restore(decodeRankSnapshot(readFileSync(file), file)));
     } else {
-      await sim.initialize();
+      await setup.timeAsync('fill', () => sim.initialize());
     }
     await ch.send({ type: 'ready' });
     if (p.warmupSteps > 0 && !p.resume) await sim.run({ timing: p.timing, signal: ch.stopSignal }, p.warmupSteps);
@@ -254,6 +262,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         capacity: result.capacity, particles: sim.liveParticles, gpuBytes, host: result.host,
         split: sim.splitStats(),
         youngCollections: collections,
+        setupParts: { ...setup.parts },
         balanceSeconds, relayoutSeconds: sim.relayoutSeconds, relayoutRounds: sim.relayoutRounds, balanceParts: { ...balance?.parts, ...sim.relayoutParts },
         // exact integer surface sums (decimal strings: JSON has no 64-bit integers); the orchestrator adds them up
         surface: { frame: frames.length - 1, sampledSteps: sim.surface.sampledSteps },

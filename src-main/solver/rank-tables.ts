@@ -9,11 +9,18 @@ export class RankTables {
   /** The tables `prepare` built, with the case's JSON text they were built from. */
   private early: { text: string; tables: SolverTables } | null = null;
   private readonly stopListening: () => void;
+  /** Seconds `prepare` spent building (0 until it came). */
+  buildSeconds = 0;
 
   /** Listens for `prepare` on `ch` (a case the tables refuse fails the rank's wait for `configure` with that error). */
   constructor(ch: Pick<RankChannel, 'on'>) {
     this.stopListening = ch.on('prepare', (m) => {
-      this.early = { text: JSON.stringify(m.message.case), tables: buildTables(parseCase(m.message.case)) };
+      const t0 = performance.now();
+      try {
+        this.early = { text: JSON.stringify(m.message.case), tables: buildTables(parseCase(m.message.case)) };
+      } finally {
+        this.buildSeconds += (performance.now() - t0) / 1000;
+      }
     });
   }
 

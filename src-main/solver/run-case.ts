@@ -12,6 +12,7 @@ import { bufferPlan, initialCapacity } from './state.js';
 import { summarize, type RunSummary } from './summary.js';
 import { compositionSummary } from './composition-summary.js';
 import { surfaceSummary } from './surface-summary.js';
+import { SetupClock } from './setup-clock.js';
 import { buildTables, type SolverTables } from './tables.js';
 import { liveStatsHook, type LiveStatsOptions } from './live-stats.js';
 import { attachedCheckpointTarget, caseHash, type CheckpointTarget } from './checkpoint/checkpoint-target.js';
@@ -68,6 +69,11 @@ export interface RunCaseOptions extends LoopOptions {
    * to mesh and cut (the full-size hypersonic wedge 6 s on an idle 2-core CPU), so the check and the run share one build.
    */
   tables?: SolverTables;
+  /**
+   * The set-up's clock and start (performance.now()) when the caller began it (its table build and pre-launch check
+   * count); else runCase starts both.
+   */
+  setup?: { clock: SetupClock; from: number };
 }
 
 /** Writes the one-rank checkpoint after the current submit: rank-0.bin, loop.bin, then the manifest. */
@@ -81,14 +87,16 @@ async function writeCheckpoint(target: CheckpointTarget, sim: Simulation, c: Cas
 
 /** Runs a parsed case on `gpu` (or the default adapter) and summarizes it; warmupSteps run untimed first. */
 export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<CaseRun> {
-  const t0 = performance.now();
-  const gpu = options.gpu ?? (await openGpu());
+  const { clock, from: t0 } = options.setup ?? { clock: new SetupClock(), from: performance.now() };
+  const gpu = options.gpu ?? (await clock.timeAsync('device', () => openGpu()));
   try {
-    const tables = options.tables ?? buildTables(c);
-    const prelaunch = checkCase(c, gpu, tables);
+    const tables = options.tables ?? clock.time('tables', () => buildTables(c));
+    const prelaunch = clock.time('check', () => checkCase(c, gpu, tables));
     options.onPrelaunch?.(prelaunch);
     if (!prelaunch.ok) throw new PrelaunchRefused(prelaunch);
-    const sim = new Simulation(gpu, c, undefined, tables);
+    const sim = clock.time('buffers', () => new Simulation(gpu, c, undefined, tables));
+    clock.moveToPipelines('buffers', sim.cache.compileSeconds);
+    clock.compiled = () => sim.cache.compileSeconds;
     let blockPlan: { from: number; steps: number };
     if (options.resume) {
       const r = options.resume;
@@ -96,9 +104,9 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
       sim.restore(r.ranks[0]);
       blockPlan = r.loop.blockPlan;
     } else {
-      await sim.initialize();
+      await clock.timeAsync('fill', () => sim.initialize());
       // benchmarks time a warm loop: the first submits pay for the driver's lazy shader compilation
-      if (options.warmupSteps) await sim.run({ signal: options.signal }, options.warmupSteps);
+      if (options.warmupSteps) await clock.timeAsync('warm-up', () => sim.run({ signal: options.signal }, options.warmupSteps));
       blockPlan = { from: sim.stepsDone, steps: c.run.steps };
     }
     const target = options.checkpoints ?? attachedCheckpointTarget(c);
@@ -121,7 +129,10 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
     summary.velocityDistribution = (await sim.velocityDistribution()) ?? undefined;
     summary.surface = surfaceSummary(c, sim.tables, result.surface);
     summary.composition = compositionSummary(c, result);
-    if (!options.resume) summary.setupSeconds = setupSeconds;
+    if (!options.resume) {
+      summary.setupSeconds = setupSeconds;
+      summary.setupParts = { ...clock.parts };
+    }
     return { summary, result, prelaunch };
   } finally {
     if (!options.gpu) gpu.device.destroy();

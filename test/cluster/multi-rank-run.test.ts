@@ -101,6 +101,10 @@ describe('dsmc run --ranks: minor garbage collections taken together', () => {
     expect(many.fieldsSha256).toBe(one.fieldsSha256);
     // the set-up until every rank was ready, measured by the orchestrator
     expect(many.setupSeconds).toBeGreaterThan(0);
+    // its parts: the launch, the orchestrator's own tables and split, and the ranks' (each the most over the ranks)
+    const parts = many.setupParts as Record<string, number>;
+    for (const k of ['launch', 'orchestrator', 'device', 'tables', 'buffers', 'pipelines', 'fill']) expect(parts[k], k).toBeGreaterThan(0);
+    for (const [k, sec] of Object.entries(parts)) expect(sec, k).toBeLessThanOrEqual(many.setupSeconds as number);
     const taken = many.youngCollections as { rank: number; index: number; seconds: number }[];
     const after = (rank: number) => taken.filter((g) => g.rank === rank).map((g) => g.index);
     // 12 submits: asked after submits 0, 3, 6 and 9 (each request covers the reports until its collection)

@@ -9,6 +9,7 @@ import { openGpu, type Gpu } from '../../solver/gpu/device.js';
 import { RunCancelled } from '../../solver/loop-types.js';
 import { PrelaunchRefused, checkCase, loadCase, runCase } from '../../solver/run-case.js';
 import { buildTables } from '../../solver/tables.js';
+import { SetupClock } from '../../solver/setup-clock.js';
 import type { RunSummary } from '../../solver/summary.js';
 import { RunStore } from '../../store/run-store.js';
 import { readCaseFile } from '../case-file.js';
@@ -186,9 +187,11 @@ function checkedGpus(ranks: number, requested: string[]): GpuInfo[] {
 
 /** The pre-launch check, the recorded run and the printed summary of a case on an open device. */
 async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null): Promise<RunDone> {
-  // one build of the solver tables for the check and the run (a case with bodies takes seconds to mesh and cut)
-  const tables = buildTables(c);
-  const prelaunch = checkCase(c, gpu, tables);
+  // one build of the solver tables for the check and the run (a case with bodies takes seconds to mesh and cut); the
+  // run's set-up counts them
+  const setup = { clock: new SetupClock(), from: performance.now() };
+  const tables = setup.clock.time('tables', () => buildTables(c));
+  const prelaunch = setup.clock.time('check', () => checkCase(c, gpu, tables));
   reportPrelaunch(prelaunch);
   if (!prelaunch.ok) throw new PrelaunchRefused(prelaunch);
   const recorder = store && o.save ? RunRecorder.start(store, o.save.project, c, gpu.adapter) : null;
@@ -199,7 +202,7 @@ async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null
   try {
     // Ctrl-C once: stop and keep (the loop ends after its submit and the run keeps its fields, profile and surfaces)
     const { summary, result } = await runCase(c, {
-      gpu, tables, timing: o.timing, detail: o.detail, warmupSteps: o.warmup, signal: stop.signal, keepOnStop: true,
+      gpu, tables, setup, timing: o.timing, detail: o.detail, warmupSteps: o.warmup, signal: stop.signal, keepOnStop: true,
       onProgress: (p) => bar.update(p), onSteps: recorder?.onSteps, stats: statsLines(o.progress, o.statsEvery ?? 30),
     });
     bar.stop();

@@ -159,6 +159,8 @@ interface RankDone {
   /** Seconds and rounds of the rank's relayouts (part of balanceSeconds). */
   relayoutSeconds?: number;
   relayoutRounds?: number;
+  /** Where the rank's set-up went, seconds per part (rank-main: SetupClock; absent from older ranks). */
+  setupParts?: Record<string, number>;
   /** Where the balancing seconds went (rank-main balanceParts, Simulation.relayoutParts; absent from older ranks). */
   balanceParts?: Record<string, number>;
   /** Which of the message's frames holds the rank's exact surface sums (64-bit integers), and the sampled steps they cover. */
@@ -320,9 +322,11 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   const collections = new YoungCollections(collectAtFillFromEnvironment());
   try {
     const hellos = await guarded(channel.waitForHellos(o.ranks, 180_000), group.outcome);
+    const launchSeconds = (performance.now() - startedAt) / 1000;
     // every rank gets the case now and builds its solver tables (seconds for a case with bodies) while this process
     // builds its own and decides the split below, instead of after `configure`
     await channel.broadcast({ type: 'prepare', case: c as never });
+    const ownFrom = performance.now();
     const setup = (() => {
       try {
         return orchestratorSetup(c, o);
@@ -332,6 +336,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       }
     })();
     const { tables, plan, decomposition, warmup, blockPlan, assembler } = setup;
+    const orchestratorSeconds = (performance.now() - ownFrom) / 1000;
     let keeper: CheckpointKeeper | null = null;
     // with balancing, a submit's checkpoint opens once the layout at its end is known (the ranks write their files in
     // it, after the re-split they take there, if any): its merged steps wait here until then
@@ -436,7 +441,12 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     if (dones[0].sampleCounters) assembler.fields.counters = { ...dones[0].sampleCounters };
     const run = finishRun(c, tables, o, assembler, balance?.decomposition ?? decomposition, ranks, dones, surfaces, warmup, keep.wanted);
     if (balance) run.summary.rebalances = balance.events;
-    if (!o.resume) run.summary.setupSeconds = setupSeconds;
+    if (!o.resume) {
+      run.summary.setupSeconds = setupSeconds;
+      // side by side, not one after the other: the ranks' parts (each the most over the ranks) run while the
+      // orchestrator builds its own tables and split
+      run.summary.setupParts = { launch: launchSeconds, orchestrator: orchestratorSeconds, ...mostPerPart(dones.map((x) => x.setupParts ?? {})) };
+    }
     run.summary.balance = {
       reason: plan.reason, rebalancePercent: plan.rebalancePercent, ...(balance ? { by: balance.by, ...(balance.costModel.prices ? { prices: balance.costModel.prices } : {}) } : {}), checks: balance?.checks ?? 0,
       ...(balance ? { fullChecks: balance.fullChecks, checkBlock: balance.block } : {}), orchestratorSeconds: balance?.seconds ?? 0,

@@ -15,6 +15,8 @@ export interface PipelineKey {
 export class PipelineCache {
   private readonly modules = new Map<string, GPUShaderModule>();
   private readonly pipelines = new Map<string, GPUComputePipeline>();
+  /** Seconds spent compiling shader modules and pipelines so far (a run's set-up reports them). */
+  compileSeconds = 0;
 
   constructor(private readonly device: GPUDevice, private readonly defaults: Record<string, number> = {}) {}
 
@@ -31,6 +33,7 @@ export class PipelineCache {
         compute: { module: this.module(key.file, key.modules ?? []), entryPoint: key.entry, constants },
       });
       this.pipelines.set(id, pipeline);
+      this.compileSeconds += (performance.now() - t0) / 1000;
       stepTimeline?.hostEvent(`pipeline ${key.file}:${key.entry}`, t0);
     }
     return pipeline;
