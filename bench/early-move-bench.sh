@@ -60,6 +60,8 @@
 #             and on N ranks, the wedge's set-up on N ranks (200 steps), the box on one GPU; this build and the base
 #   s26-ab2   BUILDS="BASE": on N ranks, this build and the base: the N2 box, the box, the wedge's default and rcb
 #             --rebalance 20 (every migrant emitted by subgroup)
+#   setup-ab  BUILDS="BASE": the wedge's set-up and its parts (200 steps) on one GPU and N ranks, twice, and its solver
+#             tables alone (bench/build-tables.mjs), this build and the base
 #   session-rows  BUILDS="BASE": the wedge's default on one GPU and N ranks, the box on one GPU and N ranks, this build
 #             and the base interleaved; the box sampled every step on one GPU and N ranks
 #   weak-timeline  BUILDS="BASE": the weak row (31.5M a GPU) on one GPU and N ranks, this build and the base, and the
@@ -119,6 +121,7 @@ line() {
     if ('$2'.includes('detail')) for (const [r, ph] of (s.phaseSecondsPerRank ?? []).entries()) console.log('   rank', r, 'ms per step:', Object.entries(ph).map(([k, v]) => k + ' ' + (1000 * v / s.steps).toFixed(3)).join(', '));
     const e = s.endOfRun;
     if (e) console.log('   end of run: read back s', JSON.stringify(e.readSeconds.map((x) => +x.toFixed(3))), 'evaluated s', JSON.stringify(e.evaluateSeconds.map((x) => +x.toFixed(3))), 'threads', JSON.stringify(e.threads), 'planes written s', JSON.stringify((e.writeSeconds ?? []).map((x) => +x.toFixed(3))), 'placed s', e.placeSeconds === undefined ? '-' : e.placeSeconds.toFixed(3));
+    if (s.setupParts) console.log('   set-up s', Object.entries(s.setupParts).sort((a, b) => b[1] - a[1]).map(([k, v]) => k + ' ' + v.toFixed(2)).join(', '));
     const yc = s.youngCollections ?? [];
     if (yc.length > 0) console.log('   collections together', yc.filter((g) => g.rank === 0).length, 'after submits', JSON.stringify(yc.filter((g) => g.rank === 0).map((g) => g.index)), 'longest ms per rank', JSON.stringify([...new Set(yc.map((g) => g.rank))].map((r) => +(1000 * Math.max(...yc.filter((g) => g.rank === r).map((g) => g.seconds))).toFixed(1))));
     if (s.particlesPerRank) console.log('   particles per rank', JSON.stringify(s.particlesPerRank), 'GPU s per rank', JSON.stringify((s.gpuSecondsPerRank ?? []).map((x) => +x.toFixed(3))), 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), 'submits', s.host.submits, 'capacity', s.capacity, 'redos', (s.splitSteps ?? []).map((x) => x.redos).join('/'));
@@ -787,6 +790,22 @@ for part in "$@"; do
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
       run "wedge-$n-new-rcb-20" "${wedge[@]}" --ranks "$n" --rebalance 20
       run "wedge-$n-$rev-rcb-20" "${basewedge[@]}" --ranks "$n" --rebalance 20
+      ;;
+    setup-ab)
+      # BUILDS="BASE": a run's set-up and its parts (the summary's setupParts), this build against the base, interleaved:
+      # the hypersonic wedge at full size for 200 steps (sampled from 100) on one GPU and on N ranks, each twice; the
+      # solver tables of the full-size wedge built alone (bench/build-tables.mjs), this build and the base
+      unpack_builds
+      rev=${BUILDS%% *}
+      node bench/build-tables.mjs out 2>&1 | tee "$out/runs/tables-new.txt"
+      node bench/build-tables.mjs "out-$rev" 2>&1 | tee "$out/runs/tables-$rev.txt"
+      short=(run hypersonic-wedge --set run.steps=200 --set sampling.start=100)
+      for k in 1 2; do
+        run "wedge-1-new-short-$k" node bin/dsmc.js "${short[@]}"
+        run "wedge-1-$rev-short-$k" node "bin-$rev/dsmc.js" "${short[@]}"
+        run "wedge-$n-new-short-$k" node bin/dsmc.js "${short[@]}" --ranks "$n"
+        run "wedge-$n-$rev-short-$k" node "bin-$rev/dsmc.js" "${short[@]}" --ranks "$n"
+      done
       ;;
     startup-ab)
       # BUILDS="BASE": a run's set-up (the wall time less the loop and the end of run), this build against the base: the
