@@ -1,13 +1,17 @@
 // Exclusive prefix sum of a u32 buffer on the GPU (shaders/scan.wgsl), any length: blocks of
-// 16*256 values are scanned, their sums scanned recursively, and the offsets added back.
+// 16*256 values (8*256 on a device with less than 18 KB of workgroup memory) are scanned, their sums scanned
+// recursively, and the offsets added back.
 import { dispatchDims, makeBuffer, makeBufferWith } from './buffers.js';
 import type { PipelineCache } from './pipeline-cache.js';
 import { ScanParams } from './struct-layouts.js';
 
 const WG = 256;
-/** Values per workgroup block: PER_THREAD (16, scan.wgsl) per invocation. */
-export const SCAN_BLOCK = 16 * WG;
-const BLOCK = SCAN_BLOCK;
+
+/** Values per invocation of scan.wgsl on a device: 16 where a block of 16 * 256 words (with scan.wgsl's spare words and totals) fits its workgroup memory, else 8. */
+export function scanPerThread(device: GPUDevice): number {
+  const words = (per: number) => per * WG + (per * WG) / 32 + WG + WG / 16;
+  return 4 * words(16) <= device.limits.maxComputeWorkgroupStorageSize ? 16 : 8;
+}
 
 /** One level of the scan hierarchy. */
 interface Level {
@@ -27,9 +31,11 @@ export class PrefixScan {
   private readonly scanPipeline: GPUComputePipeline;
   private readonly addPipeline: GPUComputePipeline;
 
-  constructor(private readonly device: GPUDevice, cache: PipelineCache, readonly label: string, readonly length: number) {
-    this.scanPipeline = cache.get({ file: 'scan.wgsl', entry: 'scan_blocks' });
-    this.addPipeline = cache.get({ file: 'scan.wgsl', entry: 'add_offsets' });
+  /** perThread: values per invocation (scanPerThread's choice for the device unless a test sets 8 or 16). */
+  constructor(private readonly device: GPUDevice, cache: PipelineCache, readonly label: string, readonly length: number, perThread = scanPerThread(device)) {
+    const BLOCK = perThread * WG;
+    this.scanPipeline = cache.get({ file: 'scan.wgsl', entry: 'scan_blocks', constants: { SCAN_PER_THREAD: perThread } });
+    this.addPipeline = cache.get({ file: 'scan.wgsl', entry: 'add_offsets', constants: { SCAN_PER_THREAD: perThread } });
     let n = Math.max(length, 1);
     for (let l = 0; ; l++) {
       const blocks = Math.ceil(n / BLOCK);
