@@ -60,6 +60,8 @@
 #             and on N ranks, the wedge's set-up on N ranks (200 steps), the box on one GPU; this build and the base
 #   s26-ab2   BUILDS="BASE": on N ranks, this build and the base: the N2 box, the box, the wedge's default and rcb
 #             --rebalance 20 (every migrant emitted by subgroup)
+#   scan-ab   BUILDS="BASE": the box on one GPU (--detail, plain twice), the collide benchmark, the box on N ranks
+#             (--detail, plain), the wedge on one GPU; this build and the base
 #   setup-ab  BUILDS="BASE": the wedge's set-up and its parts (200 steps) on one GPU and N ranks, twice, and its solver
 #             tables alone (bench/build-tables.mjs), this build and the base
 #   session-rows  BUILDS="BASE": the wedge's default on one GPU and N ranks, the box on one GPU and N ranks, this build
@@ -790,6 +792,28 @@ for part in "$@"; do
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
       run "wedge-$n-new-rcb-20" "${wedge[@]}" --ranks "$n" --rebalance 20
       run "wedge-$n-$rev-rcb-20" "${basewedge[@]}" --ranks "$n" --rebalance 20
+      ;;
+    scan-ab)
+      # BUILDS="BASE": the scan coalesced through workgroup memory, this build against the base, interleaved: the box on
+      # one GPU (--detail: sort.scan, then plain twice), the collide benchmark (1e8), the box on N ranks (sharing the
+      # GPUs there are) with --detail and plain, the wedge on one GPU
+      unpack_builds
+      rev=${BUILDS%% *}
+      base_cases "$rev"
+      run box-1-new-detail "${box[@]}" --detail
+      run "box-1-$rev-detail" "${basebox[@]}" --detail
+      for k in 1 2; do
+        run "box-1-new-$k" "${box[@]}"
+        run "box-1-$rev-$k" "${basebox[@]}"
+      done
+      run bench-new node bin/dsmc.js bench --particles 1e8
+      run "bench-$rev" node "bin-$rev/dsmc.js" bench --particles 1e8
+      run "box-$n-new-detail" "${box[@]}" --ranks "$n" --detail
+      run "box-$n-$rev-detail" "${basebox[@]}" --ranks "$n" --detail
+      run "box-$n-new" "${box[@]}" --ranks "$n"
+      run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
+      run wedge-1-new "${wedge[@]}"
+      run "wedge-1-$rev" "${basewedge[@]}"
       ;;
     setup-ab)
       # BUILDS="BASE": a run's set-up and its parts (the summary's setupParts), this build against the base, interleaved:
