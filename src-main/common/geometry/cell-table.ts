@@ -298,12 +298,19 @@ export function buildCellTable(tris: Float64Array, grid: CellGrid, opts: CellTab
     const turned = new Float64Array(tris.length);
     for (let v = 0; v < tris.length; v += 3) for (let m = 0; m < 3; m++) turned[v + m] = tris[v + perm[m]];
     const pick = <T>(x: readonly T[]): [T, T, T] => [x[perm[0]], x[perm[1]], x[perm[2]]];
-    const tp = cellTableAlongX(turned, { cells: pick(n), cellSize: pick(grid.cellSize) }, opts);
     const np = pick(n);
+    // the turned grid's id of cell g
+    const turnedId = (g: number) => {
+      const i = [g % n[0], Math.floor(g / n[0]) % n[1], Math.floor(g / (n[0] * n[1]))];
+      return i[perm[0]] + np[0] * (i[perm[1]] + np[1] * i[perm[2]]);
+    };
+    // only the cells facing this axis are measured along it (the ramp of a wedge: some thousand of millions)
+    const wanted = new Uint8Array(axis.length);
+    for (let g = 0; g < axis.length; g++) if (axis[g] === a) wanted[turnedId(g)] = 1;
+    const tp = cellTableAlongX(turned, { cells: np, cellSize: pick(grid.cellSize) }, opts, wanted);
     for (let g = 0; g < axis.length; g++) {
       if (axis[g] !== a) continue;
-      const i = [g % n[0], Math.floor(g / n[0]) % n[1], Math.floor(g / (n[0] * n[1]))];
-      const gp = i[perm[0]] + np[0] * (i[perm[1]] + np[1] * i[perm[2]]);
+      const gp = turnedId(g);
       t.volumeFraction[g] = tp.volumeFraction[gp];
       t.kind[g] = tp.kind[gp];
       for (let m = 0; m < 3; m++) t.refPoint[3 * g + perm[m]] = tp.refPoint[3 * gp + m];
@@ -384,8 +391,10 @@ function clippedArea(tris: Float64Array, p: number, lo: number[], hi: number[], 
  * length between odd and even crossings; columns of cells without cut cells are decided by one line. The
  * resolution across x is that of the lines: a sliver of gas between two lines is not seen (such a cell
  * comes out inside, kind 2, though it keeps its triangles). Cost ~ cut cells x N^2 x triangles per column.
+ * `wanted` (per cell): only those cells' values are measured (columns without one are skipped; the others' values are
+ * left as for gas).
  */
-function cellTableAlongX(tris: Float64Array, grid: CellGrid, opts: CellTableOptions = {}): CellTable {
+function cellTableAlongX(tris: Float64Array, grid: CellGrid, opts: CellTableOptions = {}, wanted?: Uint8Array): CellTable {
   checkInput(tris, grid);
   const N = opts.subLines ?? 16;
   if (!(Number.isInteger(N) && N >= 1 && N <= 1024)) throw new Error(`cell table: subLines = ${N} is not an integer from 1 to 1024`);
@@ -415,13 +424,18 @@ function cellTableAlongX(tris: Float64Array, grid: CellGrid, opts: CellTableOpti
       const col = j + ny * k;
       const from = cols.start[col], to = cols.start[col + 1];
       if (from === to) continue; // no triangle near: all gas
+      // `wanted`: only some cells' values are taken (the others of this table stay unmeasured)
+      if (wanted && !columnWanted(wanted, nx * (j + ny * k), nx)) continue;
       const base = nx * col;
       // one line at the column's center decides the cells no triangle touches
       let m = sortCrossings(xs, lineCrossings(tris, cols.list, from, to, (j + 0.5) * dy + jy, (k + 0.5) * dz + jz, xs));
       let nc = 0;
       for (let i = 0, q = 0; i < nx; i++) {
         const g = base + i;
-        if (triStart[g + 1] > triStart[g]) { cutI[nc++] = i; continue; }
+        if (triStart[g + 1] > triStart[g]) {
+          if (!wanted || wanted[g]) cutI[nc++] = i;
+          continue;
+        }
         const xc = (i + 0.5) * dx;
         while (q < m && xs[q] < xc) q++;
         if (q % 2 === 1) { kind[g] = CELL_INSIDE; volumeFraction[g] = 0; }
@@ -476,6 +490,12 @@ function cellTableAlongX(tris: Float64Array, grid: CellGrid, opts: CellTableOpti
     }
   }
   return { triStart, triList, kind, volumeFraction, refPoint };
+}
+
+// Whether any of the nx cells from `base` on is wanted.
+function columnWanted(wanted: Uint8Array, base: number, nx: number): boolean {
+  for (let i = 0; i < nx; i++) if (wanted[base + i]) return true;
+  return false;
 }
 
 /**
