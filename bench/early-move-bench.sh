@@ -62,6 +62,8 @@
 #             --rebalance 20 (every migrant emitted by subgroup)
 #   scan-ab   BUILDS="BASE": the box on one GPU (--detail, plain twice), the collide benchmark, the box on N ranks
 #             (--detail, plain), the wedge on one GPU; this build and the base
+#   exit-timing  the one-GPU wedge for 200 steps, twice: each output line stamped with the seconds since the start,
+#             then the exit (what the wall time holds beyond set-up, loop and end of run)
 #   setup-ab  BUILDS="BASE": the wedge's set-up and its parts (200 steps) on one GPU and N ranks, twice, and its solver
 #             tables alone (bench/build-tables.mjs), this build and the base
 #   session-rows  BUILDS="BASE": the wedge's default on one GPU and N ranks, the box on one GPU and N ranks, this build
@@ -814,6 +816,18 @@ for part in "$@"; do
       run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
       run wedge-1-new "${wedge[@]}"
       run "wedge-1-$rev" "${basewedge[@]}"
+      ;;
+    exit-timing)
+      # where a one-GPU run's wall time goes beyond set-up, loop and end of run: each output line of `dsmc run` stamped
+      # with the seconds since the command started (the summary's lines come when it is ready), then the exit: the
+      # wedge at full size for 200 steps (sampled from 100), twice
+      for k in 1 2; do
+        t0=$(date +%s.%N)
+        node bin/dsmc.js run hypersonic-wedge --set run.steps=200 --set sampling.start=100 --no-save --no-progress 2>&1 \
+          | while IFS= read -r l; do awk -v a="$(date +%s.%N)" -v b="$t0" -v l="$l" 'BEGIN{printf "%6.2f %s\n", a - b, l}'; done > "$out/runs/exit-$k.txt"
+        awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN{printf "%6.2f exited\n", a - b}' >> "$out/runs/exit-$k.txt"
+        grep -E "^ *[0-9.]+ (throughput|host|set-up|memory|sampling|phase timing)|exited" "$out/runs/exit-$k.txt"
+      done
       ;;
     setup-ab)
       # BUILDS="BASE": a run's set-up and its parts (the summary's setupParts), this build against the base, interleaved:
