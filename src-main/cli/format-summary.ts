@@ -82,6 +82,7 @@ export function formatSummary(s: RunSummary, fields?: Pick<FieldSet, 'values' | 
       (s.host.foldSeconds ? `, the sampled fields after the loop (read back, evaluated, placed) ${dur(s.host.foldSeconds)}` : '') +
       (s.endOfRun ? endOfRunPart(s.endOfRun) : ''),
     ...(s.setupSeconds !== undefined ? [`set-up: ${dur(s.setupSeconds)} before the loop (${setupPartsText(s.setupParts) ?? `solver tables, pre-launch check, buffers, fill and first sort${(s.ranks ?? 1) > 1 ? ', every rank ready' : ''}`})`] : []),
+    ...(s.finishSeconds !== undefined ? [`after the loop: ${dur(s.finishSeconds)} to this summary (the sampled fields, the final totals, the velocity distribution, the surface loads)`] : []),
     `memory: ${s.bytesPerParticle.toFixed(1)} bytes of GPU buffers per particle (capacity ${s.capacity} particles)`,
     ...gasLines(gasMeansOf(fields)),
     ...compositionLines(s.composition),

@@ -86,6 +86,11 @@ export interface RunSummary {
    * Absent where setupSeconds is.
    */
   setupParts?: Record<string, number>;
+  /**
+   * Seconds from the loop's end to the summary (one rank): the sampled fields (host.foldSeconds), the final totals, the
+   * velocity distribution, the surface loads. Absent in runs recorded before it was measured and in multi-rank runs.
+   */
+  finishSeconds?: number;
   /** Drifts are null where the boundaries exchange momentum (any wall or open face) or energy (diffuse, inflow, outflow). */
   conservation: { particlesStart: number; particlesEnd: number; momentumRelDrift: number | null; energyRelDrift: number | null };
   samples: number;

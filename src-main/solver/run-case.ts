@@ -133,6 +133,7 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
       summary.setupSeconds = setupSeconds;
       summary.setupParts = { ...clock.parts };
     }
+    if (result.clockStoppedAt !== undefined) summary.finishSeconds = (performance.now() - result.clockStoppedAt) / 1000;
     return { summary, result, prelaunch };
   } finally {
     if (!options.gpu) gpu.device.destroy();

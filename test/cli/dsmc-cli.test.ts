@@ -40,10 +40,12 @@ describe('dsmc run', () => {
     expect(s.setupSeconds).toBeGreaterThan(0);
     // and where it went: the parts, one after the other on one rank, add up to it
     const parts = s.setupParts as Record<string, number>;
-    for (const k of ['tables', 'check', 'buffers', 'pipelines', 'fill']) expect(parts[k], k).toBeGreaterThan(0);
+    for (const k of ['device', 'tables', 'check', 'buffers', 'pipelines', 'fill']) expect(parts[k], k).toBeGreaterThan(0);
     const partsSum = Object.values(parts).reduce((a, b) => a + b, 0);
     expect(partsSum).toBeLessThanOrEqual(s.setupSeconds as number);
     expect(partsSum).toBeGreaterThan(0.9 * (s.setupSeconds as number));
+    // the time from the loop's end to the summary: at least the sampled fields' fold
+    expect(s.finishSeconds as number).toBeGreaterThanOrEqual((s.host as { foldSeconds: number }).foldSeconds);
     const phases = s.phases as Record<string, { calls: number; totalSeconds: number; avgSeconds: number }>;
     for (const name of ['move', 'sort', 'collide', 'sample']) {
       expect(phases[name].calls).toBe(6);

@@ -167,9 +167,11 @@ export async function runCaseFile(ref: string, o: RunOptions): Promise<RunDone> 
     }
   }
   try {
-    const gpu = await openGpu();
+    // the run's set-up counts from here: the device, the solver tables, the check (runOnGpu), then runCase's parts
+    const setup = { clock: new SetupClock(), from: performance.now() };
+    const gpu = await setup.clock.timeAsync('device', () => openGpu());
     try {
-      return await runOnGpu(c, gpu, o, store);
+      return await runOnGpu(c, gpu, o, store, setup);
     } finally {
       gpu.device.destroy();
     }
@@ -186,10 +188,9 @@ function checkedGpus(ranks: number, requested: string[]): GpuInfo[] {
 }
 
 /** The pre-launch check, the recorded run and the printed summary of a case on an open device. */
-async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null): Promise<RunDone> {
+async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null, setup: { clock: SetupClock; from: number }): Promise<RunDone> {
   // one build of the solver tables for the check and the run (a case with bodies takes seconds to mesh and cut); the
   // run's set-up counts them
-  const setup = { clock: new SetupClock(), from: performance.now() };
   const tables = setup.clock.time('tables', () => buildTables(c));
   const prelaunch = setup.clock.time('check', () => checkCase(c, gpu, tables));
   reportPrelaunch(prelaunch);
