@@ -62,6 +62,7 @@
 #             --rebalance 20 (every migrant emitted by subgroup)
 #   scan-ab   BUILDS="BASE": the box on one GPU (--detail, plain twice), the collide benchmark, the box on N ranks
 #             (--detail, plain), the wedge on one GPU; this build and the base
+#   rows-now  issue 24's rows on the machine there is, this build only, the most wanted first: box, wedge, weak, sampled
 #   exit-timing  the one-GPU wedge for 200 steps, twice: each output line stamped with the seconds since the start,
 #             then the exit (what the wall time holds beyond set-up, loop and end of run)
 #   setup-ab  BUILDS="BASE": the wedge's set-up and its parts (200 steps) on one GPU and N ranks, twice, and its solver
@@ -816,6 +817,21 @@ for part in "$@"; do
       run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
       run wedge-1-new "${wedge[@]}"
       run "wedge-1-$rev" "${basewedge[@]}"
+      ;;
+    rows-now)
+      # issue 24's rows a machine of N GPUs gives, this build only, the most wanted first (for a call with little
+      # device time): the box strong on 1 and N GPUs, the wedge's default on 1 and N (1500 steps sampled from 1000),
+      # the weak row (31.5M a GPU) on 1 and N, the box sampled every step on 1 and N, the box on N again
+      weakgrid() { echo "grid.cells=[192,128,$((64 * $1))]"; }
+      run box-1 "${box[@]}"
+      run "box-$n" "${box[@]}" --ranks "$n"
+      run wedge-1 "${wedge[@]}"
+      run "wedge-$n" "${wedge[@]}" --ranks "$n"
+      run weak-1 node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "$(weakgrid 1)"
+      run "weak-$n" node bin/dsmc.js run scaling-box --set run.steps="$steps" --set "$(weakgrid "$n")" --ranks "$n"
+      run box-1-sampled "${box[@]}" --set sampling.enabled=true --set sampling.start=0
+      run "box-$n-sampled" "${box[@]}" --set sampling.enabled=true --set sampling.start=0 --ranks "$n"
+      run "box-$n-2" "${box[@]}" --ranks "$n"
       ;;
     exit-timing)
       # where a one-GPU run's wall time goes beyond set-up, loop and end of run: each output line of `dsmc run` stamped
