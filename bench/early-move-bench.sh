@@ -62,6 +62,7 @@
 #             --rebalance 20 (every migrant emitted by subgroup)
 #   scan-ab   BUILDS="BASE": the box on one GPU (--detail, plain twice), the collide benchmark, the box on N ranks
 #             (--detail, plain), the wedge on one GPU; this build and the base
+#   ab-n      BUILDS="BASE": the box (twice) and the wedge on N GPUs, this build and the base interleaved
 #   rows-now  issue 24's rows on the machine there is, this build only, the most wanted first: box, wedge, weak, sampled
 #   exit-timing  the one-GPU wedge for 200 steps, twice: each output line stamped with the seconds since the start,
 #             then the exit (what the wall time holds beyond set-up, loop and end of run)
@@ -817,6 +818,18 @@ for part in "$@"; do
       run "box-$n-$rev" "${basebox[@]}" --ranks "$n"
       run wedge-1-new "${wedge[@]}"
       run "wedge-1-$rev" "${basewedge[@]}"
+      ;;
+    ab-n)
+      # BUILDS="BASE": this build against the base on N GPUs, interleaved: the box twice each, the wedge's default once
+      unpack_builds
+      rev=${BUILDS%% *}
+      base_cases "$rev"
+      for k in 1 2; do
+        run "box-$n-new-$k" "${box[@]}" --ranks "$n"
+        run "box-$n-$rev-$k" "${basebox[@]}" --ranks "$n"
+      done
+      run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
       ;;
     rows-now)
       # issue 24's rows a machine of N GPUs gives, this build only, the most wanted first (for a call with little
