@@ -213,11 +213,19 @@ function modelValues(kind: number, accommodation: number, velocity: readonly num
   return { kind, accommodation, velX: velocity[0], velY: velocity[1], velZ: velocity[2] };
 }
 
-/** Builds the body and surface tables of a parsed case; tHot is the hottest temperature anywhere in it. */
-export function buildBodyTables(c: Case, tHot: number): BodyTables {
+/** A case's bodies meshed (bodyTriangles) and their cell table (null without triangles), when made ahead (tables.ts: buildTablesOnThreads). */
+export interface BodyGeometry {
+  tris: Float64Array;
+  triBody: Int32Array;
+  warnings: CaseIssue[];
+  table: CellTable | null;
+}
+
+/** Builds the body and surface tables of a parsed case; tHot is the hottest temperature anywhere in it; `made`: its geometry made already. */
+export function buildBodyTables(c: Case, tHot: number, made?: BodyGeometry): BodyTables {
   const { cells, cellSize } = c.grid;
   const nCells = cells[0] * cells[1] * cells[2];
-  const { tris, triBody, warnings } = bodyTriangles(c);
+  const { tris, triBody, warnings } = made ?? bodyTriangles(c);
   const nTris = triBody.length;
   const nBodies = c.bodies.length;
   let cellKind: Uint8Array | null = null;
@@ -225,7 +233,7 @@ export function buildBodyTables(c: Case, tHot: number): BodyTables {
   let bodyData: Uint32Array = new Uint32Array(4);
   let triBase = 0;
   if (nTris > 0) {
-    const table = buildCellTable(tris, { cells, cellSize });
+    const table = made?.table ?? buildCellTable(tris, { cells, cellSize });
     cellKind = table.kind;
     volumeFraction = table.volumeFraction;
     ({ data: bodyData, triBase } = packBodyData(table, tris, triBody, nCells, domainLengths(c)));

@@ -131,17 +131,20 @@ async function main(ch: RankChannel): Promise<boolean> {
     const setup = new SetupClock();
     gpu = await setup.timeAsync('device', () => openGpu());
     // the case may come ahead of `configure` (prepare): its tables are built while the orchestrator builds its own
-    const rankTables = new RankTables(ch);
+    // (every rank of this host and the orchestrator build their tables at once: they share its cores)
+    const rankTables = new RankTables(ch, ch.worldSize + 1);
     const waitFrom = performance.now();
     await ch.hello({ description: gpu.adapter.description, backend: gpu.adapter.backend, software: gpu.adapter.software === true, maxBinding: Number(gpu.limits.maxStorageBufferBindingSize) });
     // configure follows the orchestrator's own tables and split (as long as ours, built meanwhile, for a large case)
     const { payload } = await ch.waitForConfigure(CONFIGURE_WAIT_MS);
-    setup.add('tables', rankTables.buildSeconds);
-    setup.add('configure-wait', (performance.now() - waitFrom) / 1000 - rankTables.buildSeconds);
+    const configuredAt = performance.now();
     const p = parseRankPayload(payload);
     const subdomain = subdomainOf(p.decomposition, ch.rank);
     // one build of the solver tables for the check and the rank (a case with bodies takes seconds to mesh and cut)
-    const tables = setup.time('tables', () => rankTables.forCase((payload as { case?: unknown }).case, p.case));
+    const tables = await rankTables.forCase((payload as { case?: unknown }).case, p.case);
+    // the build (begun at prepare, or now), and the wait for configure once the tables were ready (none if it came first)
+    setup.add('tables', rankTables.buildSeconds);
+    setup.add('configure-wait', Math.max(0, configuredAt - Math.max(waitFrom, rankTables.builtAt ?? configuredAt)) / 1000);
     setup.time('check', () => checkRankBuffers(p.case, gpu!, subdomain, tables));
     // a run that may re-split: room in the per-cell buffers for the cells a re-split may give this rank
     const cellRoom = p.rebalancePercent !== null ? CELL_ROOM_FOR_REBALANCING : 1;

@@ -13,7 +13,7 @@ import { summarize, type RunSummary } from './summary.js';
 import { compositionSummary } from './composition-summary.js';
 import { surfaceSummary } from './surface-summary.js';
 import { SetupClock } from './setup-clock.js';
-import { buildTables, type SolverTables } from './tables.js';
+import { buildTables, buildTablesOnThreads, type SolverTables } from './tables.js';
 import { liveStatsHook, type LiveStatsOptions } from './live-stats.js';
 import { attachedCheckpointTarget, caseHash, type CheckpointTarget } from './checkpoint/checkpoint-target.js';
 import type { ResumePoint } from './checkpoint/checkpoint-load.js';
@@ -90,7 +90,7 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
   const { clock, from: t0 } = options.setup ?? { clock: new SetupClock(), from: performance.now() };
   const gpu = options.gpu ?? (await clock.timeAsync('device', () => openGpu()));
   try {
-    const tables = options.tables ?? clock.time('tables', () => buildTables(c));
+    const tables = options.tables ?? (await clock.timeAsync('tables', () => buildTablesOnThreads(c)));
     const prelaunch = clock.time('check', () => checkCase(c, gpu, tables));
     options.onPrelaunch?.(prelaunch);
     if (!prelaunch.ok) throw new PrelaunchRefused(prelaunch);

@@ -4,7 +4,8 @@ import {
   FACES, cellCount, cellVolume, domainLengths, domainVolume, moleFractions, resolvedFnum, type Case,
 } from '../common/case-schema.js';
 import { BOLTZMANN, maxwellianFlux, millikanWhite, mostProbableSpeed, pairModel, vibrationalQuantum } from '../common/physics.js';
-import { buildBodyTables, bodyParams, type BodyTables } from './body-tables.js';
+import { bodyTriangles, buildBodyTables, bodyParams, type BodyGeometry, type BodyTables } from './body-tables.js';
+import { buildCellTableOnThreads, tableThreads } from './cell-table-threads.js';
 import { sampleEnergyScale, sampleScales } from './fixed-point.js';
 import { BOUNDARY_CODES, MIGRANT_WORDS } from './gpu/struct-layouts.js';
 import { buildReactionTables, type ReactionTables } from './reaction-tables.js';
@@ -58,8 +59,20 @@ export function hottest(c: Case): number {
   return t;
 }
 
-/** Builds the solver tables of a parsed case. */
-export function buildTables(c: Case): SolverTables {
+/**
+ * buildTables with the bodies' cell table made on threads (cell-table-threads.ts): the same tables. `processes`: how
+ * many processes of this host build tables at once (a multi-rank run's ranks and orchestrator share the cores).
+ */
+export async function buildTablesOnThreads(c: Case, processes = 1): Promise<SolverTables> {
+  if (c.bodies.length === 0) return buildTables(c);
+  const { tris, triBody, warnings } = bodyTriangles(c);
+  const grid = { cells: c.grid.cells, cellSize: c.grid.cellSize };
+  const table = tris.length > 0 ? await buildCellTableOnThreads(tris, grid, tableThreads(cellCount(c), processes)) : null;
+  return buildTables(c, { tris, triBody, warnings, table });
+}
+
+/** Builds the solver tables of a parsed case; `bodies`: its bodies' triangles and cell table, made already (buildTablesOnThreads). */
+export function buildTables(c: Case, bodies?: BodyGeometry): SolverTables {
   const [nx, ny, nz] = c.grid.cells;
   const [dx, dy, dz] = c.grid.cellSize;
   const [lx, ly, lz] = domainLengths(c);
@@ -149,7 +162,7 @@ export function buildTables(c: Case): SolverTables {
     });
   });
 
-  const bodies = buildBodyTables(c, tHot);
+  const bodyTables = buildBodyTables(c, tHot, bodies);
 
   // initial fill (drawn over the whole box; those inside bodies are dropped on the GPU)
   const filled = c.initial.kind !== 'empty' && c.initial.numberDensity > 0;
@@ -184,11 +197,11 @@ export function buildTables(c: Case): SolverTables {
     collisionFactor: (0.5 * fnum * dt) / cellVolume(c),
     seedLo: c.run.seed, seedHi: 0x5eed,
     nFaceCells, nInflowFaces,
-    ...bodyParams(bodies, c),
-    ...sampleScaleParams(bodies.vmax, Math.max(...c.species.map((s) => s.mass))),
+    ...bodyParams(bodyTables, c),
+    ...sampleScaleParams(bodyTables.vmax, Math.max(...c.species.map((s) => s.mass))),
   };
   return {
-    simParams, pairs, species, faces, faceSpecies, init, fnum, nCells, nFaceCells, bodies,
+    simParams, pairs, species, faces, faceSpecies, init, fnum, nCells, nFaceCells, bodies: bodyTables,
     initialParticles, injectionPerStep, sigmaCrMaxInit, sampling: c.sampling.enabled,
     hasRotation: c.species.some((s) => s.rotationalDof > 0),
     internalWords: internalWordsOf(c),

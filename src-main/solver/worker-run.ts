@@ -44,3 +44,24 @@ export function answerWhenDone(post: (a: WorkerAnswer) => void, work: () => void
     post({ ok: false, message: e instanceof Error ? e.message : String(e) });
   }
 }
+
+/** What a worker posts when it is done with a result: ok and the result, or the reason it failed. */
+export type WorkerResult<T> = { ok: true; result: T } | { ok: false; message: string };
+
+/** Runs `script` on a new worker thread with `data`; resolves with the result it posts, rejects naming `what` otherwise. */
+export function resultOnWorker<T>(script: string, data: unknown, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(script, { workerData: data });
+    let settled = false;
+    const end = (e: Error | null, result?: T) => {
+      if (settled) return;
+      settled = true;
+      void worker.terminate();
+      if (e) reject(e);
+      else resolve(result as T);
+    };
+    worker.once('message', (m: WorkerResult<T>) => (m.ok ? end(null, m.result) : end(new Error(`${what} failed: ${m.message}`))));
+    worker.once('error', (e) => end(new Error(`${what} failed: ${e.message}`)));
+    worker.once('exit', (code) => end(new Error(`${what} stopped (exit ${code}) before it was done`)));
+  });
+}

@@ -21,41 +21,43 @@ function channel() {
 }
 
 describe('a rank\'s solver tables built at prepare', () => {
-  it('configure with the same case takes the tables prepare built', () => {
+  it('configure with the same case takes the tables prepare built', async () => {
     const { ch, prepare, listening } = channel();
     const tables = new RankTables(ch);
     const c = parseCase(baseCase());
     prepare(c);
-    const early = tables.prepared;
+    const early = await tables.prepared;
     expect(early?.nCells).toBe(64);
     const json = JSON.parse(JSON.stringify(c));
-    expect(tables.forCase(json, parseCase(json))).toBe(early);
+    expect(await tables.forCase(json, parseCase(json))).toBe(early);
     expect(tables.prepared).toBe(null);
     expect(listening()).toBe(false);
+    expect(tables.buildSeconds).toBeGreaterThan(0);
+    expect(tables.builtAt).not.toBe(null);
   });
 
-  it('configure with another case builds its tables anew', () => {
+  it('configure with another case builds its tables anew', async () => {
     const { ch, prepare } = channel();
     const tables = new RankTables(ch);
     prepare(parseCase(baseCase()));
-    const early = tables.prepared;
+    const early = await tables.prepared;
     const other = baseCase();
     other.grid.cells = [6, 4, 4];
     const c = parseCase(other);
-    const got = tables.forCase(JSON.parse(JSON.stringify(c)), c);
+    const got = await tables.forCase(JSON.parse(JSON.stringify(c)), c);
     expect(got).not.toBe(early);
     expect(got.nCells).toBe(96);
   });
 
-  it('without prepare the tables are built at configure', () => {
+  it('without prepare the tables are built at configure', async () => {
     const { ch } = channel();
     const tables = new RankTables(ch);
     expect(tables.prepared).toBe(null);
     const c = parseCase(baseCase());
-    expect(tables.forCase(JSON.parse(JSON.stringify(c)), c).nCells).toBe(64);
+    expect((await tables.forCase(JSON.parse(JSON.stringify(c)), c)).nCells).toBe(64);
   });
 
-  it('a case the tables refuse fails in prepare with the tables\' error', () => {
+  it('a case that does not parse fails in prepare with the case\'s error', () => {
     const { ch, prepare } = channel();
     new RankTables(ch);
     const bad = baseCase();

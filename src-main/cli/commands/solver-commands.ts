@@ -8,7 +8,7 @@ import type { FieldSet } from '../../common/run-record.js';
 import { openGpu, type Gpu } from '../../solver/gpu/device.js';
 import { RunCancelled } from '../../solver/loop-types.js';
 import { PrelaunchRefused, checkCase, loadCase, runCase } from '../../solver/run-case.js';
-import { buildTables } from '../../solver/tables.js';
+import { buildTablesOnThreads } from '../../solver/tables.js';
 import { SetupClock } from '../../solver/setup-clock.js';
 import type { RunSummary } from '../../solver/summary.js';
 import { RunStore } from '../../store/run-store.js';
@@ -191,7 +191,7 @@ function checkedGpus(ranks: number, requested: string[]): GpuInfo[] {
 async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null, setup: { clock: SetupClock; from: number }): Promise<RunDone> {
   // one build of the solver tables for the check and the run (a case with bodies takes seconds to mesh and cut); the
   // run's set-up counts them
-  const tables = setup.clock.time('tables', () => buildTables(c));
+  const tables = await setup.clock.timeAsync('tables', () => buildTablesOnThreads(c));
   const prelaunch = setup.clock.time('check', () => checkCase(c, gpu, tables));
   reportPrelaunch(prelaunch);
   if (!prelaunch.ok) throw new PrelaunchRefused(prelaunch);

@@ -24,7 +24,7 @@ import type { PhaseTotals } from '../../solver/gpu/phase-timer.js';
 import type { ParticleTotals } from '../../solver/phases/conservation.js';
 import type { RankPayload } from '../../solver/rank-payload.js';
 import { subdomainOf } from '../../solver/subdomain.js';
-import { buildTables } from '../../solver/tables.js';
+import { buildTablesOnThreads } from '../../solver/tables.js';
 import { decompose } from '../decomposition/decompose.js';
 import { SummedWeights } from '../decomposition/summed-weights.js';
 import type { Decomposition, Method } from '../decomposition/types.js';
@@ -255,8 +255,9 @@ async function peerFolderFor(o: DistributedOptions, rankHosts: readonly string[]
  * What the orchestrator decides before it configures the ranks: its solver tables, the balance plan and the split
  * (announced through onBalancePlan), the loop's blocks and the assembler of the ranks' results.
  */
-function orchestratorSetup(c: Case, o: DistributedOptions) {
-  const tables = buildTables(c);
+async function orchestratorSetup(c: Case, o: DistributedOptions) {
+  // the ranks of this host build theirs at the same time: the cores are shared
+  const tables = await buildTablesOnThreads(c, o.ranks + 1);
   const plan = balancePlan(c, tables, o.rebalancePercent, o.resume?.loop.decomposition?.method ?? o.method, o.resume !== undefined);
   const decomposition = decompositionOf(c, o, plan);
   o.onBalancePlan?.(o.resume ? `the checkpoint's split: ${plan.reason}` : plan.reason);
@@ -327,14 +328,10 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     // builds its own and decides the split below, instead of after `configure`
     await channel.broadcast({ type: 'prepare', case: c as never });
     const ownFrom = performance.now();
-    const setup = (() => {
-      try {
-        return orchestratorSetup(c, o);
-      } catch (e) {
-        ownSetupError = true;
-        throw e;
-      }
-    })();
+    const setup = await orchestratorSetup(c, o).catch((e: unknown) => {
+      ownSetupError = true;
+      throw e;
+    });
     const { tables, plan, decomposition, warmup, blockPlan, assembler } = setup;
     const orchestratorSeconds = (performance.now() - ownFrom) / 1000;
     let keeper: CheckpointKeeper | null = null;

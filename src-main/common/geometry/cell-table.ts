@@ -191,8 +191,8 @@ function slabXRange(tris: Float64Array, p: number, yc: number, hy: number, zc: n
   return true;
 }
 
-// CSR lists of the triangles overlapping each cell.
-function cellTriangles(tris: Float64Array, grid: CellGrid): { start: Uint32Array; list: Uint32Array } {
+// CSR lists of the triangles overlapping each cell of the layers [k0, k1) (cell ids from the slab's first).
+function cellTriangles(tris: Float64Array, grid: CellGrid, k0: number, k1: number): { start: Uint32Array; list: Uint32Array } {
   const [nx, ny, nz] = grid.cells;
   const d = grid.cellSize;
   const h = [d[0] / 2 + GROW * d[0], d[1] / 2 + GROW * d[1], d[2] / 2 + GROW * d[2]];
@@ -210,8 +210,10 @@ function cellTriangles(tris: Float64Array, grid: CellGrid): { start: Uint32Array
       const mn = Math.min(tris[p + a], tris[p + 3 + a], tris[p + 6 + a]), mx = Math.max(tris[p + a], tris[p + 3 + a], tris[p + 6 + a]);
       lo[a] = Math.max(0, Math.floor(mn / d[a] - 2 * GROW));
       hi[a] = Math.min(n[a] - 1, Math.floor(mx / d[a] + 2 * GROW));
-      if (lo[a] > hi[a]) empty = true;
     }
+    lo[2] = Math.max(lo[2], k0);
+    hi[2] = Math.min(hi[2], k1 - 1);
+    for (let a = 0; a < 3; a++) if (lo[a] > hi[a]) empty = true;
     if (empty) continue;
     // only cells whose center lies within h.|n| of the triangle's plane can overlap: per row of cells along x
     // that is an interval of i (widened by a cell for rounding), the rest is left to the exact test
@@ -238,12 +240,12 @@ function cellTriangles(tris: Float64Array, grid: CellGrid): { start: Uint32Array
         }
         for (let i = i0; i <= i1; i++) {
           c[0] = (i + 0.5) * d[0];
-          if (triangleBoxOverlap(tris, p, c, h)) { cellsOut.push(i + nx * (j + ny * k)); ids.push(t); }
+          if (triangleBoxOverlap(tris, p, c, h)) { cellsOut.push(i + nx * (j + ny * (k - k0))); ids.push(t); }
         }
       }
     }
   }
-  return csr(nx * ny * nz, cellsOut, ids);
+  return csr(nx * ny * (k1 - k0), cellsOut, ids);
 }
 
 // Squared distance from (px, py, pz) to the triangle at p (closest point on a triangle, Ericson 5.1.5).
@@ -290,33 +292,80 @@ function setCandidate(len: Float64Array, pt: Float64Array, slot: number, l: numb
 export function buildCellTable(tris: Float64Array, grid: CellGrid, opts: CellTableOptions = {}): CellTable {
   const t = cellTableAlongX(tris, grid, opts);
   const axis = dominantAxes(tris, t, grid);
-  const n = grid.cells;
   for (const a of [1, 2] as const) {
     if (!axis.includes(a)) continue;
-    // new axis m is old axis perm[m]: a cyclic turn, which keeps the triangles' orientation
-    const perm = a === 1 ? [1, 2, 0] : [2, 0, 1];
-    const turned = new Float64Array(tris.length);
-    for (let v = 0; v < tris.length; v += 3) for (let m = 0; m < 3; m++) turned[v + m] = tris[v + perm[m]];
-    const pick = <T>(x: readonly T[]): [T, T, T] => [x[perm[0]], x[perm[1]], x[perm[2]]];
-    const np = pick(n);
-    // the turned grid's id of cell g
-    const turnedId = (g: number) => {
-      const i = [g % n[0], Math.floor(g / n[0]) % n[1], Math.floor(g / (n[0] * n[1]))];
-      return i[perm[0]] + np[0] * (i[perm[1]] + np[1] * i[perm[2]]);
-    };
-    // only the cells facing this axis are measured along it (the ramp of a wedge: some thousand of millions)
-    const wanted = new Uint8Array(axis.length);
-    for (let g = 0; g < axis.length; g++) if (axis[g] === a) wanted[turnedId(g)] = 1;
-    const tp = cellTableAlongX(turned, { cells: np, cellSize: pick(grid.cellSize) }, opts, wanted);
-    for (let g = 0; g < axis.length; g++) {
-      if (axis[g] !== a) continue;
-      const gp = turnedId(g);
-      t.volumeFraction[g] = tp.volumeFraction[gp];
-      t.kind[g] = tp.kind[gp];
-      for (let m = 0; m < 3; m++) t.refPoint[3 * g + perm[m]] = tp.refPoint[3 * gp + m];
-    }
+    const turn = turnedFor(tris, grid, axis, a);
+    takeTurned(t, cellTableAlongX(turn.tris, turn.grid, opts, turn.wanted), axis, a, turn.id);
   }
   return t;
+}
+
+/** buildCellTable with each table along an axis made by `alongX` (solver/cell-table-threads.ts: slabs on threads); the same table. */
+export async function buildCellTableWith(tris: Float64Array, grid: CellGrid, opts: CellTableOptions, alongX: (tris: Float64Array, grid: CellGrid, opts: CellTableOptions, wanted?: Uint8Array) => Promise<CellTable>): Promise<CellTable> {
+  const t = await alongX(tris, grid, opts);
+  const axis = dominantAxes(tris, t, grid);
+  for (const a of [1, 2] as const) {
+    if (!axis.includes(a)) continue;
+    const turn = turnedFor(tris, grid, axis, a);
+    takeTurned(t, await alongX(turn.tris, turn.grid, opts, turn.wanted), axis, a, turn.id);
+  }
+  return t;
+}
+
+/**
+ * The mesh and grid turned so that axis a (1 or 2) is along x (a cyclic turn: new axis m is old axis perm[m], which
+ * keeps the triangles' orientation), the turned id of each cell, and the cells to measure there: those whose surface
+ * faces axis a (the ramp of a wedge: some thousand of millions).
+ */
+function turnedFor(tris: Float64Array, grid: CellGrid, axis: Uint8Array, a: 1 | 2): { tris: Float64Array; grid: CellGrid; wanted: Uint8Array; id: (g: number) => [number, number[]] } {
+  const perm = a === 1 ? [1, 2, 0] : [2, 0, 1];
+  const n = grid.cells;
+  const turned = new Float64Array(tris.length);
+  for (let v = 0; v < tris.length; v += 3) for (let m = 0; m < 3; m++) turned[v + m] = tris[v + perm[m]];
+  const pick = <T>(x: readonly T[]): [T, T, T] => [x[perm[0]], x[perm[1]], x[perm[2]]];
+  const np = pick(n);
+  const id = (g: number): [number, number[]] => {
+    const i = [g % n[0], Math.floor(g / n[0]) % n[1], Math.floor(g / (n[0] * n[1]))];
+    return [i[perm[0]] + np[0] * (i[perm[1]] + np[1] * i[perm[2]]), perm];
+  };
+  const wanted = new Uint8Array(axis.length);
+  for (let g = 0; g < axis.length; g++) if (axis[g] === a) wanted[id(g)[0]] = 1;
+  return { tris: turned, grid: { cells: np, cellSize: pick(grid.cellSize) }, wanted, id };
+}
+
+/** Takes the turned table's values of the cells facing axis a into t. */
+function takeTurned(t: CellTable, tp: CellTable, axis: Uint8Array, a: 1 | 2, id: (g: number) => [number, number[]]): void {
+  for (let g = 0; g < axis.length; g++) {
+    if (axis[g] !== a) continue;
+    const [gp, perm] = id(g);
+    t.volumeFraction[g] = tp.volumeFraction[gp];
+    t.kind[g] = tp.kind[gp];
+    for (let m = 0; m < 3; m++) t.refPoint[3 * g + perm[m]] = tp.refPoint[3 * gp + m];
+  }
+}
+
+/** The tables of consecutive slabs (cellTableAlongXSlab, in order of their layers) put together: the whole grid's. */
+export function joinSlabs(parts: readonly CellTable[]): CellTable {
+  const nCells = parts.reduce((n, p) => n + p.kind.length, 0);
+  const nList = parts.reduce((n, p) => n + p.triList.length, 0);
+  const triStart = new Uint32Array(nCells + 1);
+  const triList = new Uint32Array(nList);
+  const kind = new Uint8Array(nCells);
+  const volumeFraction = new Float64Array(nCells);
+  const refPoint = new Float64Array(3 * nCells);
+  let c = 0, l = 0;
+  for (const p of parts) {
+    const n = p.kind.length;
+    for (let g = 0; g < n; g++) triStart[c + g] = p.triStart[g] + l;
+    triList.set(p.triList, l);
+    kind.set(p.kind, c);
+    volumeFraction.set(p.volumeFraction, c);
+    refPoint.set(p.refPoint, 3 * c);
+    c += n;
+    l += p.triList.length;
+  }
+  triStart[nCells] = l;
+  return { triStart, triList, kind, volumeFraction, refPoint };
 }
 
 /**
@@ -395,13 +444,24 @@ function clippedArea(tris: Float64Array, p: number, lo: number[], hi: number[], 
  * left as for gas).
  */
 function cellTableAlongX(tris: Float64Array, grid: CellGrid, opts: CellTableOptions = {}, wanted?: Uint8Array): CellTable {
+  return cellTableAlongXSlab(tris, grid, opts, wanted, 0, grid.cells[2]);
+}
+
+/**
+ * cellTableAlongX for the layers of cells [k0, k1) along z: its arrays hold those layers' cells only (cell ids from the
+ * slab's first). Every cell's values depend on its own column alone, so slabs put together give cellTableAlongX's table
+ * bit for bit (cellTableAlongXOnThreads). `wanted` is indexed by the whole grid's cell ids.
+ */
+export function cellTableAlongXSlab(tris: Float64Array, grid: CellGrid, opts: CellTableOptions, wanted: Uint8Array | undefined, k0: number, k1: number): CellTable {
   checkInput(tris, grid);
   const N = opts.subLines ?? 16;
   if (!(Number.isInteger(N) && N >= 1 && N <= 1024)) throw new Error(`cell table: subLines = ${N} is not an integer from 1 to 1024`);
   const [nx, ny, nz] = grid.cells;
+  if (!(Number.isInteger(k0) && Number.isInteger(k1) && 0 <= k0 && k0 <= k1 && k1 <= nz)) throw new Error(`cell table: layers [${k0}, ${k1}) are not within the grid's ${nz}`);
   const [dx, dy, dz] = grid.cellSize;
-  const nCells = nx * ny * nz;
-  const { start: triStart, list: triList } = cellTriangles(tris, grid);
+  const nCells = nx * ny * (k1 - k0);
+  const base0 = nx * ny * k0;
+  const { start: triStart, list: triList } = cellTriangles(tris, grid, k0, k1);
   const cols = binColumns(tris, grid);
   const kind = new Uint8Array(nCells);
   const volumeFraction = new Float64Array(nCells).fill(1);
@@ -419,21 +479,22 @@ function cellTableAlongX(tris: Float64Array, grid: CellGrid, opts: CellTableOpti
   const candPt = new Float64Array(3 * slots * nx);
   const jy = 1e-7 * Math.SQRT2 * dy, jz = 1e-7 * Math.sqrt(3) * dz;
 
-  for (let k = 0; k < nz; k++) {
+  for (let k = k0; k < k1; k++) {
     for (let j = 0; j < ny; j++) {
       const col = j + ny * k;
       const from = cols.start[col], to = cols.start[col + 1];
       if (from === to) continue; // no triangle near: all gas
       // `wanted`: only some cells' values are taken (the others of this table stay unmeasured)
-      if (wanted && !columnWanted(wanted, nx * (j + ny * k), nx)) continue;
-      const base = nx * col;
+      if (wanted && !columnWanted(wanted, nx * col, nx)) continue;
+      // the column's first cell in the slab's arrays
+      const base = nx * col - base0;
       // one line at the column's center decides the cells no triangle touches
       let m = sortCrossings(xs, lineCrossings(tris, cols.list, from, to, (j + 0.5) * dy + jy, (k + 0.5) * dz + jz, xs));
       let nc = 0;
       for (let i = 0, q = 0; i < nx; i++) {
         const g = base + i;
         if (triStart[g + 1] > triStart[g]) {
-          if (!wanted || wanted[g]) cutI[nc++] = i;
+          if (!wanted || wanted[base0 + g]) cutI[nc++] = i;
           continue;
         }
         const xc = (i + 0.5) * dx;
