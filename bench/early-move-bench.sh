@@ -153,6 +153,18 @@ base_cases() {
   basebox=(node "bin-$1/dsmc.js" run scaling-box --set run.steps="$steps")
   basewedge=(node "bin-$1/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
 }
+# the box on one GPU with --detail, then plain twice, and the collide benchmark (1e8), this build and build REV interleaved
+# (after base_cases REV)
+one_gpu_ab() {
+  run box-1-new-detail "${box[@]}" --detail
+  run "box-1-$1-detail" "${basebox[@]}" --detail
+  for k in 1 2; do
+    run "box-1-new-$k" "${box[@]}"
+    run "box-1-$1-$k" "${basebox[@]}"
+  done
+  run bench-new node bin/dsmc.js bench --particles 1e8
+  run "bench-$1" node "bin-$1/dsmc.js" bench --particles 1e8
+}
 # the wedge's 1500-step runs ("${wedge[@]}": one GPU too) or 3000-step ones ("${long[@]}", tags ending -long) on N ranks:
 # the default, --rebalance 20 by the cost model (the default on GPUs) and by counts
 wedge=(node bin/dsmc.js run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000)
@@ -804,14 +816,7 @@ for part in "$@"; do
       unpack_builds
       rev=${BUILDS%% *}
       base_cases "$rev"
-      run box-1-new-detail "${box[@]}" --detail
-      run "box-1-$rev-detail" "${basebox[@]}" --detail
-      for k in 1 2; do
-        run "box-1-new-$k" "${box[@]}"
-        run "box-1-$rev-$k" "${basebox[@]}"
-      done
-      run bench-new node bin/dsmc.js bench --particles 1e8
-      run "bench-$rev" node "bin-$rev/dsmc.js" bench --particles 1e8
+      one_gpu_ab "$rev"
       run "box-$n-new-detail" "${box[@]}" --ranks "$n" --detail
       run "box-$n-$rev-detail" "${basebox[@]}" --ranks "$n" --detail
       run "box-$n-new" "${box[@]}" --ranks "$n"
@@ -892,14 +897,7 @@ for part in "$@"; do
       unpack_builds
       rev=${BUILDS%% *}
       base_cases "$rev"
-      run box-1-new-detail "${box[@]}" --detail
-      run "box-1-$rev-detail" "${basebox[@]}" --detail
-      for k in 1 2; do
-        run "box-1-new-$k" "${box[@]}"
-        run "box-1-$rev-$k" "${basebox[@]}"
-      done
-      run bench-new node bin/dsmc.js bench --particles 1e8
-      run "bench-$rev" node "bin-$rev/dsmc.js" bench --particles 1e8
+      one_gpu_ab "$rev"
       if [ "$n" -gt 1 ]; then
         run "box-$n-new" "${box[@]}" --ranks "$n"
         run "box-$n-$rev" "${basebox[@]}" --ranks "$n"

@@ -4,11 +4,10 @@
 // depend on its own column alone, so the table is bitwise the one-thread table (test/unit/cell-table-threads.test.ts).
 // Threads: DSMC_TABLE_THREADS, else the host's cores shared by the processes building tables at once (a multi-rank
 // run's ranks and orchestrator), at most 8, with a million cells a thread at least (a thread costs 30-70 ms to start).
-import { availableParallelism } from 'node:os';
 import {
   buildCellTable, buildCellTableWith, cellTableAlongXSlab, joinSlabs, type CellGrid, type CellTable, type CellTableOptions,
 } from '../common/geometry/cell-table.js';
-import { resultOnWorker, workerScript } from './worker-run.js';
+import { resultOnWorker, threadsFor, workerScript } from './worker-run.js';
 
 /** Cells per thread below which another thread does not pay for its start. */
 const MIN_CELLS_PER_THREAD = 1 << 20;
@@ -17,14 +16,7 @@ const MAX_THREADS = 8;
 
 /** Threads worth using for a grid of nCells cells on a host where `processes` build tables at once; DSMC_TABLE_THREADS=N forces N. */
 export function tableThreads(nCells: number, processes = 1, env: NodeJS.ProcessEnv = process.env): number {
-  const forced = env.DSMC_TABLE_THREADS;
-  if (forced !== undefined && forced !== '') {
-    const n = Number(forced);
-    if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`DSMC_TABLE_THREADS is ${JSON.stringify(forced)}: set a whole number of threads from 1 to 64, or unset it`);
-    return n;
-  }
-  const cores = Math.max(1, Math.floor(availableParallelism() / Math.max(1, processes)));
-  return Math.max(1, Math.min(MAX_THREADS, cores, Math.floor(nCells / MIN_CELLS_PER_THREAD)));
+  return threadsFor(nCells, processes, env, 'DSMC_TABLE_THREADS', MIN_CELLS_PER_THREAD, MAX_THREADS);
 }
 
 /** buildCellTable on `threads` threads (one: buildCellTable itself); bitwise the same table. */

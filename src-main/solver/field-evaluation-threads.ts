@@ -4,26 +4,18 @@
 // arrays in shared memory (the end-of-run arenas of rank-fields.ts). Each value depends on its own cell only, so the
 // planes are bitwise those of one thread. Threads: DSMC_EVAL_THREADS, else at most 8 and the host's cores shared by
 // its ranks, with 256K cells a thread at least (starting a thread costs 30-70 ms).
-import { availableParallelism } from 'node:os';
 import { evaluateRange, type EvaluationArrays, type EvaluationSpec } from './field-evaluation.js';
 import { fieldNamesOf } from './fields.js';
-import { onWorker, workerScript } from './worker-run.js';
+import { onWorker, threadsFor, workerScript } from './worker-run.js';
 
 /** Cells per thread below which another thread does not pay for its start. */
 const MIN_CELLS_PER_THREAD = 256 * 1024;
 /** Most threads one evaluation uses (the calling thread included). */
 const MAX_THREADS = 8;
 
-/** Threads worth using for nCells cells on a host shared by `ranksOnHost` ranks; DSMC_EVAL_THREADS=N forces N. */
+/** Threads worth using for nCells cells on a host shared by `ranksOnHost` ranks; DSMC_EVAL_THREADS=N forces N (at most one a cell). */
 export function evaluationThreads(nCells: number, ranksOnHost = 1, env: NodeJS.ProcessEnv = process.env): number {
-  const forced = env.DSMC_EVAL_THREADS;
-  if (forced !== undefined && forced !== '') {
-    const n = Number(forced);
-    if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`DSMC_EVAL_THREADS is ${JSON.stringify(forced)}: set a whole number of threads from 1 to 64, or unset it`);
-    return Math.max(1, Math.min(n, nCells));
-  }
-  const cores = Math.max(1, Math.floor(availableParallelism() / Math.max(1, ranksOnHost)));
-  return Math.max(1, Math.min(MAX_THREADS, cores, Math.floor(nCells / MIN_CELLS_PER_THREAD)));
+  return Math.max(1, Math.min(nCells, threadsFor(nCells, ranksOnHost, env, 'DSMC_EVAL_THREADS', MIN_CELLS_PER_THREAD, MAX_THREADS)));
 }
 
 /** True when every array of the evaluation lives in shared memory (threads can fill it). */

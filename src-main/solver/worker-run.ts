@@ -2,6 +2,7 @@
 // place-planes.ts): the compiled worker script found beside its module (under vitest, whose modules run from
 // src-main/*.ts, the one the build put in out/), started with its data, awaited until it says it is done.
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
@@ -64,4 +65,20 @@ export function resultOnWorker<T>(script: string, data: unknown, what: string): 
     worker.once('error', (e) => end(new Error(`${what} failed: ${e.message}`)));
     worker.once('exit', (code) => end(new Error(`${what} stopped (exit ${code}) before it was done`)));
   });
+}
+
+/**
+ * Threads worth using for `items` on a host where `processes` do such work at once: the environment's `envName`
+ * forces a number (1 to 64), else the host's cores shared by the processes, at most `most`, with `minPerThread` items a
+ * thread at least (starting a thread costs 30-70 ms).
+ */
+export function threadsFor(items: number, processes: number, env: NodeJS.ProcessEnv, envName: string, minPerThread: number, most: number): number {
+  const forced = env[envName];
+  if (forced !== undefined && forced !== '') {
+    const n = Number(forced);
+    if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`${envName} is ${JSON.stringify(forced)}: set a whole number of threads from 1 to 64, or unset it`);
+    return n;
+  }
+  const cores = Math.max(1, Math.floor(availableParallelism() / Math.max(1, processes)));
+  return Math.max(1, Math.min(most, cores, Math.floor(items / minPerThread)));
 }
