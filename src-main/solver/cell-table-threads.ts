@@ -5,7 +5,7 @@
 // Threads: DSMC_TABLE_THREADS, else the host's cores shared by the processes building tables at once (a multi-rank
 // run's ranks and orchestrator), at most 8, with a million cells a thread at least (a thread costs 30-70 ms to start).
 import {
-  buildCellTable, buildCellTableWith, cellTableAlongXSlab, joinSlabs, type CellGrid, type CellTable, type CellTableOptions,
+  buildCellTable, buildCellTableWith, cellTableAlongXSlab, joinSlabs, type CellGrid, type CellTable, type CellTableOptions, type CellValues,
 } from '../common/geometry/cell-table.js';
 import { resultOnWorker, threadsFor, workerScript } from './worker-run.js';
 
@@ -19,22 +19,35 @@ export function tableThreads(nCells: number, processes = 1, env: NodeJS.ProcessE
   return threadsFor(nCells, processes, env, 'DSMC_TABLE_THREADS', MIN_CELLS_PER_THREAD, MAX_THREADS);
 }
 
-/** buildCellTable on `threads` threads (one: buildCellTable itself); bitwise the same table. */
+/**
+ * buildCellTable on `threads` threads (one: buildCellTable itself); bitwise the same table, its kinds and gas fractions
+ * copied out of shared memory (the solver keeps and uploads them as any other array).
+ */
 export async function buildCellTableOnThreads(tris: Float64Array, grid: CellGrid, threads: number, opts: CellTableOptions = {}): Promise<CellTable> {
   if (threads <= 1 || grid.cells[2] < 2) return buildCellTable(tris, grid, opts);
-  return buildCellTableWith(tris, grid, opts, (t, g, o, wanted) => alongXOnThreads(t, g, o, wanted, threads));
+  const t = await buildCellTableWith(tris, grid, opts, (m, g, o, wanted) => alongXOnThreads(m, g, o, wanted, threads));
+  return { ...t, kind: t.kind.slice(), volumeFraction: t.volumeFraction.slice() };
 }
 
-/** The table along x in slabs of layers, one a thread (the calling thread's the first). */
+/**
+ * The table along x in slabs of layers, one a thread (the calling thread's the first), every slab writing its cells'
+ * values into the whole grid's arrays in shared memory (nothing to copy together but the triangle lists).
+ */
 async function alongXOnThreads(tris: Float64Array, grid: CellGrid, opts: CellTableOptions, wanted: Uint8Array | undefined, threads: number): Promise<CellTable> {
   const bounds = slabBounds(tris, grid, Math.min(threads, grid.cells[2]));
+  const n = grid.cells[0] * grid.cells[1] * grid.cells[2];
+  const values: CellValues = {
+    kind: new Uint8Array(new SharedArrayBuffer(n)),
+    volumeFraction: new Float64Array(new SharedArrayBuffer(8 * n)),
+    refPoint: new Float64Array(new SharedArrayBuffer(24 * n)),
+  };
   const script = workerScript('cell-table-worker.js', import.meta.url);
   const workers = bounds.slice(1).map(([k0, k1]) =>
-    resultOnWorker<CellTable>(script, { tris, grid, opts, wanted: wanted ?? null, k0, k1 }, 'a cell table thread'));
+    resultOnWorker<Pick<CellTable, 'triStart' | 'triList'>>(script, { tris, grid, opts, wanted: wanted ?? null, k0, k1, values }, 'a cell table thread'));
   // the workers' failures are awaited below, after this thread's own slab
   for (const w of workers) w.catch(() => undefined);
-  const first = cellTableAlongXSlab(tris, grid, opts, wanted, bounds[0][0], bounds[0][1]);
-  return joinSlabs([first, ...(await Promise.all(workers))]);
+  const first = cellTableAlongXSlab(tris, grid, opts, wanted, bounds[0][0], bounds[0][1], values);
+  return joinSlabs([first, ...(await Promise.all(workers))], values);
 }
 
 /**

@@ -344,28 +344,29 @@ function takeTurned(t: CellTable, tp: CellTable, axis: Uint8Array, a: 1 | 2, id:
   }
 }
 
-/** The tables of consecutive slabs (cellTableAlongXSlab, in order of their layers) put together: the whole grid's. */
-export function joinSlabs(parts: readonly CellTable[]): CellTable {
-  const nCells = parts.reduce((n, p) => n + p.kind.length, 0);
+/** A cell table's values of every cell (cellTableAlongXSlab's `out`: the slabs of several threads write their parts). */
+export type CellValues = Pick<CellTable, 'kind' | 'volumeFraction' | 'refPoint'>;
+
+/**
+ * The triangle lists of consecutive slabs (cellTableAlongXSlab, in order of their layers; each slab's lists only) put
+ * together with the whole grid's values `values` (the slabs wrote them there): the whole grid's table.
+ */
+export function joinSlabs(parts: readonly Pick<CellTable, 'triStart' | 'triList'>[], values: CellValues): CellTable {
+  const nCells = values.kind.length;
   const nList = parts.reduce((n, p) => n + p.triList.length, 0);
   const triStart = new Uint32Array(nCells + 1);
   const triList = new Uint32Array(nList);
-  const kind = new Uint8Array(nCells);
-  const volumeFraction = new Float64Array(nCells);
-  const refPoint = new Float64Array(3 * nCells);
   let c = 0, l = 0;
   for (const p of parts) {
-    const n = p.kind.length;
+    const n = p.triStart.length - 1;
     for (let g = 0; g < n; g++) triStart[c + g] = p.triStart[g] + l;
     triList.set(p.triList, l);
-    kind.set(p.kind, c);
-    volumeFraction.set(p.volumeFraction, c);
-    refPoint.set(p.refPoint, 3 * c);
     c += n;
     l += p.triList.length;
   }
+  if (c !== nCells) throw new Error(`internal: the slabs hold ${c} cells, the grid ${nCells}`);
   triStart[nCells] = l;
-  return { triStart, triList, kind, volumeFraction, refPoint };
+  return { triStart, triList, ...values };
 }
 
 /**
@@ -452,7 +453,7 @@ function cellTableAlongX(tris: Float64Array, grid: CellGrid, opts: CellTableOpti
  * slab's first). Every cell's values depend on its own column alone, so slabs put together give cellTableAlongX's table
  * bit for bit (cellTableAlongXOnThreads). `wanted` is indexed by the whole grid's cell ids.
  */
-export function cellTableAlongXSlab(tris: Float64Array, grid: CellGrid, opts: CellTableOptions, wanted: Uint8Array | undefined, k0: number, k1: number): CellTable {
+export function cellTableAlongXSlab(tris: Float64Array, grid: CellGrid, opts: CellTableOptions, wanted: Uint8Array | undefined, k0: number, k1: number, out?: CellValues): CellTable {
   checkInput(tris, grid);
   const N = opts.subLines ?? 16;
   if (!(Number.isInteger(N) && N >= 1 && N <= 1024)) throw new Error(`cell table: subLines = ${N} is not an integer from 1 to 1024`);
@@ -463,9 +464,10 @@ export function cellTableAlongXSlab(tris: Float64Array, grid: CellGrid, opts: Ce
   const base0 = nx * ny * k0;
   const { start: triStart, list: triList } = cellTriangles(tris, grid, k0, k1);
   const cols = binColumns(tris, grid);
-  const kind = new Uint8Array(nCells);
-  const volumeFraction = new Float64Array(nCells).fill(1);
-  const refPoint = new Float64Array(3 * nCells).fill(NaN);
+  // the slab's values: arrays of its own, or its part of the whole grid's (`out`, shared by the threads of a table)
+  const kind = out ? out.kind.subarray(base0, base0 + nCells).fill(0) : new Uint8Array(nCells);
+  const volumeFraction = (out ? out.volumeFraction.subarray(base0, base0 + nCells) : new Float64Array(nCells)).fill(1);
+  const refPoint = (out ? out.refPoint.subarray(3 * base0, 3 * (base0 + nCells)) : new Float64Array(3 * nCells)).fill(NaN);
   let maxCol = 0;
   for (let c = 0; c < ny * nz; c++) maxCol = Math.max(maxCol, cols.start[c + 1] - cols.start[c]);
   const xs = new Float64Array(maxCol);
