@@ -450,8 +450,9 @@ function cellTableAlongX(tris: Float64Array, grid: CellGrid, opts: CellTableOpti
 
 /**
  * cellTableAlongX for the layers of cells [k0, k1) along z: its arrays hold those layers' cells only (cell ids from the
- * slab's first). Every cell's values depend on its own column alone, so slabs put together give cellTableAlongX's table
- * bit for bit (cellTableAlongXOnThreads). `wanted` is indexed by the whole grid's cell ids.
+ * slab's first); with `out` (the whole grid's values, shared by the threads of one table) its values are views of its
+ * part of those. Every cell's values depend on its own column alone, so slabs put together give cellTableAlongX's table
+ * bit for bit (solver/cell-table-threads.ts, joinSlabs). `wanted` is indexed by the whole grid's cell ids.
  */
 export function cellTableAlongXSlab(tris: Float64Array, grid: CellGrid, opts: CellTableOptions, wanted: Uint8Array | undefined, k0: number, k1: number, out?: CellValues): CellTable {
   checkInput(tris, grid);
