@@ -149,8 +149,7 @@ async function main(ch: RankChannel): Promise<boolean> {
     // a run that may re-split: room in the per-cell buffers for the cells a re-split may give this rank
     const cellRoom = p.rebalancePercent !== null ? CELL_ROOM_FOR_REBALANCING : 1;
     const sim = setup.time('buffers', () => new Simulation(gpu!, p.case, { subdomain, exchanger: peerExchanger(ch, p.exchangeTimeoutMs, migrantWordsOf(p.case)), earlyMove: earlyMoveFromEnvironment(), cellRoom }, tables));
-    setup.moveToPipelines('buffers', sim.cache.compileSeconds);
-    setup.compiled = () => sim.cache.compileSeconds;
+    setup.followPipelines('buffers', sim.cache);
     // a run that may re-split compiles the relayout's pipeline now, not inside its first re-split (60-90 ms on an H100)
     if (p.rebalancePercent !== null) setup.time('buffers', () => sim.prepareRelayout());
     // the end of a sampled run reads the state back and evaluates the fields into memory prefaulted during the set-up

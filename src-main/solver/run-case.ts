@@ -12,7 +12,7 @@ import { bufferPlan, initialCapacity } from './state.js';
 import { summarize, type RunSummary } from './summary.js';
 import { compositionSummary } from './composition-summary.js';
 import { surfaceSummary } from './surface-summary.js';
-import { SetupClock } from './setup-clock.js';
+import { SetupClock, type SetupStart } from './setup-clock.js';
 import { buildTables, buildTablesOnThreads, type SolverTables } from './tables.js';
 import { liveStatsHook, type LiveStatsOptions } from './live-stats.js';
 import { attachedCheckpointTarget, caseHash, type CheckpointTarget } from './checkpoint/checkpoint-target.js';
@@ -73,7 +73,7 @@ export interface RunCaseOptions extends LoopOptions {
    * The set-up's clock and start (performance.now()) when the caller began it (its table build and pre-launch check
    * count); else runCase starts both.
    */
-  setup?: { clock: SetupClock; from: number };
+  setup?: SetupStart;
 }
 
 /** Writes the one-rank checkpoint after the current submit: rank-0.bin, loop.bin, then the manifest. */
@@ -95,8 +95,7 @@ export async function runCase(c: Case, options: RunCaseOptions = {}): Promise<Ca
     options.onPrelaunch?.(prelaunch);
     if (!prelaunch.ok) throw new PrelaunchRefused(prelaunch);
     const sim = clock.time('buffers', () => new Simulation(gpu, c, undefined, tables));
-    clock.moveToPipelines('buffers', sim.cache.compileSeconds);
-    clock.compiled = () => sim.cache.compileSeconds;
+    clock.followPipelines('buffers', sim.cache);
     let blockPlan: { from: number; steps: number };
     if (options.resume) {
       const r = options.resume;

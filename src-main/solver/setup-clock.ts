@@ -3,11 +3,17 @@
 // Pipelines compile whenever a phase first asks for one (pipeline-cache.ts): their seconds go to 'pipelines', not to
 // the part that was timed then.
 
+/** A run's set-up as its caller began it: the clock and its start (performance.now()). */
+export interface SetupStart {
+  clock: SetupClock;
+  from: number;
+}
+
 export class SetupClock {
   /** Seconds per part so far. */
   readonly parts: Record<string, number> = {};
-  /** Seconds compiling pipelines so far (set once the simulation and its pipeline cache exist). */
-  compiled: () => number = () => 0;
+  /** Seconds compiling pipelines so far (followPipelines points it at the simulation's pipeline cache). */
+  private compiled: () => number = () => 0;
 
   /** Runs fn and adds its seconds to `part` (less the pipelines it compiled). */
   time<T>(part: string, fn: () => T): T {
@@ -29,10 +35,14 @@ export class SetupClock {
     }
   }
 
-  /** Moves `seconds` of `part` to 'pipelines' (the compiles inside a constructor, before `compiled` could see them). */
-  moveToPipelines(part: string, seconds: number): void {
-    this.add(part, -seconds);
-    this.add('pipelines', seconds);
+  /**
+   * Books the pipelines `cache` compiled during `part` (the simulation's constructor, which made the cache) to
+   * 'pipelines', and every later compile there too.
+   */
+  followPipelines(part: string, cache: { compileSeconds: number }): void {
+    this.add(part, -cache.compileSeconds);
+    this.add('pipelines', cache.compileSeconds);
+    this.compiled = () => cache.compileSeconds;
   }
 
   /** Adds seconds to a part. */

@@ -19,21 +19,8 @@ export function workerScript(fileName: string, moduleUrl: string): string {
 export type WorkerAnswer = { ok: true } | { ok: false; message: string };
 
 /** Runs `script` on a new worker thread with `data`; resolves when it answers ok, rejects naming `what` otherwise. */
-export function onWorker(script: string, data: unknown, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { workerData: data });
-    let settled = false;
-    const end = (e?: Error) => {
-      if (settled) return;
-      settled = true;
-      void worker.terminate();
-      if (e) reject(e);
-      else resolve();
-    };
-    worker.once('message', (m: WorkerAnswer) => end(m.ok ? undefined : new Error(`${what} failed: ${m.message}`)));
-    worker.once('error', (e) => end(new Error(`${what} failed: ${e.message}`)));
-    worker.once('exit', (code) => end(new Error(`${what} stopped (exit ${code}) before it was done`)));
-  });
+export async function onWorker(script: string, data: unknown, what: string): Promise<void> {
+  await resultOnWorker<unknown>(script, data, what);
 }
 
 /** Runs `work` in a worker and posts its answer to the thread that started it. */
@@ -46,10 +33,13 @@ export function answerWhenDone(post: (a: WorkerAnswer) => void, work: () => void
   }
 }
 
-/** What a worker posts when it is done with a result: ok and the result, or the reason it failed. */
+/** What a worker posts when it is done with a result: ok and the result, or the reason it failed (WorkerAnswer: no result). */
 export type WorkerResult<T> = { ok: true; result: T } | { ok: false; message: string };
 
-/** Runs `script` on a new worker thread with `data`; resolves with the result it posts, rejects naming `what` otherwise. */
+/**
+ * Runs `script` on a new worker thread with `data`; resolves with the result it posts (undefined for a WorkerAnswer),
+ * rejects naming `what` when it fails or exits before it answers.
+ */
 export function resultOnWorker<T>(script: string, data: unknown, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(script, { workerData: data });
@@ -61,7 +51,7 @@ export function resultOnWorker<T>(script: string, data: unknown, what: string): 
       if (e) reject(e);
       else resolve(result as T);
     };
-    worker.once('message', (m: WorkerResult<T>) => (m.ok ? end(null, m.result) : end(new Error(`${what} failed: ${m.message}`))));
+    worker.once('message', (m: WorkerResult<T> | WorkerAnswer) => (m.ok ? end(null, (m as { result?: T }).result) : end(new Error(`${what} failed: ${m.message}`))));
     worker.once('error', (e) => end(new Error(`${what} failed: ${e.message}`)));
     worker.once('exit', (code) => end(new Error(`${what} stopped (exit ${code}) before it was done`)));
   });

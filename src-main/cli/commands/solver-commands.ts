@@ -9,7 +9,7 @@ import { openGpu, type Gpu } from '../../solver/gpu/device.js';
 import { RunCancelled } from '../../solver/loop-types.js';
 import { PrelaunchRefused, checkCase, loadCase, runCase } from '../../solver/run-case.js';
 import { buildTablesOnThreads } from '../../solver/tables.js';
-import { SetupClock } from '../../solver/setup-clock.js';
+import { SetupClock, type SetupStart } from '../../solver/setup-clock.js';
 import type { RunSummary } from '../../solver/summary.js';
 import { RunStore } from '../../store/run-store.js';
 import { readCaseFile } from '../case-file.js';
@@ -188,7 +188,7 @@ function checkedGpus(ranks: number, requested: string[]): GpuInfo[] {
 }
 
 /** The pre-launch check, the recorded run and the printed summary of a case on an open device. */
-async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null, setup: { clock: SetupClock; from: number }): Promise<RunDone> {
+async function runOnGpu(c: Case, gpu: Gpu, o: RunOptions, store: RunStore | null, setup: SetupStart): Promise<RunDone> {
   // one build of the solver tables for the check and the run (a case with bodies takes seconds to mesh and cut); the
   // run's set-up counts them
   const tables = await setup.clock.timeAsync('tables', () => buildTablesOnThreads(c));
