@@ -154,6 +154,9 @@ export function triangleBoxOverlap(tris: Float64Array, p: number, c: readonly nu
 /** Scratch polygons of slabXRange (a triangle clipped by four planes has at most 7 vertices). */
 const clipA = new Float64Array(3 * 8);
 const clipB = new Float64Array(3 * 8);
+/** Scratch polygons of clippedArea (by six planes: at most 9 vertices). */
+const areaA = new Float64Array(3 * 10);
+const areaB = new Float64Array(3 * 10);
 
 // Clips the polygon of m vertices in `from` by the half space sign * (x[a] - bound) >= 0 into `to` (Sutherland-Hodgman);
 // returns the vertices kept.
@@ -407,30 +410,23 @@ function clippedArea(tris: Float64Array, p: number, lo: number[], hi: number[], 
       if (Math.abs(tris[p + a] - plane) <= tol && Math.abs(tris[p + 3 + a] - plane) <= tol && Math.abs(tris[p + 6 + a] - plane) <= tol) return 0;
     }
   }
-  // Sutherland-Hodgman against the six planes of the box
-  let poly: number[][] = [[tris[p], tris[p + 1], tris[p + 2]], [tris[p + 3], tris[p + 4], tris[p + 5]], [tris[p + 6], tris[p + 7], tris[p + 8]]];
-  for (let a = 0; a < 3 && poly.length > 0; a++) {
+  // Sutherland-Hodgman against the six planes of the box (clipPlane, between two scratch polygons)
+  let from = areaA, to = areaB;
+  for (let e = 0; e < 9; e++) from[e] = tris[p + e];
+  let m = 3;
+  for (let a = 0; a < 3 && m > 0; a++) {
     for (const [bound, sign] of [[lo[a], 1], [hi[a], -1]] as const) {
-      const next: number[][] = [];
-      for (let i = 0; i < poly.length; i++) {
-        const P = poly[i], Q = poly[(i + 1) % poly.length];
-        const dp = sign * (P[a] - bound), dq = sign * (Q[a] - bound);
-        if (dp >= 0) next.push(P);
-        if ((dp >= 0) !== (dq >= 0)) {
-          const f = dp / (dp - dq);
-          next.push([P[0] + f * (Q[0] - P[0]), P[1] + f * (Q[1] - P[1]), P[2] + f * (Q[2] - P[2])]);
-        }
-      }
-      poly = next;
-      if (poly.length === 0) break;
+      m = clipPlane(from, m, to, a, bound, sign);
+      [from, to] = [to, from];
+      if (m === 0) break;
     }
   }
-  if (poly.length < 3) return 0;
+  if (m < 3) return 0;
   let sx = 0, sy = 0, sz = 0;
-  for (let i = 1; i + 1 < poly.length; i++) {
-    const u = [poly[i][0] - poly[0][0], poly[i][1] - poly[0][1], poly[i][2] - poly[0][2]];
-    const v = [poly[i + 1][0] - poly[0][0], poly[i + 1][1] - poly[0][1], poly[i + 1][2] - poly[0][2]];
-    sx += u[1] * v[2] - u[2] * v[1]; sy += u[2] * v[0] - u[0] * v[2]; sz += u[0] * v[1] - u[1] * v[0];
+  for (let i = 1; i + 1 < m; i++) {
+    const ux = from[3 * i] - from[0], uy = from[3 * i + 1] - from[1], uz = from[3 * i + 2] - from[2];
+    const vx = from[3 * i + 3] - from[0], vy = from[3 * i + 4] - from[1], vz = from[3 * i + 5] - from[2];
+    sx += uy * vz - uz * vy; sy += uz * vx - ux * vz; sz += ux * vy - uy * vx;
   }
   return 0.5 * Math.hypot(sx, sy, sz);
 }
