@@ -63,6 +63,10 @@
 #   scan-ab   BUILDS="BASE": the box on one GPU (--detail, plain twice), the collide benchmark, the box on N ranks
 #             (--detail, plain), the wedge on one GPU; this build and the base
 #   ab-n      BUILDS="BASE": the box (twice) and the wedge on N GPUs, this build and the base interleaved
+#   old-gc-ab  the ranks' major collections together (the default) against each on its own (DSMC_OLD_COLLECTIONS=0): the
+#             wedge on N and 2N ranks, the box on N, interleaved; the wedge's GC trace and timeline on N
+#   submits   the wedge with 50 and 136 steps a submit on 1 and N, the box timed and untimed, the wedge's timeline and
+#             rcb --rebalance 10 on N (what a submit's end and the timing cost)
 #   rows-now  issue 24's rows on the machine there is, this build only, the most wanted first: box, wedge, weak, sampled
 #   exit-timing  the one-GPU wedge for 200 steps, twice: each output line stamped with the seconds since the start,
 #             then the exit (what the wall time holds beyond set-up, loop and end of run)
@@ -129,7 +133,7 @@ line() {
     if (e) console.log('   end of run: read back s', JSON.stringify(e.readSeconds.map((x) => +x.toFixed(3))), 'evaluated s', JSON.stringify(e.evaluateSeconds.map((x) => +x.toFixed(3))), 'threads', JSON.stringify(e.threads), 'planes written s', JSON.stringify((e.writeSeconds ?? []).map((x) => +x.toFixed(3))), 'placed s', e.placeSeconds === undefined ? '-' : e.placeSeconds.toFixed(3));
     if (s.setupParts) console.log('   set-up s', Object.entries(s.setupParts).sort((a, b) => b[1] - a[1]).map(([k, v]) => k + ' ' + v.toFixed(2)).join(', '));
     const yc = s.youngCollections ?? [];
-    if (yc.length > 0) console.log('   collections together', yc.filter((g) => g.rank === 0).length, 'after submits', JSON.stringify(yc.filter((g) => g.rank === 0).map((g) => g.index)), 'longest ms per rank', JSON.stringify([...new Set(yc.map((g) => g.rank))].map((r) => +(1000 * Math.max(...yc.filter((g) => g.rank === r).map((g) => g.seconds))).toFixed(1))));
+    if (yc.length > 0) console.log('   collections together', yc.filter((g) => g.rank === 0).length, 'after submits', JSON.stringify(yc.filter((g) => g.rank === 0).map((g) => g.index + (g.major ? ' major' : ''))), 'longest ms per rank', JSON.stringify([...new Set(yc.map((g) => g.rank))].map((r) => +(1000 * Math.max(...yc.filter((g) => g.rank === r).map((g) => g.seconds))).toFixed(1))));
     if (s.particlesPerRank) console.log('   particles per rank', JSON.stringify(s.particlesPerRank), 'GPU s per rank', JSON.stringify((s.gpuSecondsPerRank ?? []).map((x) => +x.toFixed(3))), 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), 'submits', s.host.submits, 'capacity', s.capacity, 'redos', (s.splitSteps ?? []).map((x) => x.redos).join('/'));
   " 2>&1 || tail -3 "${1%.json}.err"
 }
@@ -835,6 +839,43 @@ for part in "$@"; do
       done
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      ;;
+    old-gc-ab)
+      # the ranks' major garbage collections taken together (the default) against each rank's V8 collecting on its own
+      # (DSMC_OLD_COLLECTIONS=0), one build, interleaved: the wedge's default on N ranks three times each, on 2N ranks (two
+      # a GPU) twice each, the box on N ranks once each; then the wedge on N ranks with every rank's GC traced
+      # (--trace-gc: runs/wedge-N-gc-trace.err) and with the timeline
+      for k in 1 2 3; do
+        run "wedge-$n-together-$k" "${wedge[@]}" --ranks "$n"
+        run "wedge-$n-own-$k" env DSMC_OLD_COLLECTIONS=0 "${wedge[@]}" --ranks "$n"
+      done
+      for k in 1 2; do
+        run "wedge-$((2 * n))-together-$k" "${wedge[@]}" --ranks "$((2 * n))"
+        run "wedge-$((2 * n))-own-$k" env DSMC_OLD_COLLECTIONS=0 "${wedge[@]}" --ranks "$((2 * n))"
+      done
+      run "box-$n-together" "${box[@]}" --ranks "$n"
+      run "box-$n-own" env DSMC_OLD_COLLECTIONS=0 "${box[@]}" --ranks "$n"
+      run "wedge-$n-gc-trace" env DSMC_RANK_LOGS=1 DSMC_RANK_NODE_ARGS="--trace-gc --trace-gc-ignore-scavenger" "${wedge[@]}" --ranks "$n"
+      grep -h "Mark-Compact" "$out/runs/wedge-$n-gc-trace.err" | cut -c1-170
+      HEAD=40 timeline_run "wedge-$n-timeline" "${wedge[@]}" --ranks "$n"
+      ;;
+    submits)
+      # how much a submit's end costs (issue 24, twenty-seventh session): the wedge on one GPU and on N ranks with 50 steps a
+      # submit (the case default) and 136 (the most one query set times), twice on N; the box on 1 and N ranks with GPU
+      # timestamps and untimed (--timing off); the wedge on N ranks with the timeline (50 steps a submit); the wedge on N
+      # ranks rcb --rebalance 10 (a re-split's cost now)
+      run wedge-1-sps50 "${wedge[@]}"
+      run wedge-1-sps136 "${wedge[@]}" --set run.stepsPerSubmit=136
+      for k in 1 2; do
+        run "wedge-$n-sps50-$k" "${wedge[@]}" --ranks "$n"
+        run "wedge-$n-sps136-$k" "${wedge[@]}" --ranks "$n" --set run.stepsPerSubmit=136
+      done
+      run box-1-timed "${box[@]}"
+      run box-1-untimed "${box[@]}" --timing off
+      run "box-$n-timed" "${box[@]}" --ranks "$n"
+      run "box-$n-untimed" "${box[@]}" --ranks "$n" --timing off
+      HEAD=80 timeline_run "wedge-$n-timeline" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-rcb-10" "${wedge[@]}" --ranks "$n" --rebalance 10
       ;;
     rows-now)
       # issue 24's rows a machine of N GPUs gives, this build only, the most wanted first (for a call with little

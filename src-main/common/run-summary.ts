@@ -144,10 +144,11 @@ export interface RunSummary {
   /** earlyMoves: steps whose interior part moved while the step before's migrants were exchanged (absent in older summaries). */
   splitSteps?: { rank: number; depth: [number, number, number]; haloCells: number; ownedCells: number; redos: number; earlyMoves?: number }[];
   /**
-   * Multi-rank runs: the minor garbage collections the ranks took together when the orchestrator asked (one rank's young
-   * generation filling up: cluster/orchestrator/young-collections.ts), per rank: after which submit, seconds.
+   * Multi-rank runs: the garbage collections the ranks took together at a submit's end (minor ones as their young
+   * generations filled: cluster/orchestrator/young-collections.ts; major ones, `major`, as their old generations grew:
+   * old-collections.ts), per rank: after which submit, seconds.
    */
-  youngCollections?: { rank: number; index: number; seconds: number }[];
+  youngCollections?: { rank: number; index: number; seconds: number; major?: true }[];
   /**
    * A run finished by `dsmc resume`: the step of the checkpoint it went on from and the steps run after it. Then
    * seconds, particleSteps, meanParticles, the throughput and the phase and host times cover the resumed part only.

@@ -5,7 +5,7 @@
 // (rank-keep-stop.ts) ends the loop after the submit every rank agreed on and says done as at a normal end.
 import { RankChannel } from '../cluster/transport/rank-channel.js';
 import { DeferredSends } from './deferred-sends.js';
-import { collectBeforeLoop, collectYoung, youngFill } from './young-collection.js';
+import { collectBeforeLoop, collectOld, collectYoung, oldGenerationBytes, youngFill } from './young-collection.js';
 import { frameAs } from '../cluster/transport/message-codec.js';
 import { StopRequestedError } from '../cluster/transport/errors.js';
 import { writeFieldPlanes } from '../cluster/transport/field-planes-file.js';
@@ -173,10 +173,15 @@ async function main(ch: RankChannel): Promise<boolean> {
     // live view of the app: the orchestrator asks for a plane's sums; the answer goes after the next submit
     let planeRequest: { id: number; cells: Uint32Array } | null = null;
     ch.on('plane-request', (m) => { planeRequest = { id: m.message.id, cells: Uint32Array.from(frameAs(m.frames[0], Uint32Array)) }; });
-    // the submit after which every rank scavenges (orchestrator/young-collections.ts), and the collections taken
+    // the submits after which every rank scavenges (orchestrator/young-collections.ts) or collects its old generation
+    // too (old-collections.ts), and the collections taken
     let collectAfter: number | null = null;
-    const collections: { index: number; seconds: number }[] = [];
-    ch.on('collect', (m) => { collectAfter = m.message.index; });
+    let collectOldAfter: number | null = null;
+    const collections: { index: number; seconds: number; major?: true }[] = [];
+    ch.on('collect', (m) => {
+      if (m.message.major) collectOldAfter = m.message.index;
+      else collectAfter = m.message.index;
+    });
     // batch reports sent while the next submit runs
     const reports = new DeferredSends();
     const answerPlane = async () => {
@@ -207,15 +212,23 @@ async function main(ch: RankChannel): Promise<boolean> {
         if (ch.stopSignal.aborted) throw ch.stopSignal.reason;
         const k = keep.begin();
         // with the other ranks, at a submit's end: a scavenge on its own would hold them up at another step
+        if (collectOldAfter !== null && k >= collectOldAfter) {
+          // a major collection takes the young generation too
+          collectOldAfter = null;
+          if (collectAfter !== null && k >= collectAfter) collectAfter = null;
+          const seconds = collectOld();
+          if (seconds !== null) collections.push({ index: k, seconds, major: true });
+        }
         if (collectAfter !== null && k >= collectAfter) {
           collectAfter = null;
           const seconds = collectYoung();
           if (seconds !== null) collections.push({ index: k, seconds });
         }
         const young = youngFill();
+        const old = oldGenerationBytes();
         // the report goes out while the next submit runs (sending it here held every rank's GPU idle for some 5 ms)
         await reports.settled();
-        reports.later(() => ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, gpuSeconds: b.gpuSeconds, young, frameBytes: [] }, []));
+        reports.later(() => ch.send({ type: 'batch', index: k, steps: b.steps, passes: b.passes, particles: b.particles, gpuSeconds: b.gpuSeconds, young, old, frameBytes: [] }, []));
         await answerPlane();
         if (balance) {
           // inside the loop clock: the time balancing costs this rank (the go after the submit before, decided while

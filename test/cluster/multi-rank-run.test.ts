@@ -88,6 +88,28 @@ describe.each([
   });
 });
 
+describe('dsmc run --ranks: major garbage collections taken together', () => {
+  it('every rank collects its old generation after the same submits when the orchestrator asks, and the fields stay the one-rank fields', async () => {
+    const args = [...PERIODIC, '--set', 'run.steps=60', '--set', 'run.stepsPerSubmit=5'];
+    const one = await summaryOf(args);
+    // a budget any growth passes (and no minor collections asked): every report calls for a major collection two submits later
+    const r = await runNode([BIN, 'run', ...args, '--ranks', '2', '--json', '--data-dir', DATA_DIR, '--no-progress'], {
+      timeout: 180_000, env: { ...process.env, DSMC_OLD_BUDGET_MB: '0.000001', DSMC_COLLECT_AT_FILL: '1' },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const many = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+    expect(many.fieldsSha256).toBe(one.fieldsSha256);
+    const taken = many.youngCollections as { rank: number; index: number; seconds: number; major?: boolean }[];
+    const after = (rank: number) => taken.filter((g) => g.rank === rank && g.major).map((g) => g.index);
+    // 12 submits: asked after the first report with a growth, then after each report that follows a collection (a
+    // request covers the reports until its collection, two submits later), the same on both ranks
+    expect(after(0).length).toBeGreaterThanOrEqual(3);
+    expect(after(0).slice(1).map((k, i) => k - after(0)[i])).toEqual(after(0).slice(1).map(() => 3));
+    expect(after(1)).toEqual(after(0));
+    expect(taken.every((g) => g.seconds > 0)).toBe(true);
+  });
+});
+
 describe('dsmc run --ranks: minor garbage collections taken together', () => {
   it('every rank collects after the same submits when the orchestrator asks, and the fields stay the one-rank fields', async () => {
     const args = [...PERIODIC, '--set', 'run.steps=60', '--set', 'run.stepsPerSubmit=5'];

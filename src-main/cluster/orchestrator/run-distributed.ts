@@ -45,6 +45,7 @@ import { StopAndKeep } from './stop-and-keep.js';
 import { attachedCheckpointTarget, type CheckpointTarget } from '../../solver/checkpoint/checkpoint-target.js';
 import type { ResumePoint } from '../../solver/checkpoint/checkpoint-load.js';
 import { YoungCollections, collectAtFillFromEnvironment } from './young-collections.js';
+import { oldCollectionsFromEnvironment } from './old-collections.js';
 
 /** The compiled rank entry (out/src-main/solver/rank-main.js next to this file's out/ twin). */
 /**
@@ -152,8 +153,8 @@ interface RankDone {
   gpuBytes: number;
   host: { encodeSeconds: number; waitSeconds: number; readbackSeconds: number; submits: number };
   split: SplitStats | null;
-  /** The minor garbage collections it took with the other ranks: after which submit, seconds (absent from older ranks). */
-  youngCollections?: { index: number; seconds: number }[];
+  /** The garbage collections it took with the other ranks: after which submit, seconds, major ones marked (absent from older ranks). */
+  youngCollections?: { index: number; seconds: number; major?: true }[];
   /** Seconds of the loop the rank spent balancing (waiting for decisions, cell counts, relayouts). */
   balanceSeconds?: number;
   /** Seconds and rounds of the rank's relayouts (part of balanceSeconds). */
@@ -321,6 +322,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   // the orchestrator's own set-up failed (a case its tables refuse): that error, not the ranks' echo of it
   let ownSetupError = false;
   const collections = new YoungCollections(collectAtFillFromEnvironment());
+  const oldCollections = oldCollectionsFromEnvironment();
   try {
     const hellos = await guarded(channel.waitForHellos(o.ranks, 180_000), group.outcome);
     const launchSeconds = (performance.now() - startedAt) / 1000;
@@ -350,13 +352,17 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     livePlanes = o.onFields && c.sampling.enabled ? new LivePlanes(c, tables, channel, o.ranks, () => assembler.fields.samples) : null;
     const live = livePlanes;
     channel.on('batch', (m) => {
-      const { index, steps, passes, particles, gpuSeconds, young } = m.message;
+      const { index, steps, passes, particles, gpuSeconds, young, old } = m.message;
       collections.note(index, m.rank, young);
+      oldCollections?.note(index, m.rank, old);
       const merged = assembler.add(m.rank, index, { steps, passes, particles, phases: [], gpuSeconds: gpuSeconds ?? 0 });
       if (!merged) return;
       // every rank scavenges after the same later submit once one's young generation fills
       const collectAfter = collections.decide(index);
       if (collectAfter !== null) for (let r = 0; r < o.ranks; r++) void channel.send(r, { type: 'collect', index: collectAfter }).catch(() => undefined);
+      // and their old generations, once one's has grown by the budget (a pause for all instead of one for each)
+      const collectOldAfter = oldCollections?.decide(index) ?? null;
+      if (collectOldAfter !== null) for (let r = 0; r < o.ranks; r++) void channel.send(r, { type: 'collect', index: collectOldAfter, major: true }).catch(() => undefined);
       o.onSteps?.(merged);
       // the live view: a plane read from the ranks' GPUs (LiveFields paces the requests)
       if (live && assembler.fields.samples > 0) void Promise.resolve(o.onFields!(live)).catch(() => undefined);

@@ -69,6 +69,8 @@ export const batchSchema = z.object({
   gpuSeconds: seconds.optional(),
   /** Its young generation's fill at the submit's end, 0-1 (orchestrator/young-collections.ts). */
   young: z.number().min(0).max(1).optional(),
+  /** Bytes in use in its old generation at the submit's end (orchestrator/old-collections.ts). */
+  old: count.optional(),
   frameBytes: z.array(count),
 });
 
@@ -118,8 +120,11 @@ export const migrateSchema = z.object({
   file: z.strictObject({ slot: z.union([z.literal(0), z.literal(1)]) }).optional(),
 });
 
-/** orchestrator -> rank: take a minor garbage collection at the end of submit `index`, as every rank does (young-collections.ts). */
-export const collectSchema = z.object({ type: z.literal('collect'), index: count });
+/**
+ * orchestrator -> rank: take a minor garbage collection at the end of submit `index`, as every rank does
+ * (young-collections.ts), or with `major` a major one (old-collections.ts).
+ */
+export const collectSchema = z.object({ type: z.literal('collect'), index: count, major: z.boolean().optional() });
 
 /** rank -> orchestrator: finished; the summary is any JSON. */
 export const doneSchema = z.object({ type: z.literal('done'), rank, summary: z.json(), frameBytes: z.array(count).optional() });
