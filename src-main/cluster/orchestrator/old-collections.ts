@@ -1,20 +1,24 @@
 // Major garbage collections taken by every rank at the end of the same submit (issue 24), as young-collections.ts does
 // for minor ones. The `webgpu` binding allocates a native function on every poll for finished GPU work
-// (solver/gpu/poll-pacing.ts), which V8 puts in the old generation; once that generation has grown by some megabytes
-// V8 collects it on its own, in a pause of 13-18 ms on an H200 host at a step of its choosing, and every other rank
-// waits for that rank's migrants. On the full-size wedge on 2 x H200 (1500 steps), five such pauses on the two ranks
-// made steps of 25-49 ms, some 0.2 s of an 8.4 s loop; on N ranks each rank's pauses stall all N. So every batch report
-// carries the rank's old-generation bytes, and once the growth a rank would reach since its last major collection by
-// the end of the submit after the planned one passes the budget, the orchestrator asks every rank to collect it after
-// the submit COLLECT_AFTER_SUBMITS later: one pause for all ranks, at a submit's end.
+// (solver/gpu/poll-pacing.ts), which V8 puts in the old generation (some 25 KB a step). By default V8 collected it after
+// some 10 MB, every few hundred steps, in a pause of 13-18 ms on an H200 host at a step of its choosing, while every
+// other rank waited for that rank's migrants: on the full-size wedge on 2 x H200 (1500 steps), five such pauses on the
+// two ranks made steps of 25-49 ms. Rank processes now start with an old generation of RANK_OLD_SPACE_MB
+// (run-distributed.ts), so that V8 leaves it alone for thousands of steps, and every batch report carries the rank's
+// old-generation bytes: once the growth a rank would reach since its last major collection by the end of the submit
+// after the planned one passes the budget, the orchestrator asks every rank to collect after the submit
+// COLLECT_AFTER_SUBMITS later, one pause for all ranks at a submit's end (a full collection's pause grows with what
+// lives, some 12 MB, not with the garbage).
 //
 // V8's own threshold is not exposed. The budget starts at DEFAULT_OLD_BUDGET_BYTES, and a collection V8 takes on its
 // own (old bytes that fall where none was planned) lowers it to LEARNED_SHARE of the growth that rank had reached by
 // its report before: V8 collected after that growth, so a budget below it comes first.
 import { COLLECT_AFTER_SUBMITS } from './young-collections.js';
 
+/** The old generation (MB) a rank process starts with (--initial-old-space-size): V8 does not collect it below that. */
+export const RANK_OLD_SPACE_MB = 512;
 /** Growth of a rank's old generation since its last major collection (bytes) at which every rank collects, at first. */
-export const DEFAULT_OLD_BUDGET_BYTES = 8 * 2 ** 20;
+export const DEFAULT_OLD_BUDGET_BYTES = (RANK_OLD_SPACE_MB / 2) * 2 ** 20;
 /** The share of the growth before a collection V8 took on its own that the budget becomes. */
 export const LEARNED_SHARE = 0.8;
 /** The smallest budget learning makes (a collection every few submits would cost more than the pauses it spares). */

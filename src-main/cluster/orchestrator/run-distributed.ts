@@ -45,18 +45,23 @@ import { StopAndKeep } from './stop-and-keep.js';
 import { attachedCheckpointTarget, type CheckpointTarget } from '../../solver/checkpoint/checkpoint-target.js';
 import type { ResumePoint } from '../../solver/checkpoint/checkpoint-load.js';
 import { YoungCollections, collectAtFillFromEnvironment } from './young-collections.js';
-import { oldCollectionsFromEnvironment } from './old-collections.js';
+import { RANK_OLD_SPACE_MB, oldCollectionsFromEnvironment } from './old-collections.js';
 
-/** The compiled rank entry (out/src-main/solver/rank-main.js next to this file's out/ twin). */
 /**
  * Node flags of every rank process: young-generation semispaces of 64 MB from the start (V8 starts them at 1 MB and
  * grows them only as objects survive). A rank's host makes some garbage every step, and each scavenge (2-3 ms on a GPU
  * machine) holds up every rank, which wait for its migrants: on 4 x H100, scavenges came every ~90 steps on each rank,
- * some 60 ms of a 400-step 4-rank run. --expose-gc: the ranks scavenge together when the orchestrator asks
- * (young-collections.ts).
+ * some 60 ms of a 400-step 4-rank run. An old generation of RANK_OLD_SPACE_MB before V8 collects it on its own: the
+ * binding's polls add some 25 KB a step there (old-collections.ts), which V8 collected every few hundred steps after
+ * some 10 MB, in pauses of 13-18 ms that held every rank up; a full collection's pause grows with what lives, not with
+ * the garbage. --expose-gc: the ranks collect together when the orchestrator asks (young-collections.ts,
+ * old-collections.ts); without them (DSMC_OLD_COLLECTIONS=0) V8's own old generation.
  */
-const RANK_NODE_FLAGS = ['--min-semi-space-size=64', '--max-semi-space-size=64', '--expose-gc'];
+function rankNodeFlags(oldTogether: boolean): string[] {
+  return ['--min-semi-space-size=64', '--max-semi-space-size=64', ...(oldTogether ? [`--initial-old-space-size=${RANK_OLD_SPACE_MB}`] : []), '--expose-gc'];
+}
 
+/** The compiled rank entry (out/src-main/solver/rank-main.js next to this file's out/ twin). */
 export const RANK_SCRIPT = fileURLToPath(new URL('../../solver/rank-main.js', import.meta.url));
 
 export interface DistributedOptions {
@@ -272,6 +277,8 @@ async function orchestratorSetup(c: Case, o: DistributedOptions) {
 
 /** Runs a validated case over `o.ranks` rank processes on this host. */
 export async function runDistributed(c: Case, o: DistributedOptions): Promise<DistributedRun> {
+  // the ranks' major collections taken together (their old generations sized for it), unless DSMC_OLD_COLLECTIONS=0
+  const oldCollections = oldCollectionsFromEnvironment();
   const startedAt = performance.now();
   // a cluster launcher places and pins its ranks on the nodes: this host's GPUs play no part then
   const gpus = assignGpus(o.ranks, !o.launcher && (o.gpus || o.ranks > 1) ? o.discovered ?? discoverGpus() : [], o.launcher ? undefined : o.gpus);
@@ -283,7 +290,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     group = (o.launcher ?? launchRanks)({
       script: RANK_SCRIPT,
       // DSMC_RANK_NODE_ARGS: more Node flags for the rank processes (profiling: --trace-gc, --cpu-prof, ...)
-      execArgv: [...RANK_NODE_FLAGS, ...(process.env.DSMC_RANK_NODE_ARGS ?? '').split(/\s+/).filter((a) => a.length > 0)],
+      execArgv: [...rankNodeFlags(oldCollections !== null), ...(process.env.DSMC_RANK_NODE_ARGS ?? '').split(/\s+/).filter((a) => a.length > 0)],
       ranks: gpus.ranks.map((g) => ({ rank: g.rank, gpu: g.label, env: g.env })),
       channel,
       onLog: o.onLog,
@@ -322,7 +329,6 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
   // the orchestrator's own set-up failed (a case its tables refuse): that error, not the ranks' echo of it
   let ownSetupError = false;
   const collections = new YoungCollections(collectAtFillFromEnvironment());
-  const oldCollections = oldCollectionsFromEnvironment();
   try {
     const hellos = await guarded(channel.waitForHellos(o.ranks, 180_000), group.outcome);
     const launchSeconds = (performance.now() - startedAt) / 1000;
