@@ -104,13 +104,20 @@ export class Simulation {
    */
   private endArena: PrefaultedArena | null = null;
   private endState: SampleState | null = null;
-  /** The host copy of the surface sums that each sampled submit's read-back fills (kept: readBackSources). */
+  /** The host copy of the surface sums that a read of them fills (kept: readSurface). */
   private surfaceWords: Uint8Array<ArrayBuffer> | null = null;
+  /** Sampled steps whose surface sums are still on the GPU only (readSurface adds them to `surface`). */
+  private surfaceStepsOnGpu = 0;
   /** Sampling passes and batch-means blocks so far (the sums themselves stay on the GPU). */
   private counters: SampleCounters = noSamples();
   /** Staging buffers reused by the read-back after every submit. */
   private readonly readback: Readback;
-  /** This rank's surface sums (bodies and domain faces), exact integers added after every sampled submit. */
+  /**
+   * This rank's surface sums (bodies and domain faces) as exact integers, up to the last readSurface: the GPU's
+   * 64-bit sums add up modulo 2^64, as the host's do, so they stay there for the whole loop and are read once at its
+   * end and for a checkpoint (read after every sampled submit, 4.5 MB on the full-size wedge, they held a sampled
+   * submit's end up by 3-7 ms on each rank).
+   */
   readonly surface: SurfaceAccumulator;
   private particles: number;
   private step = 0;
@@ -602,21 +609,14 @@ export class Simulation {
     const device = this.gpu.device;
     const st = this.state;
     // one copy (recorded with the submit's last steps: readBackSources) and one map for the step ring, the control
-    // words, (a sampled submit) the surface sums and (a rank of a rebalancing run) its block sums
+    // words and (a rank of a rebalancing run) its block sums; the surface sums stay on the GPU (readSurface)
     const all = await this.readback.readRecorded(recorded);
-    const [statsBytes, ctlBytes] = all;
-    const surfBytes = sampled > 0 ? all[2] : new ArrayBuffer(0);
-    const blocksBytes = all[sampled > 0 ? 3 : 2];
+    const [statsBytes, ctlBytes, blocksBytes] = all;
     const stats = new Uint32Array(statsBytes);
     const ctl = new Uint32Array(ctlBytes);
     if (ctl[CTL.OVERFLOW] > 0) throw new Error(overflowMessage(ctl[CTL.OVERFLOW], st.capacity, first, count));
     this.particles = ctl[CTL.N];
-    if (sampled > 0) {
-      this.surface.addRaw(new Uint32Array(surfBytes), sampled);
-      const enc = device.createCommandEncoder({ label: 'clear-surface-sums' });
-      enc.clearBuffer(st.surfSums);
-      device.queue.submit([enc.finish()]);
-    }
+    this.surfaceStepsOnGpu += sampled;
     const out = stepStatsOf(stats, st.statsRing, first, count, this.exchanges, !!this.reactions);
     if (this.reactions) {
       this.reactions.absorb(stats, st.statsRing, out);
@@ -625,21 +625,36 @@ export class Simulation {
     return { steps: out, ...(blocksBytes ? { blockSums: new Uint32Array(blocksBytes) } : {}) };
   }
 
-  /** What readBack() reads after a submit: the step ring, the control words, and the surface sums when it sampled. */
-  private readBackSources(sampled: boolean): ReadSource[] {
+  /** What readBack() reads after a submit: the step ring and the control words. */
+  private readBackSources(): ReadSource[] {
     const st = this.state;
-    const sources: ReadSource[] = [{ src: st.stats, bytes: st.stats.size }, { src: st.ctl, bytes: 4 * CTL.WORDS }];
-    if (sampled) {
-      // into a host array kept from read to read (a body case's sums are megabytes)
-      if (this.surfaceWords?.byteLength !== st.surfSums.size) this.surfaceWords = new Uint8Array(st.surfSums.size);
-      sources.push({ src: st.surfSums, bytes: st.surfSums.size, into: this.surfaceWords });
-    }
-    return sources;
+    return [{ src: st.stats, bytes: st.stats.size }, { src: st.ctl, bytes: 4 * CTL.WORDS }];
   }
 
-  /** Reads what readBack() reads once before the clock starts, so that its staging buffer exists before the first submit ends. */
+  /**
+   * Reads what readBack() reads once before the clock starts, so that its staging buffer exists before the first submit
+   * ends; and the surface sums, whose staging buffer readSurface takes at the loop's end (nothing is on the GPU then).
+   */
   private async prepareReadBack(): Promise<void> {
-    await this.readback.readAll(this.readBackSources(this.tables.sampling));
+    await this.readback.readAll(this.readBackSources());
+    if (this.tables.sampling) await this.readSurface();
+  }
+
+  /**
+   * Adds the surface sums on the GPU (those of surfaceStepsOnGpu sampled steps) to `surface`, exactly, and clears them
+   * there: at the end of a loop and before a checkpoint's snapshot (or, with none on the GPU, only makes the staging).
+   */
+  private async readSurface(): Promise<void> {
+    const st = this.state;
+    // into a host array kept from read to read (a body case's sums are megabytes)
+    if (this.surfaceWords?.byteLength !== st.surfSums.size) this.surfaceWords = new Uint8Array(st.surfSums.size);
+    const words = await this.readback.readInto(st.surfSums, this.surfaceWords);
+    if (this.surfaceStepsOnGpu === 0) return;
+    this.surface.addRaw(new Uint32Array(words.buffer, words.byteOffset, words.byteLength / 4), this.surfaceStepsOnGpu);
+    this.surfaceStepsOnGpu = 0;
+    const enc = this.gpu.device.createCommandEncoder({ label: 'clear-surface-sums' });
+    enc.clearBuffer(st.surfSums);
+    this.gpu.device.queue.submit([enc.finish()]);
   }
 
   /** Submits between two particle-total reductions: about one per 4M particles, so they cost ~1 % of the loop. */
@@ -739,6 +754,7 @@ export class Simulation {
   /** This rank's state at the current submit boundary, for a checkpoint (reads the live set back). */
   async snapshot(): Promise<RankSnapshot> {
     const st = this.state;
+    await this.readSurface();
     const raw = await this.readParticles(PARTICLE_ATTRIBUTES);
     const arrays = {} as RankSnapshot['arrays'];
     for (const a of PARTICLE_ATTRIBUTES) arrays[a] = a === 'cell' ? new Uint32Array(raw[a]) : new Float32Array(raw[a]);
@@ -816,6 +832,11 @@ export class Simulation {
     this.carried = structuredClone(s.history);
     this.reactions?.restore(s.history.reactionCounts ?? []);
     this.surface.restore(s.surface);
+    // the checkpoint's sums are all on the host: none on the GPU
+    this.surfaceStepsOnGpu = 0;
+    const enc = this.gpu.device.createCommandEncoder({ label: 'clear-surface-sums' });
+    enc.clearBuffer(this.state.surfSums);
+    this.gpu.device.queue.submit([enc.finish()]);
   }
 
   /** Steps done so far. */
@@ -1054,7 +1075,7 @@ export class Simulation {
       // a rank of a rebalancing run: its block sums after the submit, read with it (none where products of the last step
       // are not in their cells yet: coarseCellSums reads those on its own)
       const blocks = options.blockSums !== undefined && !this.reactions ? this.encodeBlockSums(rec.encoder, options.blockSums) : null;
-      const reading = this.readback.recordAll(rec.encoder, [...this.readBackSources(passes > 0), ...(blocks ? [{ src: blocks, bytes: blocks.size }] : [])]);
+      const reading = this.readback.recordAll(rec.encoder, [...this.readBackSources(), ...(blocks ? [{ src: blocks, bytes: blocks.size }] : [])]);
       await rec.submit();
       // the batch's end in the timeline (between its last step and the next: key 2 s + 1)
       const boundary = 2 * (this.step + batch) + 1;
@@ -1105,6 +1126,8 @@ export class Simulation {
     }
     await totalsPending;
     const clockStoppedAt = performance.now();
+    // the surface sums come back once, after the clock stops (readSurface)
+    if (this.tables.sampling) await this.readSurface();
     const seconds = (clockStoppedAt - t0) / 1000;
     steps -= last - this.step; // fewer when stopped and kept (keepOnStop)
     // the sampled fields come back once, after the clock stops: every cell's exact sums and batch means
