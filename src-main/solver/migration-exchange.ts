@@ -304,6 +304,9 @@ export class MigrationExchange {
     // the map waits for the submits so far only (Dawn tracks the buffer's last use), so work submitted by
     // `overlap` runs on the GPU while this rank reads the status and exchanges
     const mapped = staging.mapAsync(0x0001, 0, total);
+    // the arrivals' staging buffers submitted since are mapped again while this map is awaited (not through the wait
+    // for the peers' migrants, where a pending map would keep the binding polling)
+    this.uploads.requestMaps();
     const overlapped = overlap?.();
     await mapped;
     await overlapped;

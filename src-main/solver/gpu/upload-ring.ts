@@ -2,10 +2,12 @@
 // queue.writeBuffer stages through its own upload memory and, with megabytes of uploads pending behind long GPU
 // work, waits for that work to finish: measured on 2 x H200 (scaling-box, 63M particles per rank), uploading a
 // step's arrivals took 2.0 ms on average and ended just as the overlapped interior pass did. With these buffers
-// an upload is one memcpy into mapped memory and a copy command queued behind the GPU work. Each buffer is
-// mapped again as soon as its copy is submitted (the map resolves once the GPU has run it), so by its next
-// turn it is writable at once: the host no longer waits for a map on the critical path of a step. A pending
-// map keeps the binding's event poll going, which poll-pacing.ts keeps cheap.
+// an upload is one memcpy into mapped memory and a copy command queued behind the GPU work. Each buffer is mapped
+// again once its copy is submitted and the owner next waits for the GPU anyway (requestMaps: a rank's next status
+// read), or at the latest on its next turn; the map resolves once the GPU has run the copy, so by its next turn it
+// is writable at once: the host does not wait for a map on the critical path of a step. A pending map keeps the
+// binding's event poll going (poll-pacing.ts): mapped at once after its submit, a buffer kept it going through the
+// wait for the peers' migrants too, some 50-100 polls a step, each a native function that V8 keeps past scavenges.
 
 import { stepTimeline } from '../step-timeline.js';
 
@@ -20,6 +22,8 @@ interface Slot {
   writable: boolean;
   /** The whole mapped range, once handed out ahead (reserveNextRange): the write fills this one. */
   range: ArrayBuffer | null;
+  /** Its copy was submitted and its map not requested yet (requestMaps, or its next write). */
+  remapDue: boolean;
 }
 
 export class UploadRing {
@@ -29,7 +33,7 @@ export class UploadRing {
   private unsubmitted: GPUBuffer[] = [];
 
   constructor(private readonly device: GPUDevice, private readonly label: string, count = 3) {
-    this.slots = Array.from({ length: count }, () => ({ buffer: null, mapped: Promise.resolve(false), writable: false, range: null }));
+    this.slots = Array.from({ length: count }, () => ({ buffer: null, mapped: Promise.resolve(false), writable: false, range: null, remapDue: false }));
   }
 
   /** Creates every staging buffer of the ring for uploads of up to `bytes` (before a run, instead of in its first steps). */
@@ -71,6 +75,7 @@ export class UploadRing {
     slot.mapped = Promise.resolve(true);
     slot.writable = true;
     slot.range = null;
+    slot.remapDue = false;
     stepTimeline?.hostEvent(`${this.label} staging ${size}`, t0);
     return old;
   }
@@ -90,7 +95,8 @@ export class UploadRing {
     }
     this.next = (this.next + 1) % this.slots.length;
     const size = Math.max(16, Math.ceil(bytes / 16) * 16);
-    // its map was requested when its last copy was submitted, `count` uploads ago
+    // its map was requested after its last copy was submitted, `count` uploads ago (or is now)
+    this.requestMap(slot);
     let mapped = await slot.mapped;
     // a buffer too small is replaced; the old one lives until `fill` has run (what was read into its range handed out)
     let outgrown: GPUBuffer | null = null;
@@ -117,16 +123,28 @@ export class UploadRing {
     const enc = this.device.createCommandEncoder({ label: this.label });
     copy(enc, buffer);
     this.device.queue.submit([enc.finish()]);
-    slot.mapped = remap(slot, buffer);
+    slot.remapDue = true;
   }
 
-  /** The command buffer that write() recorded copies into was submitted: their staging buffers are mapped again. */
+  /** The command buffer that write() recorded copies into was submitted: their staging buffers may be mapped again (requestMaps). */
   submitted(): void {
     for (const buffer of this.unsubmitted) {
       const slot = this.slots.find((x) => x.buffer === buffer);
-      if (slot) slot.mapped = remap(slot, buffer);
+      if (slot) slot.remapDue = true;
     }
     this.unsubmitted = [];
+  }
+
+  /** Requests the maps of the buffers whose copies were submitted since (call where the host waits for the GPU anyway). */
+  requestMaps(): void {
+    for (const slot of this.slots) this.requestMap(slot);
+  }
+
+  /** Requests `slot`'s map again if its copy was submitted and its map not requested yet. */
+  private requestMap(slot: Slot): void {
+    if (!slot.remapDue || !slot.buffer) return;
+    slot.remapDue = false;
+    slot.mapped = remap(slot, slot.buffer);
   }
 }
 
