@@ -63,6 +63,8 @@
 #   scan-ab   BUILDS="BASE": the box on one GPU (--detail, plain twice), the collide benchmark, the box on N ranks
 #             (--detail, plain), the wedge on one GPU; this build and the base
 #   ab-n      BUILDS="BASE": the box (twice) and the wedge on N GPUs, this build and the base interleaved
+#   s27-ab    BUILDS="SURFACE GC": this build against the surface-sums and GC builds: the wedge on N ranks and one GPU, the box
+#             on N, interleaved; this build's wedge timeline on N
 #   old-gc-ab  the ranks' major collections together (the default) against each on its own (DSMC_OLD_COLLECTIONS=0): the
 #             wedge on N and 2N ranks, the box on N, interleaved; the wedge's GC trace and timeline on N
 #   submits   the wedge with 50 and 136 steps a submit on 1 and N, the box timed and untimed, the wedge's timeline and
@@ -839,6 +841,27 @@ for part in "$@"; do
       done
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      ;;
+    s27-ab)
+      # BUILDS="SURFACE GC": this build (arrival staging mapped at the next status read) against SURFACE (the surface sums
+      # kept on the GPU, 0d60719) and GC (the ranks' major collections together, 0309d49), interleaved: the wedge's
+      # default on N ranks twice each, on one GPU (this build and GC), the box on N ranks (this build and SURFACE) twice
+      # each, then this build's wedge on N ranks with the timeline
+      unpack_builds
+      set -- $BUILDS
+      surf=$1; gcb=$2
+      for k in 1 2; do
+        run "wedge-$n-new-$k" "${wedge[@]}" --ranks "$n"
+        run "wedge-$n-$surf-$k" node "bin-$surf/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+        run "wedge-$n-$gcb-$k" node "bin-$gcb/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000 --ranks "$n"
+      done
+      run wedge-1-new "${wedge[@]}"
+      run "wedge-1-$gcb" node "bin-$gcb/dsmc.js" run hypersonic-wedge --set run.steps=1500 --set sampling.start=1000
+      for k in 1 2; do
+        run "box-$n-new-$k" "${box[@]}" --ranks "$n"
+        run "box-$n-$surf-$k" node "bin-$surf/dsmc.js" run scaling-box --set run.steps="$steps" --ranks "$n"
+      done
+      HEAD=40 timeline_run "wedge-$n-timeline" "${wedge[@]}" --ranks "$n"
       ;;
     old-gc-ab)
       # the ranks' major garbage collections taken together (the default) against each rank's V8 collecting on its own
