@@ -63,6 +63,7 @@
 #   scan-ab   BUILDS="BASE": the box on one GPU (--detail, plain twice), the collide benchmark, the box on N ranks
 #             (--detail, plain), the wedge on one GPU; this build and the base
 #   ab-n      BUILDS="BASE": the box (twice) and the wedge on N GPUs, this build and the base interleaved
+#   totals-ab  BUILDS="BASE": the wedge on N ranks, this build and the base interleaved twice; this build's timeline
 #   s27-ab    BUILDS="SURFACE GC": this build against the surface-sums and GC builds: the wedge on N ranks and one GPU, the box
 #             on N, interleaved; this build's wedge timeline on N
 #   old-gc-ab  the ranks' major collections together (the default) against each on its own (DSMC_OLD_COLLECTIONS=0): the
@@ -841,6 +842,18 @@ for part in "$@"; do
       done
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      ;;
+    totals-ab)
+      # BUILDS="BASE": the wedge's default on N ranks, this build (the periodic totals summed in chunks) and the base,
+      # interleaved twice, then this build's wedge on N ranks with the timeline
+      unpack_builds
+      rev=${BUILDS%% *}
+      base_cases "$rev"
+      for k in 1 2; do
+        run "wedge-$n-new-$k" "${wedge[@]}" --ranks "$n"
+        run "wedge-$n-$rev-$k" "${basewedge[@]}" --ranks "$n"
+      done
+      HEAD=40 timeline_run "wedge-$n-timeline" "${wedge[@]}" --ranks "$n"
       ;;
     s27-ab)
       # BUILDS="SURFACE GC": this build (arrival staging mapped at the next status read) against SURFACE (the surface sums
