@@ -662,9 +662,9 @@ export class Simulation {
     return Math.max(1, Math.round(this.particles / 4e6));
   }
 
-  /** Totals of the live particles now (their partials summed chunkBlocks at a time: conservation.ts). */
-  totals(chunkBlocks?: number): Promise<ParticleTotals> {
-    return particleTotals(this.ctx, this.particles, chunkBlocks);
+  /** Totals of the live particles now. */
+  totals(): Promise<ParticleTotals> {
+    return particleTotals(this.ctx, this.particles);
   }
 
   /** Copies the live particles' arrays to the host (tests, exports); u32 arrays come back as bits to reinterpret. */

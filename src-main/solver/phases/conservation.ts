@@ -22,26 +22,13 @@ export interface ParticleTotals {
 }
 
 /**
- * Workgroup partials the host sums between two turns of its event loop. The loop's periodic totals are summed while
- * the next submit runs: on the full-size wedge's ranks (2 x H200) summing a read's 215,000 partials in one go held the
- * rank's event loop 17-22 ms, its status read and exchange with it, and the other ranks waited for its migrants.
- */
-export const SUM_CHUNK_BLOCKS = 8192;
-
-/** Resolves at the next turn of the event loop (what was waiting, such as a peer's migrants, runs first). */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-/**
- * Reads the totals of the live particle set (n live particles, known to the caller), its workgroups' partials summed
- * chunkBlocks at a time. Everything is queued before the
+ * Reads the totals of the live particle set (n live particles, known to the caller). Everything is queued before the
  * first await (the reduction, the species count and their copies into staging buffers this call takes from its pool), so the
  * totals are those of the particles as the queue holds them now even when the caller queues more work before it
  * awaits the result (the loop reads its periodic totals while the next submit runs); buffer growth or a read-back
  * release meanwhile cannot touch these staging buffers.
  */
-export async function particleTotals(ctx: PhaseContext, n: number, chunkBlocks = SUM_CHUNK_BLOCKS): Promise<ParticleTotals> {
+export async function particleTotals(ctx: PhaseContext, n: number): Promise<ParticleTotals> {
   const { device, cache, state: s } = ctx;
   const species = s.tables.species.length;
   if (n === 0) return { particles: 0, momentum: [0, 0, 0], kineticEnergy: 0, internalEnergy: 0, momentumMagnitudeSum: 0, meanSpeed: 0, speciesCounts: new Array<number>(species).fill(0) };
@@ -58,16 +45,11 @@ export async function particleTotals(ctx: PhaseContext, n: number, chunkBlocks =
   pass.end();
   // a mixture's particles per species, in the same submit (one species: all of them, nothing to count)
   const counts = species > 1 ? encodeSpeciesCount(ctx, enc, n) : null;
-  // the partials are summed in the mapped range (no host copy: megabytes a read on big runs), chunkBlocks at a time
-  // with a turn of the event loop between (the same order of additions, so the same bits)
+  // the partials are summed in the mapped range (no host copy: megabytes a read on big runs)
   const sum = new Float64Array(PARTIAL_WORDS);
-  const partialsRead = stagedCopy(device, s, enc, s.partials, 4 * PARTIAL_WORDS * blocks, async (range) => {
+  const partialsRead = stagedCopy(device, s, enc, s.partials, 4 * PARTIAL_WORDS * blocks, (range) => {
     const partials = new Float32Array(range, 0, PARTIAL_WORDS * blocks);
-    for (let from = 0; from < blocks; from += chunkBlocks) {
-      if (from > 0) await nextTurn();
-      const to = Math.min(blocks, from + chunkBlocks);
-      for (let b = from; b < to; b++) for (let k = 0; k < PARTIAL_WORDS; k++) sum[k] += partials[b * PARTIAL_WORDS + k];
-    }
+    for (let b = 0; b < blocks; b++) for (let k = 0; k < PARTIAL_WORDS; k++) sum[k] += partials[b * PARTIAL_WORDS + k];
   });
   const countsRead = counts ? stagedCopy(device, s, enc, counts, SPECIES_COUNT_BYTES, (range) => Array.from(new Uint32Array(range, 0, species))) : null;
   device.queue.submit([enc.finish()]);
@@ -94,9 +76,9 @@ const freeStaging = new WeakMap<object, GPUBuffer[]>();
 
 /**
  * Encodes a copy of bytes [0, bytes) of src into a staging buffer of the state's pool; the returned function maps it
- * (once the queue got there), hands the mapped range to `use` and gives the buffer back once `use` has finished.
+ * (once the queue got there), hands the mapped range to `use` and gives the buffer back.
  */
-function stagedCopy<T>(device: GPUDevice, owner: object, enc: GPUCommandEncoder, src: GPUBuffer, bytes: number, use: (range: ArrayBuffer) => T | Promise<T>): () => Promise<T> {
+function stagedCopy<T>(device: GPUDevice, owner: object, enc: GPUCommandEncoder, src: GPUBuffer, bytes: number, use: (range: ArrayBuffer) => T): () => Promise<T> {
   const size = Math.max(4, Math.ceil(bytes / 4) * 4);
   let pool = freeStaging.get(owner);
   if (!pool) freeStaging.set(owner, (pool = []));
@@ -112,8 +94,7 @@ function stagedCopy<T>(device: GPUDevice, owner: object, enc: GPUCommandEncoder,
     try {
       await staging.mapAsync(0x0001, 0, size);
       mapped = true;
-      // awaited here, so that the range stays mapped until `use` is done with it
-      return await use(staging.getMappedRange(0, size));
+      return use(staging.getMappedRange(0, size));
     } finally {
       if (mapped) {
         staging.unmap();
