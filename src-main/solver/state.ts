@@ -92,6 +92,11 @@ export function particleArrayBytes(capacity: number): number {
   return 16 * Math.ceil(capacity / 4);
 }
 
+/** Records of the totals' second-level partials for `capacity` particles: one per 256 workgroups of 256 (reduce.wgsl). */
+export function secondPartials(capacity: number): number {
+  return Math.max(1, Math.ceil(Math.ceil(capacity / 256) / 256));
+}
+
 /** Every buffer of a run with this capacity, largest first (nLocal: cells the per-cell arrays hold). */
 export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells, worldSize = 1): BufferRequirement[] {
   const layout = sampleLayout(t);
@@ -101,6 +106,7 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
   for (const part of SAMPLE_PARTS) plan.push({ label: `sample.${part}`, bytes: t.sampling ? 4 * partPlanes(part, layout) * nLocal : 4 });
   for (const a of ['cell.counts', 'cell.starts', 'cell.sigmaCrMax', 'cell.remainder']) plan.push({ label: a, bytes: 4 * nLocal });
   plan.push({ label: 'reduce.partials', bytes: 4 * PARTIAL_WORDS * Math.ceil(capacity / 256) });
+  plan.push({ label: 'reduce.partials2', bytes: 4 * PARTIAL_WORDS * secondPartials(capacity) });
   plan.push({ label: 'inject.counts', bytes: 4 * t.nFaceCells }, { label: 'inject.starts', bytes: 4 * t.nFaceCells });
   plan.push({ label: 'bodies.data', bytes: t.bodies.bodyData.byteLength }, { label: 'surface.sums', bytes: 4 * SURFACE_WORDS * t.bodies.gpuElements });
   if (t.bodies.volumeFraction) plan.push({ label: 'cell.volumeFraction', bytes: 4 * t.nCells });
@@ -188,6 +194,8 @@ export class SimState {
   /** Internal energy per particle (internalWords f32 words: rotational, vibrational; J) of each particle set (16-byte stubs when no species rotates). */
   eint: [GPUBuffer, GPUBuffer];
   partials: GPUBuffer;
+  /** The partials summed 256 at a time on the GPU (reduce.wgsl:reduce_partials): what the host reads. */
+  partials2: GPUBuffer;
   /**
    * In-cell order keys per particle set, indexed like that set's particles (multi-rank; a stub otherwise): written for
    * the particles that did not move here (injected, arrived, the first fill, a relayout); a moved particle is ordered
@@ -292,6 +300,7 @@ export class SimState {
     this.sets = [makeParticleSet(device, 'A', capacity), makeParticleSet(device, 'B', capacity)];
     this.eint = [this.makeEint('A', capacity), this.makeEint('B', capacity)];
     this.partials = makeBuffer(device, 'reduce.partials', 4 * PARTIAL_WORDS * Math.ceil(capacity / 256));
+    this.partials2 = makeBuffer(device, 'reduce.partials2', 4 * PARTIAL_WORDS * secondPartials(capacity));
     this.boxes = makeBufferWith(device, 'boxes', packBoxes(this.subdomain), UNIFORM);
     this.migCountsBySet = this.perSet((set) => makeBuffer(device, `migrate.counts.${set}`, 4 * (this.subdomain.worldSize + 1)));
     this.keysBySet = this.perSet((set) => makeBuffer(device, `particles.keys.${set}`, this.multiRank ? 8 * capacity : 16));
@@ -575,6 +584,8 @@ export class SimState {
     this.sets = this.current === 0 ? [fresh, other] : [other, fresh];
     this.partials.destroy();
     this.partials = makeBuffer(device, 'reduce.partials', 4 * PARTIAL_WORDS * Math.ceil(newCapacity / 256));
+    this.partials2.destroy();
+    this.partials2 = makeBuffer(device, 'reduce.partials2', 4 * PARTIAL_WORDS * secondPartials(newCapacity));
     this.capacity = newCapacity;
     device.queue.writeBuffer(this.params, 0, SimParams.pack(this.paramValues()));
     stepTimeline?.hostEvent(`particles ${newCapacity}`, t0);

@@ -1,6 +1,6 @@
 // Totals over all live particles (momentum, kinetic and rotational energy, sum of m|v|, mean speed, count) for
-// the conservation checks and step statistics: per-workgroup f32 partials (reduce.wgsl), summed
-// on the host in f64; and the particles of each species (a mixture: species-count.ts, exact integers).
+// the conservation checks and step statistics: per-workgroup f32 partials (reduce.wgsl), summed 256 at a time on the
+// GPU and those sums on the host in f64; and the particles of each species (a mixture: species-count.ts, exact integers).
 import { bindBuffers } from '../gpu/bind.js';
 import { dispatchDims } from '../gpu/buffers.js';
 import { PARTIAL_WORDS } from '../gpu/struct-layouts.js';
@@ -33,8 +33,10 @@ export async function particleTotals(ctx: PhaseContext, n: number): Promise<Part
   const species = s.tables.species.length;
   if (n === 0) return { particles: 0, momentum: [0, 0, 0], kineticEnergy: 0, internalEnergy: 0, momentumMagnitudeSum: 0, meanSpeed: 0, speciesCounts: new Array<number>(species).fill(0) };
   const pipeline = cache.get({ file: 'reduce.wgsl', entry: 'reduce_particles' });
+  const second = cache.get({ file: 'reduce.wgsl', entry: 'reduce_partials' });
   const p = s.live;
   const blocks = Math.ceil(n / 256);
+  const groups = Math.ceil(blocks / 256);
   const enc = device.createCommandEncoder({ label: 'reduce' });
   const pass = enc.beginComputePass({ label: 'reduce' });
   pass.setPipeline(pipeline);
@@ -42,14 +44,18 @@ export async function particleTotals(ctx: PhaseContext, n: number): Promise<Part
     1: s.ctl, 2: s.speciesInfo, 3: p.vx, 4: p.vy, 5: p.vz, 6: p.cell, 7: s.partials, 8: s.liveEint,
   }));
   pass.dispatchWorkgroups(...dispatchDims(n, 256));
+  // the workgroups' partials summed 256 at a time: the host reads and adds `groups` records
+  pass.setPipeline(second);
+  pass.setBindGroup(0, bindBuffers(device, second, 'reduce-partials', { 1: s.ctl, 7: s.partials, 9: s.partials2 }));
+  pass.dispatchWorkgroups(...dispatchDims(blocks, 256));
   pass.end();
   // a mixture's particles per species, in the same submit (one species: all of them, nothing to count)
   const counts = species > 1 ? encodeSpeciesCount(ctx, enc, n) : null;
-  // the partials are summed in the mapped range (no host copy: megabytes a read on big runs)
+  // the second-level partials are summed in the mapped range (a kilobyte a 65,536 particles)
   const sum = new Float64Array(PARTIAL_WORDS);
-  const partialsRead = stagedCopy(device, s, enc, s.partials, 4 * PARTIAL_WORDS * blocks, (range) => {
-    const partials = new Float32Array(range, 0, PARTIAL_WORDS * blocks);
-    for (let b = 0; b < blocks; b++) for (let k = 0; k < PARTIAL_WORDS; k++) sum[k] += partials[b * PARTIAL_WORDS + k];
+  const partialsRead = stagedCopy(device, s, enc, s.partials2, 4 * PARTIAL_WORDS * groups, (range) => {
+    const partials = new Float32Array(range, 0, PARTIAL_WORDS * groups);
+    for (let g = 0; g < groups; g++) for (let k = 0; k < PARTIAL_WORDS; k++) sum[k] += partials[g * PARTIAL_WORDS + k];
   });
   const countsRead = counts ? stagedCopy(device, s, enc, counts, SPECIES_COUNT_BYTES, (range) => Array.from(new Uint32Array(range, 0, species))) : null;
   device.queue.submit([enc.finish()]);
