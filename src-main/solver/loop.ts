@@ -651,9 +651,14 @@ export class Simulation {
     const words = await this.readback.readInto(st.surfSums, this.surfaceWords);
     if (this.surfaceStepsOnGpu === 0) return;
     this.surface.addRaw(new Uint32Array(words.buffer, words.byteOffset, words.byteLength / 4), this.surfaceStepsOnGpu);
+    this.clearSurfaceOnGpu();
+  }
+
+  /** Zeroes the surface sums on the GPU (queued): none of them are left there. */
+  private clearSurfaceOnGpu(): void {
     this.surfaceStepsOnGpu = 0;
     const enc = this.gpu.device.createCommandEncoder({ label: 'clear-surface-sums' });
-    enc.clearBuffer(st.surfSums);
+    enc.clearBuffer(this.state.surfSums);
     this.gpu.device.queue.submit([enc.finish()]);
   }
 
@@ -833,10 +838,7 @@ export class Simulation {
     this.reactions?.restore(s.history.reactionCounts ?? []);
     this.surface.restore(s.surface);
     // the checkpoint's sums are all on the host: none on the GPU
-    this.surfaceStepsOnGpu = 0;
-    const enc = this.gpu.device.createCommandEncoder({ label: 'clear-surface-sums' });
-    enc.clearBuffer(this.state.surfSums);
-    this.gpu.device.queue.submit([enc.finish()]);
+    this.clearSurfaceOnGpu();
   }
 
   /** Steps done so far. */
