@@ -13,7 +13,7 @@
 // V8's own threshold is not exposed. The budget starts at DEFAULT_OLD_BUDGET_BYTES, and a collection V8 takes on its
 // own (old bytes that fall where none was planned) lowers it to LEARNED_SHARE of the growth that rank had reached by
 // its report before: V8 collected after that growth, so a budget below it comes first.
-import { COLLECT_AFTER_SUBMITS } from './young-collections.js';
+import { COLLECT_AFTER_SUBMITS, CollectionPlan } from './young-collections.js';
 
 /** The old generation (MB) a rank process starts with (--initial-old-space-size): V8 does not collect it below that. */
 export const RANK_OLD_SPACE_MB = 512;
@@ -37,12 +37,7 @@ interface RankOld {
 /** The orchestrator's planning of the major collections from the ranks' batch reports. */
 export class OldCollections {
   private readonly ranks = new Map<number, RankOld>();
-  /** The highest projected growth reported so far for a submit not merged yet, by submit index. */
-  private readonly projected = new Map<number, number>();
-  /** The submits after which planned major collections happen. */
-  private readonly planned = new Set<number>();
-  /** The submit after which the last requested collection happens (-1: none yet). */
-  private plannedAfter = -1;
+  private readonly plan = new CollectionPlan();
 
   constructor(private budgetBytes = DEFAULT_OLD_BUDGET_BYTES) {}
 
@@ -63,17 +58,16 @@ export class OldCollections {
       return;
     }
     if (bytes < r.last) {
-      // a major collection since its last report: a planned one (taken before this report), or V8's own after the
-      // growth of that report, which the budget must stay below
-      if (!this.planned.has(index)) this.budgetBytes = Math.min(this.budgetBytes, Math.max(MIN_OLD_BUDGET_BYTES, LEARNED_SHARE * (r.last - r.base)));
+      // a major collection since its last report: the planned one (taken before this report; none is planned again
+      // until it is done), or V8's own after the growth of that report, which the budget must stay below
+      if (index !== this.plan.lastPlanned) this.budgetBytes = Math.min(this.budgetBytes, Math.max(MIN_OLD_BUDGET_BYTES, LEARNED_SHARE * (r.last - r.base)));
       r.base = bytes;
       r.growth = 0;
     } else {
       r.growth = bytes - r.last;
     }
     r.last = bytes;
-    const projected = r.last - r.base + (COLLECT_AFTER_SUBMITS + 1) * r.growth;
-    this.projected.set(index, Math.max(this.projected.get(index) ?? 0, projected));
+    this.plan.propose(index, r.last - r.base + (COLLECT_AFTER_SUBMITS + 1) * r.growth);
   }
 
   /**
@@ -81,13 +75,7 @@ export class OldCollections {
    * null. The reports up to the planned submit were made before that collection, so they call for none.
    */
   decide(index: number): number | null {
-    const projected = this.projected.get(index) ?? 0;
-    this.projected.delete(index);
-    for (const k of this.planned) if (k < index) this.planned.delete(k);
-    if (projected < this.budgetBytes || index <= this.plannedAfter) return null;
-    this.plannedAfter = index + COLLECT_AFTER_SUBMITS;
-    this.planned.add(this.plannedAfter);
-    return this.plannedAfter;
+    return this.plan.decide(index, this.budgetBytes);
   }
 }
 

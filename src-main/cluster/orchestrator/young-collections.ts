@@ -12,14 +12,39 @@ export const COLLECT_AT_FILL = 0.9;
 /** Submits between the one whose reports call for a collection and the one after which the ranks collect. */
 export const COLLECT_AFTER_SUBMITS = 2;
 
+/**
+ * What the young and the old planner (old-collections.ts) share: the highest projection the ranks reported for each
+ * submit not merged yet, and the submit after which the last requested collection happens.
+ */
+export class CollectionPlan {
+  private readonly projected = new Map<number, number>();
+  /** The submit after which the last requested collection happens (-1: none yet). */
+  lastPlanned = -1;
+
+  /** Notes one rank's projection for submit `index` (the highest of the ranks' counts). */
+  propose(index: number, value: number): void {
+    this.projected.set(index, Math.max(this.projected.get(index) ?? 0, value));
+  }
+
+  /**
+   * After submit `index` was merged from every rank: the submit COLLECT_AFTER_SUBMITS later, after which every rank
+   * collects, when the highest projection reaches `threshold`; else null. The reports up to a planned submit were made
+   * before that collection, so they call for none.
+   */
+  decide(index: number, threshold: number): number | null {
+    const projected = this.projected.get(index) ?? 0;
+    this.projected.delete(index);
+    if (projected < threshold || index <= this.lastPlanned) return null;
+    this.lastPlanned = index + COLLECT_AFTER_SUBMITS;
+    return this.lastPlanned;
+  }
+}
+
 /** The orchestrator's planning of the collections from the ranks' batch reports. */
 export class YoungCollections {
-  /** The highest projected fill reported so far for a submit not merged yet, by submit index. */
-  private readonly projected = new Map<number, number>();
+  private readonly plan = new CollectionPlan();
   /** Each rank's last reported fill (its growth per submit is the difference to the next). */
   private readonly last = new Map<number, number>();
-  /** The submit after which the last requested collection happens (-1: none yet). */
-  private plannedAfter = -1;
 
   /** atFill: the projected fill that calls for a collection (collectAtFillFromEnvironment). */
   constructor(private readonly atFill = COLLECT_AT_FILL) {}
@@ -34,8 +59,7 @@ export class YoungCollections {
     this.last.set(rank, fill);
     // a fall is a collection (V8's own or a planned one): no growth known yet
     const growth = before !== undefined && fill >= before ? fill - before : 0;
-    const projected = fill + (COLLECT_AFTER_SUBMITS + 1) * growth;
-    this.projected.set(index, Math.max(this.projected.get(index) ?? 0, projected));
+    this.plan.propose(index, fill + (COLLECT_AFTER_SUBMITS + 1) * growth);
   }
 
   /**
@@ -43,11 +67,7 @@ export class YoungCollections {
    * up to the planned submit were made before that collection, so they call for none.
    */
   decide(index: number): number | null {
-    const projected = this.projected.get(index) ?? 0;
-    this.projected.delete(index);
-    if (projected < this.atFill || index <= this.plannedAfter) return null;
-    this.plannedAfter = index + COLLECT_AFTER_SUBMITS;
-    return this.plannedAfter;
+    return this.plan.decide(index, this.atFill);
   }
 }
 
