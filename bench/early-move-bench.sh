@@ -52,6 +52,9 @@
 #             one GPU with a rank's share; the wedge's default on N ranks, base and new
 #   rank-vs-share  the box on one GPU and one GPU with a rank's share (--detail), on N ranks with --detail (twice),
 #             untimed on 1 and N ranks, and the N-rank timeline: where a rank's step goes beyond one GPU's share
+#   gaps      BUILDS="BASE": the GPU's idle gaps between passes, command buffers and batches (DSMC_GPU_GAPS=1) of the box
+#             on one GPU, a rank's share and N ranks, and of the wedge on N; the wedge on N, this build and the base
+#             interleaved twice; bench/mapped-read.mjs
 #   rank-work  BUILDS="BASE": the box on N ranks, new and base interleaved (twice), the new build's timeline; the box
 #             sampled every step and the wedge's default on one GPU and N ranks with --detail
 #   wedge-rank-ab  BUILDS="BASE": the wedge's default on one GPU and on N ranks, this build and the base, plain and
@@ -131,6 +134,7 @@ line() {
     const b = s.balance;
     if (b && b.rankSeconds > 0) console.log('   balance s', b.rankSeconds.toFixed(3), 'by', b.by ?? '-', 'prices', b.prices ? b.prices.cellWeight.toPrecision(3) + ' + ' + b.prices.squareWeight.toPrecision(3) + ' n^2' : (b.cellWeight ?? '-'), 'checks', b.checks, 'full', b.fullChecks, 'block', b.checkBlock, 'orchestrator s', b.orchestratorSeconds.toFixed(3), 'rebalances', (s.rebalances ?? []).length, 'UN end/mean', (s.loadNonUniformity ?? 0).toFixed(1), (s.loadNonUniformityMean ?? 0).toFixed(1), JSON.stringify(b.parts ?? {}));
     if (s.rebalances && s.rebalances.length > 0) console.log('   re-splits', JSON.stringify(s.rebalances.map((e) => [e.step, Math.round(e.unBefore), Math.round(e.unAfter ?? -1), e.moved])));
+    if (Object.keys(ph).some((k) => k.startsWith('gpu-gap.'))) for (const [r, ph] of (s.phaseSecondsPerRank ?? [Object.fromEntries(Object.entries(s.phases).map(([k, p]) => [k, p.totalSeconds]))]).entries()) console.log('   rank', r, 'ms per step, work', (1000 * Object.entries(ph).filter(([k]) => !k.startsWith('gpu-gap.') && !k.startsWith('exchange')).reduce((a, [, v]) => a + v, 0) / s.steps).toFixed(3), 'gaps:', Object.entries(ph).filter(([k]) => k.startsWith('gpu-gap.')).map(([k, v]) => k.slice(8) + ' ' + (1000 * v / s.steps).toFixed(3)).join(', '), '| loop ms per step', (1000 * s.seconds / s.steps).toFixed(3));
     if ('$2'.includes('detail')) for (const [r, ph] of (s.phaseSecondsPerRank ?? []).entries()) console.log('   rank', r, 'ms per step:', Object.entries(ph).map(([k, v]) => k + ' ' + (1000 * v / s.steps).toFixed(3)).join(', '));
     const e = s.endOfRun;
     if (e) console.log('   end of run: read back s', JSON.stringify(e.readSeconds.map((x) => +x.toFixed(3))), 'evaluated s', JSON.stringify(e.evaluateSeconds.map((x) => +x.toFixed(3))), 'threads', JSON.stringify(e.threads), 'planes written s', JSON.stringify((e.writeSeconds ?? []).map((x) => +x.toFixed(3))), 'placed s', e.placeSeconds === undefined ? '-' : e.placeSeconds.toFixed(3));
@@ -605,6 +609,27 @@ for part in "$@"; do
       run box-1-untimed "${box[@]}" --timing off
       run "box-$n-untimed" "${box[@]}" --ranks "$n" --timing off
       timeline_run "box-$n-timeline" "${box[@]}" --ranks "$n"
+      ;;
+    gaps)
+      # BUILDS="BASE": where a rank's step goes beyond its passes (DSMC_GPU_GAPS=1: the GPU's idle time between passes,
+      # command buffers and batches, from the pass timestamps): the box on one GPU, one GPU with a rank's share and N
+      # ranks (twice), untimed on N; the wedge's default on N ranks with the gaps; then the wedge on N ranks, this build
+      # and the base interleaved twice (the periodic totals' partials summed on the GPU); bench/mapped-read.mjs
+      run box-1-gaps env DSMC_GPU_GAPS=1 "${box[@]}"
+      run share-1-gaps env DSMC_GPU_GAPS=1 "${share[@]}"
+      run "box-$n-gaps-1" env DSMC_GPU_GAPS=1 "${box[@]}" --ranks "$n"
+      run "box-$n-gaps-2" env DSMC_GPU_GAPS=1 "${box[@]}" --ranks "$n"
+      run "box-$n-detail-gaps" env DSMC_GPU_GAPS=1 "${box[@]}" --ranks "$n" --detail
+      run "box-$n-untimed" "${box[@]}" --ranks "$n" --timing off
+      run "wedge-$n-gaps" env DSMC_GPU_GAPS=1 "${wedge[@]}" --ranks "$n"
+      unpack_builds
+      rev=${BUILDS%% *}
+      base_cases "$rev"
+      for k in 1 2; do
+        run "wedge-$n-new-$k" "${wedge[@]}" --ranks "$n"
+        run "wedge-$n-$rev-$k" "${basewedge[@]}" --ranks "$n"
+      done
+      timeout 120 node bench/mapped-read.mjs > "$out/runs/mapped-read.txt" 2>&1; cat "$out/runs/mapped-read.txt"
       ;;
     rank-work)
       # BUILDS="BASE": the box on N ranks, this build then the base, twice each, interleaved, and this build's timeline

@@ -5,6 +5,7 @@
 import type { Case } from '../common/case-schema.js';
 import { Readback, WORKGROUP_SIZE, makeBuffer, type ReadSource, type RecordedRead } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
+import { isGpuWorkPhase } from '../common/reports/rank-time.js';
 import { TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
 import { CELL_WORD, CTL, MIGRANT_CELL_WORD } from './gpu/struct-layouts.js';
@@ -1025,7 +1026,7 @@ export class Simulation {
   async run(options: LoopOptions = {}, steps = this.kase.run.steps, blockPlan = { from: this.step, steps }): Promise<LoopResult> {
     const device = this.gpu.device;
     const rec: PhaseRecorder = options.timing === 'off' ? new UntimedRecorder(device)
-      : this.gpu.hasTimestamps && options.timing !== 'wall' ? new TimestampRecorder(device, this.chunk * PASSES_PER_STEP)
+      : this.gpu.hasTimestamps && options.timing !== 'wall' ? new TimestampRecorder(device, this.chunk * PASSES_PER_STEP, process.env.DSMC_GPU_GAPS === '1')
         : new WallClockRecorder(device);
     this.hostPhases.clear();
     const carried = this.carried;
@@ -1179,6 +1180,6 @@ export class Simulation {
 /** Seconds the GPU worked in every pass the recorder timed so far (no host phases). */
 function gpuSecondsOf(rec: PhaseRecorder): number {
   let sum = 0;
-  for (const t of rec.totals().values()) sum += t.totalSeconds;
+  for (const [name, t] of rec.totals()) if (isGpuWorkPhase(name)) sum += t.totalSeconds;
   return sum;
 }

@@ -5,6 +5,7 @@ import { BOUNDARY_CODES, SURFACE_MODEL_CODES } from './gpu/struct-layouts.js';
 import type { LoopResult } from './loop-types.js';
 import type { ParticleTotals } from './phases/conservation.js';
 import type { PhaseSummary, RunSummary } from '../common/run-summary.js';
+import { isGapPhase } from '../common/reports/rank-time.js';
 import { reactionsSummary } from './reaction-summary.js';
 
 export type { PhaseSummary, RunSummary } from '../common/run-summary.js';
@@ -21,7 +22,7 @@ export function summarize(name: string, r: LoopResult, adapter: AdapterDescripti
   let phaseSeconds = 0;
   const phases: Record<string, PhaseSummary> = {};
   for (const [k, t] of r.phases) {
-    phaseSeconds += t.totalSeconds;
+    if (!isGapPhase(k)) phaseSeconds += t.totalSeconds;
     phases[k] = {
       calls: t.calls,
       totalSeconds: t.totalSeconds,

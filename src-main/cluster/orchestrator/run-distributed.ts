@@ -4,7 +4,7 @@
 // A crash or hang of any rank stops the others and rejects with RankFailedError; an abort cancels; a stop and keep
 // (stop-and-keep.ts) ends every rank after the same submit and returns the run so far as at a normal end.
 import { join } from 'node:path';
-import { isHostPhase } from '../../common/reports/rank-time.js';
+import { isGpuWorkPhase } from '../../common/reports/rank-time.js';
 import { SurfaceAccumulator } from '../../solver/surface-accumulator.js';
 import { surfaceSummary } from '../../solver/surface-summary.js';
 import type { SolverTables } from '../../solver/tables.js';
@@ -555,7 +555,7 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
   summary.decomposition = d.method;
   summary.particlesPerRank = dones.map((x) => x.particles);
   // each rank's GPU work in the loop (its passes' times, no host phases): where the time of an uneven run went
-  if (dones[0].timingSource === 'gpu-timestamps') summary.gpuSecondsPerRank = dones.map((x) => x.phases.filter((p) => !isHostPhase(p.name)).reduce((sum, p) => sum + p.totalSeconds, 0));
+  if (dones[0].timingSource === 'gpu-timestamps') summary.gpuSecondsPerRank = dones.map((x) => x.phases.filter((p) => isGpuWorkPhase(p.name)).reduce((sum, p) => sum + p.totalSeconds, 0));
   summary.phaseSecondsPerRank = dones.map((x) => Object.fromEntries(x.phases.map((p) => [p.name, p.totalSeconds])));
   summary.loadNonUniformity = un.length > 0 ? un[un.length - 1] : 0;
   summary.loadNonUniformityMean = un.length > 0 ? un.reduce((s, x) => s + x, 0) / un.length : 0;

@@ -18,6 +18,16 @@ export function isHostPhase(name: string): boolean {
   return name === 'exchange' || name.startsWith('exchange.');
 }
 
+/** Whether a phase is the GPU's idle time between timed passes (solver/gpu/phase-timer.ts: GAP_PHASES), not work. */
+export function isGapPhase(name: string): boolean {
+  return name.startsWith('gpu-gap.');
+}
+
+/** Whether a phase is GPU work: neither a host phase nor one of the GPU's idle gaps. */
+export function isGpuWorkPhase(name: string): boolean {
+  return !isHostPhase(name) && !isGapPhase(name);
+}
+
 /**
  * Per rank (ascending) its mean step from its phase totals: `loopSeconds` over `steps` steps; empty without GPU
  * timestamps or steps.
@@ -28,7 +38,7 @@ export function rankTimes(rankPhases: readonly { rank: number; phase: string; to
   for (const x of rankPhases) {
     const t = byRank.get(x.rank) ?? { gpu: 0, exchange: 0 };
     if (x.phase === 'exchange') t.exchange += x.totalSeconds;
-    else if (!isHostPhase(x.phase)) t.gpu += x.totalSeconds;
+    else if (isGpuWorkPhase(x.phase)) t.gpu += x.totalSeconds;
     byRank.set(x.rank, t);
   }
   const stepSeconds = loopSeconds / steps;

@@ -60,6 +60,14 @@ class OpenCalls {
   }
 }
 
+/**
+ * The GPU's idle time between the timed passes, booked as phases of these names when asked (DSMC_GPU_GAPS=1): between
+ * two passes of one command buffer (copies, barriers, timestamp writes), between the command buffers of one batch
+ * (the submit boundary, or the GPU waiting for the host's next submit) and between batches (the host's round trip at a
+ * batch's end). Not GPU work (common/reports/rank-time.ts: isGapPhase): GPU seconds and the balance leave them out.
+ */
+export const GAP_PHASES = { within: 'gpu-gap.within', submits: 'gpu-gap.submits', batches: 'gpu-gap.batches' } as const;
+
 /** Timestamps one query set holds (WebGPU's limit). */
 const QUERIES_PER_SET = 4096;
 
@@ -74,12 +82,17 @@ export class TimestampRecorder implements PhaseRecorder {
   private readBuf!: GPUBuffer;
   private readonly names: string[] = [];
   private readonly continued: boolean[] = [];
+  /** Per pass of the submit being recorded: the command buffer it is in (flushes so far in this submit). */
+  private readonly buffers: number[] = [];
+  private flushes = 0;
+  /** The end of the last timed pass of the submit before (ns, GPU clock), for the gap between batches. */
+  private lastEnd: bigint | null = null;
   private readonly map = new Map<string, PhaseTotals>();
   private readonly calls = new OpenCalls();
   private enc: GPUCommandEncoder;
 
-  /** passes: the passes a submit is expected to record (more make it grow). */
-  constructor(private readonly device: GPUDevice, passes: number) {
+  /** passes: the passes a submit is expected to record (more make it grow); gaps: book the idle gaps (GAP_PHASES). */
+  constructor(private readonly device: GPUDevice, passes: number, private readonly gaps = false) {
     this.grow(Math.max(1, passes));
     this.enc = device.createCommandEncoder({ label: 'steps' });
   }
@@ -110,6 +123,7 @@ export class TimestampRecorder implements PhaseRecorder {
     if (k >= this.maxPasses) this.grow(2 * this.maxPasses);
     this.names.push(name);
     this.continued.push(continues);
+    this.buffers.push(this.flushes);
     const at = (2 * k) % QUERIES_PER_SET;
     const pass = this.enc.beginComputePass({
       label: name,
@@ -122,10 +136,12 @@ export class TimestampRecorder implements PhaseRecorder {
   flush(): void {
     this.device.queue.submit([this.enc.finish()]);
     this.enc = this.device.createCommandEncoder({ label: 'steps' });
+    this.flushes += 1;
   }
 
   async submit(): Promise<void> {
     const n = this.names.length;
+    this.flushes = 0;
     if (n > 0) {
       // each set's timestamps at 8 * QUERIES_PER_SET bytes apart (a multiple of the 256-byte resolve alignment)
       for (let set = 0; set * QUERIES_PER_SET < 2 * n; set++) {
@@ -145,8 +161,26 @@ export class TimestampRecorder implements PhaseRecorder {
       this.calls.add(this.map, this.names[k], dt, this.continued[k]);
     }
     this.calls.close(this.map);
+    if (this.gaps) this.bookGaps(ts, n);
     this.names.length = 0;
     this.continued.length = 0;
+    this.buffers.length = 0;
+  }
+
+  /** Books the GPU's idle gaps of one submit's n timed passes (timestamps ts) as GAP_PHASES. */
+  private bookGaps(ts: BigUint64Array, n: number): void {
+    const gap = (from: bigint, to: bigint) => (to > from ? Number(to - from) * 1e-9 : 0);
+    let within = 0;
+    let submits = 0;
+    for (let k = 1; k < n; k++) {
+      const idle = gap(ts[2 * k - 1], ts[2 * k]);
+      if (this.buffers[k] === this.buffers[k - 1]) within += idle;
+      else submits += idle;
+    }
+    addTime(this.map, GAP_PHASES.within, within);
+    addTime(this.map, GAP_PHASES.submits, submits);
+    if (this.lastEnd !== null) addTime(this.map, GAP_PHASES.batches, gap(this.lastEnd, ts[0]));
+    this.lastEnd = ts[2 * n - 1];
   }
 
   totals(): Map<string, PhaseTotals> {
