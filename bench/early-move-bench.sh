@@ -55,6 +55,8 @@
 #   gaps      BUILDS="BASE": the GPU's idle gaps between passes, command buffers and batches (DSMC_GPU_GAPS=1) of the box
 #             on one GPU, a rank's share and N ranks, and of the wedge on N; the wedge on N, this build and the base
 #             interleaved twice; bench/mapped-read.mjs
+#   boundary  bench/boundary-gap.mjs (what a command buffer boundary and a host-visible copy cost the GPU), the box on N
+#             ranks with its gaps by boundary and its timeline
 #   rank-work  BUILDS="BASE": the box on N ranks, new and base interleaved (twice), the new build's timeline; the box
 #             sampled every step and the wedge's default on one GPU and N ranks with --detail
 #   wedge-rank-ab  BUILDS="BASE": the wedge's default on one GPU and on N ranks, this build and the base, plain and
@@ -630,6 +632,14 @@ for part in "$@"; do
         run "wedge-$n-$rev-$k" "${basewedge[@]}" --ranks "$n"
       done
       timeout 120 node bench/mapped-read.mjs > "$out/runs/mapped-read.txt" 2>&1; cat "$out/runs/mapped-read.txt"
+      ;;
+    boundary)
+      # what a command buffer boundary and a host-visible copy cost the GPU (bench/boundary-gap.mjs, 0.25, 1 and 4 MB
+      # copies), then the box on N ranks with its gaps by boundary (DSMC_GPU_GAPS=1) and its timeline (migrants a step)
+      for mb in 1 0.25 4; do timeout 120 node bench/boundary-gap.mjs "$mb" 60 2>&1 | tee -a "$out/runs/boundary-gap.txt"; done
+      run "box-$n-gaps" env DSMC_GPU_GAPS=1 "${box[@]}" --ranks "$n"
+      HEAD=0 timeline_run "box-$n-timeline" env DSMC_GPU_GAPS=1 "${box[@]}" --ranks "$n"
+      grep -E "^rank|step period|migrants sent|GPU idle|interior pass ends" "$out/runs/timeline-report.txt"
       ;;
     rank-work)
       # BUILDS="BASE": the box on N ranks, this build then the base, twice each, interleaved, and this build's timeline

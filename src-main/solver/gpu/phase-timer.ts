@@ -172,13 +172,20 @@ export class TimestampRecorder implements PhaseRecorder {
     const gap = (from: bigint, to: bigint) => (to > from ? Number(to - from) * 1e-9 : 0);
     let within = 0;
     let submits = 0;
+    // the gaps between command buffers also by the first pass of the later one (which boundary of a step they are)
+    const into = new Map<string, number>();
     for (let k = 1; k < n; k++) {
       const idle = gap(ts[2 * k - 1], ts[2 * k]);
-      if (this.buffers[k] === this.buffers[k - 1]) within += idle;
-      else submits += idle;
+      if (this.buffers[k] === this.buffers[k - 1]) {
+        within += idle;
+      } else {
+        submits += idle;
+        into.set(this.names[k], (into.get(this.names[k]) ?? 0) + idle);
+      }
     }
     addTime(this.map, GAP_PHASES.within, within);
     addTime(this.map, GAP_PHASES.submits, submits);
+    for (const [name, idle] of into) addTime(this.map, `${GAP_PHASES.submits}.into-${name}`, idle);
     if (this.lastEnd !== null) addTime(this.map, GAP_PHASES.batches, gap(this.lastEnd, ts[0]));
     this.lastEnd = ts[2 * n - 1];
   }
