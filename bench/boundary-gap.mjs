@@ -11,6 +11,8 @@
 //   two-cb-read-map   the same, the staging mapped after the first submit (the host waits for it at the round's end)
 //   two-cb-write      two submits, the second starting with the copy from MAP_WRITE staging
 //   rank-like         two-cb-read-map and two-cb-write together
+// Then what the timestamps themselves cost: ROUNDS rounds of two-cb-read and two-cb-write together, submitted at once,
+// timed (P1 and P2 each with timestamps) and untimed, the wall time per round from the first submit to the last's end.
 // Usage: node bench/boundary-gap.mjs [SIZE_MB=1] [ROUNDS=50]   (one line per variant, microseconds)
 import { openGpu } from '../out/src-main/solver/gpu/device.js';
 
@@ -101,7 +103,36 @@ async function variant(name) {
   console.log(`${name.padEnd(18)} gap mean ${mean.toFixed(1)} µs, median ${gaps[gaps.length >> 1].toFixed(1)}, p10 ${gaps[Math.floor(gaps.length / 10)].toFixed(1)}, p90 ${gaps[Math.floor((9 * gaps.length) / 10)].toFixed(1)} | P1 ${(p1.reduce((a, b) => a + b, 0) / p1.length).toFixed(1)} µs`);
 }
 
+/** Wall time per round of two-cb-read plus two-cb-write, all rounds submitted at once, with or without timestamps. */
+async function wallPerRound(timed) {
+  await device.queue.onSubmittedWorkDone();
+  const t0 = performance.now();
+  for (let r = 0; r < rounds; r++) {
+    for (const k of [0, 1]) {
+      const enc = device.createCommandEncoder();
+      if (k === 1) enc.copyBufferToBuffer(writeStaging, 0, dst, 0, bytes);
+      if (timed) pass(enc, r, k);
+      else {
+        const p = enc.beginComputePass();
+        p.setPipeline(pipeline);
+        p.setBindGroup(0, groups[k]);
+        for (let d = 0; d < (k === 0 ? 30 : 1); d++) p.dispatchWorkgroups(WORDS / 256 / 64, 64);
+        p.end();
+      }
+      if (k === 0) enc.copyBufferToBuffer(src, 0, readStaging, 0, bytes);
+      device.queue.submit([enc.finish()]);
+    }
+  }
+  await device.queue.onSubmittedWorkDone();
+  return ((performance.now() - t0) * 1000) / rounds;
+}
+
 const names = ['one-cb', 'one-cb-copy-dev', 'one-cb-copy-read', 'one-cb-copy-write', 'two-cb', 'two-cb-read', 'two-cb-read-map', 'two-cb-write', 'rank-like'];
 for (const name of names) await variant(name);
 for (const name of names) await variant(name);
+for (let k = 0; k < 2; k++) {
+  const timed = await wallPerRound(true);
+  const untimed = await wallPerRound(false);
+  console.log(`wall per round: timed ${timed.toFixed(1)} µs, untimed ${untimed.toFixed(1)} µs (timestamps cost ${(timed - untimed).toFixed(1)} µs a round of two passes)`);
+}
 device.destroy();

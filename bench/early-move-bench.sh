@@ -57,6 +57,9 @@
 #             interleaved twice; bench/mapped-read.mjs
 #   boundary  bench/boundary-gap.mjs (what a command buffer boundary and a host-visible copy cost the GPU), the box on N
 #             ranks with its gaps by boundary and its timeline
+#   s28-ab    BUILDS="BASE": the box on N ranks (plain twice, --detail) with the GPU's gaps, this build and the base
+#             interleaved; DSMC_SMALL_HALO_BLOCKS=0 and untimed; the box on one GPU; the wedge on N, new and base;
+#             bench/boundary-gap.mjs with 2.36 MB
 #   rank-work  BUILDS="BASE": the box on N ranks, new and base interleaved (twice), the new build's timeline; the box
 #             sampled every step and the wedge's default on one GPU and N ranks with --detail
 #   wedge-rank-ab  BUILDS="BASE": the wedge's default on one GPU and on N ranks, this build and the base, plain and
@@ -640,6 +643,28 @@ for part in "$@"; do
       run "box-$n-gaps" env DSMC_GPU_GAPS=1 "${box[@]}" --ranks "$n"
       HEAD=0 timeline_run "box-$n-timeline" env DSMC_GPU_GAPS=1 "${box[@]}" --ranks "$n"
       grep -E "^rank|step period|migrants sent|GPU idle|interior pass ends" "$out/runs/timeline-report.txt"
+      ;;
+    s28-ab)
+      # BUILDS="BASE": this build (a small halo scanned in one dispatch, the arrivals joined there, the halo particles
+      # listed by subgroup) against the base: the box on N ranks plain (twice) and --detail, interleaved, with the GPU's
+      # gaps; this build with DSMC_SMALL_HALO_BLOCKS=0 (the five-dispatch halo scan) and untimed; the box on one GPU;
+      # the wedge's default on N ranks, this build and the base; bench/boundary-gap.mjs with the box's 2.4 MB
+      unpack_builds
+      rev=${BUILDS%% *}
+      base_cases "$rev"
+      for k in 1 2; do
+        run "box-$n-new-$k" env DSMC_GPU_GAPS=1 "${box[@]}" --ranks "$n"
+        run "box-$n-$rev-$k" env DSMC_GPU_GAPS=1 "${basebox[@]}" --ranks "$n"
+      done
+      run "box-$n-new-detail" env DSMC_GPU_GAPS=1 "${box[@]}" --ranks "$n" --detail
+      run "box-$n-$rev-detail" env DSMC_GPU_GAPS=1 "${basebox[@]}" --ranks "$n" --detail
+      run "box-$n-new-five" env DSMC_GPU_GAPS=1 DSMC_SMALL_HALO_BLOCKS=0 "${box[@]}" --ranks "$n"
+      run "box-$n-new-untimed" "${box[@]}" --ranks "$n" --timing off
+      run "box-$n-$rev-untimed" "${basebox[@]}" --ranks "$n" --timing off
+      run box-1-new "${box[@]}"
+      run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      timeout 120 node bench/boundary-gap.mjs 2.36 60 > "$out/runs/boundary-gap.txt" 2>&1; cat "$out/runs/boundary-gap.txt"
       ;;
     rank-work)
       # BUILDS="BASE": the box on N ranks, this build then the base, twice each, interleaved, and this build's timeline
