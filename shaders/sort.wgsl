@@ -126,8 +126,7 @@ fn interior_side(moved: u32, interiorBefore: u32, products: u32) -> u32 {
 // Split steps, interior pass: scatters the particles of interior cells. The particles of halo cells wait for the halo
 // pass, which takes every particle from the interior side's end on (the halo side of the step before, its products,
 // the injected particles and the arrivals: mostly halo cells' particles) and those listed here: the few below it that
-// moved into a halo cell (list_halo_particle: one atomic a subgroup on the list's length where the device has subgroups,
-// one a particle otherwise; no workgroup barriers). After a step with no interior
+// moved into a halo cell (one atomic each on the list's length, no workgroup barriers). After a step with no interior
 // part (the first, a redone one, a relayout) the side is empty and the halo pass takes every particle, as the host's
 // sizing from that step's halo count (N - N_INTERIOR) expects. The halo pass's scan glue (split.wgsl:finish_halo) sets
 // the live count instead of invocation 0 here.
@@ -136,28 +135,25 @@ fn scatter_interior(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroup
                     @builtin(local_invocation_index) li: u32) {
   let side = interior_side(ctlRW[CTL_N_MOVED], ctlRW[CTL_N_INTERIOR_BEFORE], ctlRW[CTL_PRODUCTS]);
   let end = ctlRW[CTL_N_ALL];
-  // dispatched for the host's bound on the live count (SimState.liveBound): any more in the loop, whose rounds every
-  // invocation of the workgroup runs (the listing's subgroup operations, list-subgroup.wgsl)
-  let stride = grid_stride(nwg);
-  for (var first = flat_id(wg, nwg, 0u); first < end; first += stride) {
-    let i = first + li;
-    var listed = false;
-    if (i < end) { listed = scatter_interior_one(i, side); }
-    list_halo_particle(i, listed);
-  }
+  // dispatched for the host's bound on the live count (SimState.liveBound): any more in the loop
+  let i = flat_id(wg, nwg, li);
+  if (i < end) { scatter_interior_one(i, side); }
+  for (var j = i + grid_stride(nwg); j < end; j += grid_stride(nwg)) { scatter_interior_one(j, side); }
 }
 
-// scatter_interior for live particle i; returns whether the halo pass must take it from the list (a particle below
-// the interior side that moved into a halo cell).
-fn scatter_interior_one(i: u32, side: u32) -> bool {
+// scatter_interior for live particle i.
+fn scatter_interior_one(i: u32, side: u32) {
   // the slot, the cell's start and its halo bit are read before any branch, at once (the bounds checks of WGSL keep
   // the loads of a particle that left within the buffers): the chain of dependent loads is one rank's
   let arrival = slot[i];
   let c = local_cell(i);
   let start = starts[c];
   let halo = is_halo(c);
-  if (c == INVALID_CELL) { return false; }
-  if (halo) { return i < side; }
+  if (c == INVALID_CELL) { return; }
+  if (halo) {
+    if (i < side) { haloParticles[atomicAdd(&haloWork[HW_LISTED], 1u)] = i; }
+    return;
+  }
   order[start + arrival] = i;
   // few particles are not: those that crossed from the halo side, injected ones, the step before's products
   if (i >= side) {
@@ -166,7 +162,6 @@ fn scatter_interior_one(i: u32, side: u32) -> bool {
     atomicMax(&mixedRW[params.nLocal + c], old);
     atomicAdd(&mixedRW[2u * params.nLocal + c], 1u);
   }
-  return false;
 }
 
 // The halo pass's k-th particle: the k-th one the interior pass listed, then those from the interior side's end on

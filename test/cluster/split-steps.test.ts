@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Case } from '../../src-main/common/case-schema.js';
 import type { Int3 } from '../../src-main/cluster/decomposition/types.js';
-import { openGpu, type Gpu } from '../../src-main/solver/gpu/device.js';
-import { sortModules } from '../../src-main/solver/phases/sort.js';
+import type { Gpu } from '../../src-main/solver/gpu/device.js';
 import { fieldsSha256 } from '../../src-main/solver/fields.js';
 import { REDOS_PER_STEP, arrivalsBeyond, arrivalsOutsideHalo, globalHalo, haloBits, haloCellCount, haloList, initialHaloDepth } from '../../src-main/solver/halo-split.js';
 import { globalCellOf, localCellOf, subdomainOf } from '../../src-main/solver/subdomain.js';
@@ -268,27 +267,6 @@ describe('split steps', () => {
     } finally {
       if (before === undefined) delete process.env.DSMC_SMALL_HALO_BLOCKS;
       else process.env.DSMC_SMALL_HALO_BLOCKS = before;
-    }
-  });
-
-  it('with the halo particles listed one atomic a particle (a device without subgroups) and by subgroup: bitwise one rank', async () => {
-    const before = process.env.DSMC_SUBGROUPS;
-    process.env.DSMC_SUBGROUPS = '0';
-    let atomic: Gpu;
-    try {
-      atomic = await openGpu();
-    } finally {
-      if (before === undefined) delete process.env.DSMC_SUBGROUPS;
-      else process.env.DSMC_SUBGROUPS = before;
-    }
-    try {
-      expect(sortModules(atomic.device)).toEqual(['list-atomic.wgsl']);
-      expect(sortModules(gpu.device)).toEqual([gpu.device.features.has('subgroups') ? 'list-subgroup.wgsl' : 'list-atomic.wgsl']);
-      const { assembler } = await runInProcessRanks(atomic, longBox(), 'slab', 2);
-      expect(invariantStats(assembler.stepStats)).toEqual(reference.stats);
-      expect(fieldsSha256(assembler.fields.fields())).toBe(reference.sha);
-    } finally {
-      atomic.device.destroy();
     }
   });
 

@@ -48,11 +48,6 @@ interface SplitPipelines {
   groups: { total: GPUBindGroup; perSet: { mask: GPUBindGroup; scanSmall: GPUBindGroup | null; scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] };
 }
 
-/** The modules sort.wgsl is compiled with: the halo particles' listing by subgroup where the device has subgroups. */
-export function sortModules(device: GPUDevice): string[] {
-  return [device.features.has('subgroups') ? 'list-subgroup.wgsl' : 'list-atomic.wgsl'];
-}
-
 export class SortPhase implements Phase {
   readonly name = 'sort';
   /** Sub-steps that `--detail` timing records as separate passes. */
@@ -78,7 +73,7 @@ export class SortPhase implements Phase {
   private readonly smallHaloCells: number;
 
   constructor(private readonly ctx: PhaseContext) {
-    const get = (entry: string) => ctx.cache.get({ file: 'sort.wgsl', entry, modules: sortModules(ctx.device) });
+    const get = (entry: string) => ctx.cache.get({ file: 'sort.wgsl', entry });
     this.scatter = get('scatter');
     this.rankParticles = get('rank_particles');
     this.permute = get('permute');
@@ -104,7 +99,7 @@ export class SortPhase implements Phase {
   /** The pipelines of split pass `which` (bind groups come with bind()). */
   private splitPipelines(which: SplitPass): SplitPipelines {
     const constants = { SPLIT_PASS: which };
-    const get = (file: string, entry: string) => this.ctx.cache.get({ file, entry, constants, ...(file === 'sort.wgsl' ? { modules: sortModules(this.ctx.device) } : {}) });
+    const get = (file: string, entry: string) => this.ctx.cache.get({ file, entry, constants });
     return {
       mask: get('split.wgsl', which === 1 ? 'mask_counts' : 'gather_halo'),
       scatter: get('sort.wgsl', which === 1 ? 'scatter_interior' : 'scatter_halo'),
