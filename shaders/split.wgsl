@@ -46,99 +46,12 @@ fn interior_total() {
   haloWork[HW_LISTED] = 0u;
 }
 
-// Halo pass, per entry of the halo list: that cell's count, for the scan of the halo cells. Invocation 0 also lets the
-// arrivals join the N_ALL particles the halo pass takes (control.wgsl:after_arrivals, which the step leaves to this
-// pass: one dispatch less on the halo pass's path; append_arrivals, which reads N_ALL, has run).
+// Halo pass, per entry of the halo list: that cell's count, for the scan of the halo cells.
 @compute @workgroup_size(WG_SIZE)
 fn gather_halo(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) li: u32) {
   let k = flat_id(wg, nwg, li);
-  if (k == 0u) { join_arrivals(); }
   if (k < ctl[CTL_HALO_CELLS]) { masked[k] = counts[halo_cell(k, params.nLocal)]; }
-}
-
-// The arrived particles join the N_ALL particles the sort takes (as control.wgsl:after_arrivals).
-fn join_arrivals() {
-  ctl[CTL_N_ALL] = ctl[CTL_N_ALL] + ctl[CTL_ARRIVALS];
-}
-
-// Values per invocation of scan_halo (16 where the device gives the workgroup memory, else 8: prefix-scan.ts).
-override HALO_PER_THREAD: u32 = 16u;
-override HALO_BLOCK: u32 = HALO_PER_THREAD * WG_SIZE;
-var<workgroup> haloData: array<u32, HALO_BLOCK + HALO_BLOCK / 32u>;
-// the invocations' totals, then the groups' of 16
-var<workgroup> haloTotals: array<u32, WG_SIZE + WG_SIZE / 16u>;
-// the halo list's length, then each block's total, as every invocation sees it
-var<workgroup> haloShared: u32;
-
-// Halo pass of a halo of a few blocks (the host picks it below SMALL_HALO_BLOCKS, sort.ts): gather_halo, the scan of
-// the halo cells' counts and finish_halo in one workgroup, block after block (a running total carries from one to
-// the next), in place of five dispatches on the halo pass's latency-bound path. The same starts, live count and step
-// statistics. Each block goes through workgroup memory as in scan.wgsl:scan_blocks (one spare word every 32).
-@compute @workgroup_size(WG_SIZE)
-fn scan_halo(@builtin(local_invocation_index) li: u32) {
-  if (li == 0u) {
-    join_arrivals();
-    haloShared = ctl[CTL_HALO_CELLS];
-  }
-  let h = workgroupUniformLoad(&haloShared);
-  var carry = ctl[CTL_N_INTERIOR];
-  for (var base = 0u; base < h; base += HALO_BLOCK) {
-    for (var k = 0u; k < HALO_PER_THREAD; k++) {
-      let i = k * WG_SIZE + li;
-      var x = 0u;
-      if (base + i < h) { x = counts[halo_cell(base + i, params.nLocal)]; }
-      haloData[i + (i >> 5u)] = x;
-    }
-    workgroupBarrier();
-    // this invocation's consecutive values, scanned in place
-    var run = 0u;
-    for (var k = 0u; k < HALO_PER_THREAD; k++) {
-      let i = li * HALO_PER_THREAD + k;
-      let x = haloData[i + (i >> 5u)];
-      haloData[i + (i >> 5u)] = run;
-      run = run + x;
-    }
-    haloTotals[li] = run;
-    workgroupBarrier();
-    if (li < WG_SIZE / 16u) {
-      var acc = 0u;
-      for (var k = 0u; k < 16u; k++) {
-        let x = haloTotals[li * 16u + k];
-        haloTotals[li * 16u + k] = acc;
-        acc = acc + x;
-      }
-      haloTotals[WG_SIZE + li] = acc;
-    }
-    workgroupBarrier();
-    if (li == 0u) {
-      var acc = 0u;
-      for (var g = 0u; g < WG_SIZE / 16u; g++) {
-        let x = haloTotals[WG_SIZE + g];
-        haloTotals[WG_SIZE + g] = acc;
-        acc = acc + x;
-      }
-      haloShared = acc;
-    }
-    workgroupBarrier();
-    let before = carry + haloTotals[li] + haloTotals[WG_SIZE + li / 16u];
-    for (var k = 0u; k < HALO_PER_THREAD; k++) {
-      let i = li * HALO_PER_THREAD + k;
-      haloData[i + (i >> 5u)] = haloData[i + (i >> 5u)] + before;
-    }
-    workgroupBarrier();
-    for (var k = 0u; k < HALO_PER_THREAD; k++) {
-      let i = k * WG_SIZE + li;
-      if (base + i < h) { starts[halo_cell(base + i, params.nLocal)] = haloData[i + (i >> 5u)]; }
-    }
-    carry = carry + haloShared;
-    // every invocation has read the block's total and values before the next block overwrites them
-    workgroupBarrier();
-  }
-  if (li == 0u) {
-    ctl[CTL_N] = carry;
-    stats[ctl[CTL_STATS_SLOT] + ST_N_AFTER] = carry;
-  }
 }
 
 // After the halo scan (into `scanned`): the halo cells' starts follow the interior particles; invocation 0

@@ -467,8 +467,7 @@ export class Simulation {
       // the interior cells' sums come back before the arrivals join the source set's counts
       if (redo && splitSample) await this.recordSampleTakeBack(rec, set, detail);
       if (redo && keepSurface) rec.encoder.copyBufferToBuffer(this.surfaceBackup!, 0, st.surfSums, 0, st.surfSums.size);
-      // the halo pass's first dispatch lets the arrivals join the particles it sorts; a redo's whole sort needs them now
-      await rec.pass('migrate', (p) => this.migrate!.encodeAppend(p, set, x.received, redo));
+      await rec.pass('migrate', (p) => this.migrate!.encodeAppend(p, set, x.received));
       if (redo) {
         h.redos += 1;
         if (outside > 0) {

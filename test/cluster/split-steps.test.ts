@@ -247,29 +247,6 @@ describe('split steps', () => {
     for (const s of sims) expect(s.liveParticles).toBeGreaterThan(64);
   });
 
-  it.each([
-    ['one workgroup, block after block (scan_halo)', undefined], ['five dispatches (DSMC_SMALL_HALO_BLOCKS=0)', '0'],
-  ])('with a halo of several scan blocks scanned by %s: bitwise one rank', async (_how, blocks) => {
-    // 16 x 16 x 20 cells a rank, every one in the halo: 5120 halo cells, two blocks of 4096 (lavapipe scans 16 a thread)
-    const c = presetCase('collide-box', ['grid.cells=[16,16,40]', 'particles.perCell=4', 'run.steps=8', 'boundaries.zmin={"type":"periodic"}', 'boundaries.zmax={"type":"periodic"}']);
-    const { result } = await simulate(gpu, c, { timing: 'off' });
-    const before = process.env.DSMC_SMALL_HALO_BLOCKS;
-    if (blocks === undefined) delete process.env.DSMC_SMALL_HALO_BLOCKS;
-    else process.env.DSMC_SMALL_HALO_BLOCKS = blocks;
-    try {
-      const { assembler, sims } = await runInProcessRanks(gpu, c, 'slab', 2, undefined, { haloDepth: [16, 16, 40] });
-      expect(invariantStats(assembler.stepStats)).toEqual(invariantStats(result.stepStats));
-      expect(fieldsSha256(assembler.fields.fields())).toBe(fieldsSha256(result.fields));
-      for (const s of sims.map((r) => r.splitStats()!)) {
-        expect(s.haloCells).toBe(16 * 16 * 20);
-        expect(s.redos).toBe(0);
-      }
-    } finally {
-      if (before === undefined) delete process.env.DSMC_SMALL_HALO_BLOCKS;
-      else process.env.DSMC_SMALL_HALO_BLOCKS = before;
-    }
-  });
-
   it('with a halo covering every cell: bitwise one rank', async () => {
     const split = await check([6, 6, 40]);
     for (const s of split) {

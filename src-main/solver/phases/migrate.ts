@@ -57,14 +57,10 @@ export class MigratePhase {
     this.dispatch(pass, this.collectAll, this.groups[set].collectAll, this.ctx.state.particleThreads());
   }
 
-  /**
-   * Appends `count` arrived particles (already written to the arrivals buffer and CTL_ARRIVALS); with `join` they also
-   * join the N_ALL particles the next sort takes (after_arrivals). A split step's halo pass joins them in its first
-   * dispatch instead (split.wgsl: gather_halo, scan_halo), one dispatch less on its path: pass join = false only then.
-   */
-  encodeAppend(pass: GPUComputePassEncoder, set: 0 | 1, count: number, join = true): void {
+  /** Appends `count` arrived particles (already written to the arrivals buffer and CTL_ARRIVALS). */
+  encodeAppend(pass: GPUComputePassEncoder, set: 0 | 1, count: number): void {
     if (count > 0) this.dispatch(pass, this.append, this.groups[set].append, count);
-    if (join) this.dispatch(pass, this.after, this.afterGroup, 1, 1);
+    this.dispatch(pass, this.after, this.afterGroup, 1, 1);
   }
 
   /** One dispatch covering n invocations. */

@@ -7,28 +7,12 @@
 // interior cells while the host exchanges migrants, then the halo cells once the arrivals are in.
 import { bindBuffers } from '../gpu/bind.js';
 import { WORKGROUP_SIZE, dispatchDims } from '../gpu/buffers.js';
-import { PrefixScan, scanPerThread } from '../gpu/prefix-scan.js';
+import { PrefixScan } from '../gpu/prefix-scan.js';
 import { PARTICLE_ATTRIBUTES, SORT_SCRATCH } from '../particle-attributes.js';
 import type { Phase, PhaseContext } from './phase.js';
 
 /** Which pass of a split step: the interior cells (1) or the halo cells, or all when redoing (2). */
 export type SplitPass = 1 | 2;
-
-/**
- * Halo lists of at most this many scan blocks (4096 cells each, 2048 where scanPerThread is 8) are scanned by one
- * workgroup in one dispatch (split.wgsl:scan_halo) instead of gather_halo, the multi-block scan and finish_halo (five
- * dispatches on the halo pass's latency-bound path). DSMC_SMALL_HALO_BLOCKS overrides it (0: always the five).
- */
-export const SMALL_HALO_BLOCKS = 8;
-
-/** SMALL_HALO_BLOCKS, or DSMC_SMALL_HALO_BLOCKS (a whole number of blocks; a clear error for anything else). */
-export function smallHaloBlocks(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.DSMC_SMALL_HALO_BLOCKS;
-  if (raw === undefined || raw === '') return SMALL_HALO_BLOCKS;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`DSMC_SMALL_HALO_BLOCKS is ${JSON.stringify(raw)}: give a whole number of scan blocks (0: never one workgroup), or leave it unset for ${SMALL_HALO_BLOCKS}`);
-  return n;
-}
 
 /** Pipelines and bind groups of one split pass. */
 interface SplitPipelines {
@@ -43,9 +27,7 @@ interface SplitPipelines {
   total: GPUComputePipeline;
   /** Over the local cells (pass 1) or the halo list (pass 2, rebuilt when the halo changes). */
   scan: PrefixScan;
-  /** Pass 2: the halo's gather, scan and finish in one workgroup (split.wgsl:scan_halo), for small halos. */
-  scanSmall: GPUComputePipeline | null;
-  groups: { total: GPUBindGroup; perSet: { mask: GPUBindGroup; scanSmall: GPUBindGroup | null; scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] };
+  groups: { total: GPUBindGroup; perSet: { mask: GPUBindGroup; scatter: GPUBindGroup; order: GPUBindGroup; permute: GPUBindGroup; rotation: GPUBindGroup | null }[] };
 }
 
 export class SortPhase implements Phase {
@@ -69,8 +51,6 @@ export class SortPhase implements Phase {
   private scannedHaloCells = 0;
   /** Invocations of the halo pass's per-particle dispatches (sizeHaloParticles). */
   private haloThreads = WORKGROUP_SIZE;
-  /** Halo cells that one workgroup scans (scan_halo): SMALL_HALO_BLOCKS blocks of the device's scan. */
-  private readonly smallHaloCells: number;
 
   constructor(private readonly ctx: PhaseContext) {
     const get = (entry: string) => ctx.cache.get({ file: 'sort.wgsl', entry });
@@ -78,7 +58,6 @@ export class SortPhase implements Phase {
     this.rankParticles = get('rank_particles');
     this.permute = get('permute');
     if (ctx.state.tables.hasRotation) this.permuteRotation = get('permute_rotation');
-    this.smallHaloCells = smallHaloBlocks() * scanPerThread(ctx.device) * WORKGROUP_SIZE;
     const scan = new PrefixScan(ctx.device, ctx.cache, 'sort-A', ctx.state.nLocal);
     this.scans = [scan, ctx.state.multiRank ? new PrefixScan(ctx.device, ctx.cache, 'sort-B', ctx.state.nLocal) : scan];
     if (ctx.state.multiRank) {
@@ -108,7 +87,6 @@ export class SortPhase implements Phase {
       permuteRotation: this.ctx.state.tables.hasRotation ? get('sort.wgsl', 'permute_rotation_split') : null,
       total: get('split.wgsl', which === 1 ? 'interior_total' : 'finish_halo'),
       scan: new PrefixScan(this.ctx.device, this.ctx.cache, `sort-split-${which}`, which === 1 ? this.ctx.state.nLocal : 1),
-      scanSmall: which === 2 ? this.ctx.cache.get({ file: 'split.wgsl', entry: 'scan_halo', constants: { SPLIT_PASS: 2, HALO_PER_THREAD: scanPerThread(this.ctx.device) } }) : null,
       groups: { total: null!, perSet: [] },
     };
   }
@@ -154,7 +132,6 @@ export class SortPhase implements Phase {
         : { 0: s.params, 1: s.ctl, 3: sp.masked, 4: s.starts, 5: s.stats, 6: sp.scanned, 31: s.halo });
       p.groups.perSet = sets.map((b, k) => ({
         mask: mask(s.countsOf(k as 0 | 1), k),
-        scanSmall: p.scanSmall ? bindBuffers(device, p.scanSmall, `split-scan-halo-${k}`, { 0: s.params, 1: s.ctl, 2: s.countsOf(k as 0 | 1), 4: s.starts, 5: s.stats, 31: s.halo }) : null,
         // the split scatters leave the live count to finish_halo: no counts or statistics bindings
         scatter: bindBuffers(device, p.scatter, `split-scatter-${which}-${k}`, {
           ...withoutKeys(b.scatter, [3, 7]), 31: s.halo, 32: s.haloParticles, 33: s.haloWork,
@@ -209,8 +186,6 @@ export class SortPhase implements Phase {
     // per-cell dispatches of the halo pass cover the halo list only
     const cells = which === 1 ? s.nLocal : Math.max(1, s.haloCells);
     run('scan', () => {
-      // a small halo: one workgroup gathers, scans and places it (the arrivals' join included, as gather_halo's)
-      if (which === 2 && g.scanSmall && s.haloCells <= this.smallHaloCells) return this.dispatch(pass, p.scanSmall!, g.scanSmall, 1);
       this.dispatch(pass, p.mask, g.mask, cells);
       p.scan.encode(pass);
       this.dispatch(pass, p.total, p.groups.total, which === 1 ? 1 : cells, which === 1 ? 1 : WORKGROUP_SIZE);
