@@ -89,7 +89,7 @@ export function formatSummary(s: RunSummary, fields?: Pick<FieldSet, 'values' | 
     ...reactionLines(s.reactions),
     ...bodyLines(s.surface),
     '',
-    `phase timing (${s.timing}):`,
+    `phase timing (${s.timing}${s.timedEvery ? `; one call in ${s.timedEvery} of each phase timed, the seconds estimated from those: --timing full times every one` : ''}):`,
   ];
   const rows = [['phase', 'calls', 'AVG x Call', 'min', 'max', 'total', '% of loop', 's/particle-step']];
   for (const [name, p] of Object.entries(s.phases)) {

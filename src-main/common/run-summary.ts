@@ -6,6 +6,13 @@ import type { BodyForces } from './surface/surface-results.js';
 /** How phase times were measured. */
 export type TimingSource = 'gpu-timestamps' | 'wall-clock' | 'off';
 
+/**
+ * How a run times its phases: 'auto' GPU timestamps on every SAMPLED_TIMING_EVERY-th call of each phase (wall clock
+ * where the adapter has no timestamps), 'full' on every call, 'wall' the wall clock (each phase submitted alone), 'off'
+ * none (the fastest loop).
+ */
+export type TimingMode = 'auto' | 'full' | 'wall' | 'off';
+
 /** Time of one phase in the summary. */
 export interface PhaseSummary {
   calls: number;
@@ -60,6 +67,8 @@ export interface RunSummary {
   candidatesPerParticleStep: number;
   /** Where phase times come from; 'off': not measured (one pass per submit, the fastest loop). */
   timing: TimingSource;
+  /** GPU timestamps on one call in this many of each phase (the phases' seconds are estimates from those); absent: every call. */
+  timedEvery?: number;
   phases: Record<string, PhaseSummary>;
   otherSeconds: number;
   /** Host side of the loop (encoding, waiting for the GPU, read-back) and the number of submits. */

@@ -17,7 +17,7 @@ function metricRows(r: ProfileReport): Cell[][] {
   const c = r.conservation;
   return [
     ['run_id', r.run.id], ['project', r.run.project], ['case', r.case.name], ['status', r.run.status], ['seed', r.run.seed],
-    ['ranks', r.run.ranks], ['adapter', r.adapter.description], ['backend', r.adapter.backend], ['timing', r.timing],
+    ['ranks', r.run.ranks], ['adapter', r.adapter.description], ['backend', r.adapter.backend], ['timing', r.timing], ['timed_every', r.timedEvery],
     ['tags', r.run.tags.join(';')], ['notes', r.run.notes],
     ['steps', t.steps], ['mean_particles', t.meanParticles], ['particle_steps', t.particleSteps],
     ['loop_seconds', r.phaseTable.loopSeconds], ['particle_steps_per_second', t.particleStepsPerSecond],

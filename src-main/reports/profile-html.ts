@@ -92,7 +92,8 @@ function phaseSection(r: ProfileReport): string {
     rows.push(`<tr class="other" data-phase="other">${txt('other')}<td></td><td></td><td></td>${num(t.other.seconds, formatSeconds(t.other.seconds))}` +
       `<td></td>${num(t.other.percentOfLoop, formatPercent(t.other.percentOfLoop))}<td></td></tr>`);
   }
-  const timing = r.timing === null ? 'unknown (the run did not complete)' : r.timing;
+  const timing = r.timing === null ? 'unknown (the run did not complete)'
+    : r.timedEvery ? `${r.timing}, one call in ${r.timedEvery} of each phase timed (the phases' seconds estimated from those)` : r.timing;
   return `<h2>Phase timing</h2><p class="note">Timing source: ${escapeHtml(timing)}; ${t.ranks} rank(s). ` +
     'min/avg/max are over ranks of each rank\'s total time in the phase; "other" is the loop time outside every phase ' +
     '(submits, read-backs); time per particle is the phase time divided by the mean particle count.</p>' +

@@ -2,7 +2,7 @@
 // Simulation runs and what a finished loop returns (solver/loop.ts runs it).
 import type { SurfaceSums } from '../common/surface-layout.js';
 import type { Int3 } from '../cluster/decomposition/types.js';
-import type { EndOfRunSeconds, TimingSource } from '../common/run-summary.js';
+import type { EndOfRunSeconds, TimingMode, TimingSource } from '../common/run-summary.js';
 import type { Fields } from './fields.js';
 import type { SampleCounters } from './field-accumulator.js';
 import type { SampleState } from './sample-buffers.js';
@@ -55,8 +55,8 @@ export interface Progress {
 
 /** Options of a run beyond the case. */
 export interface LoopOptions {
-  /** 'auto': GPU timestamps when the adapter has them, else wall clock; 'off': no phase times. */
-  timing?: 'auto' | 'wall' | 'off';
+  /** 'auto': GPU timestamps on every SAMPLED_TIMING_EVERY-th call of each phase when the adapter has them, else wall clock; 'full': on every call; 'off': no phase times. */
+  timing?: TimingMode;
   onProgress?: (p: Progress) => void;
   /** Called with the statistics of every step as they are read back. */
   onSteps?: (s: StepStats[]) => void;
@@ -147,6 +147,8 @@ export interface LoopResult {
   stepStats: StepStats[];
   phases: Map<string, { calls: number; totalSeconds: number; minSeconds: number; maxSeconds: number }>;
   timingSource: TimingSource;
+  /** GPU timestamps on one call in this many of each phase (1: every call; absent without timestamps). */
+  timedEvery?: number;
   start: ParticleTotals;
   /** The step `start` was taken at (before the loop's first step; a resumed loop's is the original loop's). */
   startStep: number;

@@ -6,7 +6,7 @@ import type { Case } from '../common/case-schema.js';
 import { Readback, WORKGROUP_SIZE, makeBuffer, type ReadSource, type RecordedRead } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
 import { isGpuWorkPhase } from '../common/reports/rank-time.js';
-import { TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
+import { SAMPLED_TIMING_EVERY, TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
 import { CELL_WORD, CTL, MIGRANT_CELL_WORD } from './gpu/struct-layouts.js';
 import type { VelocityDistribution } from '../common/velocity-distribution.js';
@@ -1025,9 +1025,12 @@ export class Simulation {
    */
   async run(options: LoopOptions = {}, steps = this.kase.run.steps, blockPlan = { from: this.step, steps }): Promise<LoopResult> {
     const device = this.gpu.device;
-    const rec: PhaseRecorder = options.timing === 'off' ? new UntimedRecorder(device)
-      : this.gpu.hasTimestamps && options.timing !== 'wall' ? new TimestampRecorder(device, this.chunk * PASSES_PER_STEP, process.env.DSMC_GPU_GAPS === '1')
-        : new WallClockRecorder(device);
+    // GPU timestamps on every SAMPLED_TIMING_EVERY-th call of each phase, on every one with --timing full or --detail
+    const every = options.timing === 'full' || options.detail ? 1 : SAMPLED_TIMING_EVERY;
+    const stamps = this.gpu.hasTimestamps && options.timing !== 'wall' && options.timing !== 'off'
+      ? new TimestampRecorder(device, this.chunk * PASSES_PER_STEP, { every, gaps: process.env.DSMC_GPU_GAPS === '1' })
+      : null;
+    const rec: PhaseRecorder = options.timing === 'off' ? new UntimedRecorder(device) : stamps ?? new WallClockRecorder(device);
     this.hostPhases.clear();
     const carried = this.carried;
     this.carried = null;
@@ -1064,6 +1067,8 @@ export class Simulation {
       }
       let passes = 0;
       this.submitKernel = this.sampleChoice.next();
+      // the submits that compare the sampling kernels time every call of their phases
+      stamps?.timeEvery(this.sampleChoice.measuring ? 1 : every);
       const tEncode = performance.now();
       for (let k = 1; k <= batch; k++) {
         if (await this.recordStep(rec, this.step + k, !!options.detail, k < batch)) passes += 1;
@@ -1158,6 +1163,7 @@ export class Simulation {
       steps, seconds, stepStats, start, startStep, end,
       phases: this.phaseTotals(rec),
       timingSource: rec.source,
+      ...(stamps ? { timedEvery: every } : {}),
       samples: this.counters.samples,
       fields,
       fieldErrors,

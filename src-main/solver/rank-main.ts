@@ -272,6 +272,7 @@ async function main(ch: RankChannel): Promise<boolean> {
         steps: result.steps,
         seconds: result.seconds,
         timingSource: result.timingSource,
+        ...(result.timedEvery ? { timedEvery: result.timedEvery } : {}),
         phases: [...result.phases, ...(p.detail ? transportTime : [])].map(([name, t]) => ({ name, ...t, minSeconds: Number.isFinite(t.minSeconds) ? t.minSeconds : 0 })),
         start: { ...result.start }, end: { ...result.end },
         capacity: result.capacity, particles: sim.liveParticles, gpuBytes, host: result.host,

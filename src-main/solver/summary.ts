@@ -54,6 +54,7 @@ export function summarize(name: string, r: LoopResult, adapter: AdapterDescripti
     collisionsPerParticleStep: particleSteps > 0 ? collisions / particleSteps : 0,
     candidatesPerParticleStep: particleSteps > 0 ? candidates / particleSteps : 0,
     timing: r.timingSource,
+    ...(r.timedEvery !== undefined && r.timedEvery > 1 ? { timedEvery: r.timedEvery } : {}),
     phases,
     otherSeconds: Math.max(0, r.seconds - phaseSeconds),
     host: r.host,

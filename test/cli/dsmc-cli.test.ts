@@ -74,6 +74,27 @@ describe('dsmc run', () => {
     expect(off.fieldsSha256).toBe(detail.fieldsSha256);
   });
 
+  it('times one call in 8 of each phase by default and every call with --timing full, with the same result', async () => {
+    const base = ['run', 'collide-box', '--set', 'run.steps=20', '--set', 'grid.cells=[6,6,6]', '--json'];
+    const sampled = lastJson((await dsmc(base)).stdout);
+    const full = lastJson((await dsmc([...base, '--timing', 'full'])).stdout);
+    expect(sampled.timing).toBe('gpu-timestamps');
+    expect(sampled.timedEvery).toBe(8);
+    expect(full.timing).toBe('gpu-timestamps');
+    expect(full).not.toHaveProperty('timedEvery');
+    for (const s of [sampled, full]) {
+      const phases = s.phases as Record<string, { calls: number; totalSeconds: number }>;
+      for (const name of ['move', 'sort', 'collide', 'sample']) {
+        expect(phases[name].calls).toBe(20);
+        expect(phases[name].totalSeconds).toBeGreaterThan(0);
+      }
+    }
+    expect(sampled.fieldsSha256).toBe(full.fieldsSha256);
+    // the human summary says how the phases were timed
+    const text = (await dsmc(base.filter((a) => a !== '--json'))).stdout;
+    expect(text).toMatch(/phase timing \(gpu-timestamps; one call in 8 of each phase timed/);
+  });
+
   it('names every bad field, exits 2 and prints no stack trace', async () => {
     const r = await dsmc(['run', 'collide-box', '--set', 'grid.cells=[0,1,2]', '--set', 'run.dt=-1', '--set', 'bogus=3']);
     expect(r.code).toBe(2);

@@ -36,7 +36,7 @@ describe('TimestampRecorder', () => {
   });
 
   it('books the GPU idle gaps between passes, command buffers and submits when asked, and only then', async () => {
-    const gapped = new TimestampRecorder(gpu.device, 8, true);
+    const gapped = new TimestampRecorder(gpu.device, 8, { gaps: true });
     const plain = new TimestampRecorder(gpu.device, 8);
     for (const rec of [gapped, plain]) {
       for (let batch = 0; batch < 3; batch++) {
@@ -58,5 +58,62 @@ describe('TimestampRecorder', () => {
     expect([...plain.totals().keys()].sort()).toEqual(['a', 'b']);
     expect(t.get('a')?.calls).toBe(plain.totals().get('a')?.calls);
     await expectNoGpuErrors(gpu);
+  });
+
+  it('times every n-th call of each phase, runs the others untimed in a shared pass, and estimates the totals from the timed ones', async () => {
+    // a pass adds 1 to a counter: every call runs, timed or not
+    const module = gpu.device.createShaderModule({ code: '@group(0) @binding(0) var<storage, read_write> n: array<atomic<u32>>;\n@compute @workgroup_size(1) fn main() { atomicAdd(&n[0], 1u); }' });
+    const pipeline = gpu.device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+    const counter = gpu.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    const copy = gpu.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+    const read = gpu.device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const group = gpu.device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: counter } }] });
+    const add = (p: GPUComputePassEncoder) => { p.setPipeline(pipeline); p.setBindGroup(0, group); p.dispatchWorkgroups(1); };
+    const rec = new TimestampRecorder(gpu.device, 8, { every: 4 });
+    expect(rec.timedEvery).toBe(4);
+    // 10 steps in two submits: "a" once a step, "b" once a step in two parts (the second continues the first)
+    for (const steps of [6, 4]) {
+      for (let k = 0; k < steps; k++) {
+        rec.pass('a', add);
+        rec.pass('b', add);
+        // a copy between passes (the encoder ends the shared untimed pass first)
+        rec.encoder.copyBufferToBuffer(counter, 0, copy, 0, 16);
+        rec.pass('b', add, true);
+        if (k === 2) rec.flush();
+      }
+      await rec.submit();
+    }
+    const t = rec.totals();
+    expect(t.get('a')?.calls).toBe(10);
+    expect(t.get('b')?.calls).toBe(10);
+    for (const name of ['a', 'b']) {
+      const p = t.get(name)!;
+      // the timed calls (0, 4 and 8) measured something; the total is their mean times all ten calls
+      expect(p.totalSeconds).toBeGreaterThan(0);
+      expect(p.totalSeconds).toBeGreaterThanOrEqual(10 * p.minSeconds * 0.999);
+      expect(p.totalSeconds).toBeLessThanOrEqual(10 * p.maxSeconds * 1.001);
+    }
+    // every pass ran: 30 additions
+    const enc = gpu.device.createCommandEncoder();
+    enc.copyBufferToBuffer(counter, 0, read, 0, 16);
+    gpu.device.queue.submit([enc.finish()]);
+    await read.mapAsync(GPUMapMode.READ);
+    expect(new Uint32Array(read.getMappedRange())[0]).toBe(30);
+    read.unmap();
+    // every call timed again from now on: the next three calls of "a" are timed, so its mean moves to theirs
+    rec.timeEvery(1);
+    expect(rec.timedEvery).toBe(1);
+    for (let k = 0; k < 3; k++) rec.pass('a', add);
+    await rec.submit();
+    expect(rec.totals().get('a')?.calls).toBe(13);
+    expect(() => rec.timeEvery(0)).toThrow(/whole number from 1/);
+    await expectNoGpuErrors(gpu);
+  });
+
+  it('times every call while it books the gaps (they are only known between consecutive timed passes)', () => {
+    const rec = new TimestampRecorder(gpu.device, 8, { every: 8, gaps: true });
+    expect(rec.timedEvery).toBe(1);
+    rec.timeEvery(8);
+    expect(rec.timedEvery).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
 // `dsmc resume RUN`: continues an interrupted run (failed or cancelled, e.g. killed) from its newest complete
 // checkpoint, on as many ranks and the same decomposition as wrote it, recording into the same run: the steps
 // the interrupted process recorded after the checkpoint are deleted first, then the rest of the run is appended.
+import type { TimingMode } from '../../common/run-summary.js';
 import { parseCase, type Case } from '../../common/case-schema.js';
 import { runDistributed } from '../../cluster/orchestrator/run-distributed.js';
 import { checkBodyFiles } from '../../solver/checkpoint/body-files.js';
@@ -25,7 +26,7 @@ import { DATA_DIR_OPTION, runIdArg } from '../store-args.js';
 import { STOPPED_EXIT_CODE, timingOf } from './solver-commands.js';
 import { printSafe } from '../terminal-text.js';
 
-const USAGE = 'resume RUN [--json] [--timing auto|wall|off] [--no-progress] [--data-dir DIR]';
+const USAGE = 'resume RUN [--json] [--timing auto|full|wall|off] [--no-progress] [--data-dir DIR]';
 
 /** The run's case as recorded, and its newest usable checkpoint (refused ones reported on stderr). */
 function resumePointOf(store: RunStore, runId: number): { c: Case; point: ResumePoint } {
@@ -99,7 +100,7 @@ export interface ResumeDone {
 }
 
 /** Resumes run `runId` of the store and records it to the end (or to a Ctrl-C that keeps it); returns the summary of the resumed part. */
-export async function resumeRun(store: RunStore, runId: number, o: { timing: 'auto' | 'wall' | 'off'; progress: boolean }): Promise<ResumeDone> {
+export async function resumeRun(store: RunStore, runId: number, o: { timing: TimingMode; progress: boolean }): Promise<ResumeDone> {
   const { c, point } = resumePointOf(store, runId);
   await awaitOldRanks(store, runId);
   const step = point.loop.step;

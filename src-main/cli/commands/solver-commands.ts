@@ -1,4 +1,5 @@
 // `dsmc run`, `dsmc bench` and `dsmc check`: a case on the default GPU adapter.
+import type { TimingMode } from '../../common/run-summary.js';
 import { liveFieldsOverIpc } from '../live-fields-ipc.js';
 import { formatPrelaunch, prelaunchCheck, type PrelaunchReport } from '../../cases/prelaunch.js';
 import { isMethod, METHODS, type Method } from '../../cluster/decomposition/types.js';
@@ -36,7 +37,7 @@ function shrinkHint(ref: string): string {
 export interface RunOptions {
   sets: string[];
   json: boolean;
-  timing: 'auto' | 'wall' | 'off';
+  timing: TimingMode;
   /** Time the sort's stages (scan, scatter, order, permute) as separate phases. */
   detail: boolean;
   progress: boolean;
@@ -131,9 +132,9 @@ export function saveOf(args: CommandArgs): RunOptions['save'] {
 }
 
 /** The --timing value, checked. */
-export function timingOf(args: CommandArgs): 'auto' | 'wall' | 'off' {
+export function timingOf(args: CommandArgs): TimingMode {
   const t = args.values.timing;
-  if (t !== 'auto' && t !== 'wall' && t !== 'off') throw new Error(`--timing: got "${t}"; expected auto, wall or off`);
+  if (t !== 'auto' && t !== 'full' && t !== 'wall' && t !== 'off') throw new Error(`--timing: got "${t}"; expected auto, full, wall or off`);
   return t;
 }
 
@@ -348,12 +349,12 @@ export const STOPPED_EXIT_CODE = 130;
 
 export const runCommand: CliCommand = {
   name: 'run',
-  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT|off]] [--launcher slurm --nodes N --gpus-per-node G [--profile NAME] [--orchestrator-host HOST]] [--heartbeat-timeout S] [--json] [--timing auto|wall|off] [--detail] [--no-progress] [--stats-every S] [--project P] [--no-save] [--data-dir DIR]',
+  usage: 'run CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT|off]] [--launcher slurm --nodes N --gpus-per-node G [--profile NAME] [--orchestrator-host HOST]] [--heartbeat-timeout S] [--json] [--timing auto|full|wall|off] [--detail] [--no-progress] [--stats-every S] [--project P] [--no-save] [--data-dir DIR]',
   summary: 'Run a case (a .json path or a preset name) on the default GPU adapter and save it in the run database\n' +
     '(project P, default "default"; --no-save skips that; dsmc runs lists saved runs).\n' +
     '--set overrides any field, value as JSON:  --set grid.cells=[40,40,40] --set run.steps=200\n' +
     '--json prints the summary as one JSON object on the last line of stdout.\n' +
-    '--timing: phase times from GPU timestamps (auto), wall clock, or off (fastest); --detail times the sort\'s stages.\n' +
+    '--timing: phase times from GPU timestamps on one call in 8 of each phase (auto: the others run untimed, as with off), on every call (full), wall clock, or off (fastest); --detail times every call of the sort\'s stages.\n' +
     '--ranks N runs N rank processes (one per GPU, pinned by PCI address where possible; --gpus picks them by index\n' +
     'or PCI address) on a --decomposition of the grid (default: rcb where bodies cut the box, slab otherwise); the fields\n' +
     'are bitwise those of one rank. The first split follows the gas volume of the cells (bodies). --rebalance 20 re-splits the grid whenever the load\n' +
@@ -384,7 +385,7 @@ export const runCommand: CliCommand = {
 
 export const benchCommand: CliCommand = {
   name: 'bench',
-  usage: 'bench [--particles N] [--set path=value ...] [--json] [--timing auto|wall|off] [--detail] [--project P] [--no-save] [--data-dir DIR]',
+  usage: 'bench [--particles N] [--set path=value ...] [--json] [--timing auto|full|wall|off] [--detail] [--project P] [--no-save] [--data-dir DIR]',
   summary: "Run the collide-box benchmark (SPARTA's bench/in.collide physics), ~N particles (default 1e6),\n" +
     '200 timed steps (100 per submit) after 20 untimed warm-up steps; sampling off. Saved like dsmc run.',
   options: { ...RUN_OPTIONS, particles: { type: 'string', default: '1e6' } },

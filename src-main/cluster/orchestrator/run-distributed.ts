@@ -12,7 +12,7 @@ import type { SurfaceSums } from '../../common/surface-layout.js';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Case } from '../../common/case-schema.js';
-import type { RunSummary, SampleKernelReport } from '../../common/run-summary.js';
+import type { RunSummary, SampleKernelReport, TimingMode } from '../../common/run-summary.js';
 import { RunCancelled, type LoopResult, type Progress, type SplitStats, type StepStats } from '../../solver/loop-types.js';
 import { summarize } from '../../solver/summary.js';
 import { compositionSummary } from '../../solver/composition-summary.js';
@@ -72,7 +72,7 @@ export interface DistributedOptions {
   gpus?: string[];
   /** The GPUs of this host when the caller has listed them already (discoverGpus spawns a process). */
   discovered?: GpuInfo[];
-  timing?: 'auto' | 'wall' | 'off';
+  timing?: TimingMode;
   detail?: boolean;
   warmupSteps?: number;
   /** Cancels: every rank stops at once and the run rejects with RunCancelled (nothing kept). */
@@ -141,6 +141,8 @@ interface RankDone {
   steps?: number;
   seconds: number;
   timingSource: 'gpu-timestamps' | 'wall-clock' | 'off';
+  /** GPU timestamps on one call in this many of each phase (absent from older ranks: every call). */
+  timedEvery?: number;
   phases: ({ name: string } & PhaseTotals)[];
   /** The rank's sampling counters (passes, blocks) at the end. */
   sampleCounters?: SampleCounters;
@@ -542,7 +544,7 @@ function finishRun(c: Case, tables: SolverTables, o: DistributedOptions, a: RunA
   surface.sampledSteps = dones[0].surface.sampledSteps;
   const surfaceSums = surface.toSums(tables.bodies, c.run.dt);
   const result: LoopResult = {
-    steps, seconds, stepStats: a.stepStats, phases: meanPhases(dones), timingSource: dones[0].timingSource,
+    steps, seconds, stepStats: a.stepStats, phases: meanPhases(dones), timingSource: dones[0].timingSource, ...(dones[0].timedEvery ? { timedEvery: dones[0].timedEvery } : {}),
     start, startStep: warmup, end, samples: a.fields.samples, fields: a.fields.fields(), fieldErrors: a.fields.errors(), fieldBlocks: a.fields.blocks,
     sampleState: null, sampleCounters: a.fields.counters, totalsOverTime: [{ step: steps < planned ? lastStep : warmup + c.run.steps, totals: end }], capacity: dones.reduce((s, x) => s + x.capacity, 0),
     tables, host, surface: surfaceSums,

@@ -48,6 +48,8 @@ export interface ProfileReport {
   adapter: { description: string; backend: string };
   case: { id: number; name: string; hash: string; keyFields: CaseField[]; json: unknown };
   timing: TimingSource | null;
+  /** GPU timestamps on one call in this many of each phase (null: every call, or no timestamps). */
+  timedEvery: number | null;
   phaseTable: PhaseTable;
   throughput: ProfileThroughput;
   conservation: ProfileConservation | null;
@@ -139,6 +141,7 @@ export function buildProfileReport(input: ProfileInput): ProfileReport {
     adapter: { ...run.adapter },
     case: { id: caseRecord.id, name: caseRecord.name, hash: caseRecord.hash, keyFields: caseKeyFields(caseRecord.json), json: caseRecord.json },
     timing: s ? s.timing : null,
+    timedEvery: s?.timedEvery ?? null,
     phaseTable,
     throughput,
     conservation: conservationOf(input),

@@ -72,8 +72,26 @@ export const GAP_PHASES = { within: 'gpu-gap.within', submits: 'gpu-gap.submits'
 const QUERIES_PER_SET = 4096;
 
 /**
- * GPU-timestamp recorder: one begin/end timestamp pair per pass, resolved after each submit. A submit that records more
- * passes than it was made for (a multi-rank `--detail` step has more than the loop's estimate) adds query sets.
+ * A run's default GPU timing times every this-many-th call of each phase (`--timing full`: every call). Measured on
+ * 2 x H200 (docs/PERFORMANCE.md, twenty-eighth session), a rank's timed passes cost its loop 1.5 % against none.
+ */
+export const SAMPLED_TIMING_EVERY = 8;
+
+/** What a TimestampRecorder times: every `every`-th call of each phase (1: every call), and whether it books GAP_PHASES. */
+export interface TimestampOptions {
+  every?: number;
+  gaps?: boolean;
+}
+
+/**
+ * GPU-timestamp recorder: one begin/end timestamp pair per timed pass, resolved after each submit. A submit that records
+ * more passes than it was made for (a multi-rank `--detail` step has more than the loop's estimate) adds query sets.
+ * With `every` > 1 it times the first call of each phase and every `every`-th after it, as a sampling profiler does:
+ * the others go, untimed, into one compute pass shared by consecutive untimed phases (what `--timing off` records),
+ * since a timed pass costs the GPU some microseconds more than its work (its own compute pass and two timestamps: on
+ * one H200 some 12-15 µs next to a copy, bench/boundary-gap.mjs). A phase's totals are then estimates: its calls are
+ * all its calls, its seconds the mean of its timed calls times their number, its minimum and maximum those of the timed
+ * ones. Phases called once a step are timed in the same steps (their counters go alike), so a timed step is timed whole.
  */
 export class TimestampRecorder implements PhaseRecorder {
   readonly source = 'gpu-timestamps' as const;
@@ -87,14 +105,37 @@ export class TimestampRecorder implements PhaseRecorder {
   private flushes = 0;
   /** The end of the last timed pass of the submit before (ns, GPU clock), for the gap between batches. */
   private lastEnd: bigint | null = null;
+  /** The timed passes' totals (calls: the timed calls). */
   private readonly map = new Map<string, PhaseTotals>();
   private readonly calls = new OpenCalls();
+  /** Per phase: its calls so far (timed or not), and those left untimed. */
+  private readonly seen = new Map<string, number>();
+  private readonly untimed = new Map<string, number>();
+  /** Per phase with a call in the submit being recorded: whether its last call is timed (a continuation follows it). */
+  private readonly openTimed = new Map<string, boolean>();
+  /** The compute pass consecutive untimed phases share, while one is open. */
+  private shared: GPUComputePassEncoder | null = null;
   private enc: GPUCommandEncoder;
+  private readonly gaps: boolean;
+  private every: number;
 
-  /** passes: the passes a submit is expected to record (more make it grow); gaps: book the idle gaps (GAP_PHASES). */
-  constructor(private readonly device: GPUDevice, passes: number, private readonly gaps = false) {
+  /** passes: the passes a submit is expected to record (more make it grow); options: what it times (TimestampOptions). */
+  constructor(private readonly device: GPUDevice, passes: number, options: TimestampOptions = {}) {
+    this.gaps = options.gaps ?? false;
+    // the gaps between passes are only known when every pass is timed
+    this.every = this.gaps ? 1 : checkedEvery(options.every ?? 1);
     this.grow(Math.max(1, passes));
     this.enc = device.createCommandEncoder({ label: 'steps' });
+  }
+
+  /** Times every `every`-th call of each phase from the next call on (1: every call; ignored while gaps are booked). */
+  timeEvery(every: number): void {
+    if (!this.gaps) this.every = checkedEvery(every);
+  }
+
+  /** One call in how many of each phase is timed now. */
+  get timedEvery(): number {
+    return this.every;
   }
 
   /** Passes the query sets hold now. */
@@ -115,10 +156,35 @@ export class TimestampRecorder implements PhaseRecorder {
   }
 
   get encoder(): GPUCommandEncoder {
+    this.closeShared();
     return this.enc;
   }
 
+  /** Ends the compute pass the untimed phases share, if one is open (before a copy, a timed pass or a submit). */
+  private closeShared(): void {
+    this.shared?.end();
+    this.shared = null;
+  }
+
+  /** Whether this call of phase `name` is timed (every `every`-th new call; a continuation follows its open call). */
+  private timesCall(name: string, continues: boolean): boolean {
+    const open = this.openTimed.get(name);
+    if (continues && open !== undefined) return open;
+    const n = this.seen.get(name) ?? 0;
+    this.seen.set(name, n + 1);
+    const timed = n % this.every === 0;
+    if (!timed) this.untimed.set(name, (this.untimed.get(name) ?? 0) + 1);
+    this.openTimed.set(name, timed);
+    return timed;
+  }
+
   pass(name: string, fn: (pass: GPUComputePassEncoder) => void, continues = false): void {
+    if (!this.timesCall(name, continues)) {
+      this.shared ??= this.enc.beginComputePass({ label: 'untimed' });
+      fn(this.shared);
+      return;
+    }
+    this.closeShared();
     const k = this.names.length;
     if (k >= this.maxPasses) this.grow(2 * this.maxPasses);
     this.names.push(name);
@@ -134,14 +200,18 @@ export class TimestampRecorder implements PhaseRecorder {
   }
 
   flush(): void {
+    this.closeShared();
     this.device.queue.submit([this.enc.finish()]);
     this.enc = this.device.createCommandEncoder({ label: 'steps' });
     this.flushes += 1;
   }
 
   async submit(): Promise<void> {
+    this.closeShared();
     const n = this.names.length;
     this.flushes = 0;
+    // no phase continues across submits
+    this.openTimed.clear();
     if (n > 0) {
       // each set's timestamps at 8 * QUERIES_PER_SET bytes apart (a multiple of the 256-byte resolve alignment)
       for (let set = 0; set * QUERIES_PER_SET < 2 * n; set++) {
@@ -190,9 +260,22 @@ export class TimestampRecorder implements PhaseRecorder {
     this.lastEnd = ts[2 * n - 1];
   }
 
+  /** Per phase: every call, and the seconds estimated from the timed ones (their own totals when every call is timed). */
   totals(): Map<string, PhaseTotals> {
-    return this.map;
+    if (this.untimed.size === 0) return this.map;
+    const out = new Map<string, PhaseTotals>();
+    for (const [name, t] of this.map) {
+      const calls = t.calls + (this.untimed.get(name) ?? 0);
+      out.set(name, { ...t, calls, totalSeconds: t.calls > 0 ? (t.totalSeconds * calls) / t.calls : 0 });
+    }
+    return out;
   }
+}
+
+/** A `every` of TimestampOptions, checked: a whole number from 1. */
+function checkedEvery(every: number): number {
+  if (!Number.isInteger(every) || every < 1) throw new Error(`internal: phases timed every ${every} calls; expected a whole number from 1`);
+  return every;
 }
 
 /** Wall-clock recorder: each pass is submitted alone and timed from submit to completion. */
