@@ -11,6 +11,9 @@
 //   two-cb-read-map   the same, the staging mapped after the first submit (the host waits for it at the round's end)
 //   two-cb-write      two submits, the second starting with the copy from MAP_WRITE staging
 //   rank-like         two-cb-read-map and two-cb-write together
+//   two-cb-read3      two-cb-read with two more copies before the big one (56 and 12 bytes from other buffers into the
+//                     same staging: a rank's control words and migrant counts)
+//   two-cb-write2     two-cb-write with one more copy after the big one (4 bytes into a buffer P2 uses: the arrival count)
 // Then what the timestamps themselves cost: ROUNDS rounds of two-cb-read and two-cb-write together, submitted at once,
 // timed (P1 and P2 each with timestamps) and untimed, the wall time per round from the first submit to the last's end.
 // Usage: node bench/boundary-gap.mjs [SIZE_MB=1] [ROUNDS=50]   (one line per variant, microseconds)
@@ -57,7 +60,7 @@ function pass(enc, r, k) {
 async function variant(name) {
   for (let r = 0; r < rounds; r++) {
     const twoCb = name.startsWith('two-cb') || name === 'rank-like';
-    const writes = name === 'two-cb-write' || name === 'rank-like' || name === 'one-cb-copy-write';
+    const writes = name.startsWith('two-cb-write') || name === 'rank-like' || name === 'one-cb-copy-write';
     if (writes) {
       // the host fills the upload staging as a rank does (mapped, written, unmapped), before the round's submits
       await writeStaging.mapAsync(GPUMapMode.WRITE);
@@ -68,6 +71,10 @@ async function variant(name) {
     let enc = device.createCommandEncoder();
     pass(enc, r, 0);
     if (name === 'one-cb-copy-dev') enc.copyBufferToBuffer(src, 0, dst, 0, bytes);
+    if (name === 'two-cb-read3') {
+      enc.copyBufferToBuffer(work[0], 0, readStaging, 0, 56);
+      enc.copyBufferToBuffer(dst, 0, readStaging, 56, 12);
+    }
     if (name === 'one-cb-copy-read' || name.startsWith('two-cb-read') || name === 'rank-like') enc.copyBufferToBuffer(src, 0, readStaging, 0, bytes);
     if (name === 'one-cb-copy-write') enc.copyBufferToBuffer(writeStaging, 0, dst, 0, bytes);
     if (twoCb) {
@@ -76,7 +83,8 @@ async function variant(name) {
       if (name === 'two-cb-read-map' || name === 'rank-like') mapped = readStaging.mapAsync(GPUMapMode.READ);
       enc = device.createCommandEncoder();
     }
-    if (name === 'two-cb-write' || name === 'rank-like') enc.copyBufferToBuffer(writeStaging, 0, dst, 0, bytes);
+    if (name.startsWith('two-cb-write') || name === 'rank-like') enc.copyBufferToBuffer(writeStaging, 0, dst, 0, bytes);
+    if (name === 'two-cb-write2') enc.copyBufferToBuffer(writeStaging, 0, work[1], 0, 4);
     pass(enc, r, 1);
     device.queue.submit([enc.finish()]);
     if (mapped) {
@@ -127,7 +135,7 @@ async function wallPerRound(timed) {
   return ((performance.now() - t0) * 1000) / rounds;
 }
 
-const names = ['one-cb', 'one-cb-copy-dev', 'one-cb-copy-read', 'one-cb-copy-write', 'two-cb', 'two-cb-read', 'two-cb-read-map', 'two-cb-write', 'rank-like'];
+const names = ['one-cb', 'one-cb-copy-dev', 'one-cb-copy-read', 'one-cb-copy-write', 'two-cb', 'two-cb-read', 'two-cb-read3', 'two-cb-read-map', 'two-cb-write', 'two-cb-write2', 'rank-like'];
 for (const name of names) await variant(name);
 for (const name of names) await variant(name);
 for (let k = 0; k < 2; k++) {

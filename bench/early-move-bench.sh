@@ -60,6 +60,8 @@
 #   s28-ab    BUILDS="BASE": the box on N ranks (plain twice, --detail) with the GPU's gaps, this build and the base
 #             interleaved; DSMC_SMALL_HALO_BLOCKS=0 and untimed; the box on one GPU; the wedge on N, new and base;
 #             bench/boundary-gap.mjs with 2.36 MB
+#   timing-ab  phases timed on one call in 8 (default) against every call (--timing full) and off: the box on one GPU and
+#             N ranks, the wedge on N; bench/boundary-gap.mjs with 2.36 MB
 #   rank-work  BUILDS="BASE": the box on N ranks, new and base interleaved (twice), the new build's timeline; the box
 #             sampled every step and the wedge's default on one GPU and N ranks with --detail
 #   wedge-rank-ab  BUILDS="BASE": the wedge's default on one GPU and on N ranks, this build and the base, plain and
@@ -664,6 +666,22 @@ for part in "$@"; do
       run box-1-new "${box[@]}"
       run "wedge-$n-new" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      timeout 120 node bench/boundary-gap.mjs 2.36 60 > "$out/runs/boundary-gap.txt" 2>&1; cat "$out/runs/boundary-gap.txt"
+      ;;
+    timing-ab)
+      # phases timed on one call in 8 (the default) against every call (--timing full) and none (--timing off): the box
+      # on one GPU and N ranks, twice each, interleaved; the wedge's default on N ranks, default and full; then
+      # bench/boundary-gap.mjs with the box's 2.36 MB (what the extra small copies of a rank's exchange cost)
+      for k in 1 2; do
+        run "box-1-sampled-$k" "${box[@]}"
+        run "box-1-full-$k" "${box[@]}" --timing full
+        run "box-$n-sampled-$k" "${box[@]}" --ranks "$n"
+        run "box-$n-full-$k" "${box[@]}" --ranks "$n" --timing full
+      done
+      run box-1-off "${box[@]}" --timing off
+      run "box-$n-off" "${box[@]}" --ranks "$n" --timing off
+      run "wedge-$n-sampled" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-full" "${wedge[@]}" --ranks "$n" --timing full
       timeout 120 node bench/boundary-gap.mjs 2.36 60 > "$out/runs/boundary-gap.txt" 2>&1; cat "$out/runs/boundary-gap.txt"
       ;;
     rank-work)
