@@ -34,7 +34,7 @@ const module = device.createShaderModule({
 }`,
 });
 const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
-const work = [0, 1].map(() => device.createBuffer({ size: 4 * WORDS, usage: GPUBufferUsage.STORAGE }));
+const work = [0, 1].map(() => device.createBuffer({ size: 4 * WORDS, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST }));
 const groups = work.map((buffer) => device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer } }] }));
 const bytes = Math.ceil((sizeMb * 2 ** 20) / 16) * 16;
 const src = device.createBuffer({ size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });

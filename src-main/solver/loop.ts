@@ -5,8 +5,7 @@
 import type { Case } from '../common/case-schema.js';
 import { Readback, WORKGROUP_SIZE, makeBuffer, type ReadSource, type RecordedRead } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
-import { isGpuWorkPhase } from '../common/reports/rank-time.js';
-import { SAMPLED_TIMING_EVERY, TimestampRecorder, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
+import { SAMPLED_TIMING_EVERY, TimestampRecorder, gpuSecondsBetween, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
 import { CELL_WORD, CTL, MIGRANT_CELL_WORD } from './gpu/struct-layouts.js';
 import type { VelocityDistribution } from '../common/velocity-distribution.js';
@@ -1053,7 +1052,7 @@ export class Simulation {
     let moved = 0;
     const host = { encodeSeconds: 0, waitSeconds: 0, readbackSeconds: 0, foldSeconds: 0, submits: 0 };
     const last = this.step + steps;
-    let gpuBefore = gpuSecondsOf(rec);
+    let gpuBefore = copyTotals(rec.totals());
     while (this.step < last) {
       if (options.signal?.aborted && options.keepOnStop) break; // stop and keep: what ran so far is the result
       if (options.signal?.aborted) throw new RunCancelled(`cancelled at step ${this.step}`);
@@ -1099,11 +1098,11 @@ export class Simulation {
       host.readbackSeconds += (performance.now() - tRead) / 1000;
       host.submits += 1;
       this.step += batch;
-      const gpuNow = gpuSecondsOf(rec);
+      const gpuNow = copyTotals(rec.totals());
       await options.onBatch?.({
         steps: got.steps, passes, particles: this.particles,
         phases: [...this.phaseTotals(rec)].map(([phase, t]) => ({ phase, seconds: t.totalSeconds })),
-        gpuSeconds: gpuNow - gpuBefore,
+        gpuSeconds: gpuSecondsBetween(gpuBefore, gpuNow),
         ...(got.blockSums ? { blockSums: got.blockSums } : {}),
       });
       stepTimeline?.mark(boundary, 'batch-reported');
@@ -1184,8 +1183,4 @@ export class Simulation {
 }
 
 /** Seconds the GPU worked in every pass the recorder timed so far (no host phases). */
-function gpuSecondsOf(rec: PhaseRecorder): number {
-  let sum = 0;
-  for (const [name, t] of rec.totals()) if (isGpuWorkPhase(name)) sum += t.totalSeconds;
-  return sum;
-}
+

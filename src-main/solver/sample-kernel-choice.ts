@@ -70,9 +70,13 @@ export class SampleKernelChoice {
   /** Records a sampled submit run with `kernel`: the phase totals before and after it. */
   record(kernel: SampleKernelName, before: Map<string, PhaseTotals>, after: Map<string, PhaseTotals>): void {
     if (this.chosen) return;
+    // the timed calls only (the submits that compare the kernels time every call; calls before them may be estimates)
     const span = (name: string): Span => {
       const a = after.get(name), b = before.get(name);
-      return { seconds: (a?.totalSeconds ?? 0) - (b?.totalSeconds ?? 0), calls: (a?.calls ?? 0) - (b?.calls ?? 0) };
+      return {
+        seconds: (a?.timedSeconds ?? a?.totalSeconds ?? 0) - (b?.timedSeconds ?? b?.totalSeconds ?? 0),
+        calls: (a?.timedCalls ?? a?.calls ?? 0) - (b?.timedCalls ?? b?.calls ?? 0),
+      };
     };
     const add = (to: Span, s: Span) => { to.seconds += s.seconds; to.calls += s.calls; };
     if (kernel === 'pass') {

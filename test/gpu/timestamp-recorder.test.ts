@@ -2,7 +2,7 @@
 // for (a multi-rank `--detail` step of a sampled body case has more than the loop's estimate) adds query sets instead
 // of failing, and every pass is still timed and counted, across several submits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GAP_PHASES, TimestampRecorder } from '../../src-main/solver/gpu/phase-timer.js';
+import { GAP_PHASES, TimestampRecorder, gpuSecondsBetween, type PhaseTotals } from '../../src-main/solver/gpu/phase-timer.js';
 import { expectNoGpuErrors, openGpu, type Gpu } from './gpu-helpers.js';
 
 let gpu: Gpu;
@@ -115,5 +115,21 @@ describe('TimestampRecorder', () => {
     expect(rec.timedEvery).toBe(1);
     rec.timeEvery(8);
     expect(rec.timedEvery).toBe(1);
+  });
+
+  it('gives the GPU seconds between two snapshots of the totals: exact where every call is timed, never negative where some are', () => {
+    const t = (calls: number, totalSeconds: number, timed?: [number, number]): PhaseTotals =>
+      ({ calls, totalSeconds, minSeconds: 0, maxSeconds: 0, ...(timed ? { timedCalls: timed[0], timedSeconds: timed[1] } : {}) });
+    // every call timed: the difference of the totals; host phases and the GPU's gaps left out
+    const full0 = new Map([['move', t(4, 4)], ['exchange', t(4, 9)]]);
+    const full1 = new Map([['move', t(8, 7)], ['exchange', t(8, 20)], ['gpu-gap.submits', t(1, 5)]]);
+    expect(gpuSecondsBetween(full0, full1)).toBeCloseTo(3, 12);
+    // 1 call in 4 timed: 8 calls, 2 timed (1 s and 3 s); then 8 more, 2 more timed (0.1 s each): the estimated total falls
+    // from 16 to 6.6, but the batch's GPU seconds are its timed 0.2 s plus its 6 untimed calls at the mean 1.05 s
+    const s0 = new Map([['move', t(8, 16, [2, 4])]]);
+    const s1 = new Map([['move', t(16, 16 * 4.2 / 4, [4, 4.2])]]);
+    expect(gpuSecondsBetween(s0, s1)).toBeCloseTo(0.2 + 6 * 1.05, 12);
+    // from fully timed totals (no timedCalls yet) to sampled ones
+    expect(gpuSecondsBetween(new Map([['move', t(2, 2)]]), new Map([['move', t(10, 10 * 2.5 / 3, [3, 2.5])]]))).toBeCloseTo(0.5 + 7 * (2.5 / 3), 12);
   });
 });

@@ -1,6 +1,7 @@
 // Per-phase timing of the step loop, in the manner of SPARTA's timer: calls and total time per
 // phase. GPU timestamps (timestamp-query, one begin/end pair per compute pass) when the adapter has
 // them; otherwise wall clock, which submits and waits after each phase (slower, but honest).
+import { isGpuWorkPhase } from '../../common/reports/rank-time.js';
 
 /** Accumulated time of one phase. */
 export interface PhaseTotals {
@@ -8,6 +9,9 @@ export interface PhaseTotals {
   totalSeconds: number;
   minSeconds: number;
   maxSeconds: number;
+  /** When only some calls were timed (TimestampRecorder's `every`): how many, and their seconds (totalSeconds is then an estimate). */
+  timedCalls?: number;
+  timedSeconds?: number;
 }
 
 /** Records compute passes into command buffers and accumulates each phase's time. */
@@ -26,6 +30,26 @@ export interface PhaseRecorder {
   submit(): Promise<void>;
   /** Totals per phase, in the order phases were first seen. */
   totals(): Map<string, PhaseTotals>;
+}
+
+/**
+ * Seconds the GPU worked in the passes recorded between two snapshots of the totals (no host phases): the difference of
+ * the totals where every call is timed; where only some are, the timed calls' seconds in between plus the untimed calls
+ * in between at the timed calls' mean (never negative: an estimated total moves with its mean, for earlier calls too).
+ */
+export function gpuSecondsBetween(before: ReadonlyMap<string, PhaseTotals>, now: ReadonlyMap<string, PhaseTotals>): number {
+  let sum = 0;
+  for (const [name, t] of now) {
+    if (!isGpuWorkPhase(name)) continue;
+    const b = before.get(name);
+    if (t.timedCalls === undefined || t.timedSeconds === undefined) {
+      sum += t.totalSeconds - (b?.totalSeconds ?? 0);
+      continue;
+    }
+    const untimed = t.calls - t.timedCalls - (b ? b.calls - (b.timedCalls ?? b.calls) : 0);
+    sum += t.timedSeconds - (b?.timedSeconds ?? b?.totalSeconds ?? 0) + (t.timedCalls > 0 ? (untimed * t.timedSeconds) / t.timedCalls : 0);
+  }
+  return sum;
 }
 
 /** Adds one measured duration to a phase's totals (also used for host-side phases). */
@@ -266,7 +290,7 @@ export class TimestampRecorder implements PhaseRecorder {
     const out = new Map<string, PhaseTotals>();
     for (const [name, t] of this.map) {
       const calls = t.calls + (this.untimed.get(name) ?? 0);
-      out.set(name, { ...t, calls, totalSeconds: t.calls > 0 ? (t.totalSeconds * calls) / t.calls : 0 });
+      out.set(name, { ...t, calls, totalSeconds: t.calls > 0 ? (t.totalSeconds * calls) / t.calls : 0, timedCalls: t.calls, timedSeconds: t.totalSeconds });
     }
     return out;
   }
