@@ -58,6 +58,8 @@ function pass(enc, r, k) {
 
 /** Runs one variant's rounds; returns the mean and median gap from P1's end to P2's start, in microseconds. */
 async function variant(name) {
+  // a command buffer that fails validation is not run: its timestamps would be stale
+  device.pushErrorScope('validation');
   for (let r = 0; r < rounds; r++) {
     const twoCb = name.startsWith('two-cb') || name === 'rank-like';
     const writes = name.startsWith('two-cb-write') || name === 'rank-like' || name === 'one-cb-copy-write';
@@ -93,6 +95,8 @@ async function variant(name) {
     }
   }
   await device.queue.onSubmittedWorkDone();
+  const error = await device.popErrorScope();
+  if (error) throw new Error(`${name}: ${error.message}`);
   const enc = device.createCommandEncoder();
   enc.resolveQuerySet(querySet, 0, 4 * rounds, resolve, 0);
   enc.copyBufferToBuffer(resolve, 0, read, 0, 8 * 4 * rounds);

@@ -34,6 +34,8 @@ override REACTIONS: bool = false;
 override MIGRANT_WORDS: u32 = 9u;
 // Index of the first internal-energy word in a migrant record.
 const MIGRANT_INTERNAL: u32 = 9u;
+// Words before the records in the arrivals buffer: the arrival count, then padding (ARRIVALS_HEADER_WORDS in struct-layouts.ts).
+const ARRIVALS_HEADER: u32 = 4u;
 // Key of injected particles: the high word has this bit set (cell ids stay below 2^27).
 const INJECTED_KEY: u32 = 0x80000000u;
 

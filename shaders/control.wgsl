@@ -13,6 +13,8 @@
 @group(0) @binding(6) var<storage, read_write> cellCounters: array<atomic<u32>>;
 // and the migrants per destination rank (multi-rank runs)
 @group(0) @binding(7) var<storage, read_write> migCounts: array<atomic<u32>>;
+// the arrivals buffer (move.wgsl: append_arrivals): their count in word 0
+@group(0) @binding(18) var<storage, read> arrivals: array<u32>;
 
 // Clears the per-cell counters and the migrants per destination of the set about to move (every invocation one).
 fn clear_counter(c: u32) {
@@ -74,8 +76,11 @@ fn after_inject_scan() {
   stats[ctl[CTL_STATS_SLOT] + ST_INJECTED] = fit;
 }
 
-// After append_arrivals: the arrived particles join the N_ALL particles the sort takes.
+// After append_arrivals: the arrived particles join the N_ALL particles the sort takes; their count, uploaded with
+// their records in the arrivals buffer's word 0, goes to CTL_ARRIVALS.
 @compute @workgroup_size(1)
 fn after_arrivals() {
-  ctl[CTL_N_ALL] = ctl[CTL_N_ALL] + ctl[CTL_ARRIVALS];
+  let count = arrivals[0];
+  ctl[CTL_ARRIVALS] = count;
+  ctl[CTL_N_ALL] = ctl[CTL_N_ALL] + count;
 }

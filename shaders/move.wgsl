@@ -385,14 +385,15 @@ fn collect_all(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw
 }
 
 // Appends the particles that arrived from other ranks after the N_ALL particles here and counts them
-// in their cells (control.wgsl:after_arrivals then adds them to N_ALL).
+// in their cells (control.wgsl:after_arrivals then adds them to N_ALL). The arrivals buffer holds their count (word 0)
+// and, from word ARRIVALS_HEADER on, their records: the host uploads both in one copy.
 @compute @workgroup_size(WG_SIZE)
 fn append_arrivals(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                    @builtin(local_invocation_index) li: u32) {
   let k = flat_id(wg, nwg, li);
-  if (k >= ctl[CTL_ARRIVALS]) { return; }
+  if (k >= arrivals[0]) { return; }
   let i = ctl[CTL_N_ALL] + k;
-  let o = k * MIGRANT_WORDS;
+  let o = ARRIVALS_HEADER + k * MIGRANT_WORDS;
   px[i] = bitcast<f32>(arrivals[o]);
   py[i] = bitcast<f32>(arrivals[o + 1u]);
   pz[i] = bitcast<f32>(arrivals[o + 2u]);

@@ -2,7 +2,7 @@
 // from one into the other), per-cell arrays, the sampling state, control words and step statistics.
 import { STORAGE, WORKGROUP_SIZE, makeBuffer, makeBufferWith } from './gpu/buffers.js';
 import {
-  CTL, FaceInfo, FaceSpecies, HALO_WORK, InitParams, PARTIAL_WORDS, PairInfo, REACTION_WORDS, STATS, SimParams, SpeciesInfo,
+  ARRIVALS_HEADER_WORDS, CTL, FaceInfo, FaceSpecies, HALO_WORK, InitParams, PARTIAL_WORDS, PairInfo, REACTION_WORDS, STATS, SimParams, SpeciesInfo,
   SurfaceModel, SurfaceSpecies, UNIFORM_TABLES,
 } from './gpu/struct-layouts.js';
 import { SURFACE_WORDS } from '../common/surface-layout.js';
@@ -122,7 +122,7 @@ export function bufferPlan(t: SolverTables, capacity: number, nLocal = t.nCells,
     plan.push({ label: 'split.mixed', bytes: 4 * MIXED_PLANES * nLocal });
     plan.push({ label: 'split.halo', bytes: haloBufferBytes(nLocal) });
     for (const set of ['A', 'B']) plan.push({ label: `migrate.out.${set}`, bytes: 4 * t.migrantWords * worldSize * initialSegmentCapacity(capacity, worldSize) });
-    plan.push({ label: 'migrate.arrivals', bytes: 4 * t.migrantWords * initialSegmentCapacity(capacity, worldSize) });
+    plan.push({ label: 'migrate.arrivals', bytes: 4 * (ARRIVALS_HEADER_WORDS + t.migrantWords * initialSegmentCapacity(capacity, worldSize)) });
   }
   return plan.sort((a, b) => b.bytes - a.bytes);
 }
@@ -310,7 +310,7 @@ export class SimState {
     this.haloWork = makeBuffer(device, 'split.haloWork', 4 * HALO_WORK.WORDS);
     this.migOutBySet = this.makeMigrantBuffers();
     // as many arrivals as one destination's migrant segment holds: the first steps need no regrowth (and rebinding)
-    this.arrivals = makeBuffer(device, 'migrate.arrivals', 4 * this.tables.migrantWords * (this.multiRank ? this.segCap : 1));
+    this.arrivals = makeBuffer(device, 'migrate.arrivals', 4 * (ARRIVALS_HEADER_WORDS + this.tables.migrantWords * (this.multiRank ? this.segCap : 1)));
     this.makeSplitBuffers();
   }
 
@@ -508,9 +508,9 @@ export class SimState {
     return Number(this.device.limits.maxStorageBufferBindingSize);
   }
 
-  /** Makes room for `count` arrived particles in the arrivals buffer; true when it was reallocated (rebind). */
+  /** Makes room for `count` arrived particles (and their count) in the arrivals buffer; true when it was reallocated (rebind). */
   ensureArrivals(count: number): boolean {
-    const bytes = 4 * this.tables.migrantWords * count;
+    const bytes = 4 * (ARRIVALS_HEADER_WORDS + this.tables.migrantWords * count);
     if (bytes <= this.arrivals.size) return false;
     const t0 = performance.now();
     this.arrivals.destroy();

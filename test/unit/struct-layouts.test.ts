@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_LAYOUTS, BOUNDARY_CODES, CELL_WORD, CTL, HALO_WORK, MIGRANT_WORDS, PARTIAL_WORDS, REACTION_WORDS, SAMPLE_MOMENTS, STATS, SURFACE_MODEL_CODES,
+  ALL_LAYOUTS, ARRIVALS_HEADER_WORDS, BOUNDARY_CODES, CELL_WORD, CTL, HALO_WORK, MIGRANT_WORDS, PARTIAL_WORDS, REACTION_WORDS, SAMPLE_MOMENTS, STATS, SURFACE_MODEL_CODES,
   UNIFORM_TABLES,
 } from '../../src-main/solver/gpu/struct-layouts.js';
 import { FACE_COPIES, SURFACE_Q } from '../../src-main/common/surface-layout.js';
@@ -92,7 +92,7 @@ describe('shared constants', () => {
 
   it('every u32 constant of common.wgsl is one of the groups above or shader-only', () => {
     // a new group (e.g. indirect-dispatch ARGS_* words) needs its TypeScript twin and a check here
-    const known = /^(MAX_SPECIES$|MAX_SURFACE_MODELS$|BC_|CTL_|HW_|RX_|ST_|STATS_WORDS$|STREAM_|INVALID_CELL$|CELL_BITS$|CELL_MASK$|MIGRANT_INTERNAL$|INJECTED_KEY$)/;
+    const known = /^(MAX_SPECIES$|MAX_SURFACE_MODELS$|BC_|CTL_|HW_|RX_|ST_|STATS_WORDS$|STREAM_|INVALID_CELL$|CELL_BITS$|CELL_MASK$|MIGRANT_INTERNAL$|ARRIVALS_HEADER$|INJECTED_KEY$)/;
     expect([...consts.keys()].filter((k) => !known.test(k))).toEqual([]);
   });
 
@@ -115,6 +115,9 @@ describe('shared constants', () => {
     const override = /override\s+MIGRANT_WORDS\s*:\s*u32\s*=\s*(\d+)u\s*;/.exec(wgsl('common.wgsl'));
     expect(Number(override?.[1])).toBe(MIGRANT_WORDS);
     expect(consts.get('MIGRANT_INTERNAL')).toBe(MIGRANT_WORDS);
+    // the arrivals buffer's header (the count, then padding) before the records: both sides alike, 16 bytes
+    expect(consts.get('ARRIVALS_HEADER')).toBe(ARRIVALS_HEADER_WORDS);
+    expect(4 * ARRIVALS_HEADER_WORDS).toBe(16);
     expect(parseU32Consts(wgsl('move.wgsl')).get('MAX_RANKS')).toBe(MAX_RANKS);
   });
 

@@ -130,6 +130,11 @@ export const CTL = { STEP: 0, N: 1, N_ALL: 2, OVERFLOW: 3, INJECTED: 4, STATS_SL
 export const HALO_WORK = { LISTED: 0, WORDS: 4 } as const;
 /** Words of one migrating particle without internal energy (MIGRANT_WORDS in common.wgsl): position, velocity, cell word, key (tables.ts migrantWordsOf adds the internal energy). */
 export const MIGRANT_WORDS = 9;
+/**
+ * Words before the records in the arrivals buffer (ARRIVALS_HEADER in common.wgsl): the arrival count, then padding to
+ * 16 bytes. The host uploads count and records in one copy; after_arrivals sets CTL_ARRIVALS from it.
+ */
+export const ARRIVALS_HEADER_WORDS = 4;
 /** Index of the cell word in a migrant record. */
 export const MIGRANT_CELL_WORD = 6;
 /** A particle's cell word: cell index in the low BITS bits, species above (CELL_* in common.wgsl). */

@@ -41,7 +41,7 @@ export class MigratePhase {
         }),
       };
     });
-    this.afterGroup = bindBuffers(device, this.after, 'after-arrivals', { 1: s.ctl });
+    this.afterGroup = bindBuffers(device, this.after, 'after-arrivals', { 1: s.ctl, 18: s.arrivals });
   }
 
   /**
@@ -57,7 +57,7 @@ export class MigratePhase {
     this.dispatch(pass, this.collectAll, this.groups[set].collectAll, this.ctx.state.particleThreads());
   }
 
-  /** Appends `count` arrived particles (already written to the arrivals buffer and CTL_ARRIVALS). */
+  /** Appends `count` arrived particles (already written to the arrivals buffer with their count; after_arrivals sets CTL_ARRIVALS). */
   encodeAppend(pass: GPUComputePassEncoder, set: 0 | 1, count: number): void {
     if (count > 0) this.dispatch(pass, this.append, this.groups[set].append, count);
     this.dispatch(pass, this.after, this.afterGroup, 1, 1);
