@@ -62,6 +62,8 @@
 #             bench/boundary-gap.mjs with 2.36 MB
 #   timing-ab  phases timed on one call in 8 (default) against every call (--timing full) and off: the box on one GPU and
 #             N ranks, the wedge on N; bench/boundary-gap.mjs with 2.36 MB
+#   s28-final  BUILDS="BASE": bench/boundary-gap.mjs (2.36 MB), the box on N ranks timed on every call against the base,
+#             then rows-now and the base's box and wedge on N ranks
 #   rank-work  BUILDS="BASE": the box on N ranks, new and base interleaved (twice), the new build's timeline; the box
 #             sampled every step and the wedge's default on one GPU and N ranks with --detail
 #   wedge-rank-ab  BUILDS="BASE": the wedge's default on one GPU and on N ranks, this build and the base, plain and
@@ -683,6 +685,22 @@ for part in "$@"; do
       run "wedge-$n-sampled" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-full" "${wedge[@]}" --ranks "$n" --timing full
       timeout 120 node bench/boundary-gap.mjs 2.36 60 > "$out/runs/boundary-gap.txt" 2>&1; cat "$out/runs/boundary-gap.txt"
+      ;;
+    s28-final)
+      # BUILDS="BASE": bench/boundary-gap.mjs with the box's 2.36 MB (what the small copies cost); the box on N ranks,
+      # this build timed on every call (--timing full: the arrivals' one copy alone) against the base, interleaved
+      # twice; then issue 24's rows with this build (rows-now), and the base's box and wedge on N ranks
+      timeout 120 node bench/boundary-gap.mjs 2.36 60 > "$out/runs/boundary-gap.txt" 2>&1; grep -E "two-cb|rank-like|wall" "$out/runs/boundary-gap.txt"
+      unpack_builds
+      rev=${BUILDS%% *}
+      base_cases "$rev"
+      for k in 1 2; do
+        run "box-$n-new-full-$k" "${box[@]}" --ranks "$n" --timing full
+        run "box-$n-$rev-$k" "${basebox[@]}" --ranks "$n"
+      done
+      bash "$0" "$n" "$steps" rows-now
+      run "box-$n-$rev-3" "${basebox[@]}" --ranks "$n"
+      run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
       ;;
     rank-work)
       # BUILDS="BASE": the box on N ranks, this build then the base, twice each, interleaved, and this build's timeline
