@@ -64,6 +64,7 @@
 #             N ranks, the wedge on N; bench/boundary-gap.mjs with 2.36 MB
 #   s28-final  BUILDS="BASE": bench/boundary-gap.mjs (2.36 MB), the box on N ranks timed on every call against the base,
 #             then rows-now and the base's box and wedge on N ranks
+#   wedge-ab3  BUILDS="BASE": the wedge's default on N ranks, this build and the base interleaved three times; one GPU once each
 #   rank-work  BUILDS="BASE": the box on N ranks, new and base interleaved (twice), the new build's timeline; the box
 #             sampled every step and the wedge's default on one GPU and N ranks with --detail
 #   wedge-rank-ab  BUILDS="BASE": the wedge's default on one GPU and on N ranks, this build and the base, plain and
@@ -701,6 +702,19 @@ for part in "$@"; do
       bash "$0" "$n" "$steps" rows-now
       run "box-$n-$rev-3" "${basebox[@]}" --ranks "$n"
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      ;;
+    wedge-ab3)
+      # BUILDS="BASE": the wedge's default on N ranks, this build and the base interleaved three times, then on one GPU
+      # each once
+      unpack_builds
+      rev=${BUILDS%% *}
+      base_cases "$rev"
+      for k in 1 2 3; do
+        run "wedge-$n-new-$k" "${wedge[@]}" --ranks "$n"
+        run "wedge-$n-$rev-$k" "${basewedge[@]}" --ranks "$n"
+      done
+      run wedge-1-new "${wedge[@]}"
+      run "wedge-1-$rev" "${basewedge[@]}"
       ;;
     rank-work)
       # BUILDS="BASE": the box on N ranks, this build then the base, twice each, interleaved, and this build's timeline
