@@ -197,6 +197,13 @@ wedge_cost() {
   run "wedge-$n-rcb-20-time$tail" "${cmd[@]}" --ranks "$n" --rebalance 20
   run "wedge-$n-rcb-20-particles$tail" env DSMC_BALANCE_BY=particles "${cmd[@]}" --ranks "$n" --rebalance 20
 }
+# the wedge's default on N ranks, this build and build $rev ("${basewedge[@]}", after base_cases) interleaved K times
+wedge_ab() {
+  for k in $(seq 1 "$1"); do
+    run "wedge-$n-new-$k" "${wedge[@]}" --ranks "$n"
+    run "wedge-$n-$rev-$k" "${basewedge[@]}" --ranks "$n"
+  done
+}
 # the box on N ranks (twice) and on 2 ranks, the new build ("${box[@]}") and the base ("${basebox[@]}") interleaved
 box_ab() {
   for k in 1 2; do
@@ -635,10 +642,7 @@ for part in "$@"; do
       unpack_builds
       rev=${BUILDS%% *}
       base_cases "$rev"
-      for k in 1 2; do
-        run "wedge-$n-new-$k" "${wedge[@]}" --ranks "$n"
-        run "wedge-$n-$rev-$k" "${basewedge[@]}" --ranks "$n"
-      done
+      wedge_ab 2
       timeout 120 node bench/mapped-read.mjs > "$out/runs/mapped-read.txt" 2>&1; cat "$out/runs/mapped-read.txt"
       ;;
     boundary)
@@ -709,10 +713,7 @@ for part in "$@"; do
       unpack_builds
       rev=${BUILDS%% *}
       base_cases "$rev"
-      for k in 1 2 3; do
-        run "wedge-$n-new-$k" "${wedge[@]}" --ranks "$n"
-        run "wedge-$n-$rev-$k" "${basewedge[@]}" --ranks "$n"
-      done
+      wedge_ab 3
       run wedge-1-new "${wedge[@]}"
       run "wedge-1-$rev" "${basewedge[@]}"
       ;;
@@ -959,10 +960,7 @@ for part in "$@"; do
       unpack_builds
       rev=${BUILDS%% *}
       base_cases "$rev"
-      for k in 1 2; do
-        run "wedge-$n-new-$k" "${wedge[@]}" --ranks "$n"
-        run "wedge-$n-$rev-$k" "${basewedge[@]}" --ranks "$n"
-      done
+      wedge_ab 2
       HEAD=40 timeline_run "wedge-$n-timeline" "${wedge[@]}" --ranks "$n"
       ;;
     s27-ab)
