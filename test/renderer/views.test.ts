@@ -60,7 +60,7 @@ describe('RunDetailView', () => {
     const profile = {
       phaseTable: { ranks: 1, loopSeconds: 1, rows: [{ phase: 'move', calls: 2, avgPerCallSeconds: 0.1, callMinSeconds: 0.1, callMaxSeconds: 0.1, minSeconds: 0.2, avgSeconds: 0.2, maxSeconds: 0.2, percentOfLoop: 20, secondsPerParticle: null, secondsPerParticleStep: null }], other: { seconds: 0.8, percentOfLoop: 80 } },
       throughput: { steps: 2, meanParticles: 10, particleSteps: 20, particleStepsPerSecond: 20, secondsPerParticleStep: 0.05, loopSecondsPerParticle: 0.1, collisionsPerParticleStep: 0.07, candidatesPerParticleStep: 0.1 },
-      conservation: null, steps: [{ step: 1, particles: 10, injected: 0, collisions: 1, candidates: 1 }], totals: [],
+      conservation: null, steps: [{ step: 1, particles: 10, injected: 0, collisions: 1, candidates: 1 }], totals: [], timedEvery: 8,
     };
     const slice = { field: 'n', label: 'number density', unit: 'm^-3', axis: 'z', index: 1, depth: 2, axes: ['x', 'y'], width: 2, height: 2, values: [1, 2, null, 4], min: 1, max: 4, samples: 5 };
     const fake = fakeTransport({
@@ -79,6 +79,8 @@ describe('RunDetailView', () => {
     await flushPromises();
     expect(w.find('h1').text()).toContain('Run 3: box');
     expect(w.find('[data-test="phase-table"]').text()).toContain('move');
+    // how the phases were timed: one call in 8 of each, estimated
+    expect(w.find('[data-test="timing-note"]').text()).toContain('one call in 8 of each phase');
     expect(w.find('[data-test="heatmap"]').exists()).toBe(true);
     expect(fake.calls.find((c) => c.method === 'getFieldSlice')?.request).toEqual({ runId: 3, field: 'n', axis: 'z', index: undefined });
     await w.find('[data-test="export-html"]').trigger('click');
