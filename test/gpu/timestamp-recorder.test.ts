@@ -2,7 +2,7 @@
 // for (a multi-rank `--detail` step of a sampled body case has more than the loop's estimate) adds query sets instead
 // of failing, and every pass is still timed and counted, across several submits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GAP_PHASES, TimestampRecorder, gpuSecondsBetween, type PhaseTotals } from '../../src-main/solver/gpu/phase-timer.js';
+import { GAP_PHASES, TimestampRecorder, estimatedTotals, gpuSecondsBetween, type PhaseTotals } from '../../src-main/solver/gpu/phase-timer.js';
 import { expectNoGpuErrors, openGpu, type Gpu } from './gpu-helpers.js';
 
 let gpu: Gpu;
@@ -88,7 +88,8 @@ describe('TimestampRecorder', () => {
     expect(t.get('b')?.calls).toBe(10);
     for (const name of ['a', 'b']) {
       const p = t.get(name)!;
-      // the timed calls (0, 4 and 8) measured something; the total is their mean times all ten calls
+      // the timed calls (0, 4 and 8) measured something; the total is the first's plus nine at the mean of the others
+      expect(p.timedCalls).toBe(3);
       expect(p.totalSeconds).toBeGreaterThan(0);
       expect(p.totalSeconds).toBeGreaterThanOrEqual(10 * p.minSeconds * 0.999);
       expect(p.totalSeconds).toBeLessThanOrEqual(10 * p.maxSeconds * 1.001);
@@ -131,5 +132,21 @@ describe('TimestampRecorder', () => {
     expect(gpuSecondsBetween(s0, s1)).toBeCloseTo(0.2 + 6 * 1.05, 12);
     // from fully timed totals (no timedCalls yet) to sampled ones
     expect(gpuSecondsBetween(new Map([['move', t(2, 2)]]), new Map([['move', t(10, 10 * 2.5 / 3, [3, 2.5])]]))).toBeCloseTo(0.5 + 7 * (2.5 / 3), 12);
+  });
+
+  it('estimates a sampled phase from its first call as measured and the others at the mean of its other timed calls', () => {
+    // a run's first step is unlike the rest (a rank's whole move and sort): 8 s, then timed calls of 1 s and 3 s
+    const timed: PhaseTotals = { calls: 3, totalSeconds: 12, minSeconds: 1, maxSeconds: 8 };
+    const e = estimatedTotals(timed, 8, 21);
+    expect(e.calls).toBe(24);
+    expect(e.untimedMean).toBe(2);
+    expect(e.totalSeconds).toBe(8 + 23 * 2);
+    expect({ timedCalls: e.timedCalls, timedSeconds: e.timedSeconds, minSeconds: e.minSeconds, maxSeconds: e.maxSeconds }).toEqual({ timedCalls: 3, timedSeconds: 12, minSeconds: 1, maxSeconds: 8 });
+    // only the first call timed: the others at its time
+    expect(estimatedTotals({ calls: 1, totalSeconds: 5, minSeconds: 5, maxSeconds: 5 }, 5, 3).totalSeconds).toBe(20);
+    // a batch after it: its timed call's seconds plus its untimed calls at 2 s
+    const before = new Map([['sort', e]]);
+    const after = new Map([['sort', estimatedTotals({ calls: 4, totalSeconds: 14, minSeconds: 1, maxSeconds: 8 }, 8, 28)]]);
+    expect(gpuSecondsBetween(before, after)).toBeCloseTo(2 + 7 * 2, 12);
   });
 });
