@@ -64,6 +64,7 @@
 #             N ranks, the wedge on N; bench/boundary-gap.mjs with 2.36 MB
 #   s28-final  BUILDS="BASE": bench/boundary-gap.mjs (2.36 MB), the box on N ranks timed on every call against the base,
 #             then rows-now and the base's box and wedge on N ranks
+#   estimates  the default timing's phase estimates against every call timed: the box on one GPU and N ranks, the wedge on N
 #   wedge-ab3  BUILDS="BASE": the wedge's default on N ranks, this build and the base interleaved three times; one GPU once each
 #   rank-work  BUILDS="BASE": the box on N ranks, new and base interleaved (twice), the new build's timeline; the box
 #             sampled every step and the wedge's default on one GPU and N ranks with --detail
@@ -706,6 +707,18 @@ for part in "$@"; do
       bash "$0" "$n" "$steps" rows-now
       run "box-$n-$rev-3" "${basebox[@]}" --ranks "$n"
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      ;;
+    estimates)
+      # the phases' estimates of the default timing (one call in 8) against every call timed: the box on one GPU and on
+      # N ranks, each twice, interleaved, with each rank's phases; the wedge's default on N ranks, default and full
+      for k in 1 2; do
+        run "box-1-sampled-$k" "${box[@]}"
+        run "box-1-full-$k" "${box[@]}" --timing full
+        run "box-$n-sampled-detail-$k" "${box[@]}" --ranks "$n"
+        run "box-$n-full-detail-$k" "${box[@]}" --ranks "$n" --timing full
+      done
+      run "wedge-$n-sampled-detail" "${wedge[@]}" --ranks "$n"
+      run "wedge-$n-full-detail" "${wedge[@]}" --ranks "$n" --timing full
       ;;
     wedge-ab3)
       # BUILDS="BASE": the wedge's default on N ranks, this build and the base interleaved three times, then on one GPU
