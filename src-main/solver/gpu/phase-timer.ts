@@ -124,7 +124,8 @@ const QUERIES_PER_SET = 4096;
 
 /**
  * A run's default GPU timing times every this-many-th call of each phase (`--timing full`: every call). Measured on
- * 2 x H200 (docs/PERFORMANCE.md, twenty-eighth session), a rank's timed passes cost its loop 1.5 % against none.
+ * 2 x H200 (docs/PERFORMANCE.md, twenty-eighth session), timing every call cost the box on 2 ranks 1-2.3 % of its
+ * throughput, one GPU 0.3-0.4 %; one call in 8 costs about nothing (as --timing off).
  */
 export const SAMPLED_TIMING_EVERY = 8;
 
