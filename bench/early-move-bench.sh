@@ -198,6 +198,16 @@ wedge_cost() {
   run "wedge-$n-rcb-20-time$tail" "${cmd[@]}" --ranks "$n" --rebalance 20
   run "wedge-$n-rcb-20-particles$tail" env DSMC_BALANCE_BY=particles "${cmd[@]}" --ranks "$n" --rebalance 20
 }
+# the box on one GPU and on N ranks with the default timing and with --timing full, twice each, interleaved (the N-rank
+# tags end in $1: "-detail" prints each rank's phases)
+timing_pairs() {
+  for k in 1 2; do
+    run "box-1-sampled-$k" "${box[@]}"
+    run "box-1-full-$k" "${box[@]}" --timing full
+    run "box-$n-sampled$1-$k" "${box[@]}" --ranks "$n"
+    run "box-$n-full$1-$k" "${box[@]}" --ranks "$n" --timing full
+  done
+}
 # the wedge's default on N ranks, this build and build $rev ("${basewedge[@]}", after base_cases) interleaved K times
 wedge_ab() {
   for k in $(seq 1 "$1"); do
@@ -680,12 +690,7 @@ for part in "$@"; do
       # phases timed on one call in 8 (the default) against every call (--timing full) and none (--timing off): the box
       # on one GPU and N ranks, twice each, interleaved; the wedge's default on N ranks, default and full; then
       # bench/boundary-gap.mjs with the box's 2.36 MB (what the extra small copies of a rank's exchange cost)
-      for k in 1 2; do
-        run "box-1-sampled-$k" "${box[@]}"
-        run "box-1-full-$k" "${box[@]}" --timing full
-        run "box-$n-sampled-$k" "${box[@]}" --ranks "$n"
-        run "box-$n-full-$k" "${box[@]}" --ranks "$n" --timing full
-      done
+      timing_pairs ""
       run box-1-off "${box[@]}" --timing off
       run "box-$n-off" "${box[@]}" --ranks "$n" --timing off
       run "wedge-$n-sampled" "${wedge[@]}" --ranks "$n"
@@ -704,19 +709,15 @@ for part in "$@"; do
         run "box-$n-new-full-$k" "${box[@]}" --ranks "$n" --timing full
         run "box-$n-$rev-$k" "${basebox[@]}" --ranks "$n"
       done
-      bash "$0" "$n" "$steps" rows-now
       run "box-$n-$rev-3" "${basebox[@]}" --ranks "$n"
       run "wedge-$n-$rev" "${basewedge[@]}" --ranks "$n"
+      # last: the nested script packs the runs folder (this one's too) and removes it
+      bash "$0" "$n" "$steps" rows-now
       ;;
     estimates)
       # the phases' estimates of the default timing (one call in 8) against every call timed: the box on one GPU and on
       # N ranks, each twice, interleaved, with each rank's phases; the wedge's default on N ranks, default and full
-      for k in 1 2; do
-        run "box-1-sampled-$k" "${box[@]}"
-        run "box-1-full-$k" "${box[@]}" --timing full
-        run "box-$n-sampled-detail-$k" "${box[@]}" --ranks "$n"
-        run "box-$n-full-detail-$k" "${box[@]}" --ranks "$n" --timing full
-      done
+      timing_pairs -detail
       run "wedge-$n-sampled-detail" "${wedge[@]}" --ranks "$n"
       run "wedge-$n-full-detail" "${wedge[@]}" --ranks "$n" --timing full
       ;;
@@ -1160,5 +1161,6 @@ for part in "$@"; do
     *) echo "unknown part $part (ab, knobs, studies, timeline, wedge, wedge-balance, wedge-final, eight)"; exit 2 ;;
   esac
 done
-tar czf "$out/runs.tar.gz" -C "$out" runs
+# (a nested part that ran last has packed the runs already)
+[ -d "$out/runs" ] && tar czf "$out/runs.tar.gz" -C "$out" runs
 rm -rf "$out/runs" "$out/data" "$out/timeline"

@@ -5,7 +5,8 @@
 import type { Case } from '../common/case-schema.js';
 import { Readback, WORKGROUP_SIZE, makeBuffer, type ReadSource, type RecordedRead } from './gpu/buffers.js';
 import { throwIfGpuError, type Gpu } from './gpu/device.js';
-import { SAMPLED_TIMING_EVERY, TimestampRecorder, gpuSecondsBetween, UntimedRecorder, WallClockRecorder, addTime, type PhaseRecorder, type PhaseTotals } from './gpu/phase-timer.js';
+import { SAMPLED_TIMING_EVERY, TimestampRecorder, UntimedRecorder, WallClockRecorder, type PhaseRecorder } from './gpu/phase-timer.js';
+import { addTime, gpuSecondsBetween, type PhaseTotals } from './gpu/phase-totals.js';
 import { PipelineCache } from './gpu/pipeline-cache.js';
 import { CELL_WORD, CTL, MIGRANT_CELL_WORD } from './gpu/struct-layouts.js';
 import type { VelocityDistribution } from '../common/velocity-distribution.js';

@@ -11,7 +11,7 @@ import { StopRequestedError } from '../cluster/transport/errors.js';
 import { writeFieldPlanes } from '../cluster/transport/field-planes-file.js';
 import { exitWhenSupervisorGone } from '../cluster/supervisor/supervisor-watch.js';
 import { openGpu, type Gpu } from './gpu/device.js';
-import { addTime, type PhaseTotals } from './gpu/phase-timer.js';
+import { addTime, type PhaseTotals } from './gpu/phase-totals.js';
 import { migrantWordsOf } from './tables.js';
 import { RankTables } from './rank-tables.js';
 import { SetupClock } from './setup-clock.js';

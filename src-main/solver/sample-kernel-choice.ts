@@ -5,7 +5,7 @@
 // the pass's 1.01 ms), more where few collide (the 102M cavity: 1.07 ms against 0.80 ms). So the first sampled
 // submits try both, alternately, and the GPU timestamps of their phases decide.
 import type { SampleKernelReport } from '../common/run-summary.js';
-import type { PhaseTotals } from './gpu/phase-timer.js';
+import type { PhaseTotals } from './gpu/phase-totals.js';
 
 export type SampleKernelName = SampleKernelReport['kernel'];
 /** A run's setting: one kernel, or 'auto' (try both, keep the faster). */

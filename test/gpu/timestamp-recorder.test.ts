@@ -2,7 +2,8 @@
 // for (a multi-rank `--detail` step of a sampled body case has more than the loop's estimate) adds query sets instead
 // of failing, and every pass is still timed and counted, across several submits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GAP_PHASES, TimestampRecorder, estimatedTotals, gpuSecondsBetween, type PhaseTotals } from '../../src-main/solver/gpu/phase-timer.js';
+import { GAP_PHASES, TimestampRecorder } from '../../src-main/solver/gpu/phase-timer.js';
+import { estimatedTotals, gpuSecondsBetween, type PhaseTotals } from '../../src-main/solver/gpu/phase-totals.js';
 import { expectNoGpuErrors, openGpu, type Gpu } from './gpu-helpers.js';
 
 let gpu: Gpu;

@@ -1,7 +1,7 @@
 // The choice between the sampling pass and the collide kernel's walk (sample-kernel-choice.ts): fixed settings stay,
 // 'auto' alternates the two over its trial submits and keeps the one that costs less per sampled step.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PhaseTotals } from '../../src-main/solver/gpu/phase-timer.js';
+import type { PhaseTotals } from '../../src-main/solver/gpu/phase-totals.js';
 import { SampleKernelChoice, sampleKernelSetting } from '../../src-main/solver/sample-kernel-choice.js';
 
 /** Phase totals with the given seconds and calls per phase. */

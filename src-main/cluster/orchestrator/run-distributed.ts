@@ -20,7 +20,7 @@ import type { SampleCounters } from '../../solver/field-accumulator.js';
 import { frameAs } from '../transport/message-codec.js';
 import type { FieldPlanesFile } from '../transport/field-planes-file.js';
 import type { LiveFieldSource } from '../../solver/loop-types.js';
-import type { PhaseTotals } from '../../solver/gpu/phase-timer.js';
+import type { PhaseTotals } from '../../solver/gpu/phase-totals.js';
 import type { ParticleTotals } from '../../solver/phases/conservation.js';
 import type { RankPayload } from '../../solver/rank-payload.js';
 import { subdomainOf } from '../../solver/subdomain.js';
