@@ -165,9 +165,13 @@ function rankTimeSection(r: ScalingReport): string {
       num(t.exchangeSeconds, formatSeconds(t.exchangeSeconds), k('exchangeSeconds')) + '</tr>';
   }));
   if (rows.length === 0) return '';
-  return '<h2>GPU working and waiting per rank</h2><p class="note">Per step: the loop time over the steps; GPU working is the sum of the ' +
+  const sampled = [...new Set(r.points.filter((p) => p.rankTime.length > 0 && p.timedEvery !== null).map((p) => p.timedEvery))];
+  const estimates = sampled.length === 0 ? ''
+    : ` The GPU work of runs timed on one call in ${sampled.join(' or ')} of each phase (the default timing) is estimated from those calls; ` +
+      '<code>--timing full</code> times every call.';
+  return '<h2>GPU working and waiting per rank</h2><p class="note" id="rank-time-note">Per step: the loop time over the steps; GPU working is the sum of the ' +
     'rank\'s GPU-timed phases, waiting the rest (for the exchange of migrants, the other ranks, the host). Exchange is the host\'s time ' +
-    'moving migrants, which the GPU overlaps with the interior cells\' sort and collisions; where it is longer, the GPU waits.</p>' +
+    `moving migrants, which the GPU overlaps with the interior cells' sort and collisions; where it is longer, the GPU waits.${estimates}</p>` +
     `<table id="rank-time-table">${head(['GPUs', 'rank', 'step', 'GPU working', 'GPU waiting', 'waiting', 'host exchange'])}${rows.join('')}</table>`;
 }
 

@@ -212,6 +212,13 @@ describe('GPU working and waiting per rank', () => {
     const input = loadScalingInput(store, studyId);
     for (const r of input.runs) if (r.run.summary) r.run.summary = { ...r.run.summary, timing: 'gpu-timestamps' };
     const timed = buildScalingReport(input);
+    // timed on every call: no word of estimates; timed on one call in 8: the note says the GPU work is estimated
+    expect(scalingHtml(timed)).not.toMatch(/estimated from those calls/);
+    const sampledInput = loadScalingInput(store, studyId);
+    for (const r of sampledInput.runs) if (r.run.summary) r.run.summary = { ...r.run.summary, timing: 'gpu-timestamps', timedEvery: 8 };
+    const sampled = buildScalingReport(sampledInput);
+    expect(sampled.points.every((p) => p.timedEvery === 8)).toBe(true);
+    expect(scalingHtml(sampled)).toMatch(/timed on one call in 8 of each phase \(the default timing\) is estimated from those calls/);
     const four = timed.points.find((p) => p.gpus === 4)!;
     // rank 3 of 4: move 4/4 x 1.3 = 1.3 s over 10 steps; exchange 0.8 s; the step is T(4) / 10
     const r3 = four.rankTime.find((t) => t.rank === 3)!;

@@ -66,6 +66,8 @@ export interface ScalingPoint {
   otherSeconds: number;
   /** Per rank, its mean step: wall time, GPU work, GPU waiting, host exchange (empty without GPU timestamps). */
   rankTime: RankTime[];
+  /** GPU timestamps on one call in this many of each phase (the phases' and the GPU work's seconds are estimates); null: every call. */
+  timedEvery: number | null;
   /** UN, communication and waiting from the per-rank steps; UN is 0 on one rank; null parts where nothing was recorded. */
   balance: RankBalance;
 }
@@ -140,6 +142,7 @@ function pointOf(r: ScalingRunInput, repeats: ScalingRepeats): ScalingPoint {
     particleStepsPerSecondPerGpu: pss / r.gpus, speedup: NaN, efficiency: NaN, idealSpeedup: r.gpus,
     phases: table.rows, otherSeconds: table.other.seconds, balance: balanceOf(r),
     rankPhases, rankTime: rankTimes(rankPhases, s.seconds, s.steps, s.timing === 'gpu-timestamps'),
+    timedEvery: s.timedEvery ?? null,
   };
 }
 
