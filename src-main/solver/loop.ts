@@ -1025,10 +1025,12 @@ export class Simulation {
    */
   async run(options: LoopOptions = {}, steps = this.kase.run.steps, blockPlan = { from: this.step, steps }): Promise<LoopResult> {
     const device = this.gpu.device;
-    // GPU timestamps on every SAMPLED_TIMING_EVERY-th call of each phase, on every one with --timing full or --detail
-    const every = options.timing === 'full' || options.detail ? 1 : SAMPLED_TIMING_EVERY;
+    // GPU timestamps on every SAMPLED_TIMING_EVERY-th call of each phase, on every one with --timing full, --detail or
+    // the GPU's gaps booked (DSMC_GPU_GAPS=1: they are only known between consecutive timed passes)
+    const gaps = process.env.DSMC_GPU_GAPS === '1';
+    const every = options.timing === 'full' || options.detail || gaps ? 1 : SAMPLED_TIMING_EVERY;
     const stamps = this.gpu.hasTimestamps && options.timing !== 'wall' && options.timing !== 'off'
-      ? new TimestampRecorder(device, this.chunk * PASSES_PER_STEP, { every, gaps: process.env.DSMC_GPU_GAPS === '1' })
+      ? new TimestampRecorder(device, this.chunk * PASSES_PER_STEP, { every, gaps })
       : null;
     const rec: PhaseRecorder = options.timing === 'off' ? new UntimedRecorder(device) : stamps ?? new WallClockRecorder(device);
     this.hostPhases.clear();
@@ -1182,6 +1184,3 @@ export class Simulation {
     };
   }
 }
-
-/** Seconds the GPU worked in every pass the recorder timed so far (no host phases). */
-

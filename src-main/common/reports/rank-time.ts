@@ -18,9 +18,12 @@ export function isHostPhase(name: string): boolean {
   return name === 'exchange' || name.startsWith('exchange.');
 }
 
-/** Whether a phase is the GPU's idle time between timed passes (solver/gpu/phase-timer.ts: GAP_PHASES), not work. */
+/** The prefix of the phases that book the GPU's idle time between timed passes (solver/gpu/phase-timer.ts: GAP_PHASES). */
+export const GAP_PHASE_PREFIX = 'gpu-gap.';
+
+/** Whether a phase is the GPU's idle time between timed passes, not work. */
 export function isGapPhase(name: string): boolean {
-  return name.startsWith('gpu-gap.');
+  return name.startsWith(GAP_PHASE_PREFIX);
 }
 
 /** Whether a phase is GPU work: neither a host phase nor one of the GPU's idle gaps. */

@@ -1,6 +1,7 @@
 // Per-phase timing of the step loop, in the manner of SPARTA's timer: calls and total time per
 // phase. GPU timestamps (timestamp-query, one begin/end pair per compute pass) when the adapter has
 // them; otherwise wall clock, which submits and waits after each phase (slower, but honest).
+import { GAP_PHASE_PREFIX } from '../../common/reports/rank-time.js';
 import { OpenCalls, addTime, estimatedTotals, type PhaseTotals } from './phase-totals.js';
 
 /** Records compute passes into command buffers and accumulates each phase's time. */
@@ -27,7 +28,7 @@ export interface PhaseRecorder {
  * (the submit boundary, or the GPU waiting for the host's next submit) and between batches (the host's round trip at a
  * batch's end). Not GPU work (common/reports/rank-time.ts: isGapPhase): GPU seconds and the balance leave them out.
  */
-export const GAP_PHASES = { within: 'gpu-gap.within', submits: 'gpu-gap.submits', batches: 'gpu-gap.batches' } as const;
+export const GAP_PHASES = { within: `${GAP_PHASE_PREFIX}within`, submits: `${GAP_PHASE_PREFIX}submits`, batches: `${GAP_PHASE_PREFIX}batches` } as const;
 
 /** Timestamps one query set holds (WebGPU's limit). */
 const QUERIES_PER_SET = 4096;
