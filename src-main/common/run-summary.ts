@@ -11,7 +11,8 @@ export type TimingSource = 'gpu-timestamps' | 'wall-clock' | 'off';
  * where the adapter has no timestamps), 'full' on every call, 'wall' the wall clock (each phase submitted alone), 'off'
  * none (the fastest loop).
  */
-export type TimingMode = 'auto' | 'full' | 'wall' | 'off';
+export const TIMING_MODES = ['auto', 'full', 'wall', 'off'] as const;
+export type TimingMode = (typeof TIMING_MODES)[number];
 
 /** Time of one phase in the summary. */
 export interface PhaseSummary {

@@ -2,7 +2,7 @@
 // run; validated on arrival so a mismatch between orchestrator and rank versions fails with a clear error.
 import { z } from 'zod';
 import { parseCase, type Case } from '../common/case-schema.js';
-import type { TimingMode } from '../common/run-summary.js';
+import { TIMING_MODES, type TimingMode } from '../common/run-summary.js';
 import type { Decomposition } from '../cluster/decomposition/types.js';
 import type { GoOrder } from './rank-balance.js';
 
@@ -24,7 +24,7 @@ const keptGoSchema = z.object({
 const payloadSchema = z.object({
   case: z.unknown(),
   decomposition: decompositionSchema,
-  timing: z.enum(['auto', 'full', 'wall', 'off']),
+  timing: z.enum(TIMING_MODES),
   detail: z.boolean(),
   warmupSteps: z.number().int().min(0),
   /** Milliseconds a rank waits for its peers' migrants before it gives up. */

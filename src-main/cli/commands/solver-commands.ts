@@ -1,5 +1,5 @@
 // `dsmc run`, `dsmc bench` and `dsmc check`: a case on the default GPU adapter.
-import type { TimingMode } from '../../common/run-summary.js';
+import { TIMING_MODES, type TimingMode } from '../../common/run-summary.js';
 import { liveFieldsOverIpc } from '../live-fields-ipc.js';
 import { formatPrelaunch, prelaunchCheck, type PrelaunchReport } from '../../cases/prelaunch.js';
 import { isMethod, METHODS, type Method } from '../../cluster/decomposition/types.js';
@@ -134,8 +134,8 @@ export function saveOf(args: CommandArgs): RunOptions['save'] {
 /** The --timing value, checked. */
 export function timingOf(args: CommandArgs): TimingMode {
   const t = args.values.timing;
-  if (t !== 'auto' && t !== 'full' && t !== 'wall' && t !== 'off') throw new Error(`--timing: got "${t}"; expected auto, full, wall or off`);
-  return t;
+  if (!TIMING_MODES.includes(t as TimingMode)) throw new Error(`--timing: got "${t}"; expected ${TIMING_MODES.join(', ')}`);
+  return t as TimingMode;
 }
 
 /** Prints pre-launch warnings on stderr. */
