@@ -5,7 +5,7 @@
 // the pass's 1.01 ms), more where few collide (the 102M cavity: 1.07 ms against 0.80 ms). So the first sampled
 // submits try both, alternately, and the GPU timestamps of their phases decide.
 import type { SampleKernelReport } from '../common/run-summary.js';
-import type { PhaseTotals } from './gpu/phase-totals.js';
+import { timedPart, type PhaseTotals } from './gpu/phase-totals.js';
 
 export type SampleKernelName = SampleKernelReport['kernel'];
 /** A run's setting: one kernel, or 'auto' (try both, keep the faster). */
@@ -73,10 +73,9 @@ export class SampleKernelChoice {
     // the timed calls only (the submits that compare the kernels time every call; calls before them may be estimates)
     const span = (name: string): Span => {
       const a = after.get(name), b = before.get(name);
-      return {
-        seconds: (a?.timedSeconds ?? a?.totalSeconds ?? 0) - (b?.timedSeconds ?? b?.totalSeconds ?? 0),
-        calls: (a?.timedCalls ?? a?.calls ?? 0) - (b?.timedCalls ?? b?.calls ?? 0),
-      };
+      const now = a ? timedPart(a) : { calls: 0, seconds: 0 };
+      const was = b ? timedPart(b) : { calls: 0, seconds: 0 };
+      return { seconds: now.seconds - was.seconds, calls: now.calls - was.calls };
     };
     const add = (to: Span, s: Span) => { to.seconds += s.seconds; to.calls += s.calls; };
     if (kernel === 'pass') {

@@ -90,7 +90,7 @@ describe('TimestampRecorder', () => {
     for (const name of ['a', 'b']) {
       const p = t.get(name)!;
       // the timed calls (0, 4 and 8) measured something; the total is the first's plus nine at the mean of the others
-      expect(p.timedCalls).toBe(3);
+      expect(p.sampled?.timedCalls).toBe(3);
       expect(p.totalSeconds).toBeGreaterThan(0);
       expect(p.totalSeconds).toBeGreaterThanOrEqual(10 * p.minSeconds * 0.999);
       expect(p.totalSeconds).toBeLessThanOrEqual(10 * p.maxSeconds * 1.001);
@@ -121,7 +121,7 @@ describe('TimestampRecorder', () => {
 
   it('gives the GPU seconds between two snapshots of the totals: exact where every call is timed, never negative where some are', () => {
     const t = (calls: number, totalSeconds: number, timed?: [number, number]): PhaseTotals =>
-      ({ calls, totalSeconds, minSeconds: 0, maxSeconds: 0, ...(timed ? { timedCalls: timed[0], timedSeconds: timed[1] } : {}) });
+      ({ calls, totalSeconds, minSeconds: 0, maxSeconds: 0, ...(timed ? { sampled: { timedCalls: timed[0], timedSeconds: timed[1], untimedMean: timed[1] / timed[0] } } : {}) });
     // every call timed: the difference of the totals; host phases and the GPU's gaps left out
     const full0 = new Map([['move', t(4, 4)], ['exchange', t(4, 9)]]);
     const full1 = new Map([['move', t(8, 7)], ['exchange', t(8, 20)], ['gpu-gap.submits', t(1, 5)]]);
@@ -131,7 +131,7 @@ describe('TimestampRecorder', () => {
     const s0 = new Map([['move', t(8, 16, [2, 4])]]);
     const s1 = new Map([['move', t(16, 16 * 4.2 / 4, [4, 4.2])]]);
     expect(gpuSecondsBetween(s0, s1)).toBeCloseTo(0.2 + 6 * 1.05, 12);
-    // from fully timed totals (no timedCalls yet) to sampled ones
+    // from fully timed totals (nothing sampled yet) to sampled ones
     expect(gpuSecondsBetween(new Map([['move', t(2, 2)]]), new Map([['move', t(10, 10 * 2.5 / 3, [3, 2.5])]]))).toBeCloseTo(0.5 + 7 * (2.5 / 3), 12);
   });
 
@@ -140,9 +140,9 @@ describe('TimestampRecorder', () => {
     const timed: PhaseTotals = { calls: 3, totalSeconds: 12, minSeconds: 1, maxSeconds: 8 };
     const e = estimatedTotals(timed, 8, 21);
     expect(e.calls).toBe(24);
-    expect(e.untimedMean).toBe(2);
+    expect(e.sampled?.untimedMean).toBe(2);
     expect(e.totalSeconds).toBe(8 + 23 * 2);
-    expect({ timedCalls: e.timedCalls, timedSeconds: e.timedSeconds, minSeconds: e.minSeconds, maxSeconds: e.maxSeconds }).toEqual({ timedCalls: 3, timedSeconds: 12, minSeconds: 1, maxSeconds: 8 });
+    expect({ timedCalls: e.sampled?.timedCalls, timedSeconds: e.sampled?.timedSeconds, minSeconds: e.minSeconds, maxSeconds: e.maxSeconds }).toEqual({ timedCalls: 3, timedSeconds: 12, minSeconds: 1, maxSeconds: 8 });
     // only the first call timed: the others at its time
     expect(estimatedTotals({ calls: 1, totalSeconds: 5, minSeconds: 5, maxSeconds: 5 }, 5, 3).totalSeconds).toBe(20);
     // a batch after it: its timed call's seconds plus its untimed calls at 2 s

@@ -8,13 +8,20 @@ export interface PhaseTotals {
   totalSeconds: number;
   minSeconds: number;
   maxSeconds: number;
-  /**
-   * When only some calls were timed (TimestampRecorder's `every`): how many, their seconds, and the seconds an untimed
-   * call is taken to last (totalSeconds is then an estimate: estimatedTotals).
-   */
-  timedCalls?: number;
-  timedSeconds?: number;
-  untimedMean?: number;
+  /** When only some calls were timed (TimestampRecorder's `every`): totalSeconds is then an estimate (estimatedTotals). */
+  sampled?: SampledCalls;
+}
+
+/** A phase timed on some calls only: how many were timed, their seconds, and the seconds an untimed call is taken to last. */
+export interface SampledCalls {
+  timedCalls: number;
+  timedSeconds: number;
+  untimedMean: number;
+}
+
+/** The timed calls of a phase and their seconds: all of them where every call was timed. */
+export function timedPart(t: PhaseTotals): { calls: number; seconds: number } {
+  return t.sampled ? { calls: t.sampled.timedCalls, seconds: t.sampled.timedSeconds } : { calls: t.calls, seconds: t.totalSeconds };
 }
 
 /** Adds one measured duration to a phase's totals (also used for host-side phases). */
@@ -68,7 +75,7 @@ export function estimatedTotals(timed: PhaseTotals, firstSeconds: number, untime
   const calls = timed.calls + untimedCalls;
   const untimedMean = timed.calls > 1 ? (timed.totalSeconds - firstSeconds) / (timed.calls - 1) : firstSeconds;
   return {
-    ...timed, calls, totalSeconds: firstSeconds + (calls - 1) * untimedMean, timedCalls: timed.calls, timedSeconds: timed.totalSeconds, untimedMean,
+    ...timed, calls, totalSeconds: firstSeconds + (calls - 1) * untimedMean, sampled: { timedCalls: timed.calls, timedSeconds: timed.totalSeconds, untimedMean },
   };
 }
 
@@ -82,12 +89,14 @@ export function gpuSecondsBetween(before: ReadonlyMap<string, PhaseTotals>, now:
   for (const [name, t] of now) {
     if (!isGpuWorkPhase(name)) continue;
     const b = before.get(name);
-    if (t.timedCalls === undefined || t.timedSeconds === undefined) {
+    if (!t.sampled) {
       sum += t.totalSeconds - (b?.totalSeconds ?? 0);
       continue;
     }
-    const untimed = t.calls - t.timedCalls - (b ? b.calls - (b.timedCalls ?? b.calls) : 0);
-    sum += t.timedSeconds - (b?.timedSeconds ?? b?.totalSeconds ?? 0) + untimed * (t.untimedMean ?? (t.timedCalls > 0 ? t.timedSeconds / t.timedCalls : 0));
+    const now = timedPart(t);
+    const was = b ? timedPart(b) : { calls: 0, seconds: 0 };
+    const untimed = t.calls - now.calls - (b ? b.calls - was.calls : 0);
+    sum += now.seconds - was.seconds + untimed * t.sampled.untimedMean;
   }
   return sum;
 }
