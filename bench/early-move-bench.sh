@@ -39,6 +39,9 @@
 #   sampled-base  the box sampled every step on 1 and N ranks, new build against the base build, and unsampled on N and 1
 #   clocks    nvidia-smi's SM clocks, power and throttle reasons during the box on 1 GPU, 1 GPU with a rank's share and N
 #             ranks (bench/clock-report.mjs: per run and GPU, the mean SM clock and power while it ran)
+#   s29-default  the box and the wedge on N ranks, the default (rebalancing on) against --rebalance off, twice,
+#             one GPU each; the wedge on 2N ranks (two a GPU), default against off
+#   s29-long  the wedge over 3000 steps on 2N ranks (default, off) and N ranks (default)
 #   wedge-1   the wedge's default on one GPU;  wedge-rcb-20  on N ranks, rcb --rebalance 20 (a re-split's cost)
 #   builds    BUILDS="REV ..." (packed with bench/bisect-builds.sh pack) interleaved: the box on 1, N (twice) and 2 ranks,
 #             and on N ranks with --detail
@@ -327,6 +330,29 @@ for part in "$@"; do
       done
       node -e "const s=JSON.parse(require('fs').readFileSync('$out/runs/wedge-$n-rcb-20-profile.json','utf8').trim().split('\n').pop()); console.log(JSON.stringify(s.balance), JSON.stringify(s.rebalances))"
       node bench/rebalance-decision.mjs 3 | head -5
+      ;;
+    s29-default)
+      # balanced by default (rebalancing on at UN > 20 % when a split saves twice its cost): the box and the wedge
+      # (1500 steps sampled from 1000) on N ranks, the default against --rebalance off, interleaved twice, one GPU
+      # each; then 2N ranks on the N GPUs (two a GPU), the wedge's default against off
+      run box-1 "${box[@]}"
+      for k in 1 2; do
+        run "box-$n-default-$k" "${box[@]}" --ranks "$n"
+        run "box-$n-off-$k" "${box[@]}" --ranks "$n" --rebalance off
+      done
+      run wedge-1 "${wedge[@]}"
+      for k in 1 2; do
+        run "wedge-$n-default-$k" "${wedge[@]}" --ranks "$n"
+        run "wedge-$n-off-$k" "${wedge[@]}" --ranks "$n" --rebalance off
+      done
+      run "wedge-$((2 * n))-default" "${wedge[@]}" --ranks $((2 * n))
+      run "wedge-$((2 * n))-off" "${wedge[@]}" --ranks $((2 * n)) --rebalance off
+      ;;
+    s29-long)
+      # the wedge over 3000 steps sampled from 2000 on 2N ranks (two a GPU) and N ranks: the default against off
+      run "wedge-$((2 * n))-default-long" "${long[@]}" --ranks $((2 * n))
+      run "wedge-$((2 * n))-off-long" "${long[@]}" --ranks $((2 * n)) --rebalance off
+      run "wedge-$n-default-long" "${long[@]}" --ranks "$n"
       ;;
     wedge-balance)
       # every decomposition and a rebalance threshold: no failure, the balancing's share of the loop in the summary

@@ -4,8 +4,8 @@
 // by the cells' gas volume when bodies cut the box.
 import { describe, expect, it } from 'vitest';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
-import { RELAYOUT_COST_STEPS, RELAYOUT_COST_STEPS_SOFTWARE, Rebalancer, movedWeight, relayoutCost, type CellState } from '../../src-main/cluster/orchestrator/rebalancer.js';
-import { SUGGESTED_REBALANCE_PERCENT, balancePlan } from '../../src-main/cluster/orchestrator/balance-plan.js';
+import { RELAYOUT_COST_STEPS, RELAYOUT_COST_STEPS_SOFTWARE, RESPLIT_PAY_MARGIN, Rebalancer, movedWeight, relayoutCost, type CellState } from '../../src-main/cluster/orchestrator/rebalancer.js';
+import { DEFAULT_REBALANCE_PERCENT, balancePlan } from '../../src-main/cluster/orchestrator/balance-plan.js';
 import { subdomainOf, takeOwnedCells } from '../../src-main/solver/subdomain.js';
 import { relayoutRoundBytes, relayoutRoundParticles, relayoutRounds } from '../../src-main/solver/relayout-rounds.js';
 import type { Decomposition, Grid } from '../../src-main/cluster/decomposition/types.js';
@@ -77,6 +77,12 @@ describe('rebalancing policy', () => {
     const breakEven = (RELAYOUT_COST_STEPS * probe.moved) / gain;
     expect(new Rebalancer(d, 10, [], Math.floor(breakEven) - 1).decide(0, 150, statesOf(d, counts))).toBeNull();
     expect(new Rebalancer(d, 10, [], Math.ceil(breakEven) + 1).decide(0, 150, statesOf(d, counts))).not.toBeNull();
+    // a run's margin (RESPLIT_PAY_MARGIN): the split must save twice its cost, so it takes twice the steps left
+    const margined = { ...relayoutCost(false), margin: RESPLIT_PAY_MARGIN };
+    expect(RESPLIT_PAY_MARGIN).toBe(2);
+    expect(new Rebalancer(d, 10, [], Math.ceil(breakEven) + 1).decide(0, 150, statesOf(d, counts), margined)).toBeNull();
+    expect(new Rebalancer(d, 10, [], Math.floor(2 * breakEven) - 1).decide(0, 150, statesOf(d, counts), margined)).toBeNull();
+    expect(new Rebalancer(d, 10, [], Math.ceil(2 * breakEven) + 1).decide(0, 150, statesOf(d, counts), margined)).not.toBeNull();
   });
 });
 
@@ -87,17 +93,21 @@ describe('the check before the check', () => {
     const loads = d.boxes.map((_, r) => statesOf(d, counts)[r].counts.reduce((a, b) => a + b, 0));
     const cost = relayoutCost(false);
     let sawBoth = [false, false];
-    for (const left of [1, 10, 100, 400, 499, 500, 501, 600, 1000, 10_000]) {
-      const r = new Rebalancer(d, 10, [], 100 + left);
-      const may = r.mayPay(100, loads, cost);
-      const decision = r.decide(100, 150, statesOf(d, counts), cost);
-      // a necessary condition: whenever it says no, the decision on the cells keeps the split
-      if (!may) expect(decision).toBeNull();
-      sawBoth = [sawBoth[0] || !may, sawBoth[1] || (may && decision !== null)];
+    for (const margin of [1, RESPLIT_PAY_MARGIN]) {
+      for (const left of [1, 10, 100, 400, 599, 600, 601, 1000, 1199, 1200, 1201, 2000, 10_000]) {
+        const r = new Rebalancer(d, 10, [], 100 + left);
+        const may = r.mayPay(100, loads, { ...cost, margin });
+        const decision = r.decide(100, 150, statesOf(d, counts), { ...cost, margin });
+        // a necessary condition: whenever it says no, the decision on the cells keeps the split
+        if (!may) expect(decision).toBeNull();
+        sawBoth = [sawBoth[0] || !may, sawBoth[1] || (may && decision !== null)];
+      }
     }
     expect(sawBoth).toEqual([true, true]);
-    // at most 500 particle-steps per moved particle: with 500 steps left or fewer nothing can pay; nor on balanced ranks
-    expect(new Rebalancer(d, 10, [], 600).mayPay(100, loads, cost)).toBe(false);
+    // at most RELAYOUT_COST_STEPS particle-steps per moved particle: with that many steps left or fewer nothing can
+    // pay (with the margin, twice as many); nor on balanced ranks
+    expect(new Rebalancer(d, 10, [], 100 + RELAYOUT_COST_STEPS).mayPay(100, loads, cost)).toBe(false);
+    expect(new Rebalancer(d, 10, [], 100 + 2 * RELAYOUT_COST_STEPS).mayPay(100, loads, { ...cost, margin: 2 })).toBe(false);
     expect(new Rebalancer(d, 10, [], 10_000).mayPay(100, [5, 5, 5, 5], cost)).toBe(false);
     // the sampling state priced in raises the bar
     expect(new Rebalancer(d, 10, [], 10_000).mayPay(100, loads, relayoutCost(false, 1e9))).toBe(false);
@@ -109,7 +119,7 @@ describe('relayout cost', () => {
     const d = decompose('slab', grid, 4);
     const counts = skewed();
     const probe = new Rebalancer(d, 10, [], Infinity).decide(0, 150, statesOf(d, counts))!;
-    // a run just long enough for the GPU's cost: the software adapter's is 500 times smaller
+    // a run just long enough for the GPU's cost: the software adapter's is RELAYOUT_COST_STEPS times smaller
     const steps = Math.ceil((RELAYOUT_COST_STEPS * probe.moved) / 57_500) + 2;
     expect(relayoutCost(false).movedParticleSteps).toBe(RELAYOUT_COST_STEPS);
     expect(relayoutCost(true).movedParticleSteps).toBe(RELAYOUT_COST_STEPS_SOFTWARE);
@@ -136,13 +146,14 @@ describe('relayout rounds', () => {
 });
 
 describe('balance plan', () => {
-  it('keeps the first split by default and says how to rebalance, weights it by gas volume where bodies cut the box', () => {
+  it('rebalances by default at UN > 20 % with the pay margin and says how to change it, weights the first split by gas volume where bodies cut the box', () => {
     const wedge = presetCase('hypersonic-wedge', ['grid.cells=[80,40,1]', 'grid.cellSize=[2.5e-3,2.5e-3,2.5e-3]', 'particles.perCell=4']);
     const p = balancePlan(wedge, buildTables(wedge), undefined);
-    expect(p.rebalancePercent).toBeNull();
+    expect(DEFAULT_REBALANCE_PERCENT).toBe(20);
+    expect(p.rebalancePercent).toBe(DEFAULT_REBALANCE_PERCENT);
     expect(p.initialWeights).not.toBeNull();
     expect(Math.min(...p.initialWeights!)).toBeLessThan(1);
-    expect(p.reason).toMatch(new RegExp(`gas volume.*no rebalancing \\(the default; --rebalance ${SUGGESTED_REBALANCE_PERCENT}`));
+    expect(p.reason).toMatch(/gas volume.*rebalanced when UN > 20 % and a new split saves 2 times what its moves cost over the steps left \(the default; .*--rebalance off keeps the first split\)/);
     const off = balancePlan(wedge, buildTables(wedge), null);
     expect(off.rebalancePercent).toBeNull();
     expect(off.reason).toMatch(/--rebalance off/);

@@ -50,7 +50,7 @@ export interface RunOptions {
   ranks?: number;
   gpus?: string[];
   decomposition?: Method;
-  /** Rebalance when UN exceeds this many percent (multi-rank); null: static decomposition (--rebalance off); undefined: the default. */
+  /** Rebalance when UN exceeds this many percent (multi-rank); null: static decomposition (--rebalance off); undefined: the default (DEFAULT_REBALANCE_PERCENT). */
   rebalance?: number | null;
   /** Seconds a rank may stay silent before it counts as hung (multi-rank; default 60). */
   heartbeatTimeout?: number;
@@ -357,9 +357,10 @@ export const runCommand: CliCommand = {
     '--timing: phase times from GPU timestamps on one call in 8 of each phase (auto: the others run untimed, as with off), on every call (full), wall clock, or off (fastest); --detail times every call of the sort\'s stages.\n' +
     '--ranks N runs N rank processes (one per GPU, pinned by PCI address where possible; --gpus picks them by index\n' +
     'or PCI address) on a --decomposition of the grid (default: rcb where bodies cut the box, slab otherwise); the fields\n' +
-    'are bitwise those of one rank. The first split follows the gas volume of the cells (bodies). --rebalance 20 re-splits the grid whenever the load\n' +
+    'are bitwise those of one rank. The first split follows the gas volume of the cells (bodies). The grid is re-split whenever the load\n' +
     'non-uniformity of the ranks\' GPU time (of their particles on software adapters or with DSMC_BALANCE_BY=particles)\n' +
-    'exceeds 20 % and the new split pays for its moves (checked after every submit; off: never, the default).\n' +
+    'exceeds --rebalance PERCENT (default 20) and the new split saves twice what its moves cost over the steps left\n' +
+    '(checked after every submit); --rebalance off keeps the first split.\n' +
     '--launcher slurm runs the ranks as a Slurm job (sbatch, or srun inside an allocation): --nodes x --gpus-per-node ranks,\n' +
     'settings from cluster profile --profile (dsmc cluster profile add); the nodes reach this host at --orchestrator-host.\n' +
     '--heartbeat-timeout S: a rank silent for S seconds (default 60) counts as hung and fails the run.\n' +

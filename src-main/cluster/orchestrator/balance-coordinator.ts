@@ -19,7 +19,7 @@ import { frameAs } from '../transport/message-codec.js';
 import type { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import type { Decomposition } from '../decomposition/types.js';
 import { boxCells } from '../decomposition/box.js';
-import { Rebalancer, RESPLIT_FIXED_SECONDS, relayoutCost, type CellState, type RelayoutCost, type RebalanceDecision, type RebalanceEvent, type RebalancePolicyState, type RebalanceProposal } from './rebalancer.js';
+import { Rebalancer, RESPLIT_FIXED_SECONDS, RESPLIT_PAY_MARGIN, relayoutCost, type CellState, type RelayoutCost, type RebalanceDecision, type RebalanceEvent, type RebalancePolicyState, type RebalanceProposal } from './rebalancer.js';
 import type { RunAssembler } from './run-assembler.js';
 import { balanceByOf, CostModel, settledSubmit, timeLoadsOf, type BalanceBy, type CellPrices, type CostPoint } from './rank-cost.js';
 import { unpackCoarseSums, type CoarseSums } from '../decomposition/coarse-grid.js';
@@ -418,11 +418,12 @@ export class BalanceCoordinator {
 
   /**
    * What a relayout would cost now: once sampling has begun its whole state moves through the orchestrator, priced as
-   * that many bytes of migrants; by time, with the re-split's fixed seconds at the ranks' measured speed.
+   * that many bytes of migrants; by time, with the re-split's fixed seconds at the ranks' measured speed; a split must
+   * save RESPLIT_PAY_MARGIN times that.
    */
   private costNow(load: LoadNow): RelayoutCost {
     const sampled = this.sampling && this.assembler.fields.samples > 0;
-    const cost = relayoutCost(this.software, sampled ? sampleStateBytes(this.tables) / (4 * this.tables.migrantWords) : 0);
+    const cost = { ...relayoutCost(this.software, sampled ? sampleStateBytes(this.tables) / (4 * this.tables.migrantWords) : 0), margin: RESPLIT_PAY_MARGIN };
     return load.perSecond === undefined ? cost : { ...cost, fixedSteps: RESPLIT_FIXED_SECONDS * load.perSecond };
   }
 

@@ -1,19 +1,21 @@
 // How a multi-rank run is balanced, chosen before launch: the decomposition method (the user's, or rcb where bodies
-// cut the box and slabs otherwise), the initial split weighted by where the particles start (the
-// gas volume of cut cells when bodies take part of the box), and rebalancing when the user asks for it (`--rebalance P`:
-// re-split when UN > P % and the new split pays for its moves). Rebalancing is not on by default: measured on the
-// hypersonic wedge (2 and 4 H100s and H200s, docs/PERFORMANCE.md), splits balanced by particle counts did not make its
-// developing flow faster (a rank's GPU time follows its cells' densities as well as its particles: even counts left the
-// GPU time uneven), and splits that even the measured time (rank-cost.ts: prices per cell and per squared count) evened
-// it (max over mean 1.07 against 1.27 over 3000 steps on 4 H200s) but cost in checks and relayouts (2.9 s) about what
-// they saved.
+// cut the box and slabs otherwise), the initial split weighted by where the particles start (the gas volume of cut
+// cells when bodies take part of the box), and rebalancing: on by default (UN > DEFAULT_REBALANCE_PERCENT of the
+// ranks' measured GPU time, and only a new split that saves RESPLIT_PAY_MARGIN times what its moves are estimated to
+// cost over the steps left: rebalancer.ts), at the user's threshold with `--rebalance P`, never with `--rebalance off`.
+// Why the margin and not a plain "pays": on the hypersonic wedge (docs/PERFORMANCE.md, sixteenth, twentieth and
+// twenty-ninth sessions) a re-split taken at step 300 of 1500 by the estimate alone cost 1.3-2.3 times the estimate and
+// saved less than it foresaw (the flow went on developing after the split), so the run was 7-12 % slower than the
+// first split kept; over longer runs the same re-splits even out the ranks' GPU time. A split that must save twice
+// its estimated cost is refused there and still taken where the steps left make it pay many times over.
 // The run summary and the pre-launch check say what was chosen and why.
 import type { Case } from '../../common/case-schema.js';
 import type { SolverTables } from '../../solver/tables.js';
 import type { Method } from '../decomposition/types.js';
+import { RESPLIT_PAY_MARGIN } from './rebalancer.js';
 
-/** The threshold (UN, percent) the help suggests for cases whose particles gather as the flow develops. */
-export const SUGGESTED_REBALANCE_PERCENT = 20;
+/** The default rebalancing threshold (UN of the ranks' GPU time, percent): the first split is kept below it. */
+export const DEFAULT_REBALANCE_PERCENT = 20;
 
 /** How a run is balanced, and why. */
 export interface BalancePlan {
@@ -42,17 +44,19 @@ export function defaultMethod(tables: SolverTables): { method: Method; why: stri
 /**
  * The balance of a run: `method` the user's decomposition (undefined: the case's default; a resumed run's: its
  * checkpoint's, `resumed`); `rebalance` the user's
- * threshold (a number), null for `--rebalance off`, undefined for the default (no rebalancing); the initial weights
- * follow the gas volume of each cell where bodies cut the box and the box starts filled.
+ * threshold (a number), null for `--rebalance off`, undefined for the default (DEFAULT_REBALANCE_PERCENT); the initial
+ * weights follow the gas volume of each cell where bodies cut the box and the box starts filled.
  */
 export function balancePlan(c: Case, tables: SolverTables, rebalance: number | null | undefined, method?: Method, resumed = false): BalancePlan {
   const chosen = method ? { method, why: resumed ? `${method} (the checkpoint's split)` : `${method} (--decomposition ${method})` } : defaultMethod(tables);
   const fraction = tables.bodies.volumeFraction;
   const weighted = fraction !== null && c.initial.kind !== 'empty';
-  const rebalancePercent = rebalance ?? null;
+  const rebalancePercent = rebalance === undefined ? DEFAULT_REBALANCE_PERCENT : rebalance;
   const split = weighted ? 'initial split weighted by each cell\'s gas volume (bodies take part of the box)' : 'initial split by cells (the box starts uniform)';
+  const by = 'UN of the ranks\' measured GPU time on GPUs, of their particles on software adapters or with DSMC_BALANCE_BY=particles';
+  const pays = `a new split saves ${RESPLIT_PAY_MARGIN} times what its moves cost over the steps left`;
   const dynamic = rebalance === undefined
-    ? `no rebalancing (the default; --rebalance ${SUGGESTED_REBALANCE_PERCENT} re-splits when UN > ${SUGGESTED_REBALANCE_PERCENT} % and a new split pays for its moves)`
-    : rebalance === null ? 'no rebalancing (--rebalance off)' : `rebalanced when UN > ${rebalance} % and a new split pays for its moves (--rebalance ${rebalance}; UN of the ranks' measured GPU time on GPUs, of their particles on software adapters or with DSMC_BALANCE_BY=particles)`;
+    ? `rebalanced when UN > ${DEFAULT_REBALANCE_PERCENT} % and ${pays} (the default; ${by}; --rebalance P sets the threshold, --rebalance off keeps the first split)`
+    : rebalance === null ? 'no rebalancing (--rebalance off)' : `rebalanced when UN > ${rebalance} % and ${pays} (--rebalance ${rebalance}; ${by})`;
   return { method: chosen.method, initialWeights: weighted ? fraction : null, rebalancePercent, reason: `${chosen.why}; ${split}; ${dynamic}` };
 }

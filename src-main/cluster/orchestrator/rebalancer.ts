@@ -3,7 +3,8 @@
 // particle count of every cell, and each rank gets the (sigma c_r)_max and NTC remainders of its new
 // cells; the ranks then move particles of cells that changed hands (Simulation.relayout).
 // A new layout is taken only when it pays: the particle-steps it saves over the steps left must exceed what
-// moving the particles (and, once sampling has begun, the sampling state) costs (RelayoutCost). Checks that find nothing worth doing back off
+// moving the particles (and, once sampling has begun, the sampling state) costs (RelayoutCost), in a run twice over
+// (RESPLIT_PAY_MARGIN). Checks that find nothing worth doing back off
 // (1, 2, 4, ... submits), so a case whose imbalance cannot be cured is not asked for its cell counts every submit.
 // Balancing by time (rank-cost.ts, the default on GPUs): every cell weighs its count n plus measured prices per cell and
 // per n^2 in particle-equivalents, UN is that of the ranks' GPU time, and a split evens out those loads; moves are
@@ -70,7 +71,18 @@ export interface RelayoutCost {
   movedParticleSteps: number;
   fixedParticles: number;
   fixedSteps?: number;
+  /** How many times this cost a split must save over the steps left to be taken (1 when absent; runs: RESPLIT_PAY_MARGIN). */
+  margin?: number;
 }
+
+/**
+ * How many times its estimated cost a re-split must save over the steps left. On the hypersonic wedge on 4 H200s
+ * (docs/PERFORMANCE.md, twentieth session) a re-split at step 300 of 1500 whose estimate saved about 1.7 times its
+ * cost evened the ranks' GPU time at that moment, but the flow went on developing: the slowest rank worked 0.47 s less
+ * while the re-split took 0.71 s, and the run was 7 % slower than the first split kept. Twice the cost refuses such a
+ * split and still takes one where the steps left make it pay many times over (the same wedge over 3000 steps: 4 and more).
+ */
+export const RESPLIT_PAY_MARGIN = 2;
 
 /**
  * Seconds a re-split of a full-size case costs whatever it moves, on GPUs. The orchestrator decides while the ranks
@@ -83,10 +95,12 @@ export interface RelayoutCost {
 export const RESPLIT_FIXED_SECONDS = 0.15;
 
 /**
- * Particle-steps one moved particle costs on a GPU: measured on two H100s with the hypersonic wedge (0.43 s to move
- * 5.1M particles and 2.35 s for 37M, against 1.5e-10 s per particle-step: 400-550; docs/PERFORMANCE.md).
+ * Particle-steps one moved particle costs on a GPU beyond RESPLIT_FIXED_SECONDS: the re-splits of the hypersonic wedge
+ * measured since the relayout's last changes (docs/PERFORMANCE.md) give 580-670 on 2 H200s (twenty-eighth session:
+ * 3.80M moved in 0.433 s, 2.78M in 0.326 s of the ranks' balancing) and 500-620 on 4 H200s (twentieth session: 5.11M
+ * in 0.714 s; three re-splits, 16.0M in 2.15 s), at each run's particle-steps per rank and second.
  */
-export const RELAYOUT_COST_STEPS = 500;
+export const RELAYOUT_COST_STEPS = 600;
 
 /** The same on a software adapter (lavapipe), where a step of a particle costs as much as moving it on the host. */
 export const RELAYOUT_COST_STEPS_SOFTWARE = 1;
@@ -166,9 +180,19 @@ interface Candidate {
   moved: number;
 }
 
+/** What a split that moves `moved` particles is estimated to cost, in particle-steps. */
+function priceOf(cost: RelayoutCost, moved: number): number {
+  return cost.movedParticleSteps * (moved + cost.fixedParticles) + (cost.fixedSteps ?? 0);
+}
+
+/** Whether saving `saved` particle-steps pays for a split of estimated cost `price` with the cost's margin. */
+function pays(saved: number, price: number, cost: RelayoutCost): boolean {
+  return saved > (cost.margin ?? 1) * price;
+}
+
 /**
- * The candidate that pays and saves the most particle-steps over `left` steps net of its moves (gain x left - cost x
- * moved); on equal savings (left infinite) the lighter slowest rank, then the fewer moved, then the earlier; null when none pays.
+ * The candidate that pays (saves over `left` steps the cost's margin times its estimated cost) and saves the most
+ * particle-steps net of its moves (gain x left - cost x moved); on equal savings (left infinite) the lighter slowest rank, then the fewer moved, then the earlier; null when none pays.
  */
 function bestCandidate(candidates: readonly Candidate[], largestBefore: number, left: number, cost: RelayoutCost): Candidate | null {
   let best: Candidate | null = null;
@@ -176,8 +200,8 @@ function bestCandidate(candidates: readonly Candidate[], largestBefore: number, 
   for (const c of candidates) {
     const gain = largestBefore - c.largest;
     if (!(gain > 0)) continue;
-    const price = cost.movedParticleSteps * (c.moved + cost.fixedParticles) + (cost.fixedSteps ?? 0);
-    if (!(gain * left > price)) continue;
+    const price = priceOf(cost, c.moved);
+    if (!pays(gain * left, price, cost)) continue;
     const saving = left === Infinity ? Infinity : gain * left - price;
     const better = !best || saving > bestSaving
       || (saving === bestSaving && (c.largest < best.largest || (c.largest === best.largest && c.moved < best.moved)));
@@ -256,7 +280,7 @@ export class Rebalancer {
     const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
     const gain = max - mean;
     const moved = countsMove ? gain : 0;
-    return gain > 0 && gain * Math.max(0, this.lastStep - step) > cost.movedParticleSteps * (moved + cost.fixedParticles) + (cost.fixedSteps ?? 0);
+    return gain > 0 && pays(gain * Math.max(0, this.lastStep - step), priceOf(cost, moved), cost);
   }
 
   /** Keeps the split after a check: the next check waits 1, 2, 4, ... submits (at most 64). */

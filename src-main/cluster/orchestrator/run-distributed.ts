@@ -106,7 +106,7 @@ export interface DistributedOptions {
   launcher?: (options: LaunchOptions) => RankGroup;
   /**
    * Rebalance when the load non-uniformity UN exceeds this many percent and a new split pays, checked after every
-   * submit; null or undefined keeps the decomposition fixed (balance-plan.ts).
+   * submit; null keeps the decomposition fixed, undefined takes the default (balance-plan.ts).
    */
   rebalancePercent?: number | null;
   /** Where checkpoints go when run.checkpointEvery > 0 (default: the target attached to the case object when the ranks are configured). */
