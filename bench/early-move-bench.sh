@@ -41,6 +41,7 @@
 #             ranks (bench/clock-report.mjs: per run and GPU, the mean SM clock and power while it ran)
 #   s29-default  the box and the wedge on N ranks, the default (rebalancing on) against --rebalance off, twice,
 #             one GPU each; the wedge on 2N ranks (two a GPU), default against off
+#   s29-age   the wedge on 2N ranks (two a GPU), default against off; slab --rebalance 10 on N
 #   s29-long  the wedge over 3000 steps on 2N ranks (default, off) and N ranks (default)
 #   wedge-1   the wedge's default on one GPU;  wedge-rcb-20  on N ranks, rcb --rebalance 20 (a re-split's cost)
 #   builds    BUILDS="REV ..." (packed with bench/bisect-builds.sh pack) interleaved: the box on 1, N (twice) and 2 ranks,
@@ -347,6 +348,13 @@ for part in "$@"; do
       done
       run "wedge-$((2 * n))-default" "${wedge[@]}" --ranks $((2 * n))
       run "wedge-$((2 * n))-off" "${wedge[@]}" --ranks $((2 * n)) --rebalance off
+      ;;
+    s29-age)
+      # the wedge (1500 steps sampled from 1000) on 2N ranks (two a GPU), the default against off, and on N ranks slab
+      # --rebalance 10 (a split judged within as many steps as the split in force has lasted)
+      run "wedge-$((2 * n))-default" "${wedge[@]}" --ranks $((2 * n))
+      run "wedge-$((2 * n))-off" "${wedge[@]}" --ranks $((2 * n)) --rebalance off
+      run "wedge-$n-slab-10" "${wedge[@]}" --ranks "$n" --decomposition slab --rebalance 10
       ;;
     s29-long)
       # the wedge over 3000 steps sampled from 2000 on 2N ranks (two a GPU) and N ranks: the default against off

@@ -145,7 +145,7 @@ describe('dsmc run --ranks 4 (--rebalance 10, off, the defaults): supersonic lid
     const balanced = await summaryOf([...cavity, '--ranks', '4', '--decomposition', 'slab', '--rebalance', '10']);
     const launched = await dsmc(['run', ...cavity, '--ranks', '4', '--json']);
     // said before the ranks start: the decomposition, the split and the rebalancing chosen, and why (a box without bodies: slabs)
-    expect(launched.stderr).toMatch(/^balance: slab \(the default for a box without bodies: the fewest faces between ranks\); initial split by cells \(the box starts uniform\); rebalanced when UN > 20 % and a new split saves 2 times what its moves cost over the steps left \(the default/m);
+    expect(launched.stderr).toMatch(/^balance: slab \(the default for a box without bodies: the fewest faces between ranks\); initial split by cells \(the box starts uniform\); rebalanced when UN > 20 % and a new split saves 2 times what its moves cost within as many steps as the split in force has lasted \(the default/m);
     const byDefault = JSON.parse(launched.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     expect(fixed.loadNonUniformity).toBeGreaterThan(15);
     expect(fixed.rebalances).toBeUndefined();

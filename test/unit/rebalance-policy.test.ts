@@ -84,6 +84,32 @@ describe('rebalancing policy', () => {
     expect(new Rebalancer(d, 10, [], Math.floor(2 * breakEven) - 1).decide(0, 150, statesOf(d, counts), margined)).toBeNull();
     expect(new Rebalancer(d, 10, [], Math.ceil(2 * breakEven) + 1).decide(0, 150, statesOf(d, counts), margined)).not.toBeNull();
   });
+
+  it('a run\'s horizon: a new split is judged over as many steps as the split in force has lasted, at most the steps left', () => {
+    const d = decompose('slab', grid, 4);
+    const counts = skewed();
+    const probe = new Rebalancer(d, 10, [], Infinity).decide(0, 150, statesOf(d, counts))!;
+    const largest = (boxes: typeof d.boxes) => Math.max(...boxes.map((b) => {
+      let w = 0;
+      for (let x = b.lo[0]; x < b.hi[0]; x++) w += 10 * (x < 10 ? 1000 : 100);
+      return w;
+    }));
+    const breakEven = (RELAYOUT_COST_STEPS * probe.moved) / (largest(d.boxes) - largest(probe.decomposition.boxes));
+    const byAge = (events: { step: number; unBefore: number }[]) => new Rebalancer(d, 10, events, 1e9, undefined, undefined, true);
+    // from the run's start: the split in force has lasted `step` steps
+    expect(byAge([]).decide(Math.floor(breakEven) - 1, 150, statesOf(d, counts))).toBeNull();
+    expect(byAge([]).decide(Math.ceil(breakEven) + 1, 150, statesOf(d, counts))).not.toBeNull();
+    // after a re-split at step 5000: from there
+    expect(byAge([{ step: 5000, unBefore: 30 }]).decide(5000 + Math.floor(breakEven) - 1, 150, statesOf(d, counts))).toBeNull();
+    expect(byAge([{ step: 5000, unBefore: 30 }]).decide(5000 + Math.ceil(breakEven) + 1, 150, statesOf(d, counts))).not.toBeNull();
+    // never beyond the run's end: an old split with too few steps left keeps
+    const late = new Rebalancer(d, 10, [], 10 * breakEven, undefined, undefined, true);
+    expect(late.decide(Math.floor(9 * breakEven) + 2, 150, statesOf(d, counts))).toBeNull();
+    // and the check before the check agrees: no split can pay early in a run by age, where without it one may
+    const loads = d.boxes.map((_, r) => statesOf(d, counts)[r].counts.reduce((a, b) => a + b, 0));
+    expect(byAge([]).mayPay(10, loads, relayoutCost(false))).toBe(false);
+    expect(new Rebalancer(d, 10, [], 1e9).mayPay(10, loads, relayoutCost(false))).toBe(true);
+  });
 });
 
 describe('the check before the check', () => {
@@ -153,7 +179,7 @@ describe('balance plan', () => {
     expect(p.rebalancePercent).toBe(DEFAULT_REBALANCE_PERCENT);
     expect(p.initialWeights).not.toBeNull();
     expect(Math.min(...p.initialWeights!)).toBeLessThan(1);
-    expect(p.reason).toMatch(/gas volume.*rebalanced when UN > 20 % and a new split saves 2 times what its moves cost over the steps left \(the default; .*--rebalance off keeps the first split\)/);
+    expect(p.reason).toMatch(/gas volume.*rebalanced when UN > 20 % and a new split saves 2 times what its moves cost within as many steps as the split in force has lasted \(the default; .*--rebalance off keeps the first split\)/);
     const off = balancePlan(wedge, buildTables(wedge), null);
     expect(off.rebalancePercent).toBeNull();
     expect(off.reason).toMatch(/--rebalance off/);

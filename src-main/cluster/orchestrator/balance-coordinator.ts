@@ -153,7 +153,7 @@ export class BalanceCoordinator {
     // DSMC_BALANCE_COARSE_CELLS: the most blocks a check gathers (tests use a few hundred to check on coarse blocks of small grids)
     this.coarseCells = Number(process.env.DSMC_BALANCE_COARSE_CELLS) || undefined;
     const split = kept?.go.decomposition ?? null;
-    this.rebalancer = new Rebalancer(split ?? d, thresholdPercent, split && kept?.event ? [...events, kept.event] : events, lastStep, policy, this.coarseCells);
+    this.rebalancer = new Rebalancer(split ?? d, thresholdPercent, split && kept?.event ? [...events, kept.event] : events, lastStep, policy, this.coarseCells, true);
     this.initial = d;
     this.initialSubdomains = assembler.rankSubdomains;
     this.sampling = kase.sampling.enabled;

@@ -1,13 +1,11 @@
 // How a multi-rank run is balanced, chosen before launch: the decomposition method (the user's, or rcb where bodies
 // cut the box and slabs otherwise), the initial split weighted by where the particles start (the gas volume of cut
 // cells when bodies take part of the box), and rebalancing: on by default (UN > DEFAULT_REBALANCE_PERCENT of the
-// ranks' measured GPU time, and only a new split that saves RESPLIT_PAY_MARGIN times what its moves are estimated to
-// cost over the steps left: rebalancer.ts), at the user's threshold with `--rebalance P`, never with `--rebalance off`.
-// Why the margin and not a plain "pays": on the hypersonic wedge (docs/PERFORMANCE.md, sixteenth, twentieth and
-// twenty-ninth sessions) a re-split taken at step 300 of 1500 by the estimate alone cost 1.3-2.3 times the estimate and
-// saved less than it foresaw (the flow went on developing after the split), so the run was 7-12 % slower than the
-// first split kept; over longer runs the same re-splits even out the ranks' GPU time. A split that must save twice
-// its estimated cost is refused there and still taken where the steps left make it pay many times over.
+// ranks' measured GPU time), at the user's threshold with `--rebalance P`, never with `--rebalance off`. A new split
+// is taken only when it saves RESPLIT_PAY_MARGIN times its estimated cost within as many steps as the split in force
+// has lasted (at most the steps left; rebalancer.ts). Before this rule (twentieth and twenty-ninth sessions,
+// docs/PERFORMANCE.md) a re-split of the hypersonic wedge at step 300-350 of 1500, judged over the steps left, made
+// the run 7 % slower than the first split kept: the flow went on developing, and the cost ran above its estimate.
 // The run summary and the pre-launch check say what was chosen and why.
 import type { Case } from '../../common/case-schema.js';
 import type { SolverTables } from '../../solver/tables.js';
@@ -54,7 +52,7 @@ export function balancePlan(c: Case, tables: SolverTables, rebalance: number | n
   const rebalancePercent = rebalance === undefined ? DEFAULT_REBALANCE_PERCENT : rebalance;
   const split = weighted ? 'initial split weighted by each cell\'s gas volume (bodies take part of the box)' : 'initial split by cells (the box starts uniform)';
   const by = 'UN of the ranks\' measured GPU time on GPUs, of their particles on software adapters or with DSMC_BALANCE_BY=particles';
-  const pays = `a new split saves ${RESPLIT_PAY_MARGIN} times what its moves cost over the steps left`;
+  const pays = `a new split saves ${RESPLIT_PAY_MARGIN} times what its moves cost within as many steps as the split in force has lasted`;
   const dynamic = rebalance === undefined
     ? `rebalanced when UN > ${DEFAULT_REBALANCE_PERCENT} % and ${pays} (the default; ${by}; --rebalance P sets the threshold, --rebalance off keeps the first split)`
     : rebalance === null ? 'no rebalancing (--rebalance off)' : `rebalanced when UN > ${rebalance} % and ${pays} (--rebalance ${rebalance}; ${by})`;

@@ -3,8 +3,8 @@
 // particle count of every cell, and each rank gets the (sigma c_r)_max and NTC remainders of its new
 // cells; the ranks then move particles of cells that changed hands (Simulation.relayout).
 // A new layout is taken only when it pays: the particle-steps it saves over the steps left must exceed what
-// moving the particles (and, once sampling has begun, the sampling state) costs (RelayoutCost), in a run twice over
-// (RESPLIT_PAY_MARGIN). Checks that find nothing worth doing back off
+// moving the particles (and, once sampling has begun, the sampling state) costs (RelayoutCost); in a run twice over
+// (RESPLIT_PAY_MARGIN), within as many steps as the layout in force has lasted (horizonByAge). Checks that find nothing worth doing back off
 // (1, 2, 4, ... submits), so a case whose imbalance cannot be cured is not asked for its cell counts every submit.
 // Balancing by time (rank-cost.ts, the default on GPUs): every cell weighs its count n plus measured prices per cell and
 // per n^2 in particle-equivalents, UN is that of the ranks' GPU time, and a split evens out those loads; moves are
@@ -76,11 +76,11 @@ export interface RelayoutCost {
 }
 
 /**
- * How many times its estimated cost a re-split must save over the steps left. On the hypersonic wedge on 4 H200s
- * (docs/PERFORMANCE.md, twentieth session) a re-split at step 300 of 1500 whose estimate saved about 1.7 times its
- * cost evened the ranks' GPU time at that moment, but the flow went on developing: the slowest rank worked 0.47 s less
- * while the re-split took 0.71 s, and the run was 7 % slower than the first split kept. Twice the cost refuses such a
- * split and still takes one where the steps left make it pay many times over (the same wedge over 3000 steps: 4 and more).
+ * How many times its estimated cost a re-split must save (within the horizon: Rebalancer.left). The estimate is rough:
+ * measured re-splits cost 500-670 particle-steps a moved particle against RELAYOUT_COST_STEPS, and the saving is
+ * foreseen from the ranks' loads of one moment (on the hypersonic wedge on 4 H200s, twentieth session, a re-split at
+ * step 300 of 1500 whose estimate saved about 1.7 times its cost took 0.71 s and saved the slowest rank 0.47 s: the
+ * run was 7 % slower than the first split kept).
  */
 export const RESPLIT_PAY_MARGIN = 2;
 
@@ -238,10 +238,11 @@ export class Rebalancer {
 
   /**
    * events: re-decompositions before this one started (a resumed run), policy its back-off; lastStep: the run's last
-   * step (what a new layout can still save).
+   * step (what a new layout can still save); horizonByAge: a new layout is expected to last only as long as the one in
+   * force has (left()), not always to the run's end.
    */
   constructor(private current: Decomposition, readonly thresholdPercent: number, events: RebalanceEvent[] = [], private readonly lastStep = Infinity,
-    policy?: RebalancePolicyState, coarseCells?: number) {
+    policy?: RebalancePolicyState, coarseCells?: number, private readonly horizonByAge = false) {
     this.coarse = coarseGridOf(current.grid, coarseCells);
     this.events = [...events];
     if (policy) ({ wait: this.wait, backoff: this.backoff } = policy);
@@ -280,7 +281,7 @@ export class Rebalancer {
     const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
     const gain = max - mean;
     const moved = countsMove ? gain : 0;
-    return gain > 0 && pays(gain * Math.max(0, this.lastStep - step), priceOf(cost, moved), cost);
+    return gain > 0 && pays(gain * this.left(step), priceOf(cost, moved), cost);
   }
 
   /** Keeps the split after a check: the next check waits 1, 2, 4, ... submits (at most 64). */
@@ -330,9 +331,20 @@ export class Rebalancer {
     return prices === undefined ? { step, un, cost } : { step, un, cost, prices };
   }
 
-  /** Steps left after `step` (what a new split can still save over). */
+  /**
+   * The steps a new split made after `step` can save over: the steps left, and with horizonByAge no more than the
+   * layout in force has lasted (since the last re-split, or the run's start). A flow still developing moves its load
+   * on, so a split made early evens the ranks for a while and not to the run's end: on the hypersonic wedge (4 H200s,
+   * twentieth session; 4 ranks sharing 2 H200s, twenty-ninth session) a re-split at step 300-350 of 1500 that the steps
+   * left paid for twice over made the run 7 % slower, its slowest rank's GPU seconds falling by a third of what it
+   * foresaw. A layout that has stood for s steps is taken to stand about s more: late in a long run, or after a long
+   * steady stretch, a split is judged over many steps; early on only a large imbalance pays.
+   */
   private left(step: number): number {
-    return Math.max(0, this.lastStep - step);
+    const left = Math.max(0, this.lastStep - step);
+    if (!this.horizonByAge) return left;
+    const since = this.events.length > 0 ? this.events[this.events.length - 1].step : 0;
+    return Math.min(left, Math.max(0, step - since));
   }
 
   /**
