@@ -2,7 +2,7 @@
 // particle, per cell and per squared cell count, fitted from the ranks' seconds over the last checks), the ranks' loads
 // from their seconds, when a run balances by time or by counts, and a re-split by counts plus the cells' prices.
 import { describe, expect, it } from 'vitest';
-import { balanceByOf, COST_WINDOW, CostModel, fitPrices, settledSubmit, timeLoadsOf, type CostPoint } from '../../src-main/cluster/orchestrator/rank-cost.js';
+import { balanceByOf, COST_WINDOW, CostModel, fitPrices, ranksShareGpus, settledSubmit, timeLoadsOf, type CostPoint } from '../../src-main/cluster/orchestrator/rank-cost.js';
 import { Rebalancer, type CellState } from '../../src-main/cluster/orchestrator/rebalancer.js';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
 import { loadNonUniformity } from '../../src-main/cluster/decomposition/load.js';
@@ -84,6 +84,17 @@ describe('what a run balances by', () => {
     expect(balanceByOf(false, 'time')).toBe('time');
     expect(balanceByOf(true, 'time')).toBe('particles');
     expect(() => balanceByOf(false, 'cells')).toThrow(/DSMC_BALANCE_BY is 'cells': use particles or time/);
+  });
+
+  it('balances counts where ranks share a GPU (their timestamps hold each other\'s work), whatever DSMC_BALANCE_BY says', () => {
+    expect(balanceByOf(false, undefined, true)).toBe('particles');
+    expect(balanceByOf(false, 'time', true)).toBe('particles');
+    expect(balanceByOf(false, undefined, false)).toBe('time');
+    // the local launcher's GPU labels: a PCI address per pinned rank, 'default' for ranks on the default adapter
+    expect(ranksShareGpus(['0000:07:00.0', '0000:08:00.0'])).toBe(false);
+    expect(ranksShareGpus(['0000:07:00.0', '0000:07:00.0', '0000:08:00.0', '0000:08:00.0'])).toBe(true);
+    expect(ranksShareGpus(['default', 'default'])).toBe(true);
+    expect(ranksShareGpus(['default'])).toBe(false);
   });
 });
 

@@ -187,7 +187,7 @@ describe('balance plan', () => {
     const q = balancePlan(box, buildTables(box), 25);
     expect(q.initialWeights).toBeNull();
     expect(q.rebalancePercent).toBe(25);
-    expect(q.reason).toMatch(/rebalanced when UN > 25 % .*UN of the ranks' measured GPU time on GPUs, of their particles on software adapters/);
+    expect(q.reason).toMatch(/rebalanced when UN > 25 % .*UN of the ranks' measured GPU time on GPUs of their own, of their particles on software adapters, ranks that share a GPU/);
     // the default decomposition: rcb where bodies cut the box, slabs for a box of gas; the user's choice otherwise
     expect(p.method).toBe('rcb');
     expect(p.reason).toMatch(/^rcb \(the default where bodies cut the box/);

@@ -357,10 +357,11 @@ export const runCommand: CliCommand = {
     '--timing: phase times from GPU timestamps on one call in 8 of each phase (auto: the others run untimed, as with off), on every call (full), wall clock, or off (fastest); --detail times every call of the sort\'s stages.\n' +
     '--ranks N runs N rank processes (one per GPU, pinned by PCI address where possible; --gpus picks them by index\n' +
     'or PCI address) on a --decomposition of the grid (default: rcb where bodies cut the box, slab otherwise); the fields\n' +
-    'are bitwise those of one rank. The first split follows the gas volume of the cells (bodies). The grid is re-split whenever the load\n' +
-    'non-uniformity of the ranks\' GPU time (of their particles on software adapters or with DSMC_BALANCE_BY=particles)\n' +
-    'exceeds --rebalance PERCENT (default 20) and the new split saves twice what its moves cost within as many steps\n' +
-    'as the split in force has lasted (checked after every submit); --rebalance off keeps the first split.\n' +
+    'are bitwise those of one rank. The first split follows the gas volume of the cells (bodies). The grid is re-split\n' +
+    'whenever the load non-uniformity of the ranks\' GPU time (of their particles on software adapters, where ranks\n' +
+    'share a GPU, or with DSMC_BALANCE_BY=particles) exceeds --rebalance PERCENT (default 20) and the new split saves\n' +
+    'twice what its moves cost within as many steps as the split in force has lasted (checked after every submit);\n' +
+    '--rebalance off keeps the first split.\n' +
     '--launcher slurm runs the ranks as a Slurm job (sbatch, or srun inside an allocation): --nodes x --gpus-per-node ranks,\n' +
     'settings from cluster profile --profile (dsmc cluster profile add); the nodes reach this host at --orchestrator-host.\n' +
     '--heartbeat-timeout S: a rank silent for S seconds (default 60) counts as hung and fails the run.\n' +

@@ -200,10 +200,13 @@ export class BalanceCoordinator {
     return this.rebalancer.policy;
   }
 
-  /** What the ranks' adapters are: software ones (a moved particle then costs about one particle-step, counts balance) or GPUs (time balances). */
-  setAdapters(software: boolean): void {
+  /**
+   * What the ranks' adapters are: software ones (a moved particle then costs about one particle-step, counts balance) or
+   * GPUs (time balances, unless ranks share a GPU: `sharedGpus`, counts balance).
+   */
+  setAdapters(software: boolean, sharedGpus = false): void {
     this.software = software;
-    this.by = balanceByOf(software);
+    this.by = balanceByOf(software, undefined, sharedGpus);
   }
 
   /**

@@ -51,7 +51,7 @@ export function balancePlan(c: Case, tables: SolverTables, rebalance: number | n
   const weighted = fraction !== null && c.initial.kind !== 'empty';
   const rebalancePercent = rebalance === undefined ? DEFAULT_REBALANCE_PERCENT : rebalance;
   const split = weighted ? 'initial split weighted by each cell\'s gas volume (bodies take part of the box)' : 'initial split by cells (the box starts uniform)';
-  const by = 'UN of the ranks\' measured GPU time on GPUs, of their particles on software adapters or with DSMC_BALANCE_BY=particles';
+  const by = 'UN of the ranks\' measured GPU time on GPUs of their own, of their particles on software adapters, ranks that share a GPU or with DSMC_BALANCE_BY=particles';
   const pays = `a new split saves ${RESPLIT_PAY_MARGIN} times what its moves cost within as many steps as the split in force has lasted`;
   const dynamic = rebalance === undefined
     ? `rebalanced when UN > ${DEFAULT_REBALANCE_PERCENT} % and ${pays} (the default; ${by}; --rebalance P sets the threshold, --rebalance off keeps the first split)`

@@ -29,6 +29,7 @@ import { decompose } from '../decomposition/decompose.js';
 import { SummedWeights } from '../decomposition/summed-weights.js';
 import type { Decomposition, Method } from '../decomposition/types.js';
 import { assignGpus, discoverGpus, type GpuInfo } from '../gpus.js';
+import { ranksShareGpus } from './rank-cost.js';
 import { failureText } from '../supervisor/errors.js';
 import { launchRanks } from '../supervisor/launch-ranks.js';
 import type { LaunchOptions, RankGroup, RunOutcome } from '../supervisor/types.js';
@@ -391,9 +392,10 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
       return { rank: g.rank, gpu: g.label, pinned: g.pinned, pid: h.pid, hostname: h.hostname, adapter: { description: h.adapter?.description ?? 'unknown', backend: String(h.adapter?.backend ?? 'unknown') } };
     });
     o.onLaunched?.(ranks);
-    // a relayout's cost in particle-steps depends on whether the ranks' adapters are GPUs or software (rebalancer.ts)
+    // a relayout's cost in particle-steps depends on whether the ranks' adapters are GPUs or software (rebalancer.ts);
+    // ranks of this host that share a GPU balance by counts (a cluster launcher gives each rank a GPU of its own)
     if (balance) {
-      balance.setAdapters([...hellos.values()].every((h) => h.adapter?.software === true));
+      balance.setAdapters([...hellos.values()].every((h) => h.adapter?.software === true), !o.launcher && ranksShareGpus(gpus.ranks.map((g) => g.label)));
       // fewer, larger relayout rounds where every rank's adapter binds more than WebGPU's default
       balance.roundBytes = relayoutRoundBytes(Math.min(...[...hellos.values()].map((h) => h.adapter?.maxBinding ?? 0)));
     }
