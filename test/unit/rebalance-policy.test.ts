@@ -180,6 +180,11 @@ describe('balance plan', () => {
     expect(p.initialWeights).not.toBeNull();
     expect(Math.min(...p.initialWeights!)).toBeLessThan(1);
     expect(p.reason).toMatch(/gas volume.*rebalanced when UN > 20 % and a new split saves 2 times what its moves cost within as many steps as the split in force has lasted \(the default; .*--rebalance off keeps the first split\)/);
+    // ranks pinned two or more to a GPU keep the first split by default, and say so; the user may still ask
+    const shared = balancePlan(wedge, buildTables(wedge), undefined, undefined, false, true);
+    expect(shared.rebalancePercent).toBeNull();
+    expect(shared.reason).toMatch(/no rebalancing \(the default where ranks share a GPU: .*--rebalance P re-splits/);
+    expect(balancePlan(wedge, buildTables(wedge), 15, undefined, false, true).rebalancePercent).toBe(15);
     const off = balancePlan(wedge, buildTables(wedge), null);
     expect(off.rebalancePercent).toBeNull();
     expect(off.reason).toMatch(/--rebalance off/);

@@ -15,6 +15,17 @@ import { RESPLIT_PAY_MARGIN } from './rebalancer.js';
 /** The default rebalancing threshold (UN of the ranks' GPU time, percent): the first split is kept below it. */
 export const DEFAULT_REBALANCE_PERCENT = 20;
 
+/**
+ * The rebalancing threshold a run takes by default: DEFAULT_REBALANCE_PERCENT, or none where ranks are pinned two or
+ * more to a GPU (more ranks than GPUs). Each rank's GPU timestamps then hold its neighbours' work, and a re-split did not
+ * pay either way: the hypersonic wedge over 10,000 steps on 4 ranks sharing 2 H200s (twenty-ninth session) ran 4 %
+ * slower re-split by time and 5 % slower re-split by counts (one re-split evened the counts; the dense cells' n^2 work
+ * left the GPUs' time uneven).
+ */
+export function defaultRebalancePercent(sharedGpus: boolean): number | null {
+  return sharedGpus ? null : DEFAULT_REBALANCE_PERCENT;
+}
+
 /** How a run is balanced, and why. */
 export interface BalancePlan {
   /** The decomposition method: the one asked for, else the default for the case (defaultMethod). */
@@ -42,18 +53,21 @@ export function defaultMethod(tables: SolverTables): { method: Method; why: stri
 /**
  * The balance of a run: `method` the user's decomposition (undefined: the case's default; a resumed run's: its
  * checkpoint's, `resumed`); `rebalance` the user's
- * threshold (a number), null for `--rebalance off`, undefined for the default (DEFAULT_REBALANCE_PERCENT); the initial
- * weights follow the gas volume of each cell where bodies cut the box and the box starts filled.
+ * threshold (a number), null for `--rebalance off`, undefined for the default (DEFAULT_REBALANCE_PERCENT, none where
+ * `sharedGpus`: ranks pinned two or more to a GPU); the initial weights follow the gas volume of each cell where bodies
+ * cut the box and the box starts filled.
  */
-export function balancePlan(c: Case, tables: SolverTables, rebalance: number | null | undefined, method?: Method, resumed = false): BalancePlan {
+export function balancePlan(c: Case, tables: SolverTables, rebalance: number | null | undefined, method?: Method, resumed = false, sharedGpus = false): BalancePlan {
   const chosen = method ? { method, why: resumed ? `${method} (the checkpoint's split)` : `${method} (--decomposition ${method})` } : defaultMethod(tables);
   const fraction = tables.bodies.volumeFraction;
   const weighted = fraction !== null && c.initial.kind !== 'empty';
-  const rebalancePercent = rebalance === undefined ? DEFAULT_REBALANCE_PERCENT : rebalance;
+  const rebalancePercent = rebalance === undefined ? defaultRebalancePercent(sharedGpus) : rebalance;
   const split = weighted ? 'initial split weighted by each cell\'s gas volume (bodies take part of the box)' : 'initial split by cells (the box starts uniform)';
   const by = 'UN of the ranks\' measured GPU time on GPUs of their own, of their particles on software adapters, ranks that share a GPU or with DSMC_BALANCE_BY=particles';
   const pays = `a new split saves ${RESPLIT_PAY_MARGIN} times what its moves cost within as many steps as the split in force has lasted`;
-  const dynamic = rebalance === undefined
+  const dynamic = rebalance === undefined && sharedGpus
+    ? `no rebalancing (the default where ranks share a GPU: re-splits by their counts or times made such runs slower; --rebalance P re-splits at UN > P % of their particles)`
+    : rebalance === undefined
     ? `rebalanced when UN > ${DEFAULT_REBALANCE_PERCENT} % and ${pays} (the default; ${by}; --rebalance P sets the threshold, --rebalance off keeps the first split)`
     : rebalance === null ? 'no rebalancing (--rebalance off)' : `rebalanced when UN > ${rebalance} % and ${pays} (--rebalance ${rebalance}; ${by})`;
   return { method: chosen.method, initialWeights: weighted ? fraction : null, rebalancePercent, reason: `${chosen.why}; ${split}; ${dynamic}` };

@@ -264,10 +264,10 @@ async function peerFolderFor(o: DistributedOptions, rankHosts: readonly string[]
  * What the orchestrator decides before it configures the ranks: its solver tables, the balance plan and the split
  * (announced through onBalancePlan), the loop's blocks and the assembler of the ranks' results.
  */
-async function orchestratorSetup(c: Case, o: DistributedOptions) {
+async function orchestratorSetup(c: Case, o: DistributedOptions, sharedGpus: boolean) {
   // the ranks of this host build theirs at the same time: the cores are shared
   const tables = await buildTablesOnThreads(c, o.ranks + 1);
-  const plan = balancePlan(c, tables, o.rebalancePercent, o.resume?.loop.decomposition?.method ?? o.method, o.resume !== undefined);
+  const plan = balancePlan(c, tables, o.rebalancePercent, o.resume?.loop.decomposition?.method ?? o.method, o.resume !== undefined, sharedGpus);
   const decomposition = decompositionOf(c, o, plan);
   o.onBalancePlan?.(o.resume ? `the checkpoint's split: ${plan.reason}` : plan.reason);
   const subdomains = decomposition.boxes.map((_, r) => subdomainOf(decomposition, r));
@@ -339,7 +339,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     // builds its own and decides the split below, instead of after `configure`
     await channel.broadcast({ type: 'prepare', case: c as never });
     const ownFrom = performance.now();
-    const setup = await orchestratorSetup(c, o).catch((e: unknown) => {
+    const setup = await orchestratorSetup(c, o, ranksShareGpus(gpus.ranks.filter((g) => g.pinned).map((g) => g.label))).catch((e: unknown) => {
       ownSetupError = true;
       throw e;
     });
