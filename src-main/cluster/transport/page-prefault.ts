@@ -10,12 +10,16 @@ const CHUNK = 8 << 20;
 /** One chunk of zeros every write shares (only read: no allocation per file, which would press V8's heap). */
 let zeroChunk: Uint8Array | null = null;
 
-/** Writes zeros into `fd` from byte `from` up to `to`, chunk by chunk on the thread pool; rejects on a write error. */
-export async function writeZerosAsync(fd: number, from: number, to: number): Promise<void> {
+/**
+ * Writes zeros into `fd` from byte `from` up to `to`, chunk by chunk on the thread pool (`written` told how far the
+ * zeros reach after each chunk); rejects on a write error.
+ */
+export async function writeZerosAsync(fd: number, from: number, to: number, written?: (end: number) => void): Promise<void> {
   const zeros = (zeroChunk ??= new Uint8Array(CHUNK));
   for (let at = from; at < to;) {
     const length = Math.min(zeros.byteLength, to - at);
     at += await new Promise<number>((resolve, reject) => write(fd, zeros, 0, length, at, (e, n) => (e ? reject(e) : resolve(n))));
+    written?.(at);
   }
 }
 

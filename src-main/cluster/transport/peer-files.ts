@@ -38,10 +38,20 @@ interface Prefault {
   done: Promise<void>;
 }
 
+/**
+ * Zeros being written past a slot file's end (OutgoingFiles.prefault): `safe` grows as they are written (a message up
+ * to that size never meets them), and the messages waiting for more wait only until the zeros pass their end: a
+ * relayout's small messages (the cells' collision state) sent while its big files were still being prefaulted waited
+ * for all of them, some 0.6 s on the hypersonic wedge (docs/PERFORMANCE.md, twenty-ninth session).
+ */
+interface FilePrefault extends Prefault {
+  waiters: { bytes: number; resolve: () => void }[];
+}
+
 /** The sending end of one link: one file per slot, created (mode 0600) on first use and kept open. */
 export class OutgoingFiles {
   private readonly fds: Array<number | null> = new Array(PEER_FILE_SLOTS).fill(null);
-  private readonly prefaults: Array<Prefault | null> = new Array(PEER_FILE_SLOTS).fill(null);
+  private readonly prefaults: Array<FilePrefault | null> = new Array(PEER_FILE_SLOTS).fill(null);
 
   constructor(
     readonly folder: string,
@@ -62,28 +72,45 @@ export class OutgoingFiles {
   /**
    * Makes slot `slot`'s file hold at least `bytes` (zeros written past its end by the thread pool: this thread goes
    * on), so that a big message known ahead (a relayout's) is later written into pages tmpfs has already given it.
-   * A message that would reach into the zeros still being written waits for them (pendingFor); a failed write is left
-   * to the send (which writes, or falls back to frames, as ever).
+   * A message that would reach into the zeros still being written waits until they pass its end (pendingFor); a failed
+   * write is left to the send (which writes, or falls back to frames, as ever).
    */
   prefault(slot: number, bytes: number): void {
     const fd = this.open(slot);
     const before = this.prefaults[slot];
     const size = before ? before.target : fstatSync(fd).size;
     if (size >= bytes) return;
-    const entry: Prefault = { safe: before ? before.safe : size, target: bytes, done: Promise.resolve() };
-    entry.done = (before?.done ?? Promise.resolve())
-      .then(() => writeZerosAsync(fd, size, bytes))
+    // a prefault asked for while one runs goes on from where that one ends, under the same entry
+    const entry: FilePrefault = before ?? { safe: size, target: bytes, done: Promise.resolve(), waiters: [] };
+    entry.target = bytes;
+    entry.done = entry.done
+      .then(() => writeZerosAsync(fd, size, bytes, (end) => this.zerosReach(entry, end)))
       .catch(() => undefined)
       .finally(() => {
+        // the last one asked for: every waiting message goes on (past a failed write, the send writes it as ever)
+        if (entry.target !== bytes) return;
         if (this.prefaults[slot] === entry) this.prefaults[slot] = null;
+        this.zerosReach(entry, Infinity);
       });
     this.prefaults[slot] = entry;
   }
 
-  /** The prefault a message of `bytes` in slot `slot` must wait for (it would reach the zeros being written), or null. */
+  /** Notes that the zeros of `entry` reach byte `end`: the messages waiting for no more go on. */
+  private zerosReach(entry: FilePrefault, end: number): void {
+    entry.safe = Math.max(entry.safe, end);
+    const ready = entry.waiters.filter((w) => w.bytes <= entry.safe);
+    entry.waiters = entry.waiters.filter((w) => w.bytes > entry.safe);
+    for (const w of ready) w.resolve();
+  }
+
+  /**
+   * What a message of `bytes` in slot `slot` must wait for: the zeros being written there to pass its end (it would
+   * reach into them), or null.
+   */
   pendingFor(slot: number, bytes: number): Promise<void> | null {
     const p = this.prefaults[slot];
-    return p && bytes > p.safe ? p.done : null;
+    if (!p || bytes <= p.safe) return null;
+    return new Promise<void>((resolve) => p.waiters.push({ bytes, resolve }));
   }
 
   /** When every prefault in flight is done. */
