@@ -71,15 +71,23 @@ function setUp() {
   return { d, sent, coordinator, submit, answer };
 }
 
+/**
+ * Where the submits of the test below end: late in a long run, so that the first split has lasted long enough for a
+ * new one to pay twice over within that horizon (the horizon by age, rebalancer.ts left()): these few thousand
+ * particles gain some 3000 particle-steps a step from a split, against a re-split's fixed 0.15 s at 1e10
+ * particle-steps a GPU second.
+ */
+const LATE = 10_000_000;
+
 describe('balancing by time, the orchestrator\'s side', () => {
   it('judges no first submit, fits n + 0.04 n^2 from the ranks\' seconds, evens the priced loads, and skips the submit after a re-split', async () => {
     const { d, sent, coordinator, submit, answer } = setUp();
     expect(coordinator.by).toBe('time');
     // the first submit: its seconds hold the start-up's sort, so plain goes (its block sums are not wanted)
-    submit(0, 50, d);
+    submit(0, LATE + 50, d);
     expect(sent.map((s) => s.message.cellState)).toEqual([undefined, undefined, undefined, undefined]);
     // the next: UN of time far over 10 %, a check on the submit's blocks: its go waits for the ranks' sums
-    submit(1, 100, d);
+    submit(1, LATE + 100, d);
     expect(sent).toHaveLength(0);
     await answer(1, d, 'coarse');
     // four points fit the true prices exactly: no price per cell, 0.04 particle-equivalents per squared count
@@ -90,7 +98,7 @@ describe('balancing by time, the orchestrator\'s side', () => {
     // the ranks answer at the end of submit 2; the split goes in the go after submit 2, once it merged
     await answer(1, d, 'full');
     expect(sent).toHaveLength(0);
-    submit(2, 150, d);
+    submit(2, LATE + 150, d);
     expect(sent.map((s) => s.message.index)).toEqual([2, 2, 2, 2]);
     const next = sent[0].message.decomposition as Decomposition;
     expect(next).not.toBeNull();
@@ -104,15 +112,25 @@ describe('balancing by time, the orchestrator\'s side', () => {
     expect(Math.max(...loads) - Math.min(...loads)).toBeLessThanOrEqual(2 * 16 * (41 + 0.04 * 41 * 41));
     // submit 3 ends with the re-split (not judged: its counts are about to change); the one after holds the relayout's
     // sort (not judged even with seconds as uneven as before); the one after that is
-    submit(3, 200, d);
+    submit(3, LATE + 200, d);
     expect(sent.every((s) => s.message.cellState === undefined && s.message.decomposition === null)).toBe(true);
-    expect(coordinator.events.map((e) => e.step)).toEqual([200]);
+    expect(coordinator.events.map((e) => e.step)).toEqual([LATE + 200]);
     expect(coordinator.decomposition).toEqual(next);
-    submit(4, 250, next);
+    submit(4, LATE + 250, next);
     expect(sent.every((s) => s.message.cellState === undefined)).toBe(true);
-    submit(5, 300, d);
-    expect(sent).toHaveLength(0); // judged: its go waits for the ranks' block sums
+    // judged (its go waits for the ranks' block sums) once the new split has lasted as long again
+    submit(5, 2 * LATE + 300, d);
+    expect(sent).toHaveLength(0);
     await answer(5, next, 'coarse');
     expect(sent.map((s) => s.message.index)).toEqual([5, 5, 5, 5]);
+  });
+
+  it('checks nothing early in a run: a new split is judged within as many steps as the first has lasted', () => {
+    const { d, sent, submit } = setUp();
+    submit(0, 50, d);
+    // the same uneven seconds as above, but 200 steps into the run: no split can save twice its cost within 200 steps
+    // (with the run's end, not the first split's age, as the horizon the first test's check came at this submit)
+    submit(1, 100, d);
+    expect(sent.map((s) => [s.message.index, s.message.cellState, s.message.decomposition])).toEqual([[1, undefined, null], [1, undefined, null], [1, undefined, null], [1, undefined, null]]);
   });
 });
