@@ -22,6 +22,8 @@ export interface LaunchSpec {
   gpus?: number[];
   /** Absent: the case's default (rcb where bodies cut the box, slabs otherwise). */
   decomposition?: Decomposition;
+  /** Rebalancing threshold (UN, percent) or 'off'; absent: the default (`dsmc run --rebalance`). */
+  rebalance?: number | 'off';
   /** A Slurm job with this cluster profile (ranks = nodes x gpusPerNode); absent: rank processes on this host. */
   cluster?: { profile: string; nodes: number; gpusPerNode: number };
 }
@@ -186,6 +188,7 @@ export class RunLauncher {
     renameSync(`${file}.tmp`, file);
     const before = Math.max(0, ...this.store.listRuns({ project: spec.project }).map((r) => r.id));
     const args = [cliEntry(), 'run', file, '--ranks', String(spec.ranks), ...(spec.decomposition ? ['--decomposition', spec.decomposition] : []),
+      ...(spec.rebalance !== undefined ? ['--rebalance', String(spec.rebalance)] : []),
       '--project', spec.project, '--json', '--no-progress', '--data-dir', this.store.dataDir];
     if (spec.cluster) {
       args.push('--launcher', 'slurm', '--profile', spec.cluster.profile, '--nodes', String(spec.cluster.nodes), '--gpus-per-node', String(spec.cluster.gpusPerNode));

@@ -1,4 +1,4 @@
-// Launch settings: the GPUs discovered, how many ranks, the decomposition, and the launch itself.
+// Launch settings: the GPUs discovered, how many ranks, the decomposition and its rebalancing, and the launch itself.
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import { DECOMPOSITIONS, type Decomposition } from '../../src-main/common/contract/contract.js';
@@ -13,6 +13,9 @@ export const useLaunchStore = defineStore('launch', () => {
   const ranks = ref(1);
   /** '' for the case's default (rcb where bodies cut the box, slabs otherwise). */
   const decomposition = ref<Decomposition | ''>('');
+  /** How the split is rebalanced: '' the default (20 %, none where ranks share a GPU), 'off' never, 'at' at rebalancePercent. */
+  const rebalance = ref<'' | 'off' | 'at'>('');
+  const rebalancePercent = ref(20);
   const project = ref('default');
   const launching = ref(false);
   /** Where the ranks run: '' for this machine, else the name of a Slurm cluster profile. */
@@ -49,7 +52,8 @@ export const useLaunchStore = defineStore('launch', () => {
     error.value = null;
     try {
       const cluster = where.value ? { profile: where.value, nodes: nodes.value, gpusPerNode: gpusPerNode.value } : undefined;
-      const { runId } = await getApi().launchRun({ project: project.value, caseJson, ranks: cluster ? cluster.nodes * cluster.gpusPerNode : ranks.value, gpus: selectedGpus.value, decomposition: decomposition.value || undefined, cluster });
+      const rebalancing = rebalance.value === 'off' ? 'off' as const : rebalance.value === 'at' ? rebalancePercent.value : undefined;
+      const { runId } = await getApi().launchRun({ project: project.value, caseJson, ranks: cluster ? cluster.nodes * cluster.gpusPerNode : ranks.value, gpus: selectedGpus.value, decomposition: decomposition.value || undefined, rebalance: rebalancing, cluster });
       return runId;
     } catch (e) {
       error.value = errorText(e);
@@ -59,5 +63,5 @@ export const useLaunchStore = defineStore('launch', () => {
     }
   }
 
-  return { gpus, selectedGpus, ranks, decomposition, decompositions: DECOMPOSITIONS, project, launching, error, where, profiles, nodes, gpusPerNode, loadGpus, chooseWhere, launch };
+  return { gpus, selectedGpus, ranks, decomposition, rebalance, rebalancePercent, decompositions: DECOMPOSITIONS, project, launching, error, where, profiles, nodes, gpusPerNode, loadGpus, chooseWhere, launch };
 });

@@ -18,7 +18,7 @@ const setField = (path: string, value: string) => session.setField(path, value);
 const settledCheck = () => session.settledCheck();
 
 /** Edits the preset into a tiny case (6x6x6 cells, `steps` steps, seed) and launches it into the project. */
-async function launchTiny(steps: number, seed: number, placement?: { ranks: number; decomposition: string }): Promise<number> {
+async function launchTiny(steps: number, seed: number, placement?: { ranks: number; decomposition: string; rebalanceAt?: number }): Promise<number> {
   await page.click('[data-test="nav-editor"]');
   await page.selectOption('[data-test="preset"]', 'collide-box');
   await page.click('[data-test="reset-preset"]');
@@ -32,6 +32,10 @@ async function launchTiny(steps: number, seed: number, placement?: { ranks: numb
   if (placement) {
     await page.fill('[data-test="launch-ranks"]', String(placement.ranks));
     await page.selectOption('[data-test="launch-decomposition"]', placement.decomposition);
+    if (placement.rebalanceAt !== undefined) {
+      await page.selectOption('[data-test="launch-rebalance"]', 'at');
+      await page.fill('[data-test="launch-rebalance-percent"]', String(placement.rebalanceAt));
+    }
   }
   await page.click('[data-test="launch"]');
   await page.waitForURL(/#\/runs\/\d+\/live$/, { timeout: 120_000 });
@@ -151,8 +155,8 @@ describe('the app in a browser against dsmc serve', () => {
     await shot('7-compare');
   });
 
-  it('launches on two ranks with a block decomposition and shows the per-rank particles', async () => {
-    const id = await launchTiny(300, 3, { ranks: 2, decomposition: 'block' });
+  it('launches on two ranks with a block decomposition and a rebalancing threshold, shows the per-rank particles and how the run was balanced', async () => {
+    const id = await launchTiny(300, 3, { ranks: 2, decomposition: 'block', rebalanceAt: 15 });
     await page.waitForFunction(() => document.querySelector('[data-test="live-status"]')?.textContent?.includes('completed'), undefined, { timeout: 120_000 });
     await page.waitForSelector('[data-test="rank-particles"] svg');
     expect(await page.textContent('.ranks')).toContain('2 ranks');
@@ -160,6 +164,8 @@ describe('the app in a browser against dsmc serve', () => {
     await page.click('[data-test="open-detail"]');
     await page.waitForSelector('[data-test="phase-table"]');
     expect(await page.textContent('h1')).toContain(`Run ${id}`);
+    // the run detail says how the run was balanced: the decomposition and the threshold chosen at launch
+    expect(await page.textContent('[data-test="balance-note"]')).toMatch(/Balance: block \(--decomposition block\); .*rebalanced when UN > 15 % .*\(--rebalance 15; .*re-splits?.* s of a rank's loop spent balancing/s);
   });
 
   it('shows the scaling view: an empty state, then a study recorded by dsmc study with its table, model and charts', async () => {

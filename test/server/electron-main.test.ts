@@ -97,6 +97,10 @@ describe('Electron main (electron mocked)', async () => {
     expect(rec.calls.find(([m]) => m === 'launchRun')![1]).toMatchObject({ ranks: 1 });
     // no decomposition asked for: the run takes the case's default (balance-plan.ts)
     expect((rec.calls.find(([m]) => m === 'launchRun')![1] as { decomposition?: string }).decomposition).toBeUndefined();
+    // nor rebalancing: the run takes the default; a bad one is refused naming the field and the fix
+    expect((rec.calls.find(([m]) => m === 'launchRun')![1] as { rebalance?: unknown }).rebalance).toBeUndefined();
+    await expect(handler(trusted, 'launchRun', { project: 'p', caseJson: {}, rebalance: -5 })).rejects.toThrow('rebalance: a percentage of 0 or more, e.g. 20');
+    await expect(handler(trusted, 'launchRun', { project: 'p', caseJson: {}, rebalance: 'sometimes' })).rejects.toThrow('rebalance: expected a percentage (e.g. 20) or off');
     await expect(handler(trusted, 'getRun', { runId: 0 })).rejects.toThrow('getRun: runId');
   });
 

@@ -289,11 +289,14 @@ describe('runs launched in a child process', () => {
     expect(gpus[0].description).not.toBe('');
     await expect(service.launchRun({ project: 'beta', caseJson: await tinyCase(100), ranks: 2, gpus: [0, 99], decomposition: 'slab' }))
       .rejects.toThrow('GPU 99 does not exist; this machine lists 0 (');
-    const { runId } = await service.launchRun({ project: 'beta', caseJson: await tinyCase(100, 5), ranks: 2, gpus: [0], decomposition: 'block' });
+    const { runId } = await service.launchRun({ project: 'beta', caseJson: await tinyCase(100, 5), ranks: 2, gpus: [0], decomposition: 'block', rebalance: 'off' });
     const end = await ended(runId);
     expect(end).toMatchObject({ status: 'completed', reason: null });
     const run = (await service.getRun({ runId })).run;
     expect(run).toMatchObject({ ranks: 2, project: 'beta', seed: 5 });
+    // the rebalancing asked for reached the run: its summary says the first split was kept, and why
+    expect(run.summary?.balance?.reason).toMatch(/^block \(--decomposition block\); .*; no rebalancing \(--rebalance off\)$/);
+    expect(run.summary?.balance?.rebalancePercent).toBeNull();
     const live = await service.getLiveRun({ runId });
     expect(live.progress).toMatchObject({ status: 'completed', step: 100 });
     expect(live.balance?.perRank.length).toBe(2);

@@ -80,6 +80,14 @@ export const CONTRACT_REQUESTS = {
     gpus: z.array(z.number().int().min(0)).max(64).optional(),
     /** Absent: the case's default (rcb where bodies cut the box, slabs otherwise: balance-plan.ts). */
     decomposition: z.enum(DECOMPOSITIONS, { error: `decomposition: expected one of ${DECOMPOSITIONS.join(', ')}, or leave it out for the case's default` }).optional(),
+    /**
+     * Rebalancing of a multi-rank run: a threshold (UN, percent) above which the grid is re-split when that pays, or
+     * 'off' to keep the first split; absent: the default (balance-plan.ts: 20 %, none where ranks share a GPU).
+     */
+    rebalance: z.union([
+      z.number({ error: 'rebalance: expected a percentage (e.g. 20) or off' }).min(0, 'rebalance: a percentage of 0 or more, e.g. 20').max(1000, 'rebalance: at most 1000 %'),
+      z.literal('off'),
+    ], { error: 'rebalance: expected a percentage (e.g. 20) or off, or leave it out for the default' }).optional(),
     /** Run the ranks as a Slurm job with a stored cluster profile (ranks = nodes x gpusPerNode); absent: on this host. */
     cluster: z.object({
       profile: z.string().min(1, 'cluster.profile: choose a cluster profile (dsmc cluster profile add NAME ...)'),
