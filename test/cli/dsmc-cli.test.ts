@@ -141,4 +141,30 @@ describe('dsmc bench and check', () => {
     expect(big.code).toBe(1);
     expect(big.stdout + big.stderr).toMatch(/binding|buffer/i);
   });
+
+  it('checks a run on several ranks: the balance it would start with and why, one line a rank, every rank\'s buffers', async () => {
+    const wedge = ['check', 'hypersonic-wedge', '--set', 'grid.cells=[80,40,1]', '--set', 'grid.cellSize=[2.5e-3,2.5e-3,2.5e-3]', '--set', 'particles.perCell=4'];
+    const text = await dsmc([...wedge, '--ranks', '4']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^balance on 4 ranks: rcb \(the default where bodies cut the box.*; initial split weighted by each cell's gas volume .*; rebalanced when UN > 20 % .*\(the default; /m);
+    // one line a rank: its box, cells and share of the gas; together every cell and all the gas
+    const lines = [...text.stdout.matchAll(/^ {2}rank (\d): cells .*, (\d+) cells, ([\d.]+) % of the gas$/gm)];
+    expect(lines.map((m) => Number(m[1]))).toEqual([0, 1, 2, 3]);
+    expect(lines.reduce((a, m) => a + Number(m[2]), 0)).toBe(80 * 40);
+    expect(lines.reduce((a, m) => a + Number(m[3]), 0)).toBeCloseTo(100, 0);
+    expect(text.stdout).toMatch(/^ {2}first split: UN of the ranks' gas [\d.]+ %/m);
+    expect(text.stdout).toMatch(/^Pre-launch check: OK/m);
+    // the user's choices, in JSON: the plan says so, and the first split weighs the gas volume (bodies)
+    const json = lastJson((await dsmc([...wedge, '--ranks', '4', '--decomposition', 'slab', '--rebalance', 'off', '--json'])).stdout) as { ok: boolean; balance: { ranks: number; method: string; rebalancePercent: number | null; reason: string; unPercent: number; parts: { gasShare: number; cells: number }[] } };
+    expect(json.ok).toBe(true);
+    expect(json.balance).toMatchObject({ ranks: 4, method: 'slab', rebalancePercent: null });
+    expect(json.balance.reason).toMatch(/^slab \(--decomposition slab\); initial split weighted by each cell's gas volume .*; no rebalancing \(--rebalance off\)$/);
+    expect(json.balance.parts.map((p) => p.cells)).not.toEqual([800, 800, 800, 800]);
+    expect(json.balance.unPercent).toBeLessThan(10);
+    // every rank's part is checked: a box too big for lavapipe's bindings on 2 ranks names each rank's errors
+    const big = await dsmc(['check', 'collide-box', '--set', 'grid.cells=[400,400,400]', '--ranks', '2']);
+    expect(big.code).toBe(1);
+    expect(big.stdout).toMatch(/^Pre-launch check: REFUSED/m);
+    expect(big.stdout).toMatch(/^ERROR rank 1 \[[a-z-]+\] /m);
+  });
 });

@@ -25,6 +25,7 @@ import { resolveDataDir } from '../../store/data-dir.js';
 import { assignGpus, discoverGpus, type GpuInfo } from '../../cluster/gpus.js';
 import { checkInput, projectNameSchema } from '../../store/input-schemas.js';
 import { printSafe } from '../terminal-text.js';
+import { formatRankCheck, rankCheck } from './rank-check.js';
 import { presetShrink } from '../preset-info.js';
 
 /** The line pointing a preset too big for this adapter to its shrink command ('' when it has none). */
@@ -404,16 +405,25 @@ export const benchCommand: CliCommand = {
 
 export const checkCommand: CliCommand = {
   name: 'check',
-  usage: 'check CASE [--set path=value ...] [--json]',
-  summary: 'Validate a case and print the pre-launch check (mean free path, dt, particles per cell, memory).',
-  options: CASE_OPTIONS,
+  usage: 'check CASE [--set path=value ...] [--ranks N [--gpus 0,1,...] [--decomposition slab|block|rcb] [--rebalance PERCENT|off]] [--json]',
+  summary: 'Validate a case and print the pre-launch check (mean free path, dt, particles per cell, memory).\n' +
+    'With --ranks N: the balance a run on N ranks would start with (decomposition, first split, rebalancing, and\n' +
+    'why), one line a rank (its cells and share of the gas), and every rank\'s buffers checked against the adapter.',
+  options: { ...CASE_OPTIONS, ranks: { type: 'string', default: '1' }, gpus: { type: 'string' }, decomposition: { type: 'string' }, rebalance: { type: 'string' } },
   async run(args) {
     const ref = onePositional(args, 'CASE (a .json path or preset name)', 'check collide-box');
     const c = loadCase(readCaseFile(ref), args.values.set as string[]);
+    const { ranks = 1, ...placement } = placementOf(args);
     const gpu = await openGpu();
     try {
-      const report = checkCase(c, gpu);
       const adapter = { description: gpu.adapter.description, backend: gpu.adapter.backend };
+      if (ranks > 1) {
+        const check = rankCheck(c, gpu, { ranks, ...placement });
+        printSafe(args.values.json ? JSON.stringify({ ...check.report, adapter, balance: check.balance, rankErrors: check.rankErrors, gpuNotes: check.gpuNotes }) + '\n'
+          : `adapter: ${adapter.description} [${adapter.backend}]\n${formatRankCheck(check)}\n`);
+        return check.report.ok ? 0 : 1;
+      }
+      const report = checkCase(c, gpu);
       const hint = report.ok ? '' : shrinkHint(ref);
       printSafe(args.values.json ? JSON.stringify({ ...report, adapter, ...(hint ? { shrink: presetShrink(ref) } : {}) }) + '\n'
         : `adapter: ${adapter.description} [${adapter.backend}]\n${formatPrelaunch(report)}\n${hint ? `${hint}\n` : ''}`);
