@@ -40,9 +40,10 @@ interface Prefault {
 
 /**
  * Zeros being written past a slot file's end (OutgoingFiles.prefault): `safe` grows as they are written (a message up
- * to that size never meets them), and the messages waiting for more wait only until the zeros pass their end: a
- * relayout's small messages (the cells' collision state) sent while its big files were still being prefaulted waited
- * for all of them, some 0.6 s on the hypersonic wedge (docs/PERFORMANCE.md, twenty-ninth session).
+ * to that size never meets them), and the messages waiting for more wait only until the zeros pass their end. Waiting
+ * for all of them is likely what held a re-split's trade of the cells' collision state (a few MB, sent while the
+ * relayout's files of some 290 MB a slot were still being prefaulted) for 0.7 s on the hypersonic wedge
+ * (docs/PERFORMANCE.md, twenty-ninth session; not yet measured since).
  */
 interface FilePrefault extends Prefault {
   waiters: { bytes: number; resolve: () => void }[];
