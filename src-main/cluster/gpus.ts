@@ -24,6 +24,16 @@ export interface RankGpu {
   pinned: boolean;
 }
 
+/** Whether two or more of these ranks share a GPU: pinned to the same PCI address, or unpinned on the default adapter. */
+export function ranksShareGpus(ranks: readonly RankGpu[]): boolean {
+  return new Set(ranks.map((g) => g.label)).size < ranks.length;
+}
+
+/** Whether two or more of these ranks are pinned to one GPU (more ranks than GPUs with PCI addresses). */
+export function ranksPinnedTogether(ranks: readonly RankGpu[]): boolean {
+  return ranksShareGpus(ranks.filter((g) => g.pinned));
+}
+
 /** Parses the layer's list (`  GPU 0: 10de:2330 "NVIDIA H100 80GB HBM3" discrete GPU 0000:07:00.0`). */
 export function parseDeviceList(text: string): GpuInfo[] {
   const out: GpuInfo[] = [];

@@ -1,6 +1,6 @@
 // Runs one case on one device, start to finish: parse, pre-launch check, fill, step loop, summary.
 // Used in-process by `dsmc run` and `dsmc bench`; the multi-GPU rank process will wrap the same loop.
-import { gasVolumeOf, prelaunchCheck, formatPrelaunch, type PrelaunchReport } from '../cases/prelaunch.js';
+import { formatPrelaunch, type PrelaunchReport } from '../cases/prelaunch.js';
 import { parseCase, type Case } from '../common/case-schema.js';
 import { applyOverrides } from '../common/case-overrides.js';
 import type { LiveFieldSource } from './loop-types.js';
@@ -10,6 +10,7 @@ import type { LoopOptions, LoopResult } from './loop-types.js';
 import { stepsPerSubmit } from './submit-plan.js';
 import { bufferPlan, initialCapacity } from './state.js';
 import { summarize, type RunSummary } from './summary.js';
+import { prelaunchOn } from './rank-prelaunch.js';
 import { compositionSummary } from './composition-summary.js';
 import { surfaceSummary } from './surface-summary.js';
 import { SetupClock, type SetupStart } from './setup-clock.js';
@@ -33,15 +34,7 @@ export function loadCase(json: unknown, sets: string[] = []): Case {
 
 /** The pre-launch report of a case on an open device (`tables`: the case's, when the caller built them already). */
 export function checkCase(c: Case, gpu: Gpu, tables: SolverTables = buildTables(c)): PrelaunchReport {
-  const capacity = initialCapacity(tables, stepsPerSubmit(c));
-  return prelaunchCheck(c, {
-    limits: {
-      maxStorageBufferBindingSize: Number(gpu.limits.maxStorageBufferBindingSize),
-      maxBufferSize: Number(gpu.limits.maxBufferSize),
-    },
-    buffers: bufferPlan(tables, capacity),
-    gasVolume: gasVolumeOf(c, tables.bodies.volumeFraction), bodyWarnings: tables.bodies.warnings,
-  });
+  return prelaunchOn(c, gpu, tables, bufferPlan(tables, initialCapacity(tables, stepsPerSubmit(c))));
 }
 
 /** A finished run: the summary and the raw loop result (fields, step statistics). */

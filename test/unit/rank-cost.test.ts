@@ -2,8 +2,9 @@
 // particle, per cell and per squared cell count, fitted from the ranks' seconds over the last checks), the ranks' loads
 // from their seconds, when a run balances by time or by counts, and a re-split by counts plus the cells' prices.
 import { describe, expect, it } from 'vitest';
-import { balanceByOf, COST_WINDOW, CostModel, fitPrices, ranksShareGpus, settledSubmit, timeLoadsOf, type CostPoint } from '../../src-main/cluster/orchestrator/rank-cost.js';
+import { balanceByOf, COST_WINDOW, CostModel, fitPrices, settledSubmit, timeLoadsOf, type CostPoint } from '../../src-main/cluster/orchestrator/rank-cost.js';
 import { Rebalancer, type CellState } from '../../src-main/cluster/orchestrator/rebalancer.js';
+import { ranksPinnedTogether, ranksShareGpus } from '../../src-main/cluster/gpus.js';
 import { decompose } from '../../src-main/cluster/decomposition/index.js';
 import { loadNonUniformity } from '../../src-main/cluster/decomposition/load.js';
 import { subdomainOf } from '../../src-main/solver/subdomain.js';
@@ -91,10 +92,14 @@ describe('what a run balances by', () => {
     expect(balanceByOf(false, 'time', true)).toBe('particles');
     expect(balanceByOf(false, undefined, false)).toBe('time');
     // the local launcher's GPU labels: a PCI address per pinned rank, 'default' for ranks on the default adapter
-    expect(ranksShareGpus(['0000:07:00.0', '0000:08:00.0'])).toBe(false);
-    expect(ranksShareGpus(['0000:07:00.0', '0000:07:00.0', '0000:08:00.0', '0000:08:00.0'])).toBe(true);
-    expect(ranksShareGpus(['default', 'default'])).toBe(true);
-    expect(ranksShareGpus(['default'])).toBe(false);
+    const on = (labels: string[]) => labels.map((label, rank) => ({ rank, label, env: {}, pinned: label !== 'default' }));
+    expect(ranksShareGpus(on(['0000:07:00.0', '0000:08:00.0']))).toBe(false);
+    expect(ranksShareGpus(on(['0000:07:00.0', '0000:07:00.0', '0000:08:00.0', '0000:08:00.0']))).toBe(true);
+    expect(ranksShareGpus(on(['default', 'default']))).toBe(true);
+    expect(ranksShareGpus(on(['default']))).toBe(false);
+    // pinned together: only ranks pinned to one PCI address (unpinned ranks may be anywhere: lavapipe, a cluster's nodes)
+    expect(ranksPinnedTogether(on(['0000:07:00.0', '0000:07:00.0', '0000:08:00.0', '0000:08:00.0']))).toBe(true);
+    expect(ranksPinnedTogether(on(['default', 'default']))).toBe(false);
   });
 });
 

@@ -3,9 +3,8 @@
 // (rank-prelaunch.ts), the physics rules once (they are the same for every rank).
 import { formatPrelaunch, type Finding, type PrelaunchReport } from '../../cases/prelaunch.js';
 import type { Case } from '../../common/case-schema.js';
-import { assignGpus, discoverGpus } from '../../cluster/gpus.js';
+import { assignGpus, discoverGpus, ranksPinnedTogether } from '../../cluster/gpus.js';
 import { balancePreview, formatBalancePreview, type BalancePreview } from '../../cluster/orchestrator/balance-preview.js';
-import { ranksShareGpus } from '../../cluster/orchestrator/rank-cost.js';
 import type { Method } from '../../cluster/decomposition/types.js';
 import type { Gpu } from '../../solver/gpu/device.js';
 import { rankPrelaunch } from '../../solver/rank-prelaunch.js';
@@ -33,7 +32,7 @@ export function rankCheck(c: Case, gpu: Gpu, placement: CheckPlacement): RankChe
   const tables = buildTables(c);
   // as the run assigns its ranks: ranks pinned two or more to a GPU keep the first split by default
   const assigned = assignGpus(placement.ranks, discoverGpus(), placement.gpus);
-  const shared = ranksShareGpus(assigned.ranks.filter((g) => g.pinned).map((g) => g.label));
+  const shared = ranksPinnedTogether(assigned.ranks);
   const { decomposition, ...balance } = balancePreview(c, tables, placement.ranks, placement.rebalance, placement.decomposition, shared);
   const reports = balance.parts.map((p) => rankPrelaunch(c, gpu, subdomainOf(decomposition, p.rank), tables));
   const rankErrors = reports.map((r, rank) => ({ rank, errors: r.errors })).filter((x) => x.rank > 0 && x.errors.length > 0);

@@ -9,7 +9,9 @@
 // The run summary and the pre-launch check say what was chosen and why.
 import type { Case } from '../../common/case-schema.js';
 import type { SolverTables } from '../../solver/tables.js';
-import type { Method } from '../decomposition/types.js';
+import { decompose } from '../decomposition/decompose.js';
+import { SummedWeights } from '../decomposition/summed-weights.js';
+import type { Decomposition, Method } from '../decomposition/types.js';
 import { RESPLIT_PAY_MARGIN } from './rebalancer.js';
 
 /** The default rebalancing threshold (UN of the ranks' GPU time, percent): the first split is kept below it. */
@@ -71,4 +73,13 @@ export function balancePlan(c: Case, tables: SolverTables, rebalance: number | n
     ? `rebalanced when UN > ${DEFAULT_REBALANCE_PERCENT} % and ${pays} (the default; ${by}; --rebalance P sets the threshold, --rebalance off keeps the first split)`
     : rebalance === null ? 'no rebalancing (--rebalance off)' : `rebalanced when UN > ${rebalance} % and ${pays} (--rebalance ${rebalance}; ${by})`;
   return { method: chosen.method, initialWeights: weighted ? fraction : null, rebalancePercent, reason: `${chosen.why}; ${split}; ${dynamic}` };
+}
+
+/**
+ * The first split of case `c` on `ranks` ranks by `plan`: its method, weighted by the plan's initial weights (with them,
+ * summed for box sums, or undefined for a split by cells).
+ */
+export function firstSplit(c: Case, plan: BalancePlan, ranks: number): { decomposition: Decomposition; weights: SummedWeights | undefined } {
+  const weights = plan.initialWeights ? new SummedWeights(c.grid.cells, plan.initialWeights) : undefined;
+  return { decomposition: decompose(plan.method, c.grid.cells, ranks, weights), weights };
 }

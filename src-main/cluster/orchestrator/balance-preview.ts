@@ -3,9 +3,9 @@
 // (every rank's box, its cells and its share of the gas), with the first split's non-uniformity of that share.
 import type { Case } from '../../common/case-schema.js';
 import type { SolverTables } from '../../solver/tables.js';
-import { boxCells, boxWeight, decompose, SummedWeights, type Box, type Decomposition, type Method } from '../decomposition/index.js';
+import { boxCells, boxWeight, type Box, type Decomposition, type Method } from '../decomposition/index.js';
 import { loadNonUniformity } from '../decomposition/load.js';
-import { balancePlan } from './balance-plan.js';
+import { balancePlan, firstSplit } from './balance-plan.js';
 
 /** One rank's part of the first split. */
 export interface RankPart {
@@ -37,8 +37,7 @@ export interface BalancePreview {
 export function balancePreview(c: Case, tables: SolverTables, ranks: number, rebalance: number | null | undefined, method: Method | undefined, sharedGpus: boolean): BalancePreview {
   const plan = balancePlan(c, tables, rebalance, method, false, sharedGpus);
   const grid = c.grid.cells;
-  const weights = plan.initialWeights ? new SummedWeights(grid, plan.initialWeights) : undefined;
-  const decomposition = decompose(plan.method, grid, ranks, weights);
+  const { decomposition, weights } = firstSplit(c, plan, ranks);
   const gas = decomposition.boxes.map((b) => boxWeight(grid, weights, b));
   const total = gas.reduce((a, b) => a + b, 0);
   const parts = decomposition.boxes.map((box, rank) => ({ rank, box, cells: boxCells(box), gasShare: total > 0 ? gas[rank] / total : 0 }));

@@ -129,11 +129,6 @@ export function balanceByOf(software: boolean, env: string | undefined = process
   return env !== 'particles' && !software && !sharedGpus ? 'time' : 'particles';
 }
 
-/** Whether two or more ranks launched on this host share a GPU: the same PCI address, or the default adapter. */
-export function ranksShareGpus(labels: readonly string[]): boolean {
-  return new Set(labels).size < labels.length;
-}
-
 /**
  * Whether a submit's GPU seconds may be judged by time: not the run's first (its seconds hold the start-up's whole sort)
  * nor the one right after a re-split at submit `resplitAt` (the relayout's whole sort): on the hypersonic wedge the

@@ -25,11 +25,8 @@ import type { ParticleTotals } from '../../solver/phases/conservation.js';
 import type { RankPayload } from '../../solver/rank-payload.js';
 import { subdomainOf } from '../../solver/subdomain.js';
 import { buildTablesOnThreads } from '../../solver/tables.js';
-import { decompose } from '../decomposition/decompose.js';
-import { SummedWeights } from '../decomposition/summed-weights.js';
 import type { Decomposition, Method } from '../decomposition/types.js';
-import { assignGpus, discoverGpus, type GpuInfo } from '../gpus.js';
-import { ranksShareGpus } from './rank-cost.js';
+import { assignGpus, discoverGpus, ranksPinnedTogether, ranksShareGpus, type GpuInfo } from '../gpus.js';
 import { failureText } from '../supervisor/errors.js';
 import { launchRanks } from '../supervisor/launch-ranks.js';
 import type { LaunchOptions, RankGroup, RunOutcome } from '../supervisor/types.js';
@@ -37,7 +34,7 @@ import { OrchestratorChannel } from '../transport/orchestrator-channel.js';
 import { PeerFolder } from '../transport/peer-folder.js';
 import type { TransportSpec } from '../transport/endpoints.js';
 import { BalanceCoordinator, type KeptGo } from './balance-coordinator.js';
-import { balancePlan, type BalancePlan } from './balance-plan.js';
+import { balancePlan, firstSplit, type BalancePlan } from './balance-plan.js';
 import { relayoutRoundBytes } from '../../solver/relayout-rounds.js';
 import { RunAssembler, type RankStep } from './run-assembler.js';
 import { LivePlanes } from './live-planes.js';
@@ -119,7 +116,7 @@ export interface DistributedOptions {
 /** The decomposition of a run: the one a resumed checkpoint was written with, else a fresh one. */
 function decompositionOf(c: Case, o: DistributedOptions, plan: BalancePlan): Decomposition {
   const r = o.resume;
-  if (!r) return decompose(plan.method, c.grid.cells, o.ranks, plan.initialWeights ? new SummedWeights(c.grid.cells, plan.initialWeights) : undefined);
+  if (!r) return firstSplit(c, plan, o.ranks).decomposition;
   if (!r.loop.decomposition || r.loop.ranks !== o.ranks) {
     throw new Error(`checkpoint ${r.dir} was written by ${r.loop.ranks} rank${r.loop.ranks === 1 ? '' : 's'}; resume it on that many ranks`);
   }
@@ -339,7 +336,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     // builds its own and decides the split below, instead of after `configure`
     await channel.broadcast({ type: 'prepare', case: c as never });
     const ownFrom = performance.now();
-    const setup = await orchestratorSetup(c, o, ranksShareGpus(gpus.ranks.filter((g) => g.pinned).map((g) => g.label))).catch((e: unknown) => {
+    const setup = await orchestratorSetup(c, o, ranksPinnedTogether(gpus.ranks)).catch((e: unknown) => {
       ownSetupError = true;
       throw e;
     });
@@ -395,7 +392,7 @@ export async function runDistributed(c: Case, o: DistributedOptions): Promise<Di
     // a relayout's cost in particle-steps depends on whether the ranks' adapters are GPUs or software (rebalancer.ts);
     // ranks of this host that share a GPU balance by counts (a cluster launcher gives each rank a GPU of its own)
     if (balance) {
-      balance.setAdapters([...hellos.values()].every((h) => h.adapter?.software === true), !o.launcher && ranksShareGpus(gpus.ranks.map((g) => g.label)));
+      balance.setAdapters([...hellos.values()].every((h) => h.adapter?.software === true), !o.launcher && ranksShareGpus(gpus.ranks));
       // fewer, larger relayout rounds where every rank's adapter binds more than WebGPU's default
       balance.roundBytes = relayoutRoundBytes(Math.min(...[...hellos.values()].map((h) => h.adapter?.maxBinding ?? 0)));
     }
